@@ -18,6 +18,10 @@ export function ok<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
 }
 
-export function err(code: string, message: string, field?: string): { ok: false; error: DomainError } {
+export function err(
+  code: string,
+  message: string,
+  field?: string,
+): { ok: false; error: DomainError } {
   return { ok: false, error: field === undefined ? { code, message } : { code, message, field } };
 }
