@@ -1,0 +1,305 @@
+/**
+ * Drizzle view of the database. The SQL files under db/migrations are the source of truth for
+ * constraints (CHECK, triggers, FTS); tests/api/schema_test.ts proves every column here exists there.
+ */
+import { sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+const createdAt = () => text("created_at").notNull().default(now);
+const updatedAt = () => text("updated_at").notNull().default(now);
+
+export const SYSTEM_USER_ID = "00000000-0000-0000-0000-000000000000";
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  profileImageUrl: text("profile_image_url"),
+  role: text("role", { enum: ["admin", "operator"] }).notNull().default("admin"),
+  disabledAt: text("disabled_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const userCredentials = sqliteTable("user_credentials", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  passwordHash: text("password_hash").notNull(),
+  passwordChangedAt: text("password_changed_at").notNull().default(now),
+});
+
+export const sessions = sqliteTable("sessions", {
+  sid: text("sid").primaryKey(),
+  sess: text("sess", { mode: "json" }).notNull().$type<SessionData>(),
+  expire: text("expire").notNull(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+});
+
+export interface SessionData {
+  userId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export const loginThrottle = sqliteTable("login_throttle", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStartedAt: text("window_started_at").notNull(),
+  lockedUntil: text("locked_until"),
+});
+
+export const INSTITUTION_TYPES = [
+  "commercial",
+  "savings",
+  "credit_union",
+  "development",
+  "investment",
+] as const;
+export const INSTITUTION_STATUSES = ["pending", "active", "suspended"] as const;
+export const SWIFT_MEMBERSHIP_TYPES = ["full", "subgroup", "correspondent"] as const;
+
+export const institutions = sqliteTable("institutions", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  type: text("type", { enum: INSTITUTION_TYPES }).notNull(),
+  registrationNumber: text("registration_number").notNull().unique(),
+  licenseNumber: text("license_number"),
+  address: text("address").notNull(),
+  phoneNumber: text("phone_number").notNull(),
+  emailAddress: text("email_address").notNull(),
+  numberOfBranches: integer("number_of_branches").notNull().default(1),
+  swiftParticipant: integer("swift_participant", { mode: "boolean" }).notNull().default(false),
+  swiftMembershipType: text("swift_membership_type", { enum: SWIFT_MEMBERSHIP_TYPES }),
+  status: text("status", { enum: INSTITUTION_STATUSES }).notNull().default("pending"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const CODE_STATUSES = ["active", "inactive", "suspended"] as const;
+
+export const routingCodes = sqliteTable("routing_codes", {
+  id: text("id").primaryKey(),
+  institutionId: text("institution_id").notNull().references(() => institutions.id),
+  code: text("code").notNull().unique(),
+  prefix: text("prefix").notNull(),
+  branchCode: text("branch_code"),
+  description: text("description"),
+  status: text("status", { enum: CODE_STATUSES }).notNull().default("active"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const swiftCodes = sqliteTable("swift_codes", {
+  id: text("id").primaryKey(),
+  institutionId: text("institution_id").notNull().references(() => institutions.id),
+  bicCode: text("bic_code").notNull().unique(),
+  bankCode: text("bank_code").notNull(),
+  countryCode: text("country_code").notNull(),
+  locationCode: text("location_code").notNull(),
+  branchCode: text("branch_code"),
+  membershipType: text("membership_type"),
+  status: text("status", { enum: CODE_STATUSES }).notNull().default("active"),
+  validFrom: text("valid_from").notNull().default(now),
+  validUntil: text("valid_until"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const ibanConfigs = sqliteTable("iban_configs", {
+  id: text("id").primaryKey(),
+  countryCode: text("country_code").notNull().unique(),
+  countryName: text("country_name"),
+  ibanLength: integer("iban_length").notNull(),
+  bankCodeLength: integer("bank_code_length").notNull(),
+  accountNumberLength: integer("account_number_length").notNull(),
+  structure: text("structure").notNull(),
+  bankCodeOffset: integer("bank_code_offset").notNull().default(0),
+  branchCodeOffset: integer("branch_code_offset"),
+  branchCodeLength: integer("branch_code_length").notNull().default(0),
+  accountNumberOffset: integer("account_number_offset").notNull().default(0),
+  sepa: integer("sepa", { mode: "boolean" }).notNull().default(false),
+  registryRelease: text("registry_release"),
+  checkDigitAlgorithm: text("check_digit_algorithm").notNull().default("mod97"),
+  exampleIban: text("example_iban"),
+  status: text("status", { enum: ["active", "inactive"] }).notNull().default("active"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const apiLogs = sqliteTable("api_logs", {
+  id: text("id").primaryKey(),
+  endpoint: text("endpoint").notNull(),
+  method: text("method").notNull(),
+  clientIp: text("client_ip"),
+  userAgent: text("user_agent"),
+  responseStatus: integer("response_status").notNull(),
+  responseTime: integer("response_time"),
+  requestPayload: text("request_payload", { mode: "json" }),
+  responsePayload: text("response_payload", { mode: "json" }),
+  apiKeyId: text("api_key_id"),
+  userId: text("user_id"),
+  createdAt: createdAt(),
+});
+
+export const REGISTRY_INSTITUTION_TYPES = [
+  "central_bank",
+  "commercial_bank",
+  "credit_union",
+  "community_association",
+] as const;
+export const ACCOUNT_NUMBER_FORMATS = [
+  "10-digit",
+  "12-digit-checksum",
+  "14-digit-extended",
+  "iban-compliant",
+] as const;
+export const CONNECTION_PROTOCOLS = ["iso20022", "swift_mt", "ach", "rtgs", "fedwire"] as const;
+
+export const nationalRoutingRegistry = sqliteTable("national_routing_registry", {
+  id: text("id").primaryKey(),
+  centralBankCode: text("central_bank_code").notNull().unique(),
+  institutionType: text("institution_type", { enum: REGISTRY_INSTITUTION_TYPES }).notNull(),
+  registryNumber: text("registry_number").notNull().unique(),
+  institutionName: text("institution_name").notNull(),
+  nationalBankCode: text("national_bank_code").notNull().unique(),
+  accountNumberFormat: text("account_number_format", { enum: ACCOUNT_NUMBER_FORMATS }).notNull(),
+  ibanPrefix: text("iban_prefix"),
+  swiftBicCode: text("swift_bic_code"),
+  participantStatus: text("participant_status").notNull().default("active"),
+  connectionProtocol: text("connection_protocol", { enum: CONNECTION_PROTOCOLS }),
+  settlementAccount: text("settlement_account"),
+  lastRegistryUpdate: text("last_registry_update").notNull().default(now),
+  registeredBy: text("registered_by").references(() => users.id),
+  registrationDate: text("registration_date").notNull().default(now),
+  connectionDetails: text("connection_details", { mode: "json" }),
+});
+
+export const CONNECTION_TYPES = ["bilateral", "correspondent", "clearing_member"] as const;
+export const CONNECTION_STATUSES = ["active", "pending", "suspended", "testing"] as const;
+export const MESSAGE_STANDARDS = ["iso20022", "swift_mt103", "fedwire", "ach"] as const;
+export const CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const;
+export const AUTHENTICATION_METHODS = ["api_key", "mutual_tls", "oauth2"] as const;
+
+export const centralBankConnections = sqliteTable("central_bank_connections", {
+  id: text("id").primaryKey(),
+  partnerCentralBank: text("partner_central_bank").notNull(),
+  connectionType: text("connection_type", { enum: CONNECTION_TYPES }).notNull(),
+  partnerBankCode: text("partner_bank_code"),
+  partnerSwiftCode: text("partner_swift_code"),
+  connectionStatus: text("connection_status", { enum: CONNECTION_STATUSES }).notNull().default(
+    "pending",
+  ),
+  messageStandard: text("message_standard", { enum: MESSAGE_STANDARDS }).notNull(),
+  settlementCurrency: text("settlement_currency", { enum: CURRENCIES }).notNull().default("USD"),
+  dailySettlementLimitMinor: integer("daily_settlement_limit_minor"),
+  apiEndpoint: text("api_endpoint"),
+  authenticationMethod: text("authentication_method", { enum: AUTHENTICATION_METHODS }),
+  credentialsConfigEncrypted: text("credentials_config_encrypted"),
+  establishedDate: text("established_date").notNull().default(now),
+  lastConnectedAt: text("last_connected_at"),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const ACCOUNT_TYPES = ["ledger", "liquid", "settlement", "reserve"] as const;
+export const ACCOUNT_STATUSES = ["active", "inactive", "frozen", "closed"] as const;
+
+export const ledgerAccounts = sqliteTable("ledger_accounts", {
+  id: text("id").primaryKey(),
+  accountNumber: text("account_number").notNull().unique(),
+  accountType: text("account_type", { enum: ACCOUNT_TYPES }).notNull(),
+  institutionId: text("institution_id").references(() => institutions.id),
+  nationalRoutingId: text("national_routing_id").references(() => nationalRoutingRegistry.id),
+  accountName: text("account_name").notNull(),
+  currency: text("currency", { enum: CURRENCIES }).notNull().default("USD"),
+  currentBalanceMinor: integer("current_balance_minor").notNull().default(0),
+  availableBalanceMinor: integer("available_balance_minor").notNull().default(0),
+  openingBalanceMinor: integer("opening_balance_minor").notNull().default(0),
+  accountStatus: text("account_status", { enum: ACCOUNT_STATUSES }).notNull().default("active"),
+  lastSweepDate: text("last_sweep_date"),
+  sweepThresholdMinor: integer("sweep_threshold_minor"),
+  targetLiquidAccount: text("target_liquid_account"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const SWEEP_TYPES = ["manual", "scheduled", "threshold"] as const;
+export const SWEEP_STATUSES = ["completed", "pending", "failed"] as const;
+
+export const balanceSweeps = sqliteTable("balance_sweeps", {
+  id: text("id").primaryKey(),
+  sweepType: text("sweep_type", { enum: SWEEP_TYPES }).notNull(),
+  sourceAccountId: text("source_account_id").notNull().references(() => ledgerAccounts.id),
+  targetAccountId: text("target_account_id").notNull().references(() => ledgerAccounts.id),
+  sweepAmountMinor: integer("sweep_amount_minor").notNull(),
+  sourceBalanceBeforeMinor: integer("source_balance_before_minor").notNull(),
+  sourceBalanceAfterMinor: integer("source_balance_after_minor").notNull(),
+  targetBalanceBeforeMinor: integer("target_balance_before_minor").notNull(),
+  targetBalanceAfterMinor: integer("target_balance_after_minor").notNull(),
+  sweepStatus: text("sweep_status", { enum: SWEEP_STATUSES }).notNull().default("pending"),
+  sweepReason: text("sweep_reason"),
+  transactionReference: text("transaction_reference").unique(),
+  settlementDate: text("settlement_date"),
+  executedAt: text("executed_at").notNull().default(now),
+  executedBy: text("executed_by").references(() => users.id),
+  approvedBy: text("approved_by").references(() => users.id),
+  metadata: text("metadata", { mode: "json" }),
+});
+
+export const CARD_BRANDS = ["visa", "soln_bank"] as const;
+export const CARD_TYPES = ["debit", "prepaid", "credit"] as const;
+export const CARD_STATUSES = ["active", "inactive", "blocked", "expired"] as const;
+export const DISTRIBUTION_METHODS = ["digital", "physical", "pickup"] as const;
+
+export const cards = sqliteTable("cards", {
+  id: text("id").primaryKey(),
+  cardNumberEncrypted: text("card_number_encrypted").notNull(),
+  cardNumberFingerprint: text("card_number_fingerprint").notNull().unique(),
+  cardNumberMasked: text("card_number_masked").notNull(),
+  cardholderName: text("cardholder_name").notNull(),
+  cardholderEmail: text("cardholder_email"),
+  cardStatus: text("card_status", { enum: CARD_STATUSES }).notNull().default("active"),
+  cardBrand: text("card_brand", { enum: CARD_BRANDS }).notNull(),
+  cardType: text("card_type", { enum: CARD_TYPES }).notNull(),
+  distributionMethod: text("distribution_method", { enum: DISTRIBUTION_METHODS }),
+  spendingLimit: integer("spending_limit").notNull().default(0),
+  dailyLimit: integer("daily_limit").notNull().default(0),
+  currentBalanceMinor: integer("current_balance_minor").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const apiKeys = sqliteTable("api_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  keyPrefix: text("key_prefix").notNull(),
+  keyHash: text("key_hash").notNull().unique(),
+  createdAt: createdAt(),
+  lastUsedAt: text("last_used_at"),
+  expiresAt: text("expires_at"),
+  revokedAt: text("revoked_at"),
+  createdBy: text("created_by").references(() => users.id),
+});
+
+export const auditTrail = sqliteTable("audit_trail", {
+  id: text("id").primaryKey(),
+  seq: integer("seq").notNull().unique(),
+  entityType: text("entity_type").notNull(),
+  entityId: text("entity_id").notNull(),
+  action: text("action").notNull(),
+  changes: text("changes", { mode: "json" }),
+  performedBy: text("performed_by").notNull().references(() => users.id),
+  performedAt: text("performed_at").notNull().default(now),
+  ipAddress: text("ip_address"),
+  userAgent: text("user_agent"),
+  prevHash: text("prev_hash").notNull(),
+  hash: text("hash").notNull(),
+});

@@ -1,0 +1,19 @@
+/** `deno task audit:verify`: checks the audit trail's hash chain and names the first broken row. */
+import { verifyAuditChain } from "../src/server/audit.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase } from "../src/server/db.ts";
+
+const config = loadConfig();
+const db = await openDatabase(config.databaseUrl);
+try {
+  const result = await verifyAuditChain(db.read);
+  if (result.ok) {
+    console.log(`Audit trail verified: ${result.checked} rows, chain intact.`);
+  } else {
+    const { seq, id, reason } = result.firstBroken;
+    console.error(`Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`);
+    Deno.exitCode = 1;
+  }
+} finally {
+  db.close();
+}

@@ -1,0 +1,58 @@
+/**
+ * `deno task start`: builds the SPA when it is missing or stale, then runs the server with the
+ * narrowest permissions that work: read of the project and the data folder, write of the data
+ * folder only, network for its own address (plus outbound hosts the operator lists), env, and FFI
+ * for the libSQL addon alone. Never -A.
+ */
+import { loadConfig } from "../src/server/config.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const LIBSQL_ADDON_DIR = `${ROOT}/node_modules/@libsql`;
+
+function absolute(path: string): string {
+  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+}
+
+function databaseDir(databaseUrl: string): string | null {
+  if (!databaseUrl.startsWith("file:")) return null;
+  const path = absolute(databaseUrl.slice("file:".length));
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
+
+export function serverPermissions(env: Record<string, string | undefined>): string[] {
+  const config = loadConfig(env);
+  const dataDir = absolute(config.dataDir);
+  const writable = [dataDir, databaseDir(config.databaseUrl)].filter((dir): dir is string => dir !== null);
+  const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
+  const net = [`${config.host}:${config.port}`, ...outbound];
+  return [
+    `--allow-read=${[ROOT, ...writable].join(",")}`,
+    `--allow-write=${writable.join(",")}`,
+    `--allow-net=${net.join(",")}`,
+    "--allow-env",
+    // libSQL's loader reads the OS report (these three fields) to tell glibc from musl.
+    "--allow-sys=cpus,networkInterfaces,hostname",
+    `--allow-ffi=${LIBSQL_ADDON_DIR}`,
+  ];
+}
+
+if (import.meta.main) {
+  const deno = Deno.execPath();
+  const build = await new Deno.Command(deno, {
+    args: ["run", "--allow-all", `${ROOT}/build.ts`, "--if-stale"],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!build.success) Deno.exit(build.code);
+
+  const child = new Deno.Command(deno, {
+    args: ["run", ...serverPermissions(Deno.env.toObject()), `${ROOT}/src/server/main.ts`],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => child.kill(signal));
+  }
+  Deno.exit((await child.status).code);
+}

@@ -1,0 +1,52 @@
+/**
+ * `deno task user:add --email a@b.c [--first-name A] [--last-name B] [--role admin|operator]`
+ * Reads the password from USER_PASSWORD, or prompts for it (never from the command line, where
+ * it would land in shell history).
+ */
+import { parseArgs } from "node:util";
+import { createUser } from "../src/server/auth/users.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase } from "../src/server/db.ts";
+import { AppError } from "../src/server/errors.ts";
+import { migrate } from "../src/server/migrate.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    email: { type: "string" },
+    "first-name": { type: "string" },
+    "last-name": { type: "string" },
+    role: { type: "string", default: "admin" },
+  },
+});
+if (!values.email) {
+  console.error("usage: deno task user:add --email EMAIL [--first-name NAME] [--last-name NAME] [--role admin|operator]");
+  Deno.exit(2);
+}
+if (values.role !== "admin" && values.role !== "operator") {
+  console.error("--role must be admin or operator");
+  Deno.exit(2);
+}
+const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 8 characters):") ?? "";
+const config = loadConfig();
+const db = await openDatabase(config.databaseUrl);
+try {
+  await migrate(db);
+  const user = await createUser(db, config, {
+    email: values.email,
+    password,
+    firstName: values["first-name"] ?? null,
+    lastName: values["last-name"] ?? null,
+    role: values.role,
+  });
+  console.log(`Created user ${user.email} (${user.id}).`);
+} catch (error) {
+  if (error instanceof AppError) {
+    console.error(`Could not create the user: ${error.message}`);
+    Deno.exitCode = 1;
+  } else {
+    throw error;
+  }
+} finally {
+  db.close();
+}

@@ -1,0 +1,27 @@
+/** Builds the Hono application: one process serves the REST API and the pre-built SPA. */
+import { Hono } from "hono";
+import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
+import { requireSession } from "./auth/middleware.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { handleError } from "./errors.ts";
+import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
+import { staticHandlers } from "./static.ts";
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.use("*", securityHeaders());
+  app.use("/api/*", limitBody());
+  app.use("/api/*", refuseCrossSite());
+
+  app.route("/api", authRoutes(deps));
+  app.use("/api/*", requireSession(deps));
+  app.route("/api", currentUserRoutes());
+
+  app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
+
+  const { asset, spa } = staticHandlers(deps.config.distDir);
+  app.get("/assets/*", asset);
+  app.get("*", spa);
+  return app;
+}

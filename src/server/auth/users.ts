@@ -1,0 +1,78 @@
+/** Local user accounts: creation (first admin, `deno task user:add`) and lookup. */
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
+import { recordAudit } from "../audit.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db.ts";
+import { AppError } from "../errors.ts";
+import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
+
+export interface NewUser {
+  email: string;
+  password: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  role?: "admin" | "operator";
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function createUser(
+  db: Database,
+  config: Config,
+  input: NewUser,
+  performedBy: string = SYSTEM_USER_ID,
+): Promise<{ id: string; email: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(email) || email.length > 255) {
+    throw new AppError("validation", "A valid e-mail address is required", {
+      fields: { email: "Invalid email" },
+    });
+  }
+  const problem = passwordProblem(input.password);
+  if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
+  const passwordHash = await hashPassword(input.password, config.passwordHashCost);
+  const id = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    if (existing) throw new AppError("conflict", "email already exists", { field: "email" });
+    await tx.insert(users).values({
+      id,
+      email,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      role: input.role ?? "admin",
+    });
+    await tx.insert(userCredentials).values({ userId: id, passwordHash });
+    await recordAudit(tx, { userId: performedBy, ipAddress: null, userAgent: null }, {
+      entityType: "user",
+      entityId: id,
+      action: "create",
+      changes: { after: { email, role: input.role ?? "admin" } },
+    });
+  });
+  return { id, email };
+}
+
+/**
+ * On a database with no real users, creates the first admin from ADMIN_EMAIL/ADMIN_PASSWORD, or
+ * with a generated password that is printed once.
+ */
+export async function ensureFirstAdmin(
+  db: Database,
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  const anyUser = await db.read.select({ id: users.id }).from(users)
+    .where(and(ne(users.id, SYSTEM_USER_ID), isNull(users.disabledAt))).limit(1).get();
+  if (anyUser) return;
+  const email = config.adminEmail ?? "admin@centralbank.local";
+  const password = config.adminPassword ?? generatePassword();
+  await createUser(db, config, { email, password, firstName: null, lastName: null, role: "admin" });
+  if (config.adminPassword) {
+    log(`Created the first administrator ${email} with the password from ADMIN_PASSWORD.`);
+  } else {
+    log(`Created the first administrator ${email} with the generated password: ${password}`);
+    log("This password is shown only once; sign in and keep it safe.");
+  }
+}

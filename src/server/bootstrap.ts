@@ -1,0 +1,21 @@
+/** Opens and prepares everything the server needs: database, migrations, first admin, seeds. */
+import { ensureFirstAdmin } from "./auth/users.ts";
+import type { Config } from "./config.ts";
+import type { AppDeps } from "./context.ts";
+import { openDatabase } from "./db.ts";
+import { migrate } from "./migrate.ts";
+import { createSecrets, loadSecretsKey } from "./secrets.ts";
+import { runSeeds } from "./seed.ts";
+
+export async function bootstrap(
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<AppDeps> {
+  const db = await openDatabase(config.databaseUrl);
+  await migrate(db);
+  const secrets = createSecrets(await loadSecretsKey(config.dataDir, config.secretsKey));
+  const deps: AppDeps = { db, config, secrets };
+  await ensureFirstAdmin(db, config, log);
+  await runSeeds(deps, log);
+  return deps;
+}

@@ -1,0 +1,48 @@
+/** Types shared by every route: the dependencies a feature receives and the per-request variables. */
+import type { Context } from "hono";
+import type { Actor } from "./audit.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db.ts";
+import type { Secrets } from "./secrets.ts";
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  profileImageUrl: string | null;
+  role: "admin" | "operator";
+}
+
+export interface AppEnv {
+  Variables: {
+    user: SessionUser;
+    sessionId: string | null;
+    /** Set when the caller authenticated with an API key instead of a session. */
+    apiKeyId: string | null;
+  };
+}
+
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  secrets: Secrets;
+}
+
+/** The socket's peer address; proxies' X-Forwarded-For is trusted only with TRUST_PROXY=1. */
+export function clientIp(c: Context, config: Config): string | null {
+  if (config.env.TRUST_PROXY === "1") {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 45);
+  }
+  const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
+  return info?.hostname ?? null;
+}
+
+export function actorOf(c: Context<AppEnv>, config: Config): Actor {
+  return {
+    userId: c.get("user").id,
+    ipAddress: clientIp(c, config),
+    userAgent: c.req.header("user-agent") ?? null,
+  };
+}

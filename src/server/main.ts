@@ -1,0 +1,32 @@
+/** Entry point: `deno task start` runs this with narrow permissions (see scripts/start.ts). */
+import { createApp } from "./app.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { loadConfig } from "./config.ts";
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+const config = loadConfig();
+const deps = await bootstrap(config);
+const app = createApp(deps);
+const server = Deno.serve(
+  {
+    hostname: config.host,
+    port: config.port,
+    onListen: ({ hostname, port }) => console.log(`Console listening on http://${hostname}:${port}`),
+  },
+  app.fetch,
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  const timer = setTimeout(() => Deno.exit(1), SHUTDOWN_TIMEOUT_MS);
+  await server.shutdown();
+  deps.db.close();
+  clearTimeout(timer);
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));

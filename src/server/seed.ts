@@ -1,0 +1,18 @@
+/**
+ * First-start data. Reference data (IBAN formats, funding accounts) is always seeded; demo data
+ * only into the embedded default database and only unless SEED_DEMO=0, never into a configured
+ * DATABASE_URL.
+ */
+import type { AppDeps } from "./context.ts";
+
+export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
+
+const referenceSeeders: Seeder[] = [];
+const demoSeeders: Seeder[] = [];
+
+export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
+  for (const seed of referenceSeeders) await seed(deps, log);
+  if (deps.config.embeddedDatabase && deps.config.seedDemo) {
+    for (const seed of demoSeeders) await seed(deps, log);
+  }
+}

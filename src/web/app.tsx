@@ -1,0 +1,38 @@
+import { Suspense } from "react";
+import { Route, Routes } from "react-router";
+import { Shell } from "./components/layout/shell.tsx";
+import { Spinner } from "./components/ui/spinner.tsx";
+import { Toaster } from "./components/ui/toaster.tsx";
+import { useAuth } from "./lib/auth.ts";
+import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
+
+function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
+  return (
+    <Shell user={user}>
+      <Suspense fallback={<Spinner />}>
+        <Routes>
+          {ROUTES.map(({ path, Screen }) => <Route key={path} path={path} element={<Screen />} />)}
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </Shell>
+  );
+}
+
+export function App() {
+  const { user, isLoading, isAuthenticated } = useAuth();
+  return (
+    <>
+      {isLoading
+        ? <div className="flex min-h-screen items-center justify-center"><Spinner label="Checking your session" /></div>
+        : isAuthenticated
+        ? <SignedInApp user={user} />
+        : (
+          <Suspense fallback={<Spinner />}>
+            <LandingPage />
+          </Suspense>
+        )}
+      <Toaster />
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import type { HTMLAttributes, ReactNode } from "react";
+
+export function Card({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`} {...props} />;
+}
+
+export function CardHeader({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={`flex flex-col gap-1 p-5 pb-3 ${className}`} {...props} />;
+}
+
+export function CardTitle({ children, className = "", as: Tag = "h2" }: { children: ReactNode; className?: string; as?: "h2" | "h3" }) {
+  return <Tag className={`text-base font-semibold text-slate-900 ${className}`}>{children}</Tag>;
+}
+
+export function CardDescription({ children }: { children: ReactNode }) {
+  return <p className="text-sm text-slate-600">{children}</p>;
+}
+
+export function CardContent({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={`p-5 pt-0 ${className}`} {...props} />;
+}
+
+/** A labelled figure, as on every screen's counter row. */
+export function StatCard({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+  return (
+    <Card>
+      <div className="p-5">
+        <p className="text-sm font-medium text-slate-600">{label}</p>
+        <p className="mt-1 text-2xl font-semibold text-slate-900">{value}</p>
+        {hint !== undefined && <p className="mt-1 text-xs text-slate-600">{hint}</p>}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from "../../components/layout/page_header.tsx";
+
+export default function Page() {
+  return <PageHeader title="Balance Sweep Management" />;
+}

@@ -1,0 +1,85 @@
+/**
+ * The API client of spec section 7: cookies always sent, JSON bodies, errors as
+ * "{status}: {body text or status text}", queries cached by key, never retried or refetched.
+ */
+import { QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { showToast } from "./toast.ts";
+import { isUnauthorizedError, redirectToLogin } from "./unauthorized.ts";
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly bodyText: string, message: string) {
+    super(message);
+  }
+
+  /** The server's `message` field when the body is a JSON error, else the raw text. */
+  get serverMessage(): string {
+    try {
+      const parsed = JSON.parse(this.bodyText);
+      if (parsed && typeof parsed.message === "string") return parsed.message;
+    } catch {
+      // Not JSON: the body text itself is the message.
+    }
+    return this.bodyText;
+  }
+}
+
+async function throwIfResNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  throw new ApiError(res.status, text, `${res.status}: ${text}`);
+}
+
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const res = await fetch(url, {
+    method,
+    headers: data !== undefined ? { "Content-Type": "application/json", ...headers } : headers,
+    body: data !== undefined ? JSON.stringify(data) : undefined,
+    credentials: "include",
+  });
+  await throwIfResNotOk(res);
+  return res;
+}
+
+/** POST/PATCH helper that returns the parsed JSON body. */
+export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
+  const res = await apiRequest(method, url, data);
+  return res.status === 204 ? (undefined as T) : (await res.json()) as T;
+}
+
+type UnauthorizedBehavior = "returnNull" | "throw";
+
+export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
+  return async ({ queryKey }) => {
+    const res = await fetch(queryKey[0] as string, { credentials: "include" });
+    if (options.on401 === "returnNull" && res.status === 401) return null as T;
+    await throwIfResNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+export const AUTH_USER_KEY = "/api/auth/user";
+
+export const queryClient = new QueryClient({
+  // A screen's data query that meets an ended session sends the user back to sign-in. The
+  // current-user query is exempt: its failure simply means "signed out".
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (query.queryKey[0] !== AUTH_USER_KEY && isUnauthorizedError(error)) redirectToLogin(showToast);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      queryFn: getQueryFn({ on401: "throw" }),
+      refetchInterval: false,
+      refetchOnWindowFocus: false,
+      staleTime: Infinity,
+      retry: false,
+    },
+    mutations: { retry: false },
+  },
+});

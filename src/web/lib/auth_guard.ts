@@ -1,0 +1,27 @@
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { showToast } from "./toast.ts";
+import { redirectToLogin } from "./unauthorized.ts";
+
+/** Screens that do not check login (spec 2.11: the fintech screen). */
+const UNGUARDED_PATHS = new Set(["/fintech-operations"]);
+
+/**
+ * Spec 2.1: every screen checks login when it opens; if the session has ended (expired, revoked,
+ * deleted) the user sees the unauthorized toast and is sent to sign-in.
+ */
+export function useAuthGuard(): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (UNGUARDED_PATHS.has(pathname)) return;
+    const controller = new AbortController();
+    fetch("/api/auth/user", { credentials: "include", signal: controller.signal })
+      .then((res) => {
+        if (res.status === 401) redirectToLogin(showToast);
+      })
+      .catch(() => {
+        // Aborted by the next navigation, or offline: the screen's own queries report that.
+      });
+    return () => controller.abort();
+  }, [pathname]);
+}

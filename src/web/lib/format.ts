@@ -1,0 +1,22 @@
+/** Display formatting shared by the screens. */
+
+/** "credit_union" → "Credit Union". */
+export function titleCase(value: string): string {
+  return value.split("_").filter(Boolean).map((word) => word[0].toUpperCase() + word.slice(1)).join(" ");
+}
+
+/** en-US currency display of a decimal string from the API ("1250.00" → "$1,250.00"). */
+export function formatCurrency(amount: string | number | null | undefined, currency = "USD"): string {
+  const value = amount ?? "0";
+  const formatter = new Intl.NumberFormat("en-US", { style: "currency", currency });
+  // Intl formats decimal strings exactly; going through a float would round large amounts.
+  return formatter.format(String(value) as unknown as number);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleDateString() : "";
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : "";
+}
