@@ -303,3 +303,20 @@ export const auditTrail = sqliteTable("audit_trail", {
   prevHash: text("prev_hash").notNull(),
   hash: text("hash").notNull(),
 });
+
+export const LEDGER_ENTRY_TYPES = ["opening", "sweep_out", "sweep_in", "card_funding"] as const;
+
+/** Journal of every balance change on a ledger account (see db/migrations/0002_ledger_entries.sql). */
+export const ledgerEntries = sqliteTable("ledger_entries", {
+  id: text("id").primaryKey(),
+  seq: integer("seq").notNull().unique(),
+  accountId: text("account_id").notNull().references(() => ledgerAccounts.id),
+  entryType: text("entry_type", { enum: LEDGER_ENTRY_TYPES }).notNull(),
+  amountMinor: integer("amount_minor").notNull(),
+  balanceBeforeMinor: integer("balance_before_minor").notNull(),
+  balanceAfterMinor: integer("balance_after_minor").notNull(),
+  referenceType: text("reference_type", { enum: ["account", "sweep", "card"] }).notNull(),
+  referenceId: text("reference_id").notNull(),
+  createdAt: createdAt(),
+  createdBy: text("created_by").notNull().references(() => users.id),
+});

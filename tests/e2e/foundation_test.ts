@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
+import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+
+e2eTest("landing shows the spec's texts and both buttons lead to /api/login", () =>
+  withBrowser(async ({ page, server }) => {
+    await page.goto(server.baseUrl);
+    await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
+    for (const text of ["Secure Central Banking Operations", "Access Required"]) {
+      await page.getByRole("heading", { name: text }).waitFor();
+    }
+    assert.match(await page.locator("footer").innerText(), /2024/);
+    await expectAccessible(page, "landing");
+    await page.getByRole("button", { name: "Authenticate with Central Bank Credentials" }).click();
+    await page.waitForURL(`${server.baseUrl}/api/login`);
+    await page.goto(server.baseUrl);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${server.baseUrl}/api/login`);
+    await expectAccessible(page, "sign-in page");
+  }));
+
+e2eTest("signing in shows the shell with the user label, and every sidebar route renders", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    assert.equal(await page.getByTestId("user-label").innerText(), "operator@centralbank.test");
+    assert.equal(await page.getByTestId("role-label").innerText(), "Central Bank Admin");
+    for (const item of NAV_ITEMS) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true }).click();
+      await page.waitForURL(`${server.baseUrl}${item.path}`);
+      await page.locator("main h1").first().waitFor();
+      await expectAccessible(page, item.path);
+    }
+  }));
+
+e2eTest("an unknown path shows the 404 screen", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/no-such-screen`);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    await page.getByText("Did you forget to add the page to the router?").waitFor();
+  }));
+
+e2eTest("a deleted session sends the user back to sign-in with the unauthorized toast", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    const cookies = await page.context().cookies();
+    await page.context().clearCookies();
+    await page.context().addCookies(cookies.map((cookie) => ({ ...cookie, value: "revoked-session-token" })));
+    await page.getByRole("link", { name: "Routing Codes", exact: true }).click();
+    const toast = page.getByTestId("toast");
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /Unauthorized[\s\S]*You are logged out\. Logging in again\.\.\./);
+    await page.waitForURL(`${server.baseUrl}/api/login`);
+  }));
+
+e2eTest("sign out returns to the landing screen", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    await page.getByRole("link", { name: "Sign Out" }).click();
+    await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
+    const res = await page.request.get(`${server.baseUrl}/api/auth/user`);
+    assert.equal(res.status(), 401);
+  }));

@@ -1,0 +1,189 @@
+/**
+ * End-to-end harness: a real server process (the real deno binary, with the same narrow
+ * permissions as `deno task start`, on a free port with a temporary database) driven by
+ * Playwright in Debian's chromium.
+ */
+import { AxeBuilder } from "@axe-core/playwright";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { serverPermissions } from "../../scripts/start.ts";
+
+export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+export const E2E_ADMIN_EMAIL = "operator@centralbank.test";
+export const E2E_ADMIN_PASSWORD = "e2e-correct-horse-battery";
+const ROOT = new URL("../..", import.meta.url).pathname;
+const SERVER_START_TIMEOUT_MS = 30_000;
+
+function chromiumAvailable(): boolean {
+  try {
+    return Deno.statSync(CHROMIUM_PATH).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Registers a browser test. Without chromium a local run reports the test as ignored and says why;
+ * under CI=true a missing browser is a failure.
+ */
+export function e2eTest(name: string, fn: () => Promise<void>) {
+  const available = chromiumAvailable();
+  if (!available && Deno.env.get("CI") !== "true") {
+    Deno.test({ name, ignore: true, fn });
+    return;
+  }
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      if (!available) throw new Error(`chromium not found at ${CHROMIUM_PATH} (install: apt-get install -y chromium)`);
+      await fn();
+    },
+  });
+}
+
+if (!chromiumAvailable() && Deno.env.get("CI") !== "true") {
+  console.warn(`e2e skipped: chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
+}
+
+async function freePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+  /** SIGKILL: for crash tests. */
+  kill(): Promise<void>;
+  output(): string;
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}, reuseDataDir?: string): Promise<TestServer> {
+  const dataDir = reuseDataDir ?? await Deno.makeTempDir({ prefix: "cbr-e2e-" });
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    SEED_DEMO: "0",
+    ...extraEnv,
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...serverPermissions(env), `${ROOT}src/server/main.ts`],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += decoder.decode(chunk);
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const res = await fetch(`${baseUrl}/api/auth/user`);
+      await res.body?.cancel();
+      if (res.status === 401) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`server did not start within ${SERVER_START_TIMEOUT_MS} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  let stopped = false;
+  const halt = async (signal: Deno.Signal) => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      child.kill(signal);
+    } catch {
+      // Already exited.
+    }
+    await child.status;
+    await drained;
+  };
+  return {
+    baseUrl,
+    dataDir,
+    databaseUrl: `file:${dataDir}/console.db`,
+    env,
+    output: () => output,
+    kill: () => halt("SIGKILL"),
+    async stop() {
+      await halt("SIGTERM");
+      if (!reuseDataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export async function signIn(page: Page, baseUrl: string, email = E2E_ADMIN_EMAIL, password = E2E_ADMIN_PASSWORD) {
+  await page.goto(`${baseUrl}/api/login`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL(`${baseUrl}/`);
+  await page.getByTestId("user-label").waitFor();
+}
+
+/** Fails on any critical or serious axe-core violation on the current page. */
+export async function expectAccessible(page: Page, context: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  if (bad.length > 0) {
+    const details = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("\n  ")}`);
+    throw new Error(`accessibility violations on ${context}:\n${details.join("\n")}`);
+  }
+}
+
+/** Runs `fn` with a fresh server, browser and page, and always cleans up. */
+export async function withBrowser(
+  fn: (ctx: { page: Page; server: TestServer; browser: Browser }) => Promise<void>,
+  env: Record<string, string> = {},
+) {
+  const server = await startServer(env);
+  const browser = await launchBrowser();
+  try {
+    // axe-core needs a page from an explicit context.
+    const page = await (await browser.newContext()).newPage();
+    await fn({ page, server, browser });
+  } catch (error) {
+    const output = server.output();
+    if (output) console.error(`server output:\n${output.slice(-4000)}`);
+    throw error;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

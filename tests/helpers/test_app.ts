@@ -1,0 +1,91 @@
+/**
+ * In-process API testing: a fresh temporary libSQL file per call, the real bootstrap (migrations,
+ * first admin, reference seeds; no demo data) and the real Hono app, driven through app.request().
+ */
+import { createApp } from "../../src/server/app.ts";
+import { bootstrap } from "../../src/server/bootstrap.ts";
+import { type Config, loadConfig } from "../../src/server/config.ts";
+import type { AppDeps } from "../../src/server/context.ts";
+
+export const ADMIN_EMAIL = "admin@centralbank.test";
+export const ADMIN_PASSWORD = "correct-horse-battery";
+/** argon2id stays argon2id in tests, just cheap enough to sign in many times. */
+export const TEST_PASSWORD_HASH_COST = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
+
+export interface TestApp {
+  deps: AppDeps;
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  /** Sends a request; a plain object body is sent as JSON. */
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** Signs in as the first admin (or the given user) and returns the Cookie header value. */
+  login(email?: string, password?: string): Promise<string>;
+  /** Shorthand: request as the signed-in admin. */
+  as(cookie: string): (method: string, path: string, options?: RequestOptions) => Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await Deno.makeTempDir({ prefix: "cbr-test-" });
+  const base = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO: "0",
+    ...env,
+  });
+  const config: Config = { ...base, passwordHashCost: TEST_PASSWORD_HASH_COST };
+  const deps = await bootstrap(config, () => {});
+  const app = createApp(deps);
+
+  const request = (method: string, path: string, options: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.cookie) headers.cookie = options.cookie;
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (typeof options.body === "string" || options.body instanceof FormData || options.body instanceof URLSearchParams) {
+        body = options.body;
+      } else {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+    }
+    return Promise.resolve(app.request(`http://localhost${path}`, { method, headers, body }));
+  };
+
+  const login = async (email = ADMIN_EMAIL, password = ADMIN_PASSWORD) => {
+    const res = await request("POST", "/api/login", { body: { email, password } });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+    await res.body?.cancel();
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    return setCookie.split(";")[0];
+  };
+
+  return {
+    deps,
+    app,
+    dataDir,
+    request,
+    login,
+    as: (cookie) => (method, path, options = {}) => request(method, path, { ...options, cookie }),
+    async close() {
+      deps.db.close();
+      await Deno.remove(dataDir, { recursive: true });
+    },
+  };
+}
+
+/** Reads a JSON body and asserts the status in one step, with the body in the failure message. */
+export async function expectJson<T = any>(res: Response, status: number): Promise<T> {
+  const text = await res.text();
+  if (res.status !== status) {
+    throw new Error(`expected HTTP ${status}, got ${res.status}: ${text.slice(0, 500)}`);
+  }
+  return text ? JSON.parse(text) : (undefined as T);
+}
