@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { MAX_BODY_BYTES } from "../../src/server/security.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, expectJson } from "../helpers/test_app.ts";
+
+Deno.test("responses carry a Content-Security-Policy that allows no inline script", async () => {
+  const t = await createTestApp();
+  try {
+    const res = await t.request("GET", "/api/auth/user");
+    await res.body?.cancel();
+    const csp = res.headers.get("content-security-policy") ?? "";
+    assert.match(csp, /script-src 'self'/);
+    assert(!csp.includes("unsafe-inline"));
+    assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a cross-site POST is refused with 403 (Sec-Fetch-Site and Origin)", async () => {
+  const t = await createTestApp();
+  try {
+    const cookie = await t.login();
+    const viaFetchSite = await t.request("POST", "/api/logout", { cookie, headers: { "sec-fetch-site": "cross-site" } });
+    await expectJson(viaFetchSite, 403);
+    const viaOrigin = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      headers: { origin: "https://evil.example" },
+    });
+    await expectJson(viaOrigin, 403);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a mutation with a non-JSON body is refused with 415", async () => {
+  const t = await createTestApp();
+  try {
+    const cookie = await t.login();
+    const res = await t.request("POST", "/api/auth/user", {
+      cookie,
+      body: "a=1",
+      headers: { "content-type": "text/plain" },
+    });
+    await expectJson(res, 415);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a request body over the limit answers 413", async () => {
+  const t = await createTestApp();
+  try {
+    const res = await t.request("POST", "/api/login", {
+      body: JSON.stringify({ email: "a@b.c", password: "x".repeat(MAX_BODY_BYTES + 10) }),
+      headers: { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 50) },
+    });
+    await expectJson(res, 413);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("malformed JSON answers 400, never 500", async () => {
+  const t = await createTestApp();
+  try {
+    const res = await t.request("POST", "/api/login", { body: "{not json", headers: { "content-type": "application/json" } });
+    await expectJson(res, 400);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the SPA is served for client routes and hashed assets are cached for a year", async () => {
+  const dist = await Deno.makeTempDir();
+  await Deno.mkdir(`${dist}/assets`);
+  await Deno.writeTextFile(`${dist}/index.html`, "<!doctype html><title>console</title>");
+  await Deno.writeTextFile(`${dist}/assets/main-ABC123.js`, "console.log(1)");
+  const t = await createTestApp({ DIST_DIR: dist });
+  try {
+    for (const path of ["/", "/institutions", "/no-such-screen"]) {
+      const res = await t.request("GET", path);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /<title>console<\/title>/);
+      assert.equal(res.headers.get("cache-control"), "no-cache");
+    }
+    const asset = await t.request("GET", "/assets/main-ABC123.js");
+    assert.equal(await asset.text(), "console.log(1)");
+    assert.equal(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.match(asset.headers.get("content-type") ?? "", /javascript/);
+    const missing = await t.request("GET", "/assets/nope.js");
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+  } finally {
+    await t.close();
+    await Deno.remove(dist, { recursive: true });
+  }
+});
