@@ -58,6 +58,8 @@ export interface TestServer {
   dataDir: string;
   databaseUrl: string;
   env: Record<string, string>;
+  /** The server process's id (the deno binary itself), e.g. to read /proc/<pid>/status. */
+  pid: number;
   stop(): Promise<void>;
   /** SIGKILL: for crash tests. */
   kill(): Promise<void>;
@@ -125,6 +127,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
     dataDir,
     databaseUrl: `file:${dataDir}/console.db`,
     env,
+    pid: child.pid,
     output: () => output,
     kill: () => halt("SIGKILL"),
     async stop() {
