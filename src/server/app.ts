@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
+import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
@@ -17,6 +18,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", sessionRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 

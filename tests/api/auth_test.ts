@@ -151,3 +151,23 @@ Deno.test("a second bootstrap on the same database creates no second admin and a
     await t.close();
   }
 });
+
+Deno.test("DELETE /api/sessions/{id} revokes a session: its cookie answers 401 at once, and it is audited", async () => {
+  const t = await createTestApp();
+  try {
+    const first = await t.login();
+    const second = await t.login();
+    const list = await expectJson(await t.request("GET", "/api/sessions", { cookie: first }), 200);
+    assert.equal(list.length, 2);
+    const other = list.find((session: { current: boolean }) => !session.current);
+    assert.equal((await t.request("DELETE", `/api/sessions/${other.id}`, { cookie: first })).status, 204);
+    await expectJson(await t.request("GET", "/api/auth/user", { cookie: second }), 401);
+    await expectJson(await t.request("GET", "/api/auth/user", { cookie: first }), 200);
+    const audit = await t.deps.db.read.all<{ n: number }>(sql`SELECT count(*) AS n FROM audit_trail WHERE action = 'revoke'`);
+    assert.equal(audit[0].n, 1);
+    await expectJson(await t.request("DELETE", `/api/sessions/${"0".repeat(64)}`, { cookie: first }), 404);
+    await expectJson(await t.request("DELETE", "/api/sessions/not-a-session", { cookie: first }), 400);
+  } finally {
+    await t.close();
+  }
+});

@@ -5,7 +5,6 @@
 const MESSAGES: Record<string, string> = {
   invalid: "The e-mail address or password is not correct.",
   locked: "Too many failed sign-in attempts. Try again in a few minutes.",
-  expired: "Your session has ended. Please sign in again.",
 };
 
 function escapeHtml(text: string): string {
