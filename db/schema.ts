@@ -320,3 +320,26 @@ export const ledgerEntries = sqliteTable("ledger_entries", {
   createdAt: createdAt(),
   createdBy: text("created_by").notNull().references(() => users.id),
 });
+
+/**
+ * First outcome of each Idempotency-Key on POST /api/balance-sweeps; primary key (user_id,
+ * idempotency_key) in db/migrations/0400_sweep_idempotency_and_schedule.sql.
+ */
+export const sweepIdempotencyKeys = sqliteTable("sweep_idempotency_keys", {
+  userId: text("user_id").notNull().references(() => users.id),
+  idempotencyKey: text("idempotency_key").notNull(),
+  requestHash: text("request_hash").notNull(),
+  responseStatus: integer("response_status").notNull(),
+  responseBody: text("response_body").notNull(),
+  sweepId: text("sweep_id").references(() => balanceSweeps.id),
+  createdAt: createdAt(),
+});
+
+/** One row per scheduled auto-sweep occurrence that ran; its key decides which process runs it. */
+export const sweepScheduleLeases = sqliteTable("sweep_schedule_leases", {
+  occurrenceKey: text("occurrence_key").primaryKey(),
+  schedule: text("schedule").notNull(),
+  instanceId: text("instance_id").notNull(),
+  claimedAt: text("claimed_at").notNull(),
+  sweepsExecuted: integer("sweeps_executed").notNull().default(0),
+});
