@@ -343,3 +343,9 @@ export const sweepScheduleLeases = sqliteTable("sweep_schedule_leases", {
   claimedAt: text("claimed_at").notNull(),
   sweepsExecuted: integer("sweeps_executed").notNull().default(0),
 });
+
+/** One row (id 1) that triggers bump on every change to iban_configs (db/migrations/0200_iban_configs_version.sql). */
+export const ibanConfigsVersion = sqliteTable("iban_configs_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull(),
+});
