@@ -1,0 +1,238 @@
+/**
+ * HTTP throughput and latency with wrk: the hello-world reference and the app's hot endpoints on a
+ * 100,000-institution database, interleaved round by round so that both see the same machine
+ * noise; each figure is the median over the rounds. Also reports both processes' peak memory.
+ */
+import { type BenchRow, BENCH_QUICK, formatMs, formatNumber, unavailableRow } from "./lib/report.ts";
+import {
+  BENCH_INSTITUTION_COUNT,
+  benchSearchTerms,
+  bootstrapDataDir,
+  peakRssKiB,
+  seedInstitutions,
+  signInCookie,
+  startHello,
+  startServer,
+  type TestServer,
+} from "./lib/servers.ts";
+import { medianResult, runWrk, type WrkRequest, type WrkResult } from "./lib/wrk.ts";
+
+export const RUN_SECONDS = BENCH_QUICK ? 3 : 10;
+export const WARMUP_SECONDS = BENCH_QUICK ? 1 : 3;
+export const ROUNDS = 3;
+export const MIN_IBAN_RATIO = 0.4;
+export const MIN_ROUTING_RATIO = 0.4;
+export const MAX_ROUTING_P99_MS = 10;
+const BENCH_IBAN = "DE89370400440532013000";
+const ROUTING_PREFIX = "BNK";
+
+interface Target {
+  key: string;
+  what: string;
+  request: WrkRequest;
+  results: WrkResult[];
+  auth: string;
+}
+
+const describe = (r: WrkResult) =>
+  `${formatNumber(r.requestsPerSec)} req/s, p50 ${formatMs(r.p50Ms)}, p99 ${formatMs(r.p99Ms)}`;
+
+/** The catch-all's answer to a path no feature serves (a feature's own 404 names the record). */
+async function routeMissing(res: Response): Promise<boolean> {
+  const text = await res.text();
+  if (res.status !== 404) return false;
+  try {
+    return JSON.parse(text).message === "Not Found";
+  } catch {
+    return false;
+  }
+}
+
+async function api(server: TestServer, cookie: string, method: string, path: string, body?: unknown) {
+  return await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The key's secret from POST /api/api-keys, whatever the field is called (shown once at creation). */
+function findSecret(value: unknown): string | null {
+  if (value && typeof value === "object") {
+    for (const [name, field] of Object.entries(value)) {
+      if (typeof field === "string" && /^(key|apiKey|secret|token|plaintext|plainKey)$/i.test(name)) return field;
+      const nested = findSecret(field);
+      if (nested) return nested;
+    }
+  }
+  return null;
+}
+
+async function createApiKey(server: TestServer, cookie: string): Promise<string | null> {
+  const res = await api(server, cookie, "POST", "/api/api-keys", { name: "bench" });
+  if (res.status !== 201 && res.status !== 200) {
+    await res.body?.cancel();
+    return null;
+  }
+  return findSecret(await res.json());
+}
+
+async function createRoutingCode(server: TestServer, cookie: string): Promise<string | null> {
+  const list = await api(server, cookie, "GET", "/api/institutions?limit=1");
+  if (list.status !== 200) {
+    await list.body?.cancel();
+    return null;
+  }
+  const institutions = await list.json();
+  const institutionId = (Array.isArray(institutions) ? institutions : institutions.data)?.[0]?.id;
+  if (!institutionId) return null;
+  const res = await api(server, cookie, "POST", "/api/routing-codes", {
+    institutionId,
+    prefix: ROUTING_PREFIX,
+    branchCode: "001",
+    description: "bench",
+  });
+  if (res.status !== 201) {
+    await res.body?.cancel();
+    return null;
+  }
+  return (await res.json()).code ?? null;
+}
+
+export interface HttpBenchOutput {
+  rows: BenchRow[];
+}
+
+export async function httpBench(log: (line: string) => void): Promise<HttpBenchOutput> {
+  log(`http: seeding ${formatNumber(BENCH_INSTITUTION_COUNT)} institutions`);
+  const dataDir = await bootstrapDataDir();
+  const server = await startServer({}, dataDir).then(async (s) => {
+    await s.stop();
+    await seedInstitutions(s.databaseUrl, BENCH_INSTITUTION_COUNT);
+    return startServer({}, dataDir);
+  });
+  const hello = await startHello();
+  const rows: BenchRow[] = [];
+  try {
+    const cookie = await signInCookie(server.baseUrl);
+    const sessionHeaders = { cookie };
+    const targets: Target[] = [{
+      key: "hello",
+      what: "HTTP reference: bare Deno.serve hello-world",
+      request: { url: hello.url },
+      results: [],
+      auth: "",
+    }];
+
+    const ibanProbe = await api(server, cookie, "POST", "/api/iban/validate", { iban: BENCH_IBAN });
+    if (await routeMissing(ibanProbe)) {
+      rows.push(unavailableRow("POST /api/iban/validate", `≥ ${MIN_IBAN_RATIO}× hello`, "route not built yet"));
+    } else {
+      targets.push({
+        key: "iban",
+        what: "POST /api/iban/validate",
+        request: {
+          url: `${server.baseUrl}/api/iban/validate`,
+          method: "POST",
+          headers: { ...sessionHeaders, "content-type": "application/json" },
+          body: JSON.stringify({ iban: BENCH_IBAN }),
+        },
+        results: [],
+        auth: "session",
+      });
+    }
+
+    const code = await createRoutingCode(server, cookie);
+    if (!code) {
+      rows.push(unavailableRow(
+        "GET /api/routing-codes/{code}",
+        `≥ ${MIN_ROUTING_RATIO}× hello, p99 < ${MAX_ROUTING_P99_MS} ms`,
+        "routing codes or institutions API not built yet",
+      ));
+    } else {
+      const key = await createApiKey(server, cookie);
+      targets.push({
+        key: "routing",
+        what: `GET /api/routing-codes/{code} (${key ? "API key, logging, rate limiting" : "session; no API keys yet"})`,
+        request: {
+          url: `${server.baseUrl}/api/routing-codes/${code}`,
+          headers: key ? { authorization: `Bearer ${key}` } : sessionHeaders,
+        },
+        results: [],
+        auth: key ? "key" : "session",
+      });
+    }
+
+    const searchProbe = await api(server, cookie, "GET", "/api/institutions?search=REG-0000001");
+    if (await routeMissing(searchProbe)) {
+      rows.push(unavailableRow(`GET /api/institutions?search= (${formatNumber(BENCH_INSTITUTION_COUNT)})`, "—", "route not built yet"));
+    } else {
+      targets.push({
+        key: "search",
+        what: `GET /api/institutions?search= (${formatNumber(BENCH_INSTITUTION_COUNT)} institutions)`,
+        request: {
+          url: `${server.baseUrl}/`,
+          headers: sessionHeaders,
+          paths: benchSearchTerms(BENCH_INSTITUTION_COUNT).map((t) => `/api/institutions?search=${encodeURIComponent(t)}`),
+        },
+        results: [],
+        auth: "session",
+      });
+    }
+
+    for (const target of targets) {
+      log(`http: warm-up ${target.key} (${WARMUP_SECONDS} s)`);
+      await runWrk(target.request, WARMUP_SECONDS);
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const target of targets) {
+        log(`http: round ${round}/${ROUNDS} ${target.key} (${RUN_SECONDS} s)`);
+        target.results.push(await runWrk(target.request, RUN_SECONDS));
+      }
+    }
+
+    const ref = medianResult(targets[0].results);
+    const serverPeakKiB = await peakRssKiB(server.pid);
+    const helloPeakKiB = await peakRssKiB(hello.pid);
+    rows.unshift({ what: targets[0].what, reference: "—", ours: describe(ref), ratio: null, target: "—", pass: null });
+    for (const target of targets.slice(1)) {
+      const ours = medianResult(target.results);
+      const ratio = ours.requestsPerSec / ref.requestsPerSec;
+      const broken = ours.non2xx > 0 || ours.socketErrors > 0;
+      const note = broken
+        ? `${ours.non2xx} non-2xx responses and ${ours.socketErrors} socket errors over ${ROUNDS} runs: figure not valid`
+        : undefined;
+      let target_ = "—";
+      let pass: boolean | null = null;
+      if (target.key === "iban") {
+        target_ = `≥ ${MIN_IBAN_RATIO}×`;
+        pass = !broken && ratio >= MIN_IBAN_RATIO;
+      } else if (target.key === "routing") {
+        target_ = `≥ ${MIN_ROUTING_RATIO}×, p99 < ${MAX_ROUTING_P99_MS} ms`;
+        pass = !broken && target.auth === "key" && ratio >= MIN_ROUTING_RATIO && ours.p99Ms < MAX_ROUTING_P99_MS;
+      }
+      rows.push({
+        what: target.what,
+        reference: `${formatNumber(ref.requestsPerSec)} req/s`,
+        ours: describe(ours),
+        ratio,
+        target: target_,
+        pass: target.auth === "session" && target.key === "routing" ? null : pass,
+        note,
+      });
+    }
+    rows.push({
+      what: "Peak server memory (VmHWM) over the HTTP runs",
+      reference: `${formatNumber(helloPeakKiB / 1024, 1)} MiB (hello-world)`,
+      ours: `${formatNumber(serverPeakKiB / 1024, 1)} MiB`,
+      ratio: serverPeakKiB / helloPeakKiB,
+      target: "—",
+      pass: null,
+    });
+    return { rows };
+  } finally {
+    await hello.stop();
+    await server.stop();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `deno task bench`: runs every benchmark under bench/, prints one table and writes
+ * bench/RESULTS.md with the machine's cores, memory and the date. BENCH_QUICK=1 shortens every
+ * run (3 s wrk runs instead of 10 s) for a smoke check; committed results come from a full run.
+ */
+import { httpBench } from "./http.ts";
+import { ibanDomainBench } from "./iban_domain.ts";
+import { type BenchRow, BENCH_QUICK, renderMarkdownTable, renderTerminalTable, verdict } from "./lib/report.ts";
+import { spaBench } from "./spa.ts";
+import { startupBench } from "./startup.ts";
+
+const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url).pathname;
+
+interface Section {
+  name: string;
+  run: (log: (line: string) => void) => Promise<BenchRow[]> | BenchRow[];
+}
+
+const SECTIONS: Section[] = [
+  { name: "domain", run: ibanDomainBench },
+  { name: "spa", run: spaBench },
+  { name: "startup", run: startupBench },
+  { name: "http", run: async (log) => (await httpBench(log)).rows },
+];
+
+const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function machine() {
+  const memory = Deno.systemMemoryInfo();
+  let cpuModel = "unknown";
+  try {
+    cpuModel = (await Deno.readTextFile("/proc/cpuinfo")).match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpuModel;
+  } catch {
+    // Not Linux: the model is only informative.
+  }
+  return {
+    cores: navigator.hardwareConcurrency,
+    cpuModel,
+    memoryGiB: memory.total / 1024 ** 3,
+    deno: Deno.version.deno,
+    os: `${Deno.build.os} ${Deno.osRelease()}`,
+  };
+}
+
+const started = performance.now();
+const rows: BenchRow[] = [];
+for (const section of SECTIONS) {
+  const t0 = performance.now();
+  try {
+    rows.push(...await section.run(log));
+  } catch (error) {
+    rows.push({
+      what: `${section.name} benchmark`,
+      reference: "—",
+      ours: "FAILED",
+      ratio: null,
+      target: "runs",
+      pass: false,
+      note: String(error instanceof Error ? error.message : error).split("\n")[0].slice(0, 300),
+    });
+  }
+  log(`${section.name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+const durationSec = (performance.now() - started) / 1000;
+const info = await machine();
+const date = new Date().toISOString();
+const misses = rows.filter((r) => r.pass === false);
+
+console.log(renderTerminalTable(rows));
+console.log(
+  `\n${info.cores} cores (${info.cpuModel}), ${info.memoryGiB.toFixed(1)} GiB, deno ${info.deno}, ${date}` +
+    `${BENCH_QUICK ? ", BENCH_QUICK=1" : ""}; ${durationSec.toFixed(0)} s; ${misses.length} miss(es)`,
+);
+
+await Deno.writeTextFile(
+  RESULTS_PATH,
+  `# Benchmark results
+
+Written by \`deno task bench\` (bench/run.ts); see docs/bench.md for what each row measures.
+
+- Date: ${date}
+- Machine: ${info.cores} cores (navigator.hardwareConcurrency), ${info.cpuModel}, ${info.memoryGiB.toFixed(1)} GiB memory (Deno.systemMemoryInfo)
+- OS: ${info.os}; Deno ${info.deno}
+- Mode: ${BENCH_QUICK ? "BENCH_QUICK=1 (short runs: smoke figures only)" : "full"}; the whole run took ${durationSec.toFixed(0)} s
+- Misses: ${misses.length === 0 ? "none" : misses.map((r) => r.what).join("; ")}
+
+${renderMarkdownTable(rows)}
+
+Ratios are ours divided by the reference measured in the same run (for memory and start-up: how
+many times the hello-world's figure; for the SPA: the share of the budget used). Result column:
+${["pass", "MISS", "info", "n/a"].map((v) => `\`${v}\``).join(", ")} (info: no target; n/a: not measured).
+`,
+);
+log(`wrote ${RESULTS_PATH}`);
+Deno.exit(rows.some((r) => verdict(r) === "MISS" && r.ours === "FAILED") ? 1 : 0);
