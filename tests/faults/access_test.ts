@@ -1,0 +1,129 @@
+/**
+ * Access control, walked over every route the router holds: no session means 401, a disabled
+ * user's session stops working at once, cross-site and non-JSON mutations are refused.
+ */
+import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
+import { createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { stateFingerprint } from "./support/db_state.ts";
+import { apiRoutes, fillParams, MUTATING_METHODS, PUBLIC_PATHS } from "./support/routes.ts";
+
+const SAMPLE_SEGMENT = "00000000-0000-4000-8000-000000000001";
+
+async function withApp(fn: (t: TestApp) => Promise<void>) {
+  const t = await createTestApp();
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
+function mutatingRoutes(t: TestApp) {
+  return apiRoutes(t.app).filter((r) => MUTATING_METHODS.has(r.method) && !PUBLIC_PATHS.has(r.path));
+}
+
+Deno.test("every API route answers 401 without a session", () =>
+  withApp(async (t) => {
+    const routes = apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path));
+    assert(routes.length > 0);
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const path = fillParams(route.path, SAMPLE_SEGMENT);
+      const res = await t.request(route.method, path, MUTATING_METHODS.has(route.method) ? { body: {} } : {});
+      const body = await res.text();
+      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status} ${body.slice(0, 120)}`);
+    }
+    assert.deepEqual(wrong, [], `routes reachable without a session:\n${wrong.join("\n")}`);
+  }));
+
+Deno.test("every API route answers 401 to a forged or expired session cookie", () =>
+  withApp(async (t) => {
+    const cookie = await t.login();
+    const name = cookie.split("=")[0];
+    await t.deps.db.transaction((tx) => tx.run(sql`UPDATE sessions SET expire = '2000-01-01T00:00:00.000Z'`));
+    const wrong: string[] = [];
+    for (const route of apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path))) {
+      const path = fillParams(route.path, SAMPLE_SEGMENT);
+      for (const c of [cookie, `${name}=forged-${crypto.randomUUID()}`]) {
+        const res = await t.request(route.method, path, { cookie: c, ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}) });
+        await res.body?.cancel();
+        if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  }));
+
+Deno.test("a disabled user's live session answers 401 on the next request, on every route", () =>
+  withApp(async (t) => {
+    const cookie = await t.login();
+    const me = await t.request("GET", "/api/auth/user", { cookie });
+    assert.equal(me.status, 200);
+    await me.body?.cancel();
+    await t.deps.db.transaction((tx) =>
+      tx.run(sql`UPDATE users SET disabled_at = ${new Date().toISOString()} WHERE email = 'admin@centralbank.test'`)
+    );
+    const wrong: string[] = [];
+    for (const route of apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path))) {
+      const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), {
+        cookie,
+        ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}),
+      });
+      await res.body?.cancel();
+      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status}`);
+    }
+    assert.deepEqual(wrong, []);
+  }));
+
+Deno.test("every mutating route refuses a cross-site request with 403 and changes nothing", () =>
+  withApp(async (t) => {
+    const cookie = await t.login();
+    const routes = mutatingRoutes(t);
+    const before = await stateFingerprint(t.deps.db.read);
+    const wrong: string[] = [];
+    const crossSite: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "null" },
+    ];
+    for (const route of routes) {
+      for (const headers of crossSite) {
+        const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), { cookie, headers, body: {} });
+        await res.body?.cancel();
+        if (res.status !== 403) wrong.push(`${route.method} ${route.path} ${JSON.stringify(headers)}: ${res.status}`);
+      }
+    }
+    // Sign-in and sign-out forms are cross-site-protected too: a login CSRF would sign a victim in.
+    for (const path of PUBLIC_PATHS) {
+      const res = await t.request("POST", path, { headers: { origin: "https://evil.example" }, body: {} });
+      await res.body?.cancel();
+      if (res.status !== 403) wrong.push(`POST ${path} from evil.example: ${res.status}`);
+    }
+    assert.deepEqual(wrong, []);
+    assert.equal(await stateFingerprint(t.deps.db.read), before);
+  }));
+
+Deno.test("every mutating route refuses a non-JSON body with 415", () =>
+  withApp(async (t) => {
+    const cookie = await t.login();
+    const wrong: string[] = [];
+    const bodies: [string, string][] = [
+      ["text/plain", '{"name":"x"}'],
+      ["application/x-www-form-urlencoded", "name=x&type=commercial"],
+      ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--\r\n"],
+      ["text/xml", "<a/>"],
+    ];
+    for (const route of mutatingRoutes(t)) {
+      for (const [contentType, body] of bodies) {
+        const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), {
+          cookie,
+          headers: { "content-type": contentType },
+          body,
+        });
+        await res.body?.cancel();
+        if (res.status !== 415) wrong.push(`${route.method} ${route.path} ${contentType}: ${res.status}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  }));
