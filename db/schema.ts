@@ -349,3 +349,10 @@ export const ibanConfigsVersion = sqliteTable("iban_configs_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/** One counter per issuer prefix for national routing central bank codes (see 0300_central_bank_code_sequences.sql). */
+export const centralBankCodeSequences = sqliteTable("central_bank_code_sequences", {
+  prefix: text("prefix").primaryKey(),
+  lastValue: integer("last_value").notNull(),
+  updatedAt: updatedAt(),
+});
