@@ -5,6 +5,7 @@ import { requireSession } from "./auth/middleware.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
 import { staticHandlers } from "./static.ts";
 
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
   app.route("/api", sessionRoutes(deps));
+  app.route("/api", nationalRoutingRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 

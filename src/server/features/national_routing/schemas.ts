@@ -1,0 +1,84 @@
+/** Request and response shapes of the national routing registry endpoints (spec 3, 5 and 7). */
+import { z } from "zod";
+import {
+  ACCOUNT_NUMBER_FORMATS,
+  CONNECTION_PROTOCOLS,
+  REGISTRY_INSTITUTION_TYPES,
+} from "../../../../db/schema.ts";
+import { validateBic } from "../../../domain/bic.ts";
+import { CENTRAL_BANK_CODE_LENGTH, issuerPrefixOf } from "../../../domain/national_routing.ts";
+import { optionalText, requiredText } from "../../validation.ts";
+
+export const MAX_REGISTRY_NUMBER_LENGTH = 20;
+export const MAX_INSTITUTION_NAME_LENGTH = 255;
+export const MAX_NATIONAL_BANK_CODE_LENGTH = 8;
+export const MAX_IBAN_PREFIX_LENGTH = 4;
+export const MAX_SETTLEMENT_ACCOUNT_LENGTH = 34;
+/** Connection details are a small descriptive document, not a payload store. */
+export const MAX_CONNECTION_DETAILS_BYTES = 16 * 1024;
+export const PARTICIPANT_STATUSES = ["active", "inactive", "suspended"] as const;
+
+/** Country code (2 letters) optionally followed by the 2 IBAN check digits: "DE", "DE89". */
+const IBAN_PREFIX = /^[A-Z]{2}(\d{2})?$/;
+
+/** Blank (or absent) becomes null; otherwise validated by the domain BIC rule with its precise reason. */
+const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine((bic, ctx) => {
+  if (bic === null) return;
+  const result = validateBic(bic);
+  if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
+});
+
+const ibanPrefix = optionalText(MAX_IBAN_PREFIX_LENGTH)
+  .transform((value) => value?.toUpperCase() ?? null)
+  .refine((value) => value === null || IBAN_PREFIX.test(value), {
+    message: "Must be a 2-letter country code, optionally followed by 2 check digits",
+  });
+
+const centralBankCode = z.string().trim().max(CENTRAL_BANK_CODE_LENGTH).optional().superRefine((code, ctx) => {
+  if (code === undefined || code === "") return;
+  const prefix = issuerPrefixOf(code);
+  if (!prefix.ok) ctx.addIssue({ code: "custom", message: prefix.error.message });
+});
+
+export const connectionDetailsSchema = z.record(z.string(), z.unknown()).refine(
+  (details) => new TextEncoder().encode(JSON.stringify(details)).byteLength <= MAX_CONNECTION_DETAILS_BYTES,
+  { message: `Must be at most ${MAX_CONNECTION_DETAILS_BYTES} bytes of JSON` },
+);
+
+export const createNationalRoutingBody = z.object({
+  /** Only its issuer prefix is used; the server assigns the unique code (see src/domain/national_routing.ts). */
+  centralBankCode,
+  institutionType: z.enum(REGISTRY_INSTITUTION_TYPES),
+  registryNumber: requiredText(MAX_REGISTRY_NUMBER_LENGTH),
+  institutionName: requiredText(MAX_INSTITUTION_NAME_LENGTH),
+  nationalBankCode: requiredText(MAX_NATIONAL_BANK_CODE_LENGTH),
+  accountNumberFormat: z.enum(ACCOUNT_NUMBER_FORMATS).default("10-digit"),
+  ibanPrefix,
+  swiftBicCode: optionalBic,
+  participantStatus: z.enum(PARTICIPANT_STATUSES).default("active"),
+  connectionProtocol: z.enum(CONNECTION_PROTOCOLS).default("iso20022"),
+  settlementAccount: optionalText(MAX_SETTLEMENT_ACCOUNT_LENGTH),
+  /** Absent or null: the default of spec 5, derived from the BIC and IBAN prefix. */
+  connectionDetails: connectionDetailsSchema.nullish(),
+});
+export type CreateNationalRoutingInput = z.infer<typeof createNationalRoutingBody>;
+
+export const nationalRoutingEntrySchema = z.object({
+  id: z.string(),
+  centralBankCode: z.string(),
+  institutionType: z.enum(REGISTRY_INSTITUTION_TYPES),
+  registryNumber: z.string(),
+  institutionName: z.string(),
+  nationalBankCode: z.string(),
+  accountNumberFormat: z.enum(ACCOUNT_NUMBER_FORMATS),
+  ibanPrefix: z.string().nullable(),
+  swiftBicCode: z.string().nullable(),
+  participantStatus: z.string(),
+  connectionProtocol: z.enum(CONNECTION_PROTOCOLS).nullable(),
+  settlementAccount: z.string().nullable(),
+  lastRegistryUpdate: z.string(),
+  registeredBy: z.string().nullable(),
+  registrationDate: z.string(),
+  connectionDetails: z.unknown(),
+});
+export type NationalRoutingEntry = z.infer<typeof nationalRoutingEntrySchema>;

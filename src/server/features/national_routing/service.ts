@@ -1,0 +1,133 @@
+/**
+ * National routing registry: participants with their SWIFT and IBAN integration data. Each entry
+ * gets a unique central bank code from its issuer prefix's counter (rule in
+ * src/domain/national_routing.ts), assigned in the same transaction as the insert, so a rejected
+ * registration consumes no code.
+ */
+import { desc, eq, sql } from "drizzle-orm";
+import { centralBankCodeSequences, ibanConfigs, nationalRoutingRegistry } from "../../../../db/schema.ts";
+import {
+  centralBankCodeFor,
+  DEFAULT_ISSUER_PREFIX,
+  defaultConnectionDetails,
+  issuerPrefixOf,
+} from "../../../domain/national_routing.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Database, Queryable, Tx } from "../../db.ts";
+import { AppError, conflict, fromDomainError } from "../../errors.ts";
+import type { CreateNationalRoutingInput, NationalRoutingEntry } from "./schemas.ts";
+
+export const AUDIT_ENTITY_TYPE = "national_routing_entry";
+/** Overrides the issuer prefix used when a request carries no central bank code. */
+export const ISSUER_PREFIX_ENV = "CENTRAL_BANK_CODE_PREFIX";
+
+export function listNationalRouting(db: Queryable): Promise<NationalRoutingEntry[]> {
+  // rowid breaks ties between entries registered within the same millisecond.
+  return db.select().from(nationalRoutingRegistry)
+    .orderBy(desc(nationalRoutingRegistry.registrationDate), sql`rowid DESC`).all();
+}
+
+/** The prefix for requests without a code: CENTRAL_BANK_CODE_PREFIX or "CBR". Throws at start-up when misconfigured. */
+export function configuredIssuerPrefix(env: Readonly<Record<string, string>>): string {
+  const source = env[ISSUER_PREFIX_ENV] || DEFAULT_ISSUER_PREFIX;
+  const prefix = issuerPrefixOf(source);
+  if (!prefix.ok || source.length !== prefix.value.length) {
+    throw new Error(`${ISSUER_PREFIX_ENV} must be 3 letters, got "${source}"`);
+  }
+  return prefix.value;
+}
+
+function issuerPrefixFor(submittedCode: string | undefined, defaultPrefix: string): string {
+  if (!submittedCode) return defaultPrefix;
+  const prefix = issuerPrefixOf(submittedCode);
+  if (!prefix.ok) throw fromDomainError(prefix.error);
+  return prefix.value;
+}
+
+async function assignCentralBankCode(tx: Tx, prefix: string): Promise<string> {
+  const counter = await tx.select().from(centralBankCodeSequences)
+    .where(eq(centralBankCodeSequences.prefix, prefix)).get();
+  let sequence = (counter?.lastValue ?? 0) + 1;
+  for (;;) {
+    const code = centralBankCodeFor(prefix, sequence);
+    if (!code.ok) {
+      throw new AppError("conflict", code.error.message, {
+        field: "centralBankCode",
+        fields: { centralBankCode: code.error.message },
+        extra: { reason: code.error.code },
+      });
+    }
+    // A code may have been taken outside the counter (imported data): skip it rather than fail.
+    const taken = await tx.select({ id: nationalRoutingRegistry.id }).from(nationalRoutingRegistry)
+      .where(eq(nationalRoutingRegistry.centralBankCode, code.value)).get();
+    if (taken === undefined) {
+      await tx.insert(centralBankCodeSequences)
+        .values({ prefix, lastValue: sequence })
+        .onConflictDoUpdate({
+          target: centralBankCodeSequences.prefix,
+          set: { lastValue: sequence, updatedAt: new Date().toISOString() },
+        });
+      return code.value;
+    }
+    sequence += 1;
+  }
+}
+
+async function assertIbanCountryKnown(tx: Tx, ibanPrefix: string): Promise<void> {
+  const countryCode = ibanPrefix.slice(0, 2);
+  const config = await tx.select({ id: ibanConfigs.id }).from(ibanConfigs)
+    .where(eq(ibanConfigs.countryCode, countryCode)).get();
+  if (config === undefined) {
+    const message = `${countryCode} is not a country of the IBAN registry`;
+    throw new AppError("validation", `ibanPrefix: ${message}`, { field: "ibanPrefix", fields: { ibanPrefix: message } });
+  }
+}
+
+export async function createNationalRoutingEntry(
+  db: Database,
+  actor: Actor,
+  defaultPrefix: string,
+  input: CreateNationalRoutingInput,
+): Promise<NationalRoutingEntry> {
+  const prefix = issuerPrefixFor(input.centralBankCode, defaultPrefix);
+  return await db.transaction(async (tx) => {
+    if (input.ibanPrefix !== null) await assertIbanCountryKnown(tx, input.ibanPrefix);
+    const sameRegistryNumber = await tx.select({ id: nationalRoutingRegistry.id }).from(nationalRoutingRegistry)
+      .where(eq(nationalRoutingRegistry.registryNumber, input.registryNumber)).get();
+    if (sameRegistryNumber !== undefined) {
+      throw conflict("registryNumber", `registryNumber ${input.registryNumber} is already registered`);
+    }
+    const sameBankCode = await tx.select({ id: nationalRoutingRegistry.id }).from(nationalRoutingRegistry)
+      .where(eq(nationalRoutingRegistry.nationalBankCode, input.nationalBankCode)).get();
+    if (sameBankCode !== undefined) {
+      throw conflict("nationalBankCode", `nationalBankCode ${input.nationalBankCode} is already registered`);
+    }
+    const now = new Date().toISOString();
+    const entry: NationalRoutingEntry = {
+      id: crypto.randomUUID(),
+      centralBankCode: await assignCentralBankCode(tx, prefix),
+      institutionType: input.institutionType,
+      registryNumber: input.registryNumber,
+      institutionName: input.institutionName,
+      nationalBankCode: input.nationalBankCode,
+      accountNumberFormat: input.accountNumberFormat,
+      ibanPrefix: input.ibanPrefix,
+      swiftBicCode: input.swiftBicCode,
+      participantStatus: input.participantStatus,
+      connectionProtocol: input.connectionProtocol,
+      settlementAccount: input.settlementAccount,
+      lastRegistryUpdate: now,
+      registeredBy: actor.userId,
+      registrationDate: now,
+      connectionDetails: input.connectionDetails ?? defaultConnectionDetails(input),
+    };
+    await tx.insert(nationalRoutingRegistry).values(entry);
+    await recordAudit(tx, actor, {
+      entityType: AUDIT_ENTITY_TYPE,
+      entityId: entry.id,
+      action: "create",
+      changes: { before: null, after: entry },
+    });
+    return entry;
+  });
+}
