@@ -84,6 +84,7 @@ const DOMAIN_CODE_TO_APP_CODE: Record<string, ErrorCode> = {
   invalid_target_type: "unprocessable",
   same_account: "unprocessable",
   serial_exhausted: "conflict",
+  SERIAL_EXHAUSTED: "conflict",
   invalid_transition: "conflict",
   idempotency_mismatch: "unprocessable",
 };

@@ -4,10 +4,13 @@
  * DATABASE_URL.
  */
 import type { AppDeps } from "./context.ts";
+import { ibanRegistrySeeder } from "./features/iban/seed.ts";
 
 export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
 
-const referenceSeeders: Seeder[] = [];
+const referenceSeeders: Seeder[] = [
+  ibanRegistrySeeder,
+];
 const demoSeeders: Seeder[] = [];
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {

@@ -1,0 +1,50 @@
+/** Request and response shapes of the routing-code endpoints (also the source of their OpenAPI description). */
+import { z } from "zod";
+import { ROUTING_PREFIX_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
+import { CODE_STATUSES } from "../../../../db/schema.ts";
+import { optionalText, requiredText } from "../../validation.ts";
+
+export const MAX_BRANCH_CODE_LENGTH = 10;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+export const MAX_INSTITUTION_ID_LENGTH = 255;
+
+/** What people type: surrounding spaces and lower case are accepted, then exactly three letters. */
+export const routingPrefix = z.string().trim().toUpperCase().regex(
+  /^[A-Z]{3}$/,
+  `Prefix must be exactly ${ROUTING_PREFIX_LENGTH} letters (A-Z)`,
+);
+
+export const generatePreviewBody = z.object({ prefix: routingPrefix });
+
+export const assignRoutingCodeBody = z.object({
+  institutionId: requiredText(MAX_INSTITUTION_ID_LENGTH),
+  prefix: routingPrefix,
+  branchCode: optionalText(MAX_BRANCH_CODE_LENGTH),
+  description: optionalText(MAX_DESCRIPTION_LENGTH),
+});
+export type AssignRoutingCodeInput = z.infer<typeof assignRoutingCodeBody>;
+
+/** The code exactly as assigned; wrong check digits are a 400 before any lookup. */
+export const routingCodeParam = z.object({
+  code: z.string().superRefine((code, ctx) => {
+    const result = validateRoutingCode(code);
+    if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
+  }),
+});
+
+export const routingCodeSchema = z.object({
+  id: z.string(),
+  institutionId: z.string(),
+  code: z.string(),
+  prefix: z.string(),
+  branchCode: z.string().nullable(),
+  description: z.string().nullable(),
+  status: z.enum(CODE_STATUSES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.string().nullable(),
+});
+export type RoutingCode = z.infer<typeof routingCodeSchema>;
+
+export const routingCodeListSchema = z.array(routingCodeSchema);
+export const routingCodePreviewSchema = z.object({ code: z.string() });

@@ -1,0 +1,95 @@
+/**
+ * Routing-code assignment: the next serial for a prefix is computed inside the write transaction,
+ * so assignments in one process never race. Across processes the transaction (BEGIN IMMEDIATE)
+ * serialises them too; the UNIQUE constraint on `code` plus a bounded retry is the last guard.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { institutions, routingCodes } from "../../../../db/schema.ts";
+import { nextRoutingCode, ROUTING_CODE_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Database, Queryable } from "../../db.ts";
+import { AppError, fromDomainError } from "../../errors.ts";
+import type { AssignRoutingCodeInput, RoutingCode } from "./schemas.ts";
+
+/** Attempts before a lost race on the UNIQUE code gives up (each attempt recomputes the serial). */
+export const MAX_ASSIGN_ATTEMPTS = 5;
+
+export function listRoutingCodes(db: Queryable): Promise<RoutingCode[]> {
+  return db.select().from(routingCodes).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code)).all();
+}
+
+export function findRoutingCode(db: Queryable, code: string): Promise<RoutingCode | undefined> {
+  return db.select().from(routingCodes).where(eq(routingCodes.code, code)).get();
+}
+
+/** The highest serial assigned under `prefix`, null when none; `(prefix, code)` is indexed. */
+async function highestSerialUsed(db: Queryable, prefix: string): Promise<number | null> {
+  const row = await db.select({ code: routingCodes.code }).from(routingCodes)
+    .where(and(eq(routingCodes.prefix, prefix), sql`length(${routingCodes.code}) = ${ROUTING_CODE_LENGTH}`))
+    .orderBy(desc(routingCodes.code)).limit(1).get();
+  if (row === undefined) return null;
+  const parsed = validateRoutingCode(row.code);
+  if (!parsed.ok) throw new Error(`stored routing code ${row.code} is invalid: ${parsed.error.message}`);
+  return parsed.value.serial;
+}
+
+async function nextCodeFor(db: Queryable, prefix: string): Promise<string> {
+  const next = nextRoutingCode(prefix, await highestSerialUsed(db, prefix));
+  if (!next.ok) throw fromDomainError({ ...next.error, field: "prefix" });
+  return next.value.code;
+}
+
+/** The code the next assignment for `prefix` would get now; nothing is reserved. */
+export function previewRoutingCode(db: Queryable, prefix: string): Promise<string> {
+  return nextCodeFor(db, prefix);
+}
+
+function isDuplicateCodeError(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : "";
+  return text.includes("UNIQUE constraint failed: routing_codes.code");
+}
+
+export async function assignRoutingCode(
+  db: Database,
+  actor: Actor,
+  input: AssignRoutingCodeInput,
+): Promise<RoutingCode> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const institution = await tx.select({ id: institutions.id }).from(institutions)
+          .where(eq(institutions.id, input.institutionId)).get();
+        if (institution === undefined) {
+          throw new AppError("validation", "institutionId: Institution not found", {
+            field: "institutionId",
+            fields: { institutionId: "Institution not found" },
+          });
+        }
+        const now = new Date().toISOString();
+        const record: RoutingCode = {
+          id: crypto.randomUUID(),
+          institutionId: input.institutionId,
+          code: await nextCodeFor(tx, input.prefix),
+          prefix: input.prefix,
+          branchCode: input.branchCode,
+          description: input.description,
+          status: "active",
+          createdAt: now,
+          updatedAt: now,
+          createdBy: actor.userId,
+        };
+        await tx.insert(routingCodes).values(record);
+        await recordAudit(tx, actor, {
+          entityType: "routing_code",
+          entityId: record.id,
+          action: "create",
+          changes: { before: null, after: record },
+        });
+        return record;
+      });
+    } catch (error) {
+      if (attempt < MAX_ASSIGN_ATTEMPTS && isDuplicateCodeError(error)) continue;
+      throw error;
+    }
+  }
+}
