@@ -356,3 +356,12 @@ export const centralBankCodeSequences = sqliteTable("central_bank_code_sequences
   lastValue: integer("last_value").notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Stable integer key per institution: the rowid of its entry in the institutions_fts trigram index
+ * (db/migrations/0100_institutions_search.sql), handed out in registration order by triggers.
+ */
+export const institutionSearchKeys = sqliteTable("institution_search_keys", {
+  searchKey: integer("search_key").primaryKey(),
+  institutionId: text("institution_id").notNull().unique().references(() => institutions.id, { onDelete: "cascade" }),
+});

@@ -5,7 +5,9 @@ import { requireSession } from "./auth/middleware.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { dashboardRoutes } from "./features/dashboard/routes.ts";
 import { ibanRoutes } from "./features/iban/routes.ts";
+import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
@@ -22,6 +24,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", institutionsRoutes(deps));
+  app.route("/api", dashboardRoutes(deps));
   app.route("/api", routingCodesRoutes(deps));
   app.route("/api", swiftCodesRoutes(deps));
   app.route("/api", ibanRoutes(deps));

@@ -5,13 +5,17 @@
  */
 import type { AppDeps } from "./context.ts";
 import { ibanRegistrySeeder } from "./features/iban/seed.ts";
+import { institutionsDemoSeeder } from "./features/institutions/seed.ts";
 
 export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
 
 const referenceSeeders: Seeder[] = [
   ibanRegistrySeeder,
 ];
-const demoSeeders: Seeder[] = [];
+const demoSeeders: Seeder[] = [
+  // First: other demo data refers to institutions.
+  institutionsDemoSeeder,
+];
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
   for (const seed of referenceSeeders) await seed(deps, log);

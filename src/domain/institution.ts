@@ -1,0 +1,87 @@
+/**
+ * Financial institutions (spec 3 and 4): the enumerations, the field limits and the status
+ * lifecycle. The spec leaves transitions to the server; this module is that decision:
+ * pending → active (approval), active → suspended, suspended → active (reactivation).
+ * Pure module: no I/O.
+ */
+import { ok, type Result } from "./result.ts";
+
+export const INSTITUTION_TYPES = ["commercial", "savings", "credit_union", "development", "investment"] as const;
+export type InstitutionType = (typeof INSTITUTION_TYPES)[number];
+
+export const INSTITUTION_STATUSES = ["pending", "active", "suspended"] as const;
+export type InstitutionStatus = (typeof INSTITUTION_STATUSES)[number];
+
+export const SWIFT_MEMBERSHIP_TYPES = ["full", "subgroup", "correspondent"] as const;
+export type SwiftMembershipType = (typeof SWIFT_MEMBERSHIP_TYPES)[number];
+
+/** Every institution starts here; the API refuses any other status on creation. */
+export const INITIAL_INSTITUTION_STATUS: InstitutionStatus = "pending";
+
+export const MAX_INSTITUTION_NAME_LENGTH = 255;
+export const MAX_REGISTRATION_NUMBER_LENGTH = 100;
+export const MAX_LICENSE_NUMBER_LENGTH = 100;
+/** The spec gives address no limit; a postal address never needs more, and the bound keeps rows small. */
+export const MAX_ADDRESS_LENGTH = 1000;
+export const MAX_PHONE_NUMBER_LENGTH = 50;
+export const MAX_EMAIL_ADDRESS_LENGTH = 255;
+export const MIN_NUMBER_OF_BRANCHES = 1;
+/** Spec 5: integers are 32-bit. */
+export const MAX_NUMBER_OF_BRANCHES = 2_147_483_647;
+export const DEFAULT_NUMBER_OF_BRANCHES = 1;
+
+const TRANSITIONS: Readonly<Record<InstitutionStatus, readonly InstitutionStatus[]>> = {
+  pending: ["active"],
+  active: ["suspended"],
+  suspended: ["active"],
+};
+
+export function isInstitutionStatus(value: string): value is InstitutionStatus {
+  return (INSTITUTION_STATUSES as readonly string[]).includes(value);
+}
+
+/** The statuses an institution in `from` may move to next. */
+export function allowedStatusTransitions(from: InstitutionStatus): readonly InstitutionStatus[] {
+  return TRANSITIONS[from];
+}
+
+export interface TransitionRefusal {
+  code: "invalid_transition";
+  message: string;
+  field: "status";
+  from: InstitutionStatus;
+  to: InstitutionStatus;
+  allowed: readonly InstitutionStatus[];
+}
+
+/** Accepts `from → to` only when the lifecycle allows it; staying in the same status is refused too. */
+export function checkStatusTransition(
+  from: InstitutionStatus,
+  to: InstitutionStatus,
+): Result<{ from: InstitutionStatus; to: InstitutionStatus }, TransitionRefusal> {
+  const allowed = allowedStatusTransitions(from);
+  if (allowed.includes(to)) return ok({ from, to });
+  return {
+    ok: false,
+    error: {
+      code: "invalid_transition",
+      message: `An institution that is ${from} cannot become ${to}; allowed: ${allowed.join(", ")}`,
+      field: "status",
+      from,
+      to,
+      allowed,
+    },
+  };
+}
+
+/** The row action the console offers for each status, named for what it does. */
+export const STATUS_ACTIONS: Readonly<Record<InstitutionStatus, { label: string; to: InstitutionStatus; done: string }>> = {
+  pending: { label: "Approve", to: "active", done: "Institution approved" },
+  active: { label: "Suspend", to: "suspended", done: "Institution suspended" },
+  suspended: { label: "Reactivate", to: "active", done: "Institution reactivated" },
+};
+
+/** "branch" for one, "branches" otherwise (spec 2.3). */
+export function branchLabel(count: number): string {
+  return `${count} ${count === 1 ? "branch" : "branches"}`;
+}

@@ -1,0 +1,27 @@
+/** Response shapes of the dashboard calls (spec 3 "Dashboard stats" and "Recent registration", spec 7). */
+import { z } from "zod";
+import { INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
+
+export const dashboardStatsSchema = z.object({
+  totalInstitutions: z.number().int(),
+  /** Institutions registered since the start of the current calendar month (UTC). */
+  monthlyInstitutionGrowth: z.number().int(),
+  activeRoutingCodes: z.number().int(),
+  /** Routing codes created since the start of the current calendar month (UTC), any status. */
+  monthlyRoutingCodeGrowth: z.number().int(),
+  swiftParticipants: z.number().int(),
+  /** API log rows since midnight UTC. */
+  todayApiRequests: z.number().int(),
+});
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
+
+export const recentRegistrationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(INSTITUTION_TYPES),
+  registrationNumber: z.string(),
+  status: z.enum(INSTITUTION_STATUSES),
+  numberOfBranches: z.number().int(),
+  createdAt: z.string(),
+});
+export type RecentRegistration = z.infer<typeof recentRegistrationSchema>;

@@ -1,0 +1,73 @@
+/** Institution registry and code lookup routes (spec 7), mounted under /api. */
+import { Hono } from "hono";
+import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { validate } from "../../validation.ts";
+import {
+  createInstitutionSchema,
+  institutionIdParamSchema,
+  institutionListQuerySchema,
+  searchQuerySchema,
+  statusChangeSchema,
+} from "./schemas.ts";
+import {
+  changeInstitutionStatus,
+  createInstitution,
+  getInstitution,
+  listInstitutions,
+  searchRoutingCodes,
+  searchSwiftCodes,
+} from "./service.ts";
+
+/** Lists answer a plain JSON array; the total for paging travels in this header. */
+export const TOTAL_COUNT_HEADER = "X-Total-Count";
+
+export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.get("/institutions", validate("query", institutionListQuerySchema), async (c) => {
+    const page = await listInstitutions(db.read, c.req.valid("query"));
+    c.header(TOTAL_COUNT_HEADER, String(page.total));
+    return c.json(page.items);
+  });
+
+  app.get("/institutions/:id", validate("param", institutionIdParamSchema), async (c) => {
+    const institution = await getInstitution(db.read, c.req.valid("param").id);
+    if (!institution) throw notFound("Institution");
+    return c.json(institution);
+  });
+
+  app.post("/institutions", validate("json", createInstitutionSchema), async (c) => {
+    const created = await createInstitution(db, actorOf(c, config), c.req.valid("json"));
+    return c.json(created, 201);
+  });
+
+  app.patch(
+    "/institutions/:id/status",
+    validate("param", institutionIdParamSchema),
+    validate("json", statusChangeSchema),
+    async (c) => {
+      const updated = await changeInstitutionStatus(
+        db,
+        actorOf(c, config),
+        c.req.valid("param").id,
+        c.req.valid("json").status,
+      );
+      return c.json(updated);
+    },
+  );
+
+  app.get("/search", validate("query", searchQuerySchema), async (c) => {
+    const { type, query, limit, offset } = c.req.valid("query");
+    const page = type === "routing"
+      ? await searchRoutingCodes(db.read, query, limit, offset)
+      : type === "swift"
+      ? await searchSwiftCodes(db.read, query, limit, offset)
+      : await listInstitutions(db.read, { search: query, limit, offset });
+    c.header(TOTAL_COUNT_HEADER, String(page.total));
+    return c.json(page.items);
+  });
+
+  return app;
+}

@@ -1,0 +1,285 @@
+/**
+ * The institution registry: listing and search (served by the FTS5 trigram index of migration
+ * 0100, or by NOCASE prefix ranges for 1-2 character queries), registration, status changes, and
+ * the routing/SWIFT code lookup of GET /api/search.
+ */
+import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
+import { checkStatusTransition, INITIAL_INSTITUTION_STATUS, type InstitutionStatus } from "../../../domain/institution.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Database, Queryable, Tx } from "../../db.ts";
+import { AppError, conflict, notFound } from "../../errors.ts";
+import {
+  type CreateInstitutionInput,
+  type Institution,
+  type InstitutionListQuery,
+  TRIGRAM_MIN_QUERY_LENGTH,
+} from "./schemas.ts";
+
+export const AUDIT_ENTITY_TYPE = "institution";
+export const REGISTRATION_NUMBER_TAKEN = "An institution with this registration number already exists";
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+interface InstitutionRow {
+  id: string;
+  name: string;
+  type: Institution["type"];
+  registrationNumber: string;
+  licenseNumber: string | null;
+  address: string;
+  phoneNumber: string;
+  emailAddress: string;
+  numberOfBranches: number;
+  swiftParticipant: number | boolean;
+  swiftMembershipType: Institution["swiftMembershipType"];
+  status: Institution["status"];
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+/** The API shape (spec 3): exactly these fields, whatever columns the table grows later. */
+export function toInstitution(row: InstitutionRow): Institution {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    registrationNumber: row.registrationNumber,
+    licenseNumber: row.licenseNumber,
+    address: row.address,
+    phoneNumber: row.phoneNumber,
+    emailAddress: row.emailAddress,
+    numberOfBranches: row.numberOfBranches,
+    swiftParticipant: Boolean(row.swiftParticipant),
+    swiftMembershipType: row.swiftMembershipType,
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    createdBy: row.createdBy,
+  };
+}
+
+const COLUMNS = sql.raw(`i.id, i.name, i.type, i.registration_number AS registrationNumber,
+  i.license_number AS licenseNumber, i.address, i.phone_number AS phoneNumber,
+  i.email_address AS emailAddress, i.number_of_branches AS numberOfBranches,
+  i.swift_participant AS swiftParticipant, i.swift_membership_type AS swiftMembershipType, i.status,
+  i.created_at AS createdAt, i.updated_at AS updatedAt, i.created_by AS createdBy`);
+
+/** The FTS5 query for a literal substring: one quoted phrase, embedded quotes doubled. */
+export function trigramPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The smallest string greater than every string starting with `prefix`, in code-point order
+ * (UTF-8 byte order, which SQLite compares): the last character plus one. Null when there is none.
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    let next = last + 1;
+    // Skip the surrogate block: those code points cannot stand alone in a JS string.
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return chars.join("") + String.fromCodePoint(next);
+  }
+  return null;
+}
+
+/** NOCASE folds ASCII letters only, so the query is folded the same way (not with toLowerCase()). */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+function likePrefixPattern(text: string): string {
+  return `${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/**
+ * One column's prefix test for short queries: a NOCASE range the column's NOCASE index serves,
+ * plus LIKE (ASCII case-insensitive, like NOCASE) to drop the few range hits that only share the
+ * folded bounds, e.g. "[x" inside ["@", "a").
+ */
+function prefixCondition(column: string, folded: string): SQL {
+  const col = sql.raw(`i.${column}`);
+  const upper = prefixUpperBound(folded);
+  const range = upper === null
+    ? sql`${col} >= ${folded} COLLATE NOCASE`
+    : sql`${col} >= ${folded} COLLATE NOCASE AND ${col} < ${upper} COLLATE NOCASE`;
+  return sql`(${range} AND ${col} LIKE ${likePrefixPattern(folded)} ESCAPE '\\')`;
+}
+
+const SEARCHED_COLUMNS = ["name", "registration_number", "license_number", "email_address"] as const;
+
+export async function listInstitutions(db: Queryable, query: InstitutionListQuery): Promise<Page<Institution>> {
+  const search = query.search?.trim() ?? "";
+  const { limit, offset } = query;
+  if (search === "") {
+    const [rows, [count]] = await Promise.all([
+      db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i
+        ORDER BY i.created_at DESC, i.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
+      db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions`),
+    ]);
+    return { items: rows.map(toInstitution), total: count.total };
+  }
+  if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
+    const phrase = trigramPhrase(search);
+    // The index hands out rowids (search keys) in registration order, so rowid DESC is newest first
+    // and lets FTS5 stop after `limit` rows instead of sorting every match.
+    const [rows, [count]] = await Promise.all([
+      db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions_fts f
+        JOIN institution_search_keys k ON k.search_key = f.rowid
+        JOIN institutions i ON i.id = k.institution_id
+        WHERE institutions_fts MATCH ${phrase}
+        ORDER BY f.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
+      db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions_fts WHERE institutions_fts MATCH ${phrase}`),
+    ]);
+    return { items: rows.map(toInstitution), total: count.total };
+  }
+  const folded = foldAscii(search);
+  const where = sql.join(SEARCHED_COLUMNS.map((column) => prefixCondition(column, folded)), sql` OR `);
+  const [rows, [count]] = await Promise.all([
+    db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i WHERE ${where}
+      ORDER BY i.created_at DESC, i.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
+    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions i WHERE ${where}`),
+  ]);
+  return { items: rows.map(toInstitution), total: count.total };
+}
+
+export async function getInstitution(db: Queryable, id: string): Promise<Institution | null> {
+  const row = await db.select().from(institutions).where(eq(institutions.id, id)).get();
+  return row ? toInstitution(row) : null;
+}
+
+export interface CreateOptions {
+  /** Demo data only: a registration date in the past. The API always records the present. */
+  createdAt?: string;
+}
+
+/** Registers an institution as pending, audited in the same transaction. */
+export function createInstitution(
+  db: Database,
+  actor: Actor,
+  input: CreateInstitutionInput,
+  options: CreateOptions = {},
+): Promise<Institution> {
+  return db.transaction((tx) => insertInstitution(tx, actor, input, options));
+}
+
+/** The registration itself, inside the caller's transaction (the demo seeder batches many). */
+export async function insertInstitution(
+  tx: Tx,
+  actor: Actor,
+  input: CreateInstitutionInput,
+  options: CreateOptions = {},
+): Promise<Institution> {
+  const taken = await tx.select({ id: institutions.id }).from(institutions)
+    .where(sql`${institutions.registrationNumber} = ${input.registrationNumber} COLLATE NOCASE`).get();
+  if (taken) throw conflict("registrationNumber", REGISTRATION_NUMBER_TAKEN);
+  const at = options.createdAt ?? new Date().toISOString();
+  const id = crypto.randomUUID();
+  await tx.insert(institutions).values({
+    id,
+    name: input.name,
+    type: input.type,
+    registrationNumber: input.registrationNumber,
+    licenseNumber: input.licenseNumber,
+    address: input.address,
+    phoneNumber: input.phoneNumber,
+    emailAddress: input.emailAddress,
+    numberOfBranches: input.numberOfBranches,
+    swiftParticipant: input.swiftParticipant,
+    swiftMembershipType: input.swiftParticipant ? input.swiftMembershipType : null,
+    status: INITIAL_INSTITUTION_STATUS,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: actor.userId,
+  });
+  const created = toInstitution((await tx.select().from(institutions).where(eq(institutions.id, id)).get())!);
+  await recordAudit(tx, actor, {
+    entityType: AUDIT_ENTITY_TYPE,
+    entityId: id,
+    action: "create",
+    changes: { before: null, after: created },
+  });
+  return created;
+}
+
+/** Moves an institution along its lifecycle; a refused move is a 409 listing the allowed ones. */
+export function changeInstitutionStatus(
+  db: Database,
+  actor: Actor,
+  id: string,
+  to: InstitutionStatus,
+): Promise<Institution> {
+  return db.transaction((tx) => applyStatusChange(tx, actor, id, to));
+}
+
+/** The status change itself, inside the caller's transaction. */
+export async function applyStatusChange(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  to: InstitutionStatus,
+): Promise<Institution> {
+  const current = await tx.select().from(institutions).where(eq(institutions.id, id)).get();
+  if (!current) throw notFound("Institution");
+  const check = checkStatusTransition(current.status, to);
+  if (!check.ok) {
+    const { message, from, allowed } = check.error;
+    throw new AppError("conflict", message, {
+      field: "status",
+      fields: { status: message },
+      extra: { reason: "invalid_transition", from, to, allowed },
+    });
+  }
+  const updatedAt = new Date().toISOString();
+  await tx.update(institutions).set({ status: to, updatedAt }).where(eq(institutions.id, id));
+  await recordAudit(tx, actor, {
+    entityType: AUDIT_ENTITY_TYPE,
+    entityId: id,
+    action: "status_change",
+    changes: { before: { status: current.status }, after: { status: to } },
+  });
+  return toInstitution({ ...current, status: to, updatedAt });
+}
+
+/** Codes are stored upper-case; people type them any way. */
+function normalizeCode(text: string): string {
+  return text.trim().toUpperCase();
+}
+
+function codePrefixRange(column: typeof routingCodes.code | typeof swiftCodes.bicCode, prefix: string): SQL {
+  const upper = prefixUpperBound(prefix);
+  return upper === null ? gte(column, prefix) : and(gte(column, prefix), lt(column, upper))!;
+}
+
+/** Routing codes whose code starts with the query (a whole code, or any leading part), or whose prefix is it. */
+export async function searchRoutingCodes(db: Queryable, text: string, limit: number, offset: number) {
+  const q = normalizeCode(text);
+  const where = or(codePrefixRange(routingCodes.code, q), eq(routingCodes.prefix, q));
+  const [items, [count]] = await Promise.all([
+    db.select().from(routingCodes).where(where).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code))
+      .limit(limit).offset(offset),
+    db.select({ total: sql<number>`count(*)` }).from(routingCodes).where(where),
+  ]);
+  return { items, total: count.total };
+}
+
+/**
+ * SWIFT codes whose BIC starts with the query: a whole BIC, or its bank code (the BIC's first four
+ * characters, so every BIC of that bank), or any other leading part.
+ */
+export async function searchSwiftCodes(db: Queryable, text: string, limit: number, offset: number) {
+  const where = codePrefixRange(swiftCodes.bicCode, normalizeCode(text));
+  const [items, [count]] = await Promise.all([
+    db.select().from(swiftCodes).where(where).orderBy(desc(swiftCodes.createdAt), desc(swiftCodes.bicCode))
+      .limit(limit).offset(offset),
+    db.select({ total: sql<number>`count(*)` }).from(swiftCodes).where(where),
+  ]);
+  return { items, total: count.total };
+}

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { apiLogs, routingCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
+import { formatRoutingCode } from "../../src/domain/routing_code.ts";
+import { startOfUtcDay, startOfUtcMonth } from "../../src/server/features/dashboard/service.ts";
+import { insertInstitution } from "../../src/server/features/institutions/service.ts";
+import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+
+const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
+const MS_PER_DAY = 86_400_000;
+
+async function withApp(fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promise<void>) {
+  const t = await createTestApp();
+  try {
+    await fn(t, t.as(await t.login()));
+  } finally {
+    await t.close();
+  }
+}
+
+let serial = 0;
+async function addInstitution(t: TestApp, createdAt: string, swiftParticipant = false) {
+  serial += 1;
+  return await t.deps.db.transaction((tx) =>
+    insertInstitution(tx, ACTOR, {
+      name: `Dashboard Bank ${serial}`,
+      type: serial % 2 === 0 ? "savings" : "credit_union",
+      registrationNumber: `DB-${serial}`,
+      licenseNumber: null,
+      address: "1 Main Street",
+      phoneNumber: "+1 202 555 0100",
+      emailAddress: `bank${serial}@dashboard.example`,
+      numberOfBranches: serial,
+      swiftParticipant,
+      swiftMembershipType: swiftParticipant ? "full" : null,
+    }, { createdAt })
+  );
+}
+
+Deno.test("startOfUtcMonth() and startOfUtcDay() cut at midnight UTC, across a year boundary too", () => {
+  const newYear = new Date("2026-01-01T00:30:00.000Z");
+  assert.equal(startOfUtcMonth(newYear), "2026-01-01T00:00:00.000Z");
+  assert.equal(startOfUtcDay(newYear), "2026-01-01T00:00:00.000Z");
+  const late = new Date("2025-12-31T23:59:59.999Z");
+  assert.equal(startOfUtcMonth(late), "2025-12-01T00:00:00.000Z");
+  assert.equal(startOfUtcDay(late), "2025-12-31T00:00:00.000Z");
+});
+
+Deno.test("GET /api/dashboard/stats answers zeros on an empty registry", async () => {
+  await withApp(async (_t, req) => {
+    assert.deepEqual(await expectJson(await req("GET", "/api/dashboard/stats"), 200), {
+      totalInstitutions: 0,
+      monthlyInstitutionGrowth: 0,
+      activeRoutingCodes: 0,
+      monthlyRoutingCodeGrowth: 0,
+      swiftParticipants: 0,
+      todayApiRequests: 0,
+    });
+  });
+});
+
+Deno.test("GET /api/dashboard/stats counts from data: this month (UTC), active codes, SWIFT participants, today's API calls", async () => {
+  await withApp(async (t, req) => {
+    const now = new Date();
+    const monthStart = Date.parse(startOfUtcMonth(now));
+    const dayStart = Date.parse(startOfUtcDay(now));
+    const thisMonth = new Date(monthStart + 1000).toISOString();
+    const lastMonth = new Date(monthStart - 1000).toISOString();
+    const yesterday = new Date(dayStart - 1000).toISOString();
+
+    const a = await addInstitution(t, lastMonth, true);
+    await addInstitution(t, lastMonth);
+    await addInstitution(t, thisMonth, true);
+    await addInstitution(t, now.toISOString(), true);
+    await addInstitution(t, now.toISOString());
+
+    await t.deps.db.transaction(async (tx) => {
+      const codes: [number, "active" | "inactive" | "suspended", string][] = [
+        [1, "active", lastMonth],
+        [2, "active", thisMonth],
+        [3, "active", now.toISOString()],
+        [4, "inactive", thisMonth],
+        [5, "suspended", lastMonth],
+      ];
+      for (const [n, status, createdAt] of codes) {
+        await tx.insert(routingCodes).values({
+          id: crypto.randomUUID(),
+          institutionId: a.id,
+          code: formatRoutingCode("DSH", n),
+          prefix: "DSH",
+          status,
+          createdAt,
+        });
+      }
+      for (const createdAt of [yesterday, now.toISOString(), now.toISOString()]) {
+        await tx.insert(apiLogs).values({
+          id: crypto.randomUUID(),
+          endpoint: "/api/institutions",
+          method: "GET",
+          responseStatus: 200,
+          createdAt,
+        });
+      }
+    });
+
+    assert.deepEqual(await expectJson(await req("GET", "/api/dashboard/stats"), 200), {
+      totalInstitutions: 5,
+      monthlyInstitutionGrowth: 3,
+      activeRoutingCodes: 3,
+      monthlyRoutingCodeGrowth: 3,
+      swiftParticipants: 3,
+      todayApiRequests: 2,
+    });
+  });
+});
+
+Deno.test("registering through the API moves the stats and the recent registrations at once", async () => {
+  await withApp(async (_t, req) => {
+    const created = await expectJson(
+      await req("POST", "/api/institutions", {
+        body: {
+          name: "Fresh Savings Bank",
+          type: "savings",
+          registrationNumber: "FRESH-1",
+          address: "2 New Street",
+          phoneNumber: "+1 202 555 0199",
+          emailAddress: "hello@fresh.example",
+          swiftParticipant: true,
+          swiftMembershipType: "correspondent",
+        },
+      }),
+      201,
+    );
+    const stats = await expectJson(await req("GET", "/api/dashboard/stats"), 200);
+    assert.equal(stats.totalInstitutions, 1);
+    assert.equal(stats.monthlyInstitutionGrowth, 1);
+    assert.equal(stats.swiftParticipants, 1);
+    const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
+    assert.deepEqual(recent, [{
+      id: created.id,
+      name: "Fresh Savings Bank",
+      type: "savings",
+      registrationNumber: "FRESH-1",
+      status: "pending",
+      numberOfBranches: 1,
+      createdAt: created.createdAt,
+    }]);
+  });
+});
+
+Deno.test("GET /api/dashboard/recent-registrations answers the 5 newest with the spec's fields, newest first", async () => {
+  await withApp(async (t, req) => {
+    const base = Date.now() - 30 * MS_PER_DAY;
+    const created = [];
+    for (let i = 0; i < 8; i++) created.push(await addInstitution(t, new Date(base + i * MS_PER_DAY).toISOString()));
+    const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
+    assert.deepEqual(recent.map((r: { id: string }) => r.id), created.slice(3).reverse().map((i) => i.id));
+    assert.deepEqual(Object.keys(recent[0]).sort(), [
+      "createdAt",
+      "id",
+      "name",
+      "numberOfBranches",
+      "registrationNumber",
+      "status",
+      "type",
+    ]);
+  });
+});
+
+Deno.test("dashboard routes answer 401 without a session", async () => {
+  const t = await createTestApp();
+  try {
+    await expectJson(await t.request("GET", "/api/dashboard/stats"), 401);
+    await expectJson(await t.request("GET", "/api/dashboard/recent-registrations"), 401);
+  } finally {
+    await t.close();
+  }
+});
