@@ -1,0 +1,240 @@
+/**
+ * A concurrent load of money movements and registrations over real HTTP: manual sweeps (some
+ * with an Idempotency-Key, some deliberately overdrawing), auto-sweeps, institution
+ * registrations, card issues and card loads. Operations whose route the server does not mount are
+ * left out, so the storm grows as features land. Every acknowledged record is remembered, so a
+ * test can prove that what the server confirmed survived.
+ */
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../../e2e/helpers.ts";
+
+export interface StormAccounts {
+  ledger: string[];
+  liquid: string[];
+}
+
+export interface StormResult {
+  byOperation: Record<string, Record<string, number>>;
+  /** Acknowledged (2xx) records: these must exist after any crash. */
+  acked: { sweeps: string[]; institutions: string[]; cards: string[]; cardLoads: number };
+  serverErrors: string[];
+  networkErrors: number;
+}
+
+export async function signIn(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+export function client(baseUrl: string, cookie: string) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, json, text };
+  };
+}
+
+/** Whether the router serves `method path` (the catch-all's 404 says just "Not Found"). */
+export async function routeExists(call: ReturnType<typeof client>, method: string, path: string, body?: unknown) {
+  const res = await call(method, path, body);
+  return !(res.status === 404 && res.json?.message === "Not Found");
+}
+
+export async function createStormAccounts(call: ReturnType<typeof client>, tag: string): Promise<StormAccounts | null> {
+  if (!(await routeExists(call, "GET", "/api/ledger-accounts"))) return null;
+  const make = async (n: number, type: string, balance: string, extra: Record<string, unknown> = {}) => {
+    const res = await call("POST", "/api/ledger-accounts", {
+      accountNumber: `STORM-${tag}-${type}-${n}`,
+      accountType: type,
+      accountName: `Storm ${type} ${n}`,
+      currency: "USD",
+      currentBalance: balance,
+      ...extra,
+    });
+    if (res.status !== 201) throw new Error(`creating a ledger account failed: ${res.status} ${res.text}`);
+    return res.json.id as string;
+  };
+  const liquid = [await make(1, "liquid", "0.00"), await make(2, "liquid", "10.00")];
+  const ledger = [
+    await make(1, "ledger", "1000000.00", { sweepThreshold: "999000.00", targetLiquidAccount: liquid[0] }),
+    await make(2, "ledger", "500000.00", { sweepThreshold: "499500.00", targetLiquidAccount: liquid[1] }),
+    await make(3, "ledger", "250.00"),
+  ];
+  return { ledger, liquid };
+}
+
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+const cents = (max: number) => (Math.floor(Math.random() * max) + 1) / 100;
+
+export interface StormOptions {
+  baseUrl: string;
+  cookie: string;
+  accounts: StormAccounts | null;
+  workers: number;
+  /** Stop after this many operations in total, or when `stop()` returns true. */
+  maxOperations: number;
+  stop?: () => boolean;
+  tag: string;
+}
+
+export async function runStorm(options: StormOptions): Promise<StormResult> {
+  const call = client(options.baseUrl, options.cookie);
+  const result: StormResult = {
+    byOperation: {},
+    acked: { sweeps: [], institutions: [], cards: [], cardLoads: 0 },
+    serverErrors: [],
+    networkErrors: 0,
+  };
+  const hasInstitutions = await routeExists(call, "GET", "/api/institutions");
+  const hasCards = await routeExists(call, "GET", "/api/cards");
+  const hasSweeps = options.accounts !== null && await routeExists(call, "GET", "/api/balance-sweeps");
+  const cards: string[] = [];
+  let counter = 0;
+
+  const operations: { name: string; weight: number; run: () => Promise<{ status: number; json: any; text: string }> }[] = [];
+  if (hasSweeps) {
+    const { ledger, liquid } = options.accounts!;
+    operations.push({
+      name: "sweep",
+      weight: 6,
+      run: async () => {
+        const res = await call("POST", "/api/balance-sweeps", {
+          sourceAccountId: pick(ledger.slice(0, 2)),
+          targetAccountId: pick(liquid),
+          sweepAmount: cents(50_000).toFixed(2),
+          sweepReason: "storm",
+        });
+        if (res.status === 201) result.acked.sweeps.push(res.json.id);
+        return res;
+      },
+    });
+    operations.push({
+      name: "sweep with Idempotency-Key (sent twice)",
+      weight: 2,
+      run: async () => {
+        const key = `${options.tag}-${crypto.randomUUID()}`;
+        const body = { sourceAccountId: pick(ledger.slice(0, 2)), targetAccountId: pick(liquid), sweepAmount: "1.00" };
+        const first = await call("POST", "/api/balance-sweeps", body, { "idempotency-key": key });
+        const again = await call("POST", "/api/balance-sweeps", body, { "idempotency-key": key });
+        if (first.status === 201) result.acked.sweeps.push(first.json.id);
+        if (first.status === 201 && again.status < 300 && again.json?.id !== first.json.id) {
+          result.serverErrors.push(`idempotent retry moved money again: ${first.json.id} then ${again.json?.id}`);
+        }
+        return again.status >= 500 ? again : first;
+      },
+    });
+    operations.push({
+      name: "overdrawing sweep",
+      weight: 1,
+      run: () =>
+        call("POST", "/api/balance-sweeps", {
+          sourceAccountId: ledger[2],
+          targetAccountId: pick(liquid),
+          sweepAmount: "9999999.00",
+        }),
+    });
+    operations.push({
+      name: "auto-sweep",
+      weight: 1,
+      run: async () => {
+        const res = await call("POST", "/api/balance-sweeps/auto-sweep");
+        if (res.status === 200) result.acked.sweeps.push(...(res.json.sweepIds ?? []));
+        return res;
+      },
+    });
+  }
+  if (hasInstitutions) {
+    operations.push({
+      name: "institution registration",
+      weight: 3,
+      run: async () => {
+        const n = `${options.tag}-${++counter}-${crypto.randomUUID().slice(0, 8)}`;
+        const res = await call("POST", "/api/institutions", {
+          name: `Storm Bank ${n}`,
+          type: "commercial",
+          registrationNumber: `STORM-${n}`,
+          address: "1 Storm Street",
+          phoneNumber: "+1-555-0100",
+          emailAddress: `storm-${n}@bank.example`,
+          numberOfBranches: 3,
+          swiftParticipant: false,
+        });
+        if (res.status === 201) result.acked.institutions.push(res.json.id);
+        return res;
+      },
+    });
+  }
+  if (hasCards) {
+    operations.push({
+      name: "card issue",
+      weight: 2,
+      run: async () => {
+        const res = await call("POST", "/api/cards/issue", {
+          cardholderName: `Storm Holder ${++counter}`,
+          cardType: "prepaid",
+          cardBrand: "visa",
+          initialBalance: cents(10_000).toFixed(2),
+        });
+        if (res.status === 201) {
+          result.acked.cards.push(res.json.id);
+          cards.push(res.json.id);
+        }
+        return res;
+      },
+    });
+    operations.push({
+      name: "card load",
+      weight: 3,
+      run: async () => {
+        if (cards.length === 0) return { status: 0, json: null, text: "no card yet" };
+        const res = await call("POST", `/api/cards/${pick(cards)}/load`, {
+          amount: cents(20_000).toFixed(2),
+          fundingSource: pick(["central_bank_treasury", "settlement_source", "operating_account"]),
+        });
+        if (res.status === 200 || res.status === 201) result.acked.cardLoads++;
+        return res;
+      },
+    });
+  }
+  if (operations.length === 0) return result;
+
+  const totalWeight = operations.reduce((sum, op) => sum + op.weight, 0);
+  const choose = () => {
+    let r = Math.random() * totalWeight;
+    for (const op of operations) if ((r -= op.weight) < 0) return op;
+    return operations[0];
+  };
+  let issued = 0;
+  const worker = async () => {
+    while (issued < options.maxOperations && !options.stop?.()) {
+      issued++;
+      const op = choose();
+      try {
+        const res = await op.run();
+        const counts = (result.byOperation[op.name] ??= {});
+        counts[res.status] = (counts[res.status] ?? 0) + 1;
+        if (res.status >= 500) result.serverErrors.push(`${op.name}: ${res.status} ${res.text.slice(0, 200)}`);
+      } catch {
+        result.networkErrors++;
+        if (options.stop?.()) return;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.workers }, worker));
+  return result;
+}
