@@ -1,0 +1,78 @@
+/** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
+import { Hono } from "hono";
+import { type AppDeps, type AppEnv, actorOf } from "../../context.ts";
+import { validate, validationError } from "../../validation.ts";
+import { camt050FileName, renderCamt050 } from "./iso20022.ts";
+import { countSweepsQuery, createSweepSchema, idempotencyKeySchema, listSweepsQuery, sweepIdParam } from "./schemas.ts";
+import {
+  countSweepsSince,
+  executeManualSweep,
+  type Executor,
+  getSweep,
+  listSweeps,
+  loadSweepMessageData,
+  runAutoSweep,
+} from "./service.ts";
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+
+export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const executorOf = (user: AppEnv["Variables"]["user"]): Executor => ({
+    userId: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+  });
+
+  app.get("/balance-sweeps", validate("query", listSweepsQuery), async (c) => {
+    return c.json(await listSweeps(deps.db.read, c.req.valid("query")));
+  });
+
+  /** How many sweeps ran since an instant (the screen's "today", from the browser's midnight). */
+  app.get("/balance-sweeps/count", validate("query", countSweepsQuery), async (c) => {
+    const since = new Date(c.req.valid("query").since).toISOString();
+    return c.json({ since, count: await countSweepsSince(deps.db.read, since) });
+  });
+
+  app.post("/balance-sweeps/auto-sweep", async (c) => {
+    const sweeps = await runAutoSweep(deps.db, actorOf(c, deps.config), executorOf(c.get("user")), "threshold");
+    return c.json({ sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) });
+  });
+
+  app.post("/balance-sweeps", validate("json", createSweepSchema), async (c) => {
+    const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    let idempotencyKey: string | null = null;
+    if (rawKey !== undefined) {
+      const parsed = idempotencyKeySchema.safeParse(rawKey);
+      if (!parsed.success) {
+        throw validationError(parsed.error.issues.map((issue) => ({ ...issue, path: [IDEMPOTENCY_KEY_HEADER] })));
+      }
+      idempotencyKey = parsed.data;
+    }
+    const outcome = await executeManualSweep(
+      deps.db,
+      actorOf(c, deps.config),
+      executorOf(c.get("user")),
+      c.req.valid("json"),
+      idempotencyKey,
+    );
+    if (outcome.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, "true");
+    return c.body(outcome.bodyJson, outcome.status, { "Content-Type": "application/json" });
+  });
+
+  app.get("/balance-sweeps/:id", validate("param", sweepIdParam), async (c) => {
+    return c.json(await getSweep(deps.db.read, c.req.valid("param").id));
+  });
+
+  app.get("/balance-sweeps/:id/iso20022", validate("param", sweepIdParam), async (c) => {
+    const data = await loadSweepMessageData(deps.db.read, c.req.valid("param").id);
+    return c.body(renderCamt050(data), 200, {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${camt050FileName(data.sweep.transactionReference ?? data.sweep.id)}"`,
+      "Cache-Control": "no-store",
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,450 @@
+/**
+ * Balance sweeps: manual sweeps (with Idempotency-Key replay), automatic sweeps of the excess over
+ * each account's threshold, and the reads behind the list, detail and ISO 20022 views.
+ *
+ * Every sweep is written inside one transaction that re-reads both accounts, plans with the pure
+ * rules of src/domain/sweep.ts, books both sides through the shared journal (`moveBalance`),
+ * inserts the sweep row with the before/after balances of both accounts, stamps lastSweepDate and
+ * writes the sweep's single audit row. Write transactions are serialised (one writer per process
+ * behind a mutex, BEGIN IMMEDIATE across processes), so a plan is never made on stale balances.
+ */
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import {
+  balanceSweeps,
+  institutions,
+  ledgerAccounts,
+  nationalRoutingRegistry,
+  swiftCodes,
+  sweepIdempotencyKeys,
+  users,
+} from "../../../../db/schema.ts";
+import { formatMoney } from "../../../domain/money.ts";
+import { planAutoSweeps, planManualSweep, type SweepAccount, type SweepPlan } from "../../../domain/sweep.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Database, Queryable, Tx } from "../../db.ts";
+import { AppError, fromDomainError, notFound } from "../../errors.ts";
+import { moveBalance } from "../../ledger_journal.ts";
+import type { CreateSweepInput } from "./schemas.ts";
+
+export const SWEEP_AUDIT_ENTITY = "balance_sweep";
+export const SWEEP_AUDIT_ACTION = "execute";
+const TRANSACTION_REFERENCE_PREFIX = "SWP";
+/** Hex digits of the sweep id in its reference; keeps the reference within ISO 20022 Max35Text. */
+const REFERENCE_ID_HEX_DIGITS = 20;
+
+type AccountRow = typeof ledgerAccounts.$inferSelect;
+type SweepRow = typeof balanceSweeps.$inferSelect;
+export type AutoSweepType = "threshold" | "scheduled";
+
+/** Who executes a sweep, with the names the sweep lists show. */
+export interface Executor {
+  userId: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface SweepDto {
+  id: string;
+  sweepType: SweepRow["sweepType"];
+  sourceAccountId: string;
+  targetAccountId: string;
+  currency: string;
+  sweepAmount: string;
+  sourceBalanceBefore: string;
+  sourceBalanceAfter: string;
+  targetBalanceBefore: string;
+  targetBalanceAfter: string;
+  sweepStatus: SweepRow["sweepStatus"];
+  sweepReason: string | null;
+  transactionReference: string | null;
+  settlementDate: string | null;
+  executedAt: string;
+  executedBy: string | null;
+  approvedBy: string | null;
+  metadata: unknown;
+  sourceAccount: { accountName: string; accountNumber: string };
+  targetAccount: { accountName: string; accountNumber: string };
+  executedByUser: { firstName: string | null; lastName: string | null } | null;
+}
+
+/** The response of a sweep request: what the client gets now and on every retry with its key. */
+export interface SweepOutcome {
+  status: 201 | 400 | 404 | 422;
+  /** The JSON body exactly as first sent, so a replay is byte-identical. */
+  bodyJson: string;
+  replayed: boolean;
+}
+
+const money = (minor: number) => formatMoney(BigInt(minor));
+
+function toSweepAccount(row: AccountRow): SweepAccount {
+  return {
+    id: row.id,
+    accountType: row.accountType,
+    currency: row.currency,
+    accountStatus: row.accountStatus,
+    currentBalanceMinor: BigInt(row.currentBalanceMinor),
+    availableBalanceMinor: BigInt(row.availableBalanceMinor),
+    sweepThresholdMinor: row.sweepThresholdMinor === null ? null : BigInt(row.sweepThresholdMinor),
+    targetLiquidAccountId: row.targetLiquidAccount,
+  };
+}
+
+function toSweepDto(
+  row: SweepRow,
+  source: Pick<AccountRow, "accountName" | "accountNumber" | "currency">,
+  target: Pick<AccountRow, "accountName" | "accountNumber">,
+  executor: { firstName: string | null; lastName: string | null } | null,
+): SweepDto {
+  return {
+    id: row.id,
+    sweepType: row.sweepType,
+    sourceAccountId: row.sourceAccountId,
+    targetAccountId: row.targetAccountId,
+    currency: source.currency,
+    sweepAmount: money(row.sweepAmountMinor),
+    sourceBalanceBefore: money(row.sourceBalanceBeforeMinor),
+    sourceBalanceAfter: money(row.sourceBalanceAfterMinor),
+    targetBalanceBefore: money(row.targetBalanceBeforeMinor),
+    targetBalanceAfter: money(row.targetBalanceAfterMinor),
+    sweepStatus: row.sweepStatus,
+    sweepReason: row.sweepReason,
+    transactionReference: row.transactionReference,
+    settlementDate: row.settlementDate,
+    executedAt: row.executedAt,
+    executedBy: row.executedBy,
+    approvedBy: row.approvedBy,
+    metadata: row.metadata,
+    sourceAccount: { accountName: source.accountName, accountNumber: source.accountNumber },
+    targetAccount: { accountName: target.accountName, accountNumber: target.accountNumber },
+    executedByUser: executor ? { firstName: executor.firstName, lastName: executor.lastName } : null,
+  };
+}
+
+/** "SWP-20250107-3F2B8C1E6A7D4E2F9B1A": unique (the sweep id's digits) and at most 35 characters. */
+export function transactionReferenceFor(sweepId: string, executedAt: string): string {
+  const day = executedAt.slice(0, 10).replaceAll("-", "");
+  const digits = sweepId.replaceAll("-", "").slice(0, REFERENCE_ID_HEX_DIGITS).toUpperCase();
+  return `${TRANSACTION_REFERENCE_PREFIX}-${day}-${digits}`;
+}
+
+/**
+ * Books a planned sweep: both journal entries, the sweep row, lastSweepDate on both accounts and
+ * the audit row. Throws if the journal disagrees with the plan, which would mean the balances
+ * changed under the caller's transaction: a broken invariant, never a user error.
+ */
+async function recordSweep(
+  tx: Tx,
+  actor: Actor,
+  executor: Executor,
+  plan: SweepPlan,
+  source: AccountRow,
+  target: AccountRow,
+  details: { sweepType: SweepRow["sweepType"]; sweepReason: string | null },
+): Promise<SweepDto> {
+  const id = crypto.randomUUID();
+  const executedAt = new Date().toISOString();
+  const amountMinor = Number(plan.amountMinor);
+  const move = { referenceType: "sweep" as const, referenceId: id, performedBy: actor.userId };
+  const out = await moveBalance(tx, { ...move, accountId: plan.sourceId, amountMinor: -amountMinor, entryType: "sweep_out" });
+  const into = await moveBalance(tx, { ...move, accountId: plan.targetId, amountMinor, entryType: "sweep_in" });
+  if (
+    BigInt(out.balanceBeforeMinor) !== plan.sourceBalanceBefore ||
+    BigInt(out.balanceAfterMinor) !== plan.sourceBalanceAfter ||
+    BigInt(into.balanceBeforeMinor) !== plan.targetBalanceBefore ||
+    BigInt(into.balanceAfterMinor) !== plan.targetBalanceAfter
+  ) {
+    throw new Error(`Sweep ${id}: journal balances differ from the plan made in the same transaction`);
+  }
+  const row: SweepRow = {
+    id,
+    sweepType: details.sweepType,
+    sourceAccountId: plan.sourceId,
+    targetAccountId: plan.targetId,
+    sweepAmountMinor: amountMinor,
+    sourceBalanceBeforeMinor: out.balanceBeforeMinor,
+    sourceBalanceAfterMinor: out.balanceAfterMinor,
+    targetBalanceBeforeMinor: into.balanceBeforeMinor,
+    targetBalanceAfterMinor: into.balanceAfterMinor,
+    sweepStatus: "completed",
+    sweepReason: details.sweepReason,
+    transactionReference: transactionReferenceFor(id, executedAt),
+    settlementDate: executedAt.slice(0, 10),
+    executedAt,
+    executedBy: executor.userId,
+    approvedBy: null,
+    metadata: { ledgerEntryIds: { sweepOut: out.entryId, sweepIn: into.entryId } },
+  };
+  await tx.insert(balanceSweeps).values(row);
+  await tx.update(ledgerAccounts).set({ lastSweepDate: executedAt })
+    .where(inArray(ledgerAccounts.id, [plan.sourceId, plan.targetId]));
+  const dto = toSweepDto(row, source, target, executor);
+  await recordAudit(tx, actor, {
+    entityType: SWEEP_AUDIT_ENTITY,
+    entityId: id,
+    action: SWEEP_AUDIT_ACTION,
+    changes: {
+      before: {
+        source: { accountId: plan.sourceId, currentBalance: dto.sourceBalanceBefore },
+        target: { accountId: plan.targetId, currentBalance: dto.targetBalanceBefore },
+      },
+      after: dto,
+    },
+  });
+  return dto;
+}
+
+async function performManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
+  const rows = await tx.select().from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, [input.sourceAccountId, input.targetAccountId]));
+  const source = rows.find((row) => row.id === input.sourceAccountId);
+  const target = rows.find((row) => row.id === input.targetAccountId);
+  if (!source) throw fieldNotFound("sourceAccountId", "Source account");
+  if (!target) throw fieldNotFound("targetAccountId", "Target account");
+  const planned = planManualSweep({
+    source: toSweepAccount(source),
+    target: toSweepAccount(target),
+    amountMinor: input.sweepAmount,
+  });
+  if (!planned.ok) throw fromDomainError(planned.error);
+  return await recordSweep(tx, actor, executor, planned.value, source, target, {
+    sweepType: input.sweepType,
+    sweepReason: input.sweepReason,
+  });
+}
+
+function fieldNotFound(field: string, what: string): AppError {
+  const message = `${what} not found`;
+  return new AppError("not_found", message, { field, fields: { [field]: message } });
+}
+
+/** SHA-256 over the normalised request, so "10" and "10.00" are the same request. */
+export function hashSweepRequest(input: CreateSweepInput): string {
+  const canonical = JSON.stringify([
+    input.sourceAccountId,
+    input.targetAccountId,
+    input.sweepAmount.toString(),
+    input.sweepType,
+    input.sweepReason,
+  ]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+const RECORDED_REJECTIONS = new Set([400, 404, 422]);
+
+/**
+ * Executes a manual sweep. With an idempotency key, the first outcome (success or rejection) is
+ * stored in the same transaction and replayed for every later request with that key; the same key
+ * with a different body is refused with 422. A rejected sweep runs inside a savepoint that is
+ * rolled back, so it changes nothing but the stored outcome.
+ */
+export async function executeManualSweep(
+  db: Database,
+  actor: Actor,
+  executor: Executor,
+  input: CreateSweepInput,
+  idempotencyKey: string | null,
+): Promise<SweepOutcome> {
+  if (idempotencyKey === null) {
+    const dto = await db.transaction((tx) => performManualSweep(tx, actor, executor, input));
+    return { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
+  }
+  const requestHash = hashSweepRequest(input);
+  return await db.transaction(async (tx) => {
+    const prior = await tx.select().from(sweepIdempotencyKeys).where(and(
+      eq(sweepIdempotencyKeys.userId, actor.userId),
+      eq(sweepIdempotencyKeys.idempotencyKey, idempotencyKey),
+    )).get();
+    if (prior) {
+      if (prior.requestHash !== requestHash) {
+        throw new AppError("unprocessable", "Idempotency-Key was already used with a different request body", {
+          extra: { reason: "idempotency_mismatch" },
+        });
+      }
+      return {
+        status: prior.responseStatus as SweepOutcome["status"],
+        bodyJson: prior.responseBody,
+        replayed: true,
+      };
+    }
+    let outcome: SweepOutcome;
+    let sweepId: string | null = null;
+    try {
+      const dto = await tx.transaction((savepoint) => performManualSweep(savepoint, actor, executor, input));
+      sweepId = dto.id;
+      outcome = { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
+    } catch (error) {
+      if (!(error instanceof AppError) || !RECORDED_REJECTIONS.has(error.status)) throw error;
+      outcome = {
+        status: error.status as SweepOutcome["status"],
+        bodyJson: JSON.stringify(error.toBody()),
+        replayed: false,
+      };
+    }
+    await tx.insert(sweepIdempotencyKeys).values({
+      userId: actor.userId,
+      idempotencyKey,
+      requestHash,
+      responseStatus: outcome.status,
+      responseBody: outcome.bodyJson,
+      sweepId,
+      createdAt: new Date().toISOString(),
+    });
+    return outcome;
+  });
+}
+
+/**
+ * Plans and books one automatic run inside the caller's transaction: every active account whose
+ * balance exceeds its threshold sweeps exactly the excess to its target liquid account. Accounts
+ * are read here, inside the transaction, so two runs can never sweep the same excess twice.
+ */
+export async function autoSweepInTransaction(
+  tx: Tx,
+  actor: Actor,
+  executor: Executor,
+  sweepType: AutoSweepType,
+): Promise<SweepDto[]> {
+  const rows = await tx.select().from(ledgerAccounts).orderBy(asc(ledgerAccounts.accountNumber));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const plans = planAutoSweeps(rows.map(toSweepAccount));
+  const label = sweepType === "scheduled" ? "Scheduled" : "Automatic";
+  const sweeps: SweepDto[] = [];
+  for (const plan of plans) {
+    const source = byId.get(plan.sourceId)!;
+    const threshold = source.sweepThresholdMinor ?? 0;
+    sweeps.push(
+      await recordSweep(tx, actor, executor, plan, source, byId.get(plan.targetId)!, {
+        sweepType,
+        sweepReason: `${label} sweep of the balance above the threshold of ${money(threshold)} ${source.currency}`,
+      }),
+    );
+  }
+  return sweeps;
+}
+
+export async function runAutoSweep(
+  db: Database,
+  actor: Actor,
+  executor: Executor,
+  sweepType: AutoSweepType,
+): Promise<SweepDto[]> {
+  return await db.transaction((tx) => autoSweepInTransaction(tx, actor, executor, sweepType));
+}
+
+const sourceAccount = alias(ledgerAccounts, "source_account");
+const targetAccount = alias(ledgerAccounts, "target_account");
+
+function sweepsWithNames(db: Queryable) {
+  return db.select({
+    sweep: balanceSweeps,
+    sourceName: sourceAccount.accountName,
+    sourceNumber: sourceAccount.accountNumber,
+    currency: sourceAccount.currency,
+    targetName: targetAccount.accountName,
+    targetNumber: targetAccount.accountNumber,
+    executorId: users.id,
+    executorFirstName: users.firstName,
+    executorLastName: users.lastName,
+  }).from(balanceSweeps)
+    .innerJoin(sourceAccount, eq(sourceAccount.id, balanceSweeps.sourceAccountId))
+    .innerJoin(targetAccount, eq(targetAccount.id, balanceSweeps.targetAccountId))
+    .leftJoin(users, eq(users.id, balanceSweeps.executedBy));
+}
+
+type JoinedSweep = Awaited<ReturnType<ReturnType<typeof sweepsWithNames>["all"]>>[number];
+
+function joinedToDto(row: JoinedSweep): SweepDto {
+  return toSweepDto(
+    row.sweep,
+    { accountName: row.sourceName, accountNumber: row.sourceNumber, currency: row.currency },
+    { accountName: row.targetName, accountNumber: row.targetNumber },
+    row.executorId === null ? null : { firstName: row.executorFirstName, lastName: row.executorLastName },
+  );
+}
+
+/** Newest first; rowid breaks ties between sweeps of the same millisecond. */
+export async function listSweeps(db: Queryable, page: { limit: number; offset: number }): Promise<SweepDto[]> {
+  const rows = await sweepsWithNames(db)
+    .orderBy(desc(balanceSweeps.executedAt), desc(sql`${balanceSweeps}.rowid`))
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map(joinedToDto);
+}
+
+export async function getSweep(db: Queryable, id: string): Promise<SweepDto> {
+  const row = await sweepsWithNames(db).where(eq(balanceSweeps.id, id)).get();
+  if (!row) throw notFound("Balance sweep");
+  return joinedToDto(row);
+}
+
+export async function countSweepsSince(db: Queryable, sinceIso: string): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(*)` }).from(balanceSweeps)
+    .where(and(eq(balanceSweeps.sweepStatus, "completed"), gte(balanceSweeps.executedAt, sinceIso)));
+  return row?.count ?? 0;
+}
+
+/** An account as the ISO 20022 message names it: number, name, type and its institution's identity. */
+export interface MessageAccount {
+  accountNumber: string;
+  accountName: string;
+  accountType: string;
+  currency: string;
+  bic: string | null;
+  institutionName: string | null;
+}
+
+async function messageAccount(db: Queryable, account: AccountRow): Promise<MessageAccount> {
+  let bic: string | null = null;
+  let institutionName: string | null = null;
+  if (account.nationalRoutingId !== null) {
+    const entry = await db.select({
+      bic: nationalRoutingRegistry.swiftBicCode,
+      name: nationalRoutingRegistry.institutionName,
+    }).from(nationalRoutingRegistry).where(eq(nationalRoutingRegistry.id, account.nationalRoutingId)).get();
+    bic = entry?.bic ?? null;
+    institutionName = entry?.name ?? null;
+  }
+  if (account.institutionId !== null) {
+    const institution = await db.select({ name: institutions.name }).from(institutions)
+      .where(eq(institutions.id, account.institutionId)).get();
+    institutionName ??= institution?.name ?? null;
+    if (bic === null) {
+      const code = await db.select({ bic: swiftCodes.bicCode }).from(swiftCodes)
+        .where(and(eq(swiftCodes.institutionId, account.institutionId), eq(swiftCodes.status, "active")))
+        .orderBy(asc(swiftCodes.createdAt)).limit(1).get();
+      bic = code?.bic ?? null;
+    }
+  }
+  return {
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+    accountType: account.accountType,
+    currency: account.currency,
+    bic,
+    institutionName,
+  };
+}
+
+export interface SweepMessageData {
+  sweep: SweepRow;
+  debtor: MessageAccount;
+  creditor: MessageAccount;
+}
+
+/** What the camt.050 message needs; only completed sweeps moved liquidity, so only they have one. */
+export async function loadSweepMessageData(db: Queryable, id: string): Promise<SweepMessageData> {
+  const sweep = await db.select().from(balanceSweeps).where(eq(balanceSweeps.id, id)).get();
+  if (!sweep) throw notFound("Balance sweep");
+  if (sweep.sweepStatus !== "completed") {
+    throw new AppError("conflict", `Balance sweep is ${sweep.sweepStatus}; only completed sweeps have a message`);
+  }
+  const accounts = await db.select().from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, [sweep.sourceAccountId, sweep.targetAccountId]));
+  const source = accounts.find((row) => row.id === sweep.sourceAccountId);
+  const target = accounts.find((row) => row.id === sweep.targetAccountId);
+  if (!source || !target) throw new Error(`Sweep ${id} references a missing account`);
+  return { sweep, debtor: await messageAccount(db, source), creditor: await messageAccount(db, target) };
+}
