@@ -5,6 +5,8 @@ import { requireSession } from "./auth/middleware.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { ledgerRoutes } from "./features/ledger/routes.ts";
+import { sweepsRoutes } from "./features/sweeps/routes.ts";
 import { dashboardRoutes } from "./features/dashboard/routes.ts";
 import { ibanRoutes } from "./features/iban/routes.ts";
 import { institutionsRoutes } from "./features/institutions/routes.ts";
@@ -24,6 +26,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", ledgerRoutes(deps));
+  app.route("/api", sweepsRoutes(deps));
   app.route("/api", institutionsRoutes(deps));
   app.route("/api", dashboardRoutes(deps));
   app.route("/api", routingCodesRoutes(deps));

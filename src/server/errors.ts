@@ -83,6 +83,7 @@ const DOMAIN_CODE_TO_APP_CODE: Record<string, ErrorCode> = {
   invalid_source_type: "unprocessable",
   invalid_target_type: "unprocessable",
   same_account: "unprocessable",
+  balance_limit_exceeded: "unprocessable",
   serial_exhausted: "conflict",
   SERIAL_EXHAUSTED: "conflict",
   invalid_transition: "conflict",

@@ -2,12 +2,14 @@
 import { createApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
+import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const config = loadConfig();
 const deps = await bootstrap(config);
 const app = createApp(deps);
+const sweepScheduler = startSweepScheduler(deps);
 const server = Deno.serve(
   {
     hostname: config.host,
@@ -24,6 +26,7 @@ async function shutdown(signal: string) {
   console.log(`${signal}: shutting down`);
   const timer = setTimeout(() => Deno.exit(1), SHUTDOWN_TIMEOUT_MS);
   await server.shutdown();
+  await sweepScheduler?.stop();
   deps.db.close();
   clearTimeout(timer);
   Deno.exit(0);
