@@ -1,0 +1,143 @@
+/**
+ * Stored XSS: free text holding markup (institution names, account names, cardholder names,
+ * registry entries, connection partners, code descriptions) is registered through the API, then
+ * every screen that shows it is opened in chromium: the markup must appear as literal text, no
+ * dialog may fire and no element of the payload may exist in the page.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { e2eTest, signIn, withBrowser } from "../e2e/helpers.ts";
+import { client, routeExists, signIn as apiSignIn } from "./support/storm.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const SCREEN_TIMEOUT_MS = 10_000;
+
+/** Markup that would run or render if any screen injected it as HTML. */
+const payload = (label: string) =>
+  `${label} <img src=x data-xss onerror="alert('${label}')"><script data-xss>alert(1)</script><b data-xss>bold</b>`;
+
+interface Planted {
+  text: string;
+  screens: string[];
+}
+
+async function buildSpa() {
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}build.ts`, "--if-stale"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
+  if (!status.success) throw new Error("building the SPA failed");
+}
+
+async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: string[] }> {
+  const call = client(baseUrl, await apiSignIn(baseUrl));
+  const planted: Planted[] = [];
+  const skipped: string[] = [];
+  /** Registers one record whose `shown` field holds markup; null when its feature is not mounted. */
+  const create = async (label: string, path: string, listPath: string, shown: string, body: Record<string, unknown>, screens: string[]) => {
+    if (!(await routeExists(call, "GET", listPath))) {
+      skipped.push(`${label} (${listPath} not mounted)`);
+      return null;
+    }
+    const res = await call("POST", path, body);
+    assert(res.status === 201 || res.status === 200, `${label}: POST ${path} answered ${res.status} ${res.text}`);
+    planted.push({ text: shown, screens });
+    return res.json;
+  };
+
+  const institutionName = payload("XSS-institution");
+  const institution = await create("institution", "/api/institutions", "/api/institutions", institutionName, {
+    name: institutionName,
+    type: "commercial",
+    registrationNumber: "XSS-REG-1",
+    address: payload("XSS-address"),
+    phoneNumber: "+1-555-0199",
+    emailAddress: "xss@bank.example",
+    numberOfBranches: 2,
+    swiftParticipant: false,
+  }, ["/", "/institutions"]);
+
+  if (institution) {
+    const description = payload("XSS-routing-description");
+    await create("routing code", "/api/routing-codes", "/api/routing-codes", description, {
+      institutionId: institution.id,
+      prefix: "XSS",
+      branchCode: "001",
+      description,
+    }, ["/routing-codes"]);
+  }
+
+  const registryName = payload("XSS-registry");
+  await create("national routing entry", "/api/national-routing", "/api/national-routing", registryName, {
+    institutionType: "commercial_bank",
+    registryNumber: "XSS-1",
+    institutionName: registryName,
+    nationalBankCode: "XSS00001",
+  }, ["/national-routing"]);
+
+  const partner = payload("XSS-partner");
+  await create("central bank connection", "/api/central-bank-connections", "/api/central-bank-connections", partner, {
+    partnerCentralBank: partner,
+    connectionType: "correspondent",
+    messageStandard: "iso20022",
+    settlementCurrency: "USD",
+    dailySettlementLimit: null,
+    authenticationMethod: "api_key",
+    credentialsConfig: {},
+  }, ["/central-bank-connections"]);
+
+  const accountName = payload("XSS-account");
+  await create("ledger account", "/api/ledger-accounts", "/api/ledger-accounts", accountName, {
+    accountNumber: "XSS-ACC-1",
+    accountType: "liquid",
+    accountName,
+    currency: "USD",
+    currentBalance: "10.00",
+  }, ["/balance-sweep"]);
+
+  const holder = payload("XSS-cardholder");
+  await create("card", "/api/cards/issue", "/api/cards", holder, {
+    cardholderName: holder,
+    cardType: "prepaid",
+    cardBrand: "visa",
+    initialBalance: "0",
+  }, ["/card-management"]);
+
+  return { planted, skipped };
+}
+
+async function expectLiteral(page: Page, screen: string, texts: string[], dialogs: string[]) {
+  for (const text of texts) {
+    // getByText matches a substring with white space normalised: the whole payload, as text.
+    await page.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(() => {
+      throw new Error(`${screen}: the text ${JSON.stringify(text)} is not shown literally`);
+    });
+  }
+  const injected = await page.locator("[data-xss]").count();
+  assert.equal(injected, 0, `${screen}: ${injected} element(s) of a payload were injected into the page`);
+  assert.deepEqual(dialogs, [], `${screen}: a dialog fired`);
+}
+
+e2eTest("markup stored in free-text fields renders as text on every screen that shows it", async () => {
+  await buildSpa();
+  await withBrowser(async ({ page, server }) => {
+    const { planted, skipped } = await plant(server.baseUrl);
+    if (skipped.length > 0) console.log(`not planted (feature not mounted): ${skipped.join(", ")}`);
+    assert(planted.length > 0, "no free-text record could be planted");
+    const dialogs: string[] = [];
+    page.on("dialog", async (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      await dialog.dismiss();
+    });
+    await signIn(page, server.baseUrl);
+    const screens = [...new Set(planted.flatMap((p) => p.screens))];
+    for (const screen of screens) {
+      await page.goto(`${server.baseUrl}${screen}`);
+      const texts = planted.filter((p) => p.screens.includes(screen)).map((p) => p.text);
+      await expectLiteral(page, screen, texts, dialogs);
+    }
+    console.log(`checked ${screens.join(", ")}`);
+  });
+});
