@@ -6,6 +6,8 @@
 import type { AppDeps } from "./context.ts";
 import { ibanRegistrySeeder } from "./features/iban/seed.ts";
 import { institutionsDemoSeeder } from "./features/institutions/seed.ts";
+import { routingCodesDemoSeeder } from "./features/routing_codes/seed.ts";
+import { swiftCodesDemoSeeder } from "./features/swift_codes/seed.ts";
 
 export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
 
@@ -15,6 +17,8 @@ const referenceSeeders: Seeder[] = [
 const demoSeeders: Seeder[] = [
   // First: other demo data refers to institutions.
   institutionsDemoSeeder,
+  routingCodesDemoSeeder,
+  swiftCodesDemoSeeder,
 ];
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {

@@ -6,7 +6,11 @@ import type { TestApp } from "../helpers/test_app.ts";
  * Inserts an institution row directly, so these tests do not depend on the institutions API.
  * Returns its id.
  */
-export async function insertInstitution(t: TestApp, name = "Meridian Commercial Bank"): Promise<string> {
+export async function insertInstitution(
+  t: TestApp,
+  name = "Meridian Commercial Bank",
+  extra: Partial<typeof institutions.$inferInsert> = {},
+): Promise<string> {
   const id = crypto.randomUUID();
   await t.deps.db.transaction(async (tx) => {
     await tx.insert(institutions).values({
@@ -18,6 +22,7 @@ export async function insertInstitution(t: TestApp, name = "Meridian Commercial 
       phoneNumber: "+1 555 0100",
       emailAddress: "ops@meridian.test",
       status: "active",
+      ...extra,
     });
   });
   return id;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { auditTrail, routingCodes } from "../../db/schema.ts";
+import { auditTrail, routingCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
 import { formatRoutingCode, validateRoutingCode } from "../../src/domain/routing_code.ts";
+import { routingCodesDemoSeeder } from "../../src/server/features/routing_codes/seed.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { insertInstitution } from "./codes_helpers.ts";
 
@@ -262,6 +263,34 @@ Deno.test("assignments from a second process on the same database never duplicat
     const all = [...ours, ...theirs];
     assert.equal(new Set(all).size, 2 * SECOND_PROCESS_ASSIGNMENTS);
     assert.deepEqual(await serialsOf(t, "MPX"), Array.from({ length: 2 * SECOND_PROCESS_ASSIGNMENTS }, (_, i) => i + 1));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the routing-code demo seed assigns audited codes to active institutions once, and skips without any", async () => {
+  const t = await createTestApp();
+  try {
+    const lines: string[] = [];
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.deepEqual(lines, ["Routing codes demo: skipped, no active institutions"]);
+    await insertInstitution(t, "Pending Bank", { status: "pending" });
+    const first = await insertInstitution(t, "First Demo Bank");
+    const second = await insertInstitution(t, "Second Demo Bank");
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.equal(lines[1], "Routing codes demo: assigned 3 codes");
+    const rows = await t.deps.db.read.select().from(routingCodes).all();
+    assert.deepEqual(rows.map((row) => [row.institutionId, row.code]).sort(), [
+      [first, formatRoutingCode("CBR", 1)],
+      [first, formatRoutingCode("CBR", 2)],
+      [second, formatRoutingCode("MCB", 1)],
+    ].sort());
+    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "routing_code")).all();
+    assert.equal(audits.length, 3);
+    assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.equal(lines.length, 2);
+    assert.equal((await t.deps.db.read.select().from(routingCodes).all()).length, 3);
   } finally {
     await t.close();
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { auditTrail, swiftCodes } from "../../db/schema.ts";
+import { auditTrail, swiftCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
+import { swiftCodesDemoSeeder } from "../../src/server/features/swift_codes/seed.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { insertInstitution } from "./codes_helpers.ts";
 
@@ -184,6 +185,38 @@ Deno.test("GET /api/swift-codes/{bic}: 200 when registered (also by its twin), 4
     assert.deepEqual((await expectJson(await req("GET", "/api/swift-codes/NWBKQQ2L"), 400)).fields, {
       bic: "BIC country code QQ is not an ISO 3166-1 country",
     });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the BIC demo seed registers audited BICs for SWIFT participants once, and skips without any", async () => {
+  const t = await createTestApp();
+  try {
+    const lines: string[] = [];
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.deepEqual(lines, ["SWIFT/BIC demo: skipped, no SWIFT-participant institutions"]);
+    await insertInstitution(t, "Not A Participant Bank");
+    const harbor = await insertInstitution(t, "First National Bank of Harbor City", {
+      swiftParticipant: true,
+      swiftMembershipType: "full",
+    });
+    const sterling = await insertInstitution(t, "Sterling Capital Partners", {
+      swiftParticipant: true,
+      swiftMembershipType: "correspondent",
+    });
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.equal(lines[1], "SWIFT/BIC demo: registered 2 BICs");
+    const rows = await t.deps.db.read.select().from(swiftCodes).all();
+    assert.deepEqual(rows.map((row) => [row.institutionId, row.bicCode, row.membershipType]).sort(), [
+      [harbor, "FNBOUS33", "full"],
+      [sterling, "SCPSUS33", "correspondent"],
+    ].sort());
+    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "swift_code")).all();
+    assert.equal(audits.length, 2);
+    assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.equal(lines.length, 2);
   } finally {
     await t.close();
   }
