@@ -365,3 +365,21 @@ export const institutionSearchKeys = sqliteTable("institution_search_keys", {
   searchKey: integer("search_key").primaryKey(),
   institutionId: text("institution_id").notNull().unique().references(() => institutions.id, { onDelete: "cascade" }),
 });
+
+export const FUNDING_SOURCES = ["central_bank_treasury", "settlement_source", "operating_account"] as const;
+export const CARD_LOAD_REASONS = ["issue", "distribute", "load"] as const;
+
+/** Card-side journal of every load (db/migrations/0500_card_loads.sql). */
+export const cardLoads = sqliteTable("card_loads", {
+  id: text("id").primaryKey(),
+  cardId: text("card_id").notNull().references(() => cards.id),
+  amountMinor: integer("amount_minor").notNull(),
+  fundingSource: text("funding_source", { enum: FUNDING_SOURCES }).notNull(),
+  sourceAccountId: text("source_account_id").notNull().references(() => ledgerAccounts.id),
+  ledgerEntryId: text("ledger_entry_id").notNull().unique().references(() => ledgerEntries.id),
+  reason: text("reason", { enum: CARD_LOAD_REASONS }).notNull(),
+  cardBalanceBeforeMinor: integer("card_balance_before_minor").notNull(),
+  cardBalanceAfterMinor: integer("card_balance_after_minor").notNull(),
+  createdAt: createdAt(),
+  createdBy: text("created_by").notNull().references(() => users.id),
+});

@@ -5,6 +5,7 @@ import { requireSession } from "./auth/middleware.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { cardsRoutes } from "./features/cards/routes.ts";
 import { ledgerRoutes } from "./features/ledger/routes.ts";
 import { sweepsRoutes } from "./features/sweeps/routes.ts";
 import { dashboardRoutes } from "./features/dashboard/routes.ts";
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", cardsRoutes(deps));
   app.route("/api", ledgerRoutes(deps));
   app.route("/api", sweepsRoutes(deps));
   app.route("/api", institutionsRoutes(deps));

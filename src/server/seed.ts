@@ -4,6 +4,7 @@
  * DATABASE_URL.
  */
 import type { AppDeps } from "./context.ts";
+import { seedFundingSources } from "./features/cards/seed.ts";
 import { ibanRegistrySeeder } from "./features/iban/seed.ts";
 import { institutionsDemoSeeder } from "./features/institutions/seed.ts";
 import { routingCodesDemoSeeder } from "./features/routing_codes/seed.ts";
@@ -12,6 +13,7 @@ import { swiftCodesDemoSeeder } from "./features/swift_codes/seed.ts";
 export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
 
 const referenceSeeders: Seeder[] = [
+  seedFundingSources,
   ibanRegistrySeeder,
 ];
 const demoSeeders: Seeder[] = [

@@ -1,0 +1,398 @@
+/**
+ * Cards: issue, distribute, load. The full card number exists in clear only between generation
+ * and encryption inside `createCard`; rows keep its AES-256-GCM ciphertext, a keyed fingerprint for
+ * uniqueness and the masked form, and only the masked form is ever returned or audited.
+ *
+ * Funding is double entry: the funding source's ledger balance goes down through `moveBalance`
+ * (which refuses to go negative and journals the move), the card's balance goes up by the same
+ * amount, and a `card_loads` row ties the two together, all in one transaction with the audit.
+ */
+import { desc, eq, sql } from "drizzle-orm";
+import { cardLoads, cards, ledgerAccounts } from "../../../../db/schema.ts";
+import {
+  type CardBrand,
+  DEFAULT_ISSUER_PREFIXES,
+  generateCardNumber,
+  maskCardNumber,
+  validateIssuerPrefix,
+} from "../../../domain/card.ts";
+import { formatMoney } from "../../../domain/money.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { AppDeps } from "../../context.ts";
+import type { Tx } from "../../db.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { moveBalance } from "../../ledger_journal.ts";
+import {
+  CARD_CURRENCY,
+  FUNDING_SOURCE_ACCOUNTS,
+  type FundingSource,
+} from "./funding_sources.ts";
+import {
+  DEFAULT_DAILY_LIMIT,
+  DEFAULT_SPENDING_LIMIT,
+  type DistributeCardInput,
+  type IssueCardInput,
+  type LoadCardInput,
+} from "./schemas.ts";
+
+/** A fresh number collides with an existing one with odds of about n / 10^9; a few tries suffice. */
+export const MAX_CARD_NUMBER_ATTEMPTS = 10;
+/** decimal(15,2), as every money column. */
+export const MAX_CARD_BALANCE_MINOR = 999_999_999_999_999;
+/** The byte values 0..249 map evenly onto ten digits; 250..255 are redrawn to avoid modulo bias. */
+const UNBIASED_BYTE_LIMIT = 250;
+
+export const ISSUER_PREFIX_ENV: Readonly<Record<CardBrand, string>> = {
+  visa: "CARD_PREFIX_VISA",
+  soln_bank: "CARD_PREFIX_SOLN_BANK",
+};
+
+type CardRow = typeof cards.$inferSelect;
+
+export interface CardDto {
+  id: string;
+  /** Always the masked form, e.g. "453201******0366". */
+  cardNumber: string;
+  cardholderName: string;
+  cardholderEmail: string | null;
+  cardStatus: CardRow["cardStatus"];
+  cardBrand: CardRow["cardBrand"];
+  cardType: CardRow["cardType"];
+  distributionMethod: CardRow["distributionMethod"];
+  spendingLimit: number;
+  dailyLimit: number;
+  currentBalance: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FundingConfirmation {
+  id: string;
+  amount: string;
+  currency: string;
+  fundingSource: FundingSource;
+  fundingSourceLabel: string;
+  sourceAccountNumber: string;
+  ledgerEntryId: string;
+  cardBalanceBefore: string;
+  cardBalanceAfter: string;
+  fundedAt: string;
+}
+
+export interface FundingSourceDto {
+  fundingSource: FundingSource;
+  label: string;
+  accountNumber: string;
+  accountName: string;
+  accountType: string;
+  currency: string;
+  accountStatus: string;
+  currentBalance: string;
+  availableBalance: string;
+}
+
+export interface CardServiceOptions {
+  issuerPrefixes: Readonly<Record<CardBrand, string>>;
+  /** `count` uniformly random decimal digits; cryptographically secure outside tests. */
+  randomDigits: (count: number) => string;
+}
+
+export function secureRandomDigits(count: number): string {
+  let digits = "";
+  const bytes = new Uint8Array(count * 2);
+  while (digits.length < count) {
+    crypto.getRandomValues(bytes);
+    for (const byte of bytes) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      digits += String(byte % 10);
+      if (digits.length === count) break;
+    }
+  }
+  return digits;
+}
+
+/** Reads CARD_PREFIX_VISA / CARD_PREFIX_SOLN_BANK; a malformed prefix stops the server at start. */
+export function issuerPrefixesFromEnv(env: Readonly<Record<string, string>>): Record<CardBrand, string> {
+  const prefixes = { ...DEFAULT_ISSUER_PREFIXES };
+  for (const brand of Object.keys(ISSUER_PREFIX_ENV) as CardBrand[]) {
+    const configured = env[ISSUER_PREFIX_ENV[brand]]?.trim();
+    if (!configured) continue;
+    const result = validateIssuerPrefix(brand, configured);
+    if (!result.ok) throw new Error(`${ISSUER_PREFIX_ENV[brand]}: ${result.error.message}`);
+    prefixes[brand] = result.value;
+  }
+  return prefixes;
+}
+
+function toCardDto(row: CardRow): CardDto {
+  return {
+    id: row.id,
+    cardNumber: row.cardNumberMasked,
+    cardholderName: row.cardholderName,
+    cardholderEmail: row.cardholderEmail,
+    cardStatus: row.cardStatus,
+    cardBrand: row.cardBrand,
+    cardType: row.cardType,
+    distributionMethod: row.distributionMethod,
+    spendingLimit: row.spendingLimit,
+    dailyLimit: row.dailyLimit,
+    currentBalance: formatMoney(BigInt(row.currentBalanceMinor)),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** What the audit trail keeps of a card: the DTO minus timestamps (the audit row has its own). */
+function auditView(row: CardRow) {
+  const { createdAt: _createdAt, updatedAt: _updatedAt, ...view } = toCardDto(row);
+  return view;
+}
+
+const money = (minor: number) => formatMoney(BigInt(minor));
+
+interface NewCard {
+  cardholderName: string;
+  cardholderEmail: string | null;
+  cardType: CardRow["cardType"];
+  cardBrand: CardBrand;
+  distributionMethod: CardRow["distributionMethod"];
+  spendingLimit: number;
+  dailyLimit: number;
+}
+
+export function createCardService(deps: AppDeps, options: CardServiceOptions) {
+  const { db, secrets } = deps;
+
+  async function readCard(tx: Tx, id: string): Promise<CardRow> {
+    const row = await tx.select().from(cards).where(eq(cards.id, id)).get();
+    if (!row) throw new Error(`card ${id} vanished inside its own transaction`);
+    return row;
+  }
+
+  async function uniqueCardNumber(tx: Tx, brand: CardBrand) {
+    for (let attempt = 0; attempt < MAX_CARD_NUMBER_ATTEMPTS; attempt++) {
+      const cardNumber = generateCardNumber(options.issuerPrefixes[brand], options.randomDigits);
+      const fingerprint = secrets.fingerprint(cardNumber);
+      // The write transaction is exclusive, so nothing can take this number between check and insert;
+      // the UNIQUE column stays the guarantee.
+      const taken = await tx.select({ id: cards.id }).from(cards).where(eq(cards.cardNumberFingerprint, fingerprint))
+        .get();
+      if (!taken) return { cardNumber, fingerprint };
+    }
+    throw new AppError("internal", "Could not generate a unique card number; try again");
+  }
+
+  async function createCard(tx: Tx, actor: Actor, card: NewCard): Promise<string> {
+    const { cardNumber, fingerprint } = await uniqueCardNumber(tx, card.cardBrand);
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await tx.insert(cards).values({
+      id,
+      cardNumberEncrypted: await secrets.encrypt(cardNumber),
+      cardNumberFingerprint: fingerprint,
+      cardNumberMasked: maskCardNumber(cardNumber),
+      ...card,
+      cardStatus: "active",
+      currentBalanceMinor: 0,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: actor.userId,
+    });
+    return id;
+  }
+
+  /** Moves `amountMinor` from the funding source's ledger account onto the card. */
+  async function fundCard(
+    tx: Tx,
+    actor: Actor,
+    card: CardRow,
+    amountMinor: number,
+    fundingSource: FundingSource,
+    reason: "issue" | "distribute" | "load",
+  ): Promise<FundingConfirmation> {
+    const source = FUNDING_SOURCE_ACCOUNTS[fundingSource];
+    const account = await tx.select().from(ledgerAccounts)
+      .where(eq(ledgerAccounts.accountNumber, source.accountNumber)).get();
+    if (!account) {
+      throw new AppError("unprocessable", `Funding source ${source.label} has no ledger account`, {
+        extra: { reason: "funding_source_missing" },
+      });
+    }
+    if (account.accountStatus !== "active") {
+      throw new AppError("unprocessable", `Funding source ${source.label} is ${account.accountStatus}`, {
+        extra: { reason: "inactive_account" },
+      });
+    }
+    if (account.currency !== CARD_CURRENCY) {
+      throw new AppError("unprocessable", `Funding source ${source.label} does not hold ${CARD_CURRENCY}`, {
+        extra: { reason: "currency_mismatch" },
+      });
+    }
+    const cardBalanceAfterMinor = card.currentBalanceMinor + amountMinor;
+    if (cardBalanceAfterMinor > MAX_CARD_BALANCE_MINOR) {
+      throw new AppError("unprocessable", "The card balance would exceed 9999999999999.99", {
+        extra: { reason: "balance_limit_exceeded" },
+      });
+    }
+    const move = await moveBalance(tx, {
+      accountId: account.id,
+      amountMinor: -amountMinor,
+      entryType: "card_funding",
+      referenceType: "card",
+      referenceId: card.id,
+      performedBy: actor.userId,
+    });
+    const now = new Date().toISOString();
+    await tx.update(cards).set({ currentBalanceMinor: cardBalanceAfterMinor, updatedAt: now })
+      .where(eq(cards.id, card.id));
+    const loadId = crypto.randomUUID();
+    await tx.insert(cardLoads).values({
+      id: loadId,
+      cardId: card.id,
+      amountMinor,
+      fundingSource,
+      sourceAccountId: account.id,
+      ledgerEntryId: move.entryId,
+      reason,
+      cardBalanceBeforeMinor: card.currentBalanceMinor,
+      cardBalanceAfterMinor,
+      createdAt: now,
+      createdBy: actor.userId,
+    });
+    await recordAudit(tx, actor, {
+      entityType: "ledger_account",
+      entityId: account.id,
+      action: "card_funding",
+      changes: {
+        before: { currentBalance: money(move.balanceBeforeMinor) },
+        after: { currentBalance: money(move.balanceAfterMinor) },
+        amount: money(amountMinor),
+        cardId: card.id,
+        cardNumber: card.cardNumberMasked,
+        ledgerEntryId: move.entryId,
+        cardLoadId: loadId,
+      },
+    });
+    return {
+      id: loadId,
+      amount: money(amountMinor),
+      currency: CARD_CURRENCY,
+      fundingSource,
+      fundingSourceLabel: source.label,
+      sourceAccountNumber: source.accountNumber,
+      ledgerEntryId: move.entryId,
+      cardBalanceBefore: money(card.currentBalanceMinor),
+      cardBalanceAfter: money(cardBalanceAfterMinor),
+      fundedAt: now,
+    };
+  }
+
+  /** Creates a card, funds it from the treasury when `fundingMinor` > 0, and audits both. */
+  async function createFundedCard(
+    actor: Actor,
+    card: NewCard,
+    fundingMinor: number,
+    action: "issue" | "distribute",
+  ): Promise<CardDto & { fundingConfirmation?: FundingConfirmation }> {
+    return await db.transaction(async (tx) => {
+      const id = await createCard(tx, actor, card);
+      const fundingConfirmation = fundingMinor > 0
+        ? await fundCard(tx, actor, await readCard(tx, id), fundingMinor, "central_bank_treasury", action)
+        : undefined;
+      const row = await readCard(tx, id);
+      await recordAudit(tx, actor, {
+        entityType: "card",
+        entityId: id,
+        action,
+        changes: {
+          before: null,
+          after: auditView(row),
+          ...(fundingConfirmation ? { funding: fundingConfirmation } : {}),
+        },
+      });
+      return { ...toCardDto(row), ...(fundingConfirmation ? { fundingConfirmation } : {}) };
+    });
+  }
+
+  return {
+    async list(limit: number, offset: number): Promise<CardDto[]> {
+      const rows = await db.read.select().from(cards)
+        .orderBy(desc(cards.createdAt), sql`rowid DESC`).limit(limit).offset(offset);
+      return rows.map(toCardDto);
+    },
+
+    async fundingSources(): Promise<FundingSourceDto[]> {
+      const rows = await db.read.select().from(ledgerAccounts);
+      const byNumber = new Map(rows.map((row) => [row.accountNumber, row]));
+      return (Object.entries(FUNDING_SOURCE_ACCOUNTS) as [FundingSource, typeof FUNDING_SOURCE_ACCOUNTS[FundingSource]][])
+        .flatMap(([fundingSource, source]) => {
+          const account = byNumber.get(source.accountNumber);
+          if (!account) return [];
+          return [{
+            fundingSource,
+            label: source.label,
+            accountNumber: account.accountNumber,
+            accountName: account.accountName,
+            accountType: account.accountType,
+            currency: account.currency,
+            accountStatus: account.accountStatus,
+            currentBalance: money(account.currentBalanceMinor),
+            availableBalance: money(account.availableBalanceMinor),
+          }];
+        });
+    },
+
+    issue(actor: Actor, input: IssueCardInput) {
+      return createFundedCard(actor, {
+        cardholderName: input.cardholderName,
+        cardholderEmail: null,
+        cardType: input.cardType,
+        cardBrand: input.cardBrand,
+        distributionMethod: null,
+        spendingLimit: input.spendingLimit,
+        dailyLimit: input.dailyLimit,
+      }, input.initialBalance, "issue");
+    },
+
+    /** A distributed card gets the issue form's default limits (spec 9); the distribute form sets none. */
+    distribute(actor: Actor, input: DistributeCardInput) {
+      return createFundedCard(actor, {
+        cardholderName: input.recipientInfo.name,
+        cardholderEmail: input.recipientInfo.email,
+        cardType: input.cardType,
+        cardBrand: input.cardBrand,
+        distributionMethod: input.distributionMethod,
+        spendingLimit: DEFAULT_SPENDING_LIMIT,
+        dailyLimit: DEFAULT_DAILY_LIMIT,
+      }, input.loadAmount, "distribute");
+    },
+
+    async load(actor: Actor, cardId: string, input: LoadCardInput) {
+      return await db.transaction(async (tx) => {
+        const card = await tx.select().from(cards).where(eq(cards.id, cardId)).get();
+        if (!card) throw notFound("Card");
+        if (card.cardStatus !== "active") {
+          throw new AppError("conflict", `Card is ${card.cardStatus} and cannot be loaded`, {
+            extra: { reason: "card_inactive" },
+          });
+        }
+        const loading = await fundCard(tx, actor, card, input.amount, input.fundingSource, "load");
+        const row = await readCard(tx, cardId);
+        await recordAudit(tx, actor, {
+          entityType: "card",
+          entityId: cardId,
+          action: "load",
+          changes: {
+            before: { currentBalance: money(card.currentBalanceMinor) },
+            after: { currentBalance: money(row.currentBalanceMinor) },
+            cardNumber: row.cardNumberMasked,
+            loading,
+          },
+        });
+        return { loading, card: toCardDto(row) };
+      });
+    },
+  };
+}
+
+export type CardService = ReturnType<typeof createCardService>;
