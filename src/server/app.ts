@@ -6,6 +6,7 @@ import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
 import { cardsRoutes } from "./features/cards/routes.ts";
+import { fintechRoutes } from "./features/fintech/routes.ts";
 import { ledgerRoutes } from "./features/ledger/routes.ts";
 import { sweepsRoutes } from "./features/sweeps/routes.ts";
 import { dashboardRoutes } from "./features/dashboard/routes.ts";
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
   app.route("/api", cardsRoutes(deps));
+  app.route("/api", fintechRoutes(deps));
   app.route("/api", ledgerRoutes(deps));
   app.route("/api", sweepsRoutes(deps));
   app.route("/api", institutionsRoutes(deps));
