@@ -99,11 +99,7 @@ async function createRoutingCode(server: TestServer, cookie: string): Promise<st
   return (await res.json()).code ?? null;
 }
 
-export interface HttpBenchOutput {
-  rows: BenchRow[];
-}
-
-export async function httpBench(log: (line: string) => void): Promise<HttpBenchOutput> {
+export async function httpBench(log: (line: string) => void): Promise<BenchRow[]> {
   log(`http: seeding ${formatNumber(BENCH_INSTITUTION_COUNT)} institutions`);
   const dataDir = await bootstrapDataDir();
   const server = await startServer({}, dataDir).then(async (s) => {
@@ -123,6 +119,15 @@ export async function httpBench(log: (line: string) => void): Promise<HttpBenchO
       results: [],
       auth: "",
     }];
+
+    // The floor every session-authenticated route pays: the session guard and nothing else.
+    targets.push({
+      key: "session",
+      what: "GET /api/auth/user (session guard alone, for comparison)",
+      request: { url: `${server.baseUrl}/api/auth/user`, headers: sessionHeaders },
+      results: [],
+      auth: "session",
+    });
 
     const ibanProbe = await api(server, cookie, "POST", "/api/iban/validate", { iban: BENCH_IBAN });
     if (await routeMissing(ibanProbe)) {
@@ -229,7 +234,7 @@ export async function httpBench(log: (line: string) => void): Promise<HttpBenchO
       target: "—",
       pass: null,
     });
-    return { rows };
+    return rows;
   } finally {
     await hello.stop();
     await server.stop();

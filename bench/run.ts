@@ -3,25 +3,52 @@
  * bench/RESULTS.md with the machine's cores, memory and the date. BENCH_QUICK=1 shortens every
  * run (3 s wrk runs instead of 10 s) for a smoke check; committed results come from a full run.
  */
-import { httpBench } from "./http.ts";
-import { ibanDomainBench } from "./iban_domain.ts";
 import { type BenchRow, BENCH_QUICK, renderMarkdownTable, renderTerminalTable, verdict } from "./lib/report.ts";
-import { spaBench } from "./spa.ts";
-import { startupBench } from "./startup.ts";
 
+const BENCH_DIR = new URL(".", import.meta.url);
 const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url).pathname;
+/** Not benchmarks: this runner and the reference server. Files starting with "_" are scratch. */
+const NOT_BENCHMARKS = new Set(["run.ts", "hello_server.ts"]);
+/** Cheap figures first, the long HTTP runs last; modules not listed run in between, by name. */
+const ORDER = ["iban_domain.ts", "spa.ts", "startup.ts", "http.ts"];
+
+type BenchFn = (log: (line: string) => void) => Promise<BenchRow[]> | BenchRow[];
 
 interface Section {
   name: string;
-  run: (log: (line: string) => void) => Promise<BenchRow[]> | BenchRow[];
+  run: BenchFn;
 }
 
-const SECTIONS: Section[] = [
-  { name: "domain", run: ibanDomainBench },
-  { name: "spa", run: spaBench },
-  { name: "startup", run: startupBench },
-  { name: "http", run: async (log) => (await httpBench(log)).rows },
-];
+/**
+ * Every module under bench/ is a benchmark: each export whose name ends in "Bench" is called with
+ * a logger and returns table rows, so a new bench file joins the table without editing this one.
+ */
+async function discoverSections(): Promise<Section[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(BENCH_DIR)) {
+    if (entry.isFile && entry.name.endsWith(".ts") && !entry.name.startsWith("_") && !NOT_BENCHMARKS.has(entry.name)) {
+      files.push(entry.name);
+    }
+  }
+  const rank = (f: string) => (ORDER.includes(f) ? ORDER.indexOf(f) : ORDER.length - 1.5);
+  files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const sections: Section[] = [];
+  for (const file of files) {
+    let module: Record<string, unknown>;
+    try {
+      module = await import(new URL(file, BENCH_DIR).href);
+    } catch (error) {
+      sections.push({ name: file, run: () => Promise.reject(error) });
+      continue;
+    }
+    for (const [name, value] of Object.entries(module)) {
+      if (typeof value === "function" && name.endsWith("Bench")) sections.push({ name: `${file}:${name}`, run: value as BenchFn });
+    }
+  }
+  return sections;
+}
+
+const SECTIONS = await discoverSections();
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
