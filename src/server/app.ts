@@ -5,6 +5,7 @@ import { requireSession } from "./auth/middleware.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { centralBankConnectionsRoutes } from "./features/central_bank_connections/routes.ts";
 import { cardsRoutes } from "./features/cards/routes.ts";
 import { fintechRoutes } from "./features/fintech/routes.ts";
 import { ledgerRoutes } from "./features/ledger/routes.ts";
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", ibanRoutes(deps));
   app.route("/api", sessionRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
+  app.route("/api", centralBankConnectionsRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 
