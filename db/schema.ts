@@ -383,3 +383,35 @@ export const cardLoads = sqliteTable("card_loads", {
   createdAt: createdAt(),
   createdBy: text("created_by").notNull().references(() => users.id),
 });
+
+export const GENERATED_REPORT_STATUSES = ["completed", "failed"] as const;
+
+/** One row per report generation (db/migrations/0700_generated_reports.sql); the file lives under DATA_DIR/reports. */
+export const generatedReports = sqliteTable("generated_reports", {
+  id: text("id").primaryKey(),
+  reportType: text("report_type").notNull(),
+  dateFrom: text("date_from").notNull(),
+  dateTo: text("date_to").notNull(),
+  format: text("format").notNull(),
+  status: text("status", { enum: GENERATED_REPORT_STATUSES }).notNull(),
+  fileName: text("file_name").notNull(),
+  rowCount: integer("row_count"),
+  sizeBytes: integer("size_bytes"),
+  sha256: text("sha256"),
+  summary: text("summary", { mode: "json" }),
+  error: text("error"),
+  createdBy: text("created_by").notNull().references(() => users.id),
+  createdAt: createdAt(),
+  completedAt: text("completed_at"),
+});
+
+/**
+ * Hourly request counters of the public API per key and endpoint; the primary key
+ * (api_key_id, endpoint, window_start) is declared in db/migrations/0600_api_rate_limits.sql.
+ */
+export const apiRateLimits = sqliteTable("api_rate_limits", {
+  apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id, { onDelete: "cascade" }),
+  endpoint: text("endpoint").notNull(),
+  windowStart: text("window_start").notNull(),
+  count: integer("count").notNull(),
+});
