@@ -47,7 +47,8 @@ export function csvRecord(cells: readonly Cell[]): string {
 const INVALID_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 export const XML_REPLACEMENT_CHAR = "\uFFFD";
 
-function replaceInvalidXmlChars(text: string): string {
+/** Replaces what XML 1.0 forbids with U+FFFD (for writers that escape markup themselves). */
+export function replaceInvalidXmlChars(text: string): string {
   return text.replace(INVALID_XML_CHAR, XML_REPLACEMENT_CHAR);
 }
 

@@ -16,6 +16,7 @@ import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
+import { reportsRoutes } from "./features/reports/routes.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
 import { staticHandlers } from "./static.ts";
 
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", reportsRoutes(deps));
   app.route("/api", cardsRoutes(deps));
   app.route("/api", fintechRoutes(deps));
   app.route("/api", ledgerRoutes(deps));

@@ -1,0 +1,283 @@
+/**
+ * Report generation and the record of generated reports.
+ *
+ * A report is written to DATA_DIR/reports/<id>.<format>.part through the format's stream (one
+ * page of rows in memory at a time), synced, renamed to its final name, and only then recorded as
+ * completed together with its audit row in one transaction. The download is served from that
+ * file, so the caller receives exactly the bytes whose size and SHA-256 were recorded, and a
+ * generation that fails part-way never answers 200 with a truncated file: it is recorded as
+ * failed (with its own audit row) and leaves no file behind.
+ */
+import { createHash } from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
+import { generatedReports, users } from "../../../../db/schema.ts";
+import {
+  type DateRange,
+  REPORT_TYPE_LABELS,
+  type ReportFormat,
+  reportFileName,
+  type ReportType,
+  startOfUtcMonth,
+} from "../../../domain/report.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Config } from "../../config.ts";
+import type { AppDeps } from "../../context.ts";
+import type { Db } from "../../db.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { CreateReportInput, ReportCounters, ReportList, ReportListQuery, ReportRecord } from "./schemas.ts";
+import { buildReportData, countReportRows } from "./sources.ts";
+import { type ReportMeta, writeReport, type WriteProgress } from "./writers.ts";
+
+export const REPORTS_DIR_NAME = "reports";
+/** A PDF is read by people: past this many rows the export formats serve better (and PDF layout is the slowest). */
+export const MAX_PDF_ROWS = 50_000;
+const MAX_ERROR_LENGTH = 500;
+const PART_SUFFIX = ".part";
+export const REPORT_ENTITY_TYPE = "report";
+
+export function reportsDir(config: Config): string {
+  return `${config.dataDir.replace(/\/+$/, "")}/${REPORTS_DIR_NAME}`;
+}
+
+export function reportFilePath(config: Config, id: string, format: ReportFormat): string {
+  return `${reportsDir(config)}/${id}.${format}`;
+}
+
+type RecordRow = typeof generatedReports.$inferSelect & {
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+};
+
+function toRecord(row: RecordRow): ReportRecord {
+  const name = [row.firstName, row.lastName].filter(Boolean).join(" ") || row.email;
+  return {
+    id: row.id,
+    type: row.reportType as ReportType,
+    label: REPORT_TYPE_LABELS[row.reportType as ReportType] ?? row.reportType,
+    from: row.dateFrom,
+    to: row.dateTo,
+    format: row.format as ReportFormat,
+    status: row.status,
+    fileName: row.fileName,
+    rowCount: row.rowCount,
+    sizeBytes: row.sizeBytes,
+    sha256: row.sha256,
+    summary: row.summary ?? null,
+    error: row.error,
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+    createdBy: row.createdBy,
+    createdByName: name ?? null,
+    downloadUrl: row.status === "completed" ? `/api/reports/${row.id}/download` : null,
+  };
+}
+
+const recordColumns = {
+  report: generatedReports,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+};
+
+async function readRecord(db: Db, id: string): Promise<ReportRecord | null> {
+  const [row] = await db.select(recordColumns).from(generatedReports)
+    .leftJoin(users, eq(users.id, generatedReports.createdBy))
+    .where(eq(generatedReports.id, id));
+  return row ? toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email }) : null;
+}
+
+export async function listReports(db: Db, query: ReportListQuery, now = new Date()): Promise<ReportList> {
+  const rows = await db.select(recordColumns).from(generatedReports)
+    .leftJoin(users, eq(users.id, generatedReports.createdBy))
+    .orderBy(desc(generatedReports.createdAt), desc(generatedReports.id))
+    .limit(query.limit)
+    .offset(query.offset);
+  const monthStart = `${startOfUtcMonth(now)}T00:00:00.000Z`;
+  const t = generatedReports;
+  const [totals] = await db.select({
+    all: sql<number>`count(*)`,
+    total: sql<number>`coalesce(sum(${t.status} = 'completed'), 0)`,
+    thisMonth: sql<number>`coalesce(sum(${t.status} = 'completed' AND ${t.createdAt} >= ${monthStart}), 0)`,
+    rowsExported: sql<number>`coalesce(sum(CASE WHEN ${t.status} = 'completed' THEN ${t.rowCount} END), 0)`,
+    failed: sql<number>`coalesce(sum(${t.status} = 'failed'), 0)`,
+    lastGeneratedAt: sql<string | null>`max(CASE WHEN ${t.status} = 'completed' THEN ${t.completedAt} END)`,
+  }).from(t);
+  const counters: ReportCounters = {
+    total: totals.total,
+    thisMonth: totals.thisMonth,
+    rowsExported: totals.rowsExported,
+    failed: totals.failed,
+    lastGeneratedAt: totals.lastGeneratedAt,
+  };
+  return {
+    items: rows.map((row) => toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email })),
+    total: totals.all,
+    counters,
+  };
+}
+
+export interface GenerationRequester {
+  actor: Actor;
+  /** Printed in the report as "Generated by". */
+  label: string;
+}
+
+export interface ReportFile {
+  record: ReportRecord;
+  path: string;
+}
+
+interface WrittenFile {
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** Streams `stream` into a new file at `path` (never overwriting), hashing as it goes, and syncs it to disk. */
+async function writeStreamToFile(stream: ReadableStream<Uint8Array>, path: string): Promise<WrittenFile> {
+  const file = await Deno.open(path, { write: true, createNew: true });
+  const writer = file.writable.getWriter();
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  try {
+    for await (const chunk of stream) {
+      hash.update(chunk);
+      sizeBytes += chunk.byteLength;
+      await writer.write(chunk);
+    }
+    await file.syncData();
+    await writer.close();
+  } catch (error) {
+    await writer.abort(error).catch(() => {});
+    throw error;
+  }
+  return { sizeBytes, sha256: hash.digest("hex") };
+}
+
+async function removeIfPresent(path: string): Promise<void> {
+  await Deno.remove(path).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text || "unknown error").slice(0, MAX_ERROR_LENGTH);
+}
+
+export async function generateReport(
+  deps: AppDeps,
+  requester: GenerationRequester,
+  input: CreateReportInput,
+): Promise<ReportFile> {
+  const type = input.type;
+  const format = input.format;
+  const range: DateRange = { from: input.from, to: input.to };
+  const id = crypto.randomUUID();
+  const createdAt = new Date().toISOString();
+  const fileName = reportFileName(type, range, format);
+  const context = { db: deps.db.read, range, cutoff: createdAt };
+
+  if (format === "pdf") {
+    const rows = await countReportRows(type, context);
+    if (rows > MAX_PDF_ROWS) {
+      const message =
+        `A PDF report holds at most ${MAX_PDF_ROWS} rows and this range has ${rows}: choose CSV, XLSX or XML, or a shorter range`;
+      throw new AppError("unprocessable", message, { field: "format", fields: { format: message } });
+    }
+  }
+
+  const finalPath = reportFilePath(deps.config, id, format);
+  const partPath = `${finalPath}${PART_SUFFIX}`;
+  const base = { id, reportType: type, dateFrom: range.from, dateTo: range.to, format, fileName };
+  try {
+    await Deno.mkdir(reportsDir(deps.config), { recursive: true });
+    const data = await buildReportData(type, context, { chainColumn: format === "csv" });
+    const meta: ReportMeta = {
+      id,
+      type,
+      title: REPORT_TYPE_LABELS[type],
+      range,
+      generatedAt: createdAt,
+      generatedBy: requester.label,
+    };
+    const progress: WriteProgress = { rows: 0 };
+    const written = await writeStreamToFile(writeReport(format, meta, data, progress), partPath);
+    await Deno.rename(partPath, finalPath);
+    const completedAt = new Date().toISOString();
+    const row = {
+      ...base,
+      status: "completed" as const,
+      rowCount: progress.rows,
+      sizeBytes: written.sizeBytes,
+      sha256: written.sha256,
+      summary: data.summary,
+      createdBy: requester.actor.userId,
+      createdAt,
+      completedAt,
+    };
+    await deps.db.transaction(async (tx) => {
+      await tx.insert(generatedReports).values(row);
+      await recordAudit(tx, requester.actor, {
+        entityType: REPORT_ENTITY_TYPE,
+        entityId: id,
+        action: "generate",
+        changes: { before: null, after: { ...base, status: row.status, rowCount: row.rowCount, sizeBytes: row.sizeBytes, sha256: row.sha256, summary: row.summary } },
+      });
+    });
+  } catch (error) {
+    await removeIfPresent(partPath).catch(() => {});
+    await removeIfPresent(finalPath).catch(() => {});
+    const reason = describeError(error);
+    console.error(`report ${id} (${type}, ${format}) failed:`, error);
+    await recordFailure(deps, requester.actor, { ...base, createdAt }, reason).catch((recordError) =>
+      console.error(`report ${id}: recording the failure failed too:`, recordError)
+    );
+    throw new AppError("internal", "Report generation failed; no report was recorded as completed", {
+      extra: { reportId: id },
+    });
+  }
+  const record = await readRecord(deps.db.read, id);
+  if (!record) throw new Error(`report ${id} was committed but cannot be read back`);
+  return { record, path: finalPath };
+}
+
+async function recordFailure(
+  deps: AppDeps,
+  actor: Actor,
+  base: { id: string; reportType: ReportType; dateFrom: string; dateTo: string; format: ReportFormat; fileName: string; createdAt: string },
+  reason: string,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(generatedReports).values({ ...base, status: "failed", error: reason, createdBy: actor.userId });
+    await recordAudit(tx, actor, {
+      entityType: REPORT_ENTITY_TYPE,
+      entityId: base.id,
+      action: "generate_failed",
+      changes: { before: null, after: { ...base, status: "failed", error: reason } },
+    });
+  });
+}
+
+/** The stored file of a completed report, checked against its recorded size. */
+export async function openReportFile(deps: AppDeps, id: string): Promise<ReportFile & { file: Deno.FsFile }> {
+  const record = await readRecord(deps.db.read, id);
+  if (!record) throw notFound("Report");
+  if (record.status !== "completed") {
+    throw new AppError("conflict", "This report failed to generate and has no file");
+  }
+  const path = reportFilePath(deps.config, id, record.format);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw notFound("Report file");
+    throw error;
+  }
+  const { size } = await file.stat();
+  if (size !== record.sizeBytes) {
+    file.close();
+    throw new AppError("internal", "The stored report file does not match its record");
+  }
+  return { record, path, file };
+}
