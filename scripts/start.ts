@@ -5,6 +5,7 @@
  * for the libSQL addon alone. Never -A.
  */
 import { loadConfig } from "../src/server/config.ts";
+import { providerNetHosts, providerReadFiles } from "../src/server/features/fintech/provider_env.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const LIBSQL_ADDON_DIR = `${ROOT}/node_modules/@libsql`;
@@ -24,9 +25,10 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   const dataDir = absolute(config.dataDir);
   const writable = [dataDir, databaseDir(config.databaseUrl)].filter((dir): dir is string => dir !== null);
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
-  const net = [`${config.host}:${config.port}`, ...outbound];
+  // Live fintech providers (PLAID_BASE_URL, VISA_BASE_URL) are reachable without listing them again.
+  const net = [`${config.host}:${config.port}`, ...outbound, ...providerNetHosts(env)];
   return [
-    `--allow-read=${[ROOT, ...writable].join(",")}`,
+    `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute)].join(",")}`,
     `--allow-write=${writable.join(",")}`,
     `--allow-net=${net.join(",")}`,
     "--allow-env",

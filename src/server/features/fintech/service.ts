@@ -49,11 +49,11 @@ function maskAccountReference(accountId: string): string {
   return /^\d+$/.test(accountId) ? maskAccountNumber(accountId) : accountId;
 }
 
-/** Removes the given sensitive values, then any card number, from a provider's message. */
-function redact(message: string, sensitive: string[]): string {
+/** Replaces each sensitive value by its masked form, then masks any other card number, in a provider's message. */
+function redact(message: string, sensitive: Array<[raw: string, masked: string]>): string {
   let text = message;
-  for (const value of sensitive) {
-    if (value.length >= MIN_REDACTED_LENGTH) text = text.split(value).join("****");
+  for (const [raw, masked] of sensitive) {
+    if (raw.length >= MIN_REDACTED_LENGTH) text = text.split(raw).join(masked);
   }
   return maskCardNumbersInText(text);
 }
@@ -91,14 +91,14 @@ const money = (minor: Minor | null) => (minor === null ? null : formatMoney(mino
 export function createFintechService(db: Database, providers: FintechProviders) {
   /**
    * Runs one provider call between its two audit rows. `request` and `describe` must already be
-   * masked; `sensitive` lists the raw values to strip from the provider's messages.
+   * masked; `sensitive` pairs the raw values to strip from the provider's messages with their masks.
    */
   async function operation<T>(
     actor: Actor,
     provider: ProviderName,
     action: string,
     request: Record<string, unknown>,
-    sensitive: string[],
+    sensitive: Array<[raw: string, masked: string]>,
     call: () => Promise<ProviderOutcome<T>>,
     describe: (value: T) => Record<string, unknown>,
   ): Promise<{ operationId: string; value: T }> {
@@ -151,7 +151,12 @@ export function createFintechService(db: Database, providers: FintechProviders) 
       "visa",
       action,
       request,
-      [card, ...(extra.senderAccountId ? [extra.senderAccountId] : [])],
+      [
+        [card, maskedCard],
+        ...(extra.senderAccountId
+          ? [[extra.senderAccountId, maskAccountReference(extra.senderAccountId)] as [string, string]]
+          : []),
+      ],
       () =>
         providers.visa.pushFunds({
           purpose: action === "visa_direct_transfer" ? "disbursement" : "merchant_payment",
@@ -197,7 +202,7 @@ export function createFintechService(db: Database, providers: FintechProviders) 
         "plaid",
         "plaid_verify_account",
         request,
-        [accountNumber],
+        [[accountNumber, maskAccountNumber(accountNumber)]],
         () => providers.plaid.verifyAccount({ accountNumber, routingNumber }),
         (result) => ({ ...result }),
       );
@@ -221,7 +226,7 @@ export function createFintechService(db: Database, providers: FintechProviders) 
         "plaid",
         "plaid_check_balance",
         { accountId: maskAccountReference(input.accountId) },
-        [input.accountId],
+        [[input.accountId, maskAccountReference(input.accountId)]],
         () => providers.plaid.checkBalance(input.accountId),
         (result) => ({
           available: money(result.availableMinor),
