@@ -23,6 +23,8 @@ export interface WrkRequest {
   body?: string;
   /** Paths (with query) cycled through, one per request, instead of the URL's own path. */
   paths?: string[];
+  /** A header whose value is cycled through, one per request (e.g. many API keys). */
+  rotateHeader?: { name: string; values: string[] };
 }
 
 function luaString(value: string): string {
@@ -37,7 +39,18 @@ export function luaScript(request: WrkRequest): string {
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   }
-  if (request.paths && request.paths.length > 0) {
+  if (request.rotateHeader && request.rotateHeader.values.length > 0) {
+    const { name, values } = request.rotateHeader;
+    lines.push(`local values = { ${values.map(luaString).join(", ")} }`);
+    lines.push("local counter = math.random(#values)");
+    lines.push("request = function()");
+    lines.push("  counter = counter % #values + 1");
+    lines.push("  local headers = {}");
+    lines.push("  for k, v in pairs(wrk.headers) do headers[k] = v end");
+    lines.push(`  headers[${luaString(name)}] = values[counter]`);
+    lines.push("  return wrk.format(nil, nil, headers)");
+    lines.push("end");
+  } else if (request.paths && request.paths.length > 0) {
     lines.push(`local paths = { ${request.paths.map(luaString).join(", ")} }`);
     lines.push("local counter = math.random(#paths)");
     lines.push("request = function()");
