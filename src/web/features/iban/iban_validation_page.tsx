@@ -1,5 +1,175 @@
+/** Spec 2.7: an IBAN validator with the result's details, counters, and the table of country formats. */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
+import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { TextField } from "../../components/ui/form.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
+import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { IBAN_CONFIGS_KEY, IBAN_VALIDATE_PATH, type IbanConfig, type IbanValidationResult } from "./types.ts";
 
-export default function Page() {
-  return <PageHeader title="IBAN Validation" />;
+const LOADING_ROWS = 5;
+const IBAN_STANDARD = "ISO 13616";
+/** Room for a pasted print form ("IBAN " plus 34 characters in groups of four). */
+const MAX_IBAN_INPUT_LENGTH = 64;
+const INVALID_FALLBACK = "The IBAN format is invalid or not supported.";
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 font-mono text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function ValidationResult({ result, countryName }: { result: IbanValidationResult; countryName: string | null }) {
+  const { details } = result;
+  return (
+    <section aria-label="Validation result" data-testid="iban-result" className="mt-4 rounded-md border border-slate-200 p-4">
+      <div className="flex items-center gap-2">
+        <h3 className="text-base font-semibold text-slate-900">{result.valid ? "Valid IBAN" : "Invalid IBAN"}</h3>
+        {result.valid
+          ? <Badge className="bg-green-800 text-white">valid</Badge>
+          : <Badge variant="destructive">invalid</Badge>}
+      </div>
+      {!result.valid && <p className="mt-2 text-sm text-red-800">{details.error || INVALID_FALLBACK}</p>}
+      <dl className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {details.print && <Detail label="Print Format">{details.print}</Detail>}
+        {details.countryCode && (
+          <Detail label="Country">{countryName ? `${details.countryCode} (${countryName})` : details.countryCode}</Detail>
+        )}
+        {details.checkDigits && <Detail label="Check Digits">{details.checkDigits}</Detail>}
+        {details.bankCode && <Detail label="Bank Code">{details.bankCode}</Detail>}
+        {details.branchCode && <Detail label="Branch Code">{details.branchCode}</Detail>}
+        {details.accountNumber && <Detail label="Account Number">{details.accountNumber}</Detail>}
+        {details.institution && (
+          <Detail label="Institution">
+            <span className="font-sans">{details.institution.name}</span> ({details.institution.bicCode})
+          </Detail>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+export default function IbanValidationPage() {
+  const { data, isLoading, isError } = useQuery<IbanConfig[]>({ queryKey: [IBAN_CONFIGS_KEY] });
+  const [iban, setIban] = useState("");
+  const [result, setResult] = useState<IbanValidationResult | null>(null);
+  const { toast } = useToast();
+  const configs = data ?? [];
+
+  const validate = useMutation({
+    mutationFn: (value: string) => apiJson<IbanValidationResult>("POST", IBAN_VALIDATE_PATH, { iban: value }),
+    onSuccess: (answer) => {
+      setResult(answer);
+      if (!answer.valid) {
+        toast({ title: "Invalid IBAN", description: answer.details.error || INVALID_FALLBACK, variant: "destructive" });
+      }
+    },
+    onError: (error) => {
+      setResult(null);
+      handleMutationError(error, toast, "Failed to validate IBAN");
+    },
+  });
+
+  const blank = iban.trim() === "";
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!blank && !validate.isPending) validate.mutate(iban);
+  };
+  const countryName = configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
+
+  return (
+    <>
+      <PageHeader title="IBAN Validation" subtitle="International Bank Account Number validation and country formats" />
+      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+        <StatCard label="Supported Countries" value={isLoading ? "…" : configs.length} />
+        <StatCard
+          label="Active Configs"
+          value={isLoading ? "…" : configs.filter((config) => config.status === "active").length}
+        />
+        <StatCard label="Standard" value={IBAN_STANDARD} />
+      </div>
+      <Card className="mb-6">
+        <CardHeader>
+          <CardTitle>IBAN Validator</CardTitle>
+          <CardDescription>Checks the country format, length, check digits and national check digits.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+            <div className="flex-1">
+              <TextField
+                label="IBAN"
+                value={iban}
+                maxLength={MAX_IBAN_INPUT_LENGTH}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="GB29 NWBK 6016 1331 9268 19"
+                onChange={(event) => setIban(event.target.value.toUpperCase())}
+                className="font-mono"
+              />
+            </div>
+            <Button type="submit" disabled={blank || validate.isPending}>
+              {validate.isPending ? "Validating…" : "Validate"}
+            </Button>
+          </form>
+          {result && <ValidationResult result={result} countryName={countryName} />}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Country Configurations</CardTitle>
+          <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {isError
+            ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
+            : !isLoading && configs.length === 0
+            ? <EmptyState title="No country configurations" />
+            : (
+              <Table label="IBAN country configurations">
+                <THead>
+                  <Tr>
+                    <Th>Country Code</Th>
+                    <Th>IBAN Length</Th>
+                    <Th>Bank Code Length</Th>
+                    <Th>Account Number Length</Th>
+                    <Th>Example IBAN</Th>
+                    <Th>Status</Th>
+                  </Tr>
+                </THead>
+                <TBody>
+                  {isLoading
+                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
+                      <Tr key={row}>
+                        <Td colSpan={6}><Skeleton className="h-5 w-full" /></Td>
+                      </Tr>
+                    ))
+                    : configs.map((config) => (
+                      <Tr key={config.id}>
+                        <Td>
+                          <span className="font-mono font-medium">{config.countryCode}</span>
+                          {config.countryName && <span className="ml-2 text-slate-600">{config.countryName}</span>}
+                        </Td>
+                        <Td>{config.ibanLength}</Td>
+                        <Td>{config.bankCodeLength}</Td>
+                        <Td>{config.accountNumberLength}</Td>
+                        <Td className="font-mono text-xs">{config.exampleIban ?? ""}</Td>
+                        <Td><StatusBadge status={config.status} /></Td>
+                      </Tr>
+                    ))}
+                </TBody>
+              </Table>
+            )}
+        </CardContent>
+      </Card>
+    </>
+  );
 }

@@ -1,0 +1,142 @@
+/** "Register BIC Code": the BIC is checked as it is typed with the same ISO 9362 rules the server applies. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { SelectField, TextField } from "../../components/ui/form.tsx";
+import { BIC_LENGTH_WITH_BRANCH, type BicParts, PRIMARY_OFFICE_BRANCH_CODE, validateBic } from "../../../domain/bic.ts";
+import { apiJson } from "../../lib/api.ts";
+import { titleCase } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { INSTITUTION_OPTIONS_KEY, type InstitutionOption, MEMBERSHIP_TYPES, SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+
+interface RegisterInput {
+  institutionId: string;
+  bicCode: string;
+  membershipType: string;
+  validFrom: string;
+  validUntil: string;
+}
+
+const EMPTY: RegisterInput = { institutionId: "", bicCode: "", membershipType: "", validFrom: "", validUntil: "" };
+
+const MEMBERSHIP_OPTIONS = MEMBERSHIP_TYPES.map((type) => ({ value: type, label: titleCase(type) }));
+
+function describeBic(parts: BicParts): string {
+  const branch = parts.branchCode ?? PRIMARY_OFFICE_BRANCH_CODE;
+  const flags = [
+    parts.isPrimaryOffice ? "primary office" : null,
+    parts.isTestBic ? "test BIC" : null,
+    parts.isPassive ? "passive participant" : null,
+    parts.isReverseBilling ? "reverse billing" : null,
+  ].filter(Boolean).join(", ");
+  return `Valid BIC: bank ${parts.bankCode}, country ${parts.countryCode}, location ${parts.locationCode}, branch ${branch}${
+    flags ? ` (${flags})` : ""
+  }`;
+}
+
+export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form, setForm] = useState<RegisterInput>(EMPTY);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const institutions = useQuery<InstitutionOption[]>({
+    queryKey: [INSTITUTION_OPTIONS_KEY],
+    enabled: open,
+    // Institutions registered elsewhere since the last opening must be offered too.
+    refetchOnMount: "always",
+    staleTime: 0,
+  });
+
+  const close = () => {
+    setForm(EMPTY);
+    onClose();
+  };
+
+  const register = useMutation({
+    mutationFn: (input: RegisterInput) =>
+      apiJson<SwiftCode>("POST", SWIFT_CODES_KEY, {
+        ...input,
+        validFrom: input.validFrom || null,
+        validUntil: input.validUntil || null,
+      }),
+    onSuccess: (record) => {
+      toast({ title: "BIC code registered", description: `${record.bicCode} is now registered` });
+      queryClient.invalidateQueries({ queryKey: [SWIFT_CODES_KEY] });
+      close();
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to register BIC code"),
+  });
+
+  const bic = form.bicCode.length > 0 ? validateBic(form.bicCode) : null;
+  const canSubmit = form.institutionId !== "" && bic !== null && bic.ok && !register.isPending;
+  const set = (field: keyof RegisterInput) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (canSubmit) register.mutate(form);
+  };
+
+  const options = (institutions.data ?? []).map((institution) => ({ value: institution.id, label: institution.name }));
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Register BIC Code"
+      description="Bank, country, location and branch codes are taken from the BIC (ISO 9362)."
+    >
+      <form onSubmit={submit} className="space-y-4">
+        <SelectField
+          label="Institution"
+          required
+          value={form.institutionId}
+          onChange={(event) => set("institutionId")(event.target.value)}
+          placeholder={institutions.isLoading ? "Loading institutions…" : "Select an institution"}
+          options={options}
+          error={institutions.isError ? "Could not load institutions" : null}
+        />
+        <TextField
+          label="BIC Code"
+          required
+          maxLength={BIC_LENGTH_WITH_BRANCH}
+          autoComplete="off"
+          spellCheck={false}
+          value={form.bicCode}
+          onChange={(event) => set("bicCode")(event.target.value.toUpperCase().trim())}
+          placeholder="NWBKGB2L"
+          className="font-mono"
+          error={bic !== null && !bic.ok ? bic.error.message : null}
+          hint={bic !== null && bic.ok ? describeBic(bic.value) : "8 or 11 characters"}
+        />
+        <SelectField
+          label="Membership Type"
+          value={form.membershipType}
+          onChange={(event) => set("membershipType")(event.target.value)}
+          placeholder="Standard"
+          options={MEMBERSHIP_OPTIONS}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Valid From"
+            type="date"
+            value={form.validFrom}
+            onChange={(event) => set("validFrom")(event.target.value)}
+            hint="Blank: from now"
+          />
+          <TextField
+            label="Valid Until"
+            type="date"
+            value={form.validUntil}
+            onChange={(event) => set("validUntil")(event.target.value)}
+            hint="Blank: indefinite"
+          />
+        </div>
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={close}>Cancel</Button>
+          <Button type="submit" disabled={!canSubmit}>{register.isPending ? "Registering…" : "Register BIC"}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

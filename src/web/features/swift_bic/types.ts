@@ -1,0 +1,27 @@
+/** The shapes this screen reads from /api/swift-codes and /api/institutions. */
+export interface SwiftCode {
+  id: string;
+  institutionId: string;
+  bicCode: string;
+  bankCode: string;
+  countryCode: string;
+  locationCode: string;
+  branchCode: string | null;
+  membershipType: string | null;
+  status: string;
+  validFrom: string;
+  validUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+export interface InstitutionOption {
+  id: string;
+  name: string;
+}
+
+export const SWIFT_CODES_KEY = "/api/swift-codes";
+/** The API's page-size limit: the select offers every institution up to it. */
+export const INSTITUTION_OPTIONS_KEY = "/api/institutions?limit=500";
+export const MEMBERSHIP_TYPES = ["full", "subgroup", "correspondent"] as const;
