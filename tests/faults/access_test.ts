@@ -127,3 +127,56 @@ Deno.test("every mutating route refuses a non-JSON body with 415", () =>
     }
     assert.deepEqual(wrong, []);
   }));
+
+/** Spec 7's documented endpoints, the only ones an API key may call (method and path shape). */
+const DOCUMENTED_FOR_KEYS = new Set([
+  "GET /api/institutions",
+  "GET /api/institutions/{}",
+  "GET /api/routing-codes/{}",
+  "GET /api/swift-codes/{}",
+  "POST /api/iban/validate",
+  "GET /api/search",
+]);
+const shapeOf = (method: string, path: string) => `${method} ${fillParams(path, "{}")}`;
+
+Deno.test("an API key reaches only the documented endpoints: 403 elsewhere, 401 when unknown or revoked", () =>
+  withApp(async (t) => {
+    const routes = apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path));
+    if (!routes.some((r) => r.method === "POST" && r.path === "/api/api-keys")) {
+      console.log("API keys are not mounted yet: nothing to check");
+      return;
+    }
+    const as = t.as(await t.login());
+    const created = await as("POST", "/api/api-keys", { body: { name: "access walk" } });
+    assert.equal(created.status, 201);
+    const { id, key } = await created.json();
+    const withKey = (route: { method: string; path: string }, bearer: string) =>
+      t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), {
+        headers: { authorization: `Bearer ${bearer}` },
+        ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}),
+      });
+    const wrong: string[] = [];
+    const documented = routes.filter((r) => DOCUMENTED_FOR_KEYS.has(shapeOf(r.method, r.path)));
+    assert.equal(documented.length, DOCUMENTED_FOR_KEYS.size, "every documented endpoint is routed");
+    for (const route of routes) {
+      const res = await withKey(route, key);
+      await res.body?.cancel();
+      const isDocumented = documented.includes(route);
+      if (isDocumented && (res.status === 401 || res.status === 403)) wrong.push(`${route.method} ${route.path}: ${res.status} to a valid key`);
+      if (!isDocumented && res.status !== 403) wrong.push(`${route.method} ${route.path}: ${res.status} to a key, expected 403`);
+    }
+    for (const route of documented) {
+      const res = await withKey(route, `${key.slice(0, -4)}AAAA`);
+      await res.body?.cancel();
+      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status} to an unknown key`);
+    }
+    const revoked = await as("DELETE", `/api/api-keys/${id}`);
+    assert.equal(revoked.status, 200);
+    await revoked.body?.cancel();
+    for (const route of documented) {
+      const res = await withKey(route, key);
+      await res.body?.cancel();
+      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status} to a revoked key`);
+    }
+    assert.deepEqual(wrong, []);
+  }));

@@ -117,6 +117,15 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
       WHERE NOT EXISTS (SELECT 1 FROM audit_trail a WHERE a.entity_id = t.id) LIMIT 5`));
     for (const u of unaudited) violations.push(`${table} row ${u.id} has no audit row`);
   }
+  const sweepAudits = await db.all<{ id: string; n: number }>(sql`SELECT s.id,
+      (SELECT count(*) FROM audit_trail a WHERE a.entity_id = s.id) AS n
+    FROM balance_sweeps s WHERE (SELECT count(*) FROM audit_trail a WHERE a.entity_id = s.id) <> 1 LIMIT 5`);
+  for (const s of sweepAudits) violations.push(`sweep ${s.id} has ${s.n} audit rows, not exactly one`);
+  if (await tableExists(db, "institution_search_keys")) {
+    const unindexed = await db.all<{ id: string }>(sql`SELECT i.id FROM institutions i WHERE NOT EXISTS
+      (SELECT 1 FROM institution_search_keys k WHERE k.institution_id = i.id) LIMIT 5`);
+    for (const u of unindexed) violations.push(`institution ${u.id} is missing from the search index`);
+  }
   if (hasCardLoads) {
     const unaudited = await db.all<{ id: string }>(sql`SELECT l.id FROM card_loads l WHERE NOT EXISTS
       (SELECT 1 FROM audit_trail a WHERE a.entity_id IN (l.id, l.card_id)) LIMIT 5`);

@@ -106,7 +106,9 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
   const cards: string[] = [];
   let counter = 0;
 
-  const operations: { name: string; weight: number; run: () => Promise<{ status: number; json: any; text: string }> }[] = [];
+  type Answer = { status: number; json: any; text: string };
+  /** null: the operation had nothing to act on yet (a card load before any card exists). */
+  const operations: { name: string; weight: number; run: () => Promise<Answer | null> }[] = [];
   if (hasSweeps) {
     const { ledger, liquid } = options.accounts!;
     operations.push({
@@ -201,7 +203,7 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       name: "card load",
       weight: 3,
       run: async () => {
-        if (cards.length === 0) return { status: 0, json: null, text: "no card yet" };
+        if (cards.length === 0) return null;
         const res = await call("POST", `/api/cards/${pick(cards)}/load`, {
           amount: cents(20_000).toFixed(2),
           fundingSource: pick(["central_bank_treasury", "settlement_source", "operating_account"]),
@@ -226,6 +228,7 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       const op = choose();
       try {
         const res = await op.run();
+        if (res === null) continue;
         const counts = (result.byOperation[op.name] ??= {});
         counts[res.status] = (counts[res.status] ?? 0) + 1;
         if (res.status >= 500) result.serverErrors.push(`${op.name}: ${res.status} ${res.text.slice(0, 200)}`);
