@@ -404,3 +404,14 @@ export const generatedReports = sqliteTable("generated_reports", {
   createdAt: createdAt(),
   completedAt: text("completed_at"),
 });
+
+/**
+ * Hourly request counters of the public API per key and endpoint; the primary key
+ * (api_key_id, endpoint, window_start) is declared in db/migrations/0600_api_rate_limits.sql.
+ */
+export const apiRateLimits = sqliteTable("api_rate_limits", {
+  apiKeyId: text("api_key_id").notNull().references(() => apiKeys.id, { onDelete: "cascade" }),
+  endpoint: text("endpoint").notNull(),
+  windowStart: text("window_start").notNull(),
+  count: integer("count").notNull(),
+});

@@ -2,9 +2,12 @@
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
+import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
+import { apiKeysRoutes } from "./features/api_keys/routes.ts";
+import { apiLogsRoutes } from "./features/api_logs/routes.ts";
 import { centralBankConnectionsRoutes } from "./features/central_bank_connections/routes.ts";
 import { cardsRoutes } from "./features/cards/routes.ts";
 import { fintechRoutes } from "./features/fintech/routes.ts";
@@ -17,19 +20,31 @@ import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
+import { openApiRoutes } from "./openapi.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
 import { staticHandlers } from "./static.ts";
 
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+/** The app plus its request log, which the owner stops (flushes) on shutdown before closing the database. */
+export type ConsoleApp = Hono<AppEnv> & { requestLog: RequestLog };
+
+export function createApp(deps: AppDeps): ConsoleApp {
   const app = new Hono<AppEnv>();
+  const apiAccess = createApiAccess(deps);
   app.onError(handleError);
   app.use("*", securityHeaders());
+  app.use("/api/*", apiAccess.logRequests);
+  app.use("/api/*", apiAccess.envelope);
   app.use("/api/*", limitBody());
   app.use("/api/*", refuseCrossSite());
+  app.use("/api/*", apiAccess.authenticateKeys);
+  app.use("/api/*", apiAccess.limitKeyRequests);
 
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.route("/api", currentUserRoutes());
+  app.route("/api", apiKeysRoutes(deps));
+  app.route("/api", apiLogsRoutes(deps));
+  app.route("/api", openApiRoutes());
   app.route("/api", reportsRoutes(deps));
   app.route("/api", cardsRoutes(deps));
   app.route("/api", fintechRoutes(deps));
@@ -49,5 +64,5 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { asset, spa } = staticHandlers(deps.config.distDir);
   app.get("/assets/*", asset);
   app.get("*", spa);
-  return app;
+  return Object.assign(app, { requestLog: apiAccess.requestLog });
 }

@@ -26,6 +26,8 @@ async function shutdown(signal: string) {
   console.log(`${signal}: shutting down`);
   const timer = setTimeout(() => Deno.exit(1), SHUTDOWN_TIMEOUT_MS);
   await server.shutdown();
+  // In-flight requests have finished: their request-log entries are queued and written now.
+  await app.requestLog.stop();
   await sweepScheduler?.stop();
   deps.db.close();
   clearTimeout(timer);

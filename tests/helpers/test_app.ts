@@ -31,8 +31,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = await Deno.makeTempDir({ prefix: "cbr-test-" });
+export interface TestAppOptions {
+  /** Open another app on this app's data folder (a second process on one database); the owner removes it. */
+  dataDir?: string;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "cbr-test-" });
   const base = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_EMAIL,
@@ -75,8 +80,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     login,
     as: (cookie) => (method, path, options = {}) => request(method, path, { ...options, cookie }),
     async close() {
+      await app.requestLog.stop();
       deps.db.close();
-      await Deno.remove(dataDir, { recursive: true });
+      if (!options.dataDir) await Deno.remove(dataDir, { recursive: true });
     },
   };
 }

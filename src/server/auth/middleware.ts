@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { resolveSession, SESSION_COOKIE } from "./sessions.ts";
 
 export const UNAUTHORIZED_BODY = { message: "Unauthorized" } as const;
@@ -9,10 +10,15 @@ export function unauthorized(c: Context) {
   return c.json(UNAUTHORIZED_BODY, 401);
 }
 
-/** Signs the request in from its session cookie, or answers 401 `{"message":"Unauthorized"}`. */
+/**
+ * Signs the request in from its session cookie, or answers 401 `{"message":"Unauthorized"}`.
+ * A caller already signed in by an API key (src/server/api_access, documented endpoints only)
+ * passes; a request that presents `Authorization: Bearer` is never signed in by a cookie instead.
+ */
 export function requireSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.get("user")) return next();
+    if (/^Bearer\b/i.test(c.req.header("authorization") ?? "")) return unauthorized(c);
     const token = getCookie(c, SESSION_COOKIE);
     if (!token) return unauthorized(c);
     const session = await resolveSession(deps.db, token, deps.config.sessionIdleMinutes);
@@ -21,5 +27,13 @@ export function requireSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set("sessionId", session.sid);
     c.set("apiKeyId", null);
     return next();
+  };
+}
+
+/** Administrators signed in with a session only: an API key never passes, whoever created it. */
+export function requireAdmin(message = "Only administrators can do this"): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get("apiKeyId") || c.get("user")?.role !== "admin") throw new AppError("forbidden", message);
+    await next();
   };
 }

@@ -1,0 +1,101 @@
+/**
+ * The public lookup API (spec 2.14 and 7): the documented endpoints with their hourly limits, the
+ * shape of an API key, and the fixed hourly windows the limits are counted in. Shared by the server
+ * (authentication, rate limiting, OpenAPI) and the API Management screen.
+ *
+ * @module
+ */
+
+export type DocumentedMethod = "GET" | "POST";
+
+export interface DocumentedEndpoint {
+  method: DocumentedMethod;
+  /** OpenAPI path template, e.g. "/api/routing-codes/{code}". */
+  path: string;
+  limitPerHour: number;
+  summary: string;
+}
+
+/** Spec 7, in the order the API Management screen lists them. */
+export const DOCUMENTED_ENDPOINTS: readonly DocumentedEndpoint[] = [
+  { method: "GET", path: "/api/institutions", limitPerHour: 100, summary: "List or search financial institutions" },
+  { method: "GET", path: "/api/institutions/{id}", limitPerHour: 200, summary: "Get one financial institution" },
+  { method: "GET", path: "/api/routing-codes/{code}", limitPerHour: 500, summary: "Look up a national routing code" },
+  { method: "GET", path: "/api/swift-codes/{bic}", limitPerHour: 500, summary: "Look up a SWIFT/BIC code" },
+  { method: "POST", path: "/api/iban/validate", limitPerHour: 1000, summary: "Validate an IBAN (ISO 13616)" },
+  { method: "GET", path: "/api/search", limitPerHour: 200, summary: "Search routing codes, BICs or institutions" },
+];
+
+/** "GET /api/routing-codes/{code}": the endpoint's identity in counters, logs and the OpenAPI document. */
+export function endpointId(endpoint: Pick<DocumentedEndpoint, "method" | "path">): string {
+  return `${endpoint.method} ${endpoint.path}`;
+}
+
+/**
+ * A path pattern with its parameter names erased, so a Hono route ("/api/institutions/:id") and an
+ * OpenAPI template ("/api/institutions/{id}") compare equal whatever each side calls the parameter.
+ */
+export function pathShape(path: string): string {
+  return path.replace(/:[A-Za-z0-9_]+(\{[^}]*\})?/g, "{}").replace(/\{[^}]*\}/g, "{}");
+}
+
+const ENDPOINTS_BY_SHAPE = new Map(
+  DOCUMENTED_ENDPOINTS.map((endpoint) => [`${endpoint.method} ${pathShape(endpoint.path)}`, endpoint]),
+);
+
+/** The documented endpoint a route (method and Hono or OpenAPI path pattern) serves, if any. */
+export function findDocumentedEndpoint(method: string, routePath: string): DocumentedEndpoint | undefined {
+  const normalizedMethod = method === "HEAD" ? "GET" : method;
+  return ENDPOINTS_BY_SHAPE.get(`${normalizedMethod} ${pathShape(routePath)}`);
+}
+
+/** Every key starts with this, so leaked keys are recognisable (secret scanners, logs). */
+export const API_KEY_PREFIX = "cbr_live_";
+export const API_KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/** 43 base62 characters carry 43 × log2(62) ≈ 256 bits. */
+export const API_KEY_SECRET_LENGTH = 43;
+/** How much of the secret the key list shows next to the prefix, to tell keys apart. */
+export const API_KEY_VISIBLE_SECRET_CHARACTERS = 4;
+export const MAX_API_KEY_NAME_LENGTH = 100;
+
+const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9]{${API_KEY_SECRET_LENGTH}}$`);
+
+export function isWellFormedApiKey(key: string): boolean {
+  return API_KEY_PATTERN.test(key);
+}
+
+/**
+ * Builds a key from random bytes (the caller passes a cryptographically secure source). Bytes at or
+ * above the largest multiple of 62 that fits in a byte are skipped, so every character is uniform.
+ */
+export function encodeApiKey(randomBytes: (count: number) => Uint8Array): string {
+  const alphabetSize = API_KEY_ALPHABET.length;
+  const unbiasedLimit = 256 - (256 % alphabetSize);
+  let secret = "";
+  while (secret.length < API_KEY_SECRET_LENGTH) {
+    for (const byte of randomBytes(API_KEY_SECRET_LENGTH)) {
+      if (byte >= unbiasedLimit) continue;
+      secret += API_KEY_ALPHABET[byte % alphabetSize];
+      if (secret.length === API_KEY_SECRET_LENGTH) break;
+    }
+  }
+  return API_KEY_PREFIX + secret;
+}
+
+/** What the key list shows: "cbr_live_Ab3x". */
+export function visibleKeyPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + API_KEY_VISIBLE_SECRET_CHARACTERS);
+}
+
+export const RATE_LIMIT_WINDOW_MS = 3_600_000;
+
+export interface FixedWindow {
+  startMs: number;
+  resetMs: number;
+}
+
+/** The clock hour (UTC) that `nowMs` falls in: limits reset on the hour, not an hour after first use. */
+export function fixedWindow(nowMs: number, windowMs = RATE_LIMIT_WINDOW_MS): FixedWindow {
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  return { startMs, resetMs: startMs + windowMs };
+}

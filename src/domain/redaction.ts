@@ -1,0 +1,137 @@
+/**
+ * Redaction of request and response payloads before they are written to the API request log:
+ * values under secret-looking names (passwords, tokens, keys, credentials, card numbers) are
+ * replaced, card numbers anywhere else are masked, and large payloads are cut to a preview.
+ *
+ * @module
+ */
+
+import { maskCardNumbersInText } from "./card.ts";
+
+export const REDACTED = "[REDACTED]";
+/** The most of one payload the log keeps, in characters of its JSON text. */
+export const MAX_LOGGED_PAYLOAD_CHARS = 4096;
+/** Longer payloads are not parsed for redaction: only a preview of their text is kept. */
+export const MAX_PARSED_PAYLOAD_CHARS = 256 * 1024;
+/** Deeper nesting than this is not walked (a hostile body could nest thousands of levels). */
+export const MAX_REDACTION_DEPTH = 32;
+const TOO_DEEP = "[NESTED TOO DEEP]";
+
+/** Names compared lower-cased with everything but letters and digits removed ("api_key" → "apikey"). */
+const SENSITIVE_NAMES = new Set([
+  "key",
+  "pan",
+  "pin",
+  "cvv",
+  "cvc",
+  "cvv2",
+  "otp",
+  "sid",
+  "cookie",
+  "setcookie",
+  "recipientcard",
+]);
+const SENSITIVE_NAME_PARTS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "authorization",
+  "apikey",
+  "privatekey",
+  "accesskey",
+  "credential",
+  "cardnumber",
+  "sessionid",
+];
+
+function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+export function isSensitiveName(name: string): boolean {
+  const normalized = normalizeName(name);
+  return SENSITIVE_NAMES.has(normalized) || SENSITIVE_NAME_PARTS.some((part) => normalized.includes(part));
+}
+
+/** A copy of `value` with secrets replaced by "[REDACTED]" and card numbers masked. */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return maskCardNumbersInText(value);
+  if (typeof value === "number") {
+    // A card number sent as a JSON number is still a card number.
+    const text = String(value);
+    const masked = maskCardNumbersInText(text);
+    return masked === text ? value : masked;
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    copy[name] = isSensitiveName(name) && item !== null && item !== undefined
+      ? REDACTED
+      : redactValue(item, depth + 1);
+  }
+  return copy;
+}
+
+/** `"password": "…"` and `password=…` pairs in text that could not be parsed as a whole. */
+const QUOTED_PAIR = /("([^"\\]*)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
+const FORM_PAIR = /(^|[&?;\s])([A-Za-z0-9_.-]+)=([^&;\s]*)/g;
+
+/**
+ * Redacts free text (a payload too large to parse, or not JSON): masks card numbers and replaces
+ * the values of secret-looking names in JSON-like and form-like pairs.
+ */
+export function redactText(text: string): string {
+  const pairsRedacted = text
+    .replace(QUOTED_PAIR, (pair, head: string, name: string) => isSensitiveName(name) ? `${head}"${REDACTED}"` : pair)
+    .replace(FORM_PAIR, (pair, lead: string, name: string) => isSensitiveName(name) ? `${lead}${name}=${REDACTED}` : pair);
+  return maskCardNumbersInText(pairsRedacted);
+}
+
+export interface TruncatedPayload {
+  truncated: true;
+  originalLength: number;
+  preview: string;
+}
+
+/**
+ * Cuts `text` to `maxChars` for a preview. Trailing digits are dropped: a card number cut in half
+ * is too short to be recognised and masked, but its visible half must not be logged either.
+ */
+function previewOf(text: string, maxChars: number): string {
+  return text.slice(0, maxChars).replace(/[\d -]+$/, "");
+}
+
+/** The logged form of a parsed payload: redacted, and cut to a preview when its JSON is too long. */
+export function loggedPayload(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHARS): unknown {
+  if (value === undefined) return null;
+  const redacted = redactValue(value);
+  const json = JSON.stringify(redacted);
+  if (json.length <= maxChars) return redacted;
+  return { truncated: true, originalLength: json.length, preview: previewOf(json, maxChars) } satisfies TruncatedPayload;
+}
+
+/**
+ * The logged form of a payload's text: parsed as JSON when it is, otherwise (or when it is longer
+ * than `maxParseChars`) redacted as text and cut to a preview.
+ */
+export function loggedPayloadFromText(
+  text: string,
+  maxChars = MAX_LOGGED_PAYLOAD_CHARS,
+  maxParseChars = MAX_PARSED_PAYLOAD_CHARS,
+): unknown {
+  if (text === "") return null;
+  if (text.length <= maxParseChars) {
+    try {
+      return loggedPayload(JSON.parse(text), maxChars);
+    } catch {
+      // Not JSON: logged as redacted text below.
+    }
+  }
+  const redacted = redactText(previewOf(text, maxChars));
+  if (text.length <= maxChars) return redacted;
+  return { truncated: true, originalLength: text.length, preview: redacted } satisfies TruncatedPayload;
+}

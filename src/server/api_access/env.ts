@@ -1,0 +1,12 @@
+/** Per-request variables of the API access plumbing, on top of the app's own (context.ts). */
+import type { DocumentedEndpoint } from "../../domain/public_api.ts";
+import type { AppEnv } from "../context.ts";
+
+export interface ApiAccessEnv {
+  Variables: AppEnv["Variables"] & {
+    /** The documented endpoint a key caller is calling (set with apiKeyId). */
+    apiEndpoint: DocumentedEndpoint | undefined;
+    /** The body the envelope sent, so the request log need not read the response again. */
+    sentResponseBody: string | undefined;
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * API keys as credentials: generation, hashing, and resolving a presented key to its identity.
+ * Only the SHA-256 of a key is stored; the key itself is shown once, at creation.
+ */
+import { Buffer } from "node:buffer";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { apiKeys } from "../../../db/schema.ts";
+import { encodeApiKey, isWellFormedApiKey } from "../../domain/public_api.ts";
+import type { Database } from "../db.ts";
+
+/** Resolved identities kept in memory; beyond this the oldest is forgotten (and re-read when used). */
+export const MAX_CACHED_API_KEYS = 1_000;
+
+export function generateApiKey(): string {
+  return encodeApiKey((count) => crypto.getRandomValues(new Uint8Array(count)));
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export interface ApiKeyIdentity {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  createdBy: string | null;
+  expiresAt: string | null;
+}
+
+/** The SQL condition "not revoked and not expired at `nowIso`". */
+export function liveKeyCondition(nowIso: string) {
+  return and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, nowIso)));
+}
+
+/** The presented token of an `Authorization: Bearer <token>` header; undefined without one. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer(?:\s+(.*))?$/i.exec(authorization.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
+}
+
+/**
+ * Maps presented keys to identities. A key's hash never changes owner, so identities are cached;
+ * but revocation can happen at any moment in any process, so a cached answer only says who the key
+ * belongs to. Whoever admits the request must confirm the key is still live in the database: the
+ * usage store does so in the same transaction that counts the request, `isLive` otherwise.
+ */
+export class ApiKeyResolver {
+  readonly #db: Database;
+  readonly #cache = new Map<string, ApiKeyIdentity>();
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async resolve(token: string, now = new Date()): Promise<ApiKeyIdentity | null> {
+    if (!isWellFormedApiKey(token)) return null;
+    const hash = hashApiKey(token);
+    const cached = this.#cache.get(hash);
+    if (cached) {
+      if (cached.expiresAt === null || cached.expiresAt > now.toISOString()) return cached;
+      this.#cache.delete(hash);
+      return null;
+    }
+    const row = await this.#db.read.select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      keyPrefix: apiKeys.keyPrefix,
+      keyHash: apiKeys.keyHash,
+      createdBy: apiKeys.createdBy,
+      expiresAt: apiKeys.expiresAt,
+    }).from(apiKeys).where(and(eq(apiKeys.keyHash, hash), liveKeyCondition(now.toISOString()))).get();
+    if (!row || !timingSafeEqual(Buffer.from(row.keyHash, "hex"), Buffer.from(hash, "hex"))) return null;
+    const identity: ApiKeyIdentity = {
+      id: row.id,
+      name: row.name,
+      keyPrefix: row.keyPrefix,
+      createdBy: row.createdBy,
+      expiresAt: row.expiresAt,
+    };
+    if (this.#cache.size >= MAX_CACHED_API_KEYS) {
+      this.#cache.delete(this.#cache.keys().next().value!);
+    }
+    this.#cache.set(hash, identity);
+    return identity;
+  }
+
+  /** Reads the key's current state: false once it is revoked or expired. */
+  async isLive(id: string, now = new Date()): Promise<boolean> {
+    const row = await this.#db.read.select({ id: apiKeys.id }).from(apiKeys)
+      .where(and(eq(apiKeys.id, id), liveKeyCondition(now.toISOString()))).get();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Hourly limits of the public API per key and documented endpoint (spec 7), with hono-rate-limiter
+ * over the shared database counters of KeyUsageStore. Windows are clock hours (UTC); every
+ * response to a key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds
+ * until the window ends, IETF draft 6), and a refusal adds Retry-After.
+ */
+import type { MiddlewareHandler } from "hono";
+import { rateLimiter } from "hono-rate-limiter";
+import { endpointId, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
+import type { ApiAccessEnv } from "./env.ts";
+import { type KeyUsageStore, usageBucket } from "./usage_store.ts";
+
+export function limitKeyRequests(store: KeyUsageStore): MiddlewareHandler<ApiAccessEnv> {
+  return rateLimiter<ApiAccessEnv>({
+    windowMs: RATE_LIMIT_WINDOW_MS,
+    standardHeaders: "draft-6",
+    store,
+    skip: (c) => !c.get("apiKeyId"),
+    keyGenerator: (c) => usageBucket(c.get("apiKeyId")!, endpointId(c.get("apiEndpoint")!)),
+    limit: (c) => c.get("apiEndpoint")!.limitPerHour,
+    handler: (c) => {
+      const endpoint = c.get("apiEndpoint")!;
+      return c.json({
+        message: `Rate limit exceeded: ${endpoint.limitPerHour} requests per hour for ${endpointId(endpoint)}`,
+        code: "rate_limited",
+        limitPerHour: endpoint.limitPerHour,
+      }, 429);
+    },
+  });
+}

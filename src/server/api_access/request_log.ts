@@ -1,0 +1,297 @@
+/**
+ * The API request log (spec 3, api_logs): every /api request, with payloads redacted and cut to a
+ * preview. Requests only append to an in-memory queue; the queue is written in batches, each one
+ * write transaction, when it holds API_LOG_FLUSH_BATCH_ENTRIES entries or API_LOG_FLUSH_INTERVAL_MS
+ * after the first unwritten entry. `stop()` (clean shutdown) writes whatever is left. Rows older
+ * than the retention (API_LOG_RETENTION_DAYS) are pruned by the writer about once an hour.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { sql } from "drizzle-orm";
+import { apiLogs, SYSTEM_USER_ID } from "../../../db/schema.ts";
+import { maskCardNumbersInText } from "../../domain/card.ts";
+import { loggedPayload, loggedPayloadFromText } from "../../domain/redaction.ts";
+import { recordAudit } from "../audit.ts";
+import type { Config } from "../config.ts";
+import { clientIp } from "../context.ts";
+import type { Database } from "../db.ts";
+import type { ApiAccessEnv } from "./env.ts";
+
+export const API_LOG_FLUSH_INTERVAL_MS = 250;
+export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
+/** Past this many unwritten entries (the database is stuck), new entries are dropped and counted. */
+export const MAX_QUEUED_API_LOG_ENTRIES = 50_000;
+/** 12 columns per row: far below SQLite's 32,766 bound parameters per statement. */
+export const API_LOG_ROWS_PER_INSERT = 250;
+export const DEFAULT_API_LOG_RETENTION_DAYS = 90;
+export const API_LOG_PRUNE_INTERVAL_MS = 3_600_000;
+/** Rows deleted per pruning transaction, so pruning never holds the write lock for long. */
+export const API_LOG_PRUNE_CHUNK_ROWS = 5_000;
+export const MAX_LOGGED_ENDPOINT_LENGTH = 255;
+export const MAX_LOGGED_METHOD_LENGTH = 10;
+export const MAX_LOGGED_USER_AGENT_LENGTH = 512;
+const DAY_MS = 86_400_000;
+
+export interface RequestLogSettings {
+  flushIntervalMs: number;
+  flushBatchEntries: number;
+  maxQueuedEntries: number;
+  retentionDays: number;
+  pruneIntervalMs: number;
+}
+
+/** API_LOG_RETENTION_DAYS: a positive whole number of days, 90 when unset. */
+export function retentionDaysFrom(env: Readonly<Record<string, string>>): number {
+  const raw = env.API_LOG_RETENTION_DAYS;
+  if (raw === undefined || raw === "") return DEFAULT_API_LOG_RETENTION_DAYS;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days <= 0) {
+    throw new Error(`API_LOG_RETENTION_DAYS must be a positive whole number, got "${raw}"`);
+  }
+  return days;
+}
+
+type CapturedBody =
+  | { kind: "text"; text: string }
+  | { kind: "fields"; fields: Record<string, string | string[]> };
+
+/** What a request left behind; redaction happens when the batch is written, off the request path. */
+interface CapturedRequest {
+  id: string;
+  endpoint: string;
+  method: string;
+  clientIp: string | null;
+  userAgent: string | null;
+  responseStatus: number;
+  responseTimeMs: number;
+  query: Record<string, string | string[]> | null;
+  body: CapturedBody | null;
+  responseText: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  createdAt: string;
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json/i;
+
+function fieldsOf(entries: Iterable<[string, FormDataEntryValue]>): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of entries) {
+    const text = typeof value === "string" ? value : `[file ${value.name}, ${value.size} bytes]`;
+    const previous = fields[name];
+    fields[name] = previous === undefined ? text : [...(Array.isArray(previous) ? previous : [previous]), text];
+  }
+  return fields;
+}
+
+/**
+ * The body as the application read it. A body nobody read (the request was refused first) is not
+ * read here either: its size is not bounded by anything the application checked.
+ */
+async function capturedBody(c: Context): Promise<CapturedBody | null> {
+  const cache = c.req.bodyCache;
+  try {
+    if (cache.formData) return { kind: "fields", fields: fieldsOf(await cache.formData) };
+    if (cache.text) return { kind: "text", text: await cache.text };
+    if (cache.json) return { kind: "text", text: JSON.stringify(await cache.json) };
+    if (cache.arrayBuffer) return { kind: "text", text: new TextDecoder().decode(await cache.arrayBuffer) };
+  } catch {
+    // The body failed to read (too large, malformed): nothing to log.
+  }
+  return null;
+}
+
+async function capturedResponseText(c: Context<ApiAccessEnv>): Promise<string | null> {
+  const sent = c.get("sentResponseBody");
+  if (sent !== undefined) return sent;
+  const res = c.res;
+  if (res.body === null || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) return null;
+  try {
+    return await res.clone().text();
+  } catch {
+    return null;
+  }
+}
+
+function queryOf(c: Context): Record<string, string | string[]> | null {
+  if (!c.req.url.includes("?")) return null;
+  const entries = Object.entries(c.req.queries());
+  if (entries.length === 0) return null;
+  return Object.fromEntries(entries.map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}
+
+/** The query and the body, each redacted and cut to a preview on its own. */
+function requestPayload(entry: CapturedRequest): unknown {
+  const payload: Record<string, unknown> = {};
+  if (entry.query) payload.query = loggedPayload(entry.query);
+  if (entry.body?.kind === "fields") payload.body = loggedPayload(entry.body.fields);
+  else if (entry.body?.kind === "text" && entry.body.text !== "") payload.body = loggedPayloadFromText(entry.body.text);
+  return Object.keys(payload).length === 0 ? null : payload;
+}
+
+export class RequestLog {
+  readonly #db: Database;
+  readonly #config: Config;
+  readonly #settings: RequestLogSettings;
+  #queue: CapturedRequest[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #dropped = 0;
+  #stopped = false;
+  #lastPruneMs = Number.NEGATIVE_INFINITY;
+
+  constructor(db: Database, config: Config, settings: Partial<RequestLogSettings> = {}) {
+    this.#db = db;
+    this.#config = config;
+    this.#settings = {
+      flushIntervalMs: API_LOG_FLUSH_INTERVAL_MS,
+      flushBatchEntries: API_LOG_FLUSH_BATCH_ENTRIES,
+      maxQueuedEntries: MAX_QUEUED_API_LOG_ENTRIES,
+      retentionDays: retentionDaysFrom(config.env),
+      pruneIntervalMs: API_LOG_PRUNE_INTERVAL_MS,
+      ...settings,
+    };
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  readonly middleware: MiddlewareHandler<ApiAccessEnv> = async (c, next) => {
+    const startedMs = performance.now();
+    const createdAt = new Date().toISOString();
+    await next();
+    const responseTimeMs = Math.round(performance.now() - startedMs);
+    const apiKeyId = c.get("apiKeyId") ?? null;
+    this.#enqueue({
+      id: crypto.randomUUID(),
+      endpoint: maskCardNumbersInText(c.req.path).slice(0, MAX_LOGGED_ENDPOINT_LENGTH),
+      method: c.req.method.slice(0, MAX_LOGGED_METHOD_LENGTH),
+      clientIp: clientIp(c, this.#config),
+      userAgent: c.req.header("user-agent")?.slice(0, MAX_LOGGED_USER_AGENT_LENGTH) ?? null,
+      responseStatus: c.res.status,
+      responseTimeMs,
+      query: queryOf(c),
+      body: await capturedBody(c),
+      responseText: await capturedResponseText(c),
+      apiKeyId,
+      userId: apiKeyId ? null : c.get("user")?.id ?? null,
+      createdAt,
+    });
+  };
+
+  /** Writes every queued entry; resolves when they are committed (or reported as failed). */
+  flush(): Promise<void> {
+    this.#chain = this.#chain.then(() => this.#writeQueued());
+    return this.#chain;
+  }
+
+  /** Clean shutdown: no more timers, and everything queued is written before this resolves. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#clearTimer();
+    await this.flush();
+  }
+
+  /** Deletes rows older than the retention; returns how many. */
+  async prune(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.#settings.retentionDays * DAY_MS).toISOString();
+    this.#lastPruneMs = now.getTime();
+    let total = 0;
+    for (;;) {
+      const deleted = await this.#db.transaction(async (tx) => {
+        const result = await tx.run(sql`DELETE FROM api_logs WHERE id IN
+          (SELECT id FROM api_logs WHERE created_at < ${cutoff} LIMIT ${API_LOG_PRUNE_CHUNK_ROWS})`);
+        if (result.rowsAffected > 0) {
+          await recordAudit(tx, { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null }, {
+            entityType: "api_logs",
+            entityId: "retention",
+            action: "prune",
+            changes: { deleted: result.rowsAffected, before: cutoff, retentionDays: this.#settings.retentionDays },
+          });
+        }
+        return result.rowsAffected;
+      });
+      total += deleted;
+      if (deleted < API_LOG_PRUNE_CHUNK_ROWS) return total;
+    }
+  }
+
+  #enqueue(entry: CapturedRequest): void {
+    if (this.#queue.length >= this.#settings.maxQueuedEntries) {
+      this.#dropped += 1;
+      return;
+    }
+    this.#queue.push(entry);
+    if (this.#stopped || this.#queue.length >= this.#settings.flushBatchEntries) {
+      void this.flush();
+    } else {
+      this.#scheduleFlush();
+    }
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async #writeQueued(): Promise<void> {
+    this.#clearTimer();
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.#settings.flushBatchEntries);
+      try {
+        const rows = batch.map(toRow);
+        await this.#db.transaction(async (tx) => {
+          for (let start = 0; start < rows.length; start += API_LOG_ROWS_PER_INSERT) {
+            await tx.insert(apiLogs).values(rows.slice(start, start + API_LOG_ROWS_PER_INSERT));
+          }
+        });
+      } catch (error) {
+        console.error(`api_logs: writing ${batch.length} entries failed; retrying later`, error);
+        const room = this.#settings.maxQueuedEntries - this.#queue.length;
+        this.#dropped += Math.max(0, batch.length - room);
+        this.#queue.unshift(...batch.slice(0, Math.max(0, room)));
+        if (!this.#stopped) this.#scheduleFlush();
+        break;
+      }
+    }
+    if (this.#dropped > 0) {
+      console.warn(`api_logs: ${this.#dropped} entries dropped: the write queue was full`);
+      this.#dropped = 0;
+    }
+    if (Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs) {
+      try {
+        await this.prune();
+      } catch (error) {
+        console.error("api_logs: pruning failed", error);
+      }
+    }
+  }
+
+  #scheduleFlush(): void {
+    if (this.#timer !== undefined) return;
+    const timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.#settings.flushIntervalMs);
+    // Never the reason a process stays alive; stop() writes what is left.
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+}
+
+function toRow(entry: CapturedRequest): typeof apiLogs.$inferInsert {
+  return {
+    id: entry.id,
+    endpoint: entry.endpoint,
+    method: entry.method,
+    clientIp: entry.clientIp,
+    userAgent: entry.userAgent,
+    responseStatus: entry.responseStatus,
+    responseTime: entry.responseTimeMs,
+    requestPayload: requestPayload(entry),
+    responsePayload: entry.responseText === null ? null : loggedPayloadFromText(entry.responseText),
+    apiKeyId: entry.apiKeyId,
+    userId: entry.userId,
+    createdAt: entry.createdAt,
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The OpenAPI 3.1 document of the public API, served at GET /api/openapi.json (behind the session,
+ * like every /api route; API keys reach the documented endpoints only). It is generated with
+ * @hono/zod-openapi from the very zod schemas the feature routes validate with, so the document
+ * cannot drift from what the server accepts. Like app.ts, this is a composition root: the one
+ * module besides app.ts that imports several features.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  DOCUMENTED_ENDPOINTS,
+  type DocumentedEndpoint,
+  endpointId,
+  RATE_LIMIT_WINDOW_MS,
+} from "../domain/public_api.ts";
+import type { AppEnv } from "./context.ts";
+import {
+  institutionIdParamSchema,
+  institutionListQuerySchema,
+  institutionSchema,
+  searchQuerySchema,
+  searchResultSchema,
+} from "./features/institutions/schemas.ts";
+import { ibanValidationResponseSchema, validateIbanBody } from "./features/iban/schemas.ts";
+import { routingCodeParam, routingCodeSchema } from "./features/routing_codes/schemas.ts";
+import { bicParam, swiftCodeSchema } from "./features/swift_codes/schemas.ts";
+
+export const OPENAPI_PATH = "/api/openapi.json";
+export const API_TITLE = "Central Bank Registry public API";
+export const API_VERSION = "1.0.0";
+export const BEARER_SCHEME = "bearerAuth";
+
+type RequestParts = {
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+};
+
+/** Request and success shapes of each documented endpoint, keyed by endpointId(). */
+const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; description: string }> = {
+  "GET /api/institutions": {
+    request: { query: institutionListQuerySchema },
+    data: z.array(institutionSchema),
+    description: "Newest first. `search` matches name, registration number, license number or e-mail; " +
+      "the total number of matches is in the X-Total-Count header.",
+  },
+  "GET /api/institutions/{id}": {
+    request: { params: institutionIdParamSchema },
+    data: institutionSchema,
+    description: "One institution by its id.",
+  },
+  "GET /api/routing-codes/{code}": {
+    request: { params: routingCodeParam },
+    data: routingCodeSchema,
+    description: "A national routing code exactly as assigned; a code with wrong check digits is a 400.",
+  },
+  "GET /api/swift-codes/{bic}": {
+    request: { params: bicParam },
+    data: swiftCodeSchema,
+    description: "A registered BIC (8 or 11 characters, ISO 9362).",
+  },
+  "POST /api/iban/validate": {
+    request: { body: validateIbanBody },
+    data: ibanValidationResponseSchema,
+    description: "Validates an IBAN (ISO 13616: country format, length, MOD 97-10 and national check digits). " +
+      "An invalid IBAN is a 200 with valid: false and details.error.",
+  },
+  "GET /api/search": {
+    request: { query: searchQuerySchema },
+    data: searchResultSchema,
+    description: "Records of the given type (routing, swift or institution) matching the query text.",
+  },
+};
+
+const errorSchema = z.object({
+  success: z.literal(false),
+  error: z.string().describe("What went wrong, for people"),
+  code: z.string().describe("Machine-readable: validation, unauthorized, forbidden, not_found, rate_limited, …"),
+  fields: z.record(z.string(), z.string()).optional().describe("Per-field messages of a validation failure"),
+  timestamp: z.string().describe("ISO-8601 UTC time of the response"),
+});
+
+const RATE_LIMIT_HEADERS = z.object({
+  "RateLimit-Limit": z.number().int().describe("Requests allowed per hour on this endpoint for this key"),
+  "RateLimit-Remaining": z.number().int().describe("Requests left in the current window"),
+  "RateLimit-Reset": z.number().int().describe("Seconds until the current window ends (windows are clock hours, UTC)"),
+  "RateLimit-Policy": z.string().describe('The limit and the window in seconds, e.g. "500;w=3600"'),
+});
+
+const REFUSAL_HEADERS = RATE_LIMIT_HEADERS.extend({
+  "Retry-After": z.number().int().describe("Seconds until the window ends and requests are accepted again"),
+});
+
+function errorResponse(description: string, headers?: typeof REFUSAL_HEADERS) {
+  return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema: errorSchema } } };
+}
+
+function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void {
+  const operation = OPERATIONS[endpointId(endpoint)];
+  if (!operation) throw new Error(`no OpenAPI operation for ${endpointId(endpoint)}`);
+  const { params, query, body } = operation.request;
+  app.openAPIRegistry.registerPath({
+    method: endpoint.method === "GET" ? "get" : "post",
+    path: endpoint.path,
+    summary: endpoint.summary,
+    description: `${operation.description}\n\nLimit: ${endpoint.limitPerHour} requests per hour per API key.`,
+    tags: ["Public lookup API"],
+    security: [{ [BEARER_SCHEME]: [] }],
+    "x-rate-limit-per-hour": endpoint.limitPerHour,
+    request: {
+      ...(params ? { params } : {}),
+      ...(query ? { query } : {}),
+      ...(body ? { body: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    },
+    responses: {
+      200: {
+        description: "Success, in the envelope",
+        headers: RATE_LIMIT_HEADERS,
+        content: {
+          "application/json": {
+            schema: z.object({
+              data: operation.data,
+              success: z.literal(true),
+              timestamp: z.string().describe("ISO-8601 UTC time of the response"),
+            }),
+          },
+        },
+      },
+      400: errorResponse("Invalid input: `fields` names each offending parameter"),
+      401: errorResponse("Missing, unknown, revoked or expired API key (error: \"Unauthorized\")"),
+      403: errorResponse("The key may not call this route (keys reach the documented endpoints only)"),
+      404: errorResponse("No such record"),
+      429: errorResponse(
+        `Hourly limit reached (${endpoint.limitPerHour} per hour); retry after Retry-After seconds`,
+        REFUSAL_HEADERS,
+      ),
+    },
+  });
+}
+
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const app = new OpenAPIHono();
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key created on the API Management screen: `Authorization: Bearer cbr_live_…`",
+  });
+  for (const endpoint of DOCUMENTED_ENDPOINTS) registerEndpoint(app, endpoint);
+  return app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description: "Read-only lookups of the national registry for commercial banks and payment systems. " +
+        "Every response is an envelope: `{data, success: true, timestamp}` or `{success: false, error, code, timestamp}`. " +
+        `Limits count per API key and endpoint in fixed windows of ${RATE_LIMIT_WINDOW_MS / 60_000} minutes ` +
+        "aligned to the clock hour (UTC); past a limit the answer is HTTP 429 with Retry-After.",
+    },
+    servers: [{ url: "/", description: "This server; paths start with /api" }],
+    security: [{ [BEARER_SCHEME]: [] }],
+  }) as unknown as Record<string, unknown>;
+}
+
+export function openApiRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  let document: Record<string, unknown> | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= buildOpenApiDocument();
+    return c.json(document);
+  });
+  return app;
+}
