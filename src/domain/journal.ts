@@ -58,7 +58,11 @@ export interface JournalSummary {
   cardFundingMinor: Minor;
 }
 
-function broken(code: JournalBreakCode, entryId: string | null, message: string): { ok: false; error: JournalBreak } {
+function broken(
+  code: JournalBreakCode,
+  entryId: string | null,
+  message: string,
+): { ok: false; error: JournalBreak } {
   return { ok: false, error: { code, entryId, message } };
 }
 
@@ -196,7 +200,8 @@ export function verifySweepEntries(
       ok: false,
       error: {
         code: "sweep_entries_missing",
-        message: `Sweep ${sweep.id} has ${outs.length} sweep_out and ${ins.length} sweep_in entries (${entries.length} in all); expected exactly one of each`,
+        message:
+          `Sweep ${sweep.id} has ${outs.length} sweep_out and ${ins.length} sweep_in entries (${entries.length} in all); expected exactly one of each`,
       },
     };
   }
@@ -205,8 +210,12 @@ export function verifySweepEntries(
   const mismatches: string[] = [];
   if (out.accountId !== sweep.sourceAccountId) mismatches.push("sweep_out is not on the source account");
   if (into.accountId !== sweep.targetAccountId) mismatches.push("sweep_in is not on the target account");
-  if (out.amountMinor !== -sweep.amountMinor) mismatches.push("sweep_out amount differs from the sweep amount");
-  if (into.amountMinor !== sweep.amountMinor) mismatches.push("sweep_in amount differs from the sweep amount");
+  if (out.amountMinor !== -sweep.amountMinor) {
+    mismatches.push("sweep_out amount differs from the sweep amount");
+  }
+  if (into.amountMinor !== sweep.amountMinor) {
+    mismatches.push("sweep_in amount differs from the sweep amount");
+  }
   if (
     out.balanceBeforeMinor !== sweep.sourceBalanceBeforeMinor ||
     out.balanceAfterMinor !== sweep.sourceBalanceAfterMinor

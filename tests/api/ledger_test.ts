@@ -37,7 +37,8 @@ Deno.test("POST /api/ledger-accounts books the opening balance as one audited op
     const req = t.as(await t.login());
     const account = await createAccount(req, { currentBalance: "1250.00" });
     const entries = (await t.deps.db.readClient.execute({
-      sql: "SELECT id, entry_type, amount_minor, balance_before_minor, balance_after_minor, reference_type, reference_id FROM ledger_entries WHERE account_id = ?",
+      sql:
+        "SELECT id, entry_type, amount_minor, balance_before_minor, balance_after_minor, reference_type, reference_id FROM ledger_entries WHERE account_id = ?",
       args: [account.id],
     })).rows;
     assert.equal(entries.length, 1);
@@ -159,7 +160,12 @@ Deno.test("POST /api/ledger-accounts refuses an unknown institution or routing e
     const req = t.as(await t.login());
     for (const field of ["institutionId", "nationalRoutingId"]) {
       const res = await req("POST", "/api/ledger-accounts", {
-        body: { accountNumber: nextAccountNumber(), accountType: "ledger", accountName: "L", [field]: crypto.randomUUID() },
+        body: {
+          accountNumber: nextAccountNumber(),
+          accountType: "ledger",
+          accountName: "L",
+          [field]: crypto.randomUUID(),
+        },
       });
       const error = await expectJson(res, 400);
       assert.ok(error.fields[field]);
@@ -296,7 +302,8 @@ Deno.test("GET /api/ledger-accounts/reconciliation detects tampered balances, en
 
     // A journal entry rewritten (amount and after-balance together, so its own CHECK still holds).
     await db.readClient.execute({
-      sql: "UPDATE ledger_entries SET amount_minor = amount_minor + 100, balance_after_minor = balance_after_minor + 100 WHERE reference_id = ? AND entry_type = 'sweep_in'",
+      sql:
+        "UPDATE ledger_entries SET amount_minor = amount_minor + 100, balance_after_minor = balance_after_minor + 100 WHERE reference_id = ? AND entry_type = 'sweep_in'",
       args: [sweep.id],
     });
     assert.deepEqual(await codes(), [
@@ -305,7 +312,8 @@ Deno.test("GET /api/ledger-accounts/reconciliation detects tampered balances, en
       "sweep_entries_mismatch",
     ]);
     await db.readClient.execute({
-      sql: "UPDATE ledger_entries SET amount_minor = amount_minor - 100, balance_after_minor = balance_after_minor - 100 WHERE reference_id = ? AND entry_type = 'sweep_in'",
+      sql:
+        "UPDATE ledger_entries SET amount_minor = amount_minor - 100, balance_after_minor = balance_after_minor - 100 WHERE reference_id = ? AND entry_type = 'sweep_in'",
       args: [sweep.id],
     });
 

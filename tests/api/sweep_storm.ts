@@ -34,7 +34,11 @@ export async function call(
 ): Promise<{ status: number; json: any }> {
   const res = await fetch(`${client.baseUrl}${path}`, {
     method,
-    headers: { cookie: client.cookie, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    headers: {
+      cookie: client.cookie,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -62,8 +66,16 @@ export async function createStormAccounts(client: Client, tag: string): Promise<
     assert.equal(res.status, 201, JSON.stringify(res.json));
     return res.json as StormAccount;
   };
-  const liquidA = await create({ accountNumber: `${tag}-LIQ-A`, accountType: "liquid", currentBalance: "100.00" });
-  const liquidB = await create({ accountNumber: `${tag}-LIQ-B`, accountType: "liquid", currentBalance: "0.00" });
+  const liquidA = await create({
+    accountNumber: `${tag}-LIQ-A`,
+    accountType: "liquid",
+    currentBalance: "100.00",
+  });
+  const liquidB = await create({
+    accountNumber: `${tag}-LIQ-B`,
+    accountType: "liquid",
+    currentBalance: "0.00",
+  });
   const accounts = [liquidA, liquidB];
   for (const [index, target] of [liquidA, liquidB, liquidA].entries()) {
     accounts.push(
@@ -94,7 +106,14 @@ export async function createStormAccounts(client: Client, tag: string): Promise<
       targetLiquidAccount: liquidA.id,
     }),
   );
-  accounts.push(await create({ accountNumber: `${tag}-EUR`, accountType: "liquid", currency: "EUR", currentBalance: "10.00" }));
+  accounts.push(
+    await create({
+      accountNumber: `${tag}-EUR`,
+      accountType: "liquid",
+      currency: "EUR",
+      currentBalance: "10.00",
+    }),
+  );
   return accounts;
 }
 
@@ -199,7 +218,13 @@ export async function runStorm(
         const attempts = key === null ? 1 : 2;
         if (key !== null) pendingKeyed = { key, body };
         for (let attempt = 0; attempt < attempts; attempt++) {
-          const res = await call(client, "POST", "/api/balance-sweeps", body, key ? { "Idempotency-Key": key } : {});
+          const res = await call(
+            client,
+            "POST",
+            "/api/balance-sweeps",
+            body,
+            key ? { "Idempotency-Key": key } : {},
+          );
           count(res.status);
           if (res.status === 201 && attempt === 0) {
             result.manualCreated += 1;
@@ -221,7 +246,9 @@ export async function runStorm(
  * Opens the database file directly and checks every invariant of the money core; returns the
  * number of completed sweeps. Run it only while no server process writes to the file.
  */
-export async function checkStoreInvariants(databaseUrl: string): Promise<{ sweeps: number; sweepIds: Set<string> }> {
+export async function checkStoreInvariants(
+  databaseUrl: string,
+): Promise<{ sweeps: number; sweepIds: Set<string> }> {
   const db = await openDatabase(databaseUrl);
   try {
     const q = async (text: string) => (await db.readClient.execute(text)).rows;
@@ -270,8 +297,10 @@ export async function checkStoreInvariants(databaseUrl: string): Promise<{ sweep
 
     // Accounts without card funding: their sweeps alone chain from the opening balance to the
     // current balance (the journal-wide chain, card funding included, is checked by reconcile()).
-    const funded = new Set((await q("SELECT DISTINCT account_id FROM ledger_entries WHERE entry_type = 'card_funding'"))
-      .map((row) => String(row.account_id)));
+    const funded = new Set(
+      (await q("SELECT DISTINCT account_id FROM ledger_entries WHERE entry_type = 'card_funding'"))
+        .map((row) => String(row.account_id)),
+    );
     for (const account of accounts) {
       const accountId = String(account.id);
       if (funded.has(accountId)) continue;

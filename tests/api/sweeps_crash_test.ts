@@ -18,7 +18,8 @@ const AFTER_RESTART_REQUESTS = 200;
 const ALLOWED_STATUSES = new Set([200, 201, 422]);
 
 Deno.test({
-  name: "SIGKILL in the middle of a sweep storm leaves no partial sweep, keeps acknowledged sweeps and every invariant",
+  name:
+    "SIGKILL in the middle of a sweep storm leaves no partial sweep, keeps acknowledged sweeps and every invariant",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -43,11 +44,15 @@ Deno.test({
       );
       assert.ok(before.acknowledgedSweepIds.size >= ACKNOWLEDGED_BEFORE_KILL, `storm too slow: ${summary}`);
       assert.ok(before.networkErrors > 0, "the kill did not interrupt the storm");
-      for (const status of before.statuses.keys()) assert.ok(ALLOWED_STATUSES.has(status), `HTTP ${status}: ${summary}`);
+      for (const status of before.statuses.keys()) {
+        assert.ok(ALLOWED_STATUSES.has(status), `HTTP ${status}: ${summary}`);
+      }
 
       // The database as the killed process left it: no partial sweep, nothing acknowledged lost.
       const afterCrash = await checkStoreInvariants(server.databaseUrl);
-      for (const id of before.acknowledgedSweepIds) assert.ok(afterCrash.sweepIds.has(id), `acknowledged sweep ${id} lost`);
+      for (const id of before.acknowledgedSweepIds) {
+        assert.ok(afterCrash.sweepIds.has(id), `acknowledged sweep ${id} lost`);
+      }
 
       server = await startServer({}, dataDir);
       const again = await signInClient(server.baseUrl);
@@ -72,7 +77,9 @@ Deno.test({
         seed: seed + 1,
       });
       assert.equal(after.networkErrors, 0);
-      for (const status of after.statuses.keys()) assert.ok(ALLOWED_STATUSES.has(status), `HTTP ${status} after restart`);
+      for (const status of after.statuses.keys()) {
+        assert.ok(ALLOWED_STATUSES.has(status), `HTTP ${status} after restart`);
+      }
 
       await server.stop();
       const final = await checkStoreInvariants(server.databaseUrl);

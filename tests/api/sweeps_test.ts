@@ -1,16 +1,29 @@
 import assert from "node:assert/strict";
 import { institutions, swiftCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
-import { parseSchedule, runScheduledOccurrence, startSweepScheduler } from "../../src/server/features/sweeps/scheduler.ts";
+import {
+  parseSchedule,
+  runScheduledOccurrence,
+  startSweepScheduler,
+} from "../../src/server/features/sweeps/scheduler.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { balances, createAccount, type Requester, validateCamt050, writeCounts } from "./ledger_helpers.ts";
 
 async function ledgerAndLiquid(req: Requester, ledgerBalance = "1000.00", liquidBalance = "0.00") {
-  const liquid = await createAccount(req, { accountType: "liquid", accountName: "Liquid USD", currentBalance: liquidBalance });
+  const liquid = await createAccount(req, {
+    accountType: "liquid",
+    accountName: "Liquid USD",
+    currentBalance: liquidBalance,
+  });
   const ledger = await createAccount(req, { accountName: "Ledger USD", currentBalance: ledgerBalance });
   return { ledger, liquid };
 }
 
-function sweepBody(sourceAccountId: string, targetAccountId: string, sweepAmount: string | number, extra = {}) {
+function sweepBody(
+  sourceAccountId: string,
+  targetAccountId: string,
+  sweepAmount: string | number,
+  extra = {},
+) {
   return { sourceAccountId, targetAccountId, sweepAmount, sweepReason: "Liquidity top-up", ...extra };
 }
 
@@ -35,7 +48,12 @@ Deno.test("POST /api/balance-sweeps moves the exact amount and records both acco
     assert.equal(sweep.sweepAmount, "250.55");
     assert.equal(sweep.currency, "USD");
     assert.deepEqual(
-      [sweep.sourceBalanceBefore, sweep.sourceBalanceAfter, sweep.targetBalanceBefore, sweep.targetBalanceAfter],
+      [
+        sweep.sourceBalanceBefore,
+        sweep.sourceBalanceAfter,
+        sweep.targetBalanceBefore,
+        sweep.targetBalanceAfter,
+      ],
       ["1000.00", "749.45", "5.10", "255.65"],
     );
     assert.match(sweep.transactionReference, /^SWP-\d{8}-[0-9A-F]{20}$/);
@@ -67,7 +85,10 @@ Deno.test("POST /api/balance-sweeps accepts the whole available balance, a JS nu
   try {
     const req = t.as(await t.login());
     const { ledger, liquid } = await ledgerAndLiquid(req, "0.03");
-    await expectJson(await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, 0.03) }), 201);
+    await expectJson(
+      await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, 0.03) }),
+      201,
+    );
     assert.equal((await balances(req)).get(ledger.id), "0.00");
     const settlement = await createAccount(req, { accountType: "settlement", currentBalance: "10.00" });
     const reserve = await createAccount(req, { accountType: "reserve" });
@@ -105,7 +126,9 @@ Deno.test("POST /api/balance-sweeps answers 400 for malformed requests and chang
       [{ sweepReason: "r".repeat(1001) }, "sweepReason"],
     ];
     for (const [patch, field] of cases) {
-      const res = await req("POST", "/api/balance-sweeps", { body: { ...sweepBody(ledger.id, liquid.id, "1.00"), ...patch } });
+      const res = await req("POST", "/api/balance-sweeps", {
+        body: { ...sweepBody(ledger.id, liquid.id, "1.00"), ...patch },
+      });
       const error = await expectJson(res, 400);
       assert.ok(error.fields?.[field], `expected a message for ${field} with ${JSON.stringify(patch)}`);
     }
@@ -158,9 +181,15 @@ Deno.test("POST /api/balance-sweeps answers 404 naming the unknown account", asy
     const req = t.as(await t.login());
     const { ledger, liquid } = await ledgerAndLiquid(req);
     const unknown = crypto.randomUUID();
-    const a = await expectJson(await req("POST", "/api/balance-sweeps", { body: sweepBody(unknown, liquid.id, "1") }), 404);
+    const a = await expectJson(
+      await req("POST", "/api/balance-sweeps", { body: sweepBody(unknown, liquid.id, "1") }),
+      404,
+    );
     assert.equal(a.field, "sourceAccountId");
-    const b = await expectJson(await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, unknown, "1") }), 404);
+    const b = await expectJson(
+      await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, unknown, "1") }),
+      404,
+    );
     assert.equal(b.field, "targetAccountId");
     await expectJson(await req("GET", `/api/balance-sweeps/${unknown}`), 404);
     await expectJson(await req("GET", `/api/balance-sweeps/${unknown}/iso20022`), 404);
@@ -176,8 +205,9 @@ Deno.test("the same Idempotency-Key sent 10 times concurrently moves money once 
     const { ledger, liquid } = await ledgerAndLiquid(req, "100.00");
     const headers = { "Idempotency-Key": "sweep-2025-01-07-0001" };
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "60.00"), headers })
+      Array.from(
+        { length: 10 },
+        () => req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "60.00"), headers }),
       ),
     );
     const bodies = await Promise.all(responses.map((res) => res.text()));
@@ -190,11 +220,17 @@ Deno.test("the same Idempotency-Key sent 10 times concurrently moves money once 
     assert.equal((await writeCounts(t.deps.db)).sweeps, 1);
 
     // "60" is the same amount as "60.00": still the same request.
-    const retry = await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "60"), headers });
+    const retry = await req("POST", "/api/balance-sweeps", {
+      body: sweepBody(ledger.id, liquid.id, "60"),
+      headers,
+    });
     assert.equal(retry.status, 201);
     assert.equal(await retry.text(), bodies[0]);
 
-    const different = await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "1.00"), headers });
+    const different = await req("POST", "/api/balance-sweeps", {
+      body: sweepBody(ledger.id, liquid.id, "1.00"),
+      headers,
+    });
     const error = await expectJson(different, 422);
     assert.equal(error.reason, "idempotency_mismatch");
     assert.equal((await writeCounts(t.deps.db)).sweeps, 1);
@@ -209,16 +245,25 @@ Deno.test("a rejected sweep's outcome is replayed for its Idempotency-Key withou
     const req = t.as(await t.login());
     const { ledger, liquid } = await ledgerAndLiquid(req, "10.00");
     const headers = { "Idempotency-Key": "retry-me" };
-    const first = await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "20.00"), headers });
+    const first = await req("POST", "/api/balance-sweeps", {
+      body: sweepBody(ledger.id, liquid.id, "20.00"),
+      headers,
+    });
     const firstBody = await first.text();
     assert.equal(first.status, 422);
-    const again = await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "20.00"), headers });
+    const again = await req("POST", "/api/balance-sweeps", {
+      body: sweepBody(ledger.id, liquid.id, "20.00"),
+      headers,
+    });
     assert.equal(again.status, 422);
     assert.equal(await again.text(), firstBody);
     assert.equal(again.headers.get("Idempotent-Replayed"), "true");
     assert.equal((await writeCounts(t.deps.db)).sweeps, 0);
     // Without a key the same request is simply evaluated again.
-    await expectJson(await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "10.00") }), 201);
+    await expectJson(
+      await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "10.00") }),
+      201,
+    );
   } finally {
     await t.close();
   }
@@ -234,7 +279,11 @@ Deno.test("POST /api/balance-sweeps/auto-sweep sweeps exactly each excess over t
       sweepThreshold: "1000.00",
       targetLiquidAccount: liquid.id,
     });
-    const at = await createAccount(req, { currentBalance: "1000.00", sweepThreshold: "1000.00", targetLiquidAccount: liquid.id });
+    const at = await createAccount(req, {
+      currentBalance: "1000.00",
+      sweepThreshold: "1000.00",
+      targetLiquidAccount: liquid.id,
+    });
     const noTarget = await createAccount(req, { currentBalance: "5000.00", sweepThreshold: "1.00" });
     const result = await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
     assert.equal(result.sweepsExecuted, 1);
@@ -265,11 +314,18 @@ Deno.test("concurrent auto-sweeps never sweep the same excess twice", async () =
     const sources = [];
     for (let i = 0; i < 3; i++) {
       sources.push(
-        await createAccount(req, { currentBalance: "300.00", sweepThreshold: "100.00", targetLiquidAccount: liquid.id }),
+        await createAccount(req, {
+          currentBalance: "300.00",
+          sweepThreshold: "100.00",
+          targetLiquidAccount: liquid.id,
+        }),
       );
     }
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => req("POST", "/api/balance-sweeps/auto-sweep").then((res) => expectJson(res, 200))),
+      Array.from(
+        { length: 8 },
+        () => req("POST", "/api/balance-sweeps/auto-sweep").then((res) => expectJson(res, 200)),
+      ),
     );
     assert.equal(results.reduce((sum, result) => sum + result.sweepsExecuted, 0), 3);
     const now = await balances(req);
@@ -295,14 +351,23 @@ Deno.test("GET /api/balance-sweeps lists newest first with names and pages with 
     }
     const all = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
     assert.deepEqual(all.map((sweep: { id: string }) => sweep.id), [...ids].reverse());
-    assert.deepEqual(all[0].sourceAccount, { accountName: "Ledger USD", accountNumber: ledger.accountNumber });
+    assert.deepEqual(all[0].sourceAccount, {
+      accountName: "Ledger USD",
+      accountNumber: ledger.accountNumber,
+    });
     const page = await expectJson(await req("GET", "/api/balance-sweeps?limit=10&offset=2"), 200);
     assert.deepEqual(page.map((sweep: { id: string }) => sweep.id), [...ids].reverse().slice(2, 12));
     await expectJson(await req("GET", "/api/balance-sweeps?limit=0"), 400);
     const since = new Date(Date.now() - 60_000).toISOString();
-    assert.equal((await expectJson(await req("GET", `/api/balance-sweeps/count?since=${since}`), 200)).count, 12);
+    assert.equal(
+      (await expectJson(await req("GET", `/api/balance-sweeps/count?since=${since}`), 200)).count,
+      12,
+    );
     const future = new Date(Date.now() + 60_000).toISOString();
-    assert.equal((await expectJson(await req("GET", `/api/balance-sweeps/count?since=${future}`), 200)).count, 0);
+    assert.equal(
+      (await expectJson(await req("GET", `/api/balance-sweeps/count?since=${future}`), 200)).count,
+      0,
+    );
     await expectJson(await req("GET", "/api/balance-sweeps/count?since=yesterday"), 400);
   } finally {
     await t.close();
@@ -368,7 +433,10 @@ Deno.test("GET /api/balance-sweeps/{id}/iso20022 downloads a camt.050.001.05 mes
       assert.match(xml, new RegExp(`<MsgId>${sweep.transactionReference}</MsgId>`));
       assert.match(xml, new RegExp(`<UETR>${sweep.id}</UETR>`));
       assert.match(xml, new RegExp(`<AmtWthCcy Ccy="USD">${sweep.sweepAmount}</AmtWthCcy>`));
-      assert.match(xml, /<Cdtr><FinInstnId><BICFI>MERIUS33XXX<\/BICFI><Nm>Meridian &amp; Sons &lt;Commercial&gt; Bank<\/Nm>/);
+      assert.match(
+        xml,
+        /<Cdtr><FinInstnId><BICFI>MERIUS33XXX<\/BICFI><Nm>Meridian &amp; Sons &lt;Commercial&gt; Bank<\/Nm>/,
+      );
       assert.match(xml, new RegExp(`<DbtrAcct><Id><Othr><Id>${"A".repeat(34)}</Id>`));
     }
     assert.equal(sweeps[1].id, manual.id);
@@ -379,10 +447,15 @@ Deno.test("GET /api/balance-sweeps/{id}/iso20022 downloads a camt.050.001.05 mes
 });
 
 Deno.test("validateCamt050() rejects a message that breaks the schema", async () => {
-  const sample = await Deno.readTextFile(new URL("../../db/reference/iso20022/sample-camt.050.001.05.xml", import.meta.url));
+  const sample = await Deno.readTextFile(
+    new URL("../../db/reference/iso20022/sample-camt.050.001.05.xml", import.meta.url),
+  );
   assert.equal((await validateCamt050(sample)).valid, true);
   assert.equal((await validateCamt050(sample.replace('Ccy="EUR"', 'Ccy="EURO"'))).valid, false);
-  assert.equal((await validateCamt050(sample.replace("<SttlmDt>2025-01-07", "<SttlmDt>07.01.2025"))).valid, false);
+  assert.equal(
+    (await validateCamt050(sample.replace("<SttlmDt>2025-01-07", "<SttlmDt>07.01.2025"))).valid,
+    false,
+  );
 });
 
 Deno.test("runScheduledOccurrence() lets exactly one of several app processes on one database run an occurrence", async () => {
@@ -390,7 +463,11 @@ Deno.test("runScheduledOccurrence() lets exactly one of several app processes on
   try {
     const req = t.as(await t.login());
     const liquid = await createAccount(req, { accountType: "liquid" });
-    const source = await createAccount(req, { currentBalance: "900.00", sweepThreshold: "400.00", targetLiquidAccount: liquid.id });
+    const source = await createAccount(req, {
+      currentBalance: "900.00",
+      sweepThreshold: "400.00",
+      targetLiquidAccount: liquid.id,
+    });
     const occurrence = "2030-01-01T02:00:00.000Z";
     const worker = new URL("./sweep_schedule_worker.ts", import.meta.url).pathname;
     const results = await Promise.all(["a", "b", "c"].map(async (instance) => {
@@ -411,7 +488,9 @@ Deno.test("runScheduledOccurrence() lets exactly one of several app processes on
     assert.equal(sweep.sweepType, "scheduled");
     assert.equal(sweep.executedBy, SYSTEM_USER_ID);
     assert.deepEqual(sweep.executedByUser, { firstName: "System", lastName: null });
-    const lease = (await t.deps.db.readClient.execute("SELECT occurrence_key, sweeps_executed FROM sweep_schedule_leases")).rows;
+    const lease = (await t.deps.db.readClient.execute(
+      "SELECT occurrence_key, sweeps_executed FROM sweep_schedule_leases",
+    )).rows;
     assert.deepEqual(lease.map((row) => [row.occurrence_key, row.sweeps_executed]), [[occurrence, 1]]);
     const again = await runScheduledOccurrence(t.deps.db, "0 2 * * *", new Date(occurrence), "instance-d");
     assert.deepEqual(again, { claimed: false, sweepsExecuted: 0 });
@@ -440,7 +519,11 @@ Deno.test("startSweepScheduler() runs SWEEP_SCHEDULE occurrences and is off with
     assert.ok(scheduler);
     const req = t.as(await t.login());
     const liquid = await createAccount(req, { accountType: "liquid" });
-    const source = await createAccount(req, { currentBalance: "10.00", sweepThreshold: "2.50", targetLiquidAccount: liquid.id });
+    const source = await createAccount(req, {
+      currentBalance: "10.00",
+      sweepThreshold: "2.50",
+      targetLiquidAccount: liquid.id,
+    });
     const deadline = Date.now() + 5_000;
     while ((await balances(req)).get(source.id) !== "2.50" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -459,9 +542,15 @@ Deno.test("every sweep has exactly one audit row and the store reconciles after 
   try {
     const req = t.as(await t.login());
     const liquid = await createAccount(req, { accountType: "liquid", currentBalance: "1.00" });
-    const ledger = await createAccount(req, { currentBalance: "500.00", sweepThreshold: "50.00", targetLiquidAccount: liquid.id });
+    const ledger = await createAccount(req, {
+      currentBalance: "500.00",
+      sweepThreshold: "50.00",
+      targetLiquidAccount: liquid.id,
+    });
     for (const amount of ["10.00", "0.01", "999.00", "20.50"]) {
-      await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, amount) }).then((res) => res.body?.cancel());
+      await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, amount) }).then((
+        res,
+      ) => res.body?.cancel());
     }
     await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
     const sweeps = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
@@ -481,13 +570,15 @@ Deno.test("every sweep has exactly one audit row and the store reconciles after 
 Deno.test("sweep endpoints answer 401 without a session", async () => {
   const t = await createTestApp();
   try {
-    for (const [method, path] of [
-      ["GET", "/api/balance-sweeps"],
-      ["POST", "/api/balance-sweeps"],
-      ["POST", "/api/balance-sweeps/auto-sweep"],
-      ["GET", `/api/balance-sweeps/${crypto.randomUUID()}`],
-      ["GET", `/api/balance-sweeps/${crypto.randomUUID()}/iso20022`],
-    ]) {
+    for (
+      const [method, path] of [
+        ["GET", "/api/balance-sweeps"],
+        ["POST", "/api/balance-sweeps"],
+        ["POST", "/api/balance-sweeps/auto-sweep"],
+        ["GET", `/api/balance-sweeps/${crypto.randomUUID()}`],
+        ["GET", `/api/balance-sweeps/${crypto.randomUUID()}/iso20022`],
+      ]
+    ) {
       const res = await t.request(method, path);
       assert.equal(res.status, 401, `${method} ${path}`);
       await res.body?.cancel();

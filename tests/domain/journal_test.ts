@@ -13,7 +13,14 @@ function entry(
   amountMinor: bigint,
   balanceBeforeMinor: bigint,
 ): JournalEntry {
-  return { id, entryType, amountMinor, balanceBeforeMinor, balanceAfterMinor: balanceBeforeMinor + amountMinor, referenceId: id };
+  return {
+    id,
+    entryType,
+    amountMinor,
+    balanceBeforeMinor,
+    balanceAfterMinor: balanceBeforeMinor + amountMinor,
+    referenceId: id,
+  };
 }
 
 const account = (opening: bigint, current: bigint, available = current) => ({
@@ -33,7 +40,13 @@ Deno.test("verifyAccountJournal() accepts an unbroken journal and totals it by e
   const result = verifyAccountJournal(account(10_000n, 8_000n), history);
   assert.deepEqual(result, {
     ok: true,
-    value: { entryCount: 4, openingMinor: 10_000n, sweepInMinor: 1_000n, sweepOutMinor: 2_500n, cardFundingMinor: -500n },
+    value: {
+      entryCount: 4,
+      openingMinor: 10_000n,
+      sweepInMinor: 1_000n,
+      sweepOutMinor: 2_500n,
+      cardFundingMinor: -500n,
+    },
   });
 });
 
@@ -46,7 +59,10 @@ Deno.test("verifyAccountJournal() requires the journal to start with one opening
   assert.equal(!none.ok && none.error.code, "missing_opening_entry");
   const late = verifyAccountJournal(account(0n, 0n), [entry("in", "sweep_in", 5n, 0n)]);
   assert.equal(!late.ok && late.error.code, "missing_opening_entry");
-  const twice = verifyAccountJournal(account(5n, 10n), [entry("o1", "opening", 5n, 0n), entry("o2", "opening", 5n, 5n)]);
+  const twice = verifyAccountJournal(account(5n, 10n), [
+    entry("o1", "opening", 5n, 0n),
+    entry("o2", "opening", 5n, 5n),
+  ]);
   assert.deepEqual(!twice.ok && [twice.error.code, twice.error.entryId], ["duplicate_opening_entry", "o2"]);
 });
 
@@ -60,7 +76,10 @@ Deno.test("verifyAccountJournal() names the first entry that breaks the chain", 
   broken[2] = entry("in1", "sweep_in", 1_000n, 7_400n);
   const result = verifyAccountJournal(account(10_000n, 8_000n), broken);
   assert.deepEqual(!result.ok && [result.error.code, result.error.entryId], ["chain_break", "in1"]);
-  assert.match(!result.ok ? result.error.message : "", /starts at 74\.00, but the previous balance was 75\.00/);
+  assert.match(
+    !result.ok ? result.error.message : "",
+    /starts at 74\.00, but the previous balance was 75\.00/,
+  );
 });
 
 Deno.test("verifyAccountJournal() detects an entry whose after-balance disagrees with its amount", () => {
@@ -85,7 +104,10 @@ Deno.test("verifyAccountJournal() detects a negative balance and a sweep entry w
 
 Deno.test("verifyAccountJournal() detects a current or available balance the journal does not explain", () => {
   const current = verifyAccountJournal(account(10_000n, 8_001n), history);
-  assert.deepEqual(!current.ok && [current.error.code, current.error.entryId], ["current_balance_mismatch", null]);
+  assert.deepEqual(!current.ok && [current.error.code, current.error.entryId], [
+    "current_balance_mismatch",
+    null,
+  ]);
   const available = verifyAccountJournal(account(10_000n, 8_000n, 8_001n), history);
   assert.equal(!available.ok && available.error.code, "available_balance_mismatch");
 });
@@ -100,11 +122,22 @@ const sweep: SweepRecord = {
   targetBalanceBeforeMinor: 100n,
   targetBalanceAfterMinor: 2_600n,
 };
-const sweepOut: SweepJournalEntry = { ...entry("e-out", "sweep_out", -2_500n, 10_000n), accountId: "ledger", referenceId: "sweep-1" };
-const sweepIn: SweepJournalEntry = { ...entry("e-in", "sweep_in", 2_500n, 100n), accountId: "liquid", referenceId: "sweep-1" };
+const sweepOut: SweepJournalEntry = {
+  ...entry("e-out", "sweep_out", -2_500n, 10_000n),
+  accountId: "ledger",
+  referenceId: "sweep-1",
+};
+const sweepIn: SweepJournalEntry = {
+  ...entry("e-in", "sweep_in", 2_500n, 100n),
+  accountId: "liquid",
+  referenceId: "sweep-1",
+};
 
 Deno.test("verifySweepEntries() accepts exactly one matching debit and credit", () => {
-  assert.deepEqual(verifySweepEntries(sweep, [sweepIn, sweepOut]), { ok: true, value: { outEntryId: "e-out", inEntryId: "e-in" } });
+  assert.deepEqual(verifySweepEntries(sweep, [sweepIn, sweepOut]), {
+    ok: true,
+    value: { outEntryId: "e-out", inEntryId: "e-in" },
+  });
 });
 
 Deno.test("verifySweepEntries() reports a missing or duplicated side", () => {
@@ -118,7 +151,10 @@ Deno.test("verifySweepEntries() reports entries on the wrong account or with oth
   const cases: SweepJournalEntry[][] = [
     [{ ...sweepOut, accountId: "other" }, sweepIn],
     [sweepOut, { ...sweepIn, accountId: "ledger" }],
-    [{ ...entry("e-out", "sweep_out", -2_400n, 10_000n), accountId: "ledger", referenceId: "sweep-1" }, sweepIn],
+    [
+      { ...entry("e-out", "sweep_out", -2_400n, 10_000n), accountId: "ledger", referenceId: "sweep-1" },
+      sweepIn,
+    ],
     [sweepOut, { ...entry("e-in", "sweep_in", 2_500n, 101n), accountId: "liquid", referenceId: "sweep-1" }],
   ];
   for (const entries of cases) {

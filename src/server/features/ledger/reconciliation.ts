@@ -153,7 +153,11 @@ export async function reconcile(readClient: Client): Promise<ReconciliationRepor
     }
     for (const accountId of entriesByAccount.keys()) {
       if (!accountIds.has(accountId)) {
-        report({ code: "orphan_entry", message: `Journal entries exist for unknown account ${accountId}`, accountId });
+        report({
+          code: "orphan_entry",
+          message: `Journal entries exist for unknown account ${accountId}`,
+          accountId,
+        });
       }
     }
 
@@ -185,7 +189,8 @@ export async function reconcile(readClient: Client): Promise<ReconciliationRepor
       if (!completedSweepIds.has(sweepId)) {
         report({
           code: "orphan_sweep_entry",
-          message: `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
+          message:
+            `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
           sweepId,
           entryId: entries[0].id,
         });
@@ -201,7 +206,9 @@ export async function reconcile(readClient: Client): Promise<ReconciliationRepor
             code: "currency_total_mismatch",
             message: `${currency}: balances total ${formatMoney(sum.currentMinor)}, opening entries ${
               formatMoney(sum.openingMinor)
-            } + card funding ${formatMoney(sum.cardFundingMinor)}, sweeps net ${formatMoney(sum.sweepNetMinor)}`,
+            } + card funding ${formatMoney(sum.cardFundingMinor)}, sweeps net ${
+              formatMoney(sum.sweepNetMinor)
+            }`,
             currency,
           });
         }

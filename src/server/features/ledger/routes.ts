@@ -1,6 +1,6 @@
 /** Ledger and liquid accounts (spec 7): list, create, and the journal reconciliation check. */
 import { Hono } from "hono";
-import { type AppDeps, type AppEnv, actorOf } from "../../context.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { validate } from "../../validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { createAccountSchema } from "./schemas.ts";

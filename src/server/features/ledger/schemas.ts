@@ -55,4 +55,3 @@ export const createAccountSchema = z.object({
 });
 
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
-

@@ -4,11 +4,7 @@
  * in the system has a recorded, audited origin that reconciliation can follow.
  */
 import { desc, eq, sql } from "drizzle-orm";
-import {
-  institutions,
-  ledgerAccounts,
-  nationalRoutingRegistry,
-} from "../../../../db/schema.ts";
+import { institutions, ledgerAccounts, nationalRoutingRegistry } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
@@ -106,7 +102,11 @@ async function checkReferences(tx: Tx, input: CreateAccountInput): Promise<void>
  * Creates the account at zero, books the opening balance as its first journal entry (also when
  * zero, so every account has exactly one opening entry) and audits both, in one transaction.
  */
-export async function createAccount(db: Database, actor: Actor, input: CreateAccountInput): Promise<AccountDto> {
+export async function createAccount(
+  db: Database,
+  actor: Actor,
+  input: CreateAccountInput,
+): Promise<AccountDto> {
   return await db.transaction(async (tx) => {
     await checkReferences(tx, input);
     const id = crypto.randomUUID();

@@ -9,7 +9,7 @@
  * number (Othr/Id), its account type as a proprietary type code, currency and name; the agent's
  * BIC (BICFI) and name when the account is linked to an institution that has them.
  */
-import type { SweepMessageData, MessageAccount } from "./service.ts";
+import type { MessageAccount, SweepMessageData } from "./service.ts";
 import { formatMoney } from "../../../domain/money.ts";
 
 export const CAMT_050_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:camt.050.001.05";
@@ -76,7 +76,9 @@ export function renderCamt050(data: SweepMessageData): string {
     "</LqdtyTrfId>",
     agent(creditor, "Cdtr"),
     cashAccount(creditor, "CdtrAcct"),
-    `<TrfdAmt><AmtWthCcy Ccy="${escapeXml(debtor.currency)}">${formatMoney(BigInt(sweep.sweepAmountMinor))}</AmtWthCcy></TrfdAmt>`,
+    `<TrfdAmt><AmtWthCcy Ccy="${escapeXml(debtor.currency)}">${
+      formatMoney(BigInt(sweep.sweepAmountMinor))
+    }</AmtWthCcy></TrfdAmt>`,
     agent(debtor, "Dbtr"),
     cashAccount(debtor, "DbtrAcct"),
     element("SttlmDt", settlementDate),

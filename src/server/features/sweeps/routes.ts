@@ -1,9 +1,15 @@
 /** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
 import { Hono } from "hono";
-import { type AppDeps, type AppEnv, actorOf } from "../../context.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
-import { countSweepsQuery, createSweepSchema, idempotencyKeySchema, listSweepsQuery, sweepIdParam } from "./schemas.ts";
+import {
+  countSweepsQuery,
+  createSweepSchema,
+  idempotencyKeySchema,
+  listSweepsQuery,
+  sweepIdParam,
+} from "./schemas.ts";
 import {
   countSweepsSince,
   executeManualSweep,
@@ -36,7 +42,12 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/balance-sweeps/auto-sweep", async (c) => {
-    const sweeps = await runAutoSweep(deps.db, actorOf(c, deps.config), executorOf(c.get("user")), "threshold");
+    const sweeps = await runAutoSweep(
+      deps.db,
+      actorOf(c, deps.config),
+      executorOf(c.get("user")),
+      "threshold",
+    );
     return c.json({ sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) });
   });
 
@@ -46,7 +57,9 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     if (rawKey !== undefined) {
       const parsed = idempotencyKeySchema.safeParse(rawKey);
       if (!parsed.success) {
-        throw validationError(parsed.error.issues.map((issue) => ({ ...issue, path: [IDEMPOTENCY_KEY_HEADER] })));
+        throw validationError(
+          parsed.error.issues.map((issue) => ({ ...issue, path: [IDEMPOTENCY_KEY_HEADER] })),
+        );
       }
       idempotencyKey = parsed.data;
     }
@@ -69,7 +82,9 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     const data = await loadSweepMessageData(deps.db.read, c.req.valid("param").id);
     return c.body(renderCamt050(data), 200, {
       "Content-Type": "application/xml; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${camt050FileName(data.sweep.transactionReference ?? data.sweep.id)}"`,
+      "Content-Disposition": `attachment; filename="${
+        camt050FileName(data.sweep.transactionReference ?? data.sweep.id)
+      }"`,
       "Cache-Control": "no-store",
     });
   });

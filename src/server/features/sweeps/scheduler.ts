@@ -10,7 +10,7 @@
  */
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
-import { SYSTEM_USER_ID, sweepScheduleLeases } from "../../../../db/schema.ts";
+import { sweepScheduleLeases, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
 import type { AppDeps } from "../../context.ts";
 import type { Database } from "../../db.ts";
@@ -62,7 +62,12 @@ export async function runScheduledOccurrence(
       entityType: "sweep_schedule_run",
       entityId: occurrenceKey,
       action: "run",
-      changes: { schedule, instanceId, sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) },
+      changes: {
+        schedule,
+        instanceId,
+        sweepsExecuted: sweeps.length,
+        sweepIds: sweeps.map((sweep) => sweep.id),
+      },
     });
     return { claimed: true, sweepsExecuted: sweeps.length };
   });
@@ -121,7 +126,9 @@ export function startSweepScheduler(
   };
 
   armNext();
-  log(`sweep schedule "${schedule}" (${SCHEDULE_TIMEZONE}) active; next run ${cron.nextRun()?.toISOString()}`);
+  log(
+    `sweep schedule "${schedule}" (${SCHEDULE_TIMEZONE}) active; next run ${cron.nextRun()?.toISOString()}`,
+  );
   return {
     schedule,
     instanceId,
