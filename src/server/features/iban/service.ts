@@ -1,6 +1,6 @@
 /** IBAN validation against the stored country formats, and administration of those formats. */
-import { and, asc, desc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
-import { ibanConfigs, institutions, swiftCodes } from "../../../../db/schema.ts";
+import { asc, desc, eq } from "drizzle-orm";
+import { ibanConfigs } from "../../../../db/schema.ts";
 import { PRIMARY_OFFICE_BRANCH_CODE } from "../../../domain/bic.ts";
 import {
   checkIbanCountryFormat,
@@ -30,38 +30,37 @@ const BIC_PARTY_PREFIX_LENGTH = 4;
  * letters (GB "NWBK", NL "ABNA", MT "MALT", SC "SSCB11" → "SSCB"). Numeric national bank codes
  * (DE, FR, …) have no fixed relation to a BIC, so they are never matched. The primary office
  * (no branch or "XXX") wins over branches, then the oldest registration.
+ *
+ * Raw SQL on the read client: this runs on every such validation, and building the query through
+ * drizzle costs several times the indexed lookup (swift_codes_country_bank_idx) itself.
  */
 export async function findInstitutionForBankCode(
-  db: Queryable,
+  db: Database,
   countryCode: string,
   bankCode: string,
 ): Promise<IbanInstitution | null> {
   if (!BIC_STYLE_BANK_CODE.test(bankCode)) return null;
   const now = new Date().toISOString();
-  const row = await db.select({ id: institutions.id, name: institutions.name, bicCode: swiftCodes.bicCode })
-    .from(swiftCodes)
-    .innerJoin(institutions, eq(institutions.id, swiftCodes.institutionId))
-    .where(and(
-      eq(swiftCodes.countryCode, countryCode),
-      eq(swiftCodes.bankCode, bankCode.slice(0, BIC_PARTY_PREFIX_LENGTH)),
-      eq(swiftCodes.status, "active"),
-      lte(swiftCodes.validFrom, now),
-      or(isNull(swiftCodes.validUntil), gt(swiftCodes.validUntil, now)),
-    ))
-    .orderBy(
-      desc(sql`${swiftCodes.branchCode} IS NULL OR ${swiftCodes.branchCode} = ${PRIMARY_OFFICE_BRANCH_CODE}`),
-      asc(swiftCodes.createdAt),
-    )
-    .limit(1)
-    .get();
-  return row ?? null;
+  const result = await db.readClient.execute({
+    sql: INSTITUTION_BY_BANK_CODE_SQL,
+    args: [countryCode, bankCode.slice(0, BIC_PARTY_PREFIX_LENGTH), now, now, PRIMARY_OFFICE_BRANCH_CODE],
+  });
+  const row = result.rows[0];
+  return row === undefined ? null : { id: String(row.id), name: String(row.name), bicCode: String(row.bic_code) };
 }
+
+const INSTITUTION_BY_BANK_CODE_SQL = `SELECT i.id, i.name, s.bic_code
+  FROM swift_codes s JOIN institutions i ON i.id = s.institution_id
+  WHERE s.country_code = ? AND s.bank_code = ? AND s.status = 'active'
+    AND s.valid_from <= ? AND (s.valid_until IS NULL OR s.valid_until > ?)
+  ORDER BY (s.branch_code IS NULL OR s.branch_code = ?) DESC, s.created_at ASC
+  LIMIT 1`;
 
 export async function validateIbanWithInstitution(db: Database, iban: string): Promise<IbanValidationResponse> {
   const result = validateIban(iban, await ibanFormats(db));
   const { details } = result;
   if (!result.valid || details.countryCode === null || details.bankCode === null) return result;
-  const institution = await findInstitutionForBankCode(db.read, details.countryCode, details.bankCode);
+  const institution = await findInstitutionForBankCode(db, details.countryCode, details.bankCode);
   return institution === null ? result : { valid: true, details: { ...details, institution } };
 }
 
