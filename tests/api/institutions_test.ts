@@ -321,6 +321,7 @@ Deno.test("GET /api/institutions?search= finds by name, registration number, lic
     assert.deepEqual(await search("DESK@COASTAL"), ["Coastal Savings & Loan"], "e-mail");
     assert.deepEqual(await search(".example"), ["Coastal Savings & Loan", "Crédit Mutuel du Nord", "Meridian Commercial Bank"]);
     assert.deepEqual(await search("CRÉDIT"), ["Crédit Mutuel du Nord"], "non-ASCII letters fold too");
+    assert.deepEqual(await search("credit mutuel"), ["Crédit Mutuel du Nord"], "accents ignored");
     assert.deepEqual(await search("& Lo"), ["Coastal Savings & Loan"]);
     assert.deepEqual(await search("  meridian  "), ["Meridian Commercial Bank"], "surrounding spaces are ignored");
     assert.deepEqual(await search("nowhere bank"), []);
@@ -331,7 +332,7 @@ Deno.test("GET /api/institutions?search= finds by name, registration number, lic
   });
 });
 
-Deno.test("GET /api/institutions?search= with 1-2 characters matches the start of any searched field", async () => {
+Deno.test("GET /api/institutions?search= with 1-2 characters matches the start of any word of the searched fields", async () => {
   await withApp(async (t, req) => {
     await seedInstitutions(t, [
       validBody({ name: "Alpha Bank", registrationNumber: "ZZ-1", licenseNumber: null, emailAddress: "x1@alpha.example" }),
@@ -339,6 +340,7 @@ Deno.test("GET /api/institutions?search= with 1-2 characters matches the start o
       validBody({ name: "Gamma Bank", registrationNumber: "GG-3", licenseNumber: "QA-3", emailAddress: "z1@gamma.example" }),
       validBody({ name: "[Bracket] Trust", registrationNumber: "BR-4", licenseNumber: null, emailAddress: "b1@bracket.example" }),
       validBody({ name: "100% Reserve Bank", registrationNumber: "PC-5", licenseNumber: null, emailAddress: "r1@reserve.example" }),
+      validBody({ name: "Éclair Savings", registrationNumber: "EC-6", licenseNumber: null, emailAddress: "s1@savings.example" }),
     ]);
     const search = async (text: string) => {
       const res = await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`);
@@ -348,13 +350,17 @@ Deno.test("GET /api/institutions?search= with 1-2 characters matches the start o
     };
     assert.deepEqual(await search("a"), ["Alpha Bank", "Beta Bank"], "name 'Alpha', registration 'AB-2'");
     assert.deepEqual(await search("AL"), ["Alpha Bank"]);
-    assert.deepEqual(await search("q"), ["Gamma Bank"], "licence number prefix");
-    assert.deepEqual(await search("Y1"), ["Beta Bank"], "e-mail prefix");
+    assert.deepEqual(await search("ba"), ["100% Reserve Bank", "Alpha Bank", "Beta Bank", "Gamma Bank"], "any word: 'Bank'");
+    assert.deepEqual(await search("q"), ["Gamma Bank"], "licence number");
+    assert.deepEqual(await search("Y1"), ["Beta Bank"], "e-mail");
     assert.deepEqual(await search("ta"), [], "no mid-word match below three characters");
-    assert.deepEqual(await search("["), ["[Bracket] Trust"], "a character between the folded bounds");
+    assert.deepEqual(await search("br"), ["[Bracket] Trust"], "a word after punctuation");
     assert.deepEqual(await search("10"), ["100% Reserve Bank"]);
-    assert.deepEqual(await search("%"), [], "LIKE wildcards are literal");
-    assert.deepEqual(await search("_"), []);
+    assert.deepEqual(await search("éc"), ["Éclair Savings"]);
+    assert.deepEqual(await search("ec"), ["Éclair Savings"], "accents ignored");
+    for (const punctuation of ["%", "_", "[", '"', "*", "-"]) {
+      assert.deepEqual(await search(punctuation), [], `${punctuation} is a literal, not syntax`);
+    }
   });
 });
 
@@ -385,10 +391,15 @@ Deno.test("the search index follows changes to searched fields made after regist
     });
     const byOld = await expectJson(await req("GET", "/api/institutions?search=old%20name"), 200);
     assert.equal(byOld.length, 0);
-    const byNew = await expectJson(await req("GET", "/api/institutions?search=renamed"), 200);
-    assert.deepEqual(byNew.map((i: { id: string }) => i.id), [created.id]);
-    const [{ count }] = await t.deps.db.read.all<{ count: number }>(sql`SELECT count(*) AS count FROM institutions_fts`);
-    assert.equal(count, 1);
+    for (const text of ["renamed", "re", "NEW@"]) {
+      const found = await expectJson(await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`), 200);
+      assert.deepEqual(found.map((i: { id: string }) => i.id), [created.id], text);
+    }
+    assert.deepEqual(await expectJson(await req("GET", "/api/institutions?search=ol"), 200), []);
+    for (const index of ["institutions_fts", "institutions_prefix_fts"]) {
+      const [{ count }] = await t.deps.db.read.all<{ count: number }>(sql`SELECT count(*) AS count FROM ${sql.raw(index)}`);
+      assert.equal(count, 1, index);
+    }
   });
 });
 

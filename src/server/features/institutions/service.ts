@@ -1,7 +1,6 @@
 /**
- * The institution registry: listing and search (served by the FTS5 trigram index of migration
- * 0100, or by NOCASE prefix ranges for 1-2 character queries), registration, status changes, and
- * the routing/SWIFT code lookup of GET /api/search.
+ * The institution registry: listing and search (served by the FTS5 indexes of migrations 0100 and
+ * 0101), registration, status changes, and the routing/SWIFT code lookup of GET /api/search.
  */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
@@ -69,8 +68,8 @@ const COLUMNS = sql.raw(`i.id, i.name, i.type, i.registration_number AS registra
   i.swift_participant AS swiftParticipant, i.swift_membership_type AS swiftMembershipType, i.status,
   i.created_at AS createdAt, i.updated_at AS updatedAt, i.created_by AS createdBy`);
 
-/** The FTS5 query for a literal substring: one quoted phrase, embedded quotes doubled. */
-export function trigramPhrase(text: string): string {
+/** The text as one literal FTS5 phrase: quoted, embedded quotes doubled, so no query syntax applies. */
+export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
@@ -90,31 +89,40 @@ export function prefixUpperBound(prefix: string): string | null {
   return null;
 }
 
-/** NOCASE folds ASCII letters only, so the query is folded the same way (not with toLowerCase()). */
-function foldAscii(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-}
-
-function likePrefixPattern(text: string): string {
-  return `${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+/** The FTS5 query for words starting with the text: the quoted text as a prefix phrase. */
+export function wordPrefixQuery(text: string): string {
+  return `${ftsPhrase(text)}*`;
 }
 
 /**
- * One column's prefix test for short queries: a NOCASE range the column's NOCASE index serves,
- * plus LIKE (ASCII case-insensitive, like NOCASE) to drop the few range hits that only share the
- * folded bounds, e.g. "[x" inside ["@", "a").
+ * One page of an FTS5 index's matches, newest first. Both indexes use the institution's search key
+ * as rowid, handed out in registration order, so "rowid DESC" is newest first and FTS5 stops after
+ * `limit` rows instead of sorting every match.
  */
-function prefixCondition(column: string, folded: string): SQL {
-  const col = sql.raw(`i.${column}`);
-  const upper = prefixUpperBound(folded);
-  const range = upper === null
-    ? sql`${col} >= ${folded} COLLATE NOCASE`
-    : sql`${col} >= ${folded} COLLATE NOCASE AND ${col} < ${upper} COLLATE NOCASE`;
-  return sql`(${range} AND ${col} LIKE ${likePrefixPattern(folded)} ESCAPE '\\')`;
+async function searchIndex(
+  db: Queryable,
+  index: "institutions_fts" | "institutions_prefix_fts",
+  match: string,
+  limit: number,
+  offset: number,
+): Promise<Page<Institution>> {
+  const table = sql.raw(index);
+  const [rows, [count]] = await Promise.all([
+    db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM ${table} f
+      JOIN institution_search_keys k ON k.search_key = f.rowid
+      JOIN institutions i ON i.id = k.institution_id
+      WHERE ${table} MATCH ${match}
+      ORDER BY f.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
+    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ${match}`),
+  ]);
+  return { items: rows.map(toInstitution), total: count.total };
 }
 
-const SEARCHED_COLUMNS = ["name", "registration_number", "license_number", "email_address"] as const;
-
+/**
+ * Search semantics: 3 or more characters match any substring of the name, registration number,
+ * licence number or e-mail (trigram index); 1-2 characters match the start of any word in them
+ * (word-prefix index), since shorter strings have no trigrams. Both ignore case and accents.
+ */
 export async function listInstitutions(db: Queryable, query: InstitutionListQuery): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
@@ -127,27 +135,9 @@ export async function listInstitutions(db: Queryable, query: InstitutionListQuer
     return { items: rows.map(toInstitution), total: count.total };
   }
   if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
-    const phrase = trigramPhrase(search);
-    // The index hands out rowids (search keys) in registration order, so rowid DESC is newest first
-    // and lets FTS5 stop after `limit` rows instead of sorting every match.
-    const [rows, [count]] = await Promise.all([
-      db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions_fts f
-        JOIN institution_search_keys k ON k.search_key = f.rowid
-        JOIN institutions i ON i.id = k.institution_id
-        WHERE institutions_fts MATCH ${phrase}
-        ORDER BY f.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
-      db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions_fts WHERE institutions_fts MATCH ${phrase}`),
-    ]);
-    return { items: rows.map(toInstitution), total: count.total };
+    return await searchIndex(db, "institutions_fts", ftsPhrase(search), limit, offset);
   }
-  const folded = foldAscii(search);
-  const where = sql.join(SEARCHED_COLUMNS.map((column) => prefixCondition(column, folded)), sql` OR `);
-  const [rows, [count]] = await Promise.all([
-    db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i WHERE ${where}
-      ORDER BY i.created_at DESC, i.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
-    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions i WHERE ${where}`),
-  ]);
-  return { items: rows.map(toInstitution), total: count.total };
+  return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset);
 }
 
 export async function getInstitution(db: Queryable, id: string): Promise<Institution | null> {
