@@ -25,12 +25,14 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   const dataDir = absolute(config.dataDir);
   const writable = [dataDir, databaseDir(config.databaseUrl)].filter((dir): dir is string => dir !== null);
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
+  // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.
+  const probeHosts = (env.CONNECTION_TEST_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Live fintech providers (PLAID_BASE_URL, VISA_BASE_URL) are reachable without listing them again.
-  const net = [`${config.host}:${config.port}`, ...outbound, ...providerNetHosts(env)];
+  const net = [`${config.host}:${config.port}`, ...outbound, ...probeHosts, ...providerNetHosts(env)];
   return [
     `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute)].join(",")}`,
     `--allow-write=${writable.join(",")}`,
-    `--allow-net=${net.join(",")}`,
+    env.CONNECTION_TEST_ANY_HOST === "1" ? "--allow-net" : `--allow-net=${net.join(",")}`,
     "--allow-env",
     // libSQL's loader reads the OS report (these three fields) to tell glibc from musl.
     "--allow-sys=cpus,networkInterfaces,hostname",
