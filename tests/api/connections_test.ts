@@ -16,14 +16,22 @@ interface LocalServer {
   close(): Promise<void>;
 }
 
-function startLocalServer(handler: (req: Request) => Response, tls?: { cert: string; key: string }): LocalServer {
+function startLocalServer(
+  handler: (req: Request) => Response,
+  tls?: { cert: string; key: string },
+): LocalServer {
   const hits: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {}, ...tls }, (req) => {
     hits.push(new URL(req.url).pathname);
     return handler(req);
   });
   const port = server.addr.port;
-  return { port, origin: `${tls ? "https" : "http"}://127.0.0.1:${port}`, hits, close: () => server.shutdown() };
+  return {
+    port,
+    origin: `${tls ? "https" : "http"}://127.0.0.1:${port}`,
+    hits,
+    close: () => server.shutdown(),
+  };
 }
 
 function closedPort(): number {
@@ -33,7 +41,10 @@ function closedPort(): number {
   return port;
 }
 
-async function withApp(env: Record<string, string>, fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promise<void>) {
+async function withApp(
+  env: Record<string, string>,
+  fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promise<void>,
+) {
   const t = await createTestApp(env);
   try {
     await fn(t, t.as(await t.login()));
@@ -53,13 +64,20 @@ function connectionBody(overrides: Record<string, unknown> = {}) {
     dailySettlementLimit: 1250.5,
     apiEndpoint: null,
     authenticationMethod: "oauth2",
-    credentialsConfig: { authenticationType: "oauth2", connectionType: "bilateral", messageStandard: "iso20022" },
+    credentialsConfig: {
+      authenticationType: "oauth2",
+      connectionType: "bilateral",
+      messageStandard: "iso20022",
+    },
     ...overrides,
   };
 }
 
 async function createConnection(req: ReturnType<TestApp["as"]>, overrides: Record<string, unknown> = {}) {
-  return await expectJson(await req("POST", "/api/central-bank-connections", { body: connectionBody(overrides) }), 201);
+  return await expectJson(
+    await req("POST", "/api/central-bank-connections", { body: connectionBody(overrides) }),
+    201,
+  );
 }
 
 async function runTest(req: ReturnType<TestApp["as"]>, id: string) {
@@ -74,7 +92,11 @@ async function auditRows(t: TestApp, action: string) {
 
 Deno.test("POST /api/central-bank-connections answers 201 with the section 3 defaults; the list carries createdByUser", async () => {
   await withApp({}, async (t, req) => {
-    await t.deps.db.transaction((tx) => tx.run(sql`UPDATE users SET first_name = 'Ada', last_name = 'Okafor' WHERE email = 'admin@centralbank.test'`));
+    await t.deps.db.transaction((tx) =>
+      tx.run(
+        sql`UPDATE users SET first_name = 'Ada', last_name = 'Okafor' WHERE email = 'admin@centralbank.test'`,
+      )
+    );
     const minimal = await createConnection(req, {
       connectionType: undefined,
       partnerBankCode: undefined,
@@ -114,23 +136,68 @@ Deno.test("invalid connections answer 400 with the field and reason, and store n
       ["unknown connection type", { connectionType: "direct" }, "connectionType", /bilateral/],
       ["missing message standard", { messageStandard: undefined }, "messageStandard", /iso20022/],
       ["unknown message standard", { messageStandard: "swift_mt202" }, "messageStandard", /swift_mt103/],
-      ["unknown authentication method", { authenticationMethod: "basic" }, "authenticationMethod", /mutual_tls/],
+      [
+        "unknown authentication method",
+        { authenticationMethod: "basic" },
+        "authenticationMethod",
+        /mutual_tls/,
+      ],
       ["unknown settlement currency", { settlementCurrency: "CHF" }, "settlementCurrency", /JPY/],
       ["unknown status", { connectionStatus: "broken" }, "connectionStatus", /testing/],
-      ["limit with 3 decimals", { dailySettlementLimit: 1.234 }, "dailySettlementLimit", /at most 2 decimals/],
-      ["limit text with 3 decimals", { dailySettlementLimit: "12.345" }, "dailySettlementLimit", /at most 2 decimals/],
+      [
+        "limit with 3 decimals",
+        { dailySettlementLimit: 1.234 },
+        "dailySettlementLimit",
+        /at most 2 decimals/,
+      ],
+      [
+        "limit text with 3 decimals",
+        { dailySettlementLimit: "12.345" },
+        "dailySettlementLimit",
+        /at most 2 decimals/,
+      ],
       ["negative limit", { dailySettlementLimit: -5 }, "dailySettlementLimit", /must not be negative/],
       ["limit not a number", { dailySettlementLimit: "abc" }, "dailySettlementLimit", /digits/],
       ["limit in exponent notation", { dailySettlementLimit: "1e3" }, "dailySettlementLimit", /exponent/],
-      ["limit beyond decimal(15,2)", { dailySettlementLimit: "99999999999999" }, "dailySettlementLimit", /13 digits/],
-      ["credentials as text", { credentialsConfig: "{\"apiKey\":\"x\"}" }, "credentialsConfig", /object|record/i],
+      [
+        "limit beyond decimal(15,2)",
+        { dailySettlementLimit: "99999999999999" },
+        "dailySettlementLimit",
+        /13 digits/,
+      ],
+      ["credentials as text", { credentialsConfig: '{"apiKey":"x"}' }, "credentialsConfig", /object|record/i],
       ["credentials as an array", { credentialsConfig: [1] }, "credentialsConfig", /object|record/i],
-      ["credentials over 16 KiB", { credentialsConfig: { notes: "x".repeat(17_000) } }, "credentialsConfig", /16384 bytes/],
-      ["endpoint with another scheme", { apiEndpoint: "ftp://files.partner.example/" }, "apiEndpoint", /Only http and https/],
+      [
+        "credentials over 16 KiB",
+        { credentialsConfig: { notes: "x".repeat(17_000) } },
+        "credentialsConfig",
+        /16384 bytes/,
+      ],
+      [
+        "endpoint with another scheme",
+        { apiEndpoint: "ftp://files.partner.example/" },
+        "apiEndpoint",
+        /Only http and https/,
+      ],
       ["endpoint not a URL", { apiEndpoint: "partner endpoint" }, "apiEndpoint", /absolute URL/],
-      ["endpoint with a password", { apiEndpoint: "https://user:pw@api.partner.example/" }, "apiEndpoint", /user name or password/],
-      ["endpoint over 500", { apiEndpoint: `https://api.partner.example/${"p".repeat(500)}` }, "apiEndpoint", /500/],
-      ["partner BIC of 3 characters", { partnerSwiftCode: "ABC" }, "partnerSwiftCode", /BIC must be 8 or 11 characters, got 3/],
+      [
+        "endpoint with a password",
+        { apiEndpoint: "https://user:pw@api.partner.example/" },
+        "apiEndpoint",
+        /user name or password/,
+      ],
+      [
+        "endpoint over 500",
+        { apiEndpoint: `https://api.partner.example/${"p".repeat(500)}` },
+        "apiEndpoint",
+        /500/,
+      ],
+      [
+        "partner BIC of 3 characters",
+        { partnerSwiftCode: "ABC" },
+        "partnerSwiftCode",
+        /BIC must be 8 or 11 characters, got 3/,
+      ],
       ["partner bank code over 20", { partnerBankCode: "B".repeat(21) }, "partnerBankCode", /20/],
     ];
     const failures: string[] = [];
@@ -191,7 +258,9 @@ Deno.test("credentials are encrypted at rest and no response or audit row ever c
       }
       const audit = await t.deps.db.read.all<{ changes: string }>(sql`SELECT changes FROM audit_trail`);
       for (const { changes } of audit) {
-        for (const secret of secretValues) assert(!(changes ?? "").includes(secret), `an audit row contains ${secret}`);
+        for (const secret of secretValues) {
+          assert(!(changes ?? "").includes(secret), `an audit row contains ${secret}`);
+        }
       }
 
       assert.deepEqual(list[0].credentialsConfig, {
@@ -209,8 +278,15 @@ Deno.test("credentials are encrypted at rest and no response or audit row ever c
         sql`SELECT credentials_config_encrypted FROM central_bank_connections WHERE id = ${created.id}`,
       );
       for (const secret of secretValues) assert(!stored.credentials_config_encrypted.includes(secret));
-      assert.match(stored.credentials_config_encrypted, /^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/, "compact JWE, direct key");
-      assert.deepEqual(JSON.parse(await t.deps.secrets.decrypt(stored.credentials_config_encrypted)), credentials);
+      assert.match(
+        stored.credentials_config_encrypted,
+        /^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/,
+        "compact JWE, direct key",
+      );
+      assert.deepEqual(
+        JSON.parse(await t.deps.secrets.decrypt(stored.credentials_config_encrypted)),
+        credentials,
+      );
     });
   } finally {
     await server.close();
@@ -221,7 +297,9 @@ Deno.test("a test against a local HTTP server reports success with a latency, re
   const server = startLocalServer(() => new Response("pong"));
   try {
     await withApp({ CONNECTION_TEST_ALLOWED_HOSTS: `127.0.0.1:${server.port}` }, async (t, req) => {
-      const connection = await createConnection(req, { apiEndpoint: `${server.origin}/iso20022/ping?probe=1` });
+      const connection = await createConnection(req, {
+        apiEndpoint: `${server.origin}/iso20022/ping?probe=1`,
+      });
       const result = await runTest(req, connection.id);
       assert.deepEqual(Object.keys(result).sort(), ["latency", "message", "success"]);
       assert.equal(result.success, true);
@@ -244,10 +322,15 @@ Deno.test("a test against a local HTTP server reports success with a latency, re
 });
 
 Deno.test("a successful test leaves a suspended connection suspended; a failed test changes nothing but is audited", async () => {
-  const server = startLocalServer((req) => new Response("down", { status: new URL(req.url).pathname === "/down" ? 503 : 200 }));
+  const server = startLocalServer((req) =>
+    new Response("down", { status: new URL(req.url).pathname === "/down" ? 503 : 200 })
+  );
   try {
     await withApp({ CONNECTION_TEST_ALLOWED_HOSTS: `127.0.0.1:${server.port}` }, async (t, req) => {
-      const suspended = await createConnection(req, { apiEndpoint: `${server.origin}/`, connectionStatus: "suspended" });
+      const suspended = await createConnection(req, {
+        apiEndpoint: `${server.origin}/`,
+        connectionStatus: "suspended",
+      });
       assert.equal((await runTest(req, suspended.id)).success, true);
       const failing = await createConnection(req, { apiEndpoint: `${server.origin}/down` });
       const failed = await runTest(req, failing.id);
@@ -267,7 +350,9 @@ Deno.test("a successful test leaves a suspended connection suspended; a failed t
 
 Deno.test("status answers: 401 counts as reachable, 404 is a failure naming the path", async () => {
   const server = startLocalServer((req) =>
-    new URL(req.url).pathname === "/missing" ? new Response("", { status: 404 }) : new Response("", { status: 401 })
+    new URL(req.url).pathname === "/missing"
+      ? new Response("", { status: 404 })
+      : new Response("", { status: 401 })
   );
   try {
     await withApp({ CONNECTION_TEST_ALLOWED_HOSTS: `127.0.0.1:${server.port}` }, async (_t, req) => {
@@ -289,7 +374,11 @@ Deno.test("a connection without an endpoint tests as success false with a messag
   await withApp({}, async (t, req) => {
     const connection = await createConnection(req, { apiEndpoint: undefined });
     const result = await runTest(req, connection.id);
-    assert.deepEqual(result, { success: false, message: "No API endpoint is configured for this connection", latency: 0 });
+    assert.deepEqual(result, {
+      success: false,
+      message: "No API endpoint is configured for this connection",
+      latency: 0,
+    });
     assert.equal((await auditRows(t, "test")).length, 1);
   });
 });
@@ -339,16 +428,22 @@ Deno.test("the allow-list admits a host:port entry only on that port, and a bare
   const first = startLocalServer(() => new Response("a"));
   const second = startLocalServer(() => new Response("b"));
   try {
-    await withApp({ CONNECTION_TEST_ALLOWED_HOSTS: ` localhost , 127.0.0.1:${first.port}` }, async (_t, req) => {
-      const exact = await createConnection(req, { apiEndpoint: `${first.origin}/` });
-      assert.equal((await runTest(req, exact.id)).success, true);
-      const otherPort = await createConnection(req, { apiEndpoint: `${second.origin}/` });
-      assert.match((await runTest(req, otherPort.id)).message, /^Refused: 127\.0\.0\.1 is a loopback address/);
-      const byName = await createConnection(req, { apiEndpoint: `http://localhost:${second.port}/` });
-      assert.equal((await runTest(req, byName.id)).success, true);
-      assert.deepEqual(first.hits, ["/"]);
-      assert.deepEqual(second.hits, ["/"]);
-    });
+    await withApp(
+      { CONNECTION_TEST_ALLOWED_HOSTS: ` localhost , 127.0.0.1:${first.port}` },
+      async (_t, req) => {
+        const exact = await createConnection(req, { apiEndpoint: `${first.origin}/` });
+        assert.equal((await runTest(req, exact.id)).success, true);
+        const otherPort = await createConnection(req, { apiEndpoint: `${second.origin}/` });
+        assert.match(
+          (await runTest(req, otherPort.id)).message,
+          /^Refused: 127\.0\.0\.1 is a loopback address/,
+        );
+        const byName = await createConnection(req, { apiEndpoint: `http://localhost:${second.port}/` });
+        assert.equal((await runTest(req, byName.id)).success, true);
+        assert.deepEqual(first.hits, ["/"]);
+        assert.deepEqual(second.hits, ["/"]);
+      },
+    );
   } finally {
     await first.close();
     await second.close();
@@ -369,7 +464,10 @@ Deno.test("a redirect to another host is not followed; a same-origin redirect is
       const away = await createConnection(req, { apiEndpoint: `${server.origin}/away` });
       const result = await runTest(req, away.id);
       assert.equal(result.success, false);
-      assert.equal(result.message, `Endpoint redirects to ${other.origin}; redirects to another host are not followed`);
+      assert.equal(
+        result.message,
+        `Endpoint redirects to ${other.origin}; redirects to another host are not followed`,
+      );
       assert.deepEqual(other.hits, []);
       const moved = await createConnection(req, { apiEndpoint: `${server.origin}/old` });
       const followed = await runTest(req, moved.id);
@@ -410,7 +508,10 @@ Deno.test("an endpoint that accepts but never answers fails after the 5-second t
       const elapsedMs = performance.now() - startedAt;
       assert.equal(result.success, false);
       assert.equal(result.message, `No response from 127.0.0.1:${port} within ${PROBE_TIMEOUT_MS} ms`);
-      assert(elapsedMs >= PROBE_TIMEOUT_MS - 50 && elapsedMs < PROBE_TIMEOUT_MS + TIMING_MARGIN_MS, `took ${elapsedMs} ms`);
+      assert(
+        elapsedMs >= PROBE_TIMEOUT_MS - 50 && elapsedMs < PROBE_TIMEOUT_MS + TIMING_MARGIN_MS,
+        `took ${elapsedMs} ms`,
+      );
       assert(result.latency >= PROBE_TIMEOUT_MS - 50);
     });
   } finally {
@@ -442,7 +543,10 @@ Deno.test("POST /api/establish-loc-connection creates the configured partner onc
   await withApp({}, async (t, req) => {
     const config = await expectJson(await req("GET", "/api/establish-loc-connection/config"), 200);
     assert.equal(config.associationName, "Loc Community Association");
-    const connection = await expectJson(await req("POST", "/api/establish-loc-connection", { body: {} }), 201);
+    const connection = await expectJson(
+      await req("POST", "/api/establish-loc-connection", { body: {} }),
+      201,
+    );
     assert(connection.partnerCentralBank.includes(config.associationName));
     assert.equal(connection.partnerBankCode, config.partnerBankCode);
     assert.equal(connection.partnerSwiftCode, config.partnerSwiftCode);
@@ -452,7 +556,15 @@ Deno.test("POST /api/establish-loc-connection creates the configured partner onc
     assert.equal(connection.authenticationMethod, config.authenticationMethod);
     assert.equal(connection.connectionStatus, "pending");
     const credentials = connection.credentialsConfig;
-    for (const key of ["associationIdentifier", "documentationUrl", "institutionType", "complianceFramework", "operationalStatus"]) {
+    for (
+      const key of [
+        "associationIdentifier",
+        "documentationUrl",
+        "institutionType",
+        "complianceFramework",
+        "operationalStatus",
+      ]
+    ) {
       assert.equal(typeof credentials[key], "string", key);
     }
     assert.equal(credentials.institutionType, "community_association");
@@ -462,7 +574,10 @@ Deno.test("POST /api/establish-loc-connection creates the configured partner onc
     assert.equal(again.message, "A connection to Loc Community Association already exists");
     assert.equal((await expectJson(await req("GET", "/api/central-bank-connections"), 200)).length, 1);
     assert.equal((await auditRows(t, "establish")).length, 1);
-    await expectJson(await req("POST", "/api/establish-loc-connection", { body: { partnerCentralBank: "Other" } }), 400);
+    await expectJson(
+      await req("POST", "/api/establish-loc-connection", { body: { partnerCentralBank: "Other" } }),
+      400,
+    );
   });
 });
 
@@ -477,8 +592,17 @@ Deno.test("PARTNER_CONNECTION_FILE replaces the partner configuration; an incons
   const dir = await Deno.makeTempDir({ prefix: "cbr-partner-" });
   try {
     const path = `${dir}/partner.json`;
-    const base = JSON.parse(await Deno.readTextFile(new URL("../../config/partner_connection.json", import.meta.url)));
-    await Deno.writeTextFile(path, JSON.stringify({ ...base, associationName: "Riverside Credit Association", partnerCentralBank: undefined }));
+    const base = JSON.parse(
+      await Deno.readTextFile(new URL("../../config/partner_connection.json", import.meta.url)),
+    );
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        ...base,
+        associationName: "Riverside Credit Association",
+        partnerCentralBank: undefined,
+      }),
+    );
     await withApp({ PARTNER_CONNECTION_FILE: path }, async (_t, req) => {
       const config = await expectJson(await req("GET", "/api/establish-loc-connection/config"), 200);
       assert.equal(config.associationName, "Riverside Credit Association");
@@ -486,9 +610,15 @@ Deno.test("PARTNER_CONNECTION_FILE replaces the partner configuration; an incons
       assert.equal(connection.partnerCentralBank, "Riverside Credit Association");
     });
     await Deno.writeTextFile(path, JSON.stringify({ ...base, partnerCentralBank: "Somebody Else" }));
-    assert.throws(() => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }), /partnerCentralBank: Must contain associationName/);
+    assert.throws(
+      () => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }),
+      /partnerCentralBank: Must contain associationName/,
+    );
     await Deno.writeTextFile(path, JSON.stringify({ ...base, apiEndpoint: "gopher://x" }));
-    assert.throws(() => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }), /apiEndpoint: Only http and https/);
+    assert.throws(
+      () => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }),
+      /apiEndpoint: Only http and https/,
+    );
     assert.throws(() => loadPartnerConfig({ PARTNER_CONNECTION_FILE: `${dir}/missing.json` }), /cannot read/);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -7,8 +7,10 @@ import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts"
 async function ensureIbanCountries(t: TestApp, ...countryCodes: string[]) {
   for (const countryCode of countryCodes) {
     await t.deps.db.transaction((tx) =>
-      tx.run(sql`INSERT INTO iban_configs (id, country_code, iban_length, bank_code_length, account_number_length, structure)
-        VALUES (${crypto.randomUUID()}, ${countryCode}, 22, 8, 10, 'n8n10') ON CONFLICT (country_code) DO NOTHING`)
+      tx.run(
+        sql`INSERT INTO iban_configs (id, country_code, iban_length, bank_code_length, account_number_length, structure)
+        VALUES (${crypto.randomUUID()}, ${countryCode}, 22, 8, 10, 'n8n10') ON CONFLICT (country_code) DO NOTHING`,
+      )
     );
   }
 }
@@ -73,7 +75,11 @@ Deno.test("three registrations in a row with the console's fixed code all succee
     }
     assert.deepEqual(codes, ["CBR001", "CBR002", "CBR003"]);
     const list = await expectJson(await req("GET", "/api/national-routing"), 200);
-    assert.deepEqual(list.map((entry: { centralBankCode: string }) => entry.centralBankCode), ["CBR003", "CBR002", "CBR001"]);
+    assert.deepEqual(list.map((entry: { centralBankCode: string }) => entry.centralBankCode), [
+      "CBR003",
+      "CBR002",
+      "CBR001",
+    ]);
   } finally {
     await t.close();
   }
@@ -83,7 +89,10 @@ Deno.test("the issuer prefix comes from the submitted code, or CENTRAL_BANK_CODE
   const t = await createTestApp({ CENTRAL_BANK_CODE_PREFIX: "NRB" });
   try {
     const req = t.as(await t.login());
-    const other = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ centralBankCode: "xyz999" }) }), 201);
+    const other = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ centralBankCode: "xyz999" }) }),
+      201,
+    );
     assert.equal(other.centralBankCode, "XYZ001");
     const body = entryBody();
     delete (body as Record<string, unknown>).centralBankCode;
@@ -105,7 +114,10 @@ Deno.test("an issuer prefix whose 999 codes are used up answers 409 naming centr
     const error = await expectJson(res, 409);
     assert.equal(error.field, "centralBankCode");
     assert.match(error.message, /All central bank codes CBR001–CBR999 are assigned/);
-    const other = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ centralBankCode: "ABC001" }) }), 201);
+    const other = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ centralBankCode: "ABC001" }) }),
+      201,
+    );
     assert.equal(other.centralBankCode, "ABC001");
   } finally {
     await t.close();
@@ -143,7 +155,10 @@ Deno.test("without connectionDetails the server stores the spec 5 default derive
       swiftIntegration: true,
       ibanCompliant: true,
     });
-    const b = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ connectionDetails: null }) }), 201);
+    const b = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ connectionDetails: null }) }),
+      201,
+    );
     assert.equal(b.connectionDetails.swiftIntegration, false);
     assert.equal(b.connectionDetails.ibanCompliant, false);
   } finally {
@@ -156,9 +171,17 @@ Deno.test("an IBAN prefix is upper-cased and accepted when its country is in the
   try {
     await ensureIbanCountries(t, "DE", "GB");
     const req = t.as(await t.login());
-    const de = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ ibanPrefix: "de89" }) }), 201);
+    const de = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ ibanPrefix: "de89" }) }),
+      201,
+    );
     assert.equal(de.ibanPrefix, "DE89");
-    const gb = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ ibanPrefix: "GB", swiftBicCode: "NWBKGB2LXXX" }) }), 201);
+    const gb = await expectJson(
+      await req("POST", "/api/national-routing", {
+        body: entryBody({ ibanPrefix: "GB", swiftBicCode: "NWBKGB2LXXX" }),
+      }),
+      201,
+    );
     assert.equal(gb.ibanPrefix, "GB");
     assert.equal(gb.swiftBicCode, "NWBKGB2LXXX");
   } finally {
@@ -181,19 +204,54 @@ Deno.test("invalid registrations answer 400 with the field and reason, and store
       ["missing institution type", { institutionType: undefined }, "institutionType", /central_bank/],
       ["missing national bank code", { nationalBankCode: undefined }, "nationalBankCode", /^Required$/],
       ["national bank code over 8", { nationalBankCode: "123456789" }, "nationalBankCode", /8/],
-      ["unknown account number format", { accountNumberFormat: "9-digit" }, "accountNumberFormat", /10-digit/],
+      [
+        "unknown account number format",
+        { accountNumberFormat: "9-digit" },
+        "accountNumberFormat",
+        /10-digit/,
+      ],
       ["unknown connection protocol", { connectionProtocol: "sepa" }, "connectionProtocol", /iso20022/],
       ["IBAN prefix over 4", { ibanPrefix: "DE891" }, "ibanPrefix", /4/],
       ["IBAN prefix not a country code", { ibanPrefix: "D1" }, "ibanPrefix", /2-letter country code/],
-      ["IBAN prefix of a country outside the registry", { ibanPrefix: "ZZ" }, "ibanPrefix", /ZZ is not a country of the IBAN registry/],
-      ["BIC of 9 characters", { swiftBicCode: "DEUTDEFF5" }, "swiftBicCode", /BIC must be 8 or 11 characters, got 9/],
+      [
+        "IBAN prefix of a country outside the registry",
+        { ibanPrefix: "ZZ" },
+        "ibanPrefix",
+        /ZZ is not a country of the IBAN registry/,
+      ],
+      [
+        "BIC of 9 characters",
+        { swiftBicCode: "DEUTDEFF5" },
+        "swiftBicCode",
+        /BIC must be 8 or 11 characters, got 9/,
+      ],
       ["BIC in lower case", { swiftBicCode: "deutdeff" }, "swiftBicCode", /BIC must be upper case/],
-      ["BIC with an unknown country", { swiftBicCode: "DEUTZZFF" }, "swiftBicCode", /ZZ is not an ISO 3166-1 country/],
-      ["central bank code without a letter prefix", { centralBankCode: "123456" }, "centralBankCode", /3-letter issuer prefix/],
+      [
+        "BIC with an unknown country",
+        { swiftBicCode: "DEUTZZFF" },
+        "swiftBicCode",
+        /ZZ is not an ISO 3166-1 country/,
+      ],
+      [
+        "central bank code without a letter prefix",
+        { centralBankCode: "123456" },
+        "centralBankCode",
+        /3-letter issuer prefix/,
+      ],
       ["central bank code over 6", { centralBankCode: "CBR0001" }, "centralBankCode", /6/],
-      ["connection details as an array", { connectionDetails: [1, 2] }, "connectionDetails", /object|record/i],
-      ["connection details as text", { connectionDetails: "{\"a\":1}" }, "connectionDetails", /object|record/i],
-      ["connection details over 16 KiB", { connectionDetails: { notes: "x".repeat(17_000) } }, "connectionDetails", /16384 bytes/],
+      [
+        "connection details as an array",
+        { connectionDetails: [1, 2] },
+        "connectionDetails",
+        /object|record/i,
+      ],
+      ["connection details as text", { connectionDetails: '{"a":1}' }, "connectionDetails", /object|record/i],
+      [
+        "connection details over 16 KiB",
+        { connectionDetails: { notes: "x".repeat(17_000) } },
+        "connectionDetails",
+        /16384 bytes/,
+      ],
     ];
     const failures: string[] = [];
     for (const [name, overrides, field, message] of cases) {
@@ -216,12 +274,23 @@ Deno.test("a duplicate registry number or national bank code answers 409 naming 
   const t = await createTestApp();
   try {
     const req = t.as(await t.login());
-    const first = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ registryNumber: "REG-DUP", nationalBankCode: "NBDUP" }) }), 201);
+    const first = await expectJson(
+      await req("POST", "/api/national-routing", {
+        body: entryBody({ registryNumber: "REG-DUP", nationalBankCode: "NBDUP" }),
+      }),
+      201,
+    );
     assert.equal(first.centralBankCode, "CBR001");
-    const sameRegistry = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ registryNumber: "REG-DUP" }) }), 409);
+    const sameRegistry = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ registryNumber: "REG-DUP" }) }),
+      409,
+    );
     assert.equal(sameRegistry.field, "registryNumber");
     assert.match(sameRegistry.message, /registryNumber REG-DUP is already registered/);
-    const sameBankCode = await expectJson(await req("POST", "/api/national-routing", { body: entryBody({ nationalBankCode: "NBDUP" }) }), 409);
+    const sameBankCode = await expectJson(
+      await req("POST", "/api/national-routing", { body: entryBody({ nationalBankCode: "NBDUP" }) }),
+      409,
+    );
     assert.equal(sameBankCode.field, "nationalBankCode");
     const next = await expectJson(await req("POST", "/api/national-routing", { body: entryBody() }), 201);
     assert.equal(next.centralBankCode, "CBR002");

@@ -90,11 +90,17 @@ export function checkEndpointUrl(raw: string): EndpointCheck {
     return { ok: false, message: "Must be an absolute URL such as https://api.partner.example/v1" };
   }
   if (!(url.protocol in DEFAULT_PORTS)) {
-    return { ok: false, message: `Only http and https endpoints are allowed, got ${url.protocol.replace(/:$/, "")}` };
+    return {
+      ok: false,
+      message: `Only http and https endpoints are allowed, got ${url.protocol.replace(/:$/, "")}`,
+    };
   }
   // Userinfo would be stored and listed in clear; credentials belong in credentialsConfig.
   if (url.username || url.password) {
-    return { ok: false, message: "Must not contain a user name or password; put credentials in credentialsConfig" };
+    return {
+      ok: false,
+      message: "Must not contain a user name or password; put credentials in credentialsConfig",
+    };
   }
   if (url.hostname === "") return { ok: false, message: "Must name a host" };
   return { ok: true, url };

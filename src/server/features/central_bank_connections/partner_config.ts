@@ -21,8 +21,9 @@ import {
 } from "./schemas.ts";
 
 export const PARTNER_CONNECTION_FILE_ENV = "PARTNER_CONNECTION_FILE";
-export const DEFAULT_PARTNER_CONNECTION_FILE = new URL("../../../../config/partner_connection.json", import.meta.url)
-  .pathname;
+export const DEFAULT_PARTNER_CONNECTION_FILE =
+  new URL("../../../../config/partner_connection.json", import.meta.url)
+    .pathname;
 
 const partnerConfigSchema = z.object({
   /** The name the console looks for in existing connections' partner names. */
@@ -30,7 +31,9 @@ const partnerConfigSchema = z.object({
   /** Stored partner name; defaults to the association's name and must contain it. */
   partnerCentralBank: z.string().trim().min(1).max(MAX_PARTNER_NAME_LENGTH).optional(),
   connectionType: z.enum(CONNECTION_TYPES).default("correspondent"),
-  partnerBankCode: z.string().trim().max(MAX_PARTNER_BANK_CODE_LENGTH).nullish().transform((value) => value || null),
+  partnerBankCode: z.string().trim().max(MAX_PARTNER_BANK_CODE_LENGTH).nullish().transform((value) =>
+    value || null
+  ),
   partnerSwiftCode: optionalBic,
   messageStandard: z.enum(MESSAGE_STANDARDS),
   settlementCurrency: z.enum(CURRENCIES).default("USD"),
@@ -66,7 +69,9 @@ export function loadPartnerConfig(env: Readonly<Record<string, string>>): Partne
   }
   const parsed = partnerConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = Object.entries(issuesToFields(parsed.error.issues)).map(([field, message]) => `${field}: ${message}`);
+    const problems = Object.entries(issuesToFields(parsed.error.issues)).map(([field, message]) =>
+      `${field}: ${message}`
+    );
     throw new Error(`${PARTNER_CONNECTION_FILE_ENV}: ${path} is invalid: ${problems.join("; ")}`);
   }
   return parsed.data;

@@ -94,7 +94,9 @@ export async function probeEndpoint(endpoint: string, options: ProbeOptions): Pr
         continue;
       }
       const status = `HTTP ${head.status}${head.reason ? ` ${head.reason}` : ""}`;
-      if (head.status >= FIRST_SERVER_ERROR_STATUS) return result(false, `Endpoint answered ${status}`, head.status);
+      if (head.status >= FIRST_SERVER_ERROR_STATUS) {
+        return result(false, `Endpoint answered ${status}`, head.status);
+      }
       if (MISSING_RESOURCE_STATUSES.has(head.status)) {
         return result(false, `Endpoint answered ${status}: the configured path does not exist`, head.status);
       }
@@ -141,18 +143,27 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
 }
 
 /** The addresses to connect to: the host itself when allow-listed, else its public addresses only. */
-async function approvedAddresses(url: URL, allowedHosts: ReadonlySet<string>, signal: AbortSignal): Promise<string[]> {
+async function approvedAddresses(
+  url: URL,
+  allowedHosts: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<string[]> {
   const hostname = bareHostname(url);
   if (isAllowListed(url, allowedHosts)) return [hostname];
   const hint = `unless ${ALLOWED_HOSTS_ENV} lists ${url.host}`;
   if (isIP(hostname) !== 0) {
     const reason = refusedAddressReason(hostname);
     if (reason !== null) {
-      throw new ProbeFailure(`Refused: ${hostname} is a ${reason} address, which connection tests may not reach ${hint}`);
+      throw new ProbeFailure(
+        `Refused: ${hostname} is a ${reason} address, which connection tests may not reach ${hint}`,
+      );
     }
     return [hostname];
   }
-  const records = await Promise.race([lookup(hostname, { all: true, verbatim: true }), rejectOnAbort(signal)]);
+  const records = await Promise.race([
+    lookup(hostname, { all: true, verbatim: true }),
+    rejectOnAbort(signal),
+  ]);
   if (records.length === 0) throw new ProbeFailure(`Host ${hostname} could not be resolved`);
   // Every address must be public: otherwise the name could steer a retry to an internal one.
   for (const { address } of records) {
@@ -179,7 +190,11 @@ async function connectFirst(addresses: string[], port: number, signal: AbortSign
   throw lastError;
 }
 
-async function requestHead(url: URL, allowedHosts: ReadonlySet<string>, signal: AbortSignal): Promise<ResponseHead> {
+async function requestHead(
+  url: URL,
+  allowedHosts: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<ResponseHead> {
   const addresses = await approvedAddresses(url, allowedHosts, signal);
   let conn: Deno.Conn = await connectFirst(addresses, effectivePort(url), signal);
   const close = () => {
@@ -230,7 +245,9 @@ async function readResponseHead(conn: Deno.Conn): Promise<ResponseHead> {
     const read = await conn.read(chunk);
     if (read === null) {
       throw new ProbeFailure(
-        text === "" ? "Endpoint closed the connection without answering" : "Endpoint sent an incomplete HTTP response",
+        text === ""
+          ? "Endpoint closed the connection without answering"
+          : "Endpoint sent an incomplete HTTP response",
       );
     }
     text += decoder.decode(chunk.subarray(0, read));
@@ -243,7 +260,8 @@ function parseHead(head: string): ResponseHead {
   const [statusLine, ...headerLines] = head.split("\r\n");
   const match = STATUS_LINE.exec(statusLine);
   if (match === null) throw new ProbeFailure("Endpoint did not answer with HTTP");
-  const location = headerLines.find((line) => /^location:/i.test(line))?.slice("location:".length).trim() ?? null;
+  const location = headerLines.find((line) => /^location:/i.test(line))?.slice("location:".length).trim() ??
+    null;
   return {
     status: Number(match[1]),
     // The remote's own words: printable characters only, bounded.

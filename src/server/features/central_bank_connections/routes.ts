@@ -29,10 +29,18 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const partner = loadPartnerConfig(deps.config.env);
   let testsInFlight = 0;
 
-  app.get("/central-bank-connections", async (c) => c.json(await listConnections(deps.db.read, deps.secrets)));
+  app.get(
+    "/central-bank-connections",
+    async (c) => c.json(await listConnections(deps.db.read, deps.secrets)),
+  );
 
   app.post("/central-bank-connections", validate("json", createConnectionBody), async (c) => {
-    const connection = await createConnection(deps.db, deps.secrets, actorOf(c, deps.config), c.req.valid("json"));
+    const connection = await createConnection(
+      deps.db,
+      deps.secrets,
+      actorOf(c, deps.config),
+      c.req.valid("json"),
+    );
     return c.json(connection, 201);
   });
 
@@ -44,7 +52,10 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
       result = { success: false, message: NO_ENDPOINT_MESSAGE, latencyMs: 0, statusCode: null };
     } else {
       if (testsInFlight >= MAX_CONCURRENT_TESTS) {
-        throw new AppError("rate_limited", `At most ${MAX_CONCURRENT_TESTS} connection tests may run at once`);
+        throw new AppError(
+          "rate_limited",
+          `At most ${MAX_CONCURRENT_TESTS} connection tests may run at once`,
+        );
       }
       testsInFlight += 1;
       try {
@@ -54,7 +65,13 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
       }
     }
     await recordTestResult(deps.db, actorOf(c, deps.config), id, result);
-    return c.json({ success: result.success, message: result.message, latency: result.latencyMs } satisfies ConnectionTestResult);
+    return c.json(
+      {
+        success: result.success,
+        message: result.message,
+        latency: result.latencyMs,
+      } satisfies ConnectionTestResult,
+    );
   });
 
   app.get("/establish-loc-connection/config", (c) =>
@@ -71,7 +88,12 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
     }));
 
   app.post("/establish-loc-connection", validate("json", emptyBody.optional()), async (c) => {
-    const connection = await establishPartnerConnection(deps.db, deps.secrets, actorOf(c, deps.config), partner);
+    const connection = await establishPartnerConnection(
+      deps.db,
+      deps.secrets,
+      actorOf(c, deps.config),
+      partner,
+    );
     return c.json(connection, 201);
   });
 

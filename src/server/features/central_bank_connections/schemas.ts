@@ -19,11 +19,13 @@ export const MAX_API_ENDPOINT_LENGTH = 500;
 export const MAX_CREDENTIALS_CONFIG_BYTES = 16 * 1024;
 
 /** Blank or absent becomes null; otherwise the domain BIC rule with its precise reason. */
-export const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine((bic, ctx) => {
-  if (bic === null) return;
-  const result = validateBic(bic);
-  if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
-});
+export const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine(
+  (bic, ctx) => {
+    if (bic === null) return;
+    const result = validateBic(bic);
+    if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
+  },
+);
 
 export const optionalEndpoint = optionalText(MAX_API_ENDPOINT_LENGTH).superRefine((endpoint, ctx) => {
   if (endpoint === null) return;

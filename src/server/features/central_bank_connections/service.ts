@@ -65,7 +65,9 @@ export async function listConnections(db: Queryable, secrets: Secrets): Promise<
   // rowid breaks ties between connections established within the same millisecond.
   const rows = await selectWithCreator(db)
     .orderBy(desc(centralBankConnections.establishedDate), sql`${centralBankConnections}.rowid DESC`).all();
-  return Promise.all(rows.map(({ row, firstName, lastName }) => present(row, creatorOf(row, firstName, lastName), secrets)));
+  return Promise.all(
+    rows.map(({ row, firstName, lastName }) => present(row, creatorOf(row, firstName, lastName), secrets)),
+  );
 }
 
 export async function findConnection(db: Queryable, id: string): Promise<ConnectionRow> {
@@ -106,7 +108,9 @@ async function insertConnection(
     if (name !== undefined) {
       const existing = await tx.select({ id: centralBankConnections.id }).from(centralBankConnections)
         .where(sql`instr(lower(${centralBankConnections.partnerCentralBank}), lower(${name})) > 0`).get();
-      if (existing !== undefined) throw conflict("partnerCentralBank", `A connection to ${name} already exists`);
+      if (existing !== undefined) {
+        throw conflict("partnerCentralBank", `A connection to ${name} already exists`);
+      }
     }
     await tx.insert(centralBankConnections).values(row);
     const creator = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users)
@@ -174,7 +178,12 @@ export async function recordTestResult(
       action: "test",
       changes: {
         endpoint: before.apiEndpoint,
-        result: { success: result.success, message: result.message, latencyMs: result.latencyMs, statusCode: result.statusCode },
+        result: {
+          success: result.success,
+          message: result.message,
+          latencyMs: result.latencyMs,
+          statusCode: result.statusCode,
+        },
         before: { connectionStatus: before.connectionStatus, lastConnectedAt: before.lastConnectedAt },
         after,
       },

@@ -22,11 +22,13 @@ export const PARTICIPANT_STATUSES = ["active", "inactive", "suspended"] as const
 const IBAN_PREFIX = /^[A-Z]{2}(\d{2})?$/;
 
 /** Blank (or absent) becomes null; otherwise validated by the domain BIC rule with its precise reason. */
-const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine((bic, ctx) => {
-  if (bic === null) return;
-  const result = validateBic(bic);
-  if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
-});
+const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine(
+  (bic, ctx) => {
+    if (bic === null) return;
+    const result = validateBic(bic);
+    if (!result.ok) ctx.addIssue({ code: "custom", message: result.error.message });
+  },
+);
 
 const ibanPrefix = optionalText(MAX_IBAN_PREFIX_LENGTH)
   .transform((value) => value?.toUpperCase() ?? null)
@@ -34,11 +36,13 @@ const ibanPrefix = optionalText(MAX_IBAN_PREFIX_LENGTH)
     message: "Must be a 2-letter country code, optionally followed by 2 check digits",
   });
 
-const centralBankCode = z.string().trim().max(CENTRAL_BANK_CODE_LENGTH).optional().superRefine((code, ctx) => {
-  if (code === undefined || code === "") return;
-  const prefix = issuerPrefixOf(code);
-  if (!prefix.ok) ctx.addIssue({ code: "custom", message: prefix.error.message });
-});
+const centralBankCode = z.string().trim().max(CENTRAL_BANK_CODE_LENGTH).optional().superRefine(
+  (code, ctx) => {
+    if (code === undefined || code === "") return;
+    const prefix = issuerPrefixOf(code);
+    if (!prefix.ok) ctx.addIssue({ code: "custom", message: prefix.error.message });
+  },
+);
 
 export const connectionDetailsSchema = z.record(z.string(), z.unknown()).refine(
   (details) => new TextEncoder().encode(JSON.stringify(details)).byteLength <= MAX_CONNECTION_DETAILS_BYTES,

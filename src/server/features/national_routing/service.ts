@@ -79,7 +79,10 @@ async function assertIbanCountryKnown(tx: Tx, ibanPrefix: string): Promise<void>
     .where(eq(ibanConfigs.countryCode, countryCode)).get();
   if (config === undefined) {
     const message = `${countryCode} is not a country of the IBAN registry`;
-    throw new AppError("validation", `ibanPrefix: ${message}`, { field: "ibanPrefix", fields: { ibanPrefix: message } });
+    throw new AppError("validation", `ibanPrefix: ${message}`, {
+      field: "ibanPrefix",
+      fields: { ibanPrefix: message },
+    });
   }
 }
 
@@ -92,7 +95,9 @@ export async function createNationalRoutingEntry(
   const prefix = issuerPrefixFor(input.centralBankCode, defaultPrefix);
   return await db.transaction(async (tx) => {
     if (input.ibanPrefix !== null) await assertIbanCountryKnown(tx, input.ibanPrefix);
-    const sameRegistryNumber = await tx.select({ id: nationalRoutingRegistry.id }).from(nationalRoutingRegistry)
+    const sameRegistryNumber = await tx.select({ id: nationalRoutingRegistry.id }).from(
+      nationalRoutingRegistry,
+    )
       .where(eq(nationalRoutingRegistry.registryNumber, input.registryNumber)).get();
     if (sameRegistryNumber !== undefined) {
       throw conflict("registryNumber", `registryNumber ${input.registryNumber} is already registered`);

@@ -1,0 +1,74 @@
+/**
+ * The pre-configured partner of spec 2.9: offered while no connection's partner name contains the
+ * association's name. Everything it creates comes from the server's partner configuration.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import {
+  AUTHENTICATION_METHOD_OPTIONS,
+  type Connection,
+  CONNECTIONS_KEY,
+  ESTABLISH_PARTNER_PATH,
+  labelOf,
+  MESSAGE_STANDARD_OPTIONS,
+  type PartnerConfig,
+} from "./types.ts";
+
+export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const establish = useMutation({
+    mutationFn: () => apiJson<Connection>("POST", ESTABLISH_PARTNER_PATH, {}),
+    onSuccess: (connection) => {
+      toast({
+        title: `${partner.associationName} connection established`,
+        description:
+          `${connection.partnerCentralBank} is connected with status ${connection.connectionStatus}; run a test to activate it.`,
+      });
+      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to establish Loc connection"),
+  });
+
+  const headingId = "partner-connection-heading";
+  return (
+    <section aria-labelledby={headingId} className="mb-6">
+      <Card className="border-blue-200 bg-blue-50">
+        <CardHeader>
+          <CardTitle as="h2">
+            <span id={headingId}>Connect to {partner.associationName}</span>
+          </CardTitle>
+          <CardDescription>
+            A pre-configured partner connection: codes, endpoint and credentials come from the partner
+            configuration.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-end justify-between gap-4">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="font-medium text-slate-700">Partner</dt>
+            <dd className="text-slate-900">{partner.partnerCentralBank}</dd>
+            <dt className="font-medium text-slate-700">Bank code</dt>
+            <dd className="font-mono text-slate-900">{partner.partnerBankCode ?? "—"}</dd>
+            <dt className="font-medium text-slate-700">SWIFT code</dt>
+            <dd className="font-mono text-slate-900">{partner.partnerSwiftCode ?? "—"}</dd>
+            <dt className="font-medium text-slate-700">Messaging</dt>
+            <dd className="text-slate-900">
+              {labelOf(MESSAGE_STANDARD_OPTIONS, partner.messageStandard)} in {partner.settlementCurrency},
+              {" "}
+              {labelOf(AUTHENTICATION_METHOD_OPTIONS, partner.authenticationMethod)}
+            </dd>
+            <dt className="font-medium text-slate-700">Endpoint</dt>
+            <dd className="break-all font-mono text-slate-900">{partner.apiEndpoint ?? "—"}</dd>
+          </dl>
+          <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
+            {establish.isPending ? "Establishing…" : `Establish ${partner.associationName} Connection`}
+          </Button>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

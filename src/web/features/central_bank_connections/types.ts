@@ -1,0 +1,82 @@
+/** Shapes and choices of the central bank connections screen (server: src/server/features/central_bank_connections). */
+
+export const CONNECTIONS_KEY = "/api/central-bank-connections";
+export const PARTNER_CONFIG_KEY = "/api/establish-loc-connection/config";
+export const ESTABLISH_PARTNER_PATH = "/api/establish-loc-connection";
+
+export interface Connection {
+  id: string;
+  partnerCentralBank: string;
+  connectionType: string;
+  partnerBankCode: string | null;
+  partnerSwiftCode: string | null;
+  connectionStatus: string;
+  messageStandard: string;
+  settlementCurrency: string;
+  /** Decimal string ("1250.50") or null for no limit. */
+  dailySettlementLimit: string | null;
+  apiEndpoint: string | null;
+  authenticationMethod: string | null;
+  /** Secret values arrive masked. */
+  credentialsConfig: unknown;
+  establishedDate: string;
+  lastConnectedAt: string | null;
+  createdBy: string | null;
+  createdByUser: { firstName: string | null; lastName: string | null } | null;
+}
+
+export interface PartnerConfig {
+  associationName: string;
+  partnerCentralBank: string;
+  connectionType: string;
+  partnerBankCode: string | null;
+  partnerSwiftCode: string | null;
+  messageStandard: string;
+  settlementCurrency: string;
+  apiEndpoint: string | null;
+  authenticationMethod: string;
+}
+
+export interface ConnectionTestResult {
+  success: boolean;
+  message: string;
+  /** Milliseconds. */
+  latency: number;
+}
+
+export const CONNECTION_TYPE_OPTIONS = [
+  { value: "bilateral", label: "Bilateral" },
+  { value: "correspondent", label: "Correspondent" },
+  { value: "clearing_member", label: "Clearing Member" },
+] as const;
+
+export const MESSAGE_STANDARD_OPTIONS = [
+  { value: "iso20022", label: "ISO 20022" },
+  { value: "swift_mt103", label: "SWIFT MT103" },
+  { value: "fedwire", label: "Fedwire" },
+  { value: "ach", label: "ACH" },
+] as const;
+
+export const AUTHENTICATION_METHOD_OPTIONS = [
+  { value: "api_key", label: "API Key" },
+  { value: "mutual_tls", label: "Mutual TLS" },
+  { value: "oauth2", label: "OAuth 2.0" },
+] as const;
+
+export const CURRENCY_OPTIONS = [
+  { value: "USD", label: "USD" },
+  { value: "EUR", label: "EUR" },
+  { value: "GBP", label: "GBP" },
+  { value: "JPY", label: "JPY" },
+] as const;
+
+export function labelOf(options: readonly { value: string; label: string }[], value: string | null): string {
+  if (value === null) return "—";
+  return options.find((option) => option.value === value)?.label ?? value;
+}
+
+/** The spec 2.9 rule: the partner dialog shows while no partner name contains the association's name. */
+export function hasPartnerConnection(connections: readonly Connection[], associationName: string): boolean {
+  const needle = associationName.toLowerCase();
+  return connections.some((connection) => connection.partnerCentralBank.toLowerCase().includes(needle));
+}
