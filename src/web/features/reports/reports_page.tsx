@@ -1,5 +1,251 @@
+/**
+ * Spec 2.15: report type, a two-month date-range picker, export format (PDF by default) and
+ * Generate, which downloads the file; counters and the recent-reports table come from the recorded
+ * reports; the compliance schedule is static. Texts of spec 5 are a contract.
+ */
+import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { SelectField, TextField } from "../../components/ui/form.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
+import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import {
+  DEFAULT_REPORT_FORMAT,
+  isReportFormat,
+  isReportType,
+  REPORT_FORMAT_LABELS,
+  REPORT_FORMATS,
+  REPORT_TYPE_LABELS,
+  REPORT_TYPES,
+  type ReportFormat,
+  validateReportRange,
+} from "../../../domain/report.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { DateRangeCalendar, type DayRange, formatDay, isCalendarDay, localToday } from "./date_range_calendar.tsx";
+import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./use_reports.ts";
 
-export default function Page() {
-  return <PageHeader title="Reports & Analytics" />;
+const LOADING_ROWS = 3;
+const BYTES_PER_KIB = 1024;
+
+const TYPE_OPTIONS = REPORT_TYPES.map((type) => ({ value: type, label: REPORT_TYPE_LABELS[type] }));
+const FORMAT_OPTIONS = REPORT_FORMATS.map((format) => ({ value: format, label: REPORT_FORMAT_LABELS[format] }));
+
+/** Static by the spec (section 4): the filing calendar the supervision team works to. */
+const COMPLIANCE_SCHEDULE = [
+  { name: "Monthly Liquidity Coverage Return", due: "Submitted on the 5th", status: "Complete" },
+  { name: "Quarterly Supervisory Return", due: "Due end of quarter", status: "Pending" },
+  { name: "Annual AML/CFT Compliance Report", due: "Due 15 March", status: "Scheduled" },
+  { name: "Basel III Capital Adequacy Review", due: "Due 30 April", status: "Scheduled" },
+] as const;
+
+function ScheduleBadge({ status }: { status: "Pending" | "Scheduled" | "Complete" }) {
+  if (status === "Complete") return <Badge className="bg-green-800 text-white">Complete</Badge>;
+  if (status === "Pending") return <Badge variant="secondary" className="bg-amber-100 text-amber-900">Pending</Badge>;
+  return <Badge variant="outline" className="text-slate-800">Scheduled</Badge>;
+}
+
+function formatSize(bytes: number | null): string {
+  if (bytes === null) return "—";
+  if (bytes < BYTES_PER_KIB) return `${bytes} B`;
+  if (bytes < BYTES_PER_KIB ** 2) return `${(bytes / BYTES_PER_KIB).toFixed(1)} KB`;
+  return `${(bytes / BYTES_PER_KIB ** 2).toFixed(1)} MB`;
+}
+
+function firstOfMonth(day: string): string {
+  return `${day.slice(0, 7)}-01`;
+}
+
+function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading: boolean }) {
+  const download = useDownloadReport();
+  if (!isLoading && items.length === 0) {
+    return <EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />;
+  }
+  return (
+    <Table label="Recent reports">
+      <THead>
+        <Tr>
+          <Th>Report</Th>
+          <Th>Range</Th>
+          <Th>Format</Th>
+          <Th>Rows</Th>
+          <Th>Size</Th>
+          <Th>Generated</Th>
+          <Th>Status</Th>
+          <Th>File</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {isLoading
+          ? Array.from({ length: LOADING_ROWS }, (_, row) => (
+            <Tr key={row}>
+              <Td colSpan={8}><Skeleton className="h-5 w-full" /></Td>
+            </Tr>
+          ))
+          : items.map((report) => (
+            <Tr key={report.id}>
+              <Td className="font-medium">{report.label}</Td>
+              <Td>{formatDay(report.from)} – {formatDay(report.to)}</Td>
+              <Td>{REPORT_FORMAT_LABELS[report.format]}</Td>
+              <Td>{report.rowCount ?? "—"}</Td>
+              <Td>{formatSize(report.sizeBytes)}</Td>
+              <Td>
+                {formatDateTime(report.completedAt ?? report.createdAt)}
+                {report.createdByName && <span className="block text-xs text-slate-600">{report.createdByName}</span>}
+              </Td>
+              <Td>
+                {report.status === "completed"
+                  ? <Badge className="bg-green-800 text-white">Completed</Badge>
+                  : <Badge variant="destructive" className="bg-red-700 text-white">Failed</Badge>}
+              </Td>
+              <Td>
+                {report.downloadUrl
+                  ? (
+                    <a
+                      href={report.downloadUrl}
+                      download={report.fileName}
+                      aria-label={`Download ${report.fileName}`}
+                      onClick={(event) => {
+                        // Fetched by script so an ended session gets the sign-in redirect, not an error file.
+                        event.preventDefault();
+                        download.mutate(report);
+                      }}
+                      className="font-medium text-blue-800 underline hover:text-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+                    >
+                      Download
+                    </a>
+                  )
+                  : <span className="text-xs text-slate-600" title={report.error ?? undefined}>No file</span>}
+              </Td>
+            </Tr>
+          ))}
+      </TBody>
+    </Table>
+  );
+}
+
+export default function ReportsPage() {
+  const { toast } = useToast();
+  const reports = useReports();
+  const generate = useGenerateReport();
+  const [type, setType] = useState("");
+  const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
+  const [range, setRange] = useState<DayRange>(() => {
+    const today = localToday();
+    return { from: firstOfMonth(today), to: today };
+  });
+
+  const counters = reports.data?.counters;
+  const loading = reports.isLoading;
+
+  const setBoundary = (field: "from" | "to", day: string) => {
+    if (!isCalendarDay(day)) return;
+    setRange((current) => {
+      const next = { ...current, [field]: day };
+      return next.from <= next.to ? next : { from: day, to: day };
+    });
+  };
+
+  const onGenerate = () => {
+    if (!isReportType(type)) {
+      toast({ title: "Error", description: "Please select a report type", variant: "destructive" });
+      return;
+    }
+    const checked = validateReportRange(range.from, range.to);
+    if (!checked.ok) {
+      toast({ title: "Error", description: checked.error.message, variant: "destructive" });
+      return;
+    }
+    toast({ title: "Report Generated", description: `${REPORT_TYPE_LABELS[type]} is being prepared for download` });
+    generate.mutate({ type, format, from: range.from, to: range.to });
+  };
+
+  return (
+    <>
+      <PageHeader title="Reports & Analytics" subtitle="Generate regulatory and operational reports from the registry" />
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Reports This Month" value={loading ? "…" : counters?.thisMonth ?? 0} />
+        <StatCard label="Total Reports" value={loading ? "…" : counters?.total ?? 0} />
+        <StatCard label="Rows Exported" value={loading ? "…" : (counters?.rowsExported ?? 0).toLocaleString("en-US")} />
+        <StatCard
+          label="Last Generated"
+          value={loading ? "…" : counters?.lastGeneratedAt ? formatDay(counters.lastGeneratedAt.slice(0, 10)) : "Never"}
+          hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
+        />
+      </div>
+      <div className="mb-6 grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Generate Report</CardTitle>
+            <CardDescription>Dates are whole UTC days; both ends are included.</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <SelectField
+                label="Report Type"
+                placeholder="Select report type"
+                options={TYPE_OPTIONS}
+                value={type}
+                onChange={(event) => setType(event.target.value)}
+              />
+              <SelectField
+                label="Export Format"
+                options={FORMAT_OPTIONS}
+                value={format}
+                onChange={(event) => isReportFormat(event.target.value) && setFormat(event.target.value)}
+              />
+              <TextField
+                label="From"
+                type="date"
+                value={range.from}
+                onChange={(event) => setBoundary("from", event.target.value)}
+              />
+              <TextField
+                label="To"
+                type="date"
+                value={range.to}
+                onChange={(event) => setBoundary("to", event.target.value)}
+              />
+            </div>
+            <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
+            <Button onClick={onGenerate} disabled={generate.isPending}>
+              {generate.isPending ? "Generating…" : "Generate Report"}
+            </Button>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Compliance Schedule</CardTitle>
+            <CardDescription>Regulatory filings this year</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ul className="space-y-3">
+              {COMPLIANCE_SCHEDULE.map((item) => (
+                <li key={item.name} className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3">
+                  <div>
+                    <p className="text-sm font-medium text-slate-900">{item.name}</p>
+                    <p className="text-xs text-slate-600">{item.due}</p>
+                  </div>
+                  <ScheduleBadge status={item.status} />
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Recent Reports</CardTitle>
+          <CardDescription>Every generated report is kept and can be downloaded again.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {reports.isError
+            ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
+            : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
+        </CardContent>
+      </Card>
+    </>
+  );
 }

@@ -1,0 +1,91 @@
+/** Reports data for the screen: the recorded reports with their counters, and file downloads. */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import type { ReportFormat, ReportType } from "../../../domain/report.ts";
+import { apiRequest, queryClient } from "../../lib/api.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { useToast } from "../../lib/toast.ts";
+
+export const REPORTS_KEY = "/api/reports";
+/** The object URL is released after the browser has taken the click. */
+const OBJECT_URL_RELEASE_DELAY_MS = 1_000;
+
+export interface ReportRecord {
+  id: string;
+  type: ReportType;
+  label: string;
+  from: string;
+  to: string;
+  format: ReportFormat;
+  status: "completed" | "failed";
+  fileName: string;
+  rowCount: number | null;
+  sizeBytes: number | null;
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  createdByName: string | null;
+  downloadUrl: string | null;
+}
+
+export interface ReportList {
+  items: ReportRecord[];
+  total: number;
+  counters: {
+    total: number;
+    thisMonth: number;
+    rowsExported: number;
+    failed: number;
+    lastGeneratedAt: string | null;
+  };
+}
+
+export interface ReportRequest {
+  type: ReportType;
+  format: ReportFormat;
+  from: string;
+  to: string;
+}
+
+export function useReports() {
+  return useQuery<ReportList>({ queryKey: [REPORTS_KEY] });
+}
+
+const FILE_NAME = /filename="([^"]+)"/;
+
+/** Hands a response body to the browser as a file download (object URL and a temporary link). */
+async function saveResponse(res: Response, fallbackName: string): Promise<void> {
+  const name = FILE_NAME.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_RELEASE_DELAY_MS);
+}
+
+export function useGenerateReport() {
+  const { toast } = useToast();
+  return useMutation({
+    mutationFn: async (request: ReportRequest) => {
+      const res = await apiRequest("POST", REPORTS_KEY, request);
+      await saveResponse(res, `${request.type}_${request.from}_${request.to}.${request.format}`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] }),
+    onError: (error) => handleMutationError(error, toast, "Report Generation Failed"),
+  });
+}
+
+export function useDownloadReport() {
+  const { toast } = useToast();
+  return useMutation({
+    mutationFn: async (report: ReportRecord) => {
+      if (!report.downloadUrl) throw new Error("This report has no file");
+      const res = await apiRequest("GET", report.downloadUrl);
+      await saveResponse(res, report.fileName);
+    },
+    onError: (error) => handleMutationError(error, toast, "Download Failed"),
+  });
+}
