@@ -458,7 +458,7 @@ async function auditTrailReport(ctx: SourceContext, withChainColumn: boolean): P
   const chain = await auditChainStatement(ctx.db);
   const notes: ReportNote[] = [
     { name: "chainVerified", label: "Audit chain verified", value: chain.verified ? "true" : "false" },
-    { name: "chainStatement", label: "Audit chain", value: chain.statement },
+    { name: "chainStatement", label: "Chain statement", value: chain.statement },
     { name: "chainEntriesChecked", label: "Chain entries checked", value: String(chain.checkedEntries) },
   ];
   return {
