@@ -12,6 +12,8 @@ const CRASH_CYCLES = 3;
 const STORM_WORKERS = 16;
 const MIN_STORM_MS = 700;
 const MAX_STORM_MS = 2_500;
+/** Scheduled sweeps every second, so a kill can also land in the middle of a scheduled run. */
+const SERVER_ENV = { SWEEP_SCHEDULE: "* * * * * *" };
 
 Deno.test({
   name: "SIGKILL during a storm of sweeps, card loads and registrations loses nothing acknowledged and breaks no invariant",
@@ -21,7 +23,7 @@ Deno.test({
     const dataDir = await Deno.makeTempDir({ prefix: "cbr-faults-crash-" });
     let server: TestServer | null = null;
     try {
-      server = await startServer({}, dataDir);
+      server = await startServer(SERVER_ENV, dataDir);
       const setupCookie = await signIn(server.baseUrl);
       const accounts = await createStormAccounts(client(server.baseUrl, setupCookie), "crash");
       const acked: StormResult["acked"] = { sweeps: [], institutions: [], cards: [], cardLoads: 0 };
@@ -50,7 +52,7 @@ Deno.test({
         assert.deepEqual(result.serverErrors, [], `5xx before the kill in cycle ${cycle}`);
         assert(Object.keys(result.byOperation).length > 0, "the storm ran no operation");
 
-        server = await startServer({}, dataDir);
+        server = await startServer(SERVER_ENV, dataDir);
         const report = await checkDatabase(server.databaseUrl, acked);
         assert.deepEqual(report.violations, [], `after crash ${cycle}: ${JSON.stringify(report.counts)}`);
       }

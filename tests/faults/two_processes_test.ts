@@ -12,13 +12,16 @@ const WORKERS_PER_PROCESS = 10;
 const OPERATIONS_PER_PROCESS = 600;
 /** GET /api/institutions allows 100 requests per hour per key (spec 7). */
 const INSTITUTIONS_LIMIT_PER_HOUR = 100;
+/** Every second, in both processes: each occurrence must run in exactly one of them. */
+const EVERY_SECOND = "* * * * * *";
+const IDEMPOTENT_REQUESTS_PER_PROCESS = 6;
 
-async function twoServers(fn: (a: TestServer, b: TestServer) => Promise<void>) {
+async function twoServers(fn: (a: TestServer, b: TestServer) => Promise<void>, env: Record<string, string> = {}) {
   const dataDir = await Deno.makeTempDir({ prefix: "cbr-faults-two-" });
   const servers: TestServer[] = [];
   try {
-    servers.push(await startServer({}, dataDir));
-    servers.push(await startServer({}, dataDir));
+    servers.push(await startServer(env, dataDir));
+    servers.push(await startServer(env, dataDir));
     await fn(servers[0], servers[1]);
   } catch (error) {
     for (const s of servers) console.error(`server output:\n${s.output().slice(-3000)}`);
@@ -30,7 +33,7 @@ async function twoServers(fn: (a: TestServer, b: TestServer) => Promise<void>) {
 }
 
 Deno.test({
-  name: "two processes on one database share a concurrent load without a 5xx or a broken invariant",
+  name: "two processes on one database, both running the every-second sweep schedule, share a concurrent load without a 5xx or a broken invariant",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: () =>
@@ -54,6 +57,32 @@ Deno.test({
       assert(acked.sweeps.length > 0 || acked.institutions.length > 0, "nothing was acknowledged");
       const report = await checkDatabase(a.databaseUrl, acked);
       console.log(`counts: ${JSON.stringify(report.counts)}`);
+      assert.deepEqual(report.violations, []);
+    }, { SWEEP_SCHEDULE: EVERY_SECOND }),
+});
+
+Deno.test({
+  name: "one Idempotency-Key sent concurrently to both processes moves money once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () =>
+    twoServers(async (a, b) => {
+      const cookie = await signIn(a.baseUrl);
+      const accounts = await createStormAccounts(client(a.baseUrl, cookie), "idem");
+      assert(accounts, "ledger accounts are not mounted");
+      const body = { sourceAccountId: accounts.ledger[0], targetAccountId: accounts.liquid[0], sweepAmount: "12.34" };
+      const key = crypto.randomUUID();
+      const answers = await Promise.all(
+        [a, b].flatMap((s) =>
+          Array.from({ length: IDEMPOTENT_REQUESTS_PER_PROCESS }, () => client(s.baseUrl, cookie)("POST", "/api/balance-sweeps", body, { "idempotency-key": key }))
+        ),
+      );
+      const statuses = answers.map((r) => r.status);
+      assert(statuses.every((s) => s === 201), `statuses ${JSON.stringify(statuses)}: ${answers.find((r) => r.status !== 201)?.text}`);
+      const ids = new Set(answers.map((r) => r.json.id));
+      assert.equal(ids.size, 1, `${ids.size} different sweeps for one key`);
+      const report = await checkDatabase(a.databaseUrl, { sweeps: [...ids], institutions: [], cards: [], cardLoads: 0 });
+      assert.equal(report.counts.balance_sweeps, 1);
       assert.deepEqual(report.violations, []);
     }),
 });

@@ -27,6 +27,10 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
   for (const table of ["institutions", "ledger_accounts", "ledger_entries", "balance_sweeps", "cards", "audit_trail"]) {
     await count(table);
   }
+  const byType = await db.all<{ type: string; n: number }>(
+    sql`SELECT sweep_type AS type, count(*) AS n FROM balance_sweeps GROUP BY sweep_type`,
+  );
+  for (const t of byType) counts[`sweeps:${t.type}`] = t.n;
   const hasCardLoads = await tableExists(db, "card_loads");
   if (hasCardLoads) await count("card_loads");
 
@@ -86,6 +90,16 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
   for (const s of sweeps) {
     if (s.status !== "completed") violations.push(`sweep ${s.id} left ${s.status}`);
     if (s.outs !== 1 || s.ins !== 1) violations.push(`sweep ${s.id} has ${s.outs} debit and ${s.ins} credit entries`);
+  }
+  // Automatic sweeps take exactly the excess over the threshold: a source left below its threshold
+  // means two runs swept the same excess.
+  const overswept = await db.all<{ id: string; after: number; threshold: number | null }>(sql`SELECT s.id,
+      s.source_balance_after_minor AS after, a.sweep_threshold_minor AS threshold
+    FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id
+    WHERE s.sweep_type IN ('threshold', 'scheduled')
+      AND (a.sweep_threshold_minor IS NULL OR s.source_balance_after_minor <> a.sweep_threshold_minor) LIMIT 5`);
+  for (const s of overswept) {
+    violations.push(`automatic sweep ${s.id} left its source at ${s.after}, not at its threshold ${s.threshold}`);
   }
   const orphanSweepEntries = await db.all<{ id: string }>(sql`SELECT e.id FROM ledger_entries e
     WHERE e.reference_type = 'sweep' AND NOT EXISTS (SELECT 1 FROM balance_sweeps s WHERE s.id = e.reference_id)`);

@@ -69,7 +69,10 @@ export async function createStormAccounts(call: ReturnType<typeof client>, tag: 
     if (res.status !== 201) throw new Error(`creating a ledger account failed: ${res.status} ${res.text}`);
     return res.json.id as string;
   };
-  const liquid = [await make(1, "liquid", "0.00"), await make(2, "liquid", "10.00")];
+  // Manual sweeps keep filling liquid 1, whose threshold makes every auto-sweep (and scheduled
+  // run) move its excess on to liquid 2: automatic sweeps keep racing manual ones.
+  const sink = await make(2, "liquid", "10.00");
+  const liquid = [await make(1, "liquid", "0.00", { sweepThreshold: "100.00", targetLiquidAccount: sink }), sink];
   const ledger = [
     await make(1, "ledger", "1000000.00", { sweepThreshold: "999000.00", targetLiquidAccount: liquid[0] }),
     await make(2, "ledger", "500000.00", { sweepThreshold: "499500.00", targetLiquidAccount: liquid[1] }),
