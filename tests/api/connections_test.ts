@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { MASK } from "../../src/domain/connection_credentials.ts";
 import { loadPartnerConfig } from "../../src/server/features/central_bank_connections/partner_config.ts";
 import { PROBE_TIMEOUT_MS } from "../../src/server/features/central_bank_connections/probe.ts";
+import { serverPermissions } from "../../scripts/start.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const FIXTURES = new URL("./fixtures/connections/", import.meta.url);
@@ -212,6 +213,25 @@ Deno.test("invalid connections answer 400 with the field and reason, and store n
     assert.deepEqual(failures, []);
     assert.deepEqual(await expectJson(await req("GET", "/api/central-bank-connections"), 200), []);
     assert.equal((await auditRows(t, "create")).length, 0);
+  });
+});
+
+Deno.test("credentials nested too deep answer 400, even thousands of levels deep", async () => {
+  await withApp({}, async (_t, req) => {
+    const shallow = await req("POST", "/api/central-bank-connections", {
+      body: connectionBody({
+        credentialsConfig: { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } },
+      }),
+    });
+    assert.match((await expectJson(shallow, 400)).fields.credentialsConfig, /at most 8 levels deep/);
+    const depth = 20_000;
+    const text = JSON.stringify(connectionBody({ credentialsConfig: "DEEP" }))
+      .replace('"DEEP"', '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
+    const deep = await req("POST", "/api/central-bank-connections", {
+      body: text,
+      headers: { "content-type": "application/json" },
+    });
+    assert.match((await expectJson(deep, 400)).fields.credentialsConfig, /at most 8 levels deep/);
   });
 });
 
@@ -643,4 +663,17 @@ Deno.test("every connection endpoint answers 401 without a session", async () =>
   } finally {
     await t.close();
   }
+});
+
+Deno.test("serverPermissions() grants the allow-listed hosts, and outbound access to any host only with CONNECTION_TEST_ANY_HOST=1", () => {
+  const base = { DATA_DIR: "/tmp/cbr-permissions", HOST: "127.0.0.1", PORT: "5000" };
+  const narrow = serverPermissions({
+    ...base,
+    CONNECTION_TEST_ALLOWED_HOSTS: "partner.example:8443, 10.0.0.7",
+  });
+  const net = narrow.find((flag) => flag.startsWith("--allow-net"));
+  assert.equal(net, "--allow-net=127.0.0.1:5000,partner.example:8443,10.0.0.7");
+  const open = serverPermissions({ ...base, CONNECTION_TEST_ANY_HOST: "1" });
+  assert(open.includes("--allow-net"));
+  assert(!open.includes("--allow-all") && !open.includes("-A"));
 });

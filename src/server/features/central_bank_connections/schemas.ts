@@ -9,6 +9,7 @@ import {
 } from "../../../../db/schema.ts";
 import { validateBic } from "../../../domain/bic.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
+import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
 import { optionalText, requiredText } from "../../validation.ts";
 import { checkEndpointUrl } from "./endpoint_guard.ts";
 
@@ -17,6 +18,7 @@ export const MAX_PARTNER_BANK_CODE_LENGTH = 20;
 export const MAX_API_ENDPOINT_LENGTH = 500;
 /** Credentials are a handful of identifiers and keys, never a document. */
 export const MAX_CREDENTIALS_CONFIG_BYTES = 16 * 1024;
+export const MAX_JSON_DEPTH = 8;
 
 /** Blank or absent becomes null; otherwise the domain BIC rule with its precise reason. */
 export const optionalBic = z.string().trim().nullish().transform((value) => value || null).superRefine(
@@ -44,10 +46,16 @@ export const optionalLimitMinor = z.union([z.number(), z.string()]).nullish().tr
   return Number(parsed.value);
 });
 
-export const credentialsConfigSchema = z.record(z.string(), z.unknown()).refine(
-  (config) => new TextEncoder().encode(JSON.stringify(config)).byteLength <= MAX_CREDENTIALS_CONFIG_BYTES,
-  { message: `Must be at most ${MAX_CREDENTIALS_CONFIG_BYTES} bytes of JSON` },
-);
+export const credentialsConfigSchema = z.record(z.string(), z.unknown()).superRefine((document, ctx) => {
+  if (exceedsJsonDepth(document, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: "custom", message: `Must nest at most ${MAX_JSON_DEPTH} levels deep` });
+  } else if (jsonByteLength(document) > MAX_CREDENTIALS_CONFIG_BYTES) {
+    ctx.addIssue({
+      code: "custom",
+      message: `Must be at most ${MAX_CREDENTIALS_CONFIG_BYTES} bytes of JSON`,
+    });
+  }
+});
 
 export const createConnectionBody = z.object({
   partnerCentralBank: requiredText(MAX_PARTNER_NAME_LENGTH),

@@ -7,6 +7,7 @@ import {
 } from "../../../../db/schema.ts";
 import { validateBic } from "../../../domain/bic.ts";
 import { CENTRAL_BANK_CODE_LENGTH, issuerPrefixOf } from "../../../domain/national_routing.ts";
+import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
 import { optionalText, requiredText } from "../../validation.ts";
 
 export const MAX_REGISTRY_NUMBER_LENGTH = 20;
@@ -16,6 +17,7 @@ export const MAX_IBAN_PREFIX_LENGTH = 4;
 export const MAX_SETTLEMENT_ACCOUNT_LENGTH = 34;
 /** Connection details are a small descriptive document, not a payload store. */
 export const MAX_CONNECTION_DETAILS_BYTES = 16 * 1024;
+export const MAX_JSON_DEPTH = 8;
 export const PARTICIPANT_STATUSES = ["active", "inactive", "suspended"] as const;
 
 /** Country code (2 letters) optionally followed by the 2 IBAN check digits: "DE", "DE89". */
@@ -44,10 +46,16 @@ const centralBankCode = z.string().trim().max(CENTRAL_BANK_CODE_LENGTH).optional
   },
 );
 
-export const connectionDetailsSchema = z.record(z.string(), z.unknown()).refine(
-  (details) => new TextEncoder().encode(JSON.stringify(details)).byteLength <= MAX_CONNECTION_DETAILS_BYTES,
-  { message: `Must be at most ${MAX_CONNECTION_DETAILS_BYTES} bytes of JSON` },
-);
+export const connectionDetailsSchema = z.record(z.string(), z.unknown()).superRefine((document, ctx) => {
+  if (exceedsJsonDepth(document, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: "custom", message: `Must nest at most ${MAX_JSON_DEPTH} levels deep` });
+  } else if (jsonByteLength(document) > MAX_CONNECTION_DETAILS_BYTES) {
+    ctx.addIssue({
+      code: "custom",
+      message: `Must be at most ${MAX_CONNECTION_DETAILS_BYTES} bytes of JSON`,
+    });
+  }
+});
 
 export const createNationalRoutingBody = z.object({
   /** Only its issuer prefix is used; the server assigns the unique code (see src/domain/national_routing.ts). */
