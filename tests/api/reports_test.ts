@@ -16,7 +16,13 @@ import {
 import { REPORT_FORMATS, REPORT_TYPES, type ReportFormat, type ReportType } from "../../src/domain/report.ts";
 import { verifyAuditChain } from "../../src/server/audit.ts";
 import { MAX_PDF_ROWS } from "../../src/server/features/reports/service.ts";
-import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+import { createTestApp as createBaseTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+
+/**
+ * The request log prunes api_logs rows older than its retention (90 days by default) on its first
+ * write; the seeded rows are dated 2025, so the retention is set long enough to keep them.
+ */
+const createTestApp = () => createBaseTestApp({ API_LOG_RETENTION_DAYS: "36500" });
 
 const RANGE = { from: "2025-03-01", to: "2025-03-31" };
 const INJECTION_NAME = '=HYPERLINK("http://evil.example","click")';
@@ -87,7 +93,7 @@ async function seedDataset(t: TestApp): Promise<Dataset> {
     ]);
     await tx.insert(apiLogs).values([
       apiLog("log-1", "2025-03-05T09:00:00.000Z", "/api/iban/validate", "POST", 200, {
-        requestPayload: { iban: "DE89370400440532013000" },
+        requestPayload: { body: { iban: "DE89370400440532013000" } },
         responsePayload: { valid: true, details: { countryCode: "DE" } },
       }),
       apiLog("log-2", "2025-03-06T09:00:00.000Z", "/api/iban/validate", "POST", 200, {
@@ -96,7 +102,7 @@ async function seedDataset(t: TestApp): Promise<Dataset> {
       }),
       apiLog("log-3", "2025-03-07T09:00:00.000Z", "/api/iban/validate", "POST", 200, {
         apiKeyId: "key-1",
-        requestPayload: { iban: "GB82WEST12345698765432" },
+        requestPayload: { body: { iban: "GB82WEST12345698765432" } },
         responsePayload: { success: true, data: { valid: true, details: { countryCode: "GB" } }, timestamp: "x" },
       }),
       apiLog("log-4", "2025-03-08T09:00:00.000Z", "/api/institutions", "GET", 200),
@@ -346,6 +352,27 @@ Deno.test("the IBAN validation report reads POST /api/iban/validate logs with th
     ]);
     assert.equal(rows[0].iban, "DE89**************3000");
     for (const row of rows) assert.ok(!String(row.iban).includes("370400440532"), "the account part is masked");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the IBAN validation report reads what the request log wrote for real POST /api/iban/validate calls", async () => {
+  const t = await createTestApp();
+  try {
+    const req = t.as(await t.login());
+    const today = new Date().toISOString().slice(0, 10);
+    const valid = await expectJson(await req("POST", "/api/iban/validate", { body: { iban: "GB82WEST12345698765432" } }), 200);
+    assert.equal(valid.valid, true);
+    const invalid = await expectJson(await req("POST", "/api/iban/validate", { body: { iban: "GB00WEST12345698765432" } }), 200);
+    assert.equal(invalid.valid, false);
+    await t.app.requestLog.flush();
+    const { rows } = await parseReport("csv", (await generate(t, await t.login(), { type: "iban-validation", format: "csv", from: today, to: today })).bytes);
+    assert.deepEqual(rows.map((row) => [row.iban, row.outcome, row.countryCode, row.responseStatus]), [
+      ["GB82**************5432", "valid", "GB", "200"],
+      ["GB00**************5432", "invalid", "GB", "200"],
+    ]);
+    assert.ok(String(rows[1].reason).length > 0, "the invalid one says why");
   } finally {
     await t.close();
   }

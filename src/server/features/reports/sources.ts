@@ -292,10 +292,17 @@ export function maskIban(value: string | null): string | null {
   return `${compact.slice(0, 4)}${"*".repeat(hidden)}${compact.slice(-IBAN_VISIBLE_TAIL)}`;
 }
 
-/** Reads a JSON path of a payload column, looking inside the `data` envelope that key callers get too. */
+/**
+ * Where a logged payload keeps the value: the request log stores a request as {query, body} and a
+ * response as sent, which for API-key callers is the {data, success, timestamp} envelope.
+ */
+const PAYLOAD_ROOTS = ["$", "$.body", "$.data"] as const;
+
+/** A JSON path of a payload column, from the first root that has it; null when the payload is not an object. */
 function payloadValue(column: SQLiteColumn, path: string) {
-  return sql<string | number | null>`coalesce(json_extract(CASE WHEN json_type(${column}) = 'object' THEN ${column} END, ${`$.${path}`}),
-    json_extract(CASE WHEN json_type(${column}) = 'object' THEN ${column} END, ${`$.data.${path}`}))`;
+  const object = sql`CASE WHEN json_type(${column}) = 'object' THEN ${column} END`;
+  const candidates = PAYLOAD_ROOTS.map((root) => sql`json_extract(${object}, ${`${root}.${path}`})`);
+  return sql<string | number | null>`coalesce(${sql.join(candidates, sql`, `)})`;
 }
 
 function outcomeOf(valid: unknown, status: number): string {
