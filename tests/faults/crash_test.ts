@@ -26,7 +26,7 @@ Deno.test({
       server = await startServer(SERVER_ENV, dataDir);
       const setupCookie = await signIn(server.baseUrl);
       const accounts = await createStormAccounts(client(server.baseUrl, setupCookie), "crash");
-      const acked: StormResult["acked"] = { sweeps: [], institutions: [], cards: [], cardLoads: 0 };
+      const acked: StormResult["acked"] = { sweeps: [], institutions: [], cards: [], cardLoads: 0, reports: [] };
       const summary: string[] = [];
       for (let cycle = 1; cycle <= CRASH_CYCLES; cycle++) {
         const cookie = await signIn(server.baseUrl);
@@ -48,16 +48,17 @@ Deno.test({
         acked.institutions.push(...result.acked.institutions);
         acked.cards.push(...result.acked.cards);
         acked.cardLoads += result.acked.cardLoads;
+        acked.reports!.push(...(result.acked.reports ?? []));
         summary.push(`cycle ${cycle}: ${JSON.stringify(result.byOperation)}; ${result.networkErrors} cut off by the kill`);
         assert.deepEqual(result.serverErrors, [], `5xx before the kill in cycle ${cycle}`);
         assert(Object.keys(result.byOperation).length > 0, "the storm ran no operation");
 
         server = await startServer(SERVER_ENV, dataDir);
-        const report = await checkDatabase(server.databaseUrl, acked);
+        const report = await checkDatabase(server.databaseUrl, acked, dataDir);
         assert.deepEqual(report.violations, [], `after crash ${cycle}: ${JSON.stringify(report.counts)}`);
       }
       console.log(summary.join("\n"));
-      const final = await checkDatabase(server.databaseUrl, acked);
+      const final = await checkDatabase(server.databaseUrl, acked, dataDir);
       console.log(`after ${CRASH_CYCLES} crashes: ${JSON.stringify(final.counts)}; acknowledged ${acked.sweeps.length} sweeps, ` +
         `${acked.institutions.length} institutions, ${acked.cards.length} cards, ${acked.cardLoads} card loads`);
       assert.deepEqual(final.violations, []);

@@ -53,9 +53,10 @@ Deno.test({
         institutions: [...ra.acked.institutions, ...rb.acked.institutions],
         cards: [...ra.acked.cards, ...rb.acked.cards],
         cardLoads: ra.acked.cardLoads + rb.acked.cardLoads,
+        reports: [...(ra.acked.reports ?? []), ...(rb.acked.reports ?? [])],
       };
       assert(acked.sweeps.length > 0 || acked.institutions.length > 0, "nothing was acknowledged");
-      const report = await checkDatabase(a.databaseUrl, acked);
+      const report = await checkDatabase(a.databaseUrl, acked, a.dataDir);
       console.log(`counts: ${JSON.stringify(report.counts)}`);
       assert.deepEqual(report.violations, []);
     }, { SWEEP_SCHEDULE: EVERY_SECOND }),

@@ -15,7 +15,7 @@ export interface StormAccounts {
 export interface StormResult {
   byOperation: Record<string, Record<string, number>>;
   /** Acknowledged (2xx) records: these must exist after any crash. */
-  acked: { sweeps: string[]; institutions: string[]; cards: string[]; cardLoads: number };
+  acked: { sweeps: string[]; institutions: string[]; cards: string[]; cardLoads: number; reports?: string[] };
   serverErrors: string[];
   networkErrors: number;
 }
@@ -99,12 +99,13 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
   const call = client(options.baseUrl, options.cookie);
   const result: StormResult = {
     byOperation: {},
-    acked: { sweeps: [], institutions: [], cards: [], cardLoads: 0 },
+    acked: { sweeps: [], institutions: [], cards: [], cardLoads: 0, reports: [] },
     serverErrors: [],
     networkErrors: 0,
   };
   const hasInstitutions = await routeExists(call, "GET", "/api/institutions");
   const hasCards = await routeExists(call, "GET", "/api/cards");
+  const hasReports = await routeExists(call, "GET", "/api/reports");
   const hasSweeps = options.accounts !== null && await routeExists(call, "GET", "/api/balance-sweeps");
   const cards: string[] = [];
   let counter = 0;
@@ -212,6 +213,23 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
           fundingSource: pick(["central_bank_treasury", "settlement_source", "operating_account"]),
         });
         if (res.status === 200 || res.status === 201) result.acked.cardLoads++;
+        return res;
+      },
+    });
+  }
+  if (hasReports) {
+    const today = new Date().toISOString().slice(0, 10);
+    operations.push({
+      name: "report generation",
+      weight: 1,
+      run: async () => {
+        const res = await call("POST", "/api/reports", {
+          type: pick(["institutions", "audit-trail", "routing-codes", "api-usage"]),
+          format: pick(["pdf", "csv", "xlsx", "xml"]),
+          from: `${new Date().getUTCFullYear() - 1}-01-01`,
+          to: today,
+        });
+        if (res.status === 201 || res.status === 200) result.acked.reports!.push(res.json?.id);
         return res;
       },
     });
