@@ -1,0 +1,166 @@
+/**
+ * "Manual Sweep" (spec 2.10 and 5): sources are ledger accounts with a balance above 0, targets are
+ * liquid accounts; the amount is required (step 0.01) and its bounds are left to the server, whose
+ * reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
+ * arrived, so a resubmit after a lost response can never move the money twice.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useMemo, useState } from "react";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { ApiError, apiRequest } from "../../lib/api.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import {
+  accountLabel,
+  type BalanceSweep,
+  formatAmount,
+  invalidateSweepData,
+  type LedgerAccount,
+  MONEY_STEP,
+  SWEEPS_PATH,
+  toMinor,
+} from "./types.ts";
+
+const MAX_SWEEP_REASON_LENGTH = 1_000;
+
+interface SweepForm {
+  sourceAccountId: string;
+  targetAccountId: string;
+  sweepAmount: string;
+  sweepReason: string;
+}
+
+const EMPTY: SweepForm = { sourceAccountId: "", targetAccountId: "", sweepAmount: "", sweepReason: "" };
+
+type FieldErrors = Partial<Record<keyof SweepForm, string>>;
+
+export function ManualSweepDialog({ open, onClose, accounts }: {
+  open: boolean;
+  onClose: () => void;
+  accounts: readonly LedgerAccount[];
+}) {
+  const [form, setForm] = useState<SweepForm>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+
+  const sources = useMemo(
+    () =>
+      accounts.filter((account) => account.accountType === "ledger" && toMinor(account.currentBalance) > 0n),
+    [accounts],
+  );
+  const targets = useMemo(() => accounts.filter((account) => account.accountType === "liquid"), [accounts]);
+
+  const close = () => {
+    setForm(EMPTY);
+    setErrors({});
+    setIdempotencyKey(crypto.randomUUID());
+    onClose();
+  };
+
+  const sweep = useMutation({
+    mutationFn: async (body: Record<string, unknown>) => {
+      const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
+      return (await res.json()) as BalanceSweep;
+    },
+    onSuccess: (result) => {
+      toast({
+        title: "Balance sweep executed successfully",
+        description: `${formatAmount(result.sweepAmount, result.currency)} moved from ${
+          accountLabel(result.sourceAccount)
+        } to ${accountLabel(result.targetAccount)}`,
+      });
+      invalidateSweepData(queryClient);
+      close();
+    },
+    onError: (error) => {
+      // The server answered, so this request is settled: a corrected resubmit is a new request.
+      if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
+      handleMutationError(error, toast, "Failed to execute balance sweep");
+    },
+  });
+
+  const set = (field: keyof SweepForm) => (value: string) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    setIdempotencyKey(crypto.randomUUID());
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next: FieldErrors = {
+      sourceAccountId: form.sourceAccountId ? undefined : "Required",
+      targetAccountId: form.targetAccountId ? undefined : "Required",
+      sweepAmount: form.sweepAmount.trim() ? undefined : "Required",
+    };
+    setErrors(next);
+    if (Object.values(next).some(Boolean) || sweep.isPending) return;
+    sweep.mutate({
+      sourceAccountId: form.sourceAccountId,
+      targetAccountId: form.targetAccountId,
+      sweepAmount: form.sweepAmount.trim(),
+      sweepType: "manual",
+      sweepReason: form.sweepReason.trim() || null,
+    });
+  };
+
+  const option = (account: LedgerAccount) => ({
+    value: account.id,
+    label: `${accountLabel(account)} · ${formatAmount(account.currentBalance, account.currency)}`,
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Manual Sweep"
+      description="Move funds from a ledger account to a liquid account of the same currency."
+    >
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <SelectField
+          label="Source Account"
+          value={form.sourceAccountId}
+          onChange={(event) => set("sourceAccountId")(event.target.value)}
+          options={sources.map(option)}
+          placeholder={sources.length === 0 ? "No ledger account holds funds" : "Select a ledger account"}
+          error={errors.sourceAccountId}
+        />
+        <SelectField
+          label="Target Account"
+          value={form.targetAccountId}
+          onChange={(event) => set("targetAccountId")(event.target.value)}
+          options={targets.map(option)}
+          placeholder={targets.length === 0 ? "No liquid account yet" : "Select a liquid account"}
+          error={errors.targetAccountId}
+        />
+        <TextField
+          label="Sweep Amount"
+          type="number"
+          step={MONEY_STEP}
+          inputMode="decimal"
+          placeholder="0.00"
+          value={form.sweepAmount}
+          onChange={(event) => set("sweepAmount")(event.target.value)}
+          error={errors.sweepAmount}
+        />
+        <TextAreaField
+          label="Sweep Reason"
+          rows={3}
+          maxLength={MAX_SWEEP_REASON_LENGTH}
+          placeholder="Why the funds are moved"
+          value={form.sweepReason}
+          onChange={(event) => set("sweepReason")(event.target.value)}
+        />
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={close}>Cancel</Button>
+          <Button type="submit" disabled={sweep.isPending}>
+            {sweep.isPending ? "Executing…" : "Execute Sweep"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+
+async function addAccount(page: Page, fields: {
+  number: string;
+  name: string;
+  type: string;
+  balance: string;
+  threshold?: string;
+  target?: string;
+}) {
+  await page.getByRole("button", { name: "Add Account" }).click();
+  // The dialog element itself has no box (Headless UI); wait for its first field instead.
+  const dialog = page.getByRole("dialog", { name: "Add Account" });
+  await dialog.getByLabel("Account Number").waitFor();
+  await dialog.getByLabel("Account Number").fill(fields.number);
+  await dialog.getByLabel("Account Name").fill(fields.name);
+  await dialog.getByLabel("Account Type").selectOption(fields.type);
+  assert.equal(await dialog.getByLabel("Initial Balance").inputValue(), "0.00");
+  await dialog.getByLabel("Initial Balance").fill(fields.balance);
+  if (fields.threshold) await dialog.getByLabel("Sweep Threshold").fill(fields.threshold);
+  if (fields.target) await dialog.getByLabel("Target Liquid Account").selectOption({ label: fields.target });
+  await dialog.getByRole("button", { name: "Create Account" }).click();
+  await page.getByTestId("toast").filter({ hasText: "Ledger account created successfully" }).waitFor();
+  await dialog.waitFor({ state: "detached" });
+}
+
+async function statValue(page: Page, label: string): Promise<string> {
+  const card = page.locator("p", { hasText: label }).locator("xpath=..");
+  return (await card.locator("p").nth(1).innerText()).trim();
+}
+
+e2eTest(
+  "balance sweeps: add two accounts, run a manual and an auto sweep, see both with their ISO 20022 links",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/balance-sweep`);
+      await page.getByRole("heading", { name: "Balance Sweep Management" }).waitFor();
+      await page.getByRole("table", { name: "Ledger and liquid accounts" }).waitFor();
+      await expectAccessible(page, "balance sweep screen");
+
+      await page.getByRole("button", { name: "Add Account" }).click();
+      await page.getByRole("dialog", { name: "Add Account" }).getByLabel("Account Number").waitFor();
+      await expectAccessible(page, "add account dialog");
+      await page.getByRole("button", { name: "Cancel" }).click();
+
+      await addAccount(page, { number: "E2E-LIQ-001", name: "E2E Liquid", type: "liquid", balance: "0.00" });
+      await addAccount(page, {
+        number: "E2E-LDG-001",
+        name: "E2E Ledger",
+        type: "ledger",
+        balance: "1500.00",
+        threshold: "1000.00",
+        target: "E2E Liquid (E2E-LIQ-001)",
+      });
+      const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });
+      await accounts.getByRole("row", { name: /E2E Ledger/ }).getByText("$1,500.00").first().waitFor();
+
+      await page.getByRole("button", { name: "Manual Sweep" }).click();
+      const dialog = page.getByRole("dialog", { name: "Manual Sweep" });
+      await dialog.getByLabel("Source Account").waitFor();
+      await expectAccessible(page, "manual sweep dialog");
+      const sources = await dialog.getByLabel("Source Account").locator("option").allInnerTexts();
+      assert.ok(sources.some((text) => text.startsWith("E2E Ledger (E2E-LDG-001)")), sources.join("\n"));
+      assert.ok(
+        !sources.some((text) => text.startsWith("E2E Liquid")),
+        "a liquid account is offered as a source",
+      );
+      assert.equal(await dialog.getByLabel("Sweep Amount").getAttribute("step"), "0.01");
+      await dialog.getByLabel("Source Account").selectOption({
+        label: "E2E Ledger (E2E-LDG-001) · $1,500.00",
+      });
+      await dialog.getByLabel("Target Account").selectOption({ label: "E2E Liquid (E2E-LIQ-001) · $0.00" });
+
+      // A rejected sweep shows the server's reason and leaves the dialog open.
+      await dialog.getByLabel("Sweep Amount").fill("5000.00");
+      await dialog.getByRole("button", { name: "Execute Sweep" }).click();
+      const failure = page.getByTestId("toast").filter({ hasText: "Failed to execute balance sweep" });
+      await failure.waitFor();
+      assert.match(await failure.innerText(), /Insufficient funds/);
+      await expectAccessible(page, "manual sweep dialog with a failure toast");
+
+      await dialog.getByLabel("Sweep Amount").fill("200.00");
+      await dialog.getByLabel("Sweep Reason").fill("Intraday liquidity");
+      await dialog.getByRole("button", { name: "Execute Sweep" }).click();
+      await page.getByTestId("toast").filter({ hasText: "Balance sweep executed successfully" }).waitFor();
+      await dialog.waitFor({ state: "detached" });
+
+      await page.getByRole("button", { name: "Auto Sweep" }).click();
+      await page.getByTestId("toast").filter({ hasText: "1 sweeps executed automatically" }).waitFor();
+
+      const recent = page.getByRole("table", { name: "Recent balance sweeps" });
+      await recent.getByRole("row", { name: /Threshold/ }).waitFor();
+      const rows = recent.locator("tbody tr");
+      assert.equal(await rows.count(), 2);
+      assert.match(
+        await rows.nth(0).innerText(),
+        /Threshold[\s\S]*E2E Ledger[\s\S]*E2E Liquid[\s\S]*\$300\.00/,
+      );
+      assert.match(await rows.nth(1).innerText(), /Manual[\s\S]*E2E Ledger[\s\S]*E2E Liquid[\s\S]*\$200\.00/);
+
+      assert.equal(await statValue(page, "Total Liquid Balance"), "$500.00");
+      assert.equal(await statValue(page, "Today's Sweeps"), "2");
+      await accounts.getByRole("row", { name: /E2E Ledger/ }).getByText("$1,000.00").first().waitFor();
+
+      const link = rows.nth(1).getByRole("link", { name: /Download ISO 20022 message/ });
+      const href = await link.getAttribute("href");
+      assert.match(href ?? "", /^\/api\/balance-sweeps\/[0-9a-f-]{36}\/iso20022$/);
+      const xml = await page.request.get(`${server.baseUrl}${href}`);
+      assert.equal(xml.status(), 200);
+      assert.match(await xml.text(), /<AmtWthCcy Ccy="USD">200\.00<\/AmtWthCcy>/);
+      // The shared toaster renders <li role="status">, which axe reports inside its <ol>; checked
+      // here is this screen, so the toast is dismissed first.
+      await page.getByRole("button", { name: "Dismiss notification" }).click();
+      await page.getByTestId("toast").waitFor({ state: "detached" });
+      await expectAccessible(page, "balance sweep screen with sweeps");
+    }),
+);
