@@ -4,6 +4,7 @@
  * DATABASE_URL.
  */
 import type { AppDeps } from "./context.ts";
+import { ledgerDemoSeeder } from "./features/ledger/seed.ts";
 import { seedFundingSources } from "./features/cards/seed.ts";
 import { ibanRegistrySeeder } from "./features/iban/seed.ts";
 import { institutionsDemoSeeder } from "./features/institutions/seed.ts";
@@ -21,6 +22,7 @@ const demoSeeders: Seeder[] = [
   institutionsDemoSeeder,
   routingCodesDemoSeeder,
   swiftCodesDemoSeeder,
+  ledgerDemoSeeder,
 ];
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
