@@ -4,6 +4,8 @@
  * DATABASE_URL.
  */
 import type { AppDeps } from "./context.ts";
+import { nationalRoutingDemoSeeder } from "./features/national_routing/seed.ts";
+import { centralBankConnectionsDemoSeeder } from "./features/central_bank_connections/seed.ts";
 import { ledgerDemoSeeder } from "./features/ledger/seed.ts";
 import { seedFundingSources } from "./features/cards/seed.ts";
 import { ibanRegistrySeeder } from "./features/iban/seed.ts";
@@ -23,6 +25,8 @@ const demoSeeders: Seeder[] = [
   routingCodesDemoSeeder,
   swiftCodesDemoSeeder,
   ledgerDemoSeeder,
+  nationalRoutingDemoSeeder,
+  centralBankConnectionsDemoSeeder,
 ];
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {

@@ -4,6 +4,7 @@ import { MASK } from "../../src/domain/connection_credentials.ts";
 import { loadPartnerConfig } from "../../src/server/features/central_bank_connections/partner_config.ts";
 import { PROBE_TIMEOUT_MS } from "../../src/server/features/central_bank_connections/probe.ts";
 import { serverPermissions } from "../../scripts/start.ts";
+import { centralBankConnectionsDemoSeeder } from "../../src/server/features/central_bank_connections/seed.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const FIXTURES = new URL("./fixtures/connections/", import.meta.url);
@@ -676,4 +677,23 @@ Deno.test("serverPermissions() grants the allow-listed hosts, and outbound acces
   const open = serverPermissions({ ...base, CONNECTION_TEST_ANY_HOST: "1" });
   assert(open.includes("--allow-net"));
   assert(!open.includes("--allow-all") && !open.includes("-A"));
+});
+
+Deno.test("the demo seed adds its connections once, credentials encrypted and masked, without the partner", async () => {
+  await withApp({ SEED_DEMO: "1" }, async (t, req) => {
+    await centralBankConnectionsDemoSeeder(t.deps, () => {});
+    const list = await expectJson(await req("GET", "/api/central-bank-connections"), 200);
+    assert.equal(list.length, 2);
+    const northland = list.find((c: { partnerCentralBank: string }) =>
+      c.partnerCentralBank === "Reserve Bank of Northland"
+    );
+    assert.equal(northland.dailySettlementLimit, "500000000.00");
+    assert.equal(northland.credentialsConfig.clientSecret, `${MASK}et`);
+    assert(
+      !list.some((c: { partnerCentralBank: string }) =>
+        c.partnerCentralBank.includes("Loc Community Association")
+      ),
+    );
+    assert.equal((await auditRows(t, "create")).length, 2);
+  });
 });

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { CONSOLE_CENTRAL_BANK_CODE } from "../../src/domain/national_routing.ts";
+import { SYSTEM_USER_ID } from "../../db/schema.ts";
+import { nationalRoutingDemoSeeder } from "../../src/server/features/national_routing/seed.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 /** The IBAN registry rows these tests rely on, whether or not the reference seed has run. */
@@ -305,6 +307,21 @@ Deno.test("GET and POST /api/national-routing answer 401 without a session", asy
   try {
     assert.equal((await t.request("GET", "/api/national-routing")).status, 401);
     assert.equal((await t.request("POST", "/api/national-routing", { body: entryBody() })).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the demo seed registers its participants once, audited as the system user", async () => {
+  const t = await createTestApp({ SEED_DEMO: "1" });
+  try {
+    await nationalRoutingDemoSeeder(t.deps, () => {});
+    const req = t.as(await t.login());
+    const list = await expectJson(await req("GET", "/api/national-routing"), 200);
+    const demo = list.filter((entry: { registryNumber: string }) => entry.registryNumber.startsWith("NRR-"));
+    assert.equal(demo.length, 3);
+    assert(demo.every((entry: { registeredBy: string }) => entry.registeredBy === SYSTEM_USER_ID));
+    assert.equal(await countAudit(t, "national_routing_entry"), list.length);
   } finally {
     await t.close();
   }
