@@ -21,7 +21,10 @@ Deno.test("GET /api/iban-configs lists the 89 countries of registry release 102 
     const req = t.as(await t.login());
     const configs = await expectJson(await req("GET", "/api/iban-configs"), 200);
     assert.equal(configs.length, SEEDED_COUNTRY_COUNT);
-    assert.deepEqual(configs.map((c: { countryCode: string }) => c.countryCode), registry.map((e) => e.countryCode));
+    assert.deepEqual(
+      configs.map((c: { countryCode: string }) => c.countryCode),
+      registry.map((e) => e.countryCode),
+    );
     const gb = configs.find((c: { countryCode: string }) => c.countryCode === "GB");
     const { id, createdAt, updatedAt, ...fields } = gb;
     assert.match(id, /^[0-9a-f-]{36}$/);
@@ -76,7 +79,10 @@ Deno.test("every seeded example IBAN validates through POST /api/iban/validate w
   try {
     const req = t.as(await t.login());
     for (const entry of registry) {
-      const result = await expectJson(await req("POST", "/api/iban/validate", { body: { iban: entry.exampleIban } }), 200);
+      const result = await expectJson(
+        await req("POST", "/api/iban/validate", { body: { iban: entry.exampleIban } }),
+        200,
+      );
       const bban = entry.exampleIban.slice(4);
       assert.deepEqual(result, {
         valid: true,
@@ -114,8 +120,14 @@ Deno.test("POST /api/iban/validate answers 200 with the exact error for each inv
       ["GBAANWBK60161331926819", 'check digits must be two digits, got "AA"'],
       ["GB00NWBK60161331926819", "check digits must be between 02 and 98, got 00"],
       ["GB99NWBK60161331926819", "check digits must be between 02 and 98, got 99"],
-      ["GB29NWB160161331926819", 'BBAN character class wrong at position 8: expected a letter (A-Z), got "1"'],
-      ["GB29NWBK6016133192681X", 'BBAN character class wrong at position 22: expected a digit (0-9), got "X"'],
+      [
+        "GB29NWB160161331926819",
+        'BBAN character class wrong at position 8: expected a letter (A-Z), got "1"',
+      ],
+      [
+        "GB29NWBK6016133192681X",
+        'BBAN character class wrong at position 22: expected a digit (0-9), got "X"',
+      ],
       ["GB28NWBK60161331926819", "wrong check digits"],
       ["GB29NWBK60161331926891", "wrong check digits"],
       [ibanWithCheckDigits("BE", "539007547035"), "national check digit wrong for BE"],
@@ -162,9 +174,14 @@ Deno.test("POST /api/iban/validate answers 400 only for a missing or non-string 
       assert.equal(res.code, "validation");
       assert.ok(res.fields.iban);
     }
-    const anyString = await expectJson(await req("POST", "/api/iban/validate", { body: { iban: "not an iban" } }), 200);
+    const anyString = await expectJson(
+      await req("POST", "/api/iban/validate", { body: { iban: "not an iban" } }),
+      200,
+    );
     assert.equal(anyString.valid, false);
-    const anonymous = await t.request("POST", "/api/iban/validate", { body: { iban: "GB29NWBK60161331926819" } });
+    const anonymous = await t.request("POST", "/api/iban/validate", {
+      body: { iban: "GB29NWBK60161331926819" },
+    });
     assert.equal(anonymous.status, 401);
     await anonymous.body?.cancel();
   } finally {
@@ -180,7 +197,10 @@ Deno.test("details.institution names the institution whose registered BIC matche
     const seychelles = await insertInstitution(t, "Seychelles Savings Bank");
     const other = await insertInstitution(t, "Irish Other Bank");
     const register = async (institutionId: string, bicCode: string, extra: Record<string, unknown> = {}) =>
-      await expectJson(await req("POST", "/api/swift-codes", { body: { institutionId, bicCode, ...extra } }), 201);
+      await expectJson(
+        await req("POST", "/api/swift-codes", { body: { institutionId, bicCode, ...extra } }),
+        201,
+      );
     await register(westminster, "NWBKGB2L001");
     await register(westminster, "NWBKGB2L");
     await register(seychelles, "SSCBSCSC");
@@ -191,10 +211,18 @@ Deno.test("details.institution names the institution whose registered BIC matche
       await expectJson(await req("POST", "/api/iban/validate", { body: { iban } }), 200);
 
     const gb = await validate("GB29NWBK60161331926819");
-    assert.deepEqual(gb.details.institution, { id: westminster, name: "Westminster Clearing Bank", bicCode: "NWBKGB2L" });
+    assert.deepEqual(gb.details.institution, {
+      id: westminster,
+      name: "Westminster Clearing Bank",
+      bicCode: "NWBKGB2L",
+    });
     // The bank code "SSCB11" is longer than a party prefix: its first four letters are compared.
     const sc = await validate("SC18SSCB11010000000000001497USD");
-    assert.deepEqual(sc.details.institution, { id: seychelles, name: "Seychelles Savings Bank", bicCode: "SSCBSCSC" });
+    assert.deepEqual(sc.details.institution, {
+      id: seychelles,
+      name: "Seychelles Savings Bank",
+      bicCode: "SSCBSCSC",
+    });
     // Expired BIC: no institution.
     assert.equal((await validate("NL91ABNA0417164300")).details.institution, undefined);
     // Numeric national bank codes are never matched.
@@ -230,7 +258,11 @@ Deno.test("POST /api/iban-configs adds a country format that validation uses at 
   try {
     const req = t.as(await t.login());
     const format = algeriaFormat();
-    assert.equal((await expectJson(await req("POST", "/api/iban/validate", { body: { iban: format.exampleIban } }), 200)).valid, false);
+    assert.equal(
+      (await expectJson(await req("POST", "/api/iban/validate", { body: { iban: format.exampleIban } }), 200))
+        .valid,
+      false,
+    );
     const created = await expectJson(await req("POST", "/api/iban-configs", { body: format }), 201);
     assert.equal(created.countryCode, "DZ");
     assert.equal(created.accountNumberOffset, 8);
@@ -238,7 +270,10 @@ Deno.test("POST /api/iban-configs adds a country format that validation uses at 
     assert.equal(created.status, "active");
     assert.equal(created.sepa, false);
     assert.equal(created.registryRelease, null);
-    const result = await expectJson(await req("POST", "/api/iban/validate", { body: { iban: format.exampleIban } }), 200);
+    const result = await expectJson(
+      await req("POST", "/api/iban/validate", { body: { iban: format.exampleIban } }),
+      200,
+    );
     assert.equal(result.valid, true);
     assert.equal(result.details.bankCode, "004");
     assert.equal(result.details.branchCode, "00174");
@@ -284,9 +319,16 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
     assert.equal(duplicate.field, "countryCode");
     assert.equal(duplicate.message, "An IBAN format for GB already exists");
 
-    await createUser(t.deps.db, t.deps.config, { email: "clerk@centralbank.test", password: "clerk-password-1", role: "operator" });
+    await createUser(t.deps.db, t.deps.config, {
+      email: "clerk@centralbank.test",
+      password: "clerk-password-1",
+      role: "operator",
+    });
     const clerk = t.as(await t.login("clerk@centralbank.test", "clerk-password-1"));
-    const forbidden = await expectJson(await clerk("POST", "/api/iban-configs", { body: algeriaFormat() }), 403);
+    const forbidden = await expectJson(
+      await clerk("POST", "/api/iban-configs", { body: algeriaFormat() }),
+      403,
+    );
     assert.equal(forbidden.message, "Only administrators can change IBAN formats");
     await expectJson(await clerk("PATCH", "/api/iban-configs/GB", { body: { status: "inactive" } }), 403);
     assert.equal((await auditRows(t, "iban_config")).filter((row) => row.action !== "seed").length, 0);
@@ -316,12 +358,20 @@ Deno.test("PATCH /api/iban-configs/{countryCode} corrects a format, applies at o
       await expectJson(await req("POST", "/api/iban/validate", { body: { iban } }), 200);
     assert.equal((await validate("GB29NWBK60161331926819")).valid, true);
 
-    const inactive = await expectJson(await req("PATCH", "/api/iban-configs/gb", { body: { status: "inactive" } }), 200);
+    const inactive = await expectJson(
+      await req("PATCH", "/api/iban-configs/gb", { body: { status: "inactive" } }),
+      200,
+    );
     assert.equal(inactive.status, "inactive");
-    assert.equal((await validate("GB29NWBK60161331926819")).details.error, "IBAN format for GB is not active");
+    assert.equal(
+      (await validate("GB29NWBK60161331926819")).details.error,
+      "IBAN format for GB is not active",
+    );
 
     const restored = await expectJson(
-      await req("PATCH", "/api/iban-configs/GB", { body: { status: "active", countryName: "United Kingdom of Great Britain" } }),
+      await req("PATCH", "/api/iban-configs/GB", {
+        body: { status: "active", countryName: "United Kingdom of Great Britain" },
+      }),
       200,
     );
     assert.equal(restored.countryName, "United Kingdom of Great Britain");
@@ -334,14 +384,23 @@ Deno.test("PATCH /api/iban-configs/{countryCode} corrects a format, applies at o
     assert.equal(changes.before.status, "active");
     assert.equal(changes.after.status, "inactive");
 
-    const inconsistent = await expectJson(await req("PATCH", "/api/iban-configs/GB", { body: { structure: "4!a6!n9!n" } }), 400);
+    const inconsistent = await expectJson(
+      await req("PATCH", "/api/iban-configs/GB", { body: { structure: "4!a6!n9!n" } }),
+      400,
+    );
     assert.match(inconsistent.message, /IBAN length 22 does not match BBAN structure "4!a6!n9!n"/);
     const badExample = await expectJson(
       await req("PATCH", "/api/iban-configs/GB", { body: { exampleIban: "GB28NWBK60161331926819" } }),
       400,
     );
-    assert.equal(badExample.fields.exampleIban, "example IBAN GB28NWBK60161331926819 does not validate: wrong check digits");
-    const renamed = await expectJson(await req("PATCH", "/api/iban-configs/GB", { body: { countryCode: "XK" } }), 400);
+    assert.equal(
+      badExample.fields.exampleIban,
+      "example IBAN GB28NWBK60161331926819 does not validate: wrong check digits",
+    );
+    const renamed = await expectJson(
+      await req("PATCH", "/api/iban-configs/GB", { body: { countryCode: "XK" } }),
+      400,
+    );
     assert.equal(renamed.code, "validation");
     await expectJson(await req("PATCH", "/api/iban-configs/GB", { body: {} }), 400);
     await expectJson(await req("PATCH", "/api/iban-configs/DZ", { body: { status: "inactive" } }), 404);
@@ -358,12 +417,17 @@ Deno.test("a format change written by another process reaches validation within 
   try {
     const req = t.as(await t.login());
     const validate = async () =>
-      await expectJson(await req("POST", "/api/iban/validate", { body: { iban: "GB29NWBK60161331926819" } }), 200);
+      await expectJson(
+        await req("POST", "/api/iban/validate", { body: { iban: "GB29NWBK60161331926819" } }),
+        200,
+      );
     assert.equal((await validate()).valid, true);
     await other.readClient.execute("UPDATE iban_configs SET status = 'inactive' WHERE country_code = 'GB'");
     await new Promise((resolve) => setTimeout(resolve, FORMAT_RECHECK_MS + 50));
     assert.equal((await validate()).details.error, "IBAN format for GB is not active");
-    const [{ version }] = await t.deps.db.read.all<{ version: number }>(sql`SELECT version FROM iban_configs_version`);
+    const [{ version }] = await t.deps.db.read.all<{ version: number }>(
+      sql`SELECT version FROM iban_configs_version`,
+    );
     assert(version > SEEDED_COUNTRY_COUNT);
   } finally {
     other.close();

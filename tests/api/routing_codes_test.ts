@@ -32,7 +32,11 @@ Deno.test("POST /api/routing-codes/generate-preview gives the next code for the 
       await expectJson(await req("POST", "/api/routing-codes/generate-preview", { body: { prefix } }), 200);
     assert.deepEqual(await preview("ABC"), { code: formatRoutingCode("ABC", 1) });
     assert.deepEqual(await preview(" abc "), { code: formatRoutingCode("ABC", 1) });
-    assert.deepEqual(await preview("ABC"), { code: formatRoutingCode("ABC", 1) }, "a preview reserves nothing");
+    assert.deepEqual(
+      await preview("ABC"),
+      { code: formatRoutingCode("ABC", 1) },
+      "a preview reserves nothing",
+    );
     await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId) }), 201);
     assert.deepEqual(await preview("ABC"), { code: formatRoutingCode("ABC", 2) });
     assert.deepEqual(await preview("XYZ"), { code: formatRoutingCode("XYZ", 1) });
@@ -56,10 +60,16 @@ Deno.test("POST /api/routing-codes/generate-preview answers 400 unless the prefi
       [undefined, "Required"],
     ];
     for (const [prefix, message] of cases) {
-      const res = await expectJson(await req("POST", "/api/routing-codes/generate-preview", { body: { prefix } }), 400);
+      const res = await expectJson(
+        await req("POST", "/api/routing-codes/generate-preview", { body: { prefix } }),
+        400,
+      );
       assert.deepEqual(res.fields, { prefix: message }, String(prefix));
     }
-    const wrongType = await expectJson(await req("POST", "/api/routing-codes/generate-preview", { body: { prefix: 123 } }), 400);
+    const wrongType = await expectJson(
+      await req("POST", "/api/routing-codes/generate-preview", { body: { prefix: 123 } }),
+      400,
+    );
     assert.ok(wrongType.fields.prefix);
   } finally {
     await t.close();
@@ -71,7 +81,10 @@ Deno.test("POST /api/routing-codes assigns the next code with MOD 97-10 check di
   try {
     const req = t.as(await t.login());
     const institutionId = await insertInstitution(t);
-    const first = await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "cbr") }), 201);
+    const first = await expectJson(
+      await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "cbr") }),
+      201,
+    );
     const { id, createdAt, updatedAt, createdBy, ...fields } = first;
     assert.match(id, /^[0-9a-f-]{36}$/);
     assert.equal(createdAt, updatedAt);
@@ -86,16 +99,23 @@ Deno.test("POST /api/routing-codes assigns the next code with MOD 97-10 check di
     });
     assert.match(first.code, /^CBR000001\d{2}$/);
     const second = await expectJson(
-      await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "CBR", { branchCode: "", description: " " }) }),
+      await req("POST", "/api/routing-codes", {
+        body: assignBody(institutionId, "CBR", { branchCode: "", description: " " }),
+      }),
       201,
     );
     assert.equal(second.code, formatRoutingCode("CBR", 2));
     assert.equal(second.branchCode, null);
     assert.equal(second.description, null);
 
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "routing_code"))
+    const audits = await t.deps.db.read.select().from(auditTrail).where(
+      eq(auditTrail.entityType, "routing_code"),
+    )
       .orderBy(auditTrail.seq).all();
-    assert.deepEqual(audits.map((row) => [row.entityId, row.action]), [[first.id, "create"], [second.id, "create"]]);
+    assert.deepEqual(audits.map((row) => [row.entityId, row.action]), [[first.id, "create"], [
+      second.id,
+      "create",
+    ]]);
     assert.deepEqual((audits[0].changes as { after: unknown }).after, first);
   } finally {
     await t.close();
@@ -117,7 +137,10 @@ Deno.test("POST /api/routing-codes continues after the highest serial used for t
         });
       }
     });
-    const next = await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "KLM") }), 201);
+    const next = await expectJson(
+      await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "KLM") }),
+      201,
+    );
     assert.equal(next.code, formatRoutingCode("KLM", 513));
   } finally {
     await t.close();
@@ -140,10 +163,17 @@ Deno.test("POST /api/routing-codes rejects an unknown institution and invalid fi
       [{ prefix: "AB" }, "prefix", "Prefix must be exactly 3 letters (A-Z)"],
       [{ prefix: undefined }, "prefix", "Required"],
       [{ branchCode: "12345678901" }, "branchCode", "Too big: expected string to have <=10 characters"],
-      [{ description: "x".repeat(1001) }, "description", "Too big: expected string to have <=1000 characters"],
+      [
+        { description: "x".repeat(1001) },
+        "description",
+        "Too big: expected string to have <=1000 characters",
+      ],
     ];
     for (const [override, field, message] of cases) {
-      const res = await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "ABC", override) }), 400);
+      const res = await expectJson(
+        await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "ABC", override) }),
+        400,
+      );
       assert.equal(res.fields[field], message, JSON.stringify(override));
     }
     assert.equal((await t.deps.db.read.select().from(routingCodes).all()).length, 0);
@@ -160,7 +190,12 @@ Deno.test("GET /api/routing-codes lists codes newest first", async () => {
     assert.deepEqual(await expectJson(await req("GET", "/api/routing-codes"), 200), []);
     const assigned = [];
     for (const prefix of ["AAA", "BBB", "AAA"]) {
-      assigned.push(await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId, prefix) }), 201));
+      assigned.push(
+        await expectJson(
+          await req("POST", "/api/routing-codes", { body: assignBody(institutionId, prefix) }),
+          201,
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const list = await expectJson(await req("GET", "/api/routing-codes"), 200);
@@ -175,10 +210,16 @@ Deno.test("GET /api/routing-codes/{code}: 200 when assigned, 404 when unknown, 4
   try {
     const req = t.as(await t.login());
     const institutionId = await insertInstitution(t);
-    const record = await expectJson(await req("POST", "/api/routing-codes", { body: assignBody(institutionId) }), 201);
+    const record = await expectJson(
+      await req("POST", "/api/routing-codes", { body: assignBody(institutionId) }),
+      201,
+    );
     assert.deepEqual(await expectJson(await req("GET", `/api/routing-codes/${record.code}`), 200), record);
 
-    const unknown = await expectJson(await req("GET", `/api/routing-codes/${formatRoutingCode("ABC", 99)}`), 404);
+    const unknown = await expectJson(
+      await req("GET", `/api/routing-codes/${formatRoutingCode("ABC", 99)}`),
+      404,
+    );
     assert.equal(unknown.message, "Routing code not found");
 
     const body = record.code.slice(0, 9);
@@ -206,12 +247,20 @@ Deno.test("50 concurrent assignments for one prefix give 50 distinct valid codes
     const req = t.as(await t.login());
     const institutionId = await insertInstitution(t);
     const responses = await Promise.all(
-      Array.from({ length: CONCURRENT_ASSIGNMENTS }, () => req("POST", "/api/routing-codes", { body: assignBody(institutionId, "PAR") })),
+      Array.from(
+        { length: CONCURRENT_ASSIGNMENTS },
+        () => req("POST", "/api/routing-codes", { body: assignBody(institutionId, "PAR") }),
+      ),
     );
-    const codes = await Promise.all(responses.map(async (res) => (await expectJson(res, 201)).code as string));
+    const codes = await Promise.all(
+      responses.map(async (res) => (await expectJson(res, 201)).code as string),
+    );
     assert.equal(new Set(codes).size, CONCURRENT_ASSIGNMENTS);
     for (const code of codes) assert(validateRoutingCode(code).ok, code);
-    assert.deepEqual(await serialsOf(t, "PAR"), Array.from({ length: CONCURRENT_ASSIGNMENTS }, (_, i) => i + 1));
+    assert.deepEqual(
+      await serialsOf(t, "PAR"),
+      Array.from({ length: CONCURRENT_ASSIGNMENTS }, (_, i) => i + 1),
+    );
   } finally {
     await t.close();
   }
@@ -254,7 +303,10 @@ Deno.test("assignments from a second process on the same database never duplicat
     await writer.write(new TextEncoder().encode("go\n"));
     await writer.close();
     const responses = await Promise.all(
-      Array.from({ length: SECOND_PROCESS_ASSIGNMENTS }, () => req("POST", "/api/routing-codes", { body: assignBody(institutionId, "MPX") })),
+      Array.from(
+        { length: SECOND_PROCESS_ASSIGNMENTS },
+        () => req("POST", "/api/routing-codes", { body: assignBody(institutionId, "MPX") }),
+      ),
     );
     const ours = await Promise.all(responses.map(async (res) => (await expectJson(res, 201)).code as string));
     const theirs = JSON.parse(await nextLine()) as string[];
@@ -262,7 +314,10 @@ Deno.test("assignments from a second process on the same database never duplicat
     assert((await child.status).success);
     const all = [...ours, ...theirs];
     assert.equal(new Set(all).size, 2 * SECOND_PROCESS_ASSIGNMENTS);
-    assert.deepEqual(await serialsOf(t, "MPX"), Array.from({ length: 2 * SECOND_PROCESS_ASSIGNMENTS }, (_, i) => i + 1));
+    assert.deepEqual(
+      await serialsOf(t, "MPX"),
+      Array.from({ length: 2 * SECOND_PROCESS_ASSIGNMENTS }, (_, i) => i + 1),
+    );
   } finally {
     await t.close();
   }
@@ -280,12 +335,17 @@ Deno.test("the routing-code demo seed assigns audited codes to active institutio
     await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
     assert.equal(lines[1], "Routing codes demo: assigned 3 codes");
     const rows = await t.deps.db.read.select().from(routingCodes).all();
-    assert.deepEqual(rows.map((row) => [row.institutionId, row.code]).sort(), [
-      [first, formatRoutingCode("CBR", 1)],
-      [first, formatRoutingCode("CBR", 2)],
-      [second, formatRoutingCode("MCB", 1)],
-    ].sort());
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "routing_code")).all();
+    assert.deepEqual(
+      rows.map((row) => [row.institutionId, row.code]).sort(),
+      [
+        [first, formatRoutingCode("CBR", 1)],
+        [first, formatRoutingCode("CBR", 2)],
+        [second, formatRoutingCode("MCB", 1)],
+      ].sort(),
+    );
+    const audits = await t.deps.db.read.select().from(auditTrail).where(
+      eq(auditTrail.entityType, "routing_code"),
+    ).all();
     assert.equal(audits.length, 3);
     assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
     await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));

@@ -16,7 +16,9 @@ Deno.test("POST /api/swift-codes derives the BIC's parts, answers 201 with the r
     const institutionId = await insertInstitution(t);
     const before = new Date().toISOString();
     const created = await expectJson(
-      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "DEUTDEFF500", { validUntil: "2030-12-31" }) }),
+      await req("POST", "/api/swift-codes", {
+        body: registerBody(institutionId, "DEUTDEFF500", { validUntil: "2030-12-31" }),
+      }),
       201,
     );
     const { id, createdAt, updatedAt, createdBy, validFrom, ...fields } = created;
@@ -37,7 +39,10 @@ Deno.test("POST /api/swift-codes derives the BIC's parts, answers 201 with the r
     });
     const primary = await expectJson(
       await req("POST", "/api/swift-codes", {
-        body: registerBody(institutionId, " BNPAFRPP ", { membershipType: "", validFrom: "2024-01-15T09:30:00+01:00" }),
+        body: registerBody(institutionId, " BNPAFRPP ", {
+          membershipType: "",
+          validFrom: "2024-01-15T09:30:00+01:00",
+        }),
       }),
       201,
     );
@@ -47,9 +52,14 @@ Deno.test("POST /api/swift-codes derives the BIC's parts, answers 201 with the r
     assert.equal(primary.validFrom, "2024-01-15T08:30:00.000Z");
     assert.equal(primary.validUntil, null);
 
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "swift_code"))
+    const audits = await t.deps.db.read.select().from(auditTrail).where(
+      eq(auditTrail.entityType, "swift_code"),
+    )
       .orderBy(auditTrail.seq).all();
-    assert.deepEqual(audits.map((row) => [row.entityId, row.action]), [[created.id, "create"], [primary.id, "create"]]);
+    assert.deepEqual(audits.map((row) => [row.entityId, row.action]), [[created.id, "create"], [
+      primary.id,
+      "create",
+    ]]);
     assert.deepEqual((audits[0].changes as { after: unknown }).after, created);
   } finally {
     await t.close();
@@ -76,7 +86,10 @@ Deno.test("POST /api/swift-codes rejects invalid BICs with the precise reason in
       [undefined, "Required"],
     ];
     for (const [bicCode, message] of cases) {
-      const res = await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bicCode as string) }), 400);
+      const res = await expectJson(
+        await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bicCode as string) }),
+        400,
+      );
       assert.deepEqual(res.fields, { bicCode: message }, String(bicCode));
     }
     assert.equal((await t.deps.db.read.select().from(swiftCodes).all()).length, 0);
@@ -97,9 +110,17 @@ Deno.test("POST /api/swift-codes accepts digits in the party prefix (ISO 9362:20
       ["NWBKGB2LXXX", { bankCode: "NWBK", countryCode: "GB", locationCode: "2L", branchCode: "XXX" }],
     ];
     for (const [bicCode, parts] of cases) {
-      const created = await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bicCode) }), 201);
+      const created = await expectJson(
+        await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bicCode) }),
+        201,
+      );
       assert.deepEqual(
-        { bankCode: created.bankCode, countryCode: created.countryCode, locationCode: created.locationCode, branchCode: created.branchCode },
+        {
+          bankCode: created.bankCode,
+          countryCode: created.countryCode,
+          locationCode: created.locationCode,
+          branchCode: created.branchCode,
+        },
         parts,
         bicCode,
       );
@@ -114,13 +135,25 @@ Deno.test("POST /api/swift-codes answers 409 on bicCode for a duplicate, includi
   try {
     const req = t.as(await t.login());
     const institutionId = await insertInstitution(t);
-    await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }), 201);
-    const same = await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }), 409);
+    await expectJson(
+      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }),
+      201,
+    );
+    const same = await expectJson(
+      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }),
+      409,
+    );
     assert.equal(same.field, "bicCode");
     assert.equal(same.message, "BIC NWBKGB2L is already registered");
-    const twin = await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2LXXX") }), 409);
+    const twin = await expectJson(
+      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2LXXX") }),
+      409,
+    );
     assert.deepEqual(twin.fields, { bicCode: "BIC NWBKGB2LXXX is already registered as NWBKGB2L" });
-    await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L001") }), 201);
+    await expectJson(
+      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L001") }),
+      201,
+    );
     assert.equal((await t.deps.db.read.select().from(swiftCodes).all()).length, 2);
   } finally {
     await t.close();
@@ -137,12 +170,20 @@ Deno.test("POST /api/swift-codes validates the institution, membership type and 
     assert.deepEqual(unknown.fields, { institutionId: "Institution not found" });
     const missing = await expectJson(await post({ bicCode: "DEUTDEFF" }), 400);
     assert.equal(missing.fields.institutionId, "Required");
-    const membership = await expectJson(await post(registerBody(institutionId, "DEUTDEFF", { membershipType: "platinum" })), 400);
+    const membership = await expectJson(
+      await post(registerBody(institutionId, "DEUTDEFF", { membershipType: "platinum" })),
+      400,
+    );
     assert.ok(membership.fields.membershipType);
-    const badDate = await expectJson(await post(registerBody(institutionId, "DEUTDEFF", { validUntil: "31/12/2030" })), 400);
+    const badDate = await expectJson(
+      await post(registerBody(institutionId, "DEUTDEFF", { validUntil: "31/12/2030" })),
+      400,
+    );
     assert.ok(badDate.fields.validUntil);
     const backwards = await expectJson(
-      await post(registerBody(institutionId, "DEUTDEFF", { validFrom: "2026-01-01", validUntil: "2025-12-31" })),
+      await post(
+        registerBody(institutionId, "DEUTDEFF", { validFrom: "2026-01-01", validUntil: "2025-12-31" }),
+      ),
       400,
     );
     assert.deepEqual(backwards.fields, { validUntil: "Must be later than validFrom" });
@@ -160,7 +201,12 @@ Deno.test("GET /api/swift-codes lists BICs newest first", async () => {
     assert.deepEqual(await expectJson(await req("GET", "/api/swift-codes"), 200), []);
     const created = [];
     for (const bic of ["DEUTDEFF", "BNPAFRPP", "ABNANL2A"]) {
-      created.push(await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bic) }), 201));
+      created.push(
+        await expectJson(
+          await req("POST", "/api/swift-codes", { body: registerBody(institutionId, bic) }),
+          201,
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     assert.deepEqual(await expectJson(await req("GET", "/api/swift-codes"), 200), created.reverse());
@@ -174,7 +220,10 @@ Deno.test("GET /api/swift-codes/{bic}: 200 when registered (also by its twin), 4
   try {
     const req = t.as(await t.login());
     const institutionId = await insertInstitution(t);
-    const created = await expectJson(await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }), 201);
+    const created = await expectJson(
+      await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }),
+      201,
+    );
     assert.deepEqual(await expectJson(await req("GET", "/api/swift-codes/NWBKGB2L"), 200), created);
     assert.deepEqual(await expectJson(await req("GET", "/api/swift-codes/NWBKGB2LXXX"), 200), created);
     const unknown = await expectJson(await req("GET", "/api/swift-codes/DEUTDEFF"), 404);
@@ -208,11 +257,16 @@ Deno.test("the BIC demo seed registers audited BICs for SWIFT participants once,
     await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
     assert.equal(lines[1], "SWIFT/BIC demo: registered 2 BICs");
     const rows = await t.deps.db.read.select().from(swiftCodes).all();
-    assert.deepEqual(rows.map((row) => [row.institutionId, row.bicCode, row.membershipType]).sort(), [
-      [harbor, "FNBOUS33", "full"],
-      [sterling, "SCPSUS33", "correspondent"],
-    ].sort());
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "swift_code")).all();
+    assert.deepEqual(
+      rows.map((row) => [row.institutionId, row.bicCode, row.membershipType]).sort(),
+      [
+        [harbor, "FNBOUS33", "full"],
+        [sterling, "SCPSUS33", "correspondent"],
+      ].sort(),
+    );
+    const audits = await t.deps.db.read.select().from(auditTrail).where(
+      eq(auditTrail.entityType, "swift_code"),
+    ).all();
     assert.equal(audits.length, 2);
     assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
     await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));

@@ -48,140 +48,157 @@ async function statValue(page: Page, label: string): Promise<string> {
   return (await card.locator("p").nth(1).innerText()).trim();
 }
 
-e2eTest("IBAN screen: validates a valid and an invalid IBAN, upper-cases the input and lists the 89 formats", () =>
-  withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
-    await page.goto(`${server.baseUrl}/iban-validation`);
-    await page.getByRole("heading", { name: "IBAN Validation", level: 1 }).waitFor();
-    const table = page.getByRole("table", { name: "IBAN country configurations" });
-    await table.getByRole("cell", { name: "GB29NWBK60161331926819" }).waitFor();
-    assert.equal(await table.locator("tbody tr").count(), 89);
-    assert.equal(await statValue(page, "Supported Countries"), "89");
-    assert.equal(await statValue(page, "Active Configs"), "89");
-    assert.equal(await statValue(page, "Standard"), "ISO 13616");
+e2eTest(
+  "IBAN screen: validates a valid and an invalid IBAN, upper-cases the input and lists the 89 formats",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/iban-validation`);
+      await page.getByRole("heading", { name: "IBAN Validation", level: 1 }).waitFor();
+      const table = page.getByRole("table", { name: "IBAN country configurations" });
+      await table.getByRole("cell", { name: "GB29NWBK60161331926819" }).waitFor();
+      assert.equal(await table.locator("tbody tr").count(), 89);
+      assert.equal(await statValue(page, "Supported Countries"), "89");
+      assert.equal(await statValue(page, "Active Configs"), "89");
+      assert.equal(await statValue(page, "Standard"), "ISO 13616");
 
-    const input = page.getByLabel("IBAN", { exact: true });
-    const validate = page.getByRole("button", { name: "Validate" });
-    assert(await validate.isDisabled(), "Validate is disabled while the input is blank");
-    await input.pressSequentially("   ");
-    assert(await validate.isDisabled(), "Validate stays disabled for white space");
-    await input.fill("");
-    await input.pressSequentially("gb29 nwbk 6016 1331 9268 19");
-    assert.equal(await input.inputValue(), "GB29 NWBK 6016 1331 9268 19");
-    await expectAccessible(page, "/iban-validation");
-    await validate.click();
-    const result = page.getByTestId("iban-result");
-    await result.getByRole("heading", { name: "Valid IBAN" }).waitFor();
-    const text = await result.innerText();
-    for (const part of ["GB29 NWBK 6016 1331 9268 19", "GB (United Kingdom)", "NWBK", "601613", "31926819"]) {
-      assert(text.includes(part), `result shows ${part}:\n${text}`);
-    }
-    await expectAccessible(page, "/iban-validation with a valid result");
+      const input = page.getByLabel("IBAN", { exact: true });
+      const validate = page.getByRole("button", { name: "Validate" });
+      assert(await validate.isDisabled(), "Validate is disabled while the input is blank");
+      await input.pressSequentially("   ");
+      assert(await validate.isDisabled(), "Validate stays disabled for white space");
+      await input.fill("");
+      await input.pressSequentially("gb29 nwbk 6016 1331 9268 19");
+      assert.equal(await input.inputValue(), "GB29 NWBK 6016 1331 9268 19");
+      await expectAccessible(page, "/iban-validation");
+      await validate.click();
+      const result = page.getByTestId("iban-result");
+      await result.getByRole("heading", { name: "Valid IBAN" }).waitFor();
+      const text = await result.innerText();
+      for (
+        const part of ["GB29 NWBK 6016 1331 9268 19", "GB (United Kingdom)", "NWBK", "601613", "31926819"]
+      ) {
+        assert(text.includes(part), `result shows ${part}:\n${text}`);
+      }
+      await expectAccessible(page, "/iban-validation with a valid result");
 
-    await input.fill("GB28NWBK60161331926819");
-    await validate.click();
-    assert.match(await readAndDismissToast(page), /Invalid IBAN[\s\S]*wrong check digits/);
-    await result.getByRole("heading", { name: "Invalid IBAN" }).waitFor();
-    await expectAccessible(page, "/iban-validation with an invalid result");
-  }));
+      await input.fill("GB28NWBK60161331926819");
+      await validate.click();
+      assert.match(await readAndDismissToast(page), /Invalid IBAN[\s\S]*wrong check digits/);
+      await result.getByRole("heading", { name: "Invalid IBAN" }).waitFor();
+      await expectAccessible(page, "/iban-validation with an invalid result");
+    }),
+);
 
-e2eTest("Routing Codes screen: assigns a code after previewing it, then filters the table", () =>
-  withBrowser(async ({ page, server }) => {
-    await insertInstitution(server, "Harbor City Clearing Bank");
-    await signIn(page, server.baseUrl);
-    await page.goto(`${server.baseUrl}/routing-codes`);
-    await page.getByRole("heading", { name: "Routing Codes", level: 1 }).waitFor();
-    await page.getByText("No routing codes yet").waitFor();
-    assert.equal(await statValue(page, "Total Codes"), "0");
-    await expectAccessible(page, "/routing-codes");
+e2eTest(
+  "Routing Codes screen: assigns a code after previewing it, then filters the table",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await insertInstitution(server, "Harbor City Clearing Bank");
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/routing-codes`);
+      await page.getByRole("heading", { name: "Routing Codes", level: 1 }).waitFor();
+      await page.getByText("No routing codes yet").waitFor();
+      assert.equal(await statValue(page, "Total Codes"), "0");
+      await expectAccessible(page, "/routing-codes");
 
-    await page.getByRole("button", { name: "Assign New Code" }).click();
-    const dialog = page.getByRole("dialog", { name: "Assign New Code" });
-    await dialog.getByLabel("Institution").waitFor();
-    await dialog.getByLabel("Institution").selectOption({ label: "Harbor City Clearing Bank" });
-    const prefix = dialog.getByLabel("Prefix");
-    const preview = dialog.getByTestId("routing-code-preview");
-    await prefix.pressSequentially("cb");
-    assert.equal(await prefix.inputValue(), "CB");
-    assert.equal(await preview.innerText(), "", "no preview before three characters");
-    await prefix.pressSequentially("rx");
-    assert.equal(await prefix.inputValue(), "CBR", "the prefix holds at most three characters");
-    const expected = formatRoutingCode("CBR", 1);
-    await preview.getByText(expected).waitFor();
-    await prefix.press("Backspace");
-    await page.waitForFunction(() => document.querySelector("[data-testid=routing-code-preview]")?.textContent === "");
-    await prefix.pressSequentially("R");
-    await preview.getByText(expected).waitFor();
-    await dialog.getByLabel("Branch Code").fill("001");
-    await dialog.getByLabel("Description").fill("Head office clearing");
-    await expectAccessible(page, "assign routing code dialog");
-    await dialog.getByRole("button", { name: "Assign Code" }).click();
-    assert.match(await readAndDismissToast(page), new RegExp(`Routing code assigned[\\s\\S]*${expected}`));
-    await dialog.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Assign New Code" }).click();
+      const dialog = page.getByRole("dialog", { name: "Assign New Code" });
+      await dialog.getByLabel("Institution").waitFor();
+      await dialog.getByLabel("Institution").selectOption({ label: "Harbor City Clearing Bank" });
+      const prefix = dialog.getByLabel("Prefix");
+      const preview = dialog.getByTestId("routing-code-preview");
+      await prefix.pressSequentially("cb");
+      assert.equal(await prefix.inputValue(), "CB");
+      assert.equal(await preview.innerText(), "", "no preview before three characters");
+      await prefix.pressSequentially("rx");
+      assert.equal(await prefix.inputValue(), "CBR", "the prefix holds at most three characters");
+      const expected = formatRoutingCode("CBR", 1);
+      await preview.getByText(expected).waitFor();
+      await prefix.press("Backspace");
+      await page.waitForFunction(() =>
+        document.querySelector("[data-testid=routing-code-preview]")?.textContent === ""
+      );
+      await prefix.pressSequentially("R");
+      await preview.getByText(expected).waitFor();
+      await dialog.getByLabel("Branch Code").fill("001");
+      await dialog.getByLabel("Description").fill("Head office clearing");
+      await expectAccessible(page, "assign routing code dialog");
+      await dialog.getByRole("button", { name: "Assign Code" }).click();
+      assert.match(await readAndDismissToast(page), new RegExp(`Routing code assigned[\\s\\S]*${expected}`));
+      await dialog.waitFor({ state: "detached" });
 
-    const table = page.getByRole("table", { name: "Routing codes" });
-    const row = table.getByRole("row", { name: new RegExp(expected) });
-    await row.waitFor();
-    assert.match(await row.innerText(), /CBR[\s\S]*001[\s\S]*active[\s\S]*Head office clearing/);
-    assert.equal(await statValue(page, "Total Codes"), "1");
-    assert.equal(await statValue(page, "Active Codes"), "1");
-    assert.equal(await statValue(page, "Unique Prefixes"), "1");
-    assert.equal(await statValue(page, "This Month"), "1");
+      const table = page.getByRole("table", { name: "Routing codes" });
+      const row = table.getByRole("row", { name: new RegExp(expected) });
+      await row.waitFor();
+      assert.match(await row.innerText(), /CBR[\s\S]*001[\s\S]*active[\s\S]*Head office clearing/);
+      assert.equal(await statValue(page, "Total Codes"), "1");
+      assert.equal(await statValue(page, "Active Codes"), "1");
+      assert.equal(await statValue(page, "Unique Prefixes"), "1");
+      assert.equal(await statValue(page, "This Month"), "1");
 
-    const search = page.getByLabel("Search routing codes");
-    await search.fill("zzz");
-    await page.getByText("No matching routing codes").waitFor();
-    await search.fill("head office");
-    await row.waitFor();
-    await expectAccessible(page, "/routing-codes with a code");
-  }));
+      const search = page.getByLabel("Search routing codes");
+      await search.fill("zzz");
+      await page.getByText("No matching routing codes").waitFor();
+      await search.fill("head office");
+      await row.waitFor();
+      await expectAccessible(page, "/routing-codes with a code");
+    }),
+);
 
-e2eTest("SWIFT/BIC screen: registers a BIC with live validation, and the IBAN screen then names its institution", () =>
-  withBrowser(async ({ page, server }) => {
-    await insertInstitution(server, "Westminster Clearing Bank");
-    await signIn(page, server.baseUrl);
-    await page.goto(`${server.baseUrl}/swift-bic`);
-    await page.getByRole("heading", { name: "SWIFT/BIC Management", level: 1 }).waitFor();
-    await page.getByText("No BIC codes yet").waitFor();
-    await expectAccessible(page, "/swift-bic");
+e2eTest(
+  "SWIFT/BIC screen: registers a BIC with live validation, and the IBAN screen then names its institution",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await insertInstitution(server, "Westminster Clearing Bank");
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/swift-bic`);
+      await page.getByRole("heading", { name: "SWIFT/BIC Management", level: 1 }).waitFor();
+      await page.getByText("No BIC codes yet").waitFor();
+      await expectAccessible(page, "/swift-bic");
 
-    await page.getByRole("button", { name: "Register BIC Code" }).click();
-    const dialog = page.getByRole("dialog", { name: "Register BIC Code" });
-    await dialog.getByLabel("Institution").waitFor();
-    await dialog.getByLabel("Institution").selectOption({ label: "Westminster Clearing Bank" });
-    const bic = dialog.getByLabel("BIC Code");
-    const submit = dialog.getByRole("button", { name: "Register BIC" });
-    await bic.pressSequentially("nwbkgb2");
-    assert.equal(await bic.inputValue(), "NWBKGB2");
-    await dialog.getByText("BIC must be 8 or 11 characters, got 7").waitFor();
-    assert(await submit.isDisabled());
-    await bic.fill("NWBKZZ2L");
-    await dialog.getByText("BIC country code ZZ is not an ISO 3166-1 country").waitFor();
-    await bic.fill("NWBKGB2L");
-    await dialog.getByText("Valid BIC: bank NWBK, country GB, location 2L, branch XXX (primary office)").waitFor();
-    await dialog.getByLabel("Membership Type").selectOption("full");
-    await expectAccessible(page, "register BIC dialog");
-    await submit.click();
-    assert.match(await readAndDismissToast(page), /BIC code registered[\s\S]*NWBKGB2L/);
-    await dialog.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Register BIC Code" }).click();
+      const dialog = page.getByRole("dialog", { name: "Register BIC Code" });
+      await dialog.getByLabel("Institution").waitFor();
+      await dialog.getByLabel("Institution").selectOption({ label: "Westminster Clearing Bank" });
+      const bic = dialog.getByLabel("BIC Code");
+      const submit = dialog.getByRole("button", { name: "Register BIC" });
+      await bic.pressSequentially("nwbkgb2");
+      assert.equal(await bic.inputValue(), "NWBKGB2");
+      await dialog.getByText("BIC must be 8 or 11 characters, got 7").waitFor();
+      assert(await submit.isDisabled());
+      await bic.fill("NWBKZZ2L");
+      await dialog.getByText("BIC country code ZZ is not an ISO 3166-1 country").waitFor();
+      await bic.fill("NWBKGB2L");
+      await dialog.getByText("Valid BIC: bank NWBK, country GB, location 2L, branch XXX (primary office)")
+        .waitFor();
+      await dialog.getByLabel("Membership Type").selectOption("full");
+      await expectAccessible(page, "register BIC dialog");
+      await submit.click();
+      assert.match(await readAndDismissToast(page), /BIC code registered[\s\S]*NWBKGB2L/);
+      await dialog.waitFor({ state: "detached" });
 
-    const row = page.getByRole("table", { name: "BIC codes" }).getByRole("row", { name: /NWBKGB2L/ });
-    await row.waitFor();
-    const cells = await row.getByRole("cell").allInnerTexts();
-    assert.deepEqual(cells, ["NWBKGB2L", "NWBK", "GB", "2L", "XXX", "Full", "active", "Indefinite"]);
-    assert.equal(await statValue(page, "Total BIC Codes"), "1");
-    assert.equal(await statValue(page, "Full Members"), "1");
-    const search = page.getByLabel("Search BIC codes");
-    await search.fill("DEUT");
-    await page.getByText("No matching BIC codes").waitFor();
-    await search.fill("gb");
-    await row.waitFor();
-    await expectAccessible(page, "/swift-bic with a BIC");
+      const row = page.getByRole("table", { name: "BIC codes" }).getByRole("row", { name: /NWBKGB2L/ });
+      await row.waitFor();
+      const cells = await row.getByRole("cell").allInnerTexts();
+      assert.deepEqual(cells, ["NWBKGB2L", "NWBK", "GB", "2L", "XXX", "Full", "active", "Indefinite"]);
+      assert.equal(await statValue(page, "Total BIC Codes"), "1");
+      assert.equal(await statValue(page, "Full Members"), "1");
+      const search = page.getByLabel("Search BIC codes");
+      await search.fill("DEUT");
+      await page.getByText("No matching BIC codes").waitFor();
+      await search.fill("gb");
+      await row.waitFor();
+      await expectAccessible(page, "/swift-bic with a BIC");
 
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "IBAN Validation", exact: true }).click();
-    await page.getByLabel("IBAN", { exact: true }).fill("GB29NWBK60161331926819");
-    await page.getByRole("button", { name: "Validate" }).click();
-    const result = page.getByTestId("iban-result");
-    await result.getByText("Westminster Clearing Bank").waitFor();
-    assert.match(await result.innerText(), /Institution[\s\S]*Westminster Clearing Bank \(NWBKGB2L\)/i);
-  }));
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", {
+        name: "IBAN Validation",
+        exact: true,
+      }).click();
+      await page.getByLabel("IBAN", { exact: true }).fill("GB29NWBK60161331926819");
+      await page.getByRole("button", { name: "Validate" }).click();
+      const result = page.getByTestId("iban-result");
+      await result.getByText("Westminster Clearing Bank").waitFor();
+      assert.match(await result.innerText(), /Institution[\s\S]*Westminster Clearing Bank \(NWBKGB2L\)/i);
+    }),
+);

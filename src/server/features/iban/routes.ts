@@ -5,7 +5,12 @@ import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { validate } from "../../validation.ts";
 import { countryCodeParam, createIbanConfigBody, updateIbanConfigBody, validateIbanBody } from "./schemas.ts";
-import { createIbanConfig, listIbanConfigs, updateIbanConfig, validateIbanWithInstitution } from "./service.ts";
+import {
+  createIbanConfig,
+  listIbanConfigs,
+  updateIbanConfig,
+  validateIbanWithInstitution,
+} from "./service.ts";
 
 export function ibanRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -36,7 +41,9 @@ export function ibanRoutes(deps: AppDeps): Hono<AppEnv> {
     validate("json", updateIbanConfigBody),
     async (c) => {
       const { countryCode } = c.req.valid("param");
-      return c.json(await updateIbanConfig(deps.db, actorOf(c, deps.config), countryCode, c.req.valid("json")));
+      return c.json(
+        await updateIbanConfig(deps.db, actorOf(c, deps.config), countryCode, c.req.valid("json")),
+      );
     },
   );
 

@@ -28,23 +28,29 @@ export const ibanRegistrySeeder: Seeder = async (deps, log) => {
     let count = 0;
     for (const entry of entries) {
       if (existing.has(entry.countryCode)) continue;
-      await insertIbanConfig(tx, SYSTEM_ACTOR, {
-        countryCode: entry.countryCode,
-        countryName: entry.countryName,
-        ibanLength: entry.ibanLength,
-        bankCodeLength: entry.bankCodeLength,
-        accountNumberLength: entry.accountNumberLength,
-        structure: entry.bbanStructure,
-        bankCodeOffset: entry.bankCodeOffset,
-        branchCodeOffset: entry.branchCodeOffset,
-        branchCodeLength: entry.branchCodeLength,
-        accountNumberOffset: entry.accountNumberOffset,
-        sepa: entry.sepa,
-        registryRelease: IBAN_REGISTRY_RELEASE,
-        checkDigitAlgorithm: entry.checkDigitAlgorithm,
-        exampleIban: entry.exampleIban,
-        status: "active",
-      }, "seed", seededAt);
+      await insertIbanConfig(
+        tx,
+        SYSTEM_ACTOR,
+        {
+          countryCode: entry.countryCode,
+          countryName: entry.countryName,
+          ibanLength: entry.ibanLength,
+          bankCodeLength: entry.bankCodeLength,
+          accountNumberLength: entry.accountNumberLength,
+          structure: entry.bbanStructure,
+          bankCodeOffset: entry.bankCodeOffset,
+          branchCodeOffset: entry.branchCodeOffset,
+          branchCodeLength: entry.branchCodeLength,
+          accountNumberOffset: entry.accountNumberOffset,
+          sepa: entry.sepa,
+          registryRelease: IBAN_REGISTRY_RELEASE,
+          checkDigitAlgorithm: entry.checkDigitAlgorithm,
+          exampleIban: entry.exampleIban,
+          status: "active",
+        },
+        "seed",
+        seededAt,
+      );
       count++;
     }
     return count;

@@ -46,7 +46,9 @@ export async function findInstitutionForBankCode(
     args: [countryCode, bankCode.slice(0, BIC_PARTY_PREFIX_LENGTH), now, now, PRIMARY_OFFICE_BRANCH_CODE],
   });
   const row = result.rows[0];
-  return row === undefined ? null : { id: String(row.id), name: String(row.name), bicCode: String(row.bic_code) };
+  return row === undefined
+    ? null
+    : { id: String(row.id), name: String(row.name), bicCode: String(row.bic_code) };
 }
 
 const INSTITUTION_BY_BANK_CODE_SQL = `SELECT i.id, i.name, s.bic_code
@@ -56,7 +58,10 @@ const INSTITUTION_BY_BANK_CODE_SQL = `SELECT i.id, i.name, s.bic_code
   ORDER BY (s.branch_code IS NULL OR s.branch_code = ?) DESC, s.created_at ASC
   LIMIT 1`;
 
-export async function validateIbanWithInstitution(db: Database, iban: string): Promise<IbanValidationResponse> {
+export async function validateIbanWithInstitution(
+  db: Database,
+  iban: string,
+): Promise<IbanValidationResponse> {
   const result = validateIban(iban, await ibanFormats(db));
   const { details } = result;
   if (!result.valid || details.countryCode === null || details.bankCode === null) return result;
@@ -66,7 +71,8 @@ export async function validateIbanWithInstitution(db: Database, iban: string): P
 
 /** Admin-added formats first (newest first), then the seeded registry in country order. */
 export function listIbanConfigs(db: Queryable): Promise<IbanConfig[]> {
-  return db.select().from(ibanConfigs).orderBy(desc(ibanConfigs.createdAt), asc(ibanConfigs.countryCode)).all();
+  return db.select().from(ibanConfigs).orderBy(desc(ibanConfigs.createdAt), asc(ibanConfigs.countryCode))
+    .all();
 }
 
 type FormatFields = Omit<IbanConfig, "id" | "createdAt" | "updatedAt" | "createdBy">;
@@ -100,7 +106,13 @@ export async function insertIbanConfig(
   action: "create" | "seed",
   at: string = new Date().toISOString(),
 ): Promise<IbanConfig> {
-  const record: IbanConfig = { id: crypto.randomUUID(), ...fields, createdAt: at, updatedAt: at, createdBy: actor.userId };
+  const record: IbanConfig = {
+    id: crypto.randomUUID(),
+    ...fields,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: actor.userId,
+  };
   await tx.insert(ibanConfigs).values(record);
   await recordAudit(tx, actor, {
     entityType: "iban_config",
@@ -111,7 +123,11 @@ export async function insertIbanConfig(
   return record;
 }
 
-export async function createIbanConfig(db: Database, actor: Actor, input: CreateIbanConfigInput): Promise<IbanConfig> {
+export async function createIbanConfig(
+  db: Database,
+  actor: Actor,
+  input: CreateIbanConfigInput,
+): Promise<IbanConfig> {
   const identifiersEnd = Math.max(
     input.bankCodeOffset + input.bankCodeLength,
     input.branchCodeOffset === null ? 0 : input.branchCodeOffset + input.branchCodeLength,
@@ -139,11 +155,14 @@ export async function updateIbanConfig(
   const record = await db.transaction(async (tx) => {
     const before = await tx.select().from(ibanConfigs).where(eq(ibanConfigs.countryCode, countryCode)).get();
     if (before === undefined) throw notFound("IBAN format");
-    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, createdBy: _createdBy, ...current } = before;
+    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, createdBy: _createdBy, ...current } =
+      before;
     const fields: FormatFields = { ...current, ...patch };
     assertUsableFormat(fields);
     const after: IbanConfig = { ...before, ...fields, updatedAt: new Date().toISOString() };
-    await tx.update(ibanConfigs).set({ ...fields, updatedAt: after.updatedAt }).where(eq(ibanConfigs.id, before.id));
+    await tx.update(ibanConfigs).set({ ...fields, updatedAt: after.updatedAt }).where(
+      eq(ibanConfigs.id, before.id),
+    );
     await recordAudit(tx, actor, {
       entityType: "iban_config",
       entityId: before.id,

@@ -12,7 +12,10 @@ import { assignRoutingCode } from "./service.ts";
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 
 /** One entry per institution, in registration order. */
-const DEMO_ASSIGNMENTS: readonly { prefix: string; codes: { branchCode: string | null; description: string }[] }[] = [
+const DEMO_ASSIGNMENTS: readonly {
+  prefix: string;
+  codes: { branchCode: string | null; description: string }[];
+}[] = [
   {
     prefix: "CBR",
     codes: [

@@ -6,7 +6,7 @@
  * exists it adds nothing.
  */
 import { asc, eq } from "drizzle-orm";
-import { institutions, SYSTEM_USER_ID, swiftCodes } from "../../../../db/schema.ts";
+import { institutions, swiftCodes, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { BIC_PARTY_PREFIX_LENGTH, validateBic } from "../../../domain/bic.ts";
 import type { Actor } from "../../audit.ts";
 import type { Seeder } from "../../seed.ts";

@@ -31,7 +31,8 @@ export function listSwiftCodes(db: Queryable): Promise<SwiftCode[]> {
 
 /** The registration of `bic` or of its primary-office twin, the exact spelling first. */
 export async function findSwiftCode(db: Queryable, bic: string): Promise<SwiftCode | undefined> {
-  const rows = await db.select().from(swiftCodes).where(inArray(swiftCodes.bicCode, equivalentBics(bic))).all();
+  const rows = await db.select().from(swiftCodes).where(inArray(swiftCodes.bicCode, equivalentBics(bic)))
+    .all();
   return rows.find((row) => row.bicCode === bic) ?? rows[0];
 }
 

@@ -4,7 +4,14 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  StatCard,
+} from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
@@ -28,12 +35,20 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ValidationResult({ result, countryName }: { result: IbanValidationResult; countryName: string | null }) {
+function ValidationResult(
+  { result, countryName }: { result: IbanValidationResult; countryName: string | null },
+) {
   const { details } = result;
   return (
-    <section aria-label="Validation result" data-testid="iban-result" className="mt-4 rounded-md border border-slate-200 p-4">
+    <section
+      aria-label="Validation result"
+      data-testid="iban-result"
+      className="mt-4 rounded-md border border-slate-200 p-4"
+    >
       <div className="flex items-center gap-2">
-        <h3 className="text-base font-semibold text-slate-900">{result.valid ? "Valid IBAN" : "Invalid IBAN"}</h3>
+        <h3 className="text-base font-semibold text-slate-900">
+          {result.valid ? "Valid IBAN" : "Invalid IBAN"}
+        </h3>
         {result.valid
           ? <Badge className="bg-green-800 text-white">valid</Badge>
           : <Badge variant="destructive">invalid</Badge>}
@@ -42,7 +57,9 @@ function ValidationResult({ result, countryName }: { result: IbanValidationResul
       <dl className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {details.print && <Detail label="Print Format">{details.print}</Detail>}
         {details.countryCode && (
-          <Detail label="Country">{countryName ? `${details.countryCode} (${countryName})` : details.countryCode}</Detail>
+          <Detail label="Country">
+            {countryName ? `${details.countryCode} (${countryName})` : details.countryCode}
+          </Detail>
         )}
         {details.checkDigits && <Detail label="Check Digits">{details.checkDigits}</Detail>}
         {details.bankCode && <Detail label="Bank Code">{details.bankCode}</Detail>}
@@ -70,7 +87,11 @@ export default function IbanValidationPage() {
     onSuccess: (answer) => {
       setResult(answer);
       if (!answer.valid) {
-        toast({ title: "Invalid IBAN", description: answer.details.error || INVALID_FALLBACK, variant: "destructive" });
+        toast({
+          title: "Invalid IBAN",
+          description: answer.details.error || INVALID_FALLBACK,
+          variant: "destructive",
+        });
       }
     },
     onError: (error) => {
@@ -84,11 +105,15 @@ export default function IbanValidationPage() {
     event.preventDefault();
     if (!blank && !validate.isPending) validate.mutate(iban);
   };
-  const countryName = configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
+  const countryName =
+    configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
 
   return (
     <>
-      <PageHeader title="IBAN Validation" subtitle="International Bank Account Number validation and country formats" />
+      <PageHeader
+        title="IBAN Validation"
+        subtitle="International Bank Account Number validation and country formats"
+      />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Supported Countries" value={isLoading ? "…" : configs.length} />
         <StatCard
@@ -100,7 +125,9 @@ export default function IbanValidationPage() {
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>IBAN Validator</CardTitle>
-          <CardDescription>Checks the country format, length, check digits and national check digits.</CardDescription>
+          <CardDescription>
+            Checks the country format, length, check digits and national check digits.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -130,7 +157,12 @@ export default function IbanValidationPage() {
         </CardHeader>
         <CardContent>
           {isError
-            ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
+            ? (
+              <EmptyState
+                title="Country configurations could not be loaded"
+                text="Reload the page to try again."
+              />
+            )
             : !isLoading && configs.length === 0
             ? <EmptyState title="No country configurations" />
             : (
@@ -149,20 +181,26 @@ export default function IbanValidationPage() {
                   {isLoading
                     ? Array.from({ length: LOADING_ROWS }, (_, row) => (
                       <Tr key={row}>
-                        <Td colSpan={6}><Skeleton className="h-5 w-full" /></Td>
+                        <Td colSpan={6}>
+                          <Skeleton className="h-5 w-full" />
+                        </Td>
                       </Tr>
                     ))
                     : configs.map((config) => (
                       <Tr key={config.id}>
                         <Td>
                           <span className="font-mono font-medium">{config.countryCode}</span>
-                          {config.countryName && <span className="ml-2 text-slate-600">{config.countryName}</span>}
+                          {config.countryName && (
+                            <span className="ml-2 text-slate-600">{config.countryName}</span>
+                          )}
                         </Td>
                         <Td>{config.ibanLength}</Td>
                         <Td>{config.bankCodeLength}</Td>
                         <Td>{config.accountNumberLength}</Td>
                         <Td className="font-mono text-xs">{config.exampleIban ?? ""}</Td>
-                        <Td><StatusBadge status={config.status} /></Td>
+                        <Td>
+                          <StatusBadge status={config.status} />
+                        </Td>
                       </Tr>
                     ))}
                 </TBody>

@@ -7,7 +7,12 @@ import { SelectField, TextAreaField, TextField } from "../../components/ui/form.
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
-import { INSTITUTION_OPTIONS_KEY, type InstitutionOption, type RoutingCode, ROUTING_CODES_KEY } from "./types.ts";
+import {
+  INSTITUTION_OPTIONS_KEY,
+  type InstitutionOption,
+  ROUTING_CODES_KEY,
+  type RoutingCode,
+} from "./types.ts";
 
 export const PREFIX_LENGTH = 3;
 const MAX_BRANCH_CODE_LENGTH = 10;
@@ -71,7 +76,8 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
     onError: (error) => handleMutationError(error, toast, "Failed to assign routing code"),
   });
 
-  const set = (field: keyof AssignInput) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof AssignInput) => (value: string) =>
+    setForm((current) => ({ ...current, [field]: value }));
   const canSubmit = form.institutionId !== "" && form.prefix.length === PREFIX_LENGTH && !assign.isPending;
 
   const submit = (event: FormEvent) => {
@@ -79,7 +85,10 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
     if (canSubmit) assign.mutate(form);
   };
 
-  const options = (institutions.data ?? []).map((institution) => ({ value: institution.id, label: institution.name }));
+  const options = (institutions.data ?? []).map((institution) => ({
+    value: institution.id,
+    label: institution.name,
+  }));
 
   return (
     <Dialog
@@ -134,7 +143,9 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
         />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={!canSubmit}>{assign.isPending ? "Assigning…" : "Assign Code"}</Button>
+          <Button type="submit" disabled={!canSubmit}>
+            {assign.isPending ? "Assigning…" : "Assign Code"}
+          </Button>
         </div>
       </form>
     </Dialog>

@@ -10,7 +10,7 @@ import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
-import { type RoutingCode, ROUTING_CODES_KEY } from "./types.ts";
+import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
 
 const LOADING_ROWS = 5;
 
@@ -94,7 +94,9 @@ export default function RoutingCodesPage() {
                   {isLoading
                     ? Array.from({ length: LOADING_ROWS }, (_, row) => (
                       <Tr key={row}>
-                        <Td colSpan={7}><Skeleton className="h-5 w-full" /></Td>
+                        <Td colSpan={7}>
+                          <Skeleton className="h-5 w-full" />
+                        </Td>
                       </Tr>
                     ))
                     : visible.map((code) => (
@@ -103,7 +105,9 @@ export default function RoutingCodesPage() {
                         <Td className="font-mono">{code.prefix}</Td>
                         <Td className="font-mono text-xs">{code.institutionId}</Td>
                         <Td>{code.branchCode ?? "—"}</Td>
-                        <Td><StatusBadge status={code.status} /></Td>
+                        <Td>
+                          <StatusBadge status={code.status} />
+                        </Td>
                         <Td>{formatDate(code.createdAt)}</Td>
                         <Td className="max-w-xs truncate">{code.description ?? ""}</Td>
                       </Tr>

@@ -4,12 +4,23 @@ import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { BIC_LENGTH_WITH_BRANCH, type BicParts, PRIMARY_OFFICE_BRANCH_CODE, validateBic } from "../../../domain/bic.ts";
+import {
+  BIC_LENGTH_WITH_BRANCH,
+  type BicParts,
+  PRIMARY_OFFICE_BRANCH_CODE,
+  validateBic,
+} from "../../../domain/bic.ts";
 import { apiJson } from "../../lib/api.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
-import { INSTITUTION_OPTIONS_KEY, type InstitutionOption, MEMBERSHIP_TYPES, SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+import {
+  INSTITUTION_OPTIONS_KEY,
+  type InstitutionOption,
+  MEMBERSHIP_TYPES,
+  SWIFT_CODES_KEY,
+  type SwiftCode,
+} from "./types.ts";
 
 interface RegisterInput {
   institutionId: string;
@@ -19,7 +30,13 @@ interface RegisterInput {
   validUntil: string;
 }
 
-const EMPTY: RegisterInput = { institutionId: "", bicCode: "", membershipType: "", validFrom: "", validUntil: "" };
+const EMPTY: RegisterInput = {
+  institutionId: "",
+  bicCode: "",
+  membershipType: "",
+  validFrom: "",
+  validUntil: "",
+};
 
 const MEMBERSHIP_OPTIONS = MEMBERSHIP_TYPES.map((type) => ({ value: type, label: titleCase(type) }));
 
@@ -70,14 +87,18 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
 
   const bic = form.bicCode.length > 0 ? validateBic(form.bicCode) : null;
   const canSubmit = form.institutionId !== "" && bic !== null && bic.ok && !register.isPending;
-  const set = (field: keyof RegisterInput) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof RegisterInput) => (value: string) =>
+    setForm((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (canSubmit) register.mutate(form);
   };
 
-  const options = (institutions.data ?? []).map((institution) => ({ value: institution.id, label: institution.name }));
+  const options = (institutions.data ?? []).map((institution) => ({
+    value: institution.id,
+    label: institution.name,
+  }));
 
   return (
     <Dialog
@@ -134,7 +155,9 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
         </div>
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={!canSubmit}>{register.isPending ? "Registering…" : "Register BIC"}</Button>
+          <Button type="submit" disabled={!canSubmit}>
+            {register.isPending ? "Registering…" : "Register BIC"}
+          </Button>
         </div>
       </form>
     </Dialog>

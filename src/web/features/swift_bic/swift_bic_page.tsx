@@ -28,7 +28,15 @@ function formatCalendarDate(iso: string): string {
 function matches(code: SwiftCode, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === "") return true;
-  return [code.bicCode, code.bankCode, code.countryCode, code.locationCode, code.branchCode, code.membershipType, code.status]
+  return [
+    code.bicCode,
+    code.bankCode,
+    code.countryCode,
+    code.locationCode,
+    code.branchCode,
+    code.membershipType,
+    code.status,
+  ]
     .some((value) => value?.toLowerCase().includes(needle));
 }
 
@@ -101,7 +109,9 @@ export default function SwiftBicPage() {
                   {isLoading
                     ? Array.from({ length: LOADING_ROWS }, (_, row) => (
                       <Tr key={row}>
-                        <Td colSpan={8}><Skeleton className="h-5 w-full" /></Td>
+                        <Td colSpan={8}>
+                          <Skeleton className="h-5 w-full" />
+                        </Td>
                       </Tr>
                     ))
                     : visible.map((code) => (
@@ -112,7 +122,9 @@ export default function SwiftBicPage() {
                         <Td className="font-mono">{code.locationCode}</Td>
                         <Td className="font-mono">{code.branchCode || "XXX"}</Td>
                         <Td>{code.membershipType ? titleCase(code.membershipType) : "Standard"}</Td>
-                        <Td><StatusBadge status={code.status} /></Td>
+                        <Td>
+                          <StatusBadge status={code.status} />
+                        </Td>
                         <Td>{code.validUntil ? formatCalendarDate(code.validUntil) : "Indefinite"}</Td>
                       </Tr>
                     ))}
