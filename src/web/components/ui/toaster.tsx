@@ -14,8 +14,6 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
   const destructive = item.variant === "destructive";
   return (
     <li
-      role={destructive ? "alert" : "status"}
-      aria-atomic="true"
       data-testid="toast"
       className={`pointer-events-auto relative w-full touch-pan-y rounded-lg border p-4 pr-10 shadow-lg ${
         destructive ? "border-red-800 bg-red-700 text-white" : "border-slate-200 bg-white text-slate-900"
@@ -37,8 +35,11 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
         startX.current = null;
       }}
     >
-      {item.title && <p className="text-sm font-semibold">{item.title}</p>}
-      {item.description && <p className="mt-1 text-sm opacity-90">{item.description}</p>}
+      {/* The live role sits inside the list item: an <li> with its own role breaks the list's semantics. */}
+      <div role={destructive ? "alert" : "status"} aria-atomic="true">
+        {item.title && <p className="text-sm font-semibold">{item.title}</p>}
+        {item.description && <p className="mt-1 text-sm opacity-90">{item.description}</p>}
+      </div>
       <button
         type="button"
         onClick={onDismiss}
