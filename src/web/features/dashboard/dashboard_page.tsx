@@ -1,5 +1,193 @@
+/** The Dashboard (spec 2.3): stats, recent registrations, quick actions, static alerts, code lookup. */
+import { useQuery } from "@tanstack/react-query";
+import { useSetAtom } from "jotai";
+import { Link } from "react-router";
+import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
+import { StatusBadge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
+import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { formatDate, titleCase } from "../../lib/format.ts";
+import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
+import { CodeLookup } from "./code_lookup.tsx";
 
-export default function Page() {
-  return <PageHeader title="Dashboard" />;
+interface DashboardStats {
+  totalInstitutions: number;
+  monthlyInstitutionGrowth: number;
+  activeRoutingCodes: number;
+  monthlyRoutingCodeGrowth: number;
+  swiftParticipants: number;
+  todayApiRequests: number;
+}
+
+interface RecentRegistration {
+  id: string;
+  name: string;
+  type: InstitutionType;
+  registrationNumber: string;
+  status: InstitutionStatus;
+  numberOfBranches: number;
+  createdAt: string;
+}
+
+/** Spec 9: skeletons while loading: 4 cards, 5 rows. */
+const SKELETON_CARDS = 4;
+const SKELETON_ROWS = 5;
+const RECENT_COLUMNS = 5;
+
+/** Links that look like the outline button. */
+const LINK_BUTTON =
+  "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
+
+const SYSTEM_ALERTS = [
+  { tone: "border-amber-300 bg-amber-50 text-amber-900", title: "3 institutions awaiting approval", text: "Pending registrations need a supervisor's review." },
+  { tone: "border-blue-300 bg-blue-50 text-blue-900", title: "Maintenance scheduled", text: "Jan 20, 2:00 AM: registry services briefly unavailable." },
+  { tone: "border-green-300 bg-green-50 text-green-900", title: "All endpoints operational", text: "Every API endpoint is responding normally." },
+] as const;
+
+const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
+
+function StatCards() {
+  const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
+  if (stats.isLoading) {
+    return (
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" role="status" aria-label="Loading statistics" data-testid="stat-skeletons">
+        {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+          <Card key={i}>
+            <div className="space-y-3 p-5">
+              <Skeleton className="h-4 w-32" />
+              <Skeleton className="h-7 w-20" />
+              <Skeleton className="h-3 w-24" />
+            </div>
+          </Card>
+        ))}
+      </div>
+    );
+  }
+  const data = stats.data;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="stat-cards">
+      <StatCard
+        label="Registered Institutions"
+        value={count(data?.totalInstitutions)}
+        hint={`+${count(data?.monthlyInstitutionGrowth)} this month`}
+      />
+      <StatCard
+        label="Active Routing Codes"
+        value={count(data?.activeRoutingCodes)}
+        hint={`+${count(data?.monthlyRoutingCodeGrowth)} this month`}
+      />
+      <StatCard label="SWIFT Participants" value={count(data?.swiftParticipants)} hint="No change" />
+      <StatCard label="API Requests Today" value={count(data?.todayApiRequests)} hint="+18% vs yesterday" />
+    </div>
+  );
+}
+
+function RecentRegistrations() {
+  const recent = useQuery<RecentRegistration[]>({ queryKey: ["/api/dashboard/recent-registrations"] });
+  const rows = recent.data ?? [];
+  return (
+    <Card>
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <CardTitle>Recent Institution Registrations</CardTitle>
+          <Link to="/institutions" className={LINK_BUTTON}>View All</Link>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <Table label="Recent institution registrations">
+          <THead>
+            <tr>
+              <Th>Institution</Th>
+              <Th>Type</Th>
+              <Th>Registration Number</Th>
+              <Th>Status</Th>
+              <Th>Date</Th>
+            </tr>
+          </THead>
+          <TBody>
+            {recent.isLoading && Array.from({ length: SKELETON_ROWS }, (_, row) => (
+              <Tr key={row} data-testid="recent-skeleton-row">
+                {Array.from({ length: RECENT_COLUMNS }, (_, cell) => <Td key={cell}><Skeleton className="h-4 w-full" /></Td>)}
+              </Tr>
+            ))}
+            {rows.map((institution) => (
+              <Tr key={institution.id}>
+                <Td>
+                  <p className="font-medium text-slate-900">{institution.name}</p>
+                  <p className="text-xs text-slate-600">{branchLabel(institution.numberOfBranches)}</p>
+                </Td>
+                <Td>{titleCase(institution.type)}</Td>
+                <Td className="font-mono text-xs">{institution.registrationNumber}</Td>
+                <Td><StatusBadge status={institution.status} /></Td>
+                <Td>{formatDate(institution.createdAt)}</Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+        {recent.isSuccess && rows.length === 0 && (
+          <EmptyState title="No recent registrations" text="New institution registrations will appear here." />
+        )}
+        {recent.isError && <p role="alert" className="py-4 text-sm text-red-700">Failed to load recent registrations.</p>}
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuickActions() {
+  const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Quick Actions</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-2">
+        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>Register New Bank</Button>
+        <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
+        <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
+        <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>
+      </CardContent>
+    </Card>
+  );
+}
+
+function SystemAlerts() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>System Alerts</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="space-y-2">
+          {SYSTEM_ALERTS.map((alert) => (
+            <li key={alert.title} className={`rounded-md border p-3 ${alert.tone}`}>
+              <p className="text-sm font-semibold">{alert.title}</p>
+              <p className="text-xs">{alert.text}</p>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function DashboardPage() {
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Dashboard" subtitle="Central Bank Registry System Overview" />
+      <StatCards />
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="xl:col-span-2">
+          <RecentRegistrations />
+        </div>
+        <div className="space-y-6">
+          <QuickActions />
+          <SystemAlerts />
+          <CodeLookup />
+        </div>
+      </div>
+    </div>
+  );
 }

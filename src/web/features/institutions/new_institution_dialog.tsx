@@ -1,0 +1,191 @@
+/**
+ * The New Institution dialog (spec 5): opened from the header, the dashboard, the institutions
+ * screen and its empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useAtom } from "jotai";
+import { type FormEvent, useState } from "react";
+import { z } from "zod";
+import {
+  DEFAULT_NUMBER_OF_BRANCHES,
+  INITIAL_INSTITUTION_STATUS,
+  INSTITUTION_TYPES,
+  MAX_ADDRESS_LENGTH,
+  MAX_EMAIL_ADDRESS_LENGTH,
+  MAX_INSTITUTION_NAME_LENGTH,
+  MAX_LICENSE_NUMBER_LENGTH,
+  MAX_NUMBER_OF_BRANCHES,
+  MAX_PHONE_NUMBER_LENGTH,
+  MAX_REGISTRATION_NUMBER_LENGTH,
+  MIN_NUMBER_OF_BRANCHES,
+  SWIFT_MEMBERSHIP_TYPES,
+} from "../../../domain/institution.ts";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { SwitchField } from "../../components/ui/switch.tsx";
+import { ApiError, apiJson } from "../../lib/api.ts";
+import { titleCase } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+
+interface FormState {
+  name: string;
+  type: string;
+  registrationNumber: string;
+  licenseNumber: string;
+  address: string;
+  phoneNumber: string;
+  emailAddress: string;
+  numberOfBranches: string;
+  swiftParticipant: boolean;
+  swiftMembershipType: string;
+}
+
+const EMPTY_FORM: FormState = {
+  name: "",
+  type: "",
+  registrationNumber: "",
+  licenseNumber: "",
+  address: "",
+  phoneNumber: "",
+  emailAddress: "",
+  numberOfBranches: String(DEFAULT_NUMBER_OF_BRANCHES),
+  swiftParticipant: false,
+  swiftMembershipType: "",
+};
+
+const required = (max: number) => z.string().trim().min(1, "Required").max(max);
+const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: (issue) => (issue.input === "" ? "Required" : undefined) });
+
+const institutionForm = z.object({
+  name: required(MAX_INSTITUTION_NAME_LENGTH),
+  type: choice(INSTITUTION_TYPES),
+  registrationNumber: required(MAX_REGISTRATION_NUMBER_LENGTH),
+  licenseNumber: z.string().trim().max(MAX_LICENSE_NUMBER_LENGTH).transform((value) => value || null),
+  address: required(MAX_ADDRESS_LENGTH),
+  phoneNumber: required(MAX_PHONE_NUMBER_LENGTH),
+  emailAddress: required(MAX_EMAIL_ADDRESS_LENGTH).pipe(z.email()),
+  numberOfBranches: z.number().int().min(MIN_NUMBER_OF_BRANCHES).max(MAX_NUMBER_OF_BRANCHES),
+  swiftParticipant: z.boolean(),
+  swiftMembershipType: choice(SWIFT_MEMBERSHIP_TYPES).nullable(),
+});
+type InstitutionInput = z.output<typeof institutionForm>;
+
+/** Spec 5: the number of branches falls back to 1 when it is not a number. */
+export function branchesFromInput(text: string): number {
+  const value = Number(text.trim());
+  return text.trim() === "" || !Number.isFinite(value) ? DEFAULT_NUMBER_OF_BRANCHES : value;
+}
+
+const typeOptions = INSTITUTION_TYPES.map((value) => ({ value, label: titleCase(value) }));
+const membershipOptions = SWIFT_MEMBERSHIP_TYPES.map((value) => ({ value, label: titleCase(value) }));
+
+/** A 400 from the server names fields; show them next to the inputs as well as in the toast. */
+function serverFieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.status === 401) return {};
+  try {
+    const fields = JSON.parse(error.bodyText)?.fields;
+    return fields && typeof fields === "object" ? fields : {};
+  } catch {
+    return {};
+  }
+}
+
+export default function NewInstitutionDialog() {
+  const [open, setOpen] = useAtom(newInstitutionDialogOpenAtom);
+  const [form, setForm] = useState<FormState>(EMPTY_FORM);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+
+  const close = () => {
+    setOpen(false);
+    setForm(EMPTY_FORM);
+    setErrors({});
+  };
+
+  const register = useMutation({
+    mutationFn: (input: InstitutionInput) =>
+      apiJson<Institution>("POST", INSTITUTIONS_KEY, { ...input, status: INITIAL_INSTITUTION_STATUS }),
+    onSuccess: () => {
+      toast({ title: "Institution registered successfully" });
+      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
+      close();
+    },
+    onError: (error) => {
+      setErrors(serverFieldErrors(error));
+      handleMutationError(error, toast, "Failed to register institution");
+    },
+  });
+
+  const set = <K extends keyof FormState>(field: K, value: FormState[K]) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    setErrors(({ [field]: _cleared, ...rest }) => rest);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = institutionForm.safeParse({
+      ...form,
+      numberOfBranches: branchesFromInput(form.numberOfBranches),
+      swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== "" ? form.swiftMembershipType : null,
+    });
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+      setErrors(fieldErrors);
+      return;
+    }
+    setErrors({});
+    register.mutate(parsed.data);
+  };
+
+  const text = (field: Exclude<keyof FormState, "swiftParticipant">) => ({
+    value: form[field],
+    error: errors[field],
+    onChange: (event: { target: { value: string } }) => set(field, event.target.value),
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      wide
+      title="Register New Institution"
+      description="New institutions start as pending until they are approved."
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Institution Name" required maxLength={MAX_INSTITUTION_NAME_LENGTH} autoComplete="organization" {...text("name")} />
+          <SelectField label="Institution Type" required placeholder="Select a type" options={typeOptions} {...text("type")} />
+          <TextField label="Registration Number" required maxLength={MAX_REGISTRATION_NUMBER_LENGTH} autoComplete="off" {...text("registrationNumber")} />
+          <TextField label="License Number" maxLength={MAX_LICENSE_NUMBER_LENGTH} autoComplete="off" hint="Optional" {...text("licenseNumber")} />
+        </div>
+        <TextAreaField label="Address" required rows={2} maxLength={MAX_ADDRESS_LENGTH} autoComplete="street-address" {...text("address")} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Phone Number" required type="tel" maxLength={MAX_PHONE_NUMBER_LENGTH} autoComplete="tel" {...text("phoneNumber")} />
+          <TextField label="Email Address" required type="email" maxLength={MAX_EMAIL_ADDRESS_LENGTH} autoComplete="email" {...text("emailAddress")} />
+          <TextField label="Number of Branches" type="number" min={MIN_NUMBER_OF_BRANCHES} step={1} inputMode="numeric" {...text("numberOfBranches")} />
+        </div>
+        <SwitchField
+          label="SWIFT Participant"
+          checked={form.swiftParticipant}
+          onChange={(value) => set("swiftParticipant", value)}
+        />
+        {form.swiftParticipant && (
+          <SelectField label="SWIFT Membership Type" placeholder="Select a membership type" options={membershipOptions} {...text("swiftMembershipType")} />
+        )}
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="outline" onClick={close}>Cancel</Button>
+          <Button type="submit" disabled={register.isPending}>
+            {register.isPending ? "Registering…" : "Register Institution"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
