@@ -5,7 +5,7 @@
  * dialog may fire and no element of the payload may exist in the page.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { e2eTest, signIn, withBrowser } from "../e2e/helpers.ts";
 import { client, routeExists, signIn as apiSignIn } from "./support/storm.ts";
 
@@ -108,10 +108,10 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   return { planted, skipped };
 }
 
-async function expectLiteral(page: Page, screen: string, texts: string[], dialogs: string[]) {
+async function expectLiteral(page: Page, screen: string, texts: string[], dialogs: string[], scope: Locator | Page = page) {
   for (const text of texts) {
     // getByText matches a substring with white space normalised: the whole payload, as text.
-    await page.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(() => {
+    await scope.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(() => {
       throw new Error(`${screen}: the text ${JSON.stringify(text)} is not shown literally`);
     });
   }
@@ -138,6 +138,33 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       const texts = planted.filter((p) => p.screens.includes(screen)).map((p) => p.text);
       await expectLiteral(page, screen, texts, dialogs);
     }
-    console.log(`checked ${screens.join(", ")}`);
+    const plantedLabels = new Set(planted.map((p) => p.text));
+    const checked = [...screens];
+    if (plantedLabels.has(payload("XSS-institution"))) {
+      await page.goto(`${server.baseUrl}/`);
+      const lookup = page.getByRole("search", { name: "Code lookup" });
+      await lookup.getByLabel("Lookup type").selectOption("institution");
+      await lookup.getByLabel("Search value").fill("XSS-institution");
+      await lookup.getByRole("button", { name: "Search" }).click();
+      await expectLiteral(page, "dashboard code lookup", [payload("XSS-institution")], dialogs, page.getByTestId("lookup-results"));
+      checked.push("code lookup results");
+    }
+    // Names inside form choices: the manual sweep's target accounts, the load form's cards.
+    const choices: [string, string, RegExp, string][] = [
+      ["/balance-sweep", "XSS-account", /manual sweep/i, "button"],
+      ["/card-management", "XSS-cardholder", /load funds/i, "tab"],
+    ];
+    for (const [screen, label, control, role] of choices) {
+      if (!plantedLabels.has(payload(label))) continue;
+      await page.goto(`${server.baseUrl}${screen}`);
+      await page.getByRole(role as "button" | "tab", { name: control }).first().click();
+      const options = page.locator("option", { hasText: label });
+      await options.first().waitFor({ state: "attached", timeout: SCREEN_TIMEOUT_MS });
+      const choice = await options.first().textContent() ?? "";
+      assert(choice.includes(payload(label)), `${screen}: the choice ${JSON.stringify(choice)} does not hold the literal text`);
+      await expectLiteral(page, `${screen} ${control}`, [], dialogs);
+      checked.push(`${screen} ${control.source}`);
+    }
+    console.log(`checked ${checked.join(", ")}`);
   });
 });
