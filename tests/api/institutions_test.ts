@@ -8,6 +8,7 @@ import {
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../src/domain/institution.ts";
 import { verifyAuditChain } from "../../src/server/audit.ts";
+import { DEMO_INSTITUTIONS, institutionsDemoSeeder } from "../../src/server/features/institutions/seed.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
@@ -467,4 +468,62 @@ Deno.test("PATCH /api/institutions/{id}/status answers 400 for an unknown status
     await expect400Naming(await req("PATCH", `/api/institutions/${created.id}/status`, { body: {} }), "status");
     await expectJson(await req("PATCH", `/api/institutions/${crypto.randomUUID()}/status`, { body: { status: "active" } }), 404);
   });
+});
+
+Deno.test("the demo seeder registers three dozen institutions of every type and status, audited, and a second run adds nothing", async () => {
+  const t = await createTestApp();
+  try {
+    const lines: string[] = [];
+    await institutionsDemoSeeder(t.deps, (line) => lines.push(line));
+    const rows = await t.deps.db.read.select().from(institutions).all();
+    assert.equal(rows.length, DEMO_INSTITUTIONS.length);
+    assert.ok(rows.length >= 30);
+    assert.deepEqual(new Set(rows.map((r) => r.type)), new Set(INSTITUTION_TYPES));
+    assert.deepEqual(new Set(rows.map((r) => r.status)), new Set(INSTITUTION_STATUSES));
+    assert.ok(rows.some((r) => r.swiftParticipant) && rows.some((r) => !r.swiftParticipant));
+    assert.ok(rows.every((r) => r.createdBy === SYSTEM_USER_ID));
+    for (const row of rows) {
+      const expected = DEMO_INSTITUTIONS.find((d) => d.registrationNumber === row.registrationNumber)!;
+      assert.equal(row.status, expected.status, row.name);
+    }
+    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "institution")).all();
+    const expectedAudits = DEMO_INSTITUTIONS.reduce(
+      (sum, d) => sum + 1 + (d.status === "active" ? 1 : d.status === "suspended" ? 2 : 0),
+      0,
+    );
+    assert.equal(audits.length, expectedAudits);
+    assert.ok(audits.every((a) => a.performedBy === SYSTEM_USER_ID));
+    assert.deepEqual(lines, [`seed: ${DEMO_INSTITUTIONS.length} demo institutions`]);
+
+    await institutionsDemoSeeder(t.deps, (line) => lines.push(line));
+    assert.equal((await t.deps.db.read.select().from(institutions).all()).length, DEMO_INSTITUTIONS.length);
+    assert.equal(lines.length, 1, "the second run logs nothing");
+    assert.equal((await verifyAuditChain(t.deps.db.read)).ok, true);
+
+    const req = t.as(await t.login());
+    const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
+    const newest = [...DEMO_INSTITUTIONS].sort((a, b) => a.daysAgo - b.daysAgo).slice(0, 5).map((d) => d.name);
+    assert.deepEqual(recent.map((r: { name: string }) => r.name), newest);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("demo institutions are seeded only into the embedded database and only unless SEED_DEMO=0", async () => {
+  for (const [env, expected] of [[{ SEED_DEMO: "0" }, 0], [{ SEED_DEMO: "1" }, DEMO_INSTITUTIONS.length]] as const) {
+    const t = await createTestApp(env);
+    try {
+      assert.equal((await t.deps.db.read.select().from(institutions).all()).length, expected, JSON.stringify(env));
+    } finally {
+      await t.close();
+    }
+  }
+  const dataDir = await Deno.makeTempDir({ prefix: "cbr-test-" });
+  const t = await createTestApp({ SEED_DEMO: "1", DATABASE_URL: `file:${dataDir}/configured.db` });
+  try {
+    assert.equal((await t.deps.db.read.select().from(institutions).all()).length, 0, "configured DATABASE_URL");
+  } finally {
+    await t.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });

@@ -94,9 +94,9 @@ export const DEMO_INSTITUTIONS: readonly DemoInstitution[] = [
   demo("Blue Ridge Investment Bank", "investment", 29, "blueridgeib", "66 Ridge Road, Capital City", 2, "subgroup", "pending", 24),
   demo("Capital City Commercial Bank", "commercial", 30, "capitalcitybank", "1 Parliament Street, Capital City", 64, "full", "active", 16),
   demo("Housing Finance Development Bank", "development", 31, "housingfinance", "25 Homestead Road, Fairfield", 9, null, "pending", 9),
-  demo("Evergreen Savings Bank", "savings", 32, "evergreensavings", "17 Pine Street, Highland", 5, null, "pending", 6),
+  demo("Evergreen Savings Bank", "savings", 32, "evergreensavings", "17 Pine Street, Highland", 5, null, "active", 6),
   demo("Transit Workers Credit Union", "credit_union", 33, "transitcu", "3 Depot Square, Capital City", 2, null, "pending", 4),
-  demo("Oakmont Commercial Bank", "commercial", 34, "oakmontbank", "88 Oakmont Avenue, Ridgeview", 12, "correspondent", "pending", 2),
+  demo("Oakmont Commercial Bank", "commercial", 34, "oakmontbank", "88 Oakmont Avenue, Ridgeview", 12, "correspondent", "active", 2),
   demo("Granite Private Investment Bank", "investment", 35, "graniteprivate", "5 Granite Court, Capital City", 1, null, "pending", 1),
   demo("Harbor City Savings Cooperative", "savings", 36, "harborcitycoop", "44 Quay Street, Harbor City", 3, null, "pending", 0),
 ];

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import {
+  INSTITUTION_TYPES as SCHEMA_INSTITUTION_TYPES,
+  INSTITUTION_STATUSES as SCHEMA_STATUSES,
+  SWIFT_MEMBERSHIP_TYPES as SCHEMA_MEMBERSHIP_TYPES,
+} from "../../db/schema.ts";
+import {
+  allowedStatusTransitions,
+  branchLabel,
+  checkStatusTransition,
+  INSTITUTION_STATUSES,
+  INSTITUTION_TYPES,
+  STATUS_ACTIONS,
+  SWIFT_MEMBERSHIP_TYPES,
+} from "../../src/domain/institution.ts";
+
+Deno.test("institution enumerations match the spec and the database schema", () => {
+  assert.deepEqual(INSTITUTION_TYPES, ["commercial", "savings", "credit_union", "development", "investment"]);
+  assert.deepEqual(INSTITUTION_STATUSES, ["pending", "active", "suspended"]);
+  assert.deepEqual(SWIFT_MEMBERSHIP_TYPES, ["full", "subgroup", "correspondent"]);
+  assert.deepEqual([...SCHEMA_INSTITUTION_TYPES], [...INSTITUTION_TYPES]);
+  assert.deepEqual([...SCHEMA_STATUSES], [...INSTITUTION_STATUSES]);
+  assert.deepEqual([...SCHEMA_MEMBERSHIP_TYPES], [...SWIFT_MEMBERSHIP_TYPES]);
+});
+
+Deno.test("checkStatusTransition() allows approval, suspension and reactivation and nothing else", () => {
+  const allowed = new Set(["pending→active", "active→suspended", "suspended→active"]);
+  for (const from of INSTITUTION_STATUSES) {
+    for (const to of INSTITUTION_STATUSES) {
+      const result = checkStatusTransition(from, to);
+      assert.equal(result.ok, allowed.has(`${from}→${to}`), `${from}→${to}`);
+      if (!result.ok) {
+        assert.equal(result.error.code, "invalid_transition");
+        assert.equal(result.error.field, "status");
+        assert.deepEqual(result.error.allowed, allowedStatusTransitions(from));
+        assert.match(result.error.message, new RegExp(`${from} cannot become ${to}`));
+      }
+    }
+  }
+});
+
+Deno.test("each status offers one row action, and it is an allowed transition", () => {
+  for (const status of INSTITUTION_STATUSES) {
+    const action = STATUS_ACTIONS[status];
+    assert.ok(checkStatusTransition(status, action.to).ok, `${status}: ${action.label}`);
+  }
+  assert.deepEqual(INSTITUTION_STATUSES.map((s) => STATUS_ACTIONS[s].label), ["Approve", "Suspend", "Reactivate"]);
+});
+
+Deno.test("branchLabel() says branch for one and branches otherwise", () => {
+  assert.equal(branchLabel(1), "1 branch");
+  assert.equal(branchLabel(2), "2 branches");
+  assert.equal(branchLabel(142), "142 branches");
+});
