@@ -4,8 +4,8 @@
  * timeout, on sign-out, when the row is deleted (revocation), or when the user is disabled.
  */
 import { createHash } from "node:crypto";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { type SessionData, sessions, users } from "../../../db/schema.ts";
+import { eq, lt, sql } from "drizzle-orm";
+import { type SessionData, sessions } from "../../../db/schema.ts";
 import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
@@ -54,6 +54,14 @@ export interface ResolvedSession {
   user: SessionUser;
 }
 
+/**
+ * Runs on every signed-in request, so it is one prepared statement on the read connection rather
+ * than a query built per call.
+ */
+const RESOLVE_SESSION_SQL = `SELECT s.sess, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
+  FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
+
 export async function resolveSession(
   db: Database,
   token: string,
@@ -61,30 +69,29 @@ export async function resolveSession(
 ): Promise<ResolvedSession | null> {
   const sid = hashToken(token);
   const now = new Date();
-  const row = await db.read.select({
-    sid: sessions.sid,
-    sess: sessions.sess,
-    id: users.id,
-    email: users.email,
-    firstName: users.firstName,
-    lastName: users.lastName,
-    profileImageUrl: users.profileImageUrl,
-    role: users.role,
-  }).from(sessions).innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now.toISOString()), isNull(users.disabledAt)))
-    .get();
+  const { rows } = await db.readClient.execute({ sql: RESOLVE_SESSION_SQL, args: [sid, now.toISOString()] });
+  const row = rows[0];
   if (!row) return null;
-  if (now.getTime() - Date.parse(row.sess.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
-    const sess = { ...row.sess, lastSeenAt: now.toISOString() };
+  const sess = JSON.parse(String(row.sess)) as SessionData;
+  if (now.getTime() - Date.parse(sess.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
     await db.transaction((tx) =>
       tx.update(sessions).set({
-        sess,
+        sess: { ...sess, lastSeenAt: now.toISOString() },
         expire: new Date(now.getTime() + idleMinutes * 60_000).toISOString(),
       }).where(eq(sessions.sid, sid))
     );
   }
-  const { sid: _sid, sess: _sess, ...user } = row;
-  return { sid, user };
+  return {
+    sid,
+    user: {
+      id: String(row.id),
+      email: String(row.email),
+      firstName: row.first_name === null ? null : String(row.first_name),
+      lastName: row.last_name === null ? null : String(row.last_name),
+      profileImageUrl: row.profile_image_url === null ? null : String(row.profile_image_url),
+      role: row.role === "operator" ? "operator" : "admin",
+    },
+  };
 }
 
 export async function destroySession(tx: Tx, sid: string): Promise<string | null> {
