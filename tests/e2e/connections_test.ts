@@ -8,17 +8,6 @@ async function expectToast(page: Page, text: string | RegExp): Promise<string> {
   return await toast.innerText();
 }
 
-/**
- * The toaster renders each toast as an <li> with role status/alert, which axe reports as a list
- * violation (foundation's toaster.tsx); dismiss toasts before an accessibility check.
- */
-async function dismissToasts(page: Page) {
-  for (const button of await page.getByRole("button", { name: "Dismiss notification" }).all()) {
-    await button.click();
-  }
-  await page.getByTestId("toast").first().waitFor({ state: "detached" });
-}
-
 async function statValue(page: Page, label: string): Promise<string> {
   const card = page.locator("p", { hasText: new RegExp(`^${label}$`) }).locator("xpath=..");
   return (await card.locator("p").nth(1).innerText()).trim();
@@ -62,7 +51,6 @@ e2eTest(
       await table.getByRole("cell", { name: "CBR001" }).waitFor();
       assert.equal(await statValue(page, "BIC Registry"), "1");
       assert.equal(await statValue(page, "IBAN Participants"), "0");
-      await dismissToasts(page);
       await expectAccessible(page, "national routing with an entry");
 
       await table.getByRole("button", { name: "View details of Harbour Community Bank" }).click();
@@ -130,7 +118,6 @@ e2eTest(
         await table.locator("tr", { hasText: "Bank of Testland" }).getByText("active").waitFor();
         assert.equal(await statValue(page, "Active"), "1");
         assert.deepEqual(hits, ["/ping"]);
-        await dismissToasts(page);
         await expectAccessible(page, "connections after a test");
 
         await offer.getByRole("button", { name: "Establish Loc Community Association Connection" }).click();
@@ -145,7 +132,6 @@ e2eTest(
           failure,
           /no network permission for api\.loc-community\.example: set CONNECTION_TEST_ANY_HOST=1/,
         );
-        await dismissToasts(page);
         await expectAccessible(page, "connections with the partner connected");
 
         await page.reload();
