@@ -25,14 +25,59 @@ export const TARGET_P95_MS = 20;
 const HISTORY_MS = 5 * 365 * 86_400_000;
 
 const PLACES = [
-  "Harbor", "Meridian", "Northgate", "Riverside", "Summit", "Coastal", "Highland", "Keystone", "Lakeside",
-  "Granite", "Evergreen", "Pioneer", "Crescent", "Bayview", "Oakmont", "Westport", "Fairfield", "Millbrook",
-  "Capital", "Frontier", "Union", "Liberty", "Heritage", "Sterling", "Atlas", "Horizon", "Commonwealth",
-  "Greenfield", "Blue Ridge", "Silver Lake", "Eastvale", "Ridgeview", "Port Royal", "Redwood", "Cedar",
+  "Harbor",
+  "Meridian",
+  "Northgate",
+  "Riverside",
+  "Summit",
+  "Coastal",
+  "Highland",
+  "Keystone",
+  "Lakeside",
+  "Granite",
+  "Evergreen",
+  "Pioneer",
+  "Crescent",
+  "Bayview",
+  "Oakmont",
+  "Westport",
+  "Fairfield",
+  "Millbrook",
+  "Capital",
+  "Frontier",
+  "Union",
+  "Liberty",
+  "Heritage",
+  "Sterling",
+  "Atlas",
+  "Horizon",
+  "Commonwealth",
+  "Greenfield",
+  "Blue Ridge",
+  "Silver Lake",
+  "Eastvale",
+  "Ridgeview",
+  "Port Royal",
+  "Redwood",
+  "Cedar",
 ] as const;
 const QUALIFIERS = [
-  "National", "Community", "Federal", "Mutual", "Regional", "Citizens", "Farmers", "Merchants", "Peoples",
-  "Metropolitan", "United", "First", "Security", "Trust", "Guaranty", "Cooperative",
+  "National",
+  "Community",
+  "Federal",
+  "Mutual",
+  "Regional",
+  "Citizens",
+  "Farmers",
+  "Merchants",
+  "Peoples",
+  "Metropolitan",
+  "United",
+  "First",
+  "Security",
+  "Trust",
+  "Guaranty",
+  "Cooperative",
 ] as const;
 const TYPE_WORDS: Record<(typeof INSTITUTION_TYPES)[number], string> = {
   commercial: "Bank",
@@ -56,7 +101,8 @@ function institutionAt(i: number) {
     emailAddress: `compliance${i}@${slug}.example`,
     swiftParticipant: i % 4 === 0 ? 1 : 0,
     status: ["pending", "active", "active", "suspended"][i % 4],
-    createdAt: new Date(Date.now() - HISTORY_MS + Math.floor((i * HISTORY_MS) / INSTITUTION_COUNT)).toISOString(),
+    createdAt: new Date(Date.now() - HISTORY_MS + Math.floor((i * HISTORY_MS) / INSTITUTION_COUNT))
+      .toISOString(),
   };
 }
 
@@ -66,22 +112,34 @@ async function seed(t: TestApp, log: (line: string) => void) {
   // Straight SQL in big transactions: a bench fixture, not business writes (those are audited).
   for (let from = 0; from < INSTITUTION_COUNT; from += INSERT_BATCH * 20) {
     await t.deps.db.transaction(async (tx) => {
-      for (let batch = from; batch < Math.min(from + INSERT_BATCH * 20, INSTITUTION_COUNT); batch += INSERT_BATCH) {
+      for (
+        let batch = from;
+        batch < Math.min(from + INSERT_BATCH * 20, INSTITUTION_COUNT);
+        batch += INSERT_BATCH
+      ) {
         const rows = [];
-        for (let i = batch; i < Math.min(batch + INSERT_BATCH, INSTITUTION_COUNT); i++) rows.push(institutionAt(i));
+        for (let i = batch; i < Math.min(batch + INSERT_BATCH, INSTITUTION_COUNT); i++) {
+          rows.push(institutionAt(i));
+        }
         ids.push(...rows.map((r) => r.id));
-        await tx.run(sql`INSERT INTO institutions (id, name, type, registration_number, license_number, address,
+        await tx.run(
+          sql`INSERT INTO institutions (id, name, type, registration_number, license_number, address,
           phone_number, email_address, number_of_branches, swift_participant, swift_membership_type, status,
           created_at, updated_at, created_by) VALUES ${
-          sql.join(
-            rows.map((r) =>
-              sql`(${r.id}, ${r.name}, ${r.type}, ${r.registrationNumber}, ${r.licenseNumber}, '1 Main Street',
+            sql.join(
+              rows.map((r) =>
+                sql`(${r.id}, ${r.name}, ${r.type}, ${r.registrationNumber}, ${r.licenseNumber}, '1 Main Street',
               '+1 202 555 0100', ${r.emailAddress}, 3, ${r.swiftParticipant},
-              ${r.swiftParticipant ? "full" : null}, ${r.status}, ${r.createdAt}, ${r.createdAt}, ${SYSTEM_USER_ID})`
-            ),
-            sql`, `,
-          )
-        }`);
+              ${
+                  r.swiftParticipant
+                    ? "full"
+                    : null
+                }, ${r.status}, ${r.createdAt}, ${r.createdAt}, ${SYSTEM_USER_ID})`
+              ),
+              sql`, `,
+            )
+          }`,
+        );
       }
     });
   }
@@ -107,7 +165,11 @@ async function seed(t: TestApp, log: (line: string) => void) {
     }
   });
   await t.deps.db.readClient.execute("ANALYZE");
-  log(`seeded ${INSTITUTION_COUNT} institutions, ${ROUTING_CODE_COUNT} routing codes, ${API_LOG_COUNT} API log rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `seeded ${INSTITUTION_COUNT} institutions, ${ROUTING_CODE_COUNT} routing codes, ${API_LOG_COUNT} API log rows in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s`,
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -149,7 +211,11 @@ async function measure(
     p50: percentile(timings, 50),
     p95: percentile(timings, 95),
     max: timings.at(-1)!,
-    matches: counts.length === 0 ? "—" : counts.length === 1 ? String(counts[0]) : `${counts[0]}–${counts.at(-1)}`,
+    matches: counts.length === 0
+      ? "—"
+      : counts.length === 1
+      ? String(counts[0])
+      : `${counts[0]}–${counts.at(-1)}`,
   };
 }
 
@@ -176,7 +242,10 @@ export async function institutionsSearchBench(log: (line: string) => void): Prom
       ["search: exact name", () => list(institutionAt(pick(INSTITUTION_COUNT)).name)],
       ["search: registration number", () => list(institutionAt(pick(INSTITUTION_COUNT)).registrationNumber)],
       ["search: licence number", () => list(`LIC-${(pick(INSTITUTION_COUNT) * 7919) % 10_000_000}`)],
-      ["search: e-mail (mixed case)", () => list(institutionAt(pick(INSTITUTION_COUNT)).emailAddress.toUpperCase())],
+      [
+        "search: e-mail (mixed case)",
+        () => list(institutionAt(pick(INSTITUTION_COUNT)).emailAddress.toUpperCase()),
+      ],
       ["search: broad word (10k–100k hits)", () => list(broad[pick(broad.length)])],
       ["search: 1–2 characters", () => list(short[pick(short.length)])],
       ["search: no match", () => list(`nothing-${pick(1_000_000)}`)],
@@ -184,13 +253,27 @@ export async function institutionsSearchBench(log: (line: string) => void): Prom
     ];
     const results: Measured[] = [];
     for (const [label, path] of scenarios) results.push(await measure(label, path, request));
-    const mixed = await measure("search: all kinds mixed", () => scenarios[pick(scenarios.length - 1)][1](), request);
+    const mixed = await measure(
+      "search: all kinds mixed",
+      () => scenarios[pick(scenarios.length - 1)][1](),
+      request,
+    );
     results.push(mixed);
     results.push(await measure("GET /api/dashboard/stats", () => "/api/dashboard/stats", request));
-    results.push(await measure("GET /api/dashboard/recent-registrations", () => "/api/dashboard/recent-registrations", request));
+    results.push(
+      await measure(
+        "GET /api/dashboard/recent-registrations",
+        () => "/api/dashboard/recent-registrations",
+        request,
+      ),
+    );
 
     for (const r of results) {
-      log(`${r.label.padEnd(42)} p50 ${formatMs(r.p50).padStart(9)}  p95 ${formatMs(r.p95).padStart(9)}  max ${formatMs(r.max).padStart(9)}  X-Total-Count ${r.matches}`);
+      log(
+        `${r.label.padEnd(42)} p50 ${formatMs(r.p50).padStart(9)}  p95 ${formatMs(r.p95).padStart(9)}  max ${
+          formatMs(r.max).padStart(9)
+        }  X-Total-Count ${r.matches}`,
+      );
     }
     return results.map((r) => ({
       what: `${r.label} at ${INSTITUTION_COUNT.toLocaleString("en-US")} institutions, p95`,
@@ -209,5 +292,9 @@ export async function institutionsSearchBench(log: (line: string) => void): Prom
 if (import.meta.main) {
   const rows = await institutionsSearchBench((line) => console.log(line));
   const misses = rows.filter((r) => r.pass === false);
-  console.log(misses.length === 0 ? `all ${rows.length} figures under ${TARGET_P95_MS} ms at p95` : `${misses.length} figure(s) over ${TARGET_P95_MS} ms`);
+  console.log(
+    misses.length === 0
+      ? `all ${rows.length} figures under ${TARGET_P95_MS} ms at p95`
+      : `${misses.length} figure(s) over ${TARGET_P95_MS} ms`,
+  );
 }

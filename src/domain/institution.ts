@@ -6,7 +6,13 @@
  */
 import { ok, type Result } from "./result.ts";
 
-export const INSTITUTION_TYPES = ["commercial", "savings", "credit_union", "development", "investment"] as const;
+export const INSTITUTION_TYPES = [
+  "commercial",
+  "savings",
+  "credit_union",
+  "development",
+  "investment",
+] as const;
 export type InstitutionType = (typeof INSTITUTION_TYPES)[number];
 
 export const INSTITUTION_STATUSES = ["pending", "active", "suspended"] as const;
@@ -75,7 +81,9 @@ export function checkStatusTransition(
 }
 
 /** The row action the console offers for each status, named for what it does. */
-export const STATUS_ACTIONS: Readonly<Record<InstitutionStatus, { label: string; to: InstitutionStatus; done: string }>> = {
+export const STATUS_ACTIONS: Readonly<
+  Record<InstitutionStatus, { label: string; to: InstitutionStatus; done: string }>
+> = {
   pending: { label: "Approve", to: "active", done: "Institution approved" },
   active: { label: "Suspend", to: "suspended", done: "Institution suspended" },
   suspended: { label: "Reactivate", to: "active", done: "Institution reactivated" },

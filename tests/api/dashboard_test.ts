@@ -151,7 +151,9 @@ Deno.test("GET /api/dashboard/recent-registrations answers the 5 newest with the
   await withApp(async (t, req) => {
     const base = Date.now() - 30 * MS_PER_DAY;
     const created = [];
-    for (let i = 0; i < 8; i++) created.push(await addInstitution(t, new Date(base + i * MS_PER_DAY).toISOString()));
+    for (let i = 0; i < 8; i++) {
+      created.push(await addInstitution(t, new Date(base + i * MS_PER_DAY).toISOString()));
+    }
     const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
     assert.deepEqual(recent.map((r: { id: string }) => r.id), created.slice(3).reverse().map((i) => i.id));
     assert.deepEqual(Object.keys(recent[0]).sort(), [

@@ -65,24 +65,38 @@ async function expect400Naming(res: Response, field: string) {
 }
 
 /** Bulk registration through the service in one transaction: fast, and audited like the API. */
-async function seedInstitutions(t: TestApp, bodies: Record<string, unknown>[], createdAt?: (i: number) => string) {
+async function seedInstitutions(
+  t: TestApp,
+  bodies: Record<string, unknown>[],
+  createdAt?: (i: number) => string,
+) {
   const actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
   await t.deps.db.transaction(async (tx) => {
     for (const [i, body] of bodies.entries()) {
-      await insertInstitution(tx, actor, {
-        numberOfBranches: 1,
-        swiftParticipant: false,
-        swiftMembershipType: null,
-        licenseNumber: null,
-        ...body,
-      } as Parameters<typeof insertInstitution>[2], { createdAt: createdAt?.(i) });
+      await insertInstitution(
+        tx,
+        actor,
+        {
+          numberOfBranches: 1,
+          swiftParticipant: false,
+          swiftMembershipType: null,
+          licenseNumber: null,
+          ...body,
+        } as Parameters<typeof insertInstitution>[2],
+        { createdAt: createdAt?.(i) },
+      );
     }
   });
 }
 
 Deno.test("POST /api/institutions answers 201 with exactly the spec's fields, status pending, and audits the creation", async () => {
   await withApp(async (t, req) => {
-    const body = validBody({ type: "credit_union", numberOfBranches: 12, swiftParticipant: true, swiftMembershipType: "subgroup" });
+    const body = validBody({
+      type: "credit_union",
+      numberOfBranches: 12,
+      swiftParticipant: true,
+      swiftMembershipType: "subgroup",
+    });
     const created = await expectJson(await req("POST", "/api/institutions", { body }), 201);
     assert.deepEqual(Object.keys(created).sort(), SPEC_FIELDS);
     assert.equal(created.status, "pending");
@@ -94,7 +108,8 @@ Deno.test("POST /api/institutions answers 201 with exactly the spec's fields, st
     const me = await expectJson(await req("GET", "/api/auth/user"), 200);
     assert.equal(created.createdBy, me.id);
 
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityId, created.id)).all();
+    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityId, created.id))
+      .all();
     assert.equal(audits.length, 1);
     assert.equal(audits[0].entityType, "institution");
     assert.equal(audits[0].action, "create");
@@ -106,7 +121,10 @@ Deno.test("POST /api/institutions answers 201 with exactly the spec's fields, st
 
 Deno.test("POST /api/institutions trims text, turns a blank licence number into null and defaults branches to 1 and SWIFT off", async () => {
   await withApp(async (_t, req) => {
-    const { numberOfBranches: _n, swiftParticipant: _s, ...rest } = validBody({ name: "  Spaced Bank  ", licenseNumber: "   " });
+    const { numberOfBranches: _n, swiftParticipant: _s, ...rest } = validBody({
+      name: "  Spaced Bank  ",
+      licenseNumber: "   ",
+    });
     const created = await expectJson(await req("POST", "/api/institutions", { body: rest }), 201);
     assert.equal(created.name, "Spaced Bank");
     assert.equal(created.licenseNumber, null);
@@ -123,7 +141,12 @@ Deno.test("POST /api/institutions answers 400 naming each required field when it
       delete missing[field];
       const body = await expect400Naming(await req("POST", "/api/institutions", { body: missing }), field);
       assert.equal(body.fields[field], "Required");
-      if (field !== "type") await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ [field]: "   " }) }), field);
+      if (field !== "type") {
+        await expect400Naming(
+          await req("POST", "/api/institutions", { body: validBody({ [field]: "   " }) }),
+          field,
+        );
+      }
     }
     assert.equal((await t.deps.db.read.select().from(institutions).all()).length, 0);
   });
@@ -140,9 +163,15 @@ Deno.test("POST /api/institutions enforces every length limit: the maximum passe
   ];
   await withApp(async (_t, req) => {
     for (const [field, max, make] of limits) {
-      const created = await expectJson(await req("POST", "/api/institutions", { body: validBody({ [field]: make(max) }) }), 201);
+      const created = await expectJson(
+        await req("POST", "/api/institutions", { body: validBody({ [field]: make(max) }) }),
+        201,
+      );
       assert.equal(created[field].length, max, field);
-      await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ [field]: make(max + 1) }) }), field);
+      await expect400Naming(
+        await req("POST", "/api/institutions", { body: validBody({ [field]: make(max + 1) }) }),
+        field,
+      );
     }
   });
 });
@@ -150,7 +179,10 @@ Deno.test("POST /api/institutions enforces every length limit: the maximum passe
 Deno.test("POST /api/institutions accepts every institution type and SWIFT membership type and refuses other values", async () => {
   await withApp(async (_t, req) => {
     for (const type of INSTITUTION_TYPES) {
-      const created = await expectJson(await req("POST", "/api/institutions", { body: validBody({ type }) }), 201);
+      const created = await expectJson(
+        await req("POST", "/api/institutions", { body: validBody({ type }) }),
+        201,
+      );
       assert.equal(created.type, type);
     }
     for (const type of ["bank", "COMMERCIAL", "", 3]) {
@@ -158,28 +190,39 @@ Deno.test("POST /api/institutions accepts every institution type and SWIFT membe
     }
     for (const swiftMembershipType of SWIFT_MEMBERSHIP_TYPES) {
       const created = await expectJson(
-        await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: true, swiftMembershipType }) }),
+        await req("POST", "/api/institutions", {
+          body: validBody({ swiftParticipant: true, swiftMembershipType }),
+        }),
         201,
       );
       assert.equal(created.swiftMembershipType, swiftMembershipType);
     }
     await expect400Naming(
-      await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: true, swiftMembershipType: "gold" }) }),
+      await req("POST", "/api/institutions", {
+        body: validBody({ swiftParticipant: true, swiftMembershipType: "gold" }),
+      }),
       "swiftMembershipType",
     );
-    await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: "yes" }) }), "swiftParticipant");
+    await expect400Naming(
+      await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: "yes" }) }),
+      "swiftParticipant",
+    );
   });
 });
 
 Deno.test("POST /api/institutions refuses a SWIFT membership type when the institution is not a SWIFT participant", async () => {
   await withApp(async (_t, req) => {
     const body = await expect400Naming(
-      await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: false, swiftMembershipType: "full" }) }),
+      await req("POST", "/api/institutions", {
+        body: validBody({ swiftParticipant: false, swiftMembershipType: "full" }),
+      }),
       "swiftMembershipType",
     );
     assert.match(body.message, /swiftMembershipType/);
     const participantWithout = await expectJson(
-      await req("POST", "/api/institutions", { body: validBody({ swiftParticipant: true, swiftMembershipType: null }) }),
+      await req("POST", "/api/institutions", {
+        body: validBody({ swiftParticipant: true, swiftMembershipType: null }),
+      }),
       201,
     );
     assert.equal(participantWithout.swiftMembershipType, null);
@@ -188,22 +231,37 @@ Deno.test("POST /api/institutions refuses a SWIFT membership type when the insti
 
 Deno.test("POST /api/institutions accepts status only as pending: creation always starts pending", async () => {
   await withApp(async (_t, req) => {
-    const pending = await expectJson(await req("POST", "/api/institutions", { body: validBody({ status: "pending" }) }), 201);
+    const pending = await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ status: "pending" }) }),
+      201,
+    );
     assert.equal(pending.status, "pending");
     for (const status of ["active", "suspended", "approved"]) {
-      await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ status }) }), "status");
+      await expect400Naming(
+        await req("POST", "/api/institutions", { body: validBody({ status }) }),
+        "status",
+      );
     }
   });
 });
 
 Deno.test("POST /api/institutions takes numberOfBranches as a 32-bit integer of at least 1", async () => {
   await withApp(async (_t, req) => {
-    const max = await expectJson(await req("POST", "/api/institutions", { body: validBody({ numberOfBranches: 2_147_483_647 }) }), 201);
+    const max = await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ numberOfBranches: 2_147_483_647 }) }),
+      201,
+    );
     assert.equal(max.numberOfBranches, 2_147_483_647);
-    const one = await expectJson(await req("POST", "/api/institutions", { body: validBody({ numberOfBranches: 1 }) }), 201);
+    const one = await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ numberOfBranches: 1 }) }),
+      201,
+    );
     assert.equal(one.numberOfBranches, 1);
     for (const numberOfBranches of [0, -1, 1.5, 2_147_483_648, "3", null]) {
-      await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ numberOfBranches }) }), "numberOfBranches");
+      await expect400Naming(
+        await req("POST", "/api/institutions", { body: validBody({ numberOfBranches }) }),
+        "numberOfBranches",
+      );
     }
   });
 });
@@ -211,17 +269,26 @@ Deno.test("POST /api/institutions takes numberOfBranches as a 32-bit integer of 
 Deno.test("POST /api/institutions refuses a malformed e-mail address naming emailAddress", async () => {
   await withApp(async (_t, req) => {
     for (const emailAddress of ["not-an-email", "a@b", "@bank.example", "two@@bank.example"]) {
-      await expect400Naming(await req("POST", "/api/institutions", { body: validBody({ emailAddress }) }), "emailAddress");
+      await expect400Naming(
+        await req("POST", "/api/institutions", { body: validBody({ emailAddress }) }),
+        "emailAddress",
+      );
     }
   });
 });
 
 Deno.test("a duplicate registration number answers 409 naming registrationNumber, in any letter case, and writes nothing", async () => {
   await withApp(async (t, req) => {
-    await expectJson(await req("POST", "/api/institutions", { body: validBody({ registrationNumber: "CBR-CO-00042" }) }), 201);
+    await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ registrationNumber: "CBR-CO-00042" }) }),
+      201,
+    );
     const auditsBefore = (await t.deps.db.read.select().from(auditTrail).all()).length;
     for (const registrationNumber of ["CBR-CO-00042", "cbr-co-00042", "  CBR-CO-00042 "]) {
-      const body = await expectJson(await req("POST", "/api/institutions", { body: validBody({ registrationNumber }) }), 409);
+      const body = await expectJson(
+        await req("POST", "/api/institutions", { body: validBody({ registrationNumber }) }),
+        409,
+      );
       assert.equal(body.code, "conflict");
       assert.equal(body.field, "registrationNumber");
       assert.ok(body.fields.registrationNumber);
@@ -246,7 +313,12 @@ Deno.test("institution routes answer 401 without a session", async () => {
   try {
     await expectJson(await t.request("GET", "/api/institutions"), 401);
     await expectJson(await t.request("POST", "/api/institutions", { body: validBody() }), 401);
-    await expectJson(await t.request("PATCH", `/api/institutions/${crypto.randomUUID()}/status`, { body: { status: "active" } }), 401);
+    await expectJson(
+      await t.request("PATCH", `/api/institutions/${crypto.randomUUID()}/status`, {
+        body: { status: "active" },
+      }),
+      401,
+    );
     await expectJson(await t.request("GET", "/api/search?type=institution&query=bank"), 401);
   } finally {
     await t.close();
@@ -256,7 +328,11 @@ Deno.test("institution routes answer 401 without a session", async () => {
 Deno.test("GET /api/institutions lists newest first as a plain array with X-Total-Count", async () => {
   await withApp(async (t, req) => {
     const base = Date.UTC(2025, 0, 1);
-    await seedInstitutions(t, [0, 1, 2].map((i) => validBody({ name: `Bank ${i}` })), (i) => new Date(base + i * 60_000).toISOString());
+    await seedInstitutions(
+      t,
+      [0, 1, 2].map((i) => validBody({ name: `Bank ${i}` })),
+      (i) => new Date(base + i * 60_000).toISOString(),
+    );
     const res = await req("GET", "/api/institutions");
     const list = await expectJson(res, 200);
     assert.ok(Array.isArray(list));
@@ -272,7 +348,10 @@ Deno.test("GET /api/institutions pages with limit (default 100, at most 500) and
     const count = 130;
     await seedInstitutions(
       t,
-      Array.from({ length: count }, (_, i) => validBody({ name: `Paged Bank ${String(i).padStart(3, "0")}` })),
+      Array.from(
+        { length: count },
+        (_, i) => validBody({ name: `Paged Bank ${String(i).padStart(3, "0")}` }),
+      ),
       (i) => new Date(base + i * 1000).toISOString(),
     );
     const first = await req("GET", "/api/institutions");
@@ -290,7 +369,10 @@ Deno.test("GET /api/institutions pages with limit (default 100, at most 500) and
     assert.equal(ids.size, count);
 
     const small = await expectJson(await req("GET", "/api/institutions?limit=5&offset=3"), 200);
-    assert.deepEqual(small.map((i: { name: string }) => i.name), firstPage.slice(3, 8).map((i: { name: string }) => i.name));
+    assert.deepEqual(
+      small.map((i: { name: string }) => i.name),
+      firstPage.slice(3, 8).map((i: { name: string }) => i.name),
+    );
     assert.equal((await expectJson(await req("GET", "/api/institutions?limit=500"), 200)).length, count);
     assert.deepEqual(await expectJson(await req("GET", "/api/institutions?offset=1000"), 200), []);
 
@@ -304,9 +386,24 @@ Deno.test("GET /api/institutions pages with limit (default 100, at most 500) and
 Deno.test("GET /api/institutions?search= finds by name, registration number, licence number and e-mail, case-insensitively", async () => {
   await withApp(async (t, req) => {
     await seedInstitutions(t, [
-      validBody({ name: "Meridian Commercial Bank", registrationNumber: "CBR-CO-00002", licenseNumber: "LIC-7731", emailAddress: "ops@meridian.example" }),
-      validBody({ name: "Coastal Savings & Loan", registrationNumber: "CBR-SA-00007", licenseNumber: null, emailAddress: "desk@coastal.example" }),
-      validBody({ name: "Crédit Mutuel du Nord", registrationNumber: "XN-55", licenseNumber: "EU/99", emailAddress: "contact@cmn.example" }),
+      validBody({
+        name: "Meridian Commercial Bank",
+        registrationNumber: "CBR-CO-00002",
+        licenseNumber: "LIC-7731",
+        emailAddress: "ops@meridian.example",
+      }),
+      validBody({
+        name: "Coastal Savings & Loan",
+        registrationNumber: "CBR-SA-00007",
+        licenseNumber: null,
+        emailAddress: "desk@coastal.example",
+      }),
+      validBody({
+        name: "Crédit Mutuel du Nord",
+        registrationNumber: "XN-55",
+        licenseNumber: "EU/99",
+        emailAddress: "contact@cmn.example",
+      }),
     ]);
     const search = async (text: string) => {
       const res = await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`);
@@ -320,13 +417,21 @@ Deno.test("GET /api/institutions?search= finds by name, registration number, lic
     assert.deepEqual(await search("lic-7731"), ["Meridian Commercial Bank"], "licence number");
     assert.deepEqual(await search("EU/99"), ["Crédit Mutuel du Nord"], "licence number with a slash");
     assert.deepEqual(await search("DESK@COASTAL"), ["Coastal Savings & Loan"], "e-mail");
-    assert.deepEqual(await search(".example"), ["Coastal Savings & Loan", "Crédit Mutuel du Nord", "Meridian Commercial Bank"]);
+    assert.deepEqual(await search(".example"), [
+      "Coastal Savings & Loan",
+      "Crédit Mutuel du Nord",
+      "Meridian Commercial Bank",
+    ]);
     assert.deepEqual(await search("CRÉDIT"), ["Crédit Mutuel du Nord"], "non-ASCII letters fold too");
     assert.deepEqual(await search("credit mutuel"), ["Crédit Mutuel du Nord"], "accents ignored");
     assert.deepEqual(await search("& Lo"), ["Coastal Savings & Loan"]);
-    assert.deepEqual(await search("  meridian  "), ["Meridian Commercial Bank"], "surrounding spaces are ignored");
+    assert.deepEqual(
+      await search("  meridian  "),
+      ["Meridian Commercial Bank"],
+      "surrounding spaces are ignored",
+    );
     assert.deepEqual(await search("nowhere bank"), []);
-    for (const odd of ['"quoted"', "a\"b\"c", "100%", "x_y", "OR AND NOT", "(*)", "name:x", "^abc"]) {
+    for (const odd of ['"quoted"', 'a"b"c', "100%", "x_y", "OR AND NOT", "(*)", "name:x", "^abc"]) {
       assert.deepEqual(await search(odd), [], `query ${odd} is a literal, not syntax`);
     }
     assert.equal((await search("   ")).length, 3, "a blank search is the full list");
@@ -336,12 +441,42 @@ Deno.test("GET /api/institutions?search= finds by name, registration number, lic
 Deno.test("GET /api/institutions?search= with 1-2 characters matches the start of any word of the searched fields", async () => {
   await withApp(async (t, req) => {
     await seedInstitutions(t, [
-      validBody({ name: "Alpha Bank", registrationNumber: "ZZ-1", licenseNumber: null, emailAddress: "x1@alpha.example" }),
-      validBody({ name: "Beta Bank", registrationNumber: "AB-2", licenseNumber: null, emailAddress: "y1@beta.example" }),
-      validBody({ name: "Gamma Bank", registrationNumber: "GG-3", licenseNumber: "QA-3", emailAddress: "z1@gamma.example" }),
-      validBody({ name: "[Bracket] Trust", registrationNumber: "BR-4", licenseNumber: null, emailAddress: "b1@bracket.example" }),
-      validBody({ name: "100% Reserve Bank", registrationNumber: "PC-5", licenseNumber: null, emailAddress: "r1@reserve.example" }),
-      validBody({ name: "Éclair Savings", registrationNumber: "EC-6", licenseNumber: null, emailAddress: "s1@savings.example" }),
+      validBody({
+        name: "Alpha Bank",
+        registrationNumber: "ZZ-1",
+        licenseNumber: null,
+        emailAddress: "x1@alpha.example",
+      }),
+      validBody({
+        name: "Beta Bank",
+        registrationNumber: "AB-2",
+        licenseNumber: null,
+        emailAddress: "y1@beta.example",
+      }),
+      validBody({
+        name: "Gamma Bank",
+        registrationNumber: "GG-3",
+        licenseNumber: "QA-3",
+        emailAddress: "z1@gamma.example",
+      }),
+      validBody({
+        name: "[Bracket] Trust",
+        registrationNumber: "BR-4",
+        licenseNumber: null,
+        emailAddress: "b1@bracket.example",
+      }),
+      validBody({
+        name: "100% Reserve Bank",
+        registrationNumber: "PC-5",
+        licenseNumber: null,
+        emailAddress: "r1@reserve.example",
+      }),
+      validBody({
+        name: "Éclair Savings",
+        registrationNumber: "EC-6",
+        licenseNumber: null,
+        emailAddress: "s1@savings.example",
+      }),
     ]);
     const search = async (text: string) => {
       const res = await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`);
@@ -351,7 +486,11 @@ Deno.test("GET /api/institutions?search= with 1-2 characters matches the start o
     };
     assert.deepEqual(await search("a"), ["Alpha Bank", "Beta Bank"], "name 'Alpha', registration 'AB-2'");
     assert.deepEqual(await search("AL"), ["Alpha Bank"]);
-    assert.deepEqual(await search("ba"), ["100% Reserve Bank", "Alpha Bank", "Beta Bank", "Gamma Bank"], "any word: 'Bank'");
+    assert.deepEqual(
+      await search("ba"),
+      ["100% Reserve Bank", "Alpha Bank", "Beta Bank", "Gamma Bank"],
+      "any word: 'Bank'",
+    );
     assert.deepEqual(await search("q"), ["Gamma Bank"], "licence number");
     assert.deepEqual(await search("Y1"), ["Beta Bank"], "e-mail");
     assert.deepEqual(await search("ta"), [], "no mid-word match below three characters");
@@ -370,7 +509,10 @@ Deno.test("GET /api/institutions?search= pages its matches newest first with the
     const base = Date.UTC(2025, 5, 1);
     await seedInstitutions(
       t,
-      Array.from({ length: 12 }, (_, i) => validBody({ name: i % 2 === 0 ? `Harbor Bank ${i}` : `Other Trust ${i}` })),
+      Array.from(
+        { length: 12 },
+        (_, i) => validBody({ name: i % 2 === 0 ? `Harbor Bank ${i}` : `Other Trust ${i}` }),
+      ),
       (i) => new Date(base + i * 1000).toISOString(),
     );
     for (const text of ["harbor", "H"]) {
@@ -378,7 +520,10 @@ Deno.test("GET /api/institutions?search= pages its matches newest first with the
       assert.equal(first.headers.get("x-total-count"), "6");
       const firstNames = (await expectJson(first, 200)).map((i: { name: string }) => i.name);
       assert.deepEqual(firstNames, ["Harbor Bank 10", "Harbor Bank 8", "Harbor Bank 6", "Harbor Bank 4"]);
-      const second = await expectJson(await req("GET", `/api/institutions?search=${text}&limit=4&offset=4`), 200);
+      const second = await expectJson(
+        await req("GET", `/api/institutions?search=${text}&limit=4&offset=4`),
+        200,
+      );
       assert.deepEqual(second.map((i: { name: string }) => i.name), ["Harbor Bank 2", "Harbor Bank 0"]);
     }
   });
@@ -386,19 +531,29 @@ Deno.test("GET /api/institutions?search= pages its matches newest first with the
 
 Deno.test("the search index follows changes to searched fields made after registration", async () => {
   await withApp(async (t, req) => {
-    const created = await expectJson(await req("POST", "/api/institutions", { body: validBody({ name: "Old Name Bank" }) }), 201);
+    const created = await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ name: "Old Name Bank" }) }),
+      201,
+    );
     await t.deps.db.transaction(async (tx) => {
-      await tx.update(institutions).set({ name: "Renamed Bank", emailAddress: "new@renamed.example" }).where(eq(institutions.id, created.id));
+      await tx.update(institutions).set({ name: "Renamed Bank", emailAddress: "new@renamed.example" }).where(
+        eq(institutions.id, created.id),
+      );
     });
     const byOld = await expectJson(await req("GET", "/api/institutions?search=old%20name"), 200);
     assert.equal(byOld.length, 0);
     for (const text of ["renamed", "re", "NEW@"]) {
-      const found = await expectJson(await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`), 200);
+      const found = await expectJson(
+        await req("GET", `/api/institutions?search=${encodeURIComponent(text)}`),
+        200,
+      );
       assert.deepEqual(found.map((i: { id: string }) => i.id), [created.id], text);
     }
     assert.deepEqual(await expectJson(await req("GET", "/api/institutions?search=ol"), 200), []);
     for (const index of ["institutions_fts", "institutions_prefix_fts"]) {
-      const [{ count }] = await t.deps.db.read.all<{ count: number }>(sql`SELECT count(*) AS count FROM ${sql.raw(index)}`);
+      const [{ count }] = await t.deps.db.read.all<{ count: number }>(
+        sql`SELECT count(*) AS count FROM ${sql.raw(index)}`,
+      );
       assert.equal(count, 1, index);
     }
   });
@@ -412,15 +567,23 @@ const EXPECTED_TRANSITIONS: Record<InstitutionStatus, InstitutionStatus[]> = {
 
 Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; refusals answer 409 with the allowed ones", async () => {
   await withApp(async (t, req) => {
-    const path: Record<InstitutionStatus, InstitutionStatus[]> = { pending: [], active: ["active"], suspended: ["active", "suspended"] };
+    const path: Record<InstitutionStatus, InstitutionStatus[]> = {
+      pending: [],
+      active: ["active"],
+      suspended: ["active", "suspended"],
+    };
     for (const from of INSTITUTION_STATUSES) {
       for (const to of INSTITUTION_STATUSES) {
         const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
         for (const step of path[from]) {
-          await expectJson(await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: step } }), 200);
+          await expectJson(
+            await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: step } }),
+            200,
+          );
         }
         const res = await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: to } });
-        const stored = await t.deps.db.read.select().from(institutions).where(eq(institutions.id, created.id)).get();
+        const stored = await t.deps.db.read.select().from(institutions).where(eq(institutions.id, created.id))
+          .get();
         if (EXPECTED_TRANSITIONS[from].includes(to)) {
           const updated = await expectJson(res, 200);
           assert.equal(updated.status, to, `${from} → ${to}`);
@@ -445,12 +608,23 @@ Deno.test("each status change is audited with its before and after status, by th
     const me = await expectJson(await req("GET", "/api/auth/user"), 200);
     const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
     for (const status of ["active", "suspended", "active"]) {
-      await expectJson(await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status } }), 200);
+      await expectJson(
+        await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status } }),
+        200,
+      );
     }
-    await expectJson(await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "pending" } }), 409);
+    await expectJson(
+      await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "pending" } }),
+      409,
+    );
     const audits = await t.deps.db.read.select().from(auditTrail)
       .where(eq(auditTrail.entityId, created.id)).orderBy(auditTrail.seq).all();
-    assert.deepEqual(audits.map((a) => a.action), ["create", "status_change", "status_change", "status_change"]);
+    assert.deepEqual(audits.map((a) => a.action), [
+      "create",
+      "status_change",
+      "status_change",
+      "status_change",
+    ]);
     assert.deepEqual(audits.slice(1).map((a) => a.changes), [
       { before: { status: "pending" }, after: { status: "active" } },
       { before: { status: "active" }, after: { status: "suspended" } },
@@ -464,9 +638,18 @@ Deno.test("each status change is audited with its before and after status, by th
 Deno.test("PATCH /api/institutions/{id}/status answers 400 for an unknown status and 404 for an unknown institution", async () => {
   await withApp(async (_t, req) => {
     const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
-    await expect400Naming(await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "approved" } }), "status");
-    await expect400Naming(await req("PATCH", `/api/institutions/${created.id}/status`, { body: {} }), "status");
-    await expectJson(await req("PATCH", `/api/institutions/${crypto.randomUUID()}/status`, { body: { status: "active" } }), 404);
+    await expect400Naming(
+      await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "approved" } }),
+      "status",
+    );
+    await expect400Naming(
+      await req("PATCH", `/api/institutions/${created.id}/status`, { body: {} }),
+      "status",
+    );
+    await expectJson(
+      await req("PATCH", `/api/institutions/${crypto.randomUUID()}/status`, { body: { status: "active" } }),
+      404,
+    );
   });
 });
 
@@ -486,7 +669,9 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
       const expected = DEMO_INSTITUTIONS.find((d) => d.registrationNumber === row.registrationNumber)!;
       assert.equal(row.status, expected.status, row.name);
     }
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityType, "institution")).all();
+    const audits = await t.deps.db.read.select().from(auditTrail).where(
+      eq(auditTrail.entityType, "institution"),
+    ).all();
     const expectedAudits = DEMO_INSTITUTIONS.reduce(
       (sum, d) => sum + 1 + (d.status === "active" ? 1 : d.status === "suspended" ? 2 : 0),
       0,
@@ -502,7 +687,9 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
 
     const req = t.as(await t.login());
     const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
-    const newest = [...DEMO_INSTITUTIONS].sort((a, b) => a.daysAgo - b.daysAgo).slice(0, 5).map((d) => d.name);
+    const newest = [...DEMO_INSTITUTIONS].sort((a, b) => a.daysAgo - b.daysAgo).slice(0, 5).map((d) =>
+      d.name
+    );
     assert.deepEqual(recent.map((r: { name: string }) => r.name), newest);
   } finally {
     await t.close();
@@ -510,10 +697,19 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
 });
 
 Deno.test("demo institutions are seeded only into the embedded database and only unless SEED_DEMO=0", async () => {
-  for (const [env, expected] of [[{ SEED_DEMO: "0" }, 0], [{ SEED_DEMO: "1" }, DEMO_INSTITUTIONS.length]] as const) {
+  for (
+    const [env, expected] of [[{ SEED_DEMO: "0" }, 0], [
+      { SEED_DEMO: "1" },
+      DEMO_INSTITUTIONS.length,
+    ]] as const
+  ) {
     const t = await createTestApp(env);
     try {
-      assert.equal((await t.deps.db.read.select().from(institutions).all()).length, expected, JSON.stringify(env));
+      assert.equal(
+        (await t.deps.db.read.select().from(institutions).all()).length,
+        expected,
+        JSON.stringify(env),
+      );
     } finally {
       await t.close();
     }
@@ -521,7 +717,11 @@ Deno.test("demo institutions are seeded only into the embedded database and only
   const dataDir = await Deno.makeTempDir({ prefix: "cbr-test-" });
   const t = await createTestApp({ SEED_DEMO: "1", DATABASE_URL: `file:${dataDir}/configured.db` });
   try {
-    assert.equal((await t.deps.db.read.select().from(institutions).all()).length, 0, "configured DATABASE_URL");
+    assert.equal(
+      (await t.deps.db.read.select().from(institutions).all()).length,
+      0,
+      "configured DATABASE_URL",
+    );
   } finally {
     await t.close();
     await Deno.remove(dataDir, { recursive: true });

@@ -6,7 +6,9 @@ import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts"
 
 const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 
-async function withApp(fn: (t: TestApp, req: ReturnType<TestApp["as"]>, institutionId: string) => Promise<void>) {
+async function withApp(
+  fn: (t: TestApp, req: ReturnType<TestApp["as"]>, institutionId: string) => Promise<void>,
+) {
   const t = await createTestApp();
   try {
     const req = t.as(await t.login());
@@ -97,10 +99,15 @@ Deno.test("GET /api/search?type=swift finds SWIFT codes by BIC and by bank code,
         });
       }
     });
-    const found = async (query: string) => (await expectJson(await search(req, "swift", query), 200))
-      .map((r: { bicCode: string }) => r.bicCode);
+    const found = async (query: string) =>
+      (await expectJson(await search(req, "swift", query), 200))
+        .map((r: { bicCode: string }) => r.bicCode);
     assert.deepEqual(await found("MERIUS33NYC"), ["MERIUS33NYC"], "whole BIC11");
-    assert.deepEqual(await found("MERIUS33"), ["MERIUS33NYC", "MERIUS33"], "BIC8 and its branches, newest first");
+    assert.deepEqual(
+      await found("MERIUS33"),
+      ["MERIUS33NYC", "MERIUS33"],
+      "BIC8 and its branches, newest first",
+    );
     assert.deepEqual(await found("meri"), ["MERIUS33NYC", "MERIUS33"], "bank code, lower case");
     assert.deepEqual(await found("ATLS"), ["ATLSGB2L"]);
     assert.deepEqual(await found("ZZZZ"), []);
@@ -126,15 +133,17 @@ Deno.test("GET /api/search?type=institution searches institutions like the regis
 
 Deno.test("GET /api/search answers 400 for an unknown or missing type and for a blank or missing query", async () => {
   await withApp(async (_t, req) => {
-    for (const [path, field] of [
-      ["/api/search?type=iban&query=abc", "type"],
-      ["/api/search?type=ROUTING&query=abc", "type"],
-      ["/api/search?query=abc", "type"],
-      ["/api/search?type=routing&query=", "query"],
-      ["/api/search?type=swift&query=%20%20", "query"],
-      ["/api/search?type=institution", "query"],
-      ["/api/search?type=institution&query=bank&limit=501", "limit"],
-    ]) {
+    for (
+      const [path, field] of [
+        ["/api/search?type=iban&query=abc", "type"],
+        ["/api/search?type=ROUTING&query=abc", "type"],
+        ["/api/search?query=abc", "type"],
+        ["/api/search?type=routing&query=", "query"],
+        ["/api/search?type=swift&query=%20%20", "query"],
+        ["/api/search?type=institution", "query"],
+        ["/api/search?type=institution&query=bank&limit=501", "limit"],
+      ]
+    ) {
       const body = await expectJson(await req("GET", path), 400);
       assert.equal(body.code, "validation");
       assert.ok(body.fields[field], `${path} names ${field}: ${JSON.stringify(body)}`);
@@ -158,6 +167,9 @@ Deno.test("GET /api/search pages its results with limit and offset and reports t
     const res = await req("GET", "/api/search?type=routing&query=PAG&limit=3&offset=3");
     const page = await expectJson(res, 200);
     assert.equal(res.headers.get("x-total-count"), "7");
-    assert.deepEqual(page.map((r: { code: string }) => r.code), [4, 3, 2].map((s) => formatRoutingCode("PAG", s)));
+    assert.deepEqual(
+      page.map((r: { code: string }) => r.code),
+      [4, 3, 2].map((s) => formatRoutingCode("PAG", s)),
+    );
   });
 });

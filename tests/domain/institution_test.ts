@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
-  INSTITUTION_TYPES as SCHEMA_INSTITUTION_TYPES,
   INSTITUTION_STATUSES as SCHEMA_STATUSES,
+  INSTITUTION_TYPES as SCHEMA_INSTITUTION_TYPES,
   SWIFT_MEMBERSHIP_TYPES as SCHEMA_MEMBERSHIP_TYPES,
 } from "../../db/schema.ts";
 import {
@@ -44,7 +44,11 @@ Deno.test("each status offers one row action, and it is an allowed transition", 
     const action = STATUS_ACTIONS[status];
     assert.ok(checkStatusTransition(status, action.to).ok, `${status}: ${action.label}`);
   }
-  assert.deepEqual(INSTITUTION_STATUSES.map((s) => STATUS_ACTIONS[s].label), ["Approve", "Suspend", "Reactivate"]);
+  assert.deepEqual(INSTITUTION_STATUSES.map((s) => STATUS_ACTIONS[s].label), [
+    "Approve",
+    "Suspend",
+    "Reactivate",
+  ]);
 });
 
 Deno.test("branchLabel() says branch for one and branches otherwise", () => {

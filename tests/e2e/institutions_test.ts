@@ -14,134 +14,159 @@ async function expectToast(page: Page, pattern: RegExp) {
   await toast.waitFor({ state: "detached" });
 }
 
-e2eTest("an institution registered from the header's dialog shows on the dashboard and in the registry, and can be approved", () =>
-  withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
-    await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
-    await page.getByText("Central Bank Registry System Overview").waitFor();
-    await page.getByText("No recent registrations").waitFor();
-    await page.getByText("New institution registrations will appear here.").waitFor();
-    for (const text of ["No change", "+18% vs yesterday", "3 institutions awaiting approval", "All endpoints operational"]) {
-      await page.getByText(text).first().waitFor();
-    }
-    await expectAccessible(page, "dashboard (empty)");
+e2eTest(
+  "an institution registered from the header's dialog shows on the dashboard and in the registry, and can be approved",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+      await page.getByText("Central Bank Registry System Overview").waitFor();
+      await page.getByText("No recent registrations").waitFor();
+      await page.getByText("New institution registrations will appear here.").waitFor();
+      for (
+        const text of [
+          "No change",
+          "+18% vs yesterday",
+          "3 institutions awaiting approval",
+          "All endpoints operational",
+        ]
+      ) {
+        await page.getByText(text).first().waitFor();
+      }
+      await expectAccessible(page, "dashboard (empty)");
 
-    await page.getByRole("banner").getByRole("button", { name: "New Institution" }).click();
-    const dialog = page.getByRole("dialog", { name: "Register New Institution" });
-    // The dialog element itself has no box (its panel is fixed-positioned): wait for its content.
-    await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
-    await expectAccessible(page, "new institution dialog");
+      await page.getByRole("banner").getByRole("button", { name: "New Institution" }).click();
+      const dialog = page.getByRole("dialog", { name: "Register New Institution" });
+      // The dialog element itself has no box (its panel is fixed-positioned): wait for its content.
+      await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
+      await expectAccessible(page, "new institution dialog");
 
-    await dialog.getByRole("button", { name: "Register Institution" }).click();
-    assert.ok(await dialog.getByText("Required").count() >= 6, "each required field says Required");
+      await dialog.getByRole("button", { name: "Register Institution" }).click();
+      assert.ok(await dialog.getByText("Required").count() >= 6, "each required field says Required");
 
-    await dialog.getByLabel("Institution Name", { exact: true }).fill(NAME);
-    await dialog.getByLabel("Institution Type", { exact: true }).selectOption("savings");
-    await dialog.getByLabel("Registration Number", { exact: true }).fill(REGISTRATION_NUMBER);
-    await dialog.getByLabel("License Number", { exact: true }).fill("LIC-90001");
-    await dialog.getByLabel("Address", { exact: true }).fill("12 Quay Street, Harbor City");
-    await dialog.getByLabel("Phone Number", { exact: true }).fill("+1 202 555 0177");
-    await dialog.getByLabel("Email Address", { exact: true }).fill("compliance@harborview.example");
-    await dialog.getByLabel("Number of Branches", { exact: true }).fill("");
-    assert.equal(await dialog.getByLabel("SWIFT Membership Type", { exact: true }).count(), 0, "hidden while the switch is off");
-    await dialog.getByRole("switch", { name: "SWIFT Participant" }).click();
-    await dialog.getByLabel("SWIFT Membership Type", { exact: true }).selectOption("full");
-    await expectAccessible(page, "new institution dialog (filled, SWIFT on)");
-    await dialog.getByRole("button", { name: "Register Institution" }).click();
+      await dialog.getByLabel("Institution Name", { exact: true }).fill(NAME);
+      await dialog.getByLabel("Institution Type", { exact: true }).selectOption("savings");
+      await dialog.getByLabel("Registration Number", { exact: true }).fill(REGISTRATION_NUMBER);
+      await dialog.getByLabel("License Number", { exact: true }).fill("LIC-90001");
+      await dialog.getByLabel("Address", { exact: true }).fill("12 Quay Street, Harbor City");
+      await dialog.getByLabel("Phone Number", { exact: true }).fill("+1 202 555 0177");
+      await dialog.getByLabel("Email Address", { exact: true }).fill("compliance@harborview.example");
+      await dialog.getByLabel("Number of Branches", { exact: true }).fill("");
+      assert.equal(
+        await dialog.getByLabel("SWIFT Membership Type", { exact: true }).count(),
+        0,
+        "hidden while the switch is off",
+      );
+      await dialog.getByRole("switch", { name: "SWIFT Participant" }).click();
+      await dialog.getByLabel("SWIFT Membership Type", { exact: true }).selectOption("full");
+      await expectAccessible(page, "new institution dialog (filled, SWIFT on)");
+      await dialog.getByRole("button", { name: "Register Institution" }).click();
 
-    await expectToast(page, /Institution registered successfully/);
-    await dialog.waitFor({ state: "detached" });
+      await expectToast(page, /Institution registered successfully/);
+      await dialog.waitFor({ state: "detached" });
 
-    const recent = page.getByRole("table", { name: "Recent institution registrations" });
-    const recentRow = recent.getByRole("row").filter({ hasText: NAME });
-    await recentRow.waitFor();
-    const recentText = await recentRow.innerText();
-    for (const expected of ["1 branch", "Savings", REGISTRATION_NUMBER, "pending"]) assert.match(recentText, new RegExp(expected));
-    const cards = page.getByTestId("stat-cards");
-    await cards.getByText("+1 this month").first().waitFor();
-    assert.match(await cards.innerText(), /Registered Institutions\s+1\s+\+1 this month/);
-    assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+No change/);
-    await expectAccessible(page, "dashboard (with a registration)");
+      const recent = page.getByRole("table", { name: "Recent institution registrations" });
+      const recentRow = recent.getByRole("row").filter({ hasText: NAME });
+      await recentRow.waitFor();
+      const recentText = await recentRow.innerText();
+      for (const expected of ["1 branch", "Savings", REGISTRATION_NUMBER, "pending"]) {
+        assert.match(recentText, new RegExp(expected));
+      }
+      const cards = page.getByTestId("stat-cards");
+      await cards.getByText("+1 this month").first().waitFor();
+      assert.match(await cards.innerText(), /Registered Institutions\s+1\s+\+1 this month/);
+      assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+No change/);
+      await expectAccessible(page, "dashboard (with a registration)");
 
-    await page.getByRole("link", { name: "View All" }).click();
-    await page.waitForURL(`${server.baseUrl}/institutions`);
-    await page.getByRole("heading", { name: "Financial Institutions", level: 1 }).waitFor();
-    const table = page.getByRole("table", { name: "Financial institutions" });
-    const row = table.getByRole("row").filter({ hasText: NAME });
-    await row.waitFor();
-    const rowText = await row.innerText();
-    for (const expected of ["compliance@harborview.example", "+1 202 555 0177", "Savings", "pending"]) {
-      assert.match(rowText, new RegExp(expected.replace(/[+.]/g, "\\$&")));
-    }
-    await expectAccessible(page, "institutions");
+      await page.getByRole("link", { name: "View All" }).click();
+      await page.waitForURL(`${server.baseUrl}/institutions`);
+      await page.getByRole("heading", { name: "Financial Institutions", level: 1 }).waitFor();
+      const table = page.getByRole("table", { name: "Financial institutions" });
+      const row = table.getByRole("row").filter({ hasText: NAME });
+      await row.waitFor();
+      const rowText = await row.innerText();
+      for (const expected of ["compliance@harborview.example", "+1 202 555 0177", "Savings", "pending"]) {
+        assert.match(rowText, new RegExp(expected.replace(/[+.]/g, "\\$&")));
+      }
+      await expectAccessible(page, "institutions");
 
-    await row.getByRole("button", { name: `Approve ${NAME}` }).click();
-    await expectToast(page, /Institution approved/);
-    await row.getByText("active", { exact: true }).waitFor();
-    await row.getByRole("button", { name: `Suspend ${NAME}` }).waitFor();
+      await row.getByRole("button", { name: `Approve ${NAME}` }).click();
+      await expectToast(page, /Institution approved/);
+      await row.getByText("active", { exact: true }).waitFor();
+      await row.getByRole("button", { name: `Suspend ${NAME}` }).waitFor();
 
-    const search = page.getByRole("searchbox", { name: "Search institutions" });
-    await search.fill("harborview");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await row.waitFor();
-    await search.fill("no such institution");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await page.getByText("No institutions match your search").waitFor();
-    await search.fill("");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await row.waitFor();
-    assert.match(await page.getByRole("navigation", { name: "Pagination" }).innerText(), /Showing 1–1 of 1/);
+      const search = page.getByRole("searchbox", { name: "Search institutions" });
+      await search.fill("harborview");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await row.waitFor();
+      await search.fill("no such institution");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.getByText("No institutions match your search").waitFor();
+      await search.fill("");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await row.waitFor();
+      assert.match(
+        await page.getByRole("navigation", { name: "Pagination" }).innerText(),
+        /Showing 1–1 of 1/,
+      );
 
-    await page.getByRole("link", { name: "Dashboard", exact: true }).click();
-    await recent.getByRole("row").filter({ hasText: NAME }).getByText("active", { exact: true }).waitFor();
-  }));
+      await page.getByRole("link", { name: "Dashboard", exact: true }).click();
+      await recent.getByRole("row").filter({ hasText: NAME }).getByText("active", { exact: true }).waitFor();
+    }),
+);
 
-e2eTest("Code Lookup asks for a value, reports no results, and lists matches under the card", () =>
-  withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
-    const lookup = page.getByRole("search", { name: "Code lookup" });
-    await lookup.waitFor();
-    await lookup.getByRole("button", { name: "Search" }).click();
-    await expectToast(page, /Please enter a search value/);
+e2eTest(
+  "Code Lookup asks for a value, reports no results, and lists matches under the card",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      const lookup = page.getByRole("search", { name: "Code lookup" });
+      await lookup.waitFor();
+      await lookup.getByRole("button", { name: "Search" }).click();
+      await expectToast(page, /Please enter a search value/);
 
-    await lookup.getByLabel("Search value").fill("ZZZ");
-    await lookup.getByRole("button", { name: "Search" }).click();
-    await expectToast(page, /No results found[\s\S]*No matching records found for your search\./);
+      await lookup.getByLabel("Search value").fill("ZZZ");
+      await lookup.getByRole("button", { name: "Search" }).click();
+      await expectToast(page, /No results found[\s\S]*No matching records found for your search\./);
 
-    const created = await page.request.post(`${server.baseUrl}/api/institutions`, {
-      data: {
-        name: "Meridian Commercial Bank",
-        type: "commercial",
-        registrationNumber: "CBR-CO-00002",
-        address: "200 Meridian Avenue",
-        phoneNumber: "+1 202 555 0102",
-        emailAddress: "ops@meridian.example",
-      },
-    });
-    assert.equal(created.status(), 201);
-    await lookup.getByLabel("Lookup type").selectOption("institution");
-    await lookup.getByLabel("Search value").fill("meridian");
-    await lookup.getByRole("button", { name: "Search" }).click();
-    const results = page.getByTestId("lookup-results");
-    await results.getByText("Meridian Commercial Bank").waitFor();
-    assert.match(await results.innerText(), /CBR-CO-00002/);
-    await expectAccessible(page, "dashboard with lookup results");
-  }));
+      const created = await page.request.post(`${server.baseUrl}/api/institutions`, {
+        data: {
+          name: "Meridian Commercial Bank",
+          type: "commercial",
+          registrationNumber: "CBR-CO-00002",
+          address: "200 Meridian Avenue",
+          phoneNumber: "+1 202 555 0102",
+          emailAddress: "ops@meridian.example",
+        },
+      });
+      assert.equal(created.status(), 201);
+      await lookup.getByLabel("Lookup type").selectOption("institution");
+      await lookup.getByLabel("Search value").fill("meridian");
+      await lookup.getByRole("button", { name: "Search" }).click();
+      const results = page.getByTestId("lookup-results");
+      await results.getByText("Meridian Commercial Bank").waitFor();
+      assert.match(await results.innerText(), /CBR-CO-00002/);
+      await expectAccessible(page, "dashboard with lookup results");
+    }),
+);
 
-e2eTest("an empty registry offers Register First Institution, which opens the dialog", () =>
-  withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
-    await page.getByRole("link", { name: "Financial Institutions", exact: true }).click();
-    const first = page.getByRole("button", { name: "Register First Institution" });
-    await first.waitFor();
-    await expectAccessible(page, "institutions (empty)");
-    await first.click();
-    const dialog = page.getByRole("dialog", { name: "Register New Institution" });
-    await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
-    await dialog.getByRole("button", { name: "Cancel" }).click();
-    await dialog.waitFor({ state: "detached" });
-    await page.getByRole("button", { name: "Register New Bank" }).count().then((n) => assert.equal(n, 0));
-    await page.getByRole("link", { name: "Dashboard", exact: true }).click();
-    await page.getByRole("button", { name: "Register New Bank" }).click();
-    await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
-  }));
+e2eTest(
+  "an empty registry offers Register First Institution, which opens the dialog",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.getByRole("link", { name: "Financial Institutions", exact: true }).click();
+      const first = page.getByRole("button", { name: "Register First Institution" });
+      await first.waitFor();
+      await expectAccessible(page, "institutions (empty)");
+      await first.click();
+      const dialog = page.getByRole("dialog", { name: "Register New Institution" });
+      await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Register New Bank" }).count().then((n) => assert.equal(n, 0));
+      await page.getByRole("link", { name: "Dashboard", exact: true }).click();
+      await page.getByRole("button", { name: "Register New Bank" }).click();
+      await dialog.getByLabel("Institution Name", { exact: true }).waitFor();
+    }),
+);

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import {
+  DEFAULT_NUMBER_OF_BRANCHES,
   INITIAL_INSTITUTION_STATUS,
   INSTITUTION_STATUSES,
   INSTITUTION_TYPES,
@@ -16,7 +17,6 @@ import {
   MAX_PHONE_NUMBER_LENGTH,
   MAX_REGISTRATION_NUMBER_LENGTH,
   MIN_NUMBER_OF_BRANCHES,
-  DEFAULT_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
 import { optionalText, paginationQuery, requiredText } from "../../validation.ts";
@@ -69,7 +69,8 @@ export const createInstitutionSchema = z.object({
     .default(DEFAULT_NUMBER_OF_BRANCHES),
   swiftParticipant: z.boolean().default(false),
   swiftMembershipType: z.enum(SWIFT_MEMBERSHIP_TYPES).nullish().transform((value) => value ?? null),
-  status: z.literal(INITIAL_INSTITUTION_STATUS, { error: "New institutions always start as pending" }).optional(),
+  status: z.literal(INITIAL_INSTITUTION_STATUS, { error: "New institutions always start as pending" })
+    .optional(),
 }).superRefine((body, ctx) => {
   if (body.swiftMembershipType !== null && !body.swiftParticipant) {
     ctx.addIssue({

@@ -50,7 +50,9 @@ const demo = (
 ): DemoInstitution => ({
   name,
   type,
-  registrationNumber: `CBR-${type === "credit_union" ? "CU" : type.slice(0, 2).toUpperCase()}-${String(serial).padStart(5, "0")}`,
+  registrationNumber: `CBR-${type === "credit_union" ? "CU" : type.slice(0, 2).toUpperCase()}-${
+    String(serial).padStart(5, "0")
+  }`,
   // Institutions still under review have not been issued a licence yet.
   licenseNumber: status === "pending" && serial % 2 === 0 ? null : `LIC-${String(2_000 + serial)}`,
   address,
@@ -62,6 +64,8 @@ const demo = (
   daysAgo,
 });
 
+// One institution per line reads as a register; the formatter would spread each over eleven lines.
+// deno-fmt-ignore
 export const DEMO_INSTITUTIONS: readonly DemoInstitution[] = [
   demo("First National Bank of Harbor City", "commercial", 1, "firstnationalharbor", "1 Harbor Plaza, Harbor City", 142, "full", "active", 420),
   demo("Meridian Commercial Bank", "commercial", 2, "meridianbank", "200 Meridian Avenue, Capital City", 87, "full", "active", 410),
@@ -106,7 +110,8 @@ export const institutionsDemoSeeder: Seeder = async (deps, log) => {
   const created = await deps.db.transaction(async (tx) => {
     const existing = new Set(
       (await tx.select({ registrationNumber: institutions.registrationNumber }).from(institutions)
-        .where(inArray(institutions.registrationNumber, DEMO_INSTITUTIONS.map((d) => d.registrationNumber))).all())
+        .where(inArray(institutions.registrationNumber, DEMO_INSTITUTIONS.map((d) => d.registrationNumber)))
+        .all())
         .map((row) => row.registrationNumber),
     );
     let count = 0;
@@ -125,7 +130,9 @@ export const institutionsDemoSeeder: Seeder = async (deps, log) => {
         swiftParticipant: entry.swift !== null,
         swiftMembershipType: entry.swift,
       }, { createdAt: new Date(now - entry.daysAgo * MS_PER_DAY).toISOString() });
-      for (const status of PATH_TO[entry.status]) await applyStatusChange(tx, SYSTEM_ACTOR, institution.id, status);
+      for (const status of PATH_TO[entry.status]) {
+        await applyStatusChange(tx, SYSTEM_ACTOR, institution.id, status);
+      }
       count++;
     }
     return count;

@@ -4,7 +4,11 @@
  */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
-import { checkStatusTransition, INITIAL_INSTITUTION_STATUS, type InstitutionStatus } from "../../../domain/institution.ts";
+import {
+  checkStatusTransition,
+  INITIAL_INSTITUTION_STATUS,
+  type InstitutionStatus,
+} from "../../../domain/institution.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
@@ -123,7 +127,10 @@ async function searchIndex(
  * licence number or e-mail (trigram index); 1-2 characters match the start of any word in them
  * (word-prefix index), since shorter strings have no trigrams. Both ignore case and accents.
  */
-export async function listInstitutions(db: Queryable, query: InstitutionListQuery): Promise<Page<Institution>> {
+export async function listInstitutions(
+  db: Queryable,
+  query: InstitutionListQuery,
+): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
   if (search === "") {

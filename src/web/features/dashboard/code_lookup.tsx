@@ -95,7 +95,11 @@ export function CodeLookup() {
             value={query}
             autoComplete="off"
             onChange={(event) => setQuery(event.target.value)}
-            placeholder={type === "institution" ? "Name, registration number…" : type === "swift" ? "BIC or bank code" : "Code or prefix"}
+            placeholder={type === "institution"
+              ? "Name, registration number…"
+              : type === "swift"
+              ? "BIC or bank code"
+              : "Code or prefix"}
           />
           <Button type="submit" className="w-full" disabled={lookup.isPending}>
             {lookup.isPending ? "Searching…" : "Search"}
@@ -106,13 +110,20 @@ export function CodeLookup() {
             <p className="mb-2 text-sm font-medium text-slate-800">
               {result.records.length} {result.records.length === 1 ? "result" : "results"}
             </p>
-            <ul className="divide-y divide-slate-100 rounded-md border border-slate-200" data-testid="lookup-results">
+            <ul
+              className="divide-y divide-slate-100 rounded-md border border-slate-200"
+              data-testid="lookup-results"
+            >
               {result.records.map((record) => {
                 const { title, detail } = describe(result.type, record);
                 return (
                   <li key={record.id} className="flex items-center justify-between gap-2 px-3 py-2">
                     <div className="min-w-0">
-                      <p className={`truncate text-sm text-slate-900 ${result.type === "institution" ? "font-medium" : "font-mono"}`}>
+                      <p
+                        className={`truncate text-sm text-slate-900 ${
+                          result.type === "institution" ? "font-medium" : "font-mono"
+                        }`}
+                      >
                         {title}
                       </p>
                       <p className="truncate text-xs text-slate-600">{detail}</p>

@@ -42,9 +42,21 @@ const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
 const SYSTEM_ALERTS = [
-  { tone: "border-amber-300 bg-amber-50 text-amber-900", title: "3 institutions awaiting approval", text: "Pending registrations need a supervisor's review." },
-  { tone: "border-blue-300 bg-blue-50 text-blue-900", title: "Maintenance scheduled", text: "Jan 20, 2:00 AM: registry services briefly unavailable." },
-  { tone: "border-green-300 bg-green-50 text-green-900", title: "All endpoints operational", text: "Every API endpoint is responding normally." },
+  {
+    tone: "border-amber-300 bg-amber-50 text-amber-900",
+    title: "3 institutions awaiting approval",
+    text: "Pending registrations need a supervisor's review.",
+  },
+  {
+    tone: "border-blue-300 bg-blue-50 text-blue-900",
+    title: "Maintenance scheduled",
+    text: "Jan 20, 2:00 AM: registry services briefly unavailable.",
+  },
+  {
+    tone: "border-green-300 bg-green-50 text-green-900",
+    title: "All endpoints operational",
+    text: "Every API endpoint is responding normally.",
+  },
 ] as const;
 
 const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
@@ -53,7 +65,12 @@ function StatCards() {
   const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
   if (stats.isLoading) {
     return (
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" role="status" aria-label="Loading statistics" data-testid="stat-skeletons">
+      <div
+        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+        role="status"
+        aria-label="Loading statistics"
+        data-testid="stat-skeletons"
+      >
         {Array.from({ length: SKELETON_CARDS }, (_, i) => (
           <Card key={i}>
             <div className="space-y-3 p-5">
@@ -108,11 +125,19 @@ function RecentRegistrations() {
             </tr>
           </THead>
           <TBody>
-            {recent.isLoading && Array.from({ length: SKELETON_ROWS }, (_, row) => (
-              <Tr key={row} data-testid="recent-skeleton-row">
-                {Array.from({ length: RECENT_COLUMNS }, (_, cell) => <Td key={cell}><Skeleton className="h-4 w-full" /></Td>)}
-              </Tr>
-            ))}
+            {recent.isLoading &&
+              Array.from(
+                { length: SKELETON_ROWS },
+                (_, row) => (
+                  <Tr key={row} data-testid="recent-skeleton-row">
+                    {Array.from({ length: RECENT_COLUMNS }, (_, cell) => (
+                      <Td key={cell}>
+                        <Skeleton className="h-4 w-full" />
+                      </Td>
+                    ))}
+                  </Tr>
+                ),
+              )}
             {rows.map((institution) => (
               <Tr key={institution.id}>
                 <Td>
@@ -121,16 +146,23 @@ function RecentRegistrations() {
                 </Td>
                 <Td>{titleCase(institution.type)}</Td>
                 <Td className="font-mono text-xs">{institution.registrationNumber}</Td>
-                <Td><StatusBadge status={institution.status} /></Td>
+                <Td>
+                  <StatusBadge status={institution.status} />
+                </Td>
                 <Td>{formatDate(institution.createdAt)}</Td>
               </Tr>
             ))}
           </TBody>
         </Table>
         {recent.isSuccess && rows.length === 0 && (
-          <EmptyState title="No recent registrations" text="New institution registrations will appear here." />
+          <EmptyState
+            title="No recent registrations"
+            text="New institution registrations will appear here."
+          />
         )}
-        {recent.isError && <p role="alert" className="py-4 text-sm text-red-700">Failed to load recent registrations.</p>}
+        {recent.isError && (
+          <p role="alert" className="py-4 text-sm text-red-700">Failed to load recent registrations.</p>
+        )}
       </CardContent>
     </Card>
   );
@@ -144,7 +176,9 @@ function QuickActions() {
         <CardTitle>Quick Actions</CardTitle>
       </CardHeader>
       <CardContent className="space-y-2">
-        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>Register New Bank</Button>
+        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
+          Register New Bank
+        </Button>
         <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
         <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
         <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>

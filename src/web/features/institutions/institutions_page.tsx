@@ -43,7 +43,9 @@ function StatusAction({ institution }: { institution: Institution }) {
   const action = STATUS_ACTIONS[institution.status];
   const change = useMutation({
     mutationFn: () =>
-      apiJson<Institution>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, { status: action.to }),
+      apiJson<Institution>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, {
+        status: action.to,
+      }),
     onSuccess: (updated) => {
       toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
       for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
@@ -68,7 +70,11 @@ function LoadingRows() {
     <>
       {Array.from({ length: LOADING_ROWS }, (_, row) => (
         <Tr key={row}>
-          {Array.from({ length: COLUMN_COUNT }, (_, cell) => <Td key={cell}><Skeleton className="h-4 w-full" /></Td>)}
+          {Array.from({ length: COLUMN_COUNT }, (_, cell) => (
+            <Td key={cell}>
+              <Skeleton className="h-4 w-full" />
+            </Td>
+          ))}
         </Tr>
       ))}
     </>
@@ -101,7 +107,9 @@ export default function InstitutionsPage() {
     setOffset(0);
     setSearch(next);
     // Searching again for the same text (or reloading the full list) still asks the server.
-    if (next === search && offset === 0) queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, { search: next, offset: 0 }] });
+    if (next === search && offset === 0) {
+      queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, { search: next, offset: 0 }] });
+    }
   };
 
   const items = page.data?.items ?? [];
@@ -140,7 +148,9 @@ export default function InstitutionsPage() {
                 <Th>Status</Th>
                 <Th>Contact</Th>
                 <Th>Created</Th>
-                <Th><span className="sr-only">Actions</span></Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
             </THead>
             <TBody>
@@ -153,13 +163,17 @@ export default function InstitutionsPage() {
                   </Td>
                   <Td>{titleCase(institution.type)}</Td>
                   <Td className="font-mono text-xs">{institution.registrationNumber}</Td>
-                  <Td><StatusBadge status={institution.status} /></Td>
+                  <Td>
+                    <StatusBadge status={institution.status} />
+                  </Td>
                   <Td>
                     <p>{institution.emailAddress}</p>
                     <p className="text-xs text-slate-600">{institution.phoneNumber}</p>
                   </Td>
                   <Td>{formatDate(institution.createdAt)}</Td>
-                  <Td className="text-right"><StatusAction institution={institution} /></Td>
+                  <Td className="text-right">
+                    <StatusAction institution={institution} />
+                  </Td>
                 </Tr>
               ))}
             </TBody>
@@ -189,7 +203,8 @@ export default function InstitutionsPage() {
                   variant="outline"
                   size="sm"
                   disabled={offset === 0 || page.isFetching}
-                  onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+                  onClick={() =>
+                    setOffset(Math.max(0, offset - PAGE_SIZE))}
                 >
                   Previous
                 </Button>
@@ -197,7 +212,8 @@ export default function InstitutionsPage() {
                   variant="outline"
                   size="sm"
                   disabled={offset + PAGE_SIZE >= total || page.isFetching}
-                  onClick={() => setOffset(offset + PAGE_SIZE)}
+                  onClick={() =>
+                    setOffset(offset + PAGE_SIZE)}
                 >
                   Next
                 </Button>

@@ -132,7 +132,9 @@ export default function NewInstitutionDialog() {
     const parsed = institutionForm.safeParse({
       ...form,
       numberOfBranches: branchesFromInput(form.numberOfBranches),
-      swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== "" ? form.swiftMembershipType : null,
+      swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== ""
+        ? form.swiftMembershipType
+        : null,
     });
     if (!parsed.success) {
       const fieldErrors: Record<string, string> = {};
@@ -160,16 +162,68 @@ export default function NewInstitutionDialog() {
     >
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Institution Name" required maxLength={MAX_INSTITUTION_NAME_LENGTH} autoComplete="organization" {...text("name")} />
-          <SelectField label="Institution Type" required placeholder="Select a type" options={typeOptions} {...text("type")} />
-          <TextField label="Registration Number" required maxLength={MAX_REGISTRATION_NUMBER_LENGTH} autoComplete="off" {...text("registrationNumber")} />
-          <TextField label="License Number" maxLength={MAX_LICENSE_NUMBER_LENGTH} autoComplete="off" hint="Optional" {...text("licenseNumber")} />
+          <TextField
+            label="Institution Name"
+            required
+            maxLength={MAX_INSTITUTION_NAME_LENGTH}
+            autoComplete="organization"
+            {...text("name")}
+          />
+          <SelectField
+            label="Institution Type"
+            required
+            placeholder="Select a type"
+            options={typeOptions}
+            {...text("type")}
+          />
+          <TextField
+            label="Registration Number"
+            required
+            maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
+            autoComplete="off"
+            {...text("registrationNumber")}
+          />
+          <TextField
+            label="License Number"
+            maxLength={MAX_LICENSE_NUMBER_LENGTH}
+            autoComplete="off"
+            hint="Optional"
+            {...text("licenseNumber")}
+          />
         </div>
-        <TextAreaField label="Address" required rows={2} maxLength={MAX_ADDRESS_LENGTH} autoComplete="street-address" {...text("address")} />
+        <TextAreaField
+          label="Address"
+          required
+          rows={2}
+          maxLength={MAX_ADDRESS_LENGTH}
+          autoComplete="street-address"
+          {...text("address")}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Phone Number" required type="tel" maxLength={MAX_PHONE_NUMBER_LENGTH} autoComplete="tel" {...text("phoneNumber")} />
-          <TextField label="Email Address" required type="email" maxLength={MAX_EMAIL_ADDRESS_LENGTH} autoComplete="email" {...text("emailAddress")} />
-          <TextField label="Number of Branches" type="number" min={MIN_NUMBER_OF_BRANCHES} step={1} inputMode="numeric" {...text("numberOfBranches")} />
+          <TextField
+            label="Phone Number"
+            required
+            type="tel"
+            maxLength={MAX_PHONE_NUMBER_LENGTH}
+            autoComplete="tel"
+            {...text("phoneNumber")}
+          />
+          <TextField
+            label="Email Address"
+            required
+            type="email"
+            maxLength={MAX_EMAIL_ADDRESS_LENGTH}
+            autoComplete="email"
+            {...text("emailAddress")}
+          />
+          <TextField
+            label="Number of Branches"
+            type="number"
+            min={MIN_NUMBER_OF_BRANCHES}
+            step={1}
+            inputMode="numeric"
+            {...text("numberOfBranches")}
+          />
         </div>
         <SwitchField
           label="SWIFT Participant"
@@ -177,7 +231,12 @@ export default function NewInstitutionDialog() {
           onChange={(value) => set("swiftParticipant", value)}
         />
         {form.swiftParticipant && (
-          <SelectField label="SWIFT Membership Type" placeholder="Select a membership type" options={membershipOptions} {...text("swiftMembershipType")} />
+          <SelectField
+            label="SWIFT Membership Type"
+            placeholder="Select a membership type"
+            options={membershipOptions}
+            {...text("swiftMembershipType")}
+          />
         )}
         <div className="flex justify-end gap-2 pt-2">
           <Button variant="outline" onClick={close}>Cancel</Button>
