@@ -1,5 +1,52 @@
+/**
+ * Spec 2.14: API Management. Figures from the request log, and tabs for the documented endpoints,
+ * the API keys, the request log and the developer documentation.
+ */
+import { useQuery } from "@tanstack/react-query";
 import { PageHeader } from "../../components/layout/page_header.tsx";
+import { StatCard } from "../../components/ui/card.tsx";
+import { Tabs } from "../../components/ui/tabs.tsx";
+import { DocsTab } from "./docs_tab.tsx";
+import { EndpointsTab } from "./endpoints_tab.tsx";
+import { KeysTab } from "./keys_tab.tsx";
+import { LogsTab } from "./logs_tab.tsx";
+import { API_LOG_STATS_KEY, type ApiLogStats } from "./types.ts";
 
-export default function Page() {
-  return <PageHeader title="API Management" />;
+function latency(ms: number | null): string {
+  if (ms === null) return "—";
+  return ms < 1 ? "< 1 ms" : `${ms} ms`;
+}
+
+export default function ApiManagementPage() {
+  const stats = useQuery<ApiLogStats>({ queryKey: [API_LOG_STATS_KEY] });
+  const figure = (value: (s: ApiLogStats) => string | number) =>
+    stats.data ? value(stats.data) : stats.isError ? "—" : "…";
+  return (
+    <>
+      <PageHeader title="API Management" subtitle="Public lookup API: endpoints, keys, request log and documentation" />
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard
+          label="Requests Today"
+          value={figure((s) => s.requestsToday.toLocaleString("en-US"))}
+          hint="Since midnight UTC"
+        />
+        <StatCard
+          label="Error Rate"
+          value={figure((s) => `${s.errorRatePercent.toFixed(1)}%`)}
+          hint={stats.data ? `${stats.data.errorsToday.toLocaleString("en-US")} answered 4xx or 5xx` : undefined}
+        />
+        <StatCard label="Median Latency" value={figure((s) => latency(s.medianLatencyMs))} hint="Today's requests" />
+        <StatCard label="Active Keys" value={figure((s) => s.activeKeys)} hint="Neither revoked nor expired" />
+      </div>
+      <Tabs
+        label="API management sections"
+        tabs={[
+          { id: "endpoints", label: "Endpoints", content: <EndpointsTab /> },
+          { id: "keys", label: "Keys", content: <KeysTab /> },
+          { id: "logs", label: "Logs", content: <LogsTab /> },
+          { id: "docs", label: "Docs", content: <DocsTab /> },
+        ]}
+      />
+    </>
+  );
 }

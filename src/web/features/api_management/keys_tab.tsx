@@ -1,0 +1,237 @@
+/** API keys (administrators): create one (shown once, with a copy button), list them, revoke one. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { TextField } from "../../components/ui/form.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
+import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { formatDate, formatDateTime } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
+import { CopyButton } from "./copy_button.tsx";
+import { API_KEYS_KEY, API_LOG_STATS_KEY, type ApiKey, type ApiKeyStatus, type CreatedApiKey } from "./types.ts";
+
+const LOADING_ROWS = 3;
+
+function KeyStatusBadge({ status }: { status: ApiKeyStatus }) {
+  if (status === "active") return <Badge className="bg-green-800 text-white">active</Badge>;
+  if (status === "revoked") return <Badge variant="destructive">revoked</Badge>;
+  return <Badge variant="outline" className="text-slate-700">expired</Badge>;
+}
+
+/** Today in the browser's calendar, as the date input's minimum. */
+function todayIso(): string {
+  const now = new Date();
+  const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 10);
+}
+
+function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
+  const [name, setName] = useState("");
+  const [expiresOn, setExpiresOn] = useState("");
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const create = useMutation({
+    mutationFn: (input: { name: string; expiresAt: string | null }) => apiJson<CreatedApiKey>("POST", API_KEYS_KEY, input),
+    onSuccess: (created) => {
+      setName("");
+      setExpiresOn("");
+      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
+      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
+      onCreated(created);
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to create API key"),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === "" || create.isPending) return;
+    create.mutate({ name: name.trim(), expiresAt: expiresOn || null });
+  };
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create API Key</CardTitle>
+        <CardDescription>
+          Give the key a name that says who uses it. The key is shown once; only its fingerprint is stored.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+          <TextField
+            label="Key name"
+            required
+            maxLength={MAX_API_KEY_NAME_LENGTH}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="e.g. Clearing house integration"
+          />
+          <TextField
+            label="Valid through (optional)"
+            hint="Last day the key works (UTC); empty means no expiry"
+            type="date"
+            min={todayIso()}
+            value={expiresOn}
+            onChange={(event) => setExpiresOn(event.target.value)}
+          />
+          <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
+            {create.isPending ? "Creating…" : "Create Key"}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={created !== null}
+      onClose={onClose}
+      title="API key created"
+      description="Copy this key now. You will not see it again: the registry keeps only a fingerprint of it."
+    >
+      {created && (
+        <div className="space-y-4">
+          <div className="flex items-end gap-2">
+            <div className="flex-1">
+              <TextField
+                label={`API key "${created.name}"`}
+                readOnly
+                value={created.key}
+                className="font-mono text-xs"
+                onFocus={(event) => event.target.select()}
+              />
+            </div>
+            <CopyButton
+              text={created.key}
+              label="Copy API key"
+              toastDescription="The API key is on your clipboard."
+              className="mb-0.5"
+            />
+          </div>
+          <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            Store it in your secrets manager. Send it as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>.
+            {created.expiresAt ? ` It expires on ${formatDateTime(created.expiresAt)}.` : " It does not expire."}
+          </p>
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const revoke = useMutation({
+    mutationFn: (id: string) => apiJson<ApiKey>("DELETE", `${API_KEYS_KEY}/${encodeURIComponent(id)}`),
+    onSuccess: (revoked) => {
+      toast({ title: "API key revoked", description: `${revoked.name} (${revoked.keyPrefix}…) no longer works` });
+      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
+      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
+      onClose();
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to revoke API key"),
+  });
+  return (
+    <Dialog
+      open={apiKey !== null}
+      onClose={onClose}
+      title="Revoke API key?"
+      description={apiKey
+        ? `"${apiKey.name}" (${apiKey.keyPrefix}…) stops working at once, on every server. This cannot be undone.`
+        : undefined}
+    >
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onClose}>Cancel</Button>
+        <Button variant="destructive" disabled={revoke.isPending} onClick={() => apiKey && revoke.mutate(apiKey.id)}>
+          {revoke.isPending ? "Revoking…" : "Revoke Key"}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function KeysTab() {
+  const keys = useQuery<ApiKey[]>({ queryKey: [API_KEYS_KEY] });
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const list = keys.data ?? [];
+  return (
+    <div className="space-y-6">
+      <CreateKeyCard onCreated={setCreated} />
+      <Card>
+        <CardHeader>
+          <CardTitle>API Keys</CardTitle>
+          <CardDescription>Newest first. A revoked or expired key answers 401 Unauthorized.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {keys.isError
+            ? <EmptyState title="API keys could not be loaded" text="Only administrators can manage API keys." />
+            : !keys.isLoading && list.length === 0
+            ? <EmptyState title="No API keys yet" text="Create a key above to let a bank or payment system call the API." />
+            : (
+              <Table label="API keys">
+                <THead>
+                  <Tr>
+                    <Th>Name</Th>
+                    <Th>Key</Th>
+                    <Th>Status</Th>
+                    <Th>Created</Th>
+                    <Th>Last used</Th>
+                    <Th>Expires</Th>
+                    <Th>
+                      <span className="sr-only">Actions</span>
+                    </Th>
+                  </Tr>
+                </THead>
+                <TBody>
+                  {keys.isLoading
+                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
+                      <Tr key={row}>
+                        <Td colSpan={7}>
+                          <Skeleton className="h-5 w-full" />
+                        </Td>
+                      </Tr>
+                    ))
+                    : list.map((apiKey) => (
+                      <Tr key={apiKey.id}>
+                        <Td className="font-medium">{apiKey.name}</Td>
+                        <Td className="font-mono text-xs">{apiKey.keyPrefix}…</Td>
+                        <Td>
+                          <KeyStatusBadge status={apiKey.status} />
+                        </Td>
+                        <Td>{formatDate(apiKey.createdAt)}</Td>
+                        <Td>{apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : "Never"}</Td>
+                        <Td>{apiKey.expiresAt ? formatDate(apiKey.expiresAt) : "Never"}</Td>
+                        <Td className="text-right">
+                          {apiKey.status !== "revoked" && (
+                            <Button
+                              variant="outline"
+                              size="sm"
+                              aria-label={`Revoke ${apiKey.name}`}
+                              onClick={() => setRevoking(apiKey)}
+                            >
+                              Revoke
+                            </Button>
+                          )}
+                        </Td>
+                      </Tr>
+                    ))}
+                </TBody>
+              </Table>
+            )}
+        </CardContent>
+      </Card>
+      <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />
+      <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
+    </div>
+  );
+}

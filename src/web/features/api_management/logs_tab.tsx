@@ -1,0 +1,187 @@
+/** Recent API requests from the request log, filtered by status and endpoint, with their (redacted) payloads. */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { SelectField } from "../../components/ui/form.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
+import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { formatDateTime } from "../../lib/format.ts";
+import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
+import { MethodBadge } from "./endpoints_tab.tsx";
+import { API_LOGS_KEY, apiLogsUrl, type ApiLogEntry } from "./types.ts";
+
+export const LOG_PAGE_SIZE = 50;
+const LOADING_ROWS = 5;
+
+const STATUS_OPTIONS = [
+  { value: "2xx", label: "2xx success" },
+  { value: "4xx", label: "4xx client errors" },
+  { value: "5xx", label: "5xx server errors" },
+  { value: "error", label: "All errors (400 and up)" },
+  { value: "401", label: "401 Unauthorized" },
+  { value: "403", label: "403 Forbidden" },
+  { value: "404", label: "404 Not Found" },
+  { value: "429", label: "429 Too Many Requests" },
+];
+
+/** Each documented endpoint's fixed part, e.g. "/api/routing-codes/" for "/api/routing-codes/{code}". */
+const ENDPOINT_OPTIONS = [
+  ...new Set(DOCUMENTED_ENDPOINTS.map((endpoint) => endpoint.path.split("{")[0])),
+  "/api/api-keys",
+  "/api/api-logs",
+].map((prefix) => ({ value: prefix, label: prefix }));
+
+function StatusCode({ status }: { status: number }) {
+  if (status < 400) return <Badge className="bg-green-800 text-white">{status}</Badge>;
+  if (status < 500) return <Badge className="bg-amber-100 text-amber-900">{status}</Badge>;
+  return <Badge variant="destructive">{status}</Badge>;
+}
+
+function caller(entry: ApiLogEntry): string {
+  if (entry.apiKeyId) return entry.apiKeyName ? `Key: ${entry.apiKeyName}` : "Key";
+  return entry.userId ? "Session" : "Anonymous";
+}
+
+function Payload({ title, value }: { title: string; value: unknown }) {
+  return (
+    <section aria-label={title}>
+      <h3 className="mb-1 text-sm font-semibold text-slate-900">{title}</h3>
+      <pre tabIndex={0} className="max-h-64 overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-900">
+        {value === null || value === undefined ? "(none)" : JSON.stringify(value, null, 2)}
+      </pre>
+    </section>
+  );
+}
+
+function EntryDialog({ entry, onClose }: { entry: ApiLogEntry | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={entry !== null}
+      onClose={onClose}
+      wide
+      title={entry ? `${entry.method} ${entry.endpoint}` : "Request"}
+      description={entry
+        ? `${entry.responseStatus} in ${entry.responseTime ?? "?"} ms, ${formatDateTime(entry.createdAt)}, ${caller(entry)}` +
+          `${entry.clientIp ? ` from ${entry.clientIp}` : ""}. Secrets and card numbers are redacted.`
+        : undefined}
+    >
+      {entry && (
+        <div className="space-y-4">
+          <Payload title="Request payload" value={entry.requestPayload} />
+          <Payload title="Response payload" value={entry.responsePayload} />
+          {entry.userAgent && <p className="text-xs text-slate-600">User agent: {entry.userAgent}</p>}
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Close</Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+export function LogsTab() {
+  const [filters, setFilters] = useState({ status: "", endpoint: "" });
+  const [open, setOpen] = useState<ApiLogEntry | null>(null);
+  const queryClient = useQueryClient();
+  const url = apiLogsUrl(filters, LOG_PAGE_SIZE);
+  const logs = useQuery<ApiLogEntry[]>({ queryKey: [url] });
+  const entries = logs.data ?? [];
+  const refresh = () =>
+    queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(API_LOGS_KEY) });
+
+  return (
+    <Card>
+      <CardHeader className="sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-1">
+          <CardTitle>Request Log</CardTitle>
+          <CardDescription>
+            The {LOG_PAGE_SIZE} most recent /api requests matching the filters, newest first. Entries are written in
+            batches, a moment after each request.
+          </CardDescription>
+        </div>
+        <Button variant="outline" onClick={refresh} disabled={logs.isFetching}>
+          {logs.isFetching ? "Refreshing…" : "Refresh"}
+        </Button>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2 lg:max-w-2xl">
+          <SelectField
+            label="Status"
+            value={filters.status}
+            onChange={(event) => setFilters((current) => ({ ...current, status: event.target.value }))}
+            placeholder="All statuses"
+            options={STATUS_OPTIONS}
+          />
+          <SelectField
+            label="Endpoint"
+            value={filters.endpoint}
+            onChange={(event) => setFilters((current) => ({ ...current, endpoint: event.target.value }))}
+            placeholder="All endpoints"
+            options={ENDPOINT_OPTIONS}
+          />
+        </div>
+        {logs.isError
+          ? <EmptyState title="The request log could not be loaded" text="Only administrators can read the request log." />
+          : !logs.isLoading && entries.length === 0
+          ? <EmptyState title="No requests found" text="No logged request matches these filters yet." />
+          : (
+            <Table label="Recent API requests">
+              <THead>
+                <Tr>
+                  <Th>Time</Th>
+                  <Th>Method</Th>
+                  <Th>Endpoint</Th>
+                  <Th>Status</Th>
+                  <Th>Latency</Th>
+                  <Th>Caller</Th>
+                  <Th>Client</Th>
+                  <Th>
+                    <span className="sr-only">Details</span>
+                  </Th>
+                </Tr>
+              </THead>
+              <TBody>
+                {logs.isLoading
+                  ? Array.from({ length: LOADING_ROWS }, (_, row) => (
+                    <Tr key={row}>
+                      <Td colSpan={8}>
+                        <Skeleton className="h-5 w-full" />
+                      </Td>
+                    </Tr>
+                  ))
+                  : entries.map((entry) => (
+                    <Tr key={entry.id}>
+                      <Td className="whitespace-nowrap">{formatDateTime(entry.createdAt)}</Td>
+                      <Td>
+                        <MethodBadge method={entry.method} />
+                      </Td>
+                      <Td className="max-w-xs truncate font-mono text-xs" title={entry.endpoint}>{entry.endpoint}</Td>
+                      <Td>
+                        <StatusCode status={entry.responseStatus} />
+                      </Td>
+                      <Td className="whitespace-nowrap">{entry.responseTime === null ? "—" : `${entry.responseTime} ms`}</Td>
+                      <Td>{caller(entry)}</Td>
+                      <Td className="font-mono text-xs">{entry.clientIp ?? "—"}</Td>
+                      <Td className="text-right">
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          aria-label={`Details of ${entry.method} ${entry.endpoint} at ${formatDateTime(entry.createdAt)}`}
+                          onClick={() => setOpen(entry)}
+                        >
+                          Details
+                        </Button>
+                      </Td>
+                    </Tr>
+                  ))}
+              </TBody>
+            </Table>
+          )}
+      </CardContent>
+      <EntryDialog entry={open} onClose={() => setOpen(null)} />
+    </Card>
+  );
+}
