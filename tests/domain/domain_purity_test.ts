@@ -13,7 +13,7 @@ Deno.test("src/domain imports only other src/domain modules and does no I/O", as
       const specifier = match[1] ?? match[2];
       if (!specifier.startsWith("./") || specifier.includes("..")) problems.push(`${entry.name} imports ${specifier}`);
     }
-    const code = text.split("\n").filter((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*")).join("\n");
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     const io = IO_GLOBALS.exec(code);
     if (io) problems.push(`${entry.name} uses ${io[1]}`);
   }
