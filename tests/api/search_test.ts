@@ -110,6 +110,7 @@ Deno.test("GET /api/search?type=swift finds SWIFT codes by BIC and by bank code,
     );
     assert.deepEqual(await found("meri"), ["MERIUS33NYC", "MERIUS33"], "bank code, lower case");
     assert.deepEqual(await found("ATLS"), ["ATLSGB2L"]);
+    assert.deepEqual(await found("ATLSGB2LXXX"), ["ATLSGB2L"], "branch XXX is the primary office");
     assert.deepEqual(await found("ZZZZ"), []);
     const [record] = await expectJson(await search(req, "swift", "ATLSGB2L"), 200);
     assert.equal(record.bankCode, "ATLS");

@@ -267,12 +267,23 @@ export async function searchRoutingCodes(db: Queryable, text: string, limit: num
   return { items, total: count.total };
 }
 
+/** An 11-character BIC ending in XXX names the primary office, stored as its 8-character form. */
+const PRIMARY_OFFICE_SUFFIX = "XXX";
+const BIC11_LENGTH = 11;
+const BIC8_LENGTH = 8;
+
 /**
  * SWIFT codes whose BIC starts with the query: a whole BIC, or its bank code (the BIC's first four
- * characters, so every BIC of that bank), or any other leading part.
+ * characters, so every BIC of that bank), or any other leading part. "…XXX" also finds the BIC8.
  */
 export async function searchSwiftCodes(db: Queryable, text: string, limit: number, offset: number) {
-  const where = codePrefixRange(swiftCodes.bicCode, normalizeCode(text));
+  const q = normalizeCode(text);
+  const primaryOffice = q.length === BIC11_LENGTH && q.endsWith(PRIMARY_OFFICE_SUFFIX)
+    ? eq(swiftCodes.bicCode, q.slice(0, BIC8_LENGTH))
+    : undefined;
+  const where = primaryOffice
+    ? or(codePrefixRange(swiftCodes.bicCode, q), primaryOffice)
+    : codePrefixRange(swiftCodes.bicCode, q);
   const [items, [count]] = await Promise.all([
     db.select().from(swiftCodes).where(where).orderBy(desc(swiftCodes.createdAt), desc(swiftCodes.bicCode))
       .limit(limit).offset(offset),
