@@ -131,7 +131,6 @@ export function loggedPayloadFromText(
       // Not JSON: logged as redacted text below.
     }
   }
-  const redacted = redactText(previewOf(text, maxChars));
-  if (text.length <= maxChars) return redacted;
-  return { truncated: true, originalLength: text.length, preview: redacted } satisfies TruncatedPayload;
+  if (text.length <= maxChars) return redactText(text);
+  return { truncated: true, originalLength: text.length, preview: redactText(previewOf(text, maxChars)) } satisfies TruncatedPayload;
 }

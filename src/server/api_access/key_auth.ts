@@ -48,6 +48,8 @@ export function authenticateApiKeys(resolver: ApiKeyResolver): MiddlewareHandler
     if (!endpoint) {
       // The cached identity does not prove the key is still live: a revoked key gets 401, not 403.
       if (!(await resolver.isLive(identity.id))) throw keyUnauthorized();
+      // Recorded for the request log: which key tried a route it may not call.
+      c.set("apiKeyId", identity.id);
       throw new AppError("forbidden", "API keys can only call the documented endpoints");
     }
     c.set("user", keyUser(identity));

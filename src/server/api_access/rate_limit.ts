@@ -15,7 +15,7 @@ export function limitKeyRequests(store: KeyUsageStore): MiddlewareHandler<ApiAcc
     windowMs: RATE_LIMIT_WINDOW_MS,
     standardHeaders: "draft-6",
     store,
-    skip: (c) => !c.get("apiKeyId"),
+    skip: (c) => !c.get("apiKeyId") || !c.get("apiEndpoint"),
     keyGenerator: (c) => usageBucket(c.get("apiKeyId")!, endpointId(c.get("apiEndpoint")!)),
     limit: (c) => c.get("apiEndpoint")!.limitPerHour,
     handler: (c) => {

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import {
+  isSensitiveName,
+  loggedPayload,
+  loggedPayloadFromText,
+  MAX_LOGGED_PAYLOAD_CHARS,
+  MAX_REDACTION_DEPTH,
+  REDACTED,
+  redactText,
+  redactValue,
+} from "../../src/domain/redaction.ts";
+
+const CARD = "4532015112830366";
+
+Deno.test("isSensitiveName() recognises secrets whatever the spelling, and leaves ordinary fields alone", () => {
+  for (const name of ["password", "newPassword", "PASSWORD_CONFIRM", "secret", "clientSecret", "token", "accessToken",
+    "Authorization", "apiKey", "api_key", "key", "credentials", "credentialsConfig", "cardNumber", "card_number", "pan",
+    "cvv", "pin", "cookie", "sessionId", "recipientCard", "privateKey"]) {
+    assert(isSensitiveName(name), name);
+  }
+  for (const name of ["name", "keyPrefix", "iban", "cardholderName", "cardType", "email", "status", "monkey"]) {
+    assert(!isSensitiveName(name), name);
+  }
+});
+
+Deno.test("redactValue() replaces secret-named values at any depth and masks card numbers in strings and numbers", () => {
+  const input = {
+    email: "ops@bank.test",
+    password: "hunter22",
+    nested: { credentials: { user: "u", pass: "p" }, list: [{ token: "t" }, `card ${CARD}`] },
+    cardNumber: "4111 1111 1111 1111",
+    amount: 4532015112830366,
+    count: 12,
+    empty: null,
+    apiKey: null,
+  };
+  assert.deepEqual(redactValue(input), {
+    email: "ops@bank.test",
+    password: REDACTED,
+    nested: { credentials: REDACTED, list: [{ token: REDACTED }, "card 453201******0366"] },
+    cardNumber: REDACTED,
+    amount: "453201******0366",
+    count: 12,
+    empty: null,
+    apiKey: null,
+  });
+  assert.equal(input.password, "hunter22", "the input is not changed");
+});
+
+Deno.test("redactValue() stops walking at MAX_REDACTION_DEPTH instead of recursing without end", () => {
+  let deep: unknown = { password: "x" };
+  for (let i = 0; i < MAX_REDACTION_DEPTH + 5; i++) deep = { inner: deep };
+  assert(!JSON.stringify(redactValue(deep)).includes('"x"'));
+});
+
+Deno.test("loggedPayload() keeps a small payload whole and cuts a long one to a preview without a half card number", () => {
+  assert.deepEqual(loggedPayload({ iban: "DE89370400440532013000" }), { iban: "DE89370400440532013000" });
+  const padding = "a".repeat(MAX_LOGGED_PAYLOAD_CHARS - 20);
+  const long = loggedPayload({ memo: `${padding}${CARD}${CARD}` }) as { truncated: boolean; originalLength: number; preview: string };
+  assert.equal(long.truncated, true);
+  assert(long.preview.length <= MAX_LOGGED_PAYLOAD_CHARS);
+  assert(long.originalLength > MAX_LOGGED_PAYLOAD_CHARS);
+  assert(!/\d{7,}$/.test(long.preview), "no run of digits is left at the cut");
+  assert.equal(loggedPayload(undefined), null);
+});
+
+Deno.test("loggedPayloadFromText() parses JSON to redact it by name, and redacts other text as text", () => {
+  assert.deepEqual(loggedPayloadFromText('{"password":"p","iban":"X"}'), { password: REDACTED, iban: "X" });
+  assert.equal(loggedPayloadFromText(""), null);
+  assert.equal(loggedPayloadFromText(`not json, card ${CARD}`), "not json, card 453201******0366");
+  const huge = `{"password":"secret-value","filler":"${"b".repeat(300_000)}"}`;
+  const preview = loggedPayloadFromText(huge) as { truncated: boolean; preview: string };
+  assert.equal(preview.truncated, true);
+  assert(!preview.preview.includes("secret-value"), "too long to parse, still redacted by name");
+});
+
+Deno.test("redactText() redacts JSON-like and form-like pairs and masks card numbers", () => {
+  assert.equal(redactText('"token": "abc", "name": "x"'), `"token": "${REDACTED}", "name": "x"`);
+  assert.equal(redactText("email=a%40b.test&password=hunter22"), `email=a%40b.test&password=${REDACTED}`);
+  assert.equal(redactText(`"password": "cut off here`), `"password": "${REDACTED}"`);
+  assert.equal(redactText(`pan ${CARD}`), "pan 453201******0366");
+});
