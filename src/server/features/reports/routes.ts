@@ -4,7 +4,12 @@ import { REPORT_CONTENT_TYPES } from "../../../domain/report.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { validate } from "../../validation.ts";
-import { createReportSchema, reportIdParamSchema, reportListQuerySchema, type ReportRecord } from "./schemas.ts";
+import {
+  createReportSchema,
+  reportIdParamSchema,
+  reportListQuerySchema,
+  type ReportRecord,
+} from "./schemas.ts";
 import { generateReport, listReports, openReportFile } from "./service.ts";
 
 /** Generation is CPU-bound (PDF layout, compression): a few at a time keep the console responsive. */
@@ -35,7 +40,11 @@ export function reportsRoutes(deps: AppDeps): Hono<AppEnv> {
     let generated;
     try {
       const user = c.get("user");
-      generated = await generateReport(deps, { actor: actorOf(c, deps.config), label: user.email }, c.req.valid("json"));
+      generated = await generateReport(
+        deps,
+        { actor: actorOf(c, deps.config), label: user.email },
+        c.req.valid("json"),
+      );
     } finally {
       running -= 1;
     }

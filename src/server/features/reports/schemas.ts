@@ -20,7 +20,9 @@ export const createReportSchema = z.object({
   format: z.enum(REPORT_FORMATS).default(DEFAULT_REPORT_FORMAT),
 }).superRefine((value, ctx) => {
   const range = validateReportRange(value.from, value.to);
-  if (!range.ok) ctx.addIssue({ code: "custom", path: [range.error.field ?? "to"], message: range.error.message });
+  if (!range.ok) {
+    ctx.addIssue({ code: "custom", path: [range.error.field ?? "to"], message: range.error.message });
+  }
 });
 export type CreateReportInput = z.infer<typeof createReportSchema>;
 

@@ -14,8 +14,8 @@ import { generatedReports, users } from "../../../../db/schema.ts";
 import {
   type DateRange,
   REPORT_TYPE_LABELS,
-  type ReportFormat,
   reportFileName,
+  type ReportFormat,
   type ReportType,
   startOfUtcMonth,
 } from "../../../domain/report.ts";
@@ -24,9 +24,15 @@ import type { Config } from "../../config.ts";
 import type { AppDeps } from "../../context.ts";
 import type { Db } from "../../db.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { CreateReportInput, ReportCounters, ReportList, ReportListQuery, ReportRecord } from "./schemas.ts";
+import type {
+  CreateReportInput,
+  ReportCounters,
+  ReportList,
+  ReportListQuery,
+  ReportRecord,
+} from "./schemas.ts";
 import { buildReportData, countReportRows } from "./sources.ts";
-import { type ReportMeta, writeReport, type WriteProgress } from "./writers.ts";
+import { type ReportMeta, type WriteProgress, writeReport } from "./writers.ts";
 
 export const REPORTS_DIR_NAME = "reports";
 /** A PDF is read by people: past this many rows the export formats serve better (and PDF layout is the slowest). */
@@ -84,7 +90,9 @@ async function readRecord(db: Db, id: string): Promise<ReportRecord | null> {
   const [row] = await db.select(recordColumns).from(generatedReports)
     .leftJoin(users, eq(users.id, generatedReports.createdBy))
     .where(eq(generatedReports.id, id));
-  return row ? toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email }) : null;
+  return row
+    ? toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email })
+    : null;
 }
 
 export async function listReports(db: Db, query: ReportListQuery, now = new Date()): Promise<ReportList> {
@@ -111,7 +119,9 @@ export async function listReports(db: Db, query: ReportListQuery, now = new Date
     lastGeneratedAt: totals.lastGeneratedAt,
   };
   return {
-    items: rows.map((row) => toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email })),
+    items: rows.map((row) =>
+      toRecord({ ...row.report, firstName: row.firstName, lastName: row.lastName, email: row.email })
+    ),
     total: totals.all,
     counters,
   };
@@ -222,7 +232,17 @@ export async function generateReport(
         entityType: REPORT_ENTITY_TYPE,
         entityId: id,
         action: "generate",
-        changes: { before: null, after: { ...base, status: row.status, rowCount: row.rowCount, sizeBytes: row.sizeBytes, sha256: row.sha256, summary: row.summary } },
+        changes: {
+          before: null,
+          after: {
+            ...base,
+            status: row.status,
+            rowCount: row.rowCount,
+            sizeBytes: row.sizeBytes,
+            sha256: row.sha256,
+            summary: row.summary,
+          },
+        },
       });
     });
   } catch (error) {
@@ -245,11 +265,24 @@ export async function generateReport(
 async function recordFailure(
   deps: AppDeps,
   actor: Actor,
-  base: { id: string; reportType: ReportType; dateFrom: string; dateTo: string; format: ReportFormat; fileName: string; createdAt: string },
+  base: {
+    id: string;
+    reportType: ReportType;
+    dateFrom: string;
+    dateTo: string;
+    format: ReportFormat;
+    fileName: string;
+    createdAt: string;
+  },
   reason: string,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    await tx.insert(generatedReports).values({ ...base, status: "failed", error: reason, createdBy: actor.userId });
+    await tx.insert(generatedReports).values({
+      ...base,
+      status: "failed",
+      error: reason,
+      createdBy: actor.userId,
+    });
     await recordAudit(tx, actor, {
       entityType: REPORT_ENTITY_TYPE,
       entityId: base.id,

@@ -6,17 +6,10 @@
  * Every source reads a fixed snapshot: rows created before the generation started (`cutoff`), and
  * for the audit trail rows up to the last sequence number present at the start.
  */
-import { and, asc, eq, gt, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import {
-  apiLogs,
-  auditTrail,
-  institutions,
-  routingCodes,
-  swiftCodes,
-  users,
-} from "../../../../db/schema.ts";
-import { rangeBounds, type DateRange, type ReportType } from "../../../domain/report.ts";
+import { apiLogs, auditTrail, institutions, routingCodes, swiftCodes, users } from "../../../../db/schema.ts";
+import { type DateRange, rangeBounds, type ReportType } from "../../../domain/report.ts";
 import type { Cell } from "../../../domain/report_encoding.ts";
 import { computeAuditHash, GENESIS_HASH, verifyAuditChain } from "../../audit.ts";
 import type { Db } from "../../db.ts";
@@ -122,7 +115,13 @@ function institutionsReport(ctx: SourceContext): ReportData {
       keysetPages(
         (after: TimeKey | null) =>
           ctx.db.select().from(t)
-            .where(and(gte(t.createdAt, window.start), lt(t.createdAt, window.end), afterKey(t.createdAt, t.id, after)))
+            .where(
+              and(
+                gte(t.createdAt, window.start),
+                lt(t.createdAt, window.end),
+                afterKey(t.createdAt, t.id, after),
+              ),
+            )
             .orderBy(asc(t.createdAt), asc(t.id))
             .limit(REPORT_PAGE_SIZE),
         (row) => ({ at: row.createdAt, id: row.id }),
@@ -172,7 +171,13 @@ function routingCodesReport(ctx: SourceContext): ReportData {
         (after: TimeKey | null) =>
           ctx.db.select({ code: t, institutionName: institutions.name }).from(t)
             .leftJoin(institutions, eq(institutions.id, t.institutionId))
-            .where(and(gte(t.createdAt, window.start), lt(t.createdAt, window.end), afterKey(t.createdAt, t.id, after)))
+            .where(
+              and(
+                gte(t.createdAt, window.start),
+                lt(t.createdAt, window.end),
+                afterKey(t.createdAt, t.id, after),
+              ),
+            )
             .orderBy(asc(t.createdAt), asc(t.id))
             .limit(REPORT_PAGE_SIZE),
         (row) => ({ at: row.code.createdAt, id: row.code.id }),
@@ -238,7 +243,11 @@ function swiftActivityReport(ctx: SourceContext): ReportData {
     bic.createdAt,
     bic.updatedAt,
   ];
-  const query = (time: typeof t.createdAt | typeof t.updatedAt, extra: SQL | undefined, after: TimeKey | null) =>
+  const query = (
+    time: typeof t.createdAt | typeof t.updatedAt,
+    extra: SQL | undefined,
+    after: TimeKey | null,
+  ) =>
     ctx.db.select({ bic: t, institutionName: institutions.name }).from(t)
       .leftJoin(institutions, eq(institutions.id, t.institutionId))
       .where(and(gte(time, window.start), lt(time, window.end), extra, afterKey(time, t.id, after)))
@@ -394,7 +403,13 @@ function apiUsageReport(ctx: SourceContext): ReportData {
             apiKeyId: t.apiKeyId,
             userId: t.userId,
           }).from(t)
-            .where(and(gte(t.createdAt, window.start), lt(t.createdAt, window.end), afterKey(t.createdAt, t.id, after)))
+            .where(
+              and(
+                gte(t.createdAt, window.start),
+                lt(t.createdAt, window.end),
+                afterKey(t.createdAt, t.id, after),
+              ),
+            )
             .orderBy(asc(t.createdAt), asc(t.id))
             .limit(REPORT_PAGE_SIZE),
         (row) => ({ at: row.createdAt, id: row.id }),
@@ -432,7 +447,11 @@ const AUDIT_TRAIL_COLUMNS: readonly ReportColumn[] = [
 ];
 
 /** The CSV has no place for a statement about the whole file, so it carries the chain result as a last column. */
-export const CHAIN_VERIFIED_COLUMN: ReportColumn = { key: "chainVerified", label: "Chain Verified", kind: "boolean" };
+export const CHAIN_VERIFIED_COLUMN: ReportColumn = {
+  key: "chainVerified",
+  label: "Chain Verified",
+  kind: "boolean",
+};
 
 export interface ChainStatement {
   verified: boolean;
@@ -446,18 +465,23 @@ async function auditChainStatement(db: Db): Promise<ChainStatement> {
     return {
       verified: true,
       checkedEntries: result.checked,
-      statement: `Audit chain verified: all ${result.checked} entries link and hash correctly (last hash ${result.lastHash}).`,
+      statement:
+        `Audit chain verified: all ${result.checked} entries link and hash correctly (last hash ${result.lastHash}).`,
     };
   }
   const { seq, reason } = result.firstBroken;
   return {
     verified: false,
     checkedEntries: result.checked,
-    statement: `Audit chain NOT verified: entry ${seq} is broken (${reason}); ${result.checked} entries before it verified.`,
+    statement:
+      `Audit chain NOT verified: entry ${seq} is broken (${reason}); ${result.checked} entries before it verified.`,
   };
 }
 
-async function auditTrailReport(ctx: SourceContext, withChainColumn: boolean): Promise<ReportData & { chain: ChainStatement }> {
+async function auditTrailReport(
+  ctx: SourceContext,
+  withChainColumn: boolean,
+): Promise<ReportData & { chain: ChainStatement }> {
   const { start, endExclusive } = rangeBounds(ctx.range);
   const t = auditTrail;
   const [snapshot] = await ctx.db.select({ maxSeq: sql<number | null>`max(${t.seq})` }).from(t);
@@ -503,7 +527,8 @@ async function auditTrailReport(ctx: SourceContext, withChainColumn: boolean): P
             .limit(REPORT_PAGE_SIZE);
           if (previous === null && rows.length > 0) previous = await hashBefore(ctx.db, rows[0].seq);
           return rows.map((row) => {
-            const linked = previous !== null && previous.seq === row.seq - 1 && previous.hash === row.prevHash;
+            const linked = previous !== null && previous.seq === row.seq - 1 &&
+              previous.hash === row.prevHash;
             const rowVerified = linked && computeAuditHash(row) === row.hash;
             previous = { seq: row.seq, hash: row.hash };
             return { ...row, rowVerified };

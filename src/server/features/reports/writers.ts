@@ -1,7 +1,9 @@
 /**
- * The four export formats as streams: each writer turns a report's pages into a
- * ReadableStream<Uint8Array> that asks for the next page only when its consumer has taken the
- * previous output (pull), so memory holds about one page whatever the report's length.
+ * The four export formats as streams: each writer is an async generator over a report's pages,
+ * wrapped in a ReadableStream, so the next page is read only when the consumer has taken the
+ * previous output and memory holds about one page whatever the report's length. (A generator
+ * rather than a hand-written pull source: pdfkit and exceljs emit their bytes later than the rows
+ * go in, and a pull that enqueues nothing is never called again.)
  *
  * CSV and XML are written here from the encodings in src/domain/report_encoding.ts; PDF uses
  * pdfkit and XLSX exceljs's streaming WorkbookWriter.
@@ -77,36 +79,32 @@ function headerLines(meta: ReportMeta): { label: string; value: string }[] {
   ];
 }
 
-/** A pull stream over text chunks: `start()` and `end()` around one chunk per page. */
+/** Text output: `start()`, one chunk per page, then `end()`. */
 function textStream(
   data: ReportData,
   progress: WriteProgress,
   parts: { start: () => string; page: (rows: Cell[][]) => string; end: () => string },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const pages = data.pages();
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(parts.start()));
-        return;
-      }
-      const next = await pages.next();
-      if (next.done) {
-        controller.enqueue(encoder.encode(parts.end()));
-        controller.close();
-        return;
-      }
-      progress.rows += next.value.length;
-      controller.enqueue(encoder.encode(parts.page(next.value)));
-    },
-    async cancel() {
-      await pages.return(undefined);
-    },
-  });
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield encoder.encode(parts.start());
+    for await (const rows of data.pages()) {
+      progress.rows += rows.length;
+      yield encoder.encode(parts.page(rows));
+    }
+    yield encoder.encode(parts.end());
+  }
+  return ReadableStream.from(chunks());
 }
+
+/** Collects what an event-emitting writer (pdfkit, exceljs) has produced so far, for a generator to hand on. */
+function collector(source: { on(event: "data", listener: (chunk: Uint8Array) => void): unknown }) {
+  const chunks: Uint8Array[] = [];
+  source.on("data", (chunk) => chunks.push(chunk));
+  return { take: () => chunks.splice(0) };
+}
+
+const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** RFC 4180: a header record of column keys, then one CRLF-terminated record per row. */
 function csvStream(data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
@@ -144,18 +142,23 @@ function xmlStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
         `  <title>${xmlText(meta.title)}</title>\n`,
         `  <notes>\n`,
         ...data.notes.map((note) =>
-          `    <note${attribute("name", note.name)}${attribute("label", note.label)}>${xmlText(note.value)}</note>\n`
+          `    <note${attribute("name", note.name)}${attribute("label", note.label)}>${
+            xmlText(note.value)
+          }</note>\n`
         ),
         `  </notes>\n`,
         `  <columns>\n`,
         ...data.columns.map((column) =>
-          `    <column${attribute("key", column.key)}${attribute("label", column.label)}${attribute("type", column.kind)}/>\n`
+          `    <column${attribute("key", column.key)}${attribute("label", column.label)}${
+            attribute("type", column.kind)
+          }/>\n`
         ),
         `  </columns>\n`,
         `  <rows>\n`,
       ].join(""),
     page: (rows) =>
-      rows.map((row) => `    <row>${row.map((cell, i) => xmlCell(data.columns[i], cell)).join("")}</row>\n`).join(""),
+      rows.map((row) => `    <row>${row.map((cell, i) => xmlCell(data.columns[i], cell)).join("")}</row>\n`)
+        .join(""),
     end: () => `  </rows>\n  <summary${attribute("rowCount", String(progress.rows))}/>\n</report>\n`,
   });
 }
@@ -172,12 +175,28 @@ const BOLD_FONT = "Helvetica-Bold";
 
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const columns = data.columns.filter((column) => column.pdfWeight !== undefined);
-  const pages = data.pages();
-  let doc: PDFKit.PDFDocument;
+  const doc = new PDFDocument({
+    size: "A4",
+    layout: "landscape",
+    margin: PDF_MARGIN_PT,
+    autoFirstPage: false,
+    info: {
+      Title: meta.title,
+      Author: REPORT_PRODUCER,
+      Subject: `${meta.type} ${meta.range.from} to ${meta.range.to}`,
+      CreationDate: new Date(meta.generatedAt),
+    },
+  });
+  const output = collector(doc);
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on("end", resolve);
+    doc.on("error", reject);
+  });
+  // Awaited at the end; until then an error must not count as unhandled (the consumer may stop early).
+  ended.catch(() => {});
   let pageNumber = 0;
   let y = 0;
   let truncated = false;
-  let ended = false;
   let widths: number[] = [];
   let xs: number[] = [];
 
@@ -188,7 +207,10 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font(BODY_FONT).fontSize(PDF_META_SIZE_PT).fillColor("#334155").text(
-      pdfText(`${meta.title} · ${meta.range.from} to ${meta.range.to} · Page ${pageNumber}`, MAX_PDF_CELL_CHARS),
+      pdfText(
+        `${meta.title} · ${meta.range.from} to ${meta.range.to} · Page ${pageNumber}`,
+        MAX_PDF_CELL_CHARS,
+      ),
       PDF_MARGIN_PT,
       doc.page.height - PDF_MARGIN_PT - PDF_META_SIZE_PT,
       { width: doc.page.width - 2 * PDF_MARGIN_PT, lineBreak: false },
@@ -197,19 +219,11 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     doc.fillColor("black");
   };
 
-  const tableHeader = () => {
-    doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
-    const texts = columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS));
-    const height = rowHeight(texts);
-    doc.rect(PDF_MARGIN_PT, y, widths.reduce((a, b) => a + b, 0), height).fill(PDF_HEADER_FILL);
-    doc.fillColor("black");
-    drawRow(texts, height);
-    doc.font(BODY_FONT);
-  };
-
   const rowHeight = (texts: string[]) =>
     Math.max(
-      ...texts.map((text, i) => doc.heightOfString(text || " ", { width: widths[i] - 2 * PDF_CELL_PADDING_PT })),
+      ...texts.map((text, i) =>
+        doc.heightOfString(text || " ", { width: widths[i] - 2 * PDF_CELL_PADDING_PT })
+      ),
     ) + 2 * PDF_CELL_PADDING_PT;
 
   const drawRow = (texts: string[], height: number) => {
@@ -223,6 +237,16 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     y += height;
     doc.moveTo(PDF_MARGIN_PT, y).lineTo(xs[xs.length - 1] + widths[widths.length - 1], y)
       .lineWidth(0.3).strokeColor(PDF_RULE_COLOR).stroke();
+  };
+
+  const tableHeader = () => {
+    doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
+    const texts = columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS));
+    const height = rowHeight(texts);
+    doc.rect(PDF_MARGIN_PT, y, widths.reduce((a, b) => a + b, 0), height).fill(PDF_HEADER_FILL);
+    doc.fillColor("black");
+    drawRow(texts, height);
+    doc.font(BODY_FONT);
   };
 
   const newPage = () => {
@@ -240,75 +264,54 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     y = doc.y + 2;
   };
 
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      doc = new PDFDocument({
-        size: "A4",
-        layout: "landscape",
-        margin: PDF_MARGIN_PT,
-        autoFirstPage: false,
-        info: {
-          Title: meta.title,
-          Author: REPORT_PRODUCER,
-          Subject: `${meta.type} ${meta.range.from} to ${meta.range.to}`,
-          CreationDate: new Date(meta.generatedAt),
-        },
-      });
-      doc.on("data", (chunk: Uint8Array) => controller.enqueue(chunk));
-      doc.on("end", () => controller.close());
-      doc.on("error", (error: unknown) => controller.error(error));
-      doc.addPage();
-      pageNumber = 1;
-      const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
-      const totalWeight = columns.reduce((sum, column) => sum + (column.pdfWeight ?? 0), 0);
-      widths = columns.map((column) => (tableWidth * (column.pdfWeight ?? 0)) / totalWeight);
-      xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
-      y = PDF_MARGIN_PT;
-      footer();
-      line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
-      for (const entry of headerLines(meta).slice(1)) line(`${entry.label}: ${entry.value}`, PDF_META_SIZE_PT);
-      for (const note of data.notes) line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
-      y += PDF_META_SIZE_PT;
-      tableHeader();
-    },
-    async pull() {
-      // After doc.end() the stream closes on pdfkit's "end" event, which may come after another pull.
-      if (ended) return;
-      const next = await pages.next();
-      if (next.done) {
-        ended = true;
-        y += PDF_META_SIZE_PT;
-        if (y + PDF_META_SIZE_PT * 4 > bottom()) newPage();
-        if (progress.rows === 0) line("No records in this range.", PDF_META_SIZE_PT);
-        line(`End of report: ${progress.rows} rows.`, PDF_META_SIZE_PT, BOLD_FONT);
-        if (truncated) {
-          line(
-            `Cells longer than ${MAX_PDF_CELL_CHARS} characters are shortened in this PDF; the CSV, XLSX and XML exports carry the full values.`,
-            PDF_META_SIZE_PT,
-          );
-        }
-        doc.end();
-        return;
-      }
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    doc.addPage();
+    pageNumber = 1;
+    const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
+    const totalWeight = columns.reduce((sum, column) => sum + (column.pdfWeight ?? 0), 0);
+    widths = columns.map((column) => (tableWidth * (column.pdfWeight ?? 0)) / totalWeight);
+    xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
+    y = PDF_MARGIN_PT;
+    footer();
+    line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
+    for (const entry of headerLines(meta).slice(1)) line(`${entry.label}: ${entry.value}`, PDF_META_SIZE_PT);
+    for (const note of data.notes) line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
+    y += PDF_META_SIZE_PT;
+    tableHeader();
+    yield* output.take();
+
+    for await (const rows of data.pages()) {
       doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
-      for (const [index, row] of next.value.entries()) {
+      for (const [index, row] of rows.entries()) {
         const texts = columns.map((column) => {
           const cell = row[data.columns.indexOf(column)];
-          const text = pdfText(cell, MAX_PDF_CELL_CHARS);
           if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) truncated = true;
-          return text;
+          return pdfText(cell, MAX_PDF_CELL_CHARS);
         });
         const height = rowHeight(texts);
         if (y + height > bottom()) newPage();
         drawRow(texts, height);
         progress.rows += 1;
-        if ((index + 1) % PDF_ROWS_PER_YIELD === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        if ((index + 1) % PDF_ROWS_PER_YIELD === 0) await nextTick();
       }
-    },
-    async cancel() {
-      await pages.return(undefined);
-    },
-  });
+      yield* output.take();
+    }
+
+    y += PDF_META_SIZE_PT;
+    if (y + PDF_META_SIZE_PT * 4 > bottom()) newPage();
+    if (progress.rows === 0) line("No records in this range.", PDF_META_SIZE_PT);
+    line(`End of report: ${progress.rows} rows.`, PDF_META_SIZE_PT, BOLD_FONT);
+    if (truncated) {
+      line(
+        `Cells longer than ${MAX_PDF_CELL_CHARS} characters are shortened in this PDF; the CSV, XLSX and XML exports carry the full values.`,
+        PDF_META_SIZE_PT,
+      );
+    }
+    doc.end();
+    await ended;
+    yield* output.take();
+  }
+  return ReadableStream.from(chunks());
 }
 
 function xlsxValue(cell: Cell): Cell {
@@ -325,48 +328,43 @@ const XLSX_WIDTH_PER_PDF_WEIGHT = 9;
  * strings, never formulas). Sheet "Summary": the report's metadata, notes and row count.
  */
 function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
-  const pages = data.pages();
   const sink = new PassThrough();
+  const output = collector(sink);
+  const ended = new Promise<void>((resolve, reject) => {
+    sink.on("end", resolve);
+    sink.on("error", reject);
+  });
+  ended.catch(() => {});
   const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   workbook.creator = REPORT_PRODUCER;
   workbook.created = new Date(meta.generatedAt);
-  const sheet = workbook.addWorksheet("Report", { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.columns = data.columns.map((column) => ({
-    key: column.key,
-    width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
-  }));
-  let committed = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      sink.on("data", (chunk: Uint8Array) => controller.enqueue(chunk));
-      sink.on("end", () => controller.close());
-      sink.on("error", (error) => controller.error(error));
-      const header = sheet.addRow(data.columns.map((column) => column.label));
-      header.font = { bold: true };
-      header.commit();
-    },
-    async pull() {
-      // After the workbook is committed the stream closes on the sink's "end" event, which may come after another pull.
-      if (committed) return;
-      const next = await pages.next();
-      if (!next.done) {
-        for (const row of next.value) sheet.addRow(row.map(xlsxValue)).commit();
-        progress.rows += next.value.length;
-        return;
-      }
-      committed = true;
-      sheet.commit();
-      const summary = workbook.addWorksheet("Summary");
-      summary.columns = [{ key: "label", width: 28 }, { key: "value", width: 100 }];
-      for (const entry of headerLines(meta)) summary.addRow([entry.label, entry.value]).commit();
-      for (const note of data.notes) summary.addRow([note.label, xlsxValue(note.value)]).commit();
-      summary.addRow(["Rows", progress.rows]).commit();
-      summary.commit();
-      await workbook.commit();
-    },
-    async cancel() {
-      await pages.return(undefined);
-      sink.destroy();
-    },
-  });
+
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const sheet = workbook.addWorksheet("Report", { views: [{ state: "frozen", ySplit: 1 }] });
+    sheet.columns = data.columns.map((column) => ({
+      key: column.key,
+      width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
+    }));
+    const header = sheet.addRow(data.columns.map((column) => column.label));
+    header.font = { bold: true };
+    header.commit();
+    for await (const rows of data.pages()) {
+      for (const row of rows) sheet.addRow(row.map(xlsxValue)).commit();
+      progress.rows += rows.length;
+      // The compressor runs between events: let it turn this page's rows into bytes.
+      await nextTick();
+      yield* output.take();
+    }
+    sheet.commit();
+    const summary = workbook.addWorksheet("Summary");
+    summary.columns = [{ key: "label", width: 28 }, { key: "value", width: 100 }];
+    for (const entry of headerLines(meta)) summary.addRow([entry.label, entry.value]).commit();
+    for (const note of data.notes) summary.addRow([note.label, xlsxValue(note.value)]).commit();
+    summary.addRow(["Rows", progress.rows]).commit();
+    summary.commit();
+    await workbook.commit();
+    await ended;
+    yield* output.take();
+  }
+  return ReadableStream.from(chunks());
 }
