@@ -20,24 +20,50 @@ import {
 } from "../../src/domain/report_encoding.ts";
 
 Deno.test("isReportType() and isReportFormat() accept exactly the spec's six types and four formats", () => {
-  for (const type of ["institutions", "routing-codes", "swift-activity", "iban-validation", "api-usage", "audit-trail"]) {
+  for (
+    const type of [
+      "institutions",
+      "routing-codes",
+      "swift-activity",
+      "iban-validation",
+      "api-usage",
+      "audit-trail",
+    ]
+  ) {
     assert.ok(isReportType(type), type);
   }
   for (const format of ["pdf", "csv", "xlsx", "xml"]) assert.ok(isReportFormat(format), format);
-  for (const bad of ["", "Institutions", "ledger", "audit_trail"]) assert.equal(isReportType(bad), false, bad);
+  for (const bad of ["", "Institutions", "ledger", "audit_trail"]) {
+    assert.equal(isReportType(bad), false, bad);
+  }
   for (const bad of ["", "PDF", "xls", "json"]) assert.equal(isReportFormat(bad), false, bad);
 });
 
 Deno.test("parseIsoDate() accepts real calendar dates only", () => {
   assert.equal(parseIsoDate("2026-01-31"), Date.UTC(2026, 0, 31));
   assert.equal(parseIsoDate("2024-02-29"), Date.UTC(2024, 1, 29));
-  for (const bad of ["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-01", "26-01-01", "2026-01-01T00:00:00Z", "", " 2026-01-01"]) {
+  for (
+    const bad of [
+      "2026-02-29",
+      "2026-02-30",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-1-01",
+      "26-01-01",
+      "2026-01-01T00:00:00Z",
+      "",
+      " 2026-01-01",
+    ]
+  ) {
     assert.equal(parseIsoDate(bad), null, bad);
   }
 });
 
 Deno.test("validateReportRange() accepts from = to and rejects a reversed range on the to field", () => {
-  assert.deepEqual(validateReportRange("2026-01-05", "2026-01-05"), { ok: true, value: { from: "2026-01-05", to: "2026-01-05" } });
+  assert.deepEqual(validateReportRange("2026-01-05", "2026-01-05"), {
+    ok: true,
+    value: { from: "2026-01-05", to: "2026-01-05" },
+  });
   const reversed = validateReportRange("2026-01-05", "2026-01-04");
   assert.equal(reversed.ok, false);
   if (!reversed.ok) {
@@ -91,7 +117,7 @@ Deno.test("startOfUtcMonth() is the first day of the UTC month", () => {
 });
 
 Deno.test("neutraliseFormula() prefixes an apostrophe to =, +, -, @, tab and CR starts only", () => {
-  for (const text of ["=1+1", "+1", "-2", "@SUM(A1)", "\tcmd", "\rcmd", "=HYPERLINK(\"http://x\")"]) {
+  for (const text of ["=1+1", "+1", "-2", "@SUM(A1)", "\tcmd", "\rcmd", '=HYPERLINK("http://x")']) {
     assert.equal(neutraliseFormula(text), `'${text}`, JSON.stringify(text));
   }
   for (const text of ["a=1", "1-2", "", " =1", "'=1", "mail@bank"]) {
