@@ -102,7 +102,9 @@ export type ReportRangeErrorCode = "invalid_date" | "range_reversed" | "range_to
  */
 export function validateReportRange(from: string, to: string): Result<DateRange> {
   const fromMs = parseIsoDate(from);
-  if (fromMs === null) return err("invalid_date", "from must be a calendar date in the form YYYY-MM-DD", "from");
+  if (fromMs === null) {
+    return err("invalid_date", "from must be a calendar date in the form YYYY-MM-DD", "from");
+  }
   const toMs = parseIsoDate(to);
   if (toMs === null) return err("invalid_date", "to must be a calendar date in the form YYYY-MM-DD", "to");
   if (toMs < fromMs) return err("range_reversed", "to must be on or after from", "to");

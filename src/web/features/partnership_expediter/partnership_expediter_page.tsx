@@ -12,7 +12,11 @@ import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { useToast } from "../../lib/toast.ts";
 
-type PartnershipStatus = "Awaiting Correspondent Documentation" | "Documentation Phase" | "Under Review" | "Operational";
+type PartnershipStatus =
+  | "Awaiting Correspondent Documentation"
+  | "Documentation Phase"
+  | "Under Review"
+  | "Operational";
 
 /** Light badges build on the secondary variant and the dark one on the default, so either colour class keeps the contrast. */
 const STATUS_STYLES: Record<PartnershipStatus, { variant: BadgeVariant; className: string }> = {
@@ -78,7 +82,10 @@ const EXPEDITIONS: Expedition[] = [
     ],
     contacts: [
       { role: "SWIFT Customer Support Centre (24/7)", channel: "Case via swift.com support portal" },
-      { role: "Relationship Manager, Central Banks & Market Infrastructures", channel: "Through the SWIFT account team" },
+      {
+        role: "Relationship Manager, Central Banks & Market Infrastructures",
+        channel: "Through the SWIFT account team",
+      },
     ],
     selectLabel: "Expedition Method",
     options: [
@@ -145,7 +152,11 @@ const EXPEDITIONS: Expedition[] = [
 ];
 
 const DASHBOARD: { title: string; status: PartnershipStatus; detail: string }[] = [
-  { title: "SWIFT Network", status: "Awaiting Correspondent Documentation", detail: "Service request SR-SWIFT-2024-00847" },
+  {
+    title: "SWIFT Network",
+    status: "Awaiting Correspondent Documentation",
+    detail: "Service request SR-SWIFT-2024-00847",
+  },
   { title: "Visa Direct", status: "Under Review", detail: "Service request VISA-PRT-2024-11392" },
   { title: "Account Data Services", status: "Operational", detail: "Verification and balance checks live" },
 ];
@@ -182,14 +193,18 @@ function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
                   </span>
                   <span>
                     {item.document}
-                    <span className="ml-1 text-xs text-slate-600">({item.ready ? "Ready" : "Outstanding"})</span>
+                    <span className="ml-1 text-xs text-slate-600">
+                      ({item.ready ? "Ready" : "Outstanding"})
+                    </span>
                   </span>
                 </li>
               ))}
             </ul>
           </section>
           <section aria-labelledby={`${expedition.id}-contacts`}>
-            <h3 id={`${expedition.id}-contacts`} className="text-sm font-semibold text-slate-900">Contacts</h3>
+            <h3 id={`${expedition.id}-contacts`} className="text-sm font-semibold text-slate-900">
+              Contacts
+            </h3>
             <ul className="mt-2 space-y-1.5">
               {expedition.contacts.map((contact) => (
                 <li key={contact.role} className="text-sm">
@@ -204,7 +219,10 @@ function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
       <Card>
         <CardHeader>
           <CardTitle>Request Expedition</CardTitle>
-          <CardDescription>Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner} to prioritise this partnership.</CardDescription>
+          <CardDescription>
+            Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner}{" "}
+            to prioritise this partnership.
+          </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
           <SelectField
@@ -231,7 +249,9 @@ function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
             {expedition.actionLabel}
           </Button>
           <section aria-labelledby={`${expedition.id}-timelines`}>
-            <h3 id={`${expedition.id}-timelines`} className="text-sm font-semibold text-slate-900">Expected Timelines</h3>
+            <h3 id={`${expedition.id}-timelines`} className="text-sm font-semibold text-slate-900">
+              Expected Timelines
+            </h3>
             <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-3">
               {TIMELINES.map((timeline) => (
                 <div key={timeline.label} className="rounded-md border border-slate-200 p-2">
@@ -250,7 +270,10 @@ function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
 export default function PartnershipExpediterPage() {
   return (
     <>
-      <PageHeader title="Partnership Expediter" subtitle="Accelerate SWIFT, Visa and executive partnership approvals" />
+      <PageHeader
+        title="Partnership Expediter"
+        subtitle="Accelerate SWIFT, Visa and executive partnership approvals"
+      />
       <div className="mb-6 grid gap-4 md:grid-cols-3">
         {DASHBOARD.map((card) => (
           <Card key={card.title}>

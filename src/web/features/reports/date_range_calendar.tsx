@@ -56,8 +56,19 @@ export function isCalendarDay(text: string): boolean {
 }
 
 const monthTitle = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-const longDay = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
-const shortDay = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const longDay = new Intl.DateTimeFormat("en-US", {
+  weekday: "long",
+  month: "long",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const shortDay = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 const WEEKDAYS = Array.from({ length: DAYS_PER_WEEK }, (_, i) => {
   // 2023-01-01 was a Sunday.
   const ms = Date.UTC(2023, 0, 1 + i);
@@ -82,7 +93,12 @@ function monthWeeks(first: string): (string | null)[][] {
       week = [];
     }
   }
-  if (week.length > 0) weeks.push([...week, ...Array.from({ length: DAYS_PER_WEEK - week.length }, () => null)]);
+  if (week.length > 0) {
+    weeks.push([
+      ...week,
+      ...Array.from({ length: DAYS_PER_WEEK - week.length }, () => null),
+    ]);
+  }
   return weeks;
 }
 
@@ -119,7 +135,9 @@ export function DateRangeCalendar({ value, onChange, label }: {
   const focusDay = (day: string) => {
     moveFocus.current = true;
     if (day < firstMonth) setFirstMonth(monthStart(day));
-    else if (day >= monthStart(addMonths(lastMonth, 1))) setFirstMonth(monthStart(addMonths(day, -(MONTHS_SHOWN - 1))));
+    else if (day >= monthStart(addMonths(lastMonth, 1))) {
+      setFirstMonth(monthStart(addMonths(day, -(MONTHS_SHOWN - 1))));
+    }
     setFocused(day);
   };
 
@@ -157,7 +175,9 @@ export function DateRangeCalendar({ value, onChange, label }: {
   };
 
   // The roving tab stop must sit on a day that is shown.
-  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1)) ? focused : firstMonth;
+  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1))
+    ? focused
+    : firstMonth;
 
   const describe = (day: string) => {
     const parts = [longDay.format(toMs(day))];
@@ -170,7 +190,13 @@ export function DateRangeCalendar({ value, onChange, label }: {
   };
 
   return (
-    <div ref={container} role="group" aria-label={label} aria-describedby={statusId} className="rounded-md border border-slate-200 p-3">
+    <div
+      ref={container}
+      role="group"
+      aria-label={label}
+      aria-describedby={statusId}
+      className="rounded-md border border-slate-200 p-3"
+    >
       <div className="mb-2 flex items-center justify-between">
         <button
           type="button"
@@ -181,7 +207,9 @@ export function DateRangeCalendar({ value, onChange, label }: {
           <span aria-hidden="true">‹</span>
         </button>
         <p id={statusId} role="status" className="text-sm text-slate-700">
-          {value.from === value.to ? formatDay(value.from) : `${formatDay(value.from)} – ${formatDay(value.to)}`}
+          {value.from === value.to
+            ? formatDay(value.from)
+            : `${formatDay(value.from)} – ${formatDay(value.to)}`}
           {pickingEnd ? " (pick the end date)" : ""}
         </p>
         <button
@@ -198,11 +226,18 @@ export function DateRangeCalendar({ value, onChange, label }: {
           const first = addMonths(firstMonth, index);
           return (
             <table key={first} className="w-full border-collapse text-center text-sm">
-              <caption className="pb-2 text-sm font-semibold text-slate-900">{monthTitle.format(toMs(first))}</caption>
+              <caption className="pb-2 text-sm font-semibold text-slate-900">
+                {monthTitle.format(toMs(first))}
+              </caption>
               <thead>
                 <tr>
                   {WEEKDAYS.map((day) => (
-                    <th key={day.long} scope="col" abbr={day.long} className="pb-1 text-xs font-medium text-slate-600">
+                    <th
+                      key={day.long}
+                      scope="col"
+                      abbr={day.long}
+                      className="pb-1 text-xs font-medium text-slate-600"
+                    >
                       {day.short.slice(0, 2)}
                     </th>
                   ))}
@@ -232,7 +267,9 @@ export function DateRangeCalendar({ value, onChange, label }: {
                                 : inside
                                 ? "bg-blue-100 text-slate-900"
                                 : "text-slate-900 hover:bg-slate-100"
-                            } ${day === today && !endpoint ? "underline decoration-2 underline-offset-2" : ""}`}
+                            } ${
+                              day === today && !endpoint ? "underline decoration-2 underline-offset-2" : ""
+                            }`}
                           >
                             {Number(day.slice(8))}
                           </button>

@@ -7,7 +7,14 @@ import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  StatCard,
+} from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
@@ -24,14 +31,23 @@ import {
 } from "../../../domain/report.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { DateRangeCalendar, type DayRange, formatDay, isCalendarDay, localToday } from "./date_range_calendar.tsx";
+import {
+  DateRangeCalendar,
+  type DayRange,
+  formatDay,
+  isCalendarDay,
+  localToday,
+} from "./date_range_calendar.tsx";
 import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./use_reports.ts";
 
 const LOADING_ROWS = 3;
 const BYTES_PER_KIB = 1024;
 
 const TYPE_OPTIONS = REPORT_TYPES.map((type) => ({ value: type, label: REPORT_TYPE_LABELS[type] }));
-const FORMAT_OPTIONS = REPORT_FORMATS.map((format) => ({ value: format, label: REPORT_FORMAT_LABELS[format] }));
+const FORMAT_OPTIONS = REPORT_FORMATS.map((format) => ({
+  value: format,
+  label: REPORT_FORMAT_LABELS[format],
+}));
 
 /** Static by the spec (section 4): the filing calendar the supervision team works to. */
 const COMPLIANCE_SCHEDULE = [
@@ -43,7 +59,9 @@ const COMPLIANCE_SCHEDULE = [
 
 function ScheduleBadge({ status }: { status: "Pending" | "Scheduled" | "Complete" }) {
   if (status === "Complete") return <Badge className="bg-green-800 text-white">Complete</Badge>;
-  if (status === "Pending") return <Badge variant="secondary" className="bg-amber-100 text-amber-900">Pending</Badge>;
+  if (status === "Pending") {
+    return <Badge variant="secondary" className="bg-amber-100 text-amber-900">Pending</Badge>;
+  }
   return <Badge variant="outline" className="text-slate-800">Scheduled</Badge>;
 }
 
@@ -61,7 +79,9 @@ function firstOfMonth(day: string): string {
 function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading: boolean }) {
   const download = useDownloadReport();
   if (!isLoading && items.length === 0) {
-    return <EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />;
+    return (
+      <EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />
+    );
   }
   return (
     <Table label="Recent reports">
@@ -81,7 +101,9 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
         {isLoading
           ? Array.from({ length: LOADING_ROWS }, (_, row) => (
             <Tr key={row}>
-              <Td colSpan={8}><Skeleton className="h-5 w-full" /></Td>
+              <Td colSpan={8}>
+                <Skeleton className="h-5 w-full" />
+              </Td>
             </Tr>
           ))
           : items.map((report) => (
@@ -93,7 +115,9 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
               <Td>{formatSize(report.sizeBytes)}</Td>
               <Td>
                 {formatDateTime(report.completedAt ?? report.createdAt)}
-                {report.createdByName && <span className="block text-xs text-slate-600">{report.createdByName}</span>}
+                {report.createdByName && (
+                  <span className="block text-xs text-slate-600">{report.createdByName}</span>
+                )}
               </Td>
               <Td>
                 {report.status === "completed"
@@ -158,20 +182,33 @@ export default function ReportsPage() {
       toast({ title: "Error", description: checked.error.message, variant: "destructive" });
       return;
     }
-    toast({ title: "Report Generated", description: `${REPORT_TYPE_LABELS[type]} is being prepared for download` });
+    toast({
+      title: "Report Generated",
+      description: `${REPORT_TYPE_LABELS[type]} is being prepared for download`,
+    });
     generate.mutate({ type, format, from: range.from, to: range.to });
   };
 
   return (
     <>
-      <PageHeader title="Reports & Analytics" subtitle="Generate regulatory and operational reports from the registry" />
+      <PageHeader
+        title="Reports & Analytics"
+        subtitle="Generate regulatory and operational reports from the registry"
+      />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Reports This Month" value={loading ? "…" : counters?.thisMonth ?? 0} />
         <StatCard label="Total Reports" value={loading ? "…" : counters?.total ?? 0} />
-        <StatCard label="Rows Exported" value={loading ? "…" : (counters?.rowsExported ?? 0).toLocaleString("en-US")} />
+        <StatCard
+          label="Rows Exported"
+          value={loading ? "…" : (counters?.rowsExported ?? 0).toLocaleString("en-US")}
+        />
         <StatCard
           label="Last Generated"
-          value={loading ? "…" : counters?.lastGeneratedAt ? formatDay(counters.lastGeneratedAt.slice(0, 10)) : "Never"}
+          value={loading
+            ? "…"
+            : counters?.lastGeneratedAt
+            ? formatDay(counters.lastGeneratedAt.slice(0, 10))
+            : "Never"}
           hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
         />
       </div>
@@ -223,7 +260,10 @@ export default function ReportsPage() {
           <CardContent>
             <ul className="space-y-3">
               {COMPLIANCE_SCHEDULE.map((item) => (
-                <li key={item.name} className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3">
+                <li
+                  key={item.name}
+                  className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
+                >
                   <div>
                     <p className="text-sm font-medium text-slate-900">{item.name}</p>
                     <p className="text-xs text-slate-600">{item.due}</p>

@@ -17,8 +17,8 @@ import {
   AUDIT_RETENTION_YEARS,
   BACKUP_FREQUENCIES,
   DEFAULT_SETTINGS,
-  PASSWORD_POLICY_MIN_LENGTH,
   PASSWORD_POLICIES,
+  PASSWORD_POLICY_MIN_LENGTH,
   sanitizeSettings,
   SESSION_TIMEOUT_MINUTES,
   settingsAtom,
@@ -79,11 +79,13 @@ type Draft = Omit<StoredSettings, NumberField> & Record<NumberField, string>;
 const NUMBER_RULES: Record<NumberField, { range: { min: number; max: number }; message: string }> = {
   sessionTimeout: {
     range: SESSION_TIMEOUT_MINUTES,
-    message: `Session timeout must be a whole number of minutes from ${SESSION_TIMEOUT_MINUTES.min} to ${SESSION_TIMEOUT_MINUTES.max}`,
+    message:
+      `Session timeout must be a whole number of minutes from ${SESSION_TIMEOUT_MINUTES.min} to ${SESSION_TIMEOUT_MINUTES.max}`,
   },
   apiRateLimit: {
     range: API_RATE_LIMIT_PER_HOUR,
-    message: `API rate limit must be a whole number of requests per hour from ${API_RATE_LIMIT_PER_HOUR.min} to ${API_RATE_LIMIT_PER_HOUR.max}`,
+    message:
+      `API rate limit must be a whole number of requests per hour from ${API_RATE_LIMIT_PER_HOUR.min} to ${API_RATE_LIMIT_PER_HOUR.max}`,
   },
   smtpPort: {
     range: SMTP_PORT,
@@ -100,7 +102,9 @@ function toDraft(settings: StoredSettings): Draft {
   };
 }
 
-function checkNumbers(draft: Draft): { values: Record<NumberField, number>; errors: Partial<Record<NumberField, string>> } {
+function checkNumbers(
+  draft: Draft,
+): { values: Record<NumberField, number>; errors: Partial<Record<NumberField, string>> } {
   const values = {} as Record<NumberField, number>;
   const errors: Partial<Record<NumberField, string>> = {};
   for (const field of Object.keys(NUMBER_RULES) as NumberField[]) {
@@ -113,7 +117,9 @@ function checkNumbers(draft: Draft): { values: Record<NumberField, number>; erro
   return { values, errors };
 }
 
-function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+function Section(
+  { title, description, children }: { title: string; description: string; children: ReactNode },
+) {
   return (
     <Card>
       <CardHeader>
@@ -132,7 +138,8 @@ export default function SettingsPage() {
   const [smtpPassword, setSmtpPassword] = useState("");
   const [errors, setErrors] = useState<Partial<Record<NumberField, string>>>({});
 
-  const set = <K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+    setDraft((current) => ({ ...current, [field]: value }));
 
   const save = () => {
     const checked = checkNumbers(draft);
@@ -143,7 +150,10 @@ export default function SettingsPage() {
       return;
     }
     setStored(sanitizeSettings({ ...draft, ...checked.values }));
-    toast({ title: "Settings Saved", description: "Your settings are kept in this browser only; nothing was sent to the server." });
+    toast({
+      title: "Settings Saved",
+      description: "Your settings are kept in this browser only; nothing was sent to the server.",
+    });
   };
 
   const reset = () => {
@@ -155,13 +165,20 @@ export default function SettingsPage() {
 
   const general = (
     <Section title="General Settings" description="How this console names and presents the registry.">
-      <TextField label="System Name" value={draft.systemName} maxLength={255} onChange={(e) => set("systemName", e.target.value)} />
+      <TextField
+        label="System Name"
+        value={draft.systemName}
+        maxLength={255}
+        onChange={(e) =>
+          set("systemName", e.target.value)}
+      />
       <TextAreaField
         label="System Description"
         rows={3}
         value={draft.systemDescription}
         maxLength={500}
-        onChange={(e) => set("systemDescription", e.target.value)}
+        onChange={(e) =>
+          set("systemDescription", e.target.value)}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
@@ -218,19 +235,37 @@ export default function SettingsPage() {
           onChange={(e) => set("auditLogRetention", Number(e.target.value) as Draft["auditLogRetention"])}
         />
       </div>
-      <SwitchField label="Require multi-factor authentication" checked={draft.mfaRequired} onChange={(v) => set("mfaRequired", v)} />
+      <SwitchField
+        label="Require multi-factor authentication"
+        checked={draft.mfaRequired}
+        onChange={(v) => set("mfaRequired", v)}
+      />
     </Section>
   );
 
   const notifications = (
     <div className="space-y-6">
       <Section title="Notification Settings" description="How staff are alerted about registry events.">
-        <SwitchField label="Email notifications" checked={draft.emailNotifications} onChange={(v) => set("emailNotifications", v)} />
-        <SwitchField label="SMS notifications" checked={draft.smsNotifications} onChange={(v) => set("smsNotifications", v)} />
+        <SwitchField
+          label="Email notifications"
+          checked={draft.emailNotifications}
+          onChange={(v) => set("emailNotifications", v)}
+        />
+        <SwitchField
+          label="SMS notifications"
+          checked={draft.smsNotifications}
+          onChange={(v) => set("smsNotifications", v)}
+        />
       </Section>
       <Section title="Email Server (SMTP)" description="The mail server notifications are sent through.">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="SMTP Server" value={draft.smtpServer} maxLength={255} placeholder="smtp.example.org" onChange={(e) => set("smtpServer", e.target.value)} />
+          <TextField
+            label="SMTP Server"
+            value={draft.smtpServer}
+            maxLength={255}
+            placeholder="smtp.example.org"
+            onChange={(e) => set("smtpServer", e.target.value)}
+          />
           <TextField
             label="SMTP Port"
             type="number"
@@ -241,7 +276,13 @@ export default function SettingsPage() {
             error={errors.smtpPort}
             onChange={(e) => set("smtpPort", e.target.value)}
           />
-          <TextField label="SMTP Username" value={draft.smtpUsername} maxLength={255} autoComplete="off" onChange={(e) => set("smtpUsername", e.target.value)} />
+          <TextField
+            label="SMTP Username"
+            value={draft.smtpUsername}
+            maxLength={255}
+            autoComplete="off"
+            onChange={(e) => set("smtpUsername", e.target.value)}
+          />
           <TextField
             label="SMTP Password"
             type="password"
@@ -274,7 +315,11 @@ export default function SettingsPage() {
 
   const backup = (
     <Section title="Backup Settings" description="Automatic backups of the registry database.">
-      <SwitchField label="Automatic backups" checked={draft.autoBackup} onChange={(v) => set("autoBackup", v)} />
+      <SwitchField
+        label="Automatic backups"
+        checked={draft.autoBackup}
+        onChange={(v) => set("autoBackup", v)}
+      />
       <SelectField
         label="Backup Frequency"
         options={FREQUENCY_OPTIONS}
