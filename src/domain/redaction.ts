@@ -76,6 +76,21 @@ export function redactValue(value: unknown, depth = 0): unknown {
   return copy;
 }
 
+/** 13 or more digits, possibly grouped by single spaces or dashes: what maskCardNumbersInText looks at. */
+const CARD_NUMBER_CANDIDATE = /\d(?:[ -]?\d){12}/;
+/** Every sensitive name contains one of these once its non-alphanumerics are removed. */
+const SENSITIVE_FRAGMENTS = /pass|secret|token|auth|key|credential|card|session|cookie|pan|pin|cvv|cvc|otp|sid/;
+
+/**
+ * False when `text` certainly holds nothing to redact: no card-number-like digits and no fragment of
+ * a sensitive name anywhere (names, values, or across them). Lets the log skip the walk for the
+ * common lookup answer; any doubt (including JSON escapes) answers true.
+ */
+export function mayNeedRedaction(text: string): boolean {
+  if (text.includes("\\u") || CARD_NUMBER_CANDIDATE.test(text)) return true;
+  return SENSITIVE_FRAGMENTS.test(text.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
 /** `"password": "…"` and `password=…` pairs in text that could not be parsed as a whole. */
 const QUOTED_PAIR = /("([^"\\]*)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
 const FORM_PAIR = /(^|[&?;\s])([A-Za-z0-9_.-]+)=([^&;\s]*)/g;
@@ -124,6 +139,13 @@ export function loggedPayloadFromText(
   maxParseChars = MAX_PARSED_PAYLOAD_CHARS,
 ): unknown {
   if (text === "") return null;
+  if (text.length <= maxChars && !mayNeedRedaction(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
   if (text.length <= maxParseChars) {
     try {
       return loggedPayload(JSON.parse(text), maxChars);

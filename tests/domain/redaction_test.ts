@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   isSensitiveName,
+  mayNeedRedaction,
   loggedPayload,
   loggedPayloadFromText,
   MAX_LOGGED_PAYLOAD_CHARS,
@@ -79,4 +80,16 @@ Deno.test("redactText() redacts JSON-like and form-like pairs and masks card num
   assert.equal(redactText("email=a%40b.test&password=hunter22"), `email=a%40b.test&password=${REDACTED}`);
   assert.equal(redactText(`"password": "cut off here`), `"password": "${REDACTED}"`);
   assert.equal(redactText(`pan ${CARD}`), "pan 453201******0366");
+});
+
+Deno.test("mayNeedRedaction() clears only text with no card-like digits and no fragment of a secret name", () => {
+  const lookup = JSON.stringify({
+    data: { id: crypto.randomUUID(), code: "ABC00012345", status: "active", createdAt: "2026-01-15T09:30:00.000Z" },
+    success: true,
+    timestamp: "2026-01-15T09:30:00.000Z",
+  });
+  assert.equal(mayNeedRedaction(lookup), false);
+  for (const text of ['{"to_ken":"x"}', '{"n":"4532 0151 1283 0366"}', `{"n":${CARD}}`, '{"\\u0070assword":"x"}', '{"apiKey":1}']) {
+    assert.equal(mayNeedRedaction(text), true, text);
+  }
 });

@@ -164,7 +164,7 @@ export class RequestLog {
     const apiKeyId = c.get("apiKeyId") ?? null;
     this.#enqueue({
       id: crypto.randomUUID(),
-      endpoint: maskCardNumbersInText(c.req.path).slice(0, MAX_LOGGED_ENDPOINT_LENGTH),
+      endpoint: c.req.path,
       method: c.req.method.slice(0, MAX_LOGGED_METHOD_LENGTH),
       clientIp: clientIp(c, this.#config),
       userAgent: c.req.header("user-agent")?.slice(0, MAX_LOGGED_USER_AGENT_LENGTH) ?? null,
@@ -282,7 +282,7 @@ export class RequestLog {
 function toRow(entry: CapturedRequest): typeof apiLogs.$inferInsert {
   return {
     id: entry.id,
-    endpoint: entry.endpoint,
+    endpoint: maskCardNumbersInText(entry.endpoint).slice(0, MAX_LOGGED_ENDPOINT_LENGTH),
     method: entry.method,
     clientIp: entry.clientIp,
     userAgent: entry.userAgent,
