@@ -4,6 +4,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { extractText, getDocumentProxy } from "unpdf";
+import { validateXML } from "xmllint-wasm";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import {
   apiLogs,
@@ -25,6 +26,7 @@ import { createTestApp as createBaseTestApp, expectJson, type TestApp } from "..
 const createTestApp = () => createBaseTestApp({ API_LOG_RETENTION_DAYS: "36500" });
 
 const RANGE = { from: "2025-03-01", to: "2025-03-31" };
+const REPORT_XSD = new URL("../../docs/reports.xsd", import.meta.url);
 const INJECTION_NAME = '=HYPERLINK("http://evil.example","click")';
 const INJECTION_ADDRESS = "@SUM(1+1)";
 const TRICKY_NAME = 'Bank "North", Ltd.\nSecond line';
@@ -189,6 +191,11 @@ async function parseReport(format: ReportFormat, bytes: Uint8Array): Promise<Par
     case "xml": {
       const text = new TextDecoder().decode(bytes);
       assert.equal(XMLValidator.validate(text), true, "the XML is well formed");
+      const schema = await validateXML({
+        xml: [{ fileName: "report.xml", contents: text }],
+        schema: [{ fileName: "reports.xsd", contents: await Deno.readTextFile(REPORT_XSD) }],
+      });
+      assert.deepEqual(schema.errors.map((error) => error.message), [], "the XML follows docs/reports.xsd");
       const doc = new XMLParser({
         ignoreAttributes: false,
         attributeNamePrefix: "@",
