@@ -1,6 +1,7 @@
 /**
  * Stored XSS: free text holding markup (institution names, account names, cardholder names,
- * registry entries, connection partners, code descriptions) is registered through the API, then
+ * registry entries, connection partners, code descriptions, API key names, and the paths and user
+ * agents the request log records) is registered through the API, then
  * every screen that shows it is opened in chromium: the markup must appear as literal text, no
  * dialog may fire and no element of the payload may exist in the page.
  */
@@ -10,7 +11,7 @@ import { e2eTest, signIn, withBrowser } from "../e2e/helpers.ts";
 import { client, routeExists, signIn as apiSignIn } from "./support/storm.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const SCREEN_TIMEOUT_MS = 10_000;
+const SCREEN_TIMEOUT_MS = 20_000;
 
 /** Markup that would run or render if any screen injected it as HTML. */
 const payload = (label: string) =>
@@ -105,7 +106,41 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
     initialBalance: "0",
   }, ["/card-management"]);
 
+  if (await routeExists(call, "GET", "/api/api-keys")) {
+    const created = await call("POST", "/api/api-keys", { name: KEY_NAME });
+    assert.equal(created.status, 201, created.text);
+    planted.push({ text: KEY_NAME, screens: ["/api-management#Keys"] });
+    // The request log shows what callers send: a path and a user agent carrying markup.
+    const res = await fetch(`${baseUrl}${LOGGED_PATH}`, {
+      headers: { authorization: `Bearer ${created.json.key}`, "user-agent": LOGGED_USER_AGENT },
+    });
+    await res.body?.cancel();
+  } else {
+    skipped.push("API key and request log (/api/api-keys not mounted)");
+  }
   return { planted, skipped };
+}
+
+/** No double quotes: the request log's details show payloads as JSON, which would escape them. */
+const LOGGED_MARKUP = "<img src=x data-xss onerror=alert(1)>";
+const LOGGED_PATH = `/api/institutions/XSS-path${encodeURIComponent(LOGGED_MARKUP)}`;
+const LOGGED_USER_AGENT = `XSS-agent ${LOGGED_MARKUP}<script data-xss>alert(2)</script>`;
+const LOG_FLUSH_TIMEOUT_MS = 10_000;
+/** Key names are at most 100 characters. */
+const KEY_NAME = `XSS-key ${LOGGED_MARKUP}<b data-xss>b</b>`;
+
+/** The endpoint as the request log recorded it (the router leaves reserved characters encoded). */
+async function waitForLoggedPath(baseUrl: string): Promise<string> {
+  const call = client(baseUrl, await apiSignIn(baseUrl));
+  const deadline = Date.now() + LOG_FLUSH_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const res = await call("GET", "/api/api-logs");
+    const entries: { endpoint: string }[] = Array.isArray(res.json) ? res.json : res.json?.entries ?? res.json?.data ?? [];
+    const logged = entries.find((e) => e.endpoint?.includes("XSS-path"));
+    if (logged) return logged.endpoint;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the request with markup never reached the request log");
 }
 
 async function expectLiteral(page: Page, screen: string, texts: string[], dialogs: string[], scope: Locator | Page = page) {
@@ -132,14 +167,29 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       await dialog.dismiss();
     });
     await signIn(page, server.baseUrl);
+    const plantedLabels = new Set(planted.map((p) => p.text));
+    const checked: string[] = [];
+    // First, before the screens' own requests push the entry off the log's first page.
+    if (plantedLabels.has(KEY_NAME)) {
+      const endpoint = await waitForLoggedPath(server.baseUrl);
+      assert(endpoint.includes("<img"), `the logged endpoint ${endpoint} lost its markup`);
+      await page.goto(`${server.baseUrl}/api-management`);
+      await page.getByRole("tab", { name: "Logs" }).click();
+      await expectLiteral(page, "/api-management#Logs", [endpoint, `Key: ${KEY_NAME}`], dialogs);
+      await page.getByRole("button", { name: new RegExp(`^Details of GET /api/institutions/XSS-path`) }).first().click();
+      await expectLiteral(page, "/api-management#Logs details", [`User agent: ${LOGGED_USER_AGENT}`], dialogs, page.getByRole("dialog"));
+      checked.push("/api-management Logs (path, key name, user agent)");
+    }
     const screens = [...new Set(planted.flatMap((p) => p.screens))];
     for (const screen of screens) {
-      await page.goto(`${server.baseUrl}${screen}`);
+      // "path#Tab": the screen, then the tab that shows the record.
+      const [path, tab] = screen.split("#");
+      await page.goto(`${server.baseUrl}${path}`);
+      if (tab) await page.getByRole("tab", { name: tab }).click();
       const texts = planted.filter((p) => p.screens.includes(screen)).map((p) => p.text);
       await expectLiteral(page, screen, texts, dialogs);
     }
-    const plantedLabels = new Set(planted.map((p) => p.text));
-    const checked = [...screens];
+    checked.push(...screens);
     if (plantedLabels.has(payload("XSS-institution"))) {
       await page.goto(`${server.baseUrl}/`);
       const lookup = page.getByRole("search", { name: "Code lookup" });
