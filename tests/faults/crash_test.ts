@@ -61,6 +61,7 @@ Deno.test({
       const final = await checkDatabase(server.databaseUrl, acked, dataDir);
       console.log(`after ${CRASH_CYCLES} crashes: ${JSON.stringify(final.counts)}; acknowledged ${acked.sweeps.length} sweeps, ` +
         `${acked.institutions.length} institutions, ${acked.cards.length} cards, ${acked.cardLoads} card loads`);
+      if (final.observations.length > 0) console.log(`observations:\n  ${final.observations.join("\n  ")}`);
       assert.deepEqual(final.violations, []);
     } finally {
       await server?.stop();

@@ -42,6 +42,16 @@ export async function checkDatabase(databaseUrl: string, acked?: StormResult["ac
         (SELECT 1 FROM audit_trail a WHERE a.entity_id = r.id) LIMIT 5`);
       for (const u of unaudited) report.violations.push(`report ${u.id} has no audit row`);
       report.counts.generated_reports = reports.length;
+      const recorded = new Set((await db.read.all<{ id: string; format: string }>(
+        sql`SELECT id, format FROM generated_reports WHERE status = 'completed'`,
+      )).map((r) => `${r.id}.${r.format}`));
+      try {
+        for await (const entry of Deno.readDir(`${dataDir}/reports`)) {
+          if (!recorded.has(entry.name)) report.observations.push(`reports/${entry.name} has no completed record`);
+        }
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
     }
     return report;
   } finally {

@@ -15,6 +15,8 @@ async function tableExists(db: Queryable, name: string): Promise<boolean> {
 export interface InvariantReport {
   violations: string[];
   counts: Record<string, number>;
+  /** Findings that break no invariant of money or records (e.g. leftover temporary files). */
+  observations: string[];
 }
 
 export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
@@ -148,5 +150,5 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
 
   const chain = await verifyAuditChain(db);
   if (!chain.ok) violations.push(`audit chain broken at seq ${chain.firstBroken.seq}: ${chain.firstBroken.reason}`);
-  return { violations, counts };
+  return { violations, counts, observations: [] };
 }
