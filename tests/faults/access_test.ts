@@ -75,6 +75,37 @@ Deno.test("a disabled user's live session answers 401 on the next request, on ev
     assert.deepEqual(wrong, []);
   }));
 
+Deno.test("a revoked session answers 401 at once on every route, while the revoking session lives on", () =>
+  withApp(async (t) => {
+    const keeper = await t.login();
+    const victim = await t.login();
+    const list = await t.request("GET", "/api/sessions", { cookie: keeper });
+    if (list.status === 404) {
+      await list.body?.cancel();
+      console.log("session revocation is not mounted: nothing to check");
+      return;
+    }
+    const sessions: { id: string; current: boolean }[] = await list.json();
+    const others = sessions.filter((s) => !s.current);
+    assert.equal(others.length, 1, "the second sign-in is listed");
+    const revoked = await t.request("DELETE", `/api/sessions/${others[0].id}`, { cookie: keeper });
+    assert(revoked.status === 200 || revoked.status === 204, `revocation answered ${revoked.status}`);
+    await revoked.body?.cancel();
+    const wrong: string[] = [];
+    for (const route of apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path))) {
+      const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), {
+        cookie: victim,
+        ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}),
+      });
+      await res.body?.cancel();
+      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status}`);
+    }
+    assert.deepEqual(wrong, []);
+    const me = await t.request("GET", "/api/auth/user", { cookie: keeper });
+    assert.equal(me.status, 200);
+    await me.body?.cancel();
+  }));
+
 Deno.test("every mutating route refuses a cross-site request with 403 and changes nothing", () =>
   withApp(async (t) => {
     const cookie = await t.login();
