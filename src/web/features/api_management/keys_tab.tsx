@@ -210,7 +210,7 @@ export function KeysTab() {
                         </Td>
                         <Td>{formatDate(apiKey.createdAt)}</Td>
                         <Td>{apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : "Never"}</Td>
-                        <Td>{apiKey.expiresAt ? formatDate(apiKey.expiresAt) : "Never"}</Td>
+                        <Td>{apiKey.expiresAt ? formatDateTime(apiKey.expiresAt) : "Never"}</Td>
                         <Td className="text-right">
                           {apiKey.status !== "revoked" && (
                             <Button

@@ -163,7 +163,7 @@ export function LogsTab() {
                         <StatusCode status={entry.responseStatus} />
                       </Td>
                       <Td className="whitespace-nowrap">{entry.responseTime === null ? "—" : `${entry.responseTime} ms`}</Td>
-                      <Td>{caller(entry)}</Td>
+                      <Td className="whitespace-nowrap">{caller(entry)}</Td>
                       <Td className="font-mono text-xs">{entry.clientIp ?? "—"}</Td>
                       <Td className="text-right">
                         <Button
