@@ -156,3 +156,20 @@ export function loggedPayloadFromText(
   if (text.length <= maxChars) return redactText(text);
   return { truncated: true, originalLength: text.length, preview: redactText(previewOf(text, maxChars)) } satisfies TruncatedPayload;
 }
+
+/**
+ * loggedPayloadFromText() as the JSON text to store. A short payload with nothing to redact is
+ * stored exactly as sent (once it has parsed as JSON), sparing a parse-walk-serialise per request.
+ */
+export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
+  if (text === "") return null;
+  if (text.length <= maxChars && !mayNeedRedaction(text)) {
+    try {
+      JSON.parse(text);
+      return text;
+    } catch {
+      // Not JSON: redacted and stored as a JSON string below.
+    }
+  }
+  return JSON.stringify(loggedPayloadFromText(text, maxChars));
+}

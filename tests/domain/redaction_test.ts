@@ -4,6 +4,7 @@ import {
   mayNeedRedaction,
   loggedPayload,
   loggedPayloadFromText,
+  loggedPayloadJson,
   MAX_LOGGED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
   REDACTED,
@@ -91,5 +92,16 @@ Deno.test("mayNeedRedaction() clears only text with no card-like digits and no f
   assert.equal(mayNeedRedaction(lookup), false);
   for (const text of ['{"to_ken":"x"}', '{"n":"4532 0151 1283 0366"}', `{"n":${CARD}}`, '{"\\u0070assword":"x"}', '{"apiKey":1}']) {
     assert.equal(mayNeedRedaction(text), true, text);
+  }
+});
+
+Deno.test("loggedPayloadJson() stores clean JSON as sent and anything else redacted, always as valid JSON", () => {
+  const clean = '{"data":{"code":"ABC00012345"},"success":true}';
+  assert.equal(loggedPayloadJson(clean), clean);
+  assert.equal(loggedPayloadJson('{"password":"p"}'), `{"password":"${REDACTED}"}`);
+  assert.equal(loggedPayloadJson("plain words"), '"plain words"');
+  assert.equal(loggedPayloadJson(""), null);
+  for (const text of [clean, '{"token":1}', "x".repeat(10_000), `{"a":"${CARD}"}`, "not json {"]) {
+    JSON.parse(loggedPayloadJson(text)!);
   }
 });
