@@ -3,7 +3,7 @@
  * 100,000-institution database, interleaved round by round so that both see the same machine
  * noise; each figure is the median over the rounds. Also reports both processes' peak memory.
  */
-import { type BenchRow, BENCH_QUICK, formatMs, formatNumber, unavailableRow } from "./lib/report.ts";
+import { BENCH_QUICK, type BenchRow, formatMs, formatNumber, unavailableRow } from "./lib/report.ts";
 import {
   BENCH_INSTITUTION_COUNT,
   benchSearchTerms,
@@ -66,7 +66,9 @@ async function api(server: TestServer, cookie: string, method: string, path: str
 function findSecret(value: unknown): string | null {
   if (value && typeof value === "object") {
     for (const [name, field] of Object.entries(value)) {
-      if (typeof field === "string" && /^(key|apiKey|secret|token|plaintext|plainKey)$/i.test(name)) return field;
+      if (typeof field === "string" && /^(key|apiKey|secret|token|plaintext|plainKey)$/i.test(name)) {
+        return field;
+      }
       const nested = findSecret(field);
       if (nested) return nested;
     }
@@ -80,7 +82,9 @@ async function createApiKeys(server: TestServer, cookie: string, count: number):
   while (keys.length < count) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(KEY_CREATION_PARALLELISM, count - keys.length) }, async () => {
-        const res = await api(server, cookie, "POST", "/api/api-keys", { name: `bench-${crypto.randomUUID().slice(0, 8)}` });
+        const res = await api(server, cookie, "POST", "/api/api-keys", {
+          name: `bench-${crypto.randomUUID().slice(0, 8)}`,
+        });
         if (res.status !== 201 && res.status !== 200) {
           await res.body?.cancel();
           return null;
@@ -148,7 +152,9 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
 
     const ibanProbe = await api(server, cookie, "POST", "/api/iban/validate", { iban: BENCH_IBAN });
     if (await routeMissing(ibanProbe)) {
-      rows.push(unavailableRow("POST /api/iban/validate", `≥ ${MIN_IBAN_RATIO}× hello`, "route not built yet"));
+      rows.push(
+        unavailableRow("POST /api/iban/validate", `≥ ${MIN_IBAN_RATIO}× hello`, "route not built yet"),
+      );
     } else {
       targets.push({
         key: "iban",
@@ -179,13 +185,23 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         // the run measures key checking, counting and logging rather than 429s.
         const bearer = (k: string) => `Bearer ${k}`;
         log(`http: sizing the API key pool from a ${WARMUP_SECONDS} s warm-up`);
-        const probe = await runWrk({ url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } }, WARMUP_SECONDS);
-        const needed = Math.ceil((probe.requestsPerSec * KEY_HEADROOM * (WARMUP_SECONDS + ROUNDS * RUN_SECONDS)) / REQUESTS_PER_KEY);
-        log(`http: ${formatNumber(probe.requestsPerSec)} req/s in the warm-up: creating ${Math.max(0, needed - keys.length)} more keys`);
+        const probe = await runWrk(
+          { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } },
+          WARMUP_SECONDS,
+        );
+        const needed = Math.ceil(
+          (probe.requestsPerSec * KEY_HEADROOM * (WARMUP_SECONDS + ROUNDS * RUN_SECONDS)) / REQUESTS_PER_KEY,
+        );
+        log(
+          `http: ${formatNumber(probe.requestsPerSec)} req/s in the warm-up: creating ${
+            Math.max(0, needed - keys.length)
+          } more keys`,
+        );
         keys.push(...(await createApiKeys(server, cookie, Math.max(0, needed - keys.length)) ?? []));
         targets.push({
           key: "routing",
-          what: `GET /api/routing-codes/{code} (API key, logging, rate limiting; ${keys.length} keys rotated)`,
+          what:
+            `GET /api/routing-codes/{code} (API key, logging, rate limiting; ${keys.length} keys rotated)`,
           request: { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } },
           results: [],
           auth: "key",
@@ -203,7 +219,13 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
 
     const searchProbe = await api(server, cookie, "GET", "/api/institutions?search=REG-0000001");
     if (await routeMissing(searchProbe)) {
-      rows.push(unavailableRow(`GET /api/institutions?search= (${formatNumber(BENCH_INSTITUTION_COUNT)})`, "—", "route not built yet"));
+      rows.push(
+        unavailableRow(
+          `GET /api/institutions?search= (${formatNumber(BENCH_INSTITUTION_COUNT)})`,
+          "—",
+          "route not built yet",
+        ),
+      );
     } else {
       targets.push({
         key: "search",
@@ -211,7 +233,9 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         request: {
           url: `${server.baseUrl}/`,
           headers: sessionHeaders,
-          paths: benchSearchTerms(BENCH_INSTITUTION_COUNT).map((t) => `/api/institutions?search=${encodeURIComponent(t)}`),
+          paths: benchSearchTerms(BENCH_INSTITUTION_COUNT).map((t) =>
+            `/api/institutions?search=${encodeURIComponent(t)}`
+          ),
         },
         results: [],
         auth: "session",
@@ -232,7 +256,14 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
     const ref = medianResult(targets[0].results);
     const serverPeakKiB = await peakRssKiB(server.pid);
     const helloPeakKiB = await peakRssKiB(hello.pid);
-    rows.unshift({ what: targets[0].what, reference: "—", ours: describe(ref), ratio: null, target: "—", pass: null });
+    rows.unshift({
+      what: targets[0].what,
+      reference: "—",
+      ours: describe(ref),
+      ratio: null,
+      target: "—",
+      pass: null,
+    });
     for (const target of targets.slice(1)) {
       const ours = medianResult(target.results);
       const ratio = ours.requestsPerSec / ref.requestsPerSec;
@@ -247,7 +278,8 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         pass = !broken && ratio >= MIN_IBAN_RATIO;
       } else if (target.key === "routing") {
         target_ = `≥ ${MIN_ROUTING_RATIO}×, p99 < ${MAX_ROUTING_P99_MS} ms`;
-        pass = !broken && target.auth === "key" && ratio >= MIN_ROUTING_RATIO && ours.p99Ms < MAX_ROUTING_P99_MS;
+        pass = !broken && target.auth === "key" && ratio >= MIN_ROUTING_RATIO &&
+          ours.p99Ms < MAX_ROUTING_P99_MS;
       }
       rows.push({
         what: target.what,

@@ -5,7 +5,7 @@
 import * as ibantools from "ibantools";
 import { type IbanCountryFormat, validateIban } from "../src/domain/iban.ts";
 import { type IbanRegistryEntry, toIbanCountryFormat } from "../src/domain/iban_registry.ts";
-import { type BenchRow, BENCH_QUICK, formatNumber } from "./lib/report.ts";
+import { BENCH_QUICK, type BenchRow, formatNumber } from "./lib/report.ts";
 import { median } from "./lib/wrk.ts";
 
 const SEED_PATH = new URL("../db/seed/iban_registry_r102.json", import.meta.url);
@@ -25,7 +25,11 @@ function inputs(entries: IbanRegistryEntry[]): string[] {
 }
 
 /** Calls per second of `fn` over `items`, cycling for `durationMs`. */
-function throughput(items: string[], fn: (iban: string) => boolean, durationMs: number): { opsPerSec: number; valid: number } {
+function throughput(
+  items: string[],
+  fn: (iban: string) => boolean,
+  durationMs: number,
+): { opsPerSec: number; valid: number } {
   let calls = 0;
   let valid = 0;
   const start = performance.now();
@@ -40,7 +44,9 @@ function throughput(items: string[], fn: (iban: string) => boolean, durationMs: 
 
 export function ibanDomainBench(log: (line: string) => void): BenchRow[] {
   const entries: IbanRegistryEntry[] = JSON.parse(Deno.readTextFileSync(SEED_PATH));
-  const formats: ReadonlyMap<string, IbanCountryFormat> = new Map(entries.map((e) => [e.countryCode, toIbanCountryFormat(e)]));
+  const formats: ReadonlyMap<string, IbanCountryFormat> = new Map(
+    entries.map((e) => [e.countryCode, toIbanCountryFormat(e)]),
+  );
   const items = inputs(entries);
   const ours = (iban: string) => validateIban(iban, formats).valid;
   const theirs = (iban: string) => ibantools.isValidIBAN(iban);

@@ -3,7 +3,13 @@
  * bench/RESULTS.md with the machine's cores, memory and the date. BENCH_QUICK=1 shortens every
  * run (3 s wrk runs instead of 10 s) for a smoke check; committed results come from a full run.
  */
-import { type BenchRow, BENCH_QUICK, renderMarkdownTable, renderTerminalTable, verdict } from "./lib/report.ts";
+import {
+  BENCH_QUICK,
+  type BenchRow,
+  renderMarkdownTable,
+  renderTerminalTable,
+  verdict,
+} from "./lib/report.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url);
 const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url).pathname;
@@ -26,7 +32,10 @@ interface Section {
 async function discoverSections(): Promise<Section[]> {
   const files: string[] = [];
   for await (const entry of Deno.readDir(BENCH_DIR)) {
-    if (entry.isFile && entry.name.endsWith(".ts") && !entry.name.startsWith("_") && !NOT_BENCHMARKS.has(entry.name)) {
+    if (
+      entry.isFile && entry.name.endsWith(".ts") && !entry.name.startsWith("_") &&
+      !NOT_BENCHMARKS.has(entry.name)
+    ) {
       files.push(entry.name);
     }
   }
@@ -42,7 +51,9 @@ async function discoverSections(): Promise<Section[]> {
       continue;
     }
     for (const [name, value] of Object.entries(module)) {
-      if (typeof value === "function" && name.endsWith("Bench")) sections.push({ name: `${file}:${name}`, run: value as BenchFn });
+      if (typeof value === "function" && name.endsWith("Bench")) {
+        sections.push({ name: `${file}:${name}`, run: value as BenchFn });
+      }
     }
   }
   return sections;
@@ -106,9 +117,13 @@ await Deno.writeTextFile(
 Written by \`deno task bench\` (bench/run.ts); see docs/bench.md for what each row measures.
 
 - Date: ${date}
-- Machine: ${info.cores} cores (navigator.hardwareConcurrency), ${info.cpuModel}, ${info.memoryGiB.toFixed(1)} GiB memory (Deno.systemMemoryInfo)
+- Machine: ${info.cores} cores (navigator.hardwareConcurrency), ${info.cpuModel}, ${
+    info.memoryGiB.toFixed(1)
+  } GiB memory (Deno.systemMemoryInfo)
 - OS: ${info.os}; Deno ${info.deno}
-- Mode: ${BENCH_QUICK ? "BENCH_QUICK=1 (short runs: smoke figures only)" : "full"}; the whole run took ${durationSec.toFixed(0)} s
+- Mode: ${BENCH_QUICK ? "BENCH_QUICK=1 (short runs: smoke figures only)" : "full"}; the whole run took ${
+    durationSec.toFixed(0)
+  } s
 - Misses: ${misses.length === 0 ? "none" : misses.map((r) => r.what).join("; ")}
 
 ${renderMarkdownTable(rows)}

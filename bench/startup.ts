@@ -15,7 +15,7 @@ const POLL_INTERVAL_MS = 5;
 const START_TIMEOUT_MS = 60_000;
 const RUNS = 3;
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -45,7 +45,7 @@ interface StartTimes {
 }
 
 async function timeAppStart(dataDir: string): Promise<StartTimes> {
-  const port = await freePort();
+  const port = freePort();
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? "/tmp",
@@ -85,7 +85,7 @@ async function timeAppStart(dataDir: string): Promise<StartTimes> {
 }
 
 async function timeHelloStart(): Promise<number> {
-  const port = await freePort();
+  const port = freePort();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-net=127.0.0.1", `${ROOT}bench/hello_server.ts`, String(port)],

@@ -41,7 +41,11 @@ export function renderTerminalTable(rows: BenchRow[]): string {
   const all = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i])).join(" | ");
-  const out = [line(HEADERS), widths.map((w) => "-".repeat(w)).join("-+-"), ...rows.map((r) => line(cells(r)))];
+  const out = [
+    line(HEADERS),
+    widths.map((w) => "-".repeat(w)).join("-+-"),
+    ...rows.map((r) => line(cells(r))),
+  ];
   const notes = rows.filter((r) => r.note).map((r) => `  * ${r.what}: ${r.note}`);
   return [...out, ...(notes.length > 0 ? ["", "notes:", ...notes] : [])].join("\n");
 }
@@ -50,7 +54,9 @@ const escapeCell = (text: string) => text.replaceAll("|", "\\|");
 
 export function renderMarkdownTable(rows: BenchRow[]): string {
   const head = `| ${HEADERS.join(" | ")} |\n|${HEADERS.map(() => "---").join("|")}|`;
-  const body = rows.map((r) => `| ${cells(r).map(escapeCell).map((c, i) => i === 5 && c === "MISS" ? "**MISS**" : c).join(" | ")} |`);
+  const body = rows.map((r) =>
+    `| ${cells(r).map(escapeCell).map((c, i) => i === 5 && c === "MISS" ? "**MISS**" : c).join(" | ")} |`
+  );
   const notes = rows.filter((r) => r.note).map((r) => `- ${escapeCell(r.what)}: ${r.note}`);
   return [head, ...body, ...(notes.length > 0 ? ["", "Notes:", "", ...notes] : [])].join("\n");
 }

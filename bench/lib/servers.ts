@@ -4,7 +4,12 @@
  * sign-in.
  */
 import { createClient } from "@libsql/client";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, startServer, type TestServer } from "../../tests/e2e/helpers.ts";
+import {
+  E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
+  startServer,
+  type TestServer,
+} from "../../tests/e2e/helpers.ts";
 
 const HELLO_SERVER = new URL("../hello_server.ts", import.meta.url).pathname;
 const HELLO_START_TIMEOUT_MS = 15_000;
@@ -65,12 +70,48 @@ export async function bootstrapDataDir(): Promise<string> {
 }
 
 const CITIES = [
-  "Oslo", "Lisbon", "Nairobi", "Lima", "Osaka", "Denver", "Accra", "Porto", "Quito", "Dakar",
-  "Hanoi", "Perth", "Tunis", "Riga", "Sofia", "Cusco", "Zurich", "Austin", "Manila", "Bergen",
+  "Oslo",
+  "Lisbon",
+  "Nairobi",
+  "Lima",
+  "Osaka",
+  "Denver",
+  "Accra",
+  "Porto",
+  "Quito",
+  "Dakar",
+  "Hanoi",
+  "Perth",
+  "Tunis",
+  "Riga",
+  "Sofia",
+  "Cusco",
+  "Zurich",
+  "Austin",
+  "Manila",
+  "Bergen",
 ];
 const WORDS = [
-  "First", "National", "United", "Royal", "Metro", "Coastal", "Summit", "Pioneer", "Heritage", "Capital",
-  "Harbor", "Evergreen", "Granite", "Liberty", "Meridian", "Northern", "Silver", "Union", "Valley", "Atlas",
+  "First",
+  "National",
+  "United",
+  "Royal",
+  "Metro",
+  "Coastal",
+  "Summit",
+  "Pioneer",
+  "Heritage",
+  "Capital",
+  "Harbor",
+  "Evergreen",
+  "Granite",
+  "Liberty",
+  "Meridian",
+  "Northern",
+  "Silver",
+  "Union",
+  "Valley",
+  "Atlas",
 ];
 const KINDS = [
   ["commercial", "Commerce Bank"],
@@ -130,9 +171,20 @@ export async function seedInstitutions(databaseUrl: string, count: number): Prom
           const at = new Date(start + i * 60_000).toISOString();
           tuples.push("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
           args.push(
-            crypto.randomUUID(), inst.name, inst.type, inst.registrationNumber, inst.licenseNumber,
-            `${i} Market Street`, `+1-555-${String(i % 10_000).padStart(4, "0")}`, inst.emailAddress,
-            1 + (i % 40), i % 3 === 0 ? 1 : 0, i % 3 === 0 ? "full" : null, STATUSES[i % STATUSES.length], at, at,
+            crypto.randomUUID(),
+            inst.name,
+            inst.type,
+            inst.registrationNumber,
+            inst.licenseNumber,
+            `${i} Market Street`,
+            `+1-555-${String(i % 10_000).padStart(4, "0")}`,
+            inst.emailAddress,
+            1 + (i % 40),
+            i % 3 === 0 ? 1 : 0,
+            i % 3 === 0 ? "full" : null,
+            STATUSES[i % STATUSES.length],
+            at,
+            at,
           );
         }
         await tx.execute({

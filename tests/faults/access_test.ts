@@ -32,7 +32,9 @@ Deno.test("every API route answers 401 without a session", () =>
       const path = fillParams(route.path, SAMPLE_SEGMENT);
       const res = await t.request(route.method, path, MUTATING_METHODS.has(route.method) ? { body: {} } : {});
       const body = await res.text();
-      if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status} ${body.slice(0, 120)}`);
+      if (res.status !== 401) {
+        wrong.push(`${route.method} ${route.path}: ${res.status} ${body.slice(0, 120)}`);
+      }
     }
     assert.deepEqual(wrong, [], `routes reachable without a session:\n${wrong.join("\n")}`);
   }));
@@ -46,7 +48,10 @@ Deno.test("every API route answers 401 to a forged or expired session cookie", (
     for (const route of apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path))) {
       const path = fillParams(route.path, SAMPLE_SEGMENT);
       for (const c of [cookie, `${name}=forged-${crypto.randomUUID()}`]) {
-        const res = await t.request(route.method, path, { cookie: c, ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}) });
+        const res = await t.request(route.method, path, {
+          cookie: c,
+          ...(MUTATING_METHODS.has(route.method) ? { body: {} } : {}),
+        });
         await res.body?.cancel();
         if (res.status !== 401) wrong.push(`${route.method} ${route.path}: ${res.status}`);
       }
@@ -61,7 +66,11 @@ Deno.test("a disabled user's live session answers 401 on the next request, on ev
     assert.equal(me.status, 200);
     await me.body?.cancel();
     await t.deps.db.transaction((tx) =>
-      tx.run(sql`UPDATE users SET disabled_at = ${new Date().toISOString()} WHERE email = 'admin@centralbank.test'`)
+      tx.run(
+        sql`UPDATE users SET disabled_at = ${
+          new Date().toISOString()
+        } WHERE email = 'admin@centralbank.test'`,
+      )
     );
     const wrong: string[] = [];
     for (const route of apiRoutes(t.app).filter((r) => !PUBLIC_PATHS.has(r.path))) {
@@ -120,9 +129,15 @@ Deno.test("every mutating route refuses a cross-site request with 403 and change
     ];
     for (const route of routes) {
       for (const headers of crossSite) {
-        const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), { cookie, headers, body: {} });
+        const res = await t.request(route.method, fillParams(route.path, SAMPLE_SEGMENT), {
+          cookie,
+          headers,
+          body: {},
+        });
         await res.body?.cancel();
-        if (res.status !== 403) wrong.push(`${route.method} ${route.path} ${JSON.stringify(headers)}: ${res.status}`);
+        if (res.status !== 403) {
+          wrong.push(`${route.method} ${route.path} ${JSON.stringify(headers)}: ${res.status}`);
+        }
       }
     }
     // Sign-in and sign-out forms are cross-site-protected too: a login CSRF would sign a victim in.
@@ -142,7 +157,10 @@ Deno.test("every mutating route refuses a non-JSON body with 415", () =>
     const bodies: [string, string][] = [
       ["text/plain", '{"name":"x"}'],
       ["application/x-www-form-urlencoded", "name=x&type=commercial"],
-      ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--\r\n"],
+      [
+        "multipart/form-data; boundary=x",
+        '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n',
+      ],
       ["text/xml", "<a/>"],
     ];
     for (const route of mutatingRoutes(t)) {
@@ -193,8 +211,12 @@ Deno.test("an API key reaches only the documented endpoints: 403 elsewhere, 401 
       const res = await withKey(route, key);
       await res.body?.cancel();
       const isDocumented = documented.includes(route);
-      if (isDocumented && (res.status === 401 || res.status === 403)) wrong.push(`${route.method} ${route.path}: ${res.status} to a valid key`);
-      if (!isDocumented && res.status !== 403) wrong.push(`${route.method} ${route.path}: ${res.status} to a key, expected 403`);
+      if (isDocumented && (res.status === 401 || res.status === 403)) {
+        wrong.push(`${route.method} ${route.path}: ${res.status} to a valid key`);
+      }
+      if (!isDocumented && res.status !== 403) {
+        wrong.push(`${route.method} ${route.path}: ${res.status} to a key, expected 403`);
+      }
     }
     for (const route of documented) {
       const res = await withKey(route, `${key.slice(0, -4)}AAAA`);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../e2e/helpers.ts";
 import { checkDatabase } from "./support/check.ts";
-import { createStormAccounts, client, runStorm, signIn, type StormResult } from "./support/storm.ts";
+import { client, createStormAccounts, runStorm, signIn, type StormResult } from "./support/storm.ts";
 
 const CRASH_CYCLES = 3;
 const STORM_WORKERS = 16;
@@ -16,7 +16,8 @@ const MAX_STORM_MS = 2_500;
 const SERVER_ENV = { SWEEP_SCHEDULE: "* * * * * *" };
 
 Deno.test({
-  name: "SIGKILL during a storm of sweeps, card loads and registrations loses nothing acknowledged and breaks no invariant",
+  name:
+    "SIGKILL during a storm of sweeps, card loads and registrations loses nothing acknowledged and breaks no invariant",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -26,7 +27,13 @@ Deno.test({
       server = await startServer(SERVER_ENV, dataDir);
       const setupCookie = await signIn(server.baseUrl);
       const accounts = await createStormAccounts(client(server.baseUrl, setupCookie), "crash");
-      const acked: StormResult["acked"] = { sweeps: [], institutions: [], cards: [], cardLoads: 0, reports: [] };
+      const acked: StormResult["acked"] = {
+        sweeps: [],
+        institutions: [],
+        cards: [],
+        cardLoads: 0,
+        reports: [],
+      };
       const summary: string[] = [];
       for (let cycle = 1; cycle <= CRASH_CYCLES; cycle++) {
         const cookie = await signIn(server.baseUrl);
@@ -40,7 +47,9 @@ Deno.test({
           stop: () => killed,
           tag: `crash${cycle}`,
         });
-        await new Promise((resolve) => setTimeout(resolve, MIN_STORM_MS + Math.random() * (MAX_STORM_MS - MIN_STORM_MS)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, MIN_STORM_MS + Math.random() * (MAX_STORM_MS - MIN_STORM_MS))
+        );
         await server.kill();
         killed = true;
         const result = await storm;
@@ -49,7 +58,11 @@ Deno.test({
         acked.cards.push(...result.acked.cards);
         acked.cardLoads += result.acked.cardLoads;
         acked.reports!.push(...(result.acked.reports ?? []));
-        summary.push(`cycle ${cycle}: ${JSON.stringify(result.byOperation)}; ${result.networkErrors} cut off by the kill`);
+        summary.push(
+          `cycle ${cycle}: ${
+            JSON.stringify(result.byOperation)
+          }; ${result.networkErrors} cut off by the kill`,
+        );
         assert.deepEqual(result.serverErrors, [], `5xx before the kill in cycle ${cycle}`);
         assert(Object.keys(result.byOperation).length > 0, "the storm ran no operation");
 
@@ -59,8 +72,12 @@ Deno.test({
       }
       console.log(summary.join("\n"));
       const final = await checkDatabase(server.databaseUrl, acked, dataDir);
-      console.log(`after ${CRASH_CYCLES} crashes: ${JSON.stringify(final.counts)}; acknowledged ${acked.sweeps.length} sweeps, ` +
-        `${acked.institutions.length} institutions, ${acked.cards.length} cards, ${acked.cardLoads} card loads`);
+      console.log(
+        `after ${CRASH_CYCLES} crashes: ${
+          JSON.stringify(final.counts)
+        }; acknowledged ${acked.sweeps.length} sweeps, ` +
+          `${acked.institutions.length} institutions, ${acked.cards.length} cards, ${acked.cardLoads} card loads`,
+      );
       if (final.observations.length > 0) console.log(`observations:\n  ${final.observations.join("\n  ")}`);
       assert.deepEqual(final.violations, []);
     } finally {

@@ -14,11 +14,14 @@ const CASES_PER_ROUTE = Number(Deno.env.get("FAULTS_CASES_PER_ROUTE") ?? "20");
 const SEED = Number(Deno.env.get("FAULTS_SEED") ?? Date.now() % 2 ** 31);
 
 Deno.test({
-  name: "every API route answers hostile bodies, queries and path parameters with < 500 and changes nothing when it refuses",
+  name:
+    "every API route answers hostile bodies, queries and path parameters with < 500 and changes nothing when it refuses",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async (t) => {
-    console.log(`fast-check seed ${SEED} (FAULTS_SEED=${SEED} reproduces), ${CASES_PER_ROUTE} cases per route`);
+    console.log(
+      `fast-check seed ${SEED} (FAULTS_SEED=${SEED} reproduces), ${CASES_PER_ROUTE} cases per route`,
+    );
     const app = await createTestApp();
     try {
       let cookie = await app.login();
@@ -52,14 +55,23 @@ Deno.test({
                   body: body ? body.body : undefined,
                 });
                 const text = await res.text();
-                const what = `${route.method} ${path.slice(0, 200)} ${body ? `[${body.kind}] ${String(body.body).slice(0, 200)}` : ""}`;
+                const what = `${route.method} ${path.slice(0, 200)} ${
+                  body ? `[${body.kind}] ${String(body.body).slice(0, 200)}` : ""
+                }`;
                 assert(res.status < 500, `${what} answered ${res.status}: ${text.slice(0, 300)}`);
                 // A refused request changes nothing, and a read never writes, whatever it answers.
                 if ((res.status >= 400 || !mutating) && !isPublic) {
-                  assert.equal(await stateFingerprint(app.deps.db.read), before, `${what} answered ${res.status} but changed the database`);
+                  assert.equal(
+                    await stateFingerprint(app.deps.db.read),
+                    before,
+                    `${what} answered ${res.status} but changed the database`,
+                  );
                 }
                 if (body?.malformed && rejectsEmpty) {
-                  assert(res.status >= 400 && res.status < 500, `${what} answered ${res.status} to a malformed body`);
+                  assert(
+                    res.status >= 400 && res.status < 500,
+                    `${what} answered ${res.status} to a malformed body`,
+                  );
                 }
                 if (res.status < 300 && mutating) acceptedHere++;
               },
@@ -73,7 +85,9 @@ Deno.test({
           if (me.status === 401) cookie = await app.login();
         });
       }
-      if (accepted.length > 0) console.log(`mutations accepted (2xx) with generated input:\n  ${accepted.join("\n  ")}`);
+      if (accepted.length > 0) {
+        console.log(`mutations accepted (2xx) with generated input:\n  ${accepted.join("\n  ")}`);
+      }
     } finally {
       await app.close();
     }
@@ -97,12 +111,17 @@ Deno.test({
   fn: async (t) => {
     const app = await createTestApp();
     try {
-      const routes = apiRoutes(app.app).filter((r) => KEY_ENDPOINTS.has(`${r.method} ${fillParams(r.path, "{}")}`));
+      const routes = apiRoutes(app.app).filter((r) =>
+        KEY_ENDPOINTS.has(`${r.method} ${fillParams(r.path, "{}")}`)
+      );
       if (routes.length === 0) {
         console.log("API keys are not mounted yet: nothing to check");
         return;
       }
-      const created = await app.request("POST", "/api/api-keys", { cookie: await app.login(), body: { name: "hostile" } });
+      const created = await app.request("POST", "/api/api-keys", {
+        cookie: await app.login(),
+        body: { name: "hostile" },
+      });
       assert.equal(created.status, 201);
       const { key } = await created.json();
       for (const route of routes) {
@@ -117,12 +136,20 @@ Deno.test({
                 const headers: Record<string, string> = { authorization: `Bearer ${key}` };
                 if (body?.contentType) headers["content-type"] = body.contentType;
                 const before = await stateFingerprint(app.deps.db.read);
-                const res = await app.app.request(`http://localhost${path}`, { method: route.method, headers, body: body?.body });
+                const res = await app.app.request(`http://localhost${path}`, {
+                  method: route.method,
+                  headers,
+                  body: body?.body,
+                });
                 const text = await res.text();
                 const what = `${route.method} ${path.slice(0, 200)} ${body ? `[${body.kind}]` : ""}`;
                 assert(res.status < 500, `${what} answered ${res.status}: ${text.slice(0, 300)}`);
                 if (res.status >= 400 || route.method === "GET") {
-                  assert.equal(await stateFingerprint(app.deps.db.read), before, `${what} answered ${res.status} but changed the database`);
+                  assert.equal(
+                    await stateFingerprint(app.deps.db.read),
+                    before,
+                    `${what} answered ${res.status} but changed the database`,
+                  );
                 }
               },
             ),

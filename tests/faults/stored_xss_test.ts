@@ -37,13 +37,23 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   const planted: Planted[] = [];
   const skipped: string[] = [];
   /** Registers one record whose `shown` field holds markup; null when its feature is not mounted. */
-  const create = async (label: string, path: string, listPath: string, shown: string, body: Record<string, unknown>, screens: string[]) => {
+  const create = async (
+    label: string,
+    path: string,
+    listPath: string,
+    shown: string,
+    body: Record<string, unknown>,
+    screens: string[],
+  ) => {
     if (!(await routeExists(call, "GET", listPath))) {
       skipped.push(`${label} (${listPath} not mounted)`);
       return null;
     }
     const res = await call("POST", path, body);
-    assert(res.status === 201 || res.status === 200, `${label}: POST ${path} answered ${res.status} ${res.text}`);
+    assert(
+      res.status === 201 || res.status === 200,
+      `${label}: POST ${path} answered ${res.status} ${res.text}`,
+    );
     planted.push({ text: shown, screens });
     return res.json;
   };
@@ -79,15 +89,22 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   }, ["/national-routing"]);
 
   const partner = payload("XSS-partner");
-  await create("central bank connection", "/api/central-bank-connections", "/api/central-bank-connections", partner, {
-    partnerCentralBank: partner,
-    connectionType: "correspondent",
-    messageStandard: "iso20022",
-    settlementCurrency: "USD",
-    dailySettlementLimit: null,
-    authenticationMethod: "api_key",
-    credentialsConfig: {},
-  }, ["/central-bank-connections"]);
+  await create(
+    "central bank connection",
+    "/api/central-bank-connections",
+    "/api/central-bank-connections",
+    partner,
+    {
+      partnerCentralBank: partner,
+      connectionType: "correspondent",
+      messageStandard: "iso20022",
+      settlementCurrency: "USD",
+      dailySettlementLimit: null,
+      authenticationMethod: "api_key",
+      credentialsConfig: {},
+    },
+    ["/central-bank-connections"],
+  );
 
   const accountName = payload("XSS-account");
   await create("ledger account", "/api/ledger-accounts", "/api/ledger-accounts", accountName, {
@@ -135,7 +152,9 @@ async function waitForLoggedPath(baseUrl: string): Promise<string> {
   const deadline = Date.now() + LOG_FLUSH_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const res = await call("GET", "/api/api-logs");
-    const entries: { endpoint: string }[] = Array.isArray(res.json) ? res.json : res.json?.entries ?? res.json?.data ?? [];
+    const entries: { endpoint: string }[] = Array.isArray(res.json)
+      ? res.json
+      : res.json?.entries ?? res.json?.data ?? [];
     const logged = entries.find((e) => e.endpoint?.includes("XSS-path"));
     if (logged) return logged.endpoint;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -143,12 +162,20 @@ async function waitForLoggedPath(baseUrl: string): Promise<string> {
   throw new Error("the request with markup never reached the request log");
 }
 
-async function expectLiteral(page: Page, screen: string, texts: string[], dialogs: string[], scope: Locator | Page = page) {
+async function expectLiteral(
+  page: Page,
+  screen: string,
+  texts: string[],
+  dialogs: string[],
+  scope: Locator | Page = page,
+) {
   for (const text of texts) {
     // getByText matches a substring with white space normalised: the whole payload, as text.
-    await scope.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(() => {
-      throw new Error(`${screen}: the text ${JSON.stringify(text)} is not shown literally`);
-    });
+    await scope.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(
+      () => {
+        throw new Error(`${screen}: the text ${JSON.stringify(text)} is not shown literally`);
+      },
+    );
   }
   const injected = await page.locator("[data-xss]").count();
   assert.equal(injected, 0, `${screen}: ${injected} element(s) of a payload were injected into the page`);
@@ -176,8 +203,15 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       await page.goto(`${server.baseUrl}/api-management`);
       await page.getByRole("tab", { name: "Logs" }).click();
       await expectLiteral(page, "/api-management#Logs", [endpoint, `Key: ${KEY_NAME}`], dialogs);
-      await page.getByRole("button", { name: new RegExp(`^Details of GET /api/institutions/XSS-path`) }).first().click();
-      await expectLiteral(page, "/api-management#Logs details", [`User agent: ${LOGGED_USER_AGENT}`], dialogs, page.getByRole("dialog"));
+      await page.getByRole("button", { name: new RegExp(`^Details of GET /api/institutions/XSS-path`) })
+        .first().click();
+      await expectLiteral(
+        page,
+        "/api-management#Logs details",
+        [`User agent: ${LOGGED_USER_AGENT}`],
+        dialogs,
+        page.getByRole("dialog"),
+      );
       checked.push("/api-management Logs (path, key name, user agent)");
     }
     const screens = [...new Set(planted.flatMap((p) => p.screens))];
@@ -196,7 +230,13 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       await lookup.getByLabel("Lookup type").selectOption("institution");
       await lookup.getByLabel("Search value").fill("XSS-institution");
       await lookup.getByRole("button", { name: "Search" }).click();
-      await expectLiteral(page, "dashboard code lookup", [payload("XSS-institution")], dialogs, page.getByTestId("lookup-results"));
+      await expectLiteral(
+        page,
+        "dashboard code lookup",
+        [payload("XSS-institution")],
+        dialogs,
+        page.getByTestId("lookup-results"),
+      );
       checked.push("code lookup results");
     }
     // Names inside form choices: the manual sweep's target accounts, the load form's cards.
@@ -211,7 +251,10 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       const options = page.locator("option", { hasText: label });
       await options.first().waitFor({ state: "attached", timeout: SCREEN_TIMEOUT_MS });
       const choice = await options.first().textContent() ?? "";
-      assert(choice.includes(payload(label)), `${screen}: the choice ${JSON.stringify(choice)} does not hold the literal text`);
+      assert(
+        choice.includes(payload(label)),
+        `${screen}: the choice ${JSON.stringify(choice)} does not hold the literal text`,
+      );
       await expectLiteral(page, `${screen} ${control}`, [], dialogs);
       checked.push(`${screen} ${control.source}`);
     }

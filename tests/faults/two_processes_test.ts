@@ -16,7 +16,10 @@ const INSTITUTIONS_LIMIT_PER_HOUR = 100;
 const EVERY_SECOND = "* * * * * *";
 const IDEMPOTENT_REQUESTS_PER_PROCESS = 6;
 
-async function twoServers(fn: (a: TestServer, b: TestServer) => Promise<void>, env: Record<string, string> = {}) {
+async function twoServers(
+  fn: (a: TestServer, b: TestServer) => Promise<void>,
+  env: Record<string, string> = {},
+) {
   const dataDir = await Deno.makeTempDir({ prefix: "cbr-faults-two-" });
   const servers: TestServer[] = [];
   try {
@@ -33,7 +36,8 @@ async function twoServers(fn: (a: TestServer, b: TestServer) => Promise<void>, e
 }
 
 Deno.test({
-  name: "two processes on one database, both running the every-second sweep schedule, share a concurrent load without a 5xx or a broken invariant",
+  name:
+    "two processes on one database, both running the every-second sweep schedule, share a concurrent load without a 5xx or a broken invariant",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: () =>
@@ -42,10 +46,26 @@ Deno.test({
       const cookieB = await signIn(b.baseUrl);
       const accounts = await createStormAccounts(client(a.baseUrl, cookieA), "two");
       const [ra, rb] = await Promise.all([
-        runStorm({ baseUrl: a.baseUrl, cookie: cookieA, accounts, workers: WORKERS_PER_PROCESS, maxOperations: OPERATIONS_PER_PROCESS, tag: "a" }),
-        runStorm({ baseUrl: b.baseUrl, cookie: cookieB, accounts, workers: WORKERS_PER_PROCESS, maxOperations: OPERATIONS_PER_PROCESS, tag: "b" }),
+        runStorm({
+          baseUrl: a.baseUrl,
+          cookie: cookieA,
+          accounts,
+          workers: WORKERS_PER_PROCESS,
+          maxOperations: OPERATIONS_PER_PROCESS,
+          tag: "a",
+        }),
+        runStorm({
+          baseUrl: b.baseUrl,
+          cookie: cookieB,
+          accounts,
+          workers: WORKERS_PER_PROCESS,
+          maxOperations: OPERATIONS_PER_PROCESS,
+          tag: "b",
+        }),
       ]);
-      console.log(`process A: ${JSON.stringify(ra.byOperation)}\nprocess B: ${JSON.stringify(rb.byOperation)}`);
+      console.log(
+        `process A: ${JSON.stringify(ra.byOperation)}\nprocess B: ${JSON.stringify(rb.byOperation)}`,
+      );
       assert.deepEqual([...ra.serverErrors, ...rb.serverErrors], []);
       assert.equal(ra.networkErrors + rb.networkErrors, 0);
       const acked = {
@@ -71,18 +91,33 @@ Deno.test({
       const cookie = await signIn(a.baseUrl);
       const accounts = await createStormAccounts(client(a.baseUrl, cookie), "idem");
       assert(accounts, "ledger accounts are not mounted");
-      const body = { sourceAccountId: accounts.ledger[0], targetAccountId: accounts.liquid[0], sweepAmount: "12.34" };
+      const body = {
+        sourceAccountId: accounts.ledger[0],
+        targetAccountId: accounts.liquid[0],
+        sweepAmount: "12.34",
+      };
       const key = crypto.randomUUID();
       const answers = await Promise.all(
         [a, b].flatMap((s) =>
-          Array.from({ length: IDEMPOTENT_REQUESTS_PER_PROCESS }, () => client(s.baseUrl, cookie)("POST", "/api/balance-sweeps", body, { "idempotency-key": key }))
+          Array.from({ length: IDEMPOTENT_REQUESTS_PER_PROCESS }, () =>
+            client(s.baseUrl, cookie)("POST", "/api/balance-sweeps", body, { "idempotency-key": key }))
         ),
       );
-      const statuses = answers.map((r) => r.status);
-      assert(statuses.every((s) => s === 201), `statuses ${JSON.stringify(statuses)}: ${answers.find((r) => r.status !== 201)?.text}`);
+      const statuses = answers.map((r) =>
+        r.status
+      );
+      assert(
+        statuses.every((s) => s === 201),
+        `statuses ${JSON.stringify(statuses)}: ${answers.find((r) => r.status !== 201)?.text}`,
+      );
       const ids = new Set(answers.map((r) => r.json.id));
       assert.equal(ids.size, 1, `${ids.size} different sweeps for one key`);
-      const report = await checkDatabase(a.databaseUrl, { sweeps: [...ids], institutions: [], cards: [], cardLoads: 0 });
+      const report = await checkDatabase(a.databaseUrl, {
+        sweeps: [...ids],
+        institutions: [],
+        cards: [],
+        cardLoads: 0,
+      });
       assert.equal(report.counts.balance_sweeps, 1);
       assert.deepEqual(report.violations, []);
     }),
@@ -92,7 +127,9 @@ Deno.test({
 function findSecret(value: unknown): string | null {
   if (value && typeof value === "object") {
     for (const [name, field] of Object.entries(value)) {
-      if (typeof field === "string" && /^(key|apiKey|secret|token|plaintext|plainKey)$/i.test(name)) return field;
+      if (typeof field === "string" && /^(key|apiKey|secret|token|plaintext|plainKey)$/i.test(name)) {
+        return field;
+      }
       const nested = findSecret(field);
       if (nested) return nested;
     }
@@ -119,7 +156,9 @@ Deno.test({
       // Alternate processes, concurrently in pairs, so each sees the other's increments.
       for (let i = 0; i < INSTITUTIONS_LIMIT_PER_HOUR / 2 + 5; i++) {
         const pair = await Promise.all([a, b].map(async (s) => {
-          const res = await fetch(`${s.baseUrl}/api/institutions`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${s.baseUrl}/api/institutions`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           await res.body?.cancel();
           return res.status;
         }));
@@ -127,7 +166,10 @@ Deno.test({
       }
       const ok = statuses.filter((s) => s === 200).length;
       const limited = statuses.filter((s) => s === 429).length;
-      assert(statuses.every((s) => s === 200 || s === 429), `unexpected statuses ${JSON.stringify(statuses)}`);
+      assert(
+        statuses.every((s) => s === 200 || s === 429),
+        `unexpected statuses ${JSON.stringify(statuses)}`,
+      );
       assert.equal(ok, INSTITUTIONS_LIMIT_PER_HOUR, `${ok} answered 200 across the two processes`);
       assert.equal(limited, statuses.length - INSTITUTIONS_LIMIT_PER_HOUR);
     }),

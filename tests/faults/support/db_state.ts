@@ -27,7 +27,9 @@ export async function stateFingerprint(db: Queryable): Promise<string> {
     sql`SELECT sum(current_balance_minor) + sum(available_balance_minor) AS total FROM ledger_accounts`,
   );
   parts.push(`ledger_total=${ledger.total ?? 0}`);
-  const [cards] = await db.all<{ total: number | null }>(sql`SELECT sum(current_balance_minor) AS total FROM cards`);
+  const [cards] = await db.all<{ total: number | null }>(
+    sql`SELECT sum(current_balance_minor) AS total FROM cards`,
+  );
   parts.push(`card_total=${cards.total ?? 0}`);
   return parts.join(" ");
 }

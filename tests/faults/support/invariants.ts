@@ -26,7 +26,16 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
     const [row] = await db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM "${table}"`));
     counts[table] = row.n;
   };
-  for (const table of ["institutions", "ledger_accounts", "ledger_entries", "balance_sweeps", "cards", "audit_trail"]) {
+  for (
+    const table of [
+      "institutions",
+      "ledger_accounts",
+      "ledger_entries",
+      "balance_sweeps",
+      "cards",
+      "audit_trail",
+    ]
+  ) {
     await count(table);
   }
   const byType = await db.all<{ type: string; n: number }>(
@@ -38,20 +47,28 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
 
   // Money conserved: everything on accounts and cards came from an opening entry, per currency for
   // accounts; cards hold the money their loads took from accounts.
-  const [money] = await db.all<{ accounts: number | null; cards: number | null; opening: number | null }>(sql`SELECT
+  const [money] = await db.all<{ accounts: number | null; cards: number | null; opening: number | null }>(
+    sql`SELECT
       (SELECT sum(current_balance_minor) FROM ledger_accounts) AS accounts,
       (SELECT sum(current_balance_minor) FROM cards) AS cards,
-      (SELECT sum(amount_minor) FROM ledger_entries WHERE entry_type = 'opening') AS opening`);
+      (SELECT sum(amount_minor) FROM ledger_entries WHERE entry_type = 'opening') AS opening`,
+  );
   const held = (money.accounts ?? 0) + (money.cards ?? 0);
   if (held !== (money.opening ?? 0)) {
-    violations.push(`money not conserved: accounts ${money.accounts} + cards ${money.cards} != openings ${money.opening}`);
+    violations.push(
+      `money not conserved: accounts ${money.accounts} + cards ${money.cards} != openings ${money.opening}`,
+    );
   }
 
   const negatives = await db.all<{ id: string; current: number; available: number }>(sql`SELECT id,
       current_balance_minor AS current, available_balance_minor AS available FROM ledger_accounts
       WHERE current_balance_minor < 0 OR available_balance_minor < 0`);
-  for (const n of negatives) violations.push(`negative balance on account ${n.id}: ${n.current}/${n.available}`);
-  const negativeCards = await db.all<{ id: string }>(sql`SELECT id FROM cards WHERE current_balance_minor < 0`);
+  for (const n of negatives) {
+    violations.push(`negative balance on account ${n.id}: ${n.current}/${n.available}`);
+  }
+  const negativeCards = await db.all<{ id: string }>(
+    sql`SELECT id FROM cards WHERE current_balance_minor < 0`,
+  );
   for (const n of negativeCards) violations.push(`negative balance on card ${n.id}`);
 
   // Balance chains: per account, entries in journal order start from zero, each starts where the
@@ -59,7 +76,9 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
   const accounts = await db.all<{ id: string; current: number }>(
     sql`SELECT id, current_balance_minor AS current FROM ledger_accounts`,
   );
-  const entries = await db.all<{ accountId: string; seq: number; amount: number; before: number; after: number }>(sql`
+  const entries = await db.all<
+    { accountId: string; seq: number; amount: number; before: number; after: number }
+  >(sql`
     SELECT account_id AS accountId, seq, amount_minor AS amount, balance_before_minor AS before,
       balance_after_minor AS after FROM ledger_entries ORDER BY seq`);
   const byAccount = new Map<string, typeof entries>();
@@ -68,7 +87,9 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
     let balance = 0;
     for (const e of byAccount.get(account.id) ?? []) {
       if (e.before !== balance) {
-        violations.push(`chain broken on account ${account.id} at entry seq ${e.seq}: before ${e.before}, expected ${balance}`);
+        violations.push(
+          `chain broken on account ${account.id} at entry seq ${e.seq}: before ${e.before}, expected ${balance}`,
+        );
         break;
       }
       if (e.before + e.amount !== e.after) violations.push(`entry seq ${e.seq} does not add up`);
@@ -81,7 +102,13 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
 
   // No partial sweep: every sweep is completed and has exactly its two journal entries.
   const sweeps = await db.all<{
-    id: string; status: string; source: string; target: string; amount: number; outs: number; ins: number;
+    id: string;
+    status: string;
+    source: string;
+    target: string;
+    amount: number;
+    outs: number;
+    ins: number;
   }>(sql`SELECT s.id, s.sweep_status AS status, s.source_account_id AS source, s.target_account_id AS target,
       s.sweep_amount_minor AS amount,
       (SELECT count(*) FROM ledger_entries e WHERE e.reference_type = 'sweep' AND e.reference_id = s.id
@@ -91,7 +118,9 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
     FROM balance_sweeps s`);
   for (const s of sweeps) {
     if (s.status !== "completed") violations.push(`sweep ${s.id} left ${s.status}`);
-    if (s.outs !== 1 || s.ins !== 1) violations.push(`sweep ${s.id} has ${s.outs} debit and ${s.ins} credit entries`);
+    if (s.outs !== 1 || s.ins !== 1) {
+      violations.push(`sweep ${s.id} has ${s.outs} debit and ${s.ins} credit entries`);
+    }
   }
   // Automatic sweeps take exactly the excess over the threshold: a source left below its threshold
   // means two runs swept the same excess.
@@ -101,11 +130,15 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
     WHERE s.sweep_type IN ('threshold', 'scheduled')
       AND (a.sweep_threshold_minor IS NULL OR s.source_balance_after_minor <> a.sweep_threshold_minor) LIMIT 5`);
   for (const s of overswept) {
-    violations.push(`automatic sweep ${s.id} left its source at ${s.after}, not at its threshold ${s.threshold}`);
+    violations.push(
+      `automatic sweep ${s.id} left its source at ${s.after}, not at its threshold ${s.threshold}`,
+    );
   }
   const orphanSweepEntries = await db.all<{ id: string }>(sql`SELECT e.id FROM ledger_entries e
     WHERE e.reference_type = 'sweep' AND NOT EXISTS (SELECT 1 FROM balance_sweeps s WHERE s.id = e.reference_id)`);
-  for (const e of orphanSweepEntries) violations.push(`ledger entry ${e.id} names a sweep that does not exist`);
+  for (const e of orphanSweepEntries) {
+    violations.push(`ledger entry ${e.id} names a sweep that does not exist`);
+  }
   const orphanOpenings = await db.all<{ id: string }>(sql`SELECT e.id FROM ledger_entries e
     WHERE e.entry_type = 'opening' AND NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id)`);
   for (const e of orphanOpenings) violations.push(`opening entry ${e.id} has no account`);
@@ -116,7 +149,9 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
         c.current_balance_minor AS balance, (SELECT sum(amount_minor) FROM card_loads l WHERE l.card_id = c.id) AS loaded
       FROM cards c`);
     for (const c of cardSums) {
-      if (c.balance !== (c.loaded ?? 0)) violations.push(`card ${c.id} balance ${c.balance} != its loads ${c.loaded ?? 0}`);
+      if (c.balance !== (c.loaded ?? 0)) {
+        violations.push(`card ${c.id} balance ${c.balance} != its loads ${c.loaded ?? 0}`);
+      }
     }
     const unmatched = await db.all<{ id: string }>(sql`SELECT l.id FROM card_loads l
       LEFT JOIN ledger_entries e ON e.id = l.ledger_entry_id
@@ -149,6 +184,8 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
   }
 
   const chain = await verifyAuditChain(db);
-  if (!chain.ok) violations.push(`audit chain broken at seq ${chain.firstBroken.seq}: ${chain.firstBroken.reason}`);
+  if (!chain.ok) {
+    violations.push(`audit chain broken at seq ${chain.firstBroken.seq}: ${chain.firstBroken.reason}`);
+  }
   return { violations, counts, observations: [] };
 }

@@ -50,12 +50,20 @@ export function client(baseUrl: string, cookie: string) {
 }
 
 /** Whether the router serves `method path` (the catch-all's 404 says just "Not Found"). */
-export async function routeExists(call: ReturnType<typeof client>, method: string, path: string, body?: unknown) {
+export async function routeExists(
+  call: ReturnType<typeof client>,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const res = await call(method, path, body);
   return !(res.status === 404 && res.json?.message === "Not Found");
 }
 
-export async function createStormAccounts(call: ReturnType<typeof client>, tag: string): Promise<StormAccounts | null> {
+export async function createStormAccounts(
+  call: ReturnType<typeof client>,
+  tag: string,
+): Promise<StormAccounts | null> {
   if (!(await routeExists(call, "GET", "/api/ledger-accounts"))) return null;
   const make = async (n: number, type: string, balance: string, extra: Record<string, unknown> = {}) => {
     const res = await call("POST", "/api/ledger-accounts", {
@@ -72,7 +80,10 @@ export async function createStormAccounts(call: ReturnType<typeof client>, tag: 
   // Manual sweeps keep filling liquid 1, whose threshold makes every auto-sweep (and scheduled
   // run) move its excess on to liquid 2: automatic sweeps keep racing manual ones.
   const sink = await make(2, "liquid", "10.00");
-  const liquid = [await make(1, "liquid", "0.00", { sweepThreshold: "100.00", targetLiquidAccount: sink }), sink];
+  const liquid = [
+    await make(1, "liquid", "0.00", { sweepThreshold: "100.00", targetLiquidAccount: sink }),
+    sink,
+  ];
   const ledger = [
     await make(1, "ledger", "1000000.00", { sweepThreshold: "999000.00", targetLiquidAccount: liquid[0] }),
     await make(2, "ledger", "500000.00", { sweepThreshold: "499500.00", targetLiquidAccount: liquid[1] }),
@@ -134,12 +145,18 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       weight: 2,
       run: async () => {
         const key = `${options.tag}-${crypto.randomUUID()}`;
-        const body = { sourceAccountId: pick(ledger.slice(0, 2)), targetAccountId: pick(liquid), sweepAmount: "1.00" };
+        const body = {
+          sourceAccountId: pick(ledger.slice(0, 2)),
+          targetAccountId: pick(liquid),
+          sweepAmount: "1.00",
+        };
         const first = await call("POST", "/api/balance-sweeps", body, { "idempotency-key": key });
         const again = await call("POST", "/api/balance-sweeps", body, { "idempotency-key": key });
         if (first.status === 201) result.acked.sweeps.push(first.json.id);
         if (first.status === 201 && again.status < 300 && again.json?.id !== first.json.id) {
-          result.serverErrors.push(`idempotent retry moved money again: ${first.json.id} then ${again.json?.id}`);
+          result.serverErrors.push(
+            `idempotent retry moved money again: ${first.json.id} then ${again.json?.id}`,
+          );
         }
         return again.status >= 500 ? again : first;
       },
@@ -252,7 +269,9 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
         if (res === null) continue;
         const counts = (result.byOperation[op.name] ??= {});
         counts[res.status] = (counts[res.status] ?? 0) + 1;
-        if (res.status >= 500) result.serverErrors.push(`${op.name}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status >= 500) {
+          result.serverErrors.push(`${op.name}: ${res.status} ${res.text.slice(0, 200)}`);
+        }
       } catch {
         result.networkErrors++;
         if (options.stop?.()) return;
