@@ -415,3 +415,12 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
   windowStart: text("window_start").notNull(),
   count: integer("count").notNull(),
 });
+
+/**
+ * Stable integer key per institution: the rowid of its entries in the institution search indexes
+ * (db/migrations/0100-0102), handed out by a trigger, counting downwards in registration order.
+ */
+export const institutionSearchKeys = sqliteTable("institution_search_keys", {
+  searchKey: integer("search_key").primaryKey(),
+  institutionId: text("institution_id").notNull().unique().references(() => institutions.id, { onDelete: "cascade" }),
+});

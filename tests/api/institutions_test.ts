@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { eq, sql } from "drizzle-orm";
-import { auditTrail, institutions, SYSTEM_USER_ID } from "../../db/schema.ts";
+import { auditTrail, institutions, institutionSearchKeys, SYSTEM_USER_ID } from "../../db/schema.ts";
 import {
   INSTITUTION_STATUSES,
   INSTITUTION_TYPES,
@@ -9,7 +9,14 @@ import {
 } from "../../src/domain/institution.ts";
 import { verifyAuditChain } from "../../src/server/audit.ts";
 import { DEMO_INSTITUTIONS, institutionsDemoSeeder } from "../../src/server/features/institutions/seed.ts";
-import { insertInstitution } from "../../src/server/features/institutions/service.ts";
+import {
+  createCountCache,
+  insertInstitution,
+  listInstitutions,
+  totalFromPage,
+} from "../../src/server/features/institutions/service.ts";
+import { openDatabase } from "../../src/server/db.ts";
+import { listMigrations, migrate, splitStatements } from "../../src/server/migrate.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const SPEC_FIELDS = [
@@ -726,4 +733,129 @@ Deno.test("demo institutions are seeded only into the embedded database and only
     await t.close();
     await Deno.remove(dataDir, { recursive: true });
   }
+});
+
+Deno.test("migration 0102 re-keys existing institutions newest first and keeps both search indexes complete", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "cbr-test-" });
+  const db = await openDatabase(`file:${dataDir}/console.db`);
+  try {
+    await db.readClient.execute(
+      "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    for (const migration of await listMigrations()) {
+      if (migration.name >= "0102") continue;
+      await db.transaction(async (tx) => {
+        for (const statement of splitStatements(migration.sql)) await tx.run(sql.raw(statement));
+        await tx.run(
+          sql`INSERT INTO schema_migrations VALUES (${migration.name}, ${new Date().toISOString()})`,
+        );
+      });
+    }
+    const base = Date.UTC(2024, 0, 1);
+    await db.transaction(async (tx) => {
+      // Inserted out of date order: the keys must follow created_at, not insertion.
+      for (const i of [2, 0, 1]) {
+        await tx.insert(institutions).values({
+          id: `inst-${i}`,
+          name: `Legacy Bank ${i}`,
+          type: "commercial",
+          registrationNumber: `LEG-${i}`,
+          address: "1 Old Street",
+          phoneNumber: "+1 202 555 0100",
+          emailAddress: `legacy${i}@old.example`,
+          createdAt: new Date(base + i * 86_400_000).toISOString(),
+        });
+      }
+    });
+    assert.ok((await migrate(db)).some((name) => name.startsWith("0102")));
+    const keys = await db.read.select().from(institutionSearchKeys).orderBy(institutionSearchKeys.searchKey)
+      .all();
+    assert.deepEqual(keys.map((k) => k.institutionId), ["inst-2", "inst-1", "inst-0"]);
+    for (
+      const [index, match] of [["institutions_fts", '"legacy bank"'], ["institutions_prefix_fts", '"le"*']]
+    ) {
+      const rows = await db.read.all<{ rowid: number }>(
+        sql`SELECT rowid FROM ${sql.raw(index)} WHERE ${sql.raw(index)} MATCH ${match} ORDER BY rowid`,
+      );
+      assert.deepEqual(rows.map((r) => r.rowid), keys.map((k) => k.searchKey), index);
+    }
+    await db.transaction(async (tx) => {
+      await tx.insert(institutions).values({
+        id: "inst-new",
+        name: "Legacy Bank New",
+        type: "savings",
+        registrationNumber: "LEG-NEW",
+        address: "2 New Street",
+        phoneNumber: "+1 202 555 0101",
+        emailAddress: "new@old.example",
+      });
+    });
+    const page = await listInstitutions(db.read, { search: "legacy", limit: 10, offset: 0 });
+    assert.deepEqual(page.items.map((i) => i.id), ["inst-new", "inst-2", "inst-1", "inst-0"]);
+  } finally {
+    db.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("totalFromPage() knows the total from a short non-empty page and only then", () => {
+  assert.equal(totalFromPage(3, 100, 0), 3);
+  assert.equal(totalFromPage(30, 100, 100), 130);
+  assert.equal(totalFromPage(100, 100, 0), null, "a full page may have more after it");
+  assert.equal(totalFromPage(0, 100, 200), null, "an empty page past the end says nothing");
+});
+
+Deno.test("cached search counts are reused until any write commits, so X-Total-Count is never stale", async () => {
+  await withApp(async (t, req) => {
+    await seedInstitutions(
+      t,
+      Array.from({ length: 5 }, (_, i) => validBody({ name: `Cached Harbor Bank ${i}` })),
+    );
+    const counts = createCountCache();
+    let computed = 0;
+    const count = () => {
+      computed += 1;
+      return Promise.resolve(42);
+    };
+    assert.equal(await counts.get(t.deps.db.read, "k", count), 42);
+    assert.equal(await counts.get(t.deps.db.read, "k", count), 42);
+    assert.equal(computed, 1, "the second call is a hit");
+    await t.deps.db.transaction(async (tx) => {
+      await tx.run(sql`UPDATE institutions SET phone_number = '+1 202 555 0199'`);
+    });
+    await counts.get(t.deps.db.read, "k", count);
+    assert.equal(computed, 2, "a commit on another connection invalidates");
+
+    const total = async (path: string) => (await req("GET", path)).headers.get("x-total-count");
+    for (const offset of [0, 2, 4, 0]) {
+      assert.equal(await total(`/api/institutions?search=cached%20harbor&limit=2&offset=${offset}`), "5");
+    }
+    assert.equal(await total("/api/institutions?search=ca&limit=2"), "5");
+    await expectJson(
+      await req("POST", "/api/institutions", { body: validBody({ name: "Cached Harbor Bank 5" }) }),
+      201,
+    );
+    assert.equal(await total("/api/institutions?search=cached%20harbor&limit=2"), "6");
+    assert.equal(await total("/api/institutions?search=ca&limit=2"), "6");
+    assert.equal(await total("/api/search?type=institution&query=cached%20harbor&limit=2"), "6");
+  });
+});
+
+Deno.test("createCountCache() keeps at most its bound of entries, dropping the least recently used", async () => {
+  await withApp(async (t) => {
+    const counts = createCountCache(2);
+    const computed: string[] = [];
+    const get = (key: string) =>
+      counts.get(t.deps.db.read, key, () => {
+        computed.push(key);
+        return Promise.resolve(1);
+      });
+    await get("a");
+    await get("b");
+    await get("a");
+    await get("c");
+    await get("a");
+    await get("b");
+    assert.deepEqual(computed, ["a", "b", "c", "b"]);
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from "./schemas.ts";
 import {
   changeInstitutionStatus,
+  createCountCache,
   createInstitution,
   getInstitution,
   listInstitutions,
@@ -25,9 +26,10 @@ export const TOTAL_COUNT_HEADER = "X-Total-Count";
 export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
+  const counts = createCountCache();
 
   app.get("/institutions", validate("query", institutionListQuerySchema), async (c) => {
-    const page = await listInstitutions(db.read, c.req.valid("query"));
+    const page = await listInstitutions(db.read, c.req.valid("query"), counts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
   });
@@ -64,7 +66,7 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
       ? await searchRoutingCodes(db.read, query, limit, offset)
       : type === "swift"
       ? await searchSwiftCodes(db.read, query, limit, offset)
-      : await listInstitutions(db.read, { search: query, limit, offset });
+      : await listInstitutions(db.read, { search: query, limit, offset }, counts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
   });

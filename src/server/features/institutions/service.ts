@@ -100,8 +100,8 @@ export function wordPrefixQuery(text: string): string {
 
 /**
  * One page of an FTS5 index's matches, newest first. Both indexes use the institution's search key
- * as rowid, handed out in registration order, so "rowid DESC" is newest first and FTS5 stops after
- * `limit` rows instead of sorting every match.
+ * as rowid, and keys count downwards in registration order (migration 0102), so ascending rowid is
+ * newest first: FTS5 walks its doclists forwards and stops after `limit` rows, with no sort.
  */
 async function searchIndex(
   db: Queryable,
@@ -109,17 +109,60 @@ async function searchIndex(
   match: string,
   limit: number,
   offset: number,
+  counts?: CountCache,
 ): Promise<Page<Institution>> {
   const table = sql.raw(index);
-  const [rows, [count]] = await Promise.all([
-    db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM ${table} f
-      JOIN institution_search_keys k ON k.search_key = f.rowid
-      JOIN institutions i ON i.id = k.institution_id
-      WHERE ${table} MATCH ${match}
-      ORDER BY f.rowid DESC LIMIT ${limit} OFFSET ${offset}`),
-    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ${match}`),
-  ]);
-  return { items: rows.map(toInstitution), total: count.total };
+  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM ${table} f
+    JOIN institution_search_keys k ON k.search_key = f.rowid
+    JOIN institutions i ON i.id = k.institution_id
+    WHERE ${table} MATCH ${match}
+    ORDER BY f.rowid LIMIT ${limit} OFFSET ${offset}`);
+  const count = async () =>
+    (await db.all<{ total: number }>(
+      sql`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ${match}`,
+    ))[0]
+      .total;
+  const total = totalFromPage(rows.length, limit, offset) ??
+    (counts ? await counts.get(db, `${index}\u0000${match}`, count) : await count());
+  return { items: rows.map(toInstitution), total };
+}
+
+export const MAX_CACHED_COUNTS = 256;
+
+/**
+ * Match counts of recent searches. Counting visits every match (a search hitting all 100,000 rows
+ * takes tens of milliseconds), and paging through results asks for the same count on every page.
+ * An entry is valid only while SQLite's `data_version` of the reading connection is unchanged; it
+ * changes whenever any other connection commits, and every write goes through another connection
+ * (the app's write connection, or another process), so a cached count is never stale. Use it only
+ * with a connection that does not write itself: the app's read handle.
+ */
+export interface CountCache {
+  get(db: Queryable, key: string, compute: () => Promise<number>): Promise<number>;
+}
+
+export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
+  const entries = new Map<string, { version: number; total: number }>();
+  return {
+    async get(db, key, compute) {
+      // Read before counting: a commit in between then only makes the entry look older than it is.
+      const [{ data_version: version }] = await db.all<{ data_version: number }>(sql`PRAGMA data_version`);
+      const hit = entries.get(key);
+      entries.delete(key);
+      const total = hit?.version === version ? hit.total : await compute();
+      entries.set(key, { version, total });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      return total;
+    },
+  };
+}
+
+/**
+ * A short, non-empty page is the last one, so it tells the total without a count: the count is the
+ * costly half of a search (every match is visited), and most searches return a short page.
+ */
+export function totalFromPage(rowCount: number, limit: number, offset: number): number | null {
+  return rowCount > 0 && rowCount < limit ? offset + rowCount : null;
 }
 
 /**
@@ -130,6 +173,7 @@ async function searchIndex(
 export async function listInstitutions(
   db: Queryable,
   query: InstitutionListQuery,
+  counts?: CountCache,
 ): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
@@ -142,9 +186,9 @@ export async function listInstitutions(
     return { items: rows.map(toInstitution), total: count.total };
   }
   if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
-    return await searchIndex(db, "institutions_fts", ftsPhrase(search), limit, offset);
+    return await searchIndex(db, "institutions_fts", ftsPhrase(search), limit, offset, counts);
   }
-  return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset);
+  return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset, counts);
 }
 
 export async function getInstitution(db: Queryable, id: string): Promise<Institution | null> {
