@@ -358,8 +358,8 @@ export const centralBankCodeSequences = sqliteTable("central_bank_code_sequences
 });
 
 /**
- * Stable integer key per institution: the rowid of its entry in the institutions_fts trigram index
- * (db/migrations/0100_institutions_search.sql), handed out in registration order by triggers.
+ * Stable integer key per institution: the rowid of its entries in the institution search indexes
+ * (db/migrations/0100-0102), handed out by a trigger, counting downwards in registration order.
  */
 export const institutionSearchKeys = sqliteTable("institution_search_keys", {
   searchKey: integer("search_key").primaryKey(),
@@ -414,13 +414,4 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
   endpoint: text("endpoint").notNull(),
   windowStart: text("window_start").notNull(),
   count: integer("count").notNull(),
-});
-
-/**
- * Stable integer key per institution: the rowid of its entries in the institution search indexes
- * (db/migrations/0100-0102), handed out by a trigger, counting downwards in registration order.
- */
-export const institutionSearchKeys = sqliteTable("institution_search_keys", {
-  searchKey: integer("search_key").primaryKey(),
-  institutionId: text("institution_id").notNull().unique().references(() => institutions.id, { onDelete: "cascade" }),
 });
