@@ -42,8 +42,13 @@ async function createKeys(server: TestServer, cookie: string, count: number): Pr
   const keys: string[] = [];
   while (keys.length < count) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(KEY_CREATION_PARALLELISM, count - keys.length) }, () =>
-        api(server, cookie, "POST", "/api/api-keys", { name: `bench ${keys.length}` }).then((created) => created.key as string)),
+      Array.from(
+        { length: Math.min(KEY_CREATION_PARALLELISM, count - keys.length) },
+        () =>
+          api(server, cookie, "POST", "/api/api-keys", { name: `bench ${keys.length}` }).then((created) =>
+            created.key as string
+          ),
+      ),
     );
     keys.push(...batch);
   }
@@ -59,7 +64,10 @@ async function seedRoutingCode(server: TestServer, cookie: string): Promise<stri
     phoneNumber: "+1 555 0199",
     emailAddress: "bench@clearing.test",
   });
-  const code = await api(server, cookie, "POST", "/api/routing-codes", { institutionId: institution.id, prefix: "BNK" });
+  const code = await api(server, cookie, "POST", "/api/routing-codes", {
+    institutionId: institution.id,
+    prefix: "BNK",
+  });
   return code.code;
 }
 
@@ -93,7 +101,10 @@ if (import.meta.main) {
     const url = `${server.baseUrl}/api/routing-codes/${code}`;
 
     const warmKeys = await createKeys(server, cookie, 50);
-    const warm = await runWrk({ url, rotateHeader: { name: "Authorization", values: warmKeys.map(bearerOf) } }, WARMUP_SECONDS);
+    const warm = await runWrk({
+      url,
+      rotateHeader: { name: "Authorization", values: warmKeys.map(bearerOf) },
+    }, WARMUP_SECONDS);
     await runWrk({ url: hello.url }, WARMUP_SECONDS);
     const expected = warm.requestsPerSec * RUN_SECONDS * ROUNDS * KEY_POOL_HEADROOM;
     const keys = await createKeys(server, cookie, Math.ceil(expected / LIMIT_PER_HOUR));
@@ -107,10 +118,18 @@ if (import.meta.main) {
     };
     const targets: Target[] = [
       { label: "hello-world (reference)", request: { url: hello.url }, results: [] },
-      { label: "app floor: GET /assets/missing (no /api)", request: { url: `${server.baseUrl}/assets/missing.js` }, results: [] },
+      {
+        label: "app floor: GET /assets/missing (no /api)",
+        request: { url: `${server.baseUrl}/assets/missing.js` },
+        results: [],
+      },
       { label: "GET /api/routing-codes/{code}, session", request: { url, headers: { cookie } }, results: [] },
       hot,
-      { label: "one key past its limit (429 path)", request: { url, headers: { authorization: bearerOf(single) } }, results: [] },
+      {
+        label: "one key past its limit (429 path)",
+        request: { url, headers: { authorization: bearerOf(single) } },
+        results: [],
+      },
     ];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const target of targets) {
@@ -124,17 +143,32 @@ if (import.meta.main) {
     console.log(`median of ${ROUNDS} rounds of ${RUN_SECONDS} s, wrk -t2 -c50:`);
     for (const target of targets) {
       const result = medianResult(target.results);
-      console.log(`  ${target.label.padEnd(58)} ${describe(result)}  (${(result.requestsPerSec / ref.requestsPerSec).toFixed(2)}× hello)`);
+      console.log(
+        `  ${target.label.padEnd(58)} ${describe(result)}  (${
+          (result.requestsPerSec / ref.requestsPerSec).toFixed(2)
+        }× hello)`,
+      );
     }
     const ours = medianResult(hot.results);
     const ratio = ours.requestsPerSec / ref.requestsPerSec;
     const pass = ours.non2xx === 0 && ratio >= MIN_RATIO && ours.p99Ms < MAX_P99_MS;
-    console.log(`target: ≥ ${MIN_RATIO}× hello and p99 < ${MAX_P99_MS} ms: ratio ${ratio.toFixed(2)}×, p99 ${formatMs(ours.p99Ms)}: ${pass ? "pass" : "MISS"}`);
+    console.log(
+      `target: ≥ ${MIN_RATIO}× hello and p99 < ${MAX_P99_MS} ms: ratio ${ratio.toFixed(2)}×, p99 ${
+        formatMs(ours.p99Ms)
+      }: ${pass ? "pass" : "MISS"}`,
+    );
 
     await server.stop();
     const logged = await countRows(server.databaseUrl, "SELECT count(*) FROM api_logs");
-    const counted = await countRows(server.databaseUrl, "SELECT coalesce(sum(count), 0) FROM api_rate_limits");
-    console.log(`after SIGTERM: ${formatNumber(logged)} api_logs rows, ${formatNumber(counted)} requests counted against keys`);
+    const counted = await countRows(
+      server.databaseUrl,
+      "SELECT coalesce(sum(count), 0) FROM api_rate_limits",
+    );
+    console.log(
+      `after SIGTERM: ${formatNumber(logged)} api_logs rows, ${
+        formatNumber(counted)
+      } requests counted against keys`,
+    );
   } finally {
     await hello.stop();
     await server.stop();

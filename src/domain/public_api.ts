@@ -18,12 +18,32 @@ export interface DocumentedEndpoint {
 
 /** Spec 7, in the order the API Management screen lists them. */
 export const DOCUMENTED_ENDPOINTS: readonly DocumentedEndpoint[] = [
-  { method: "GET", path: "/api/institutions", limitPerHour: 100, summary: "List or search financial institutions" },
-  { method: "GET", path: "/api/institutions/{id}", limitPerHour: 200, summary: "Get one financial institution" },
-  { method: "GET", path: "/api/routing-codes/{code}", limitPerHour: 500, summary: "Look up a national routing code" },
+  {
+    method: "GET",
+    path: "/api/institutions",
+    limitPerHour: 100,
+    summary: "List or search financial institutions",
+  },
+  {
+    method: "GET",
+    path: "/api/institutions/{id}",
+    limitPerHour: 200,
+    summary: "Get one financial institution",
+  },
+  {
+    method: "GET",
+    path: "/api/routing-codes/{code}",
+    limitPerHour: 500,
+    summary: "Look up a national routing code",
+  },
   { method: "GET", path: "/api/swift-codes/{bic}", limitPerHour: 500, summary: "Look up a SWIFT/BIC code" },
   { method: "POST", path: "/api/iban/validate", limitPerHour: 1000, summary: "Validate an IBAN (ISO 13616)" },
-  { method: "GET", path: "/api/search", limitPerHour: 200, summary: "Search routing codes, BICs or institutions" },
+  {
+    method: "GET",
+    path: "/api/search",
+    limitPerHour: 200,
+    summary: "Search routing codes, BICs or institutions",
+  },
 ];
 
 /** "GET /api/routing-codes/{code}": the endpoint's identity in counters, logs and the OpenAPI document. */

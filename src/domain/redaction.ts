@@ -79,7 +79,8 @@ export function redactValue(value: unknown, depth = 0): unknown {
 /** 13 or more digits, possibly grouped by single spaces or dashes: what maskCardNumbersInText looks at. */
 const CARD_NUMBER_CANDIDATE = /\d(?:[ -]?\d){12}/;
 /** Every sensitive name contains one of these once its non-alphanumerics are removed. */
-const SENSITIVE_FRAGMENTS = /pass|secret|token|auth|key|credential|card|session|cookie|pan|pin|cvv|cvc|otp|sid/;
+const SENSITIVE_FRAGMENTS =
+  /pass|secret|token|auth|key|credential|card|session|cookie|pan|pin|cvv|cvc|otp|sid/;
 
 /**
  * False when `text` certainly holds nothing to redact: no card-number-like digits and no fragment of
@@ -101,8 +102,14 @@ const FORM_PAIR = /(^|[&?;\s])([A-Za-z0-9_.-]+)=([^&;\s]*)/g;
  */
 export function redactText(text: string): string {
   const pairsRedacted = text
-    .replace(QUOTED_PAIR, (pair, head: string, name: string) => isSensitiveName(name) ? `${head}"${REDACTED}"` : pair)
-    .replace(FORM_PAIR, (pair, lead: string, name: string) => isSensitiveName(name) ? `${lead}${name}=${REDACTED}` : pair);
+    .replace(
+      QUOTED_PAIR,
+      (pair, head: string, name: string) => isSensitiveName(name) ? `${head}"${REDACTED}"` : pair,
+    )
+    .replace(
+      FORM_PAIR,
+      (pair, lead: string, name: string) => isSensitiveName(name) ? `${lead}${name}=${REDACTED}` : pair,
+    );
   return maskCardNumbersInText(pairsRedacted);
 }
 
@@ -126,7 +133,11 @@ export function loggedPayload(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHAR
   const redacted = redactValue(value);
   const json = JSON.stringify(redacted);
   if (json.length <= maxChars) return redacted;
-  return { truncated: true, originalLength: json.length, preview: previewOf(json, maxChars) } satisfies TruncatedPayload;
+  return {
+    truncated: true,
+    originalLength: json.length,
+    preview: previewOf(json, maxChars),
+  } satisfies TruncatedPayload;
 }
 
 /**
@@ -154,7 +165,11 @@ export function loggedPayloadFromText(
     }
   }
   if (text.length <= maxChars) return redactText(text);
-  return { truncated: true, originalLength: text.length, preview: redactText(previewOf(text, maxChars)) } satisfies TruncatedPayload;
+  return {
+    truncated: true,
+    originalLength: text.length,
+    preview: redactText(previewOf(text, maxChars)),
+  } satisfies TruncatedPayload;
 }
 
 /**

@@ -63,7 +63,8 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
   "POST /api/iban/validate": {
     request: { body: validateIbanBody },
     data: ibanValidationResponseSchema,
-    description: "Validates an IBAN (ISO 13616: country format, length, MOD 97-10 and national check digits). " +
+    description:
+      "Validates an IBAN (ISO 13616: country format, length, MOD 97-10 and national check digits). " +
       "An invalid IBAN is a 200 with valid: false and details.error.",
   },
   "GET /api/search": {
@@ -76,7 +77,9 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
 const errorSchema = z.object({
   success: z.literal(false),
   error: z.string().describe("What went wrong, for people"),
-  code: z.string().describe("Machine-readable: validation, unauthorized, forbidden, not_found, rate_limited, …"),
+  code: z.string().describe(
+    "Machine-readable: validation, unauthorized, forbidden, not_found, rate_limited, …",
+  ),
   fields: z.record(z.string(), z.string()).optional().describe("Per-field messages of a validation failure"),
   timestamp: z.string().describe("ISO-8601 UTC time of the response"),
 });
@@ -84,7 +87,9 @@ const errorSchema = z.object({
 const RATE_LIMIT_HEADERS = z.object({
   "RateLimit-Limit": z.number().int().describe("Requests allowed per hour on this endpoint for this key"),
   "RateLimit-Remaining": z.number().int().describe("Requests left in the current window"),
-  "RateLimit-Reset": z.number().int().describe("Seconds until the current window ends (windows are clock hours, UTC)"),
+  "RateLimit-Reset": z.number().int().describe(
+    "Seconds until the current window ends (windows are clock hours, UTC)",
+  ),
   "RateLimit-Policy": z.string().describe('The limit and the window in seconds, e.g. "500;w=3600"'),
 });
 
@@ -93,7 +98,11 @@ const REFUSAL_HEADERS = RATE_LIMIT_HEADERS.extend({
 });
 
 function errorResponse(description: string, headers?: typeof REFUSAL_HEADERS) {
-  return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema: errorSchema } } };
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { "application/json": { schema: errorSchema } },
+  };
 }
 
 function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void {
@@ -128,7 +137,7 @@ function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void 
         },
       },
       400: errorResponse("Invalid input: `fields` names each offending parameter"),
-      401: errorResponse("Missing, unknown, revoked or expired API key (error: \"Unauthorized\")"),
+      401: errorResponse('Missing, unknown, revoked or expired API key (error: "Unauthorized")'),
       403: errorResponse("The key may not call this route (keys reach the documented endpoints only)"),
       404: errorResponse("No such record"),
       429: errorResponse(
@@ -154,7 +163,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       version: API_VERSION,
       description: "Read-only lookups of the national registry for commercial banks and payment systems. " +
         "Every response is an envelope: `{data, success: true, timestamp}` or `{success: false, error, code, timestamp}`. " +
-        `Limits count per API key and endpoint in fixed windows of ${RATE_LIMIT_WINDOW_MS / 60_000} minutes ` +
+        `Limits count per API key and endpoint in fixed windows of ${
+          RATE_LIMIT_WINDOW_MS / 60_000
+        } minutes ` +
         "aligned to the clock hour (UTC); past a limit the answer is HTTP 429 with Retry-After.",
     },
     servers: [{ url: "/", description: "This server; paths start with /api" }],

@@ -9,9 +9,16 @@ export interface CreatedKey {
   key: string;
 }
 
-export async function createKey(t: TestApp, cookie: string, body: Record<string, unknown> = {}): Promise<CreatedKey> {
+export async function createKey(
+  t: TestApp,
+  cookie: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedKey> {
   const created = await expectJson(
-    await t.request("POST", "/api/api-keys", { cookie, body: { name: "Clearing house integration", ...body } }),
+    await t.request("POST", "/api/api-keys", {
+      cookie,
+      body: { name: "Clearing house integration", ...body },
+    }),
     201,
   );
   return { id: created.id, key: created.key };
@@ -23,7 +30,8 @@ export function bearer(key: string): Record<string, string> {
 
 /** Sends a request with the key (and no cookie). */
 export function withKey(t: TestApp, key: string) {
-  return (method: string, path: string, body?: unknown) => t.request(method, path, { headers: bearer(key), body });
+  return (method: string, path: string, body?: unknown) =>
+    t.request(method, path, { headers: bearer(key), body });
 }
 
 export interface LookupData {
@@ -51,11 +59,15 @@ export async function seedLookupData(t: TestApp, cookie: string): Promise<Lookup
     201,
   );
   const routing = await expectJson(
-    await req("POST", "/api/routing-codes", { body: { institutionId: institution.id, prefix: "MER", branchCode: "001" } }),
+    await req("POST", "/api/routing-codes", {
+      body: { institutionId: institution.id, prefix: "MER", branchCode: "001" },
+    }),
     201,
   );
   await expectJson(
-    await req("POST", "/api/swift-codes", { body: { institutionId: institution.id, bicCode: BIC, membershipType: "full" } }),
+    await req("POST", "/api/swift-codes", {
+      body: { institutionId: institution.id, bicCode: BIC, membershipType: "full" },
+    }),
     201,
   );
   return { institutionId: institution.id, routingCode: routing.code, bic: BIC };

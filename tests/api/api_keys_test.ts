@@ -33,10 +33,14 @@ Deno.test("POST /api/api-keys shows the key once (prefix + 43 base62 characters)
     assert.equal(list[0].id, created.id);
     assert(!("key" in list[0]) && !("keyHash" in list[0]), "the list shows neither the key nor its hash");
 
-    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityId, created.id)).all();
+    const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityId, created.id))
+      .all();
     assert.deepEqual(audits.map((a) => [a.entityType, a.action]), [["api_key", "create"]]);
     const auditText = JSON.stringify(audits);
-    assert(!auditText.includes(created.key) && !auditText.includes(row.keyHash), "the audit holds neither key nor hash");
+    assert(
+      !auditText.includes(created.key) && !auditText.includes(row.keyHash),
+      "the audit holds neither key nor hash",
+    );
   } finally {
     await t.close();
   }
@@ -61,7 +65,10 @@ Deno.test("POST /api/api-keys needs a name and refuses an expiry in the past", a
     const missing = await expectJson(await t.request("POST", "/api/api-keys", { cookie, body: {} }), 400);
     assert.equal(missing.fields.name, "Required");
     const past = await expectJson(
-      await t.request("POST", "/api/api-keys", { cookie, body: { name: "x", expiresAt: "2020-01-01T00:00:00Z" } }),
+      await t.request("POST", "/api/api-keys", {
+        cookie,
+        body: { name: "x", expiresAt: "2020-01-01T00:00:00Z" },
+      }),
       400,
     );
     assert.equal(past.fields.expiresAt, "Expiry must be in the future");
@@ -83,11 +90,26 @@ Deno.test("a key reads every documented endpoint and gets the {data, success, ti
 
     const checks: [string, string, unknown, (body: any) => void][] = [
       ["GET", "/api/institutions", undefined, (d) => assert.equal(d[0].id, data.institutionId)],
-      ["GET", `/api/institutions/${data.institutionId}`, undefined, (d) => assert.equal(d.name, "Meridian Commercial Bank")],
-      ["GET", `/api/routing-codes/${data.routingCode}`, undefined, (d) => assert.equal(d.code, data.routingCode)],
+      [
+        "GET",
+        `/api/institutions/${data.institutionId}`,
+        undefined,
+        (d) => assert.equal(d.name, "Meridian Commercial Bank"),
+      ],
+      [
+        "GET",
+        `/api/routing-codes/${data.routingCode}`,
+        undefined,
+        (d) => assert.equal(d.code, data.routingCode),
+      ],
       ["GET", `/api/swift-codes/${data.bic}`, undefined, (d) => assert.equal(d.bicCode, data.bic)],
       ["POST", "/api/iban/validate", { iban: VALID_IBAN }, (d) => assert.equal(d.valid, true)],
-      ["GET", `/api/search?type=routing&query=${data.routingCode}`, undefined, (d) => assert.equal(d[0].code, data.routingCode)],
+      [
+        "GET",
+        `/api/search?type=routing&query=${data.routingCode}`,
+        undefined,
+        (d) => assert.equal(d[0].code, data.routingCode),
+      ],
     ];
     for (const [method, path, body, check] of checks) {
       const res = await call(method, path, body);
@@ -125,7 +147,10 @@ Deno.test("errors to a key use the envelope: {success: false, error, timestamp}"
   try {
     const cookie = await t.login();
     const { key } = await createKey(t, cookie);
-    const missing = await expectJson(await withKey(t, key)("GET", `/api/institutions/${crypto.randomUUID()}`), 404);
+    const missing = await expectJson(
+      await withKey(t, key)("GET", `/api/institutions/${crypto.randomUUID()}`),
+      404,
+    );
     assert.equal(missing.success, false);
     assert.equal(missing.error, "Institution not found");
     assert.equal(missing.code, "not_found");
@@ -166,7 +191,10 @@ Deno.test("a key revoked by another app process on the same database answers 401
     const cookie = await first.login();
     const { id, key } = await createKey(first, cookie);
     await expectJson(await withKey(first, key)("GET", "/api/institutions"), 200);
-    await expectJson(await second.request("DELETE", `/api/api-keys/${id}`, { cookie: await second.login() }), 200);
+    await expectJson(
+      await second.request("DELETE", `/api/api-keys/${id}`, { cookie: await second.login() }),
+      200,
+    );
     await expectJson(await withKey(first, key)("GET", "/api/institutions"), 401);
   } finally {
     await second.close();
@@ -178,10 +206,14 @@ Deno.test("an expired key answers 401 Unauthorized", async () => {
   const t = await createTestApp();
   try {
     const cookie = await t.login();
-    const { id, key } = await createKey(t, cookie, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const { id, key } = await createKey(t, cookie, {
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     await expectJson(await withKey(t, key)("GET", "/api/institutions"), 200);
     await t.deps.db.transaction((tx) =>
-      tx.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, id))
+      tx.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(
+        eq(apiKeys.id, id),
+      )
     );
     const body = await expectJson(await withKey(t, key)("GET", "/api/institutions"), 401);
     assert.match(body.error, /Unauthorized/);
@@ -198,7 +230,10 @@ Deno.test("an unknown, malformed or empty bearer key answers 401 Unauthorized, e
     const cookie = await t.login();
     const unknownKey = `${API_KEY_PREFIX}${"A".repeat(API_KEY_SECRET_LENGTH)}`;
     for (const token of [unknownKey, "not-a-key", ""]) {
-      const res = await t.request("GET", "/api/institutions", { cookie, headers: { authorization: `Bearer ${token}` } });
+      const res = await t.request("GET", "/api/institutions", {
+        cookie,
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = await expectJson(res, 401);
       assert.equal(body.success, false, token);
       assert.match(body.error, /Unauthorized/);
@@ -244,10 +279,17 @@ Deno.test("key management needs an administrator's session: none 401, operator 4
   try {
     await expectJson(await t.request("GET", "/api/api-keys"), 401);
     await expectJson(await t.request("POST", "/api/api-keys", { body: { name: "x" } }), 401);
-    await createUser(t.deps.db, t.deps.config, { email: "clerk@centralbank.test", password: "clerk-password-1", role: "operator" });
+    await createUser(t.deps.db, t.deps.config, {
+      email: "clerk@centralbank.test",
+      password: "clerk-password-1",
+      role: "operator",
+    });
     const operator = await t.login("clerk@centralbank.test", "clerk-password-1");
     await expectJson(await t.request("GET", "/api/api-keys", { cookie: operator }), 403);
-    await expectJson(await t.request("POST", "/api/api-keys", { cookie: operator, body: { name: "x" } }), 403);
+    await expectJson(
+      await t.request("POST", "/api/api-keys", { cookie: operator, body: { name: "x" } }),
+      403,
+    );
     const admin = await t.login();
     const { id } = await createKey(t, admin);
     await expectJson(await t.request("DELETE", `/api/api-keys/${id}`, { cookie: operator }), 403);
@@ -289,7 +331,9 @@ Deno.test("last_used_at is set on use and rewritten at most once a minute", asyn
     await expectJson(await withKey(t, key)("GET", "/api/institutions"), 200);
     assert.equal(await lastUsed(), first, "not rewritten within the minute");
     const longAgo = new Date(Date.now() - LAST_USED_RESOLUTION_MS - 1000).toISOString();
-    await t.deps.db.transaction((tx) => tx.update(apiKeys).set({ lastUsedAt: longAgo }).where(eq(apiKeys.id, id)));
+    await t.deps.db.transaction((tx) =>
+      tx.update(apiKeys).set({ lastUsedAt: longAgo }).where(eq(apiKeys.id, id))
+    );
     await expectJson(await t.request("GET", "/api/institutions", { headers: bearer(key) }), 200);
     assert((await lastUsed())! > longAgo);
   } finally {

@@ -3,7 +3,10 @@ import { createClient } from "@libsql/client";
 import { sql } from "drizzle-orm";
 import { apiLogs, auditTrail } from "../../db/schema.ts";
 import { MAX_LOGGED_PAYLOAD_CHARS, REDACTED } from "../../src/domain/redaction.ts";
-import { DEFAULT_API_LOG_RETENTION_DAYS, retentionDaysFrom } from "../../src/server/api_access/request_log.ts";
+import {
+  DEFAULT_API_LOG_RETENTION_DAYS,
+  retentionDaysFrom,
+} from "../../src/server/api_access/request_log.ts";
 import { startServer } from "../e2e/helpers.ts";
 import { ADMIN_EMAIL, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { bearer, createKey, VALID_IBAN, withKey } from "./api_access_helpers.ts";
@@ -82,8 +85,17 @@ Deno.test("every /api request is logged with method, endpoint, status, time, cal
     const cookie = await t.login();
     const { id, key } = await createKey(t, cookie);
     await expectJson(await t.request("GET", "/api/auth/user"), 401);
-    await expectJson(await t.request("GET", "/api/no-such-endpoint", { cookie, headers: { "user-agent": "ledger-sync/2.1" } }), 404);
-    await expectJson(await t.request("GET", "/api/institutions?search=meridian&limit=5", { headers: bearer(key) }), 200);
+    await expectJson(
+      await t.request("GET", "/api/no-such-endpoint", {
+        cookie,
+        headers: { "user-agent": "ledger-sync/2.1" },
+      }),
+      404,
+    );
+    await expectJson(
+      await t.request("GET", "/api/institutions?search=meridian&limit=5", { headers: bearer(key) }),
+      200,
+    );
     await expectJson(await t.request("GET", "/api/routing-codes", { headers: bearer(key) }), 403);
 
     const rows = await loggedRows(t);
@@ -97,8 +109,16 @@ Deno.test("every /api request is logged with method, endpoint, status, time, cal
     assert.equal(lookup.apiKeyId, id);
     assert.equal(lookup.userId, null);
     assert.deepEqual(lookup.requestPayload, { query: { search: "meridian", limit: "5" } });
-    assert.equal((lookup.responsePayload as { success: boolean }).success, true, "the key's envelope is what is logged");
-    assert.equal(find("/api/routing-codes", 403).apiKeyId, id, "a key refused off the documented endpoints is named");
+    assert.equal(
+      (lookup.responsePayload as { success: boolean }).success,
+      true,
+      "the key's envelope is what is logged",
+    );
+    assert.equal(
+      find("/api/routing-codes", 403).apiKeyId,
+      id,
+      "a key refused off the documented endpoints is named",
+    );
     for (const row of rows) {
       assert(Number.isInteger(row.responseTime) && row.responseTime! >= 0);
       assert.match(row.createdAt, /^\d{4}-\d{2}-\d{2}T/);
@@ -113,9 +133,13 @@ Deno.test(`a payload longer than ${MAX_LOGGED_PAYLOAD_CHARS} characters is logge
   try {
     const cookie = await t.login();
     const long = `${"x".repeat(2 * MAX_LOGGED_PAYLOAD_CHARS)} ${CARD_NUMBER}`;
-    await expectJson(await t.request("POST", "/api/iban/validate", { cookie, body: { iban: VALID_IBAN, memo: long } }), 200);
+    await expectJson(
+      await t.request("POST", "/api/iban/validate", { cookie, body: { iban: VALID_IBAN, memo: long } }),
+      200,
+    );
     const [row] = (await loggedRows(t)).filter((r) => r.endpoint === "/api/iban/validate");
-    const body = (row.requestPayload as { body: { truncated: boolean; originalLength: number; preview: string } }).body;
+    const body =
+      (row.requestPayload as { body: { truncated: boolean; originalLength: number; preview: string } }).body;
     assert.equal(body.truncated, true);
     assert(body.originalLength > 2 * MAX_LOGGED_PAYLOAD_CHARS);
     assert(body.preview.length <= MAX_LOGGED_PAYLOAD_CHARS);
@@ -158,7 +182,9 @@ Deno.test({
       await server.stop();
       const client = createClient({ url: server.databaseUrl });
       try {
-        const result = await client.execute("SELECT count(*) AS n FROM api_logs WHERE endpoint = '/api/institutions'");
+        const result = await client.execute(
+          "SELECT count(*) AS n FROM api_logs WHERE endpoint = '/api/institutions'",
+        );
         assert.equal(Number(result.rows[0].n), requests);
       } finally {
         client.close();
@@ -217,14 +243,26 @@ Deno.test("GET /api/api-logs lists newest first and filters by status (exact or 
     const times = all.map((entry: { createdAt: string }) => entry.createdAt);
     assert.deepEqual(times, [...times].sort().reverse());
 
-    const institutions = await expectJson(await t.request("GET", "/api/api-logs?endpoint=/api/institutions", { cookie }), 200);
-    assert.deepEqual(institutions.map((e: { endpoint: string }) => e.endpoint.startsWith("/api/institutions")), [true, true]);
+    const institutions = await expectJson(
+      await t.request("GET", "/api/api-logs?endpoint=/api/institutions", { cookie }),
+      200,
+    );
+    assert.deepEqual(
+      institutions.map((e: { endpoint: string }) => e.endpoint.startsWith("/api/institutions")),
+      [true, true],
+    );
     assert.equal(institutions[0].apiKeyName, "Clearing house integration");
 
     const notFound = await expectJson(await t.request("GET", "/api/api-logs?status=404", { cookie }), 200);
     assert.deepEqual(notFound.map((e: { responseStatus: number }) => e.responseStatus), [404]);
-    const clientErrors = await expectJson(await t.request("GET", "/api/api-logs?status=4xx", { cookie }), 200);
-    assert.deepEqual(clientErrors.map((e: { responseStatus: number }) => e.responseStatus).sort(), [403, 404]);
+    const clientErrors = await expectJson(
+      await t.request("GET", "/api/api-logs?status=4xx", { cookie }),
+      200,
+    );
+    assert.deepEqual(clientErrors.map((e: { responseStatus: number }) => e.responseStatus).sort(), [
+      403,
+      404,
+    ]);
     const one = await expectJson(await t.request("GET", "/api/api-logs?limit=1", { cookie }), 200);
     assert.equal(one.length, 1);
     await expectJson(await t.request("GET", "/api/api-logs?status=abc", { cookie }), 400);
@@ -256,7 +294,13 @@ Deno.test("GET /api/api-logs/stats counts today's requests and errors, the media
     await t.app.requestLog.flush();
     await t.deps.db.transaction((tx) => tx.delete(apiLogs));
     await t.deps.db.transaction((tx) =>
-      tx.insert(apiLogs).values([row(200, 3), row(200, 5), row(404, 7), row(500, 9), row(200, 1000, 2 * DAY_MS)])
+      tx.insert(apiLogs).values([
+        row(200, 3),
+        row(200, 5),
+        row(404, 7),
+        row(500, 9),
+        row(200, 1000, 2 * DAY_MS),
+      ])
     );
     const stats = await expectJson(await t.request("GET", "/api/api-logs/stats", { cookie }), 200);
     assert.deepEqual(stats, {

@@ -40,7 +40,10 @@ Deno.test("the OpenAPI document lists every documented endpoint with its hourly 
     const failure = operation.responses["429"];
     assert(failure.headers["Retry-After"], "429 documents Retry-After");
     assert(failure.headers["RateLimit-Reset"], "429 documents RateLimit-Reset");
-    assert.deepEqual(failure.content["application/json"].schema.properties.success, { type: "boolean", enum: [false] });
+    assert.deepEqual(failure.content["application/json"].schema.properties.success, {
+      type: "boolean",
+      enum: [false],
+    });
   }
 });
 
@@ -48,7 +51,9 @@ Deno.test("OpenAPI parameters and bodies come from the schemas the routes valida
   const doc = await fetchDocument();
   const params = (path: string) =>
     Object.fromEntries(
-      doc.paths[path].get.parameters.map((p: { name: string; in: string; required: boolean; schema: unknown }) => [
+      doc.paths[path].get.parameters.map((
+        p: { name: string; in: string; required: boolean; schema: unknown },
+      ) => [
         p.name,
         { in: p.in, required: p.required, schema: p.schema },
       ]),
@@ -64,6 +69,7 @@ Deno.test("OpenAPI parameters and bodies come from the schemas the routes valida
   assert.deepEqual(params("/api/institutions/{id}").id.schema.maxLength, 255);
   const ibanBody = doc.paths["/api/iban/validate"].post.requestBody.content["application/json"].schema;
   assert.deepEqual(ibanBody.required, ["iban"]);
-  const ibanData = doc.paths["/api/iban/validate"].post.responses["200"].content["application/json"].schema.properties.data;
+  const ibanData =
+    doc.paths["/api/iban/validate"].post.responses["200"].content["application/json"].schema.properties.data;
   assert(ibanData.properties.valid && ibanData.properties.details, "the validation result is described");
 });

@@ -16,7 +16,9 @@ Deno.test("the 101st GET /api/institutions within the hour from one key answers 
     const call = withKey(t, first.key);
 
     // All at once: the counter is exact under concurrency (one group-committed upsert per batch).
-    const responses = await Promise.all(Array.from({ length: INSTITUTIONS_LIMIT }, () => call("GET", "/api/institutions")));
+    const responses = await Promise.all(
+      Array.from({ length: INSTITUTIONS_LIMIT }, () => call("GET", "/api/institutions")),
+    );
     const remaining: number[] = [];
     for (const res of responses) {
       await expectJson(res, 200);
@@ -25,7 +27,10 @@ Deno.test("the 101st GET /api/institutions within the hour from one key answers 
       assert(reset > 0 && reset <= RATE_LIMIT_WINDOW_MS / 1000, `RateLimit-Reset ${reset}`);
       remaining.push(Number(res.headers.get("ratelimit-remaining")));
     }
-    assert.deepEqual(remaining.sort((a, b) => a - b), Array.from({ length: INSTITUTIONS_LIMIT }, (_, i) => i));
+    assert.deepEqual(
+      remaining.sort((a, b) => a - b),
+      Array.from({ length: INSTITUTIONS_LIMIT }, (_, i) => i),
+    );
 
     const refused = await call("GET", "/api/institutions");
     assert.equal(refused.status, 429);
@@ -45,7 +50,11 @@ Deno.test("the 101st GET /api/institutions within the hour from one key answers 
 
     const otherEndpoint = await call("GET", "/api/search?type=institution&query=bank");
     await expectJson(otherEndpoint, 200);
-    assert.equal(otherEndpoint.headers.get("ratelimit-limit"), "200", "each endpoint has its own counter and limit");
+    assert.equal(
+      otherEndpoint.headers.get("ratelimit-limit"),
+      "200",
+      "each endpoint has its own counter and limit",
+    );
   } finally {
     await t.close();
   }
@@ -63,11 +72,19 @@ Deno.test("two app processes on one database share a key's hourly counter", asyn
       ...Array.from({ length: 40 }, () => viaSecond("GET", "/api/institutions")),
     ]);
     for (const res of split) await expectJson(res, 200);
-    const remaining = split.map((res) => Number(res.headers.get("ratelimit-remaining"))).sort((a, b) => a - b);
-    assert.deepEqual(remaining, Array.from({ length: INSTITUTIONS_LIMIT }, (_, i) => i), "no count was lost or repeated");
+    const remaining = split.map((res) => Number(res.headers.get("ratelimit-remaining"))).sort((a, b) =>
+      a - b
+    );
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: INSTITUTIONS_LIMIT }, (_, i) => i),
+      "no count was lost or repeated",
+    );
     await expectJson(await viaFirst("GET", "/api/institutions"), 429);
     await expectJson(await viaSecond("GET", "/api/institutions"), 429);
-    const [row] = await first.deps.db.read.all<{ count: number }>(sql`SELECT sum(count) AS count FROM api_rate_limits`);
+    const [row] = await first.deps.db.read.all<{ count: number }>(
+      sql`SELECT sum(count) AS count FROM api_rate_limits`,
+    );
     assert.equal(row.count, INSTITUTIONS_LIMIT + 2, "refused requests are counted too");
   } finally {
     await second.close();
@@ -122,8 +139,13 @@ Deno.test("the counting transaction refuses a key revoked since it was cached", 
     const store = new KeyUsageStore(t.deps.db);
     const bucket = usageBucket(id, "GET /api/institutions");
     assert.equal((await store.increment(bucket)).totalHits, 1);
-    await t.deps.db.transaction((tx) => tx.run(sql`UPDATE api_keys SET revoked_at = ${new Date().toISOString()} WHERE id = ${id}`));
-    await assert.rejects(store.increment(bucket), (error: Error & { code?: string }) => error.code === "unauthorized");
+    await t.deps.db.transaction((tx) =>
+      tx.run(sql`UPDATE api_keys SET revoked_at = ${new Date().toISOString()} WHERE id = ${id}`)
+    );
+    await assert.rejects(
+      store.increment(bucket),
+      (error: Error & { code?: string }) => error.code === "unauthorized",
+    );
   } finally {
     await t.close();
   }

@@ -43,7 +43,10 @@ Deno.test("encodeApiKey() gives the prefix and 43 base62 characters, skipping bi
   assert(key.startsWith(API_KEY_PREFIX));
   const secret = key.slice(API_KEY_PREFIX.length);
   assert.equal(secret.length, API_KEY_SECRET_LENGTH);
-  assert.equal(secret.slice(0, 4), `${API_KEY_ALPHABET[0]}${API_KEY_ALPHABET[61]}${API_KEY_ALPHABET[0]}${API_KEY_ALPHABET[247 % 62]}`);
+  assert.equal(
+    secret.slice(0, 4),
+    `${API_KEY_ALPHABET[0]}${API_KEY_ALPHABET[61]}${API_KEY_ALPHABET[0]}${API_KEY_ALPHABET[247 % 62]}`,
+  );
   assert(isWellFormedApiKey(key));
   assert.equal(visibleKeyPrefix(key), key.slice(0, API_KEY_PREFIX.length + 4));
   assert(API_KEY_SECRET_LENGTH * Math.log2(API_KEY_ALPHABET.length) >= 256);
@@ -53,7 +56,9 @@ Deno.test("encodeApiKey() with a real random source uses the whole alphabet even
   const counts = new Map<string, number>();
   const keys = 2_000;
   for (let i = 0; i < keys; i++) {
-    const secret = encodeApiKey((n) => crypto.getRandomValues(new Uint8Array(n))).slice(API_KEY_PREFIX.length);
+    const secret = encodeApiKey((n) => crypto.getRandomValues(new Uint8Array(n))).slice(
+      API_KEY_PREFIX.length,
+    );
     for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   }
   assert.equal(counts.size, API_KEY_ALPHABET.length);
@@ -64,7 +69,16 @@ Deno.test("encodeApiKey() with a real random source uses the whole alphabet even
 Deno.test("isWellFormedApiKey() refuses other prefixes, lengths and characters", () => {
   const good = `${API_KEY_PREFIX}${"a".repeat(API_KEY_SECRET_LENGTH)}`;
   assert(isWellFormedApiKey(good));
-  for (const bad of [good.slice(1), `${good}a`, good.slice(0, -1), good.replace(/a$/, "-"), `cbr_test_${"a".repeat(43)}`, ""]) {
+  for (
+    const bad of [
+      good.slice(1),
+      `${good}a`,
+      good.slice(0, -1),
+      good.replace(/a$/, "-"),
+      `cbr_test_${"a".repeat(43)}`,
+      "",
+    ]
+  ) {
     assert(!isWellFormedApiKey(bad), bad);
   }
 });
@@ -72,6 +86,9 @@ Deno.test("isWellFormedApiKey() refuses other prefixes, lengths and characters",
 Deno.test("fixedWindow() is the UTC clock hour: it starts on the hour and resets at the next", () => {
   const at = Date.UTC(2026, 5, 30, 23, 59, 59, 999);
   assert.deepEqual(fixedWindow(at), { startMs: Date.UTC(2026, 5, 30, 23), resetMs: Date.UTC(2026, 6, 1, 0) });
-  assert.deepEqual(fixedWindow(Date.UTC(2026, 6, 1)), { startMs: Date.UTC(2026, 6, 1), resetMs: Date.UTC(2026, 6, 1, 1) });
+  assert.deepEqual(fixedWindow(Date.UTC(2026, 6, 1)), {
+    startMs: Date.UTC(2026, 6, 1),
+    resetMs: Date.UTC(2026, 6, 1, 1),
+  });
   assert.equal(RATE_LIMIT_WINDOW_MS, 3_600_000);
 });

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import {
   isSensitiveName,
-  mayNeedRedaction,
   loggedPayload,
   loggedPayloadFromText,
   loggedPayloadJson,
   MAX_LOGGED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
+  mayNeedRedaction,
   REDACTED,
   redactText,
   redactValue,
@@ -15,12 +15,37 @@ import {
 const CARD = "4532015112830366";
 
 Deno.test("isSensitiveName() recognises secrets whatever the spelling, and leaves ordinary fields alone", () => {
-  for (const name of ["password", "newPassword", "PASSWORD_CONFIRM", "secret", "clientSecret", "token", "accessToken",
-    "Authorization", "apiKey", "api_key", "key", "credentials", "credentialsConfig", "cardNumber", "card_number", "pan",
-    "cvv", "pin", "cookie", "sessionId", "recipientCard", "privateKey"]) {
+  for (
+    const name of [
+      "password",
+      "newPassword",
+      "PASSWORD_CONFIRM",
+      "secret",
+      "clientSecret",
+      "token",
+      "accessToken",
+      "Authorization",
+      "apiKey",
+      "api_key",
+      "key",
+      "credentials",
+      "credentialsConfig",
+      "cardNumber",
+      "card_number",
+      "pan",
+      "cvv",
+      "pin",
+      "cookie",
+      "sessionId",
+      "recipientCard",
+      "privateKey",
+    ]
+  ) {
     assert(isSensitiveName(name), name);
   }
-  for (const name of ["name", "keyPrefix", "iban", "cardholderName", "cardType", "email", "status", "monkey"]) {
+  for (
+    const name of ["name", "keyPrefix", "iban", "cardholderName", "cardType", "email", "status", "monkey"]
+  ) {
     assert(!isSensitiveName(name), name);
   }
 });
@@ -58,7 +83,11 @@ Deno.test("redactValue() stops walking at MAX_REDACTION_DEPTH instead of recursi
 Deno.test("loggedPayload() keeps a small payload whole and cuts a long one to a preview without a half card number", () => {
   assert.deepEqual(loggedPayload({ iban: "DE89370400440532013000" }), { iban: "DE89370400440532013000" });
   const padding = "a".repeat(MAX_LOGGED_PAYLOAD_CHARS - 20);
-  const long = loggedPayload({ memo: `${padding}${CARD}${CARD}` }) as { truncated: boolean; originalLength: number; preview: string };
+  const long = loggedPayload({ memo: `${padding}${CARD}${CARD}` }) as {
+    truncated: boolean;
+    originalLength: number;
+    preview: string;
+  };
   assert.equal(long.truncated, true);
   assert(long.preview.length <= MAX_LOGGED_PAYLOAD_CHARS);
   assert(long.originalLength > MAX_LOGGED_PAYLOAD_CHARS);
@@ -85,12 +114,25 @@ Deno.test("redactText() redacts JSON-like and form-like pairs and masks card num
 
 Deno.test("mayNeedRedaction() clears only text with no card-like digits and no fragment of a secret name", () => {
   const lookup = JSON.stringify({
-    data: { id: crypto.randomUUID(), code: "ABC00012345", status: "active", createdAt: "2026-01-15T09:30:00.000Z" },
+    data: {
+      id: crypto.randomUUID(),
+      code: "ABC00012345",
+      status: "active",
+      createdAt: "2026-01-15T09:30:00.000Z",
+    },
     success: true,
     timestamp: "2026-01-15T09:30:00.000Z",
   });
   assert.equal(mayNeedRedaction(lookup), false);
-  for (const text of ['{"to_ken":"x"}', '{"n":"4532 0151 1283 0366"}', `{"n":${CARD}}`, '{"\\u0070assword":"x"}', '{"apiKey":1}']) {
+  for (
+    const text of [
+      '{"to_ken":"x"}',
+      '{"n":"4532 0151 1283 0366"}',
+      `{"n":${CARD}}`,
+      '{"\\u0070assword":"x"}',
+      '{"apiKey":1}',
+    ]
+  ) {
     assert.equal(mayNeedRedaction(text), true, text);
   }
 });

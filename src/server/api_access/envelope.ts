@@ -40,7 +40,9 @@ export const envelopeKeyResponses: MiddlewareHandler<ApiAccessEnv> = async (c, n
   // Handing the Headers object to the constructor is several times cheaper than copying it first.
   const enveloped = new Response(body, { status: res.status, headers: res.headers });
   enveloped.headers.delete("content-length");
-  if (res.status === 401) enveloped.headers.set("WWW-Authenticate", 'Bearer realm="api", error="invalid_token"');
+  if (res.status === 401) {
+    enveloped.headers.set("WWW-Authenticate", 'Bearer realm="api", error="invalid_token"');
+  }
   // Cleared first: assigning over a response merges the old headers into the new one.
   c.res = undefined;
   c.res = enveloped;

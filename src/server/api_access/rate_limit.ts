@@ -21,7 +21,9 @@ export function limitKeyRequests(store: KeyUsageStore): MiddlewareHandler<ApiAcc
     handler: (c) => {
       const endpoint = c.get("apiEndpoint")!;
       return c.json({
-        message: `Rate limit exceeded: ${endpoint.limitPerHour} requests per hour for ${endpointId(endpoint)}`,
+        message: `Rate limit exceeded: ${endpoint.limitPerHour} requests per hour for ${
+          endpointId(endpoint)
+        }`,
         code: "rate_limited",
         limitPerHour: endpoint.limitPerHour,
       }, 429);

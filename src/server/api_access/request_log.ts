@@ -78,7 +78,9 @@ function fieldsOf(entries: Iterable<[string, FormDataEntryValue]>): Record<strin
   for (const [name, value] of entries) {
     const text = typeof value === "string" ? value : `[file ${value.name}, ${value.size} bytes]`;
     const previous = fields[name];
-    fields[name] = previous === undefined ? text : [...(Array.isArray(previous) ? previous : [previous]), text];
+    fields[name] = previous === undefined
+      ? text
+      : [...(Array.isArray(previous) ? previous : [previous]), text];
   }
   return fields;
 }
@@ -116,7 +118,9 @@ function queryOf(c: Context): Record<string, string | string[]> | null {
   if (!c.req.url.includes("?")) return null;
   const entries = Object.entries(c.req.queries());
   if (entries.length === 0) return null;
-  return Object.fromEntries(entries.map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+  return Object.fromEntries(
+    entries.map(([name, values]) => [name, values.length === 1 ? values[0] : values]),
+  );
 }
 
 /** The query and the body, each redacted and cut to a preview on its own, as JSON text. */
@@ -124,7 +128,9 @@ function requestPayloadJson(entry: CapturedRequest): string | null {
   const payload: Record<string, unknown> = {};
   if (entry.query) payload.query = loggedPayload(entry.query);
   if (entry.body?.kind === "fields") payload.body = loggedPayload(entry.body.fields);
-  else if (entry.body?.kind === "text" && entry.body.text !== "") payload.body = loggedPayloadFromText(entry.body.text);
+  else if (entry.body?.kind === "text" && entry.body.text !== "") {
+    payload.body = loggedPayloadFromText(entry.body.text);
+  }
   return Object.keys(payload).length === 0 ? null : JSON.stringify(payload);
 }
 
@@ -206,7 +212,11 @@ export class RequestLog {
             entityType: "api_logs",
             entityId: "retention",
             action: "prune",
-            changes: { deleted: result.rowsAffected, before: cutoff, retentionDays: this.#settings.retentionDays },
+            changes: {
+              deleted: result.rowsAffected,
+              before: cutoff,
+              retentionDays: this.#settings.retentionDays,
+            },
           });
         }
         return result.rowsAffected;
@@ -244,8 +254,10 @@ export class RequestLog {
           // Raw multi-row INSERTs: the query builder costs more per row than SQLite does.
           for (let start = 0; start < rows.length; start += API_LOG_ROWS_PER_INSERT) {
             const values = sql.join(rows.slice(start, start + API_LOG_ROWS_PER_INSERT), sql`, `);
-            await tx.run(sql`INSERT INTO api_logs (id, endpoint, method, client_ip, user_agent, response_status,
-              response_time, request_payload, response_payload, api_key_id, user_id, created_at) VALUES ${values}`);
+            await tx.run(
+              sql`INSERT INTO api_logs (id, endpoint, method, client_ip, user_agent, response_status,
+              response_time, request_payload, response_payload, api_key_id, user_id, created_at) VALUES ${values}`,
+            );
           }
         });
       } catch (error) {
@@ -284,8 +296,14 @@ export class RequestLog {
 
 /** One row's values in the INSERT's column order; every value satisfies the table's CHECKs by construction. */
 function toRow(entry: CapturedRequest): SQL {
-  return sql`(${entry.id}, ${maskCardNumbersInText(entry.endpoint).slice(0, MAX_LOGGED_ENDPOINT_LENGTH)}, ${entry.method},
-    ${entry.clientIp}, ${entry.userAgent}, ${entry.responseStatus}, ${entry.responseTimeMs}, ${requestPayloadJson(entry)},
-    ${entry.responseText === null ? null : loggedPayloadJson(entry.responseText)}, ${entry.apiKeyId}, ${entry.userId},
+  return sql`(${entry.id}, ${
+    maskCardNumbersInText(entry.endpoint).slice(0, MAX_LOGGED_ENDPOINT_LENGTH)
+  }, ${entry.method},
+    ${entry.clientIp}, ${entry.userAgent}, ${entry.responseStatus}, ${entry.responseTimeMs}, ${
+    requestPayloadJson(entry)
+  },
+    ${
+    entry.responseText === null ? null : loggedPayloadJson(entry.responseText)
+  }, ${entry.apiKeyId}, ${entry.userId},
     ${entry.createdAt})`;
 }

@@ -124,8 +124,10 @@ export class KeyUsageStore implements Store {
     const keyIds = [...new Set(batch.map((hit) => hit.apiKeyId))];
 
     const { live, counts } = await this.#db.transaction(async (tx) => {
-      const liveRows = await tx.all<{ id: string; lastUsedAt: string | null }>(sql`SELECT id, last_used_at AS lastUsedAt
-        FROM api_keys WHERE id IN ${keyIds} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${nowIso})`);
+      const liveRows = await tx.all<{ id: string; lastUsedAt: string | null }>(
+        sql`SELECT id, last_used_at AS lastUsedAt
+        FROM api_keys WHERE id IN ${keyIds} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${nowIso})`,
+      );
       const live = new Set(liveRows.map((row) => row.id));
       const counted = [...groups.values()].filter((hits) => live.has(hits[0].apiKeyId));
       const counts = new Map<string, number>();
@@ -134,17 +136,23 @@ export class KeyUsageStore implements Store {
           sql`(${hits[0].apiKeyId}, ${hits[0].endpoint}, ${isoOf(hits[0].windowStartMs)}, ${hits.length})`
         );
         const rows = await tx.all<{ apiKeyId: string; endpoint: string; windowStart: string; count: number }>(
-          sql`INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count) VALUES ${sql.join(values, sql`, `)}
+          sql`INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count) VALUES ${
+            sql.join(values, sql`, `)
+          }
             ON CONFLICT (api_key_id, endpoint, window_start) DO UPDATE SET count = count + excluded.count
             RETURNING api_key_id AS apiKeyId, endpoint, window_start AS windowStart, count`,
         );
-        for (const row of rows) counts.set(`${row.apiKeyId} ${row.endpoint} ${Date.parse(row.windowStart)}`, row.count);
+        for (const row of rows) {
+          counts.set(`${row.apiKeyId} ${row.endpoint} ${Date.parse(row.windowStart)}`, row.count);
+        }
       }
       const stale = liveRows.filter((row) =>
         row.lastUsedAt === null || Date.parse(row.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS
       );
       if (stale.length > 0) {
-        await tx.run(sql`UPDATE api_keys SET last_used_at = ${nowIso} WHERE id IN ${stale.map((row) => row.id)}`);
+        await tx.run(
+          sql`UPDATE api_keys SET last_used_at = ${nowIso} WHERE id IN ${stale.map((row) => row.id)}`,
+        );
       }
       await this.#pruneOldWindows(tx, nowMs);
       return { live, counts };

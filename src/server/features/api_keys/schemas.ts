@@ -15,7 +15,9 @@ const DAY_MS = 86_400_000;
 const expiry = z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.literal("")]).nullish()
   .transform((value) => {
     if (!value) return null;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(Date.parse(`${value}T00:00:00Z`) + DAY_MS).toISOString();
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      return new Date(Date.parse(`${value}T00:00:00Z`) + DAY_MS).toISOString();
+    }
     return new Date(value).toISOString();
   })
   .refine((value) => value === null || Date.parse(value) > Date.now(), "Expiry must be in the future");

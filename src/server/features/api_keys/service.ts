@@ -13,7 +13,10 @@ import type { ApiKey, ApiKeyStatus, CreateApiKeyInput, CreatedApiKey } from "./s
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-export function apiKeyStatus(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt">, now = new Date()): ApiKeyStatus {
+export function apiKeyStatus(
+  row: Pick<ApiKeyRow, "revokedAt" | "expiresAt">,
+  now = new Date(),
+): ApiKeyStatus {
   if (row.revokedAt !== null) return "revoked";
   if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return "expired";
   return "active";
@@ -33,7 +36,11 @@ function toApiKey(row: ApiKeyRow, now = new Date()): ApiKey {
   };
 }
 
-export async function createApiKey(db: Database, actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+export async function createApiKey(
+  db: Database,
+  actor: Actor,
+  input: CreateApiKeyInput,
+): Promise<CreatedApiKey> {
   const key = generateApiKey();
   const row: ApiKeyRow = {
     id: crypto.randomUUID(),
@@ -74,7 +81,12 @@ export function revokeApiKey(db: Database, actor: Actor, id: string): Promise<Ap
     await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
     const before = toApiKey(row);
     const after = toApiKey({ ...row, revokedAt });
-    await recordAudit(tx, actor, { entityType: "api_key", entityId: id, action: "revoke", changes: { before, after } });
+    await recordAudit(tx, actor, {
+      entityType: "api_key",
+      entityId: id,
+      action: "revoke",
+      changes: { before, after },
+    });
     return after;
   });
 }

@@ -14,7 +14,9 @@ export const apiLogStatusFilter = z.union([
 export const apiLogQuerySchema = z.object({
   status: z.union([apiLogStatusFilter, z.literal("")]).optional().transform((value) => value || undefined),
   /** Matches endpoints that start with this path, e.g. "/api/routing-codes/". */
-  endpoint: z.string().trim().max(MAX_ENDPOINT_FILTER_LENGTH).optional().transform((value) => value || undefined),
+  endpoint: z.string().trim().max(MAX_ENDPOINT_FILTER_LENGTH).optional().transform((value) =>
+    value || undefined
+  ),
   limit: z.coerce.number().int().min(1).max(MAX_API_LOG_PAGE_SIZE).default(DEFAULT_API_LOG_PAGE_SIZE),
 });
 export type ApiLogQuery = z.output<typeof apiLogQuerySchema>;

@@ -1,5 +1,5 @@
 /** Reads of the API request log: the filtered recent entries and today's figures. */
-import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { apiKeys, apiLogs } from "../../../../db/schema.ts";
 import { liveKeyCondition } from "../../api_access/keys.ts";
 import type { Queryable } from "../../db.ts";
@@ -58,7 +58,9 @@ export async function apiLogStats(db: Queryable, now = new Date()): Promise<ApiL
   const [totals] = await db.all<{ requests: number; errors: number }>(sql`SELECT count(*) AS requests,
     coalesce(sum(response_status >= 400), 0) AS errors FROM api_logs WHERE created_at >= ${dayStart}`);
   const sampled = Math.min(totals.requests, MEDIAN_LATENCY_SAMPLE_SIZE);
-  const [median] = sampled === 0 ? [] : await db.all<{ latencyMs: number }>(sql`SELECT coalesce(response_time, 0) AS latencyMs
+  const [median] = sampled === 0
+    ? []
+    : await db.all<{ latencyMs: number }>(sql`SELECT coalesce(response_time, 0) AS latencyMs
     FROM (SELECT response_time FROM api_logs WHERE created_at >= ${dayStart}
       ORDER BY created_at DESC LIMIT ${MEDIAN_LATENCY_SAMPLE_SIZE})
     ORDER BY response_time LIMIT 1 OFFSET ${Math.floor((sampled - 1) / 2)}`);

@@ -23,7 +23,10 @@ export default function ApiManagementPage() {
     stats.data ? value(stats.data) : stats.isError ? "—" : "…";
   return (
     <>
-      <PageHeader title="API Management" subtitle="Public lookup API: endpoints, keys, request log and documentation" />
+      <PageHeader
+        title="API Management"
+        subtitle="Public lookup API: endpoints, keys, request log and documentation"
+      />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
           label="Requests Today"
@@ -33,10 +36,20 @@ export default function ApiManagementPage() {
         <StatCard
           label="Error Rate"
           value={figure((s) => `${s.errorRatePercent.toFixed(1)}%`)}
-          hint={stats.data ? `${stats.data.errorsToday.toLocaleString("en-US")} answered 4xx or 5xx` : undefined}
+          hint={stats.data
+            ? `${stats.data.errorsToday.toLocaleString("en-US")} answered 4xx or 5xx`
+            : undefined}
         />
-        <StatCard label="Median Latency" value={figure((s) => latency(s.medianLatencyMs))} hint="Today's requests" />
-        <StatCard label="Active Keys" value={figure((s) => s.activeKeys)} hint="Neither revoked nor expired" />
+        <StatCard
+          label="Median Latency"
+          value={figure((s) => latency(s.medianLatencyMs))}
+          hint="Today's requests"
+        />
+        <StatCard
+          label="Active Keys"
+          value={figure((s) => s.activeKeys)}
+          hint="Neither revoked nor expired"
+        />
       </div>
       <Tabs
         label="API management sections"

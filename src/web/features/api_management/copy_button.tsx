@@ -25,29 +25,35 @@ async function copyText(text: string): Promise<void> {
   if (!copied) throw new Error("copy refused");
 }
 
-export function CopyButton({ text, label, toastDescription, ...props }: Omit<ButtonProps, "onClick" | "children"> & {
-  text: string;
-  /** The button's accessible name before copying, e.g. "Copy path /api/search". */
-  label: string;
-  /** What the "Copied!" notification says; secrets must not be repeated there. */
-  toastDescription?: string;
-}) {
+export function CopyButton(
+  { text, label, toastDescription, ...props }: Omit<ButtonProps, "onClick" | "children"> & {
+    text: string;
+    /** The button's accessible name before copying, e.g. "Copy path /api/search". */
+    label: string;
+    /** What the "Copied!" notification says; secrets must not be repeated there. */
+    toastDescription?: string;
+  },
+) {
   const [copied, setCopied] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const { toast } = useToast();
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   const copy = async () => {
     try {
       await copyText(text);
     } catch {
-      toast({ title: "Copy failed", description: "Select the text and copy it by hand.", variant: "destructive" });
+      toast({
+        title: "Copy failed",
+        description: "Select the text and copy it by hand.",
+        variant: "destructive",
+      });
       return;
     }
     setCopied(true);
     toast({ title: "Copied!", description: toastDescription });
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
   };
 
   return (

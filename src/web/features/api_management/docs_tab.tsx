@@ -13,13 +13,17 @@ import { MethodBadge } from "./endpoints_tab.tsx";
 import { OPENAPI_KEY, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "./types.ts";
 
 function Code({ children }: { children: ReactNode }) {
-  return <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-sm text-slate-900">{children}</code>;
+  return <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-sm text-slate-900">{children}
+  </code>;
 }
 
 function Block({ label, text }: { label: string; text: string }) {
   return (
     <div className="relative">
-      <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 pr-24 text-xs text-slate-100">{text}</pre>
+      <pre
+        tabIndex={0}
+        className="overflow-x-auto rounded-md bg-slate-900 p-4 pr-24 text-xs text-slate-100"
+      >{text}</pre>
       <div className="absolute right-2 top-2">
         <CopyButton text={text} label={`Copy ${label}`} toastDescription={label} />
       </div>
@@ -34,17 +38,24 @@ function schemaType(parameter: OpenApiParameter): string {
   return type ?? "string";
 }
 
-function Operation({ method, path, operation }: { method: string; path: string; operation: OpenApiOperation }) {
+function Operation(
+  { method, path, operation }: { method: string; path: string; operation: OpenApiOperation },
+) {
   const parameters = operation.parameters ?? [];
   const body = operation.requestBody?.content?.["application/json"]?.schema;
   const bodyFields = Object.entries(body?.properties ?? {});
   return (
-    <article className="rounded-md border border-slate-200 p-4" aria-label={`${method.toUpperCase()} ${path}`}>
+    <article
+      className="rounded-md border border-slate-200 p-4"
+      aria-label={`${method.toUpperCase()} ${path}`}
+    >
       <h3 className="flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900">
         <MethodBadge method={method.toUpperCase()} />
         <span className="font-mono">{path}</span>
         {operation["x-rate-limit-per-hour"] !== undefined && (
-          <span className="font-normal text-slate-600">{operation["x-rate-limit-per-hour"]} requests/hour</span>
+          <span className="font-normal text-slate-600">
+            {operation["x-rate-limit-per-hour"]} requests/hour
+          </span>
         )}
       </h3>
       {operation.summary && <p className="mt-2 text-sm text-slate-800">{operation.summary}</p>}
@@ -74,8 +85,7 @@ function Operation({ method, path, operation }: { method: string; path: string; 
       )}
       {bodyFields.length > 0 && (
         <p className="mt-3 text-sm text-slate-800">
-          JSON body:{" "}
-          {bodyFields.map(([name, field], index) => (
+          JSON body: {bodyFields.map(([name, field], index) => (
             <span key={name}>
               {index > 0 && ", "}
               <Code>{name}</Code> ({Array.isArray(field.type) ? field.type.join(" | ") : field.type ?? "any"}
@@ -85,7 +95,9 @@ function Operation({ method, path, operation }: { method: string; path: string; 
         </p>
       )}
       <p className="mt-3 text-xs text-slate-600">
-        Responses: {Object.entries(operation.responses ?? {}).map(([status, response]) => `${status} ${response.description ?? ""}`.trim()).join(" · ")}
+        Responses: {Object.entries(operation.responses ?? {}).map(([status, response]) =>
+          `${status} ${response.description ?? ""}`.trim()
+        ).join(" · ")}
       </p>
     </article>
   );
@@ -95,7 +107,9 @@ function OpenApiReference() {
   const spec = useQuery<OpenApiDocument>({ queryKey: [OPENAPI_KEY] });
   if (spec.isLoading) return <Spinner label="Loading the OpenAPI document" />;
   if (spec.isError || !spec.data) {
-    return <EmptyState title="The OpenAPI document could not be loaded" text="Reload the page to try again." />;
+    return (
+      <EmptyState title="The OpenAPI document could not be loaded" text="Reload the page to try again." />
+    );
   }
   const operations = Object.entries(spec.data.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation }))
@@ -116,12 +130,21 @@ function OpenApiReference() {
 }
 
 export function DocsTab() {
-  const baseUrl = `${window.location.origin}/api`;
+  const baseUrl = `${globalThis.location.origin}/api`;
   const example = DOCUMENTED_ENDPOINTS.find((endpoint) => endpoint.path === "/api/routing-codes/{code}")!;
   const curl = `curl -H "Authorization: Bearer ${API_KEY_PREFIX}…" ${baseUrl}/routing-codes/ABC00012345`;
-  const success = JSON.stringify({ data: { code: "ABC00012345", status: "active" }, success: true, timestamp: "2026-01-15T09:30:00.000Z" }, null, 2);
+  const success = JSON.stringify(
+    { data: { code: "ABC00012345", status: "active" }, success: true, timestamp: "2026-01-15T09:30:00.000Z" },
+    null,
+    2,
+  );
   const failure = JSON.stringify(
-    { success: false, error: "Rate limit exceeded: 500 requests per hour for GET /api/routing-codes/{code}", code: "rate_limited", timestamp: "2026-01-15T09:30:00.000Z" },
+    {
+      success: false,
+      error: "Rate limit exceeded: 500 requests per hour for GET /api/routing-codes/{code}",
+      code: "rate_limited",
+      timestamp: "2026-01-15T09:30:00.000Z",
+    },
     null,
     2,
   );
@@ -135,8 +158,9 @@ export function DocsTab() {
         <CardContent className="space-y-3 text-sm text-slate-800">
           <p>
             Send the key in the <Code>Authorization</Code> header as a bearer token:{" "}
-            <Code>Authorization: Bearer {API_KEY_PREFIX}…</Code>. A missing, unknown, revoked or expired key answers
-            HTTP 401 Unauthorized; a key on any route other than the documented endpoints answers HTTP 403.
+            <Code>Authorization: Bearer {API_KEY_PREFIX}…</Code>. A missing, unknown, revoked or expired key
+            answers HTTP 401 Unauthorized; a key on any route other than the documented endpoints answers HTTP
+            403.
           </p>
           <p>
             Base URL: <Code>{baseUrl}</Code>
@@ -151,11 +175,17 @@ export function DocsTab() {
         </CardHeader>
         <CardContent className="grid gap-4 text-sm text-slate-800 lg:grid-cols-2">
           <div className="space-y-2">
-            <p>Success (HTTP 200): the record or list is in <Code>data</Code>.</p>
+            <p>
+              Success (HTTP 200): the record or list is in <Code>data</Code>.
+            </p>
             <Block label="success response" text={success} />
           </div>
           <div className="space-y-2">
-            <p>Failure (HTTP 400, 401, 403, 404, 429): <Code>success</Code> is false and <Code>error</Code> says why.</p>
+            <p>
+              Failure (HTTP 400, 401, 403, 404, 429): <Code>success</Code> is false and <Code>error</Code>
+              {" "}
+              says why.
+            </p>
             <Block label="error response" text={failure} />
           </div>
         </CardContent>
@@ -163,14 +193,18 @@ export function DocsTab() {
       <Card>
         <CardHeader>
           <CardTitle>Rate Limits</CardTitle>
-          <CardDescription>Counted per API key and endpoint, shared by every server of the registry.</CardDescription>
+          <CardDescription>
+            Counted per API key and endpoint, shared by every server of the registry.
+          </CardDescription>
         </CardHeader>
         <CardContent className="space-y-3 text-sm text-slate-800">
           <p>
-            Limits apply per clock hour (UTC): the count starts again at the top of every hour. Past the limit the API
-            answers <strong>HTTP 429 Too Many Requests</strong> with a <Code>Retry-After</Code> header (seconds until the
-            hour ends). Every answer to a key carries <Code>RateLimit-Limit</Code>, <Code>RateLimit-Remaining</Code> and{" "}
-            <Code>RateLimit-Reset</Code> (seconds until the hour ends), for example {example.limitPerHour} for{" "}
+            Limits apply per clock hour (UTC): the count starts again at the top of every hour. Past the limit
+            the API answers <strong>HTTP 429 Too Many Requests</strong> with a <Code>Retry-After</Code>{" "}
+            header (seconds until the hour ends). Every answer to a key carries <Code>RateLimit-Limit</Code>,
+            {" "}
+            <Code>RateLimit-Remaining</Code> and <Code>RateLimit-Reset</Code>{" "}
+            (seconds until the hour ends), for example {example.limitPerHour} for{" "}
             <Code>{example.method} {example.path}</Code>.
           </p>
           <ul className="list-disc space-y-1 pl-5">
@@ -185,7 +219,9 @@ export function DocsTab() {
       <Card>
         <CardHeader>
           <CardTitle>OpenAPI Reference</CardTitle>
-          <CardDescription>Generated from the same schemas the server validates requests with.</CardDescription>
+          <CardDescription>
+            Generated from the same schemas the server validates requests with.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <OpenApiReference />

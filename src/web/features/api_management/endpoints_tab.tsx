@@ -15,8 +15,8 @@ export function EndpointsTab() {
       <CardHeader>
         <CardTitle>Documented Endpoints</CardTitle>
         <CardDescription>
-          Read-only lookups for commercial banks and payment systems. Each accepts an API key or a signed-in session;
-          the limits count per API key.
+          Read-only lookups for commercial banks and payment systems. Each accepts an API key or a signed-in
+          session; the limits count per API key.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -14,7 +14,13 @@ import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
-import { API_KEYS_KEY, API_LOG_STATS_KEY, type ApiKey, type ApiKeyStatus, type CreatedApiKey } from "./types.ts";
+import {
+  API_KEYS_KEY,
+  API_LOG_STATS_KEY,
+  type ApiKey,
+  type ApiKeyStatus,
+  type CreatedApiKey,
+} from "./types.ts";
 
 const LOADING_ROWS = 3;
 
@@ -37,7 +43,8 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const create = useMutation({
-    mutationFn: (input: { name: string; expiresAt: string | null }) => apiJson<CreatedApiKey>("POST", API_KEYS_KEY, input),
+    mutationFn: (input: { name: string; expiresAt: string | null }) =>
+      apiJson<CreatedApiKey>("POST", API_KEYS_KEY, input),
     onSuccess: (created) => {
       setName("");
       setExpiresOn("");
@@ -115,8 +122,11 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey | null;
             />
           </div>
           <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-            Store it in your secrets manager. Send it as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>.
-            {created.expiresAt ? ` It expires on ${formatDateTime(created.expiresAt)}.` : " It does not expire."}
+            Store it in your secrets manager. Send it as{" "}
+            <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>.
+            {created.expiresAt
+              ? ` It expires on ${formatDateTime(created.expiresAt)}.`
+              : " It does not expire."}
           </p>
           <div className="flex justify-end">
             <Button onClick={onClose}>Done</Button>
@@ -133,7 +143,10 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
   const revoke = useMutation({
     mutationFn: (id: string) => apiJson<ApiKey>("DELETE", `${API_KEYS_KEY}/${encodeURIComponent(id)}`),
     onSuccess: (revoked) => {
-      toast({ title: "API key revoked", description: `${revoked.name} (${revoked.keyPrefix}…) no longer works` });
+      toast({
+        title: "API key revoked",
+        description: `${revoked.name} (${revoked.keyPrefix}…) no longer works`,
+      });
       queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
       queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
       onClose();
@@ -151,7 +164,11 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
     >
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={onClose}>Cancel</Button>
-        <Button variant="destructive" disabled={revoke.isPending} onClick={() => apiKey && revoke.mutate(apiKey.id)}>
+        <Button
+          variant="destructive"
+          disabled={revoke.isPending}
+          onClick={() => apiKey && revoke.mutate(apiKey.id)}
+        >
           {revoke.isPending ? "Revoking…" : "Revoke Key"}
         </Button>
       </div>
@@ -174,9 +191,19 @@ export function KeysTab() {
         </CardHeader>
         <CardContent>
           {keys.isError
-            ? <EmptyState title="API keys could not be loaded" text="Only administrators can manage API keys." />
+            ? (
+              <EmptyState
+                title="API keys could not be loaded"
+                text="Only administrators can manage API keys."
+              />
+            )
             : !keys.isLoading && list.length === 0
-            ? <EmptyState title="No API keys yet" text="Create a key above to let a bank or payment system call the API." />
+            ? (
+              <EmptyState
+                title="No API keys yet"
+                text="Create a key above to let a bank or payment system call the API."
+              />
+            )
             : (
               <Table label="API keys">
                 <THead>

@@ -11,7 +11,7 @@ import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui
 import { formatDateTime } from "../../lib/format.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { MethodBadge } from "./endpoints_tab.tsx";
-import { API_LOGS_KEY, apiLogsUrl, type ApiLogEntry } from "./types.ts";
+import { API_LOGS_KEY, type ApiLogEntry, apiLogsUrl } from "./types.ts";
 
 export const LOG_PAGE_SIZE = 50;
 const LOADING_ROWS = 5;
@@ -64,7 +64,9 @@ function EntryDialog({ entry, onClose }: { entry: ApiLogEntry | null; onClose: (
       wide
       title={entry ? `${entry.method} ${entry.endpoint}` : "Request"}
       description={entry
-        ? `${entry.responseStatus} in ${entry.responseTime ?? "?"} ms, ${formatDateTime(entry.createdAt)}, ${caller(entry)}` +
+        ? `${entry.responseStatus} in ${entry.responseTime ?? "?"} ms, ${formatDateTime(entry.createdAt)}, ${
+          caller(entry)
+        }` +
           `${entry.clientIp ? ` from ${entry.clientIp}` : ""}. Secrets and card numbers are redacted.`
         : undefined}
     >
@@ -90,7 +92,9 @@ export function LogsTab() {
   const logs = useQuery<ApiLogEntry[]>({ queryKey: [url] });
   const entries = logs.data ?? [];
   const refresh = () =>
-    queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(API_LOGS_KEY) });
+    queryClient.invalidateQueries({
+      predicate: (query) => String(query.queryKey[0]).startsWith(API_LOGS_KEY),
+    });
 
   return (
     <Card>
@@ -98,8 +102,9 @@ export function LogsTab() {
         <div className="space-y-1">
           <CardTitle>Request Log</CardTitle>
           <CardDescription>
-            The {LOG_PAGE_SIZE} most recent /api requests matching the filters, newest first. Entries are written in
-            batches, a moment after each request.
+            The {LOG_PAGE_SIZE}{" "}
+            most recent /api requests matching the filters, newest first. Entries are written in batches, a
+            moment after each request.
           </CardDescription>
         </div>
         <Button variant="outline" onClick={refresh} disabled={logs.isFetching}>
@@ -124,7 +129,12 @@ export function LogsTab() {
           />
         </div>
         {logs.isError
-          ? <EmptyState title="The request log could not be loaded" text="Only administrators can read the request log." />
+          ? (
+            <EmptyState
+              title="The request log could not be loaded"
+              text="Only administrators can read the request log."
+            />
+          )
           : !logs.isLoading && entries.length === 0
           ? <EmptyState title="No requests found" text="No logged request matches these filters yet." />
           : (
@@ -158,18 +168,24 @@ export function LogsTab() {
                       <Td>
                         <MethodBadge method={entry.method} />
                       </Td>
-                      <Td className="max-w-xs truncate font-mono text-xs" title={entry.endpoint}>{entry.endpoint}</Td>
+                      <Td className="max-w-xs truncate font-mono text-xs" title={entry.endpoint}>
+                        {entry.endpoint}
+                      </Td>
                       <Td>
                         <StatusCode status={entry.responseStatus} />
                       </Td>
-                      <Td className="whitespace-nowrap">{entry.responseTime === null ? "—" : `${entry.responseTime} ms`}</Td>
+                      <Td className="whitespace-nowrap">
+                        {entry.responseTime === null ? "—" : `${entry.responseTime} ms`}
+                      </Td>
                       <Td className="whitespace-nowrap">{caller(entry)}</Td>
                       <Td className="font-mono text-xs">{entry.clientIp ?? "—"}</Td>
                       <Td className="text-right">
                         <Button
                           variant="ghost"
                           size="sm"
-                          aria-label={`Details of ${entry.method} ${entry.endpoint} at ${formatDateTime(entry.createdAt)}`}
+                          aria-label={`Details of ${entry.method} ${entry.endpoint} at ${
+                            formatDateTime(entry.createdAt)
+                          }`}
                           onClick={() => setOpen(entry)}
                         >
                           Details

@@ -60,7 +60,12 @@ export interface OpenApiOperation {
   summary?: string;
   description?: string;
   parameters?: OpenApiParameter[];
-  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { type?: string | string[] }>; required?: string[] } }> };
+  requestBody?: {
+    content?: Record<
+      string,
+      { schema?: { properties?: Record<string, { type?: string | string[] }>; required?: string[] } }
+    >;
+  };
   responses?: Record<string, { description?: string }>;
   "x-rate-limit-per-hour"?: number;
 }
