@@ -271,13 +271,13 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
       const note = broken
         ? `${ours.non2xx} non-2xx responses and ${ours.socketErrors} socket errors over ${ROUNDS} runs: figure not valid`
         : undefined;
-      let target_ = "—";
+      let goal = "—";
       let pass: boolean | null = null;
       if (target.key === "iban") {
-        target_ = `≥ ${MIN_IBAN_RATIO}×`;
+        goal = `≥ ${MIN_IBAN_RATIO}×`;
         pass = !broken && ratio >= MIN_IBAN_RATIO;
       } else if (target.key === "routing") {
-        target_ = `≥ ${MIN_ROUTING_RATIO}×, p99 < ${MAX_ROUTING_P99_MS} ms`;
+        goal = `≥ ${MIN_ROUTING_RATIO}×, p99 < ${MAX_ROUTING_P99_MS} ms`;
         pass = !broken && target.auth === "key" && ratio >= MIN_ROUTING_RATIO &&
           ours.p99Ms < MAX_ROUTING_P99_MS;
       }
@@ -286,7 +286,7 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         reference: `${formatNumber(ref.requestsPerSec)} req/s`,
         ours: describe(ours),
         ratio,
-        target: target_,
+        target: goal,
         pass: target.auth === "session" && target.key === "routing" ? null : pass,
         note,
       });
