@@ -415,3 +415,9 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
   windowStart: text("window_start").notNull(),
   count: integer("count").notNull(),
 });
+
+/** One row (id 1): bumped by triggers whenever the institution search indexes can change (0103). */
+export const institutionsSearchVersion = sqliteTable("institutions_search_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull(),
+});

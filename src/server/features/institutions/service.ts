@@ -132,10 +132,8 @@ export const MAX_CACHED_COUNTS = 256;
 /**
  * Match counts of recent searches. Counting visits every match (a search hitting all 100,000 rows
  * takes tens of milliseconds), and paging through results asks for the same count on every page.
- * An entry is valid only while SQLite's `data_version` of the reading connection is unchanged; it
- * changes whenever any other connection commits, and every write goes through another connection
- * (the app's write connection, or another process), so a cached count is never stale. Use it only
- * with a connection that does not write itself: the app's read handle.
+ * An entry is valid while `institutions_search_version` is unchanged: triggers bump it in the same
+ * statement as any change to the search indexes (migration 0103), whichever process makes it.
  */
 export interface CountCache {
   get(db: Queryable, key: string, compute: () => Promise<number>): Promise<number>;
@@ -146,7 +144,9 @@ export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
   return {
     async get(db, key, compute) {
       // Read before counting: a commit in between then only makes the entry look older than it is.
-      const [{ data_version: version }] = await db.all<{ data_version: number }>(sql`PRAGMA data_version`);
+      const [{ version }] = await db.all<{ version: number }>(
+        sql`SELECT version FROM institutions_search_version WHERE id = 1`,
+      );
       const hit = entries.get(key);
       entries.delete(key);
       const total = hit?.version === version ? hit.total : await compute();
