@@ -17,16 +17,21 @@ export function Badge({ variant = "default", className = "", children }: { varia
   );
 }
 
-/** Spec 4: active default/green, pending secondary/warning, suspended destructive/error, else outline/gray. */
+/**
+ * Spec 4: active default style with green text, pending secondary style with warning text,
+ * suspended destructive style with error text, anything else outline style with gray text.
+ * The colours are complete class sets (not overrides), so no two background utilities compete.
+ */
+const STATUS_CLASSES: Record<string, string> = {
+  active: "border-transparent bg-green-50 text-green-800",
+  pending: "border-transparent bg-slate-100 text-amber-800",
+  suspended: "border-transparent bg-red-50 text-red-800",
+};
+
 export function StatusBadge({ status }: { status: string }) {
-  switch (status) {
-    case "active":
-      return <Badge variant="default" className="bg-green-800 text-white">{status}</Badge>;
-    case "pending":
-      return <Badge variant="secondary" className="bg-amber-100 text-amber-900">{status}</Badge>;
-    case "suspended":
-      return <Badge variant="destructive" className="bg-red-700 text-white">{status}</Badge>;
-    default:
-      return <Badge variant="outline" className="text-slate-700">{status}</Badge>;
-  }
+  return (
+    <span className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${STATUS_CLASSES[status] ?? "border-slate-300 text-slate-700"}`}>
+      {status}
+    </span>
+  );
 }
