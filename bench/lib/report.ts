@@ -19,8 +19,9 @@ export function verdict(row: BenchRow): string {
   return row.target === "—" ? "info" : "n/a";
 }
 
+/** Three significant digits, so a ratio just under its target never prints as the target itself. */
 export function formatRatio(ratio: number | null): string {
-  return ratio === null ? "—" : `${ratio.toFixed(2)}×`;
+  return ratio === null ? "—" : `${ratio < 0.001 ? ratio.toExponential(1) : Number(ratio.toPrecision(3))}×`;
 }
 
 export function formatNumber(value: number, digits = 0): string {

@@ -5,6 +5,11 @@
 export const WRK_PATH = Deno.env.get("WRK_PATH") ?? "/usr/bin/wrk";
 export const WRK_THREADS = 2;
 export const WRK_CONNECTIONS = 50;
+/**
+ * wrk's default 2 s timeout drops the slowest answers from the latency figures and counts them as
+ * socket errors; a generous one keeps them in the percentiles.
+ */
+export const WRK_TIMEOUT_SECONDS = 10;
 
 export interface WrkResult {
   requestsPerSec: number;
@@ -97,6 +102,8 @@ export async function runWrk(request: WrkRequest, durationSec: number): Promise<
         `-c${WRK_CONNECTIONS}`,
         `-d${durationSec}s`,
         "--latency",
+        "--timeout",
+        `${WRK_TIMEOUT_SECONDS}s`,
         "-s",
         scriptPath,
         request.url,
