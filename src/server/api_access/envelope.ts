@@ -8,7 +8,9 @@ import type { MiddlewareHandler } from "hono";
 import type { ApiAccessEnv } from "./env.ts";
 import { bearerToken } from "./keys.ts";
 
-const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json/i;
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json/i;
+/** Responses that never carry a body (Fetch standard). */
+export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 function errorEnvelope(text: string, statusText: string, timestamp: string): string {
   let details: Record<string, unknown> = {};
@@ -30,7 +32,10 @@ export const envelopeKeyResponses: MiddlewareHandler<ApiAccessEnv> = async (c, n
   if (bearerToken(c.req.header("authorization")) === undefined) return next();
   await next();
   const res = c.res;
-  if (res.body === null || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) return;
+  // Status, not `res.body === null`: reading `body` materialises a stream, a cost on every request.
+  if (NULL_BODY_STATUSES.has(res.status) || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) {
+    return;
+  }
   const text = await res.text();
   const timestamp = new Date().toISOString();
   // The handler's JSON is embedded as is: no parse and re-serialise on the hot path.

@@ -15,6 +15,7 @@ import { recordAudit } from "../audit.ts";
 import type { Config } from "../config.ts";
 import { clientIp } from "../context.ts";
 import type { Database } from "../db.ts";
+import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
@@ -72,8 +73,6 @@ interface CapturedRequest {
   createdAt: string;
 }
 
-const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json/i;
-
 function fieldsOf(entries: Iterable<[string, FormDataEntryValue]>): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = {};
   for (const [name, value] of entries) {
@@ -107,7 +106,9 @@ async function capturedResponseText(c: Context<ApiAccessEnv>): Promise<string | 
   const sent = c.get("sentResponseBody");
   if (sent !== undefined) return sent;
   const res = c.res;
-  if (res.body === null || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) return null;
+  if (NULL_BODY_STATUSES.has(res.status) || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) {
+    return null;
+  }
   try {
     return await res.clone().text();
   } catch {
