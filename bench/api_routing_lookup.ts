@@ -8,8 +8,9 @@
  * A key may make 500 lookups an hour, so a run at thousands of requests per second would be refused
  * (429) after its first 500: the measured runs rotate over a pool of fresh keys sized from the
  * warm-up's rate, so every request is a successful lookup. For context the same rounds measure the
- * app's floor (a request no /api middleware sees), the same lookup with a session, and one key past
- * its limit (the refusal path: 429 with headers, still counted and logged).
+ * app's floor (the SPA page from memory: Hono and the security headers, no /api middleware), the
+ * same lookup with a session, and one key past its limit (the refusal path: 429 with headers, still
+ * counted and logged).
  */
 import { createClient } from "@libsql/client";
 import { DOCUMENTED_ENDPOINTS } from "../src/domain/public_api.ts";
@@ -118,9 +119,10 @@ if (import.meta.main) {
     };
     const targets: Target[] = [
       { label: "hello-world (reference)", request: { url: hello.url }, results: [] },
+      // The cheapest answer the app gives: the SPA's index.html from memory, no /api middleware.
       {
-        label: "app floor: GET /assets/missing (no /api)",
-        request: { url: `${server.baseUrl}/assets/missing.js` },
+        label: "app floor: GET /institutions (SPA page)",
+        request: { url: `${server.baseUrl}/institutions` },
         results: [],
       },
       { label: "GET /api/routing-codes/{code}, session", request: { url, headers: { cookie } }, results: [] },
