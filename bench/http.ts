@@ -28,8 +28,8 @@ const ROUTING_PREFIX = "BNK";
 /** GET /api/routing-codes/{code} allows 500 requests per hour per key (spec 7): stay under it per key. */
 const REQUESTS_PER_KEY = 450;
 const INITIAL_KEYS = 200;
-/** Keys for this many times the warm-up's rate over the measured runs. */
-const KEY_HEADROOM = 2;
+/** Keys for this many times the fastest rate seen so far, for the next run. */
+const KEY_HEADROOM = 3;
 const KEY_CREATION_PARALLELISM = 8;
 
 interface Target {
@@ -38,6 +38,9 @@ interface Target {
   request: WrkRequest;
   results: WrkResult[];
   auth: string;
+  /** Called before and after each run of this target (the API key pool grows with the rate). */
+  beforeRun?: (seconds: number) => Promise<void>;
+  afterRun?: (result: WrkResult, seconds: number) => void;
 }
 
 const describe = (r: WrkResult) =>
@@ -184,27 +187,36 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         // Each key may make 500 lookups an hour: rotate over enough keys that none is refused, so
         // the run measures key checking, counting and logging rather than 429s.
         const bearer = (k: string) => `Bearer ${k}`;
+        const request = { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } };
+        // Top the pool up before every run from the rate seen so far: warm-ups run cold and slow.
+        let issued = 0;
+        let rate = 0;
+        const ensureKeys = async (seconds: number) => {
+          const needed = Math.ceil((issued + rate * KEY_HEADROOM * seconds) / REQUESTS_PER_KEY);
+          if (needed > keys.length) {
+            keys.push(...(await createApiKeys(server, cookie, needed - keys.length) ?? []));
+            request.rotateHeader.values = keys.map(bearer);
+          }
+        };
+        const record = (result: WrkResult, seconds: number) => {
+          issued += result.requests;
+          rate = Math.max(rate, result.requestsPerSec);
+          log(
+            `http: routing at ${
+              formatNumber(result.requestsPerSec)
+            } req/s over ${seconds} s; ${keys.length} keys`,
+          );
+        };
         log(`http: sizing the API key pool from a ${WARMUP_SECONDS} s warm-up`);
-        const probe = await runWrk(
-          { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } },
-          WARMUP_SECONDS,
-        );
-        const needed = Math.ceil(
-          (probe.requestsPerSec * KEY_HEADROOM * (WARMUP_SECONDS + ROUNDS * RUN_SECONDS)) / REQUESTS_PER_KEY,
-        );
-        log(
-          `http: ${formatNumber(probe.requestsPerSec)} req/s in the warm-up: creating ${
-            Math.max(0, needed - keys.length)
-          } more keys`,
-        );
-        keys.push(...(await createApiKeys(server, cookie, Math.max(0, needed - keys.length)) ?? []));
+        record(await runWrk(request, WARMUP_SECONDS), WARMUP_SECONDS);
         targets.push({
           key: "routing",
-          what:
-            `GET /api/routing-codes/{code} (API key, logging, rate limiting; ${keys.length} keys rotated)`,
-          request: { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } },
+          what: "GET /api/routing-codes/{code} (API key, logging, rate limiting; a pool of keys rotated)",
+          request,
           results: [],
           auth: "key",
+          beforeRun: ensureKeys,
+          afterRun: record,
         });
       } else {
         targets.push({
@@ -242,14 +254,20 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
       });
     }
 
+    const run = async (target: Target, seconds: number) => {
+      await target.beforeRun?.(seconds);
+      const result = await runWrk(target.request, seconds);
+      target.afterRun?.(result, seconds);
+      return result;
+    };
     for (const target of targets) {
       log(`http: warm-up ${target.key} (${WARMUP_SECONDS} s)`);
-      await runWrk(target.request, WARMUP_SECONDS);
+      await run(target, WARMUP_SECONDS);
     }
     for (let round = 1; round <= ROUNDS; round++) {
       for (const target of targets) {
         log(`http: round ${round}/${ROUNDS} ${target.key} (${RUN_SECONDS} s)`);
-        target.results.push(await runWrk(target.request, RUN_SECONDS));
+        target.results.push(await run(target, RUN_SECONDS));
       }
     }
 
