@@ -21,6 +21,8 @@ export const ACCOUNT_MASK_VISIBLE_DIGITS = 4;
 export const ACCOUNT_MASK = "****";
 /** Visa Direct's cardAcceptor.name is at most 25 characters. */
 export const MAX_MERCHANT_NAME_LENGTH = 25;
+/** The fixed central-bank merchant label push payments carry unless told otherwise (spec 7). */
+export const CENTRAL_BANK_MERCHANT_NAME = "Central Bank Payments";
 
 const DIGITS_ONLY = /^\d+$/;
 const CURRENCY_CODE = /^[A-Z]{3}$/;

@@ -3,7 +3,7 @@
  * checksum, Luhn, amounts, currencies) are the domain's, applied by the service with reasons.
  */
 import { z } from "zod";
-import { MAX_MERCHANT_NAME_LENGTH } from "../../../domain/fintech.ts";
+import { CENTRAL_BANK_MERCHANT_NAME, MAX_MERCHANT_NAME_LENGTH } from "../../../domain/fintech.ts";
 import { requiredText } from "../../validation.ts";
 
 /** Long enough for any account number, routing number or card number with separators typed in. */
@@ -13,7 +13,7 @@ export const MAX_PROVIDER_ACCOUNT_ID_LENGTH = 100;
 /** Visa Direct's senderAccountNumber holds at most 34 characters. */
 export const MAX_SENDER_ACCOUNT_ID_LENGTH = 34;
 export const DEFAULT_CURRENCY = "USD";
-export const DEFAULT_MERCHANT_NAME = "Central Bank Payments";
+export const DEFAULT_MERCHANT_NAME = CENTRAL_BANK_MERCHANT_NAME;
 const ACCOUNT_ID = /^[A-Za-z0-9_-]+$/;
 
 const accountId = (max: number) =>

@@ -1,0 +1,76 @@
+/** Spec 3 issue-card form: cardholder, type, brand, limits and an initial balance from the treasury. */
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "../../components/ui/button.tsx";
+import { SelectField, TextField } from "../../components/ui/form.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { formatCurrency } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS, type CardItem, type FundingConfirmation } from "./types.ts";
+import { useRefreshCards } from "./use_refresh_cards.ts";
+
+const ISSUE_DEFAULTS = {
+  cardholderName: "",
+  cardType: "prepaid",
+  cardBrand: "visa",
+  spendingLimit: "10000",
+  dailyLimit: "1000",
+  initialBalance: "0",
+};
+
+type IssueForm = typeof ISSUE_DEFAULTS;
+type IssuedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
+
+export function IssueCardForm() {
+  const [form, setForm] = useState<IssueForm>(ISSUE_DEFAULTS);
+  const { toast } = useToast();
+  const refresh = useRefreshCards();
+  const set = (field: keyof IssueForm) => (event: { target: { value: string } }) =>
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+
+  const issue = useMutation({
+    mutationFn: (body: IssueForm) => apiJson<IssuedCard>("POST", "/api/cards/issue", body),
+    onSuccess: (card) => {
+      setForm(ISSUE_DEFAULTS);
+      refresh();
+      toast({
+        title: "Card Issued",
+        description: `Card ${card.cardNumber} issued to ${card.cardholderName}, funded with ${
+          formatCurrency(card.fundingConfirmation?.amount ?? "0")
+        }.`,
+      });
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to issue card"),
+  });
+
+  return (
+    <form
+      className="grid gap-4 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        issue.mutate(form);
+      }}
+    >
+      <div className="sm:col-span-2">
+        <TextField label="Cardholder Name" required maxLength={255} value={form.cardholderName} onChange={set("cardholderName")} />
+      </div>
+      <SelectField label="Card Type" options={CARD_TYPE_OPTIONS} value={form.cardType} onChange={set("cardType")} />
+      <SelectField label="Card Brand" options={CARD_BRAND_OPTIONS} value={form.cardBrand} onChange={set("cardBrand")} />
+      <TextField label="Spending Limit" type="number" min={0} step={1} value={form.spendingLimit} onChange={set("spendingLimit")} />
+      <TextField label="Daily Limit" type="number" min={0} step={1} value={form.dailyLimit} onChange={set("dailyLimit")} />
+      <TextField
+        label="Initial Balance"
+        type="number"
+        min={0}
+        step={0.01}
+        value={form.initialBalance}
+        onChange={set("initialBalance")}
+        hint="Funded from the Central Bank Treasury"
+      />
+      <div className="flex items-end justify-end sm:col-span-2">
+        <Button type="submit" disabled={issue.isPending}>{issue.isPending ? "Issuing…" : "Issue Card"}</Button>
+      </div>
+    </form>
+  );
+}
