@@ -5,6 +5,7 @@ import type { AppDeps } from "./context.ts";
 import { openDatabase } from "./db.ts";
 import { migrate } from "./migrate.ts";
 import { createSecrets, loadSecretsKey } from "./secrets.ts";
+import { removeStaleReportParts } from "./features/reports/service.ts";
 import { runSeeds } from "./seed.ts";
 
 export async function bootstrap(
@@ -17,5 +18,6 @@ export async function bootstrap(
   const deps: AppDeps = { db, config, secrets };
   await ensureFirstAdmin(db, config, log);
   await runSeeds(deps, log);
+  await removeStaleReportParts(config, log);
   return deps;
 }

@@ -314,3 +314,33 @@ export async function openReportFile(deps: AppDeps, id: string): Promise<ReportF
   }
   return { record, path, file };
 }
+
+/**
+ * A report whose process died mid-write leaves `<id>.<format>.part` with no record. Another live
+ * process may be writing a .part right now, so only files untouched for this long are removed.
+ */
+export const STALE_PART_FILE_AGE_MS = 10 * 60_000;
+
+export async function removeStaleReportParts(
+  config: Config,
+  log: (line: string) => void,
+  now = Date.now(),
+): Promise<number> {
+  let removed = 0;
+  try {
+    for await (const entry of Deno.readDir(reportsDir(config))) {
+      if (!entry.isFile || !entry.name.endsWith(PART_SUFFIX)) continue;
+      const path = `${reportsDir(config)}/${entry.name}`;
+      const modifiedMs = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+      if (now - modifiedMs < STALE_PART_FILE_AGE_MS) continue;
+      await Deno.remove(path).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+      removed += 1;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (removed > 0) log(`Removed ${removed} unfinished report file(s) left by an interrupted generation.`);
+  return removed;
+}
