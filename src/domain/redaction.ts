@@ -30,6 +30,9 @@ const SENSITIVE_NAMES = new Set([
   "cookie",
   "setcookie",
   "recipientcard",
+  // A customer's bank account number (account verification); ledger account numbers go too, which
+  // costs the log nothing it needs.
+  "accountnumber",
 ]);
 const SENSITIVE_NAME_PARTS = [
   "password",

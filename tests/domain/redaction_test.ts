@@ -39,6 +39,8 @@ Deno.test("isSensitiveName() recognises secrets whatever the spelling, and leave
       "sessionId",
       "recipientCard",
       "privateKey",
+      "accountNumber",
+      "account_number",
     ]
   ) {
     assert(isSensitiveName(name), name);
