@@ -20,34 +20,28 @@ function Field({ id, label, error, hint, children }: FieldProps & { id: string; 
   );
 }
 
-export function TextField({ label, error, hint, id, className = "", ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** The id a control gets, and the ARIA attributes that tie it to its error or hint. */
+function useControl(id: string | undefined, error: string | null | undefined, hint: ReactNode) {
   const generated = useId();
   const fieldId = id ?? generated;
+  const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
+  return { fieldId, aria: { id: fieldId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } };
+}
+
+export function TextField({ label, error, hint, id, className = "", ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>
-      <input
-        id={fieldId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
-        className={`${CONTROL} ${className}`}
-        {...props}
-      />
+      <input {...aria} className={`${CONTROL} ${className}`} {...props} />
     </Field>
   );
 }
 
 export function TextAreaField({ label, error, hint, id, className = "", ...props }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const generated = useId();
-  const fieldId = id ?? generated;
+  const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>
-      <textarea
-        id={fieldId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
-        className={`${CONTROL} ${className}`}
-        {...props}
-      />
+      <textarea {...aria} className={`${CONTROL} ${className}`} {...props} />
     </Field>
   );
 }
@@ -59,17 +53,10 @@ export interface Option {
 
 export function SelectField({ label, error, hint, id, options, placeholder, className = "", ...props }:
   FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: readonly Option[]; placeholder?: string }) {
-  const generated = useId();
-  const fieldId = id ?? generated;
+  const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>
-      <select
-        id={fieldId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
-        className={`${CONTROL} ${className}`}
-        {...props}
-      >
+      <select {...aria} className={`${CONTROL} ${className}`} {...props}>
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
       </select>
