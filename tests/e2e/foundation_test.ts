@@ -61,3 +61,32 @@ e2eTest("sign out returns to the landing screen", () =>
     const res = await page.request.get(`${server.baseUrl}/api/auth/user`);
     assert.equal(res.status(), 401);
   }));
+
+e2eTest("toasts: one at a time, F8 focuses the notification region, a swipe right past 50 px dismisses", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    const lookup = page.getByRole("search", { name: "Code lookup" });
+    await lookup.getByRole("button").click();
+    await page.getByTestId("toast").waitFor();
+    await lookup.getByRole("button").click();
+    assert.equal(await page.getByTestId("toast").count(), 1);
+
+    await page.keyboard.press("F8");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("aria-label")),
+      "Notifications (F8)",
+    );
+
+    const box = (await page.getByTestId("toast").boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 20, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 45, y, { steps: 3 });
+    await page.mouse.up();
+    assert.equal(await page.getByTestId("toast").count(), 1, "a 25 px swipe keeps the toast");
+    await page.mouse.move(box.x + 20, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 90, y, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId("toast").waitFor({ state: "detached" });
+  }));
