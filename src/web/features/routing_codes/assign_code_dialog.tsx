@@ -1,15 +1,14 @@
 /** "Assign New Code": institution, 3-letter prefix with a live preview of the next code, branch, description. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { InstitutionSelectField } from "../../components/institution_select.tsx";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
-import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
-  INSTITUTION_OPTIONS_KEY,
-  type InstitutionOption,
   ROUTING_CODES_KEY,
   type RoutingCode,
 } from "./types.ts";
@@ -52,13 +51,6 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
   const [form, setForm] = useState<AssignInput>(EMPTY);
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  const institutions = useQuery<InstitutionOption[]>({
-    queryKey: [INSTITUTION_OPTIONS_KEY],
-    enabled: open,
-    // Institutions registered elsewhere since the last opening must be offered too.
-    refetchOnMount: "always",
-    staleTime: 0,
-  });
   const preview = usePrefixPreview(open ? form.prefix : "");
 
   const close = () => {
@@ -85,11 +77,6 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
     if (canSubmit) assign.mutate(form);
   };
 
-  const options = (institutions.data ?? []).map((institution) => ({
-    value: institution.id,
-    label: institution.name,
-  }));
-
   return (
     <Dialog
       open={open}
@@ -98,15 +85,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
       description="The next routing code for the prefix is assigned, with MOD 97-10 check digits."
     >
       <form onSubmit={submit} className="space-y-4">
-        <SelectField
-          label="Institution"
-          required
-          value={form.institutionId}
-          onChange={(event) => set("institutionId")(event.target.value)}
-          placeholder={institutions.isLoading ? "Loading institutions…" : "Select an institution"}
-          options={options}
-          error={institutions.isError ? "Could not load institutions" : null}
-        />
+        <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
         <div>
           <TextField
             label="Prefix"

@@ -12,11 +12,4 @@ export interface RoutingCode {
   createdBy: string | null;
 }
 
-export interface InstitutionOption {
-  id: string;
-  name: string;
-}
-
 export const ROUTING_CODES_KEY = "/api/routing-codes";
-/** The API's page-size limit: the select offers every institution up to it. */
-export const INSTITUTION_OPTIONS_KEY = "/api/institutions?limit=500";

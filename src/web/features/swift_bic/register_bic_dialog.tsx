@@ -1,5 +1,6 @@
 /** "Register BIC Code": the BIC is checked as it is typed with the same ISO 9362 rules the server applies. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { InstitutionSelectField } from "../../components/institution_select.tsx";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
@@ -15,8 +16,6 @@ import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
-  INSTITUTION_OPTIONS_KEY,
-  type InstitutionOption,
   MEMBERSHIP_TYPES,
   SWIFT_CODES_KEY,
   type SwiftCode,
@@ -57,13 +56,6 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
   const [form, setForm] = useState<RegisterInput>(EMPTY);
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  const institutions = useQuery<InstitutionOption[]>({
-    queryKey: [INSTITUTION_OPTIONS_KEY],
-    enabled: open,
-    // Institutions registered elsewhere since the last opening must be offered too.
-    refetchOnMount: "always",
-    staleTime: 0,
-  });
 
   const close = () => {
     setForm(EMPTY);
@@ -95,11 +87,6 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
     if (canSubmit) register.mutate(form);
   };
 
-  const options = (institutions.data ?? []).map((institution) => ({
-    value: institution.id,
-    label: institution.name,
-  }));
-
   return (
     <Dialog
       open={open}
@@ -108,15 +95,7 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
       description="Bank, country, location and branch codes are taken from the BIC (ISO 9362)."
     >
       <form onSubmit={submit} className="space-y-4">
-        <SelectField
-          label="Institution"
-          required
-          value={form.institutionId}
-          onChange={(event) => set("institutionId")(event.target.value)}
-          placeholder={institutions.isLoading ? "Loading institutions…" : "Select an institution"}
-          options={options}
-          error={institutions.isError ? "Could not load institutions" : null}
-        />
+        <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
         <TextField
           label="BIC Code"
           required

@@ -16,12 +16,5 @@ export interface SwiftCode {
   createdBy: string | null;
 }
 
-export interface InstitutionOption {
-  id: string;
-  name: string;
-}
-
 export const SWIFT_CODES_KEY = "/api/swift-codes";
-/** The API's page-size limit: the select offers every institution up to it. */
-export const INSTITUTION_OPTIONS_KEY = "/api/institutions?limit=500";
 export const MEMBERSHIP_TYPES = ["full", "subgroup", "correspondent"] as const;
