@@ -330,8 +330,10 @@ Deno.test("the routing-code demo seed assigns audited codes to active institutio
     await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
     assert.deepEqual(lines, ["Routing codes demo: skipped, no active institutions"]);
     await insertInstitution(t, "Pending Bank", { status: "pending" });
-    const first = await insertInstitution(t, "First Demo Bank");
-    const second = await insertInstitution(t, "Second Demo Bank");
+    // Distinct registration times: the seeder takes institutions oldest first, and two inserts in
+    // the same millisecond would leave the order to their random ids.
+    const first = await insertInstitution(t, "First Demo Bank", { createdAt: "2026-01-01T00:00:00.000Z" });
+    const second = await insertInstitution(t, "Second Demo Bank", { createdAt: "2026-01-01T00:00:01.000Z" });
     await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
     assert.equal(lines[1], "Routing codes demo: assigned 3 codes");
     const rows = await t.deps.db.read.select().from(routingCodes).all();
