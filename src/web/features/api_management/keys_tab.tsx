@@ -6,8 +6,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -221,13 +220,7 @@ export function KeysTab() {
                 </THead>
                 <TBody>
                   {keys.isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={7}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={7} />
                     : list.map((apiKey) => (
                       <Tr key={apiKey.id}>
                         <Td className="font-medium">{apiKey.name}</Td>

@@ -6,8 +6,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { MethodBadge } from "./endpoints_tab.tsx";
@@ -155,13 +154,7 @@ export function LogsTab() {
               </THead>
               <TBody>
                 {logs.isLoading
-                  ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                    <Tr key={row}>
-                      <Td colSpan={8}>
-                        <Skeleton className="h-5 w-full" />
-                      </Td>
-                    </Tr>
-                  ))
+                  ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
                   : entries.map((entry) => (
                     <Tr key={entry.id}>
                       <Td className="whitespace-nowrap">{formatDateTime(entry.createdAt)}</Td>

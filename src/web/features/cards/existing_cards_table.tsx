@@ -1,8 +1,7 @@
 /** Spec 2.12 Existing Cards: masked number, holder, status badge, brand and type, limits, balance. */
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { type CardItem, CARDS_KEY } from "./types.ts";
 
@@ -30,11 +29,7 @@ export function ExistingCardsTable() {
       </THead>
       <TBody>
         {isLoading
-          ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-            <Tr key={row}>
-              <Td colSpan={COLUMN_COUNT}><Skeleton className="h-5 w-full" /></Td>
-            </Tr>
-          ))
+          ? <SkeletonRows rows={LOADING_ROWS} columns={COLUMN_COUNT} />
           : (data ?? []).map((card) => (
             <Tr key={card.id}>
               <Td className="font-mono">{card.cardNumber}</Td>

@@ -9,8 +9,7 @@ import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
@@ -126,13 +125,7 @@ export default function ConnectionsPage() {
                 </THead>
                 <TBody>
                   {connections.isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={COLUMN_COUNT}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={COLUMN_COUNT} />
                     : list.map((connection) => {
                       const testing = test.isPending && test.variables === connection.id;
                       return (

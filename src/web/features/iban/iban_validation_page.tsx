@@ -13,8 +13,7 @@ import {
   StatCard,
 } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
@@ -179,13 +178,7 @@ export default function IbanValidationPage() {
                 </THead>
                 <TBody>
                   {isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={6}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={6} />
                     : configs.map((config) => (
                       <Tr key={config.id}>
                         <Td>

@@ -5,8 +5,7 @@ import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { EntryDetailsDialog } from "./entry_details_dialog.tsx";
 import { RegisterInstitutionDialog } from "./register_institution_dialog.tsx";
@@ -89,13 +88,7 @@ export default function NationalRoutingPage() {
                 </THead>
                 <TBody>
                   {isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={COLUMN_COUNT}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={COLUMN_COUNT} />
                     : entries.map((entry) => (
                       <Tr key={entry.id}>
                         <Td className="font-mono font-medium">{entry.centralBankCode}</Td>

@@ -16,8 +16,7 @@ import {
   StatCard,
 } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import {
   DEFAULT_REPORT_FORMAT,
   isReportFormat,
@@ -99,13 +98,7 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
       </THead>
       <TBody>
         {isLoading
-          ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-            <Tr key={row}>
-              <Td colSpan={8}>
-                <Skeleton className="h-5 w-full" />
-              </Td>
-            </Tr>
-          ))
+          ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
           : items.map((report) => (
             <Tr key={report.id}>
               <Td className="font-medium">{report.label}</Td>

@@ -6,8 +6,7 @@ import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
 import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
@@ -92,13 +91,7 @@ export default function RoutingCodesPage() {
                 </THead>
                 <TBody>
                   {isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={7}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={7} />
                     : visible.map((code) => (
                       <Tr key={code.id}>
                         <Td className="font-mono font-medium">{code.code}</Td>

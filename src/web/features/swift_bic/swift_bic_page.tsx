@@ -6,8 +6,7 @@ import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
 import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
@@ -107,13 +106,7 @@ export default function SwiftBicPage() {
                 </THead>
                 <TBody>
                   {isLoading
-                    ? Array.from({ length: LOADING_ROWS }, (_, row) => (
-                      <Tr key={row}>
-                        <Td colSpan={8}>
-                          <Skeleton className="h-5 w-full" />
-                        </Td>
-                      </Tr>
-                    ))
+                    ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
                     : visible.map((code) => (
                       <Tr key={code.id}>
                         <Td className="font-mono font-medium">{code.bicCode}</Td>
