@@ -124,7 +124,10 @@ async function assertOnlyProviderAttemptAudited(db: Queryable, before: string, w
   assert.equal(requested.changes.outcome, "requested", `${what}: ${JSON.stringify(requested)}`);
   assert.equal(outcome.entityId, requested.entityId, `${what}: two operations audited`);
   assert.equal(outcome.changes.outcome, "rejected", `${what}: ${JSON.stringify(outcome)}`);
-  const advanced = before.replace(/\b(audit_trail|audit_max_seq)=(\d+)/g, (_, name, n) => `${name}=${Number(n) + 2}`);
+  const advanced = before.replace(
+    /\b(audit_trail|audit_max_seq)=(\d+)/g,
+    (_, name, n) => `${name}=${Number(n) + 2}`,
+  );
   assert.equal(await stateFingerprint(db), advanced, `${what} changed more than the audit trail`);
 }
 
