@@ -4,8 +4,14 @@
  * Two single-connection libSQL clients share one file: `read` serves queries outside transactions,
  * `write` serves transactions, one at a time through a mutex. With one connection per client the
  * per-connection PRAGMAs set at open stay in force for the life of the process.
+ *
+ * The per-request hot path (session check, request log, API key counters, code lookups) uses
+ * `statements` instead: SQL prepared once and kept, on two more connections of the same file. The
+ * client prepares every statement anew and converts every row through several native calls:
+ * 37 µs for the session query, against 3 µs prepared (bench/db_statements.ts).
  */
-import { createClient, type Client } from "@libsql/client";
+import { type Client, createClient, type InValue } from "@libsql/client";
+import NativeDatabase from "libsql";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { Mutex } from "./mutex.ts";
@@ -25,12 +31,30 @@ const CONNECTION_PRAGMAS = [
   "PRAGMA synchronous = FULL",
 ];
 
+/** One row as an object keyed by column name. */
+export type SqlRow = Record<string, unknown>;
+
+/** Prepared statements by SQL text; positional `?` arguments. */
+export interface Statements {
+  get<T extends SqlRow>(sql: string, args: readonly InValue[]): Promise<T | undefined>;
+  all<T extends SqlRow>(sql: string, args: readonly InValue[]): Promise<T[]>;
+  /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
+  run(sql: string, args: readonly InValue[]): Promise<number>;
+}
+
+/** Statements are kept per SQL text; a caller that builds SQL per call must not use them. */
+export const MAX_PREPARED_STATEMENTS = 256;
+
 export interface Database {
   url: string;
   read: Db;
   readClient: Client;
+  /** Prepared statements on a read connection, outside any transaction. */
+  statements: Statements;
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE); commits when it resolves. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Like `transaction`, with prepared statements instead of the query builder. */
+  writeStatements<T>(fn: (statements: Statements) => Promise<T>): Promise<T>;
   close(): void;
 }
 
@@ -53,6 +77,97 @@ async function openClient(url: string): Promise<Client> {
   return client;
 }
 
+type NativeConnection = NativeDatabase.Database;
+type NativeStatement = NativeDatabase.Statement;
+
+/** Statements prepared once per SQL text on one native connection. */
+function preparedStatements(connection: NativeConnection): Statements {
+  const cache = new Map<string, NativeStatement>();
+  const prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      if (cache.size >= MAX_PREPARED_STATEMENTS) {
+        throw new Error(`more than ${MAX_PREPARED_STATEMENTS} prepared statements: is SQL built per call?`);
+      }
+      statement = connection.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    get: <T extends SqlRow>(sql: string, args: readonly InValue[]) => {
+      try {
+        // Rows of get() also carry a `_metadata` field; callers read their columns by name.
+        return Promise.resolve(prepare(sql).get(args) as T | undefined);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    all: <T extends SqlRow>(sql: string, args: readonly InValue[]) => {
+      try {
+        return Promise.resolve(prepare(sql).all(args) as T[]);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    run: (sql: string, args: readonly InValue[]) => {
+      try {
+        return Promise.resolve(prepare(sql).run(args).changes);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+}
+
+/** The same interface over a client, for database URLs the native driver does not open. */
+function clientStatements(execute: Client["execute"]): Statements {
+  return {
+    get: async <T extends SqlRow>(sql: string, args: readonly InValue[]) =>
+      (await execute({ sql, args: [...args] })).rows[0] as unknown as T | undefined,
+    all: async <T extends SqlRow>(sql: string, args: readonly InValue[]) =>
+      (await execute({ sql, args: [...args] })).rows as unknown as T[],
+    run: async (sql: string, args: readonly InValue[]) =>
+      (await execute({ sql, args: [...args] })).rowsAffected,
+  };
+}
+
+function nativeWriteStatements(connection: NativeConnection, mutex: Mutex): Database["writeStatements"] {
+  const statements = preparedStatements(connection);
+  return (fn) =>
+    mutex.run(async () => {
+      connection.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await fn(statements);
+        connection.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (connection.inTransaction) connection.exec("ROLLBACK");
+        throw error;
+      }
+    });
+}
+
+function clientWriteStatements(client: Client, mutex: Mutex): Database["writeStatements"] {
+  return (fn) =>
+    mutex.run(async () => {
+      const transaction = await client.transaction("write");
+      try {
+        const result = await fn(clientStatements((stmt) => transaction.execute(stmt)));
+        await transaction.commit();
+        return result;
+      } finally {
+        transaction.close();
+      }
+    });
+}
+
+function openNative(url: string): NativeConnection {
+  const connection = new NativeDatabase(url.slice("file:".length));
+  for (const pragma of CONNECTION_PRAGMAS) connection.exec(pragma);
+  return connection;
+}
+
 export async function openDatabase(url: string): Promise<Database> {
   if (isFileUrl(url)) await ensureParentDir(url);
   const readClient = await openClient(url);
@@ -60,14 +175,25 @@ export async function openDatabase(url: string): Promise<Database> {
   const read = drizzle(readClient, { schema });
   const write = drizzle(writeClient, { schema });
   const mutex = new Mutex();
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>) => mutex.run(() => write.transaction(fn));
+  const natives = isFileUrl(url) ? [openNative(url), openNative(url)] : [];
+  const [nativeRead, nativeWrite] = natives;
+  const writeStatements = nativeWrite === undefined
+    ? clientWriteStatements(writeClient, mutex)
+    : nativeWriteStatements(nativeWrite, mutex);
   return {
     url,
     read,
     readClient,
-    transaction: (fn) => mutex.run(() => write.transaction(fn)),
+    statements: nativeRead === undefined
+      ? clientStatements((stmt) => readClient.execute(stmt))
+      : preparedStatements(nativeRead),
+    transaction,
+    writeStatements,
     close() {
       readClient.close();
       writeClient.close();
+      for (const connection of natives) connection.close();
     },
   };
 }

@@ -55,12 +55,24 @@ export interface ResolvedSession {
 }
 
 /**
- * Runs on every signed-in request, so it is one prepared statement on the read connection rather
- * than a query built per call.
+ * Runs on every signed-in request, so it is one statement prepared once, read afresh each time:
+ * a sign-out, revocation or disabled user in any process applies to the very next request.
  */
-const RESOLVE_SESSION_SQL = `SELECT s.sess, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
+const RESOLVE_SESSION_SQL =
+  `SELECT s.sess, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
+
+interface SessionRow {
+  [column: string]: unknown;
+  sess: string;
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  role: string;
+}
 
 export async function resolveSession(
   db: Database,
@@ -69,10 +81,9 @@ export async function resolveSession(
 ): Promise<ResolvedSession | null> {
   const sid = hashToken(token);
   const now = new Date();
-  const { rows } = await db.readClient.execute({ sql: RESOLVE_SESSION_SQL, args: [sid, now.toISOString()] });
-  const row = rows[0];
+  const row = await db.statements.get<SessionRow>(RESOLVE_SESSION_SQL, [sid, now.toISOString()]);
   if (!row) return null;
-  const sess = JSON.parse(String(row.sess)) as SessionData;
+  const sess = JSON.parse(row.sess) as SessionData;
   if (now.getTime() - Date.parse(sess.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
     await db.transaction((tx) =>
       tx.update(sessions).set({
@@ -84,11 +95,11 @@ export async function resolveSession(
   return {
     sid,
     user: {
-      id: String(row.id),
-      email: String(row.email),
-      firstName: row.first_name === null ? null : String(row.first_name),
-      lastName: row.last_name === null ? null : String(row.last_name),
-      profileImageUrl: row.profile_image_url === null ? null : String(row.profile_image_url),
+      id: row.id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      profileImageUrl: row.profile_image_url,
       role: row.role === "operator" ? "operator" : "admin",
     },
   };

@@ -1,0 +1,59 @@
+/** The prepared-statement handles of src/server/db.ts against a real database file. */
+import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
+import { type Database, openDatabase } from "../../src/server/db.ts";
+
+async function withDatabase(fn: (db: Database) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "cbr-statements-" });
+  const db = await openDatabase(`file:${dir}/test.db`);
+  try {
+    await db.transaction((tx) => tx.run(sql`CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT)`));
+    await fn(db);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("statements.get() reads what a transaction committed on another connection at once", () =>
+  withDatabase(async (db) => {
+    const query = "SELECT label FROM t WHERE id = ?";
+    assert.equal(await db.statements.get(query, [1]), undefined);
+    await db.transaction((tx) => tx.run(sql`INSERT INTO t (id, label) VALUES (1, 'first')`));
+    assert.equal((await db.statements.get<{ label: string }>(query, [1]))?.label, "first");
+    await db.transaction((tx) => tx.run(sql`UPDATE t SET label = 'second' WHERE id = 1`));
+    assert.equal((await db.statements.get<{ label: string }>(query, [1]))?.label, "second");
+  }));
+
+Deno.test("writeStatements() commits all of its statements, or none when it throws", () =>
+  withDatabase(async (db) => {
+    const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
+    assert.equal(await db.writeStatements((s) => s.run(insert, [1, "kept"])), 1);
+    await assert.rejects(
+      db.writeStatements(async (s) => {
+        await s.run(insert, [2, "rolled back"]);
+        throw new Error("refused");
+      }),
+      /refused/,
+    );
+    await assert.rejects(db.writeStatements((s) => s.run(insert, [1, "duplicate id"])), /UNIQUE/);
+    const rows = await db.statements.all<{ id: number; label: string }>(
+      "SELECT id, label FROM t ORDER BY id",
+      [],
+    );
+    assert.deepEqual(rows.map((r) => [r.id, r.label]), [[1, "kept"]]);
+  }));
+
+Deno.test("writeStatements() and transaction() take turns: concurrent writers never interleave", () =>
+  withDatabase(async (db) => {
+    const writers = Array.from(
+      { length: 40 },
+      (_, i) =>
+        i % 2 === 0
+          ? db.writeStatements((s) => s.run("INSERT INTO t (id, label) VALUES (?, ?)", [i, "statements"]))
+          : db.transaction((tx) => tx.run(sql`INSERT INTO t (id, label) VALUES (${i}, 'builder')`)),
+    );
+    await Promise.all(writers);
+    const [{ n }] = await db.statements.all<{ n: number }>("SELECT count(*) AS n FROM t", []);
+    assert.equal(n, 40);
+  }));
