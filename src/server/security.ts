@@ -27,13 +27,27 @@ export const securityHeaders = () =>
     crossOriginEmbedderPolicy: false,
   });
 
-export const limitBody = () =>
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes`);
-    },
-  });
+const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
+
+/**
+ * Refuses bodies over MAX_BODY_BYTES. A declared Content-Length is judged from the header alone;
+ * only a body without one (chunked) is counted as it is read. Nothing reads a GET's or HEAD's body,
+ * and asking a request for its body stream is itself a cost on every request.
+ */
+export const limitBody = (): MiddlewareHandler => {
+  const tooLarge = () => {
+    throw new AppError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  };
+  const counted = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  return (c, next) => {
+    if (BODYLESS_METHODS.has(c.req.method)) return next();
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) {
+      return Number(declared) > MAX_BODY_BYTES ? tooLarge() : next();
+    }
+    return counted(c, next);
+  };
+};
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Paths that accept an HTML form post (the sign-in page). */
@@ -44,7 +58,7 @@ const FORM_PATHS = new Set(["/api/login", "/api/logout"]);
  * every cross-site POST; hono's csrf() only inspects form content types, so refusing every
  * non-JSON body matters as much as the origin check.
  */
-export const refuseCrossSite = (): MiddlewareHandler => async (c, next) => {
+export const refuseCrossSite = (): MiddlewareHandler => (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next();
   const fetchSite = c.req.header("sec-fetch-site");
   if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") {
