@@ -191,3 +191,15 @@ export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CH
   }
   return JSON.stringify(loggedPayloadFromText(text, maxChars));
 }
+
+/**
+ * The logged form of a value about to be (or just) sent as JSON, as the JSON text to store:
+ * loggedPayloadJson() without parsing text that was serialised from this very value.
+ */
+export function loggedValueJson(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  if (text === undefined) return null;
+  if (text.length <= maxChars && !mayNeedRedaction(text)) return text;
+  return JSON.stringify(loggedPayload(value, maxChars));
+}

@@ -4,6 +4,7 @@ import {
   loggedPayload,
   loggedPayloadFromText,
   loggedPayloadJson,
+  loggedValueJson,
   MAX_LOGGED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
   mayNeedRedaction,
@@ -148,4 +149,24 @@ Deno.test("loggedPayloadJson() stores clean JSON as sent and anything else redac
   for (const text of [clean, '{"token":1}', "x".repeat(10_000), `{"a":"${CARD}"}`, "not json {"]) {
     JSON.parse(loggedPayloadJson(text)!);
   }
+});
+
+Deno.test("loggedValueJson() logs a value as loggedPayloadJson() logs its JSON text", () => {
+  const values = [
+    { data: { code: "ABC00012345" }, success: true },
+    { password: "p", nested: [{ apiKey: "k" }] },
+    { note: `card ${CARD}` },
+    { big: "x".repeat(10_000) },
+    [1, "two", null],
+    "plain words",
+    42,
+  ];
+  for (const value of values) {
+    assert.equal(
+      loggedValueJson(value),
+      loggedPayloadJson(JSON.stringify(value)),
+      JSON.stringify(value).slice(0, 80),
+    );
+  }
+  assert.equal(loggedValueJson(undefined), null);
 });
