@@ -20,7 +20,10 @@ Deno.test("a cross-site POST is refused with 403 (Sec-Fetch-Site and Origin)", a
   const t = await createTestApp();
   try {
     const cookie = await t.login();
-    const viaFetchSite = await t.request("POST", "/api/logout", { cookie, headers: { "sec-fetch-site": "cross-site" } });
+    const viaFetchSite = await t.request("POST", "/api/logout", {
+      cookie,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     await expectJson(viaFetchSite, 403);
     const viaOrigin = await t.request("POST", "/api/login", {
       body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
@@ -60,10 +63,38 @@ Deno.test("a request body over the limit answers 413", async () => {
   }
 });
 
+Deno.test("a request body over the limit without a Content-Length (chunked) answers 413 while it is read", async () => {
+  const t = await createTestApp();
+  try {
+    const cookie = await t.login();
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > MAX_BODY_BYTES * 4) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await t.app.request("http://localhost/api/iban/validate", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body,
+    });
+    await expectJson(res, 413);
+    assert(sent <= MAX_BODY_BYTES + 2 * chunk.length, `read ${sent} bytes before refusing`);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("malformed JSON answers 400, never 500", async () => {
   const t = await createTestApp();
   try {
-    const res = await t.request("POST", "/api/login", { body: "{not json", headers: { "content-type": "application/json" } });
+    const res = await t.request("POST", "/api/login", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     await expectJson(res, 400);
   } finally {
     await t.close();
