@@ -10,7 +10,7 @@
 import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Store } from "hono-rate-limiter";
 import { fixedWindow, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
-import type { Database, Tx } from "../db.ts";
+import type { Database, Statements } from "../db.ts";
 import { AppError } from "../errors.ts";
 
 /** last_used_at is written when it is older than this, not on every request. */
@@ -36,6 +36,14 @@ function parseBucket(bucket: string): { apiKeyId: string; endpoint: string } {
 }
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
+
+const LIVE_KEY_SQL = `SELECT last_used_at AS lastUsedAt FROM api_keys
+  WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`;
+const COUNT_SQL = `INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count) VALUES (?, ?, ?, ?)
+  ON CONFLICT (api_key_id, endpoint, window_start) DO UPDATE SET count = count + excluded.count
+  RETURNING count`;
+const TOUCH_KEY_SQL = "UPDATE api_keys SET last_used_at = ? WHERE id = ?";
+const PRUNE_SQL = "DELETE FROM api_rate_limits WHERE window_start < ?";
 
 export class KeyUsageStore implements Store {
   /** Counts live in the database: other processes' increments are seen here. */
@@ -123,38 +131,32 @@ export class KeyUsageStore implements Store {
     }
     const keyIds = [...new Set(batch.map((hit) => hit.apiKeyId))];
 
-    const { live, counts } = await this.#db.transaction(async (tx) => {
-      const liveRows = await tx.all<{ id: string; lastUsedAt: string | null }>(
-        sql`SELECT id, last_used_at AS lastUsedAt
-        FROM api_keys WHERE id IN ${keyIds} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${nowIso})`,
-      );
-      const live = new Set(liveRows.map((row) => row.id));
-      const counted = [...groups.values()].filter((hits) => live.has(hits[0].apiKeyId));
-      const counts = new Map<string, number>();
-      if (counted.length > 0) {
-        const values = counted.map((hits) =>
-          sql`(${hits[0].apiKeyId}, ${hits[0].endpoint}, ${isoOf(hits[0].windowStartMs)}, ${hits.length})`
-        );
-        const rows = await tx.all<{ apiKeyId: string; endpoint: string; windowStart: string; count: number }>(
-          sql`INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count) VALUES ${
-            sql.join(values, sql`, `)
-          }
-            ON CONFLICT (api_key_id, endpoint, window_start) DO UPDATE SET count = count + excluded.count
-            RETURNING api_key_id AS apiKeyId, endpoint, window_start AS windowStart, count`,
-        );
-        for (const row of rows) {
-          counts.set(`${row.apiKeyId} ${row.endpoint} ${Date.parse(row.windowStart)}`, row.count);
+    // Prepared statements, one per key and per group: a batch holds a few keys, and SQL built per
+    // batch (IN lists, multi-row VALUES) would cost more to build than SQLite takes to run it.
+    const { live, counts } = await this.#db.writeStatements(async (statements) => {
+      const live = new Set<string>();
+      const stale: string[] = [];
+      for (const keyId of keyIds) {
+        const row = await statements.get<{ lastUsedAt: string | null }>(LIVE_KEY_SQL, [keyId, nowIso]);
+        if (row === undefined) continue;
+        live.add(keyId);
+        if (row.lastUsedAt === null || Date.parse(row.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS) {
+          stale.push(keyId);
         }
       }
-      const stale = liveRows.filter((row) =>
-        row.lastUsedAt === null || Date.parse(row.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS
-      );
-      if (stale.length > 0) {
-        await tx.run(
-          sql`UPDATE api_keys SET last_used_at = ${nowIso} WHERE id IN ${stale.map((row) => row.id)}`,
-        );
+      const counts = new Map<string, number>();
+      for (const [group, hits] of groups) {
+        if (!live.has(hits[0].apiKeyId)) continue;
+        const row = await statements.get<{ count: number }>(COUNT_SQL, [
+          hits[0].apiKeyId,
+          hits[0].endpoint,
+          isoOf(hits[0].windowStartMs),
+          hits.length,
+        ]);
+        if (row !== undefined) counts.set(group, row.count);
       }
-      await this.#pruneOldWindows(tx, nowMs);
+      for (const keyId of stale) await statements.run(TOUCH_KEY_SQL, [nowIso, keyId]);
+      await this.#pruneOldWindows(statements, nowMs);
       return { live, counts };
     });
 
@@ -171,11 +173,11 @@ export class KeyUsageStore implements Store {
   }
 
   /** Once per window and process: counters of windows before the previous one are dead weight. */
-  async #pruneOldWindows(tx: Tx, nowMs: number): Promise<void> {
+  async #pruneOldWindows(statements: Statements, nowMs: number): Promise<void> {
     const { startMs } = fixedWindow(nowMs, this.#windowMs);
     const keepFromMs = startMs - this.#windowMs;
     if (this.#prunedBeforeMs >= keepFromMs) return;
-    await tx.run(sql`DELETE FROM api_rate_limits WHERE window_start < ${isoOf(keepFromMs)}`);
+    await statements.run(PRUNE_SQL, [isoOf(keepFromMs)]);
     this.#prunedBeforeMs = keepFromMs;
   }
 }
