@@ -22,7 +22,7 @@ export function routingCodesRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/routing-codes/:code", validate("param", routingCodeParam), async (c) => {
-    const record = await findRoutingCode(deps.db.read, c.req.valid("param").code);
+    const record = await findRoutingCode(deps.db, c.req.valid("param").code);
     if (record === undefined) throw notFound("Routing code");
     return c.json(record);
   });

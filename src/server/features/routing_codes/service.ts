@@ -18,8 +18,27 @@ export function listRoutingCodes(db: Queryable): Promise<RoutingCode[]> {
   return db.select().from(routingCodes).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code)).all();
 }
 
-export function findRoutingCode(db: Queryable, code: string): Promise<RoutingCode | undefined> {
-  return db.select().from(routingCodes).where(eq(routingCodes.code, code)).get();
+/** The public API's hottest lookup (GET /api/routing-codes/{code}): one statement prepared once. */
+const FIND_BY_CODE_SQL = `SELECT id, institution_id AS institutionId, code, prefix, branch_code AS branchCode,
+  description, status, created_at AS createdAt, updated_at AS updatedAt, created_by AS createdBy
+  FROM routing_codes WHERE code = ?`;
+
+export async function findRoutingCode(db: Database, code: string): Promise<RoutingCode | undefined> {
+  const row = await db.statements.get<RoutingCode & { [column: string]: unknown }>(FIND_BY_CODE_SQL, [code]);
+  if (row === undefined) return undefined;
+  const { id, institutionId, prefix, branchCode, description, status, createdAt, updatedAt, createdBy } = row;
+  return {
+    id,
+    institutionId,
+    code: row.code,
+    prefix,
+    branchCode,
+    description,
+    status,
+    createdAt,
+    updatedAt,
+    createdBy,
+  };
 }
 
 /** The highest serial assigned under `prefix`, null when none; `(prefix, code)` is indexed. */
