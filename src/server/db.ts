@@ -58,10 +58,6 @@ export interface Database {
   close(): void;
 }
 
-function isFileUrl(url: string) {
-  return url.startsWith("file:");
-}
-
 async function ensureParentDir(url: string) {
   const path = url.slice("file:".length);
   const slash = path.lastIndexOf("/");
@@ -160,6 +156,21 @@ function clientWriteStatements(client: Client, mutex: Mutex): Database["writeSta
         transaction.close();
       }
     });
+}
+
+/** Whether `openWriter` can open this URL (file databases only). */
+export function isFileUrl(url: string): boolean {
+  return url.startsWith("file:");
+}
+
+/**
+ * One more write connection with prepared statements, for a thread of its own (the request log's
+ * writer). Its transactions are serialised only among themselves: against other connections and
+ * processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
+ */
+export function openWriter(url: string): { writeStatements: Database["writeStatements"]; close(): void } {
+  const connection = openNative(url);
+  return { writeStatements: nativeWriteStatements(connection, new Mutex()), close: () => connection.close() };
 }
 
 function openNative(url: string): NativeConnection {

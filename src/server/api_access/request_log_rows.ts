@@ -1,0 +1,102 @@
+/**
+ * The rows of the API request log (spec 3, api_logs): what a request leaves behind, and how it
+ * becomes a redacted row. Shared by the log's writer thread and the in-process fallback.
+ */
+import { v7 as timeOrderedUuid } from "uuid";
+import { maskCardNumbersInText } from "../../domain/card.ts";
+import {
+  loggedPayload,
+  loggedPayloadFromText,
+  loggedPayloadJson,
+  loggedValueJson,
+} from "../../domain/redaction.ts";
+import type { Statements } from "../db.ts";
+
+export const MAX_LOGGED_ENDPOINT_LENGTH = 255;
+
+export type CapturedBody =
+  | { kind: "text"; text: string }
+  | { kind: "value"; value: unknown }
+  | { kind: "fields"; fields: Record<string, string | string[]> };
+
+/**
+ * What a request left behind, by reference: ids, timestamps, redaction and serialisation happen
+ * when the batch is written, so the request itself pays for little more than an array push.
+ */
+export interface CapturedRequest {
+  endpoint: string;
+  method: string;
+  clientIp: string | null;
+  userAgent: string | null;
+  responseStatus: number;
+  responseTimeMs: number;
+  query: Record<string, string | string[]> | null;
+  body: CapturedBody | null;
+  /** The JSON value a handler answered with, or the exact text sent (the envelope's). */
+  response: { kind: "value"; value: unknown } | { kind: "text"; text: string } | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  createdAtMs: number;
+}
+
+/** The query and the body, each redacted and cut to a preview on its own, as JSON text. */
+function requestPayloadJson(entry: CapturedRequest): string | null {
+  const payload: Record<string, unknown> = {};
+  if (entry.query) payload.query = loggedPayload(entry.query);
+  if (entry.body?.kind === "fields") payload.body = loggedPayload(entry.body.fields);
+  else if (entry.body?.kind === "value") payload.body = loggedPayload(entry.body.value);
+  else if (entry.body?.kind === "text" && entry.body.text !== "") {
+    payload.body = loggedPayloadFromText(entry.body.text);
+  }
+  return Object.keys(payload).length === 0 ? null : JSON.stringify(payload);
+}
+
+function responsePayloadJson(entry: CapturedRequest): string | null {
+  if (entry.response === null) return null;
+  return entry.response.kind === "value"
+    ? loggedValueJson(entry.response.value)
+    : loggedPayloadJson(entry.response.text);
+}
+
+/** Rows per prepared INSERT: one statement per 50 rows costs about 20% less per row than one per row. */
+export const API_LOG_ROWS_PER_INSERT = 50;
+const insertSql = (rows: number) =>
+  `INSERT INTO api_logs (id, endpoint, method, client_ip, user_agent, response_status, response_time,
+  request_payload, response_payload, api_key_id, user_id, created_at) VALUES ${
+    Array(rows).fill("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")
+  }`;
+const INSERT_CHUNK_SQL = insertSql(API_LOG_ROWS_PER_INSERT);
+const INSERT_ONE_SQL = insertSql(1);
+
+/** One row's values in the INSERT's column order; every value satisfies the table's CHECKs by construction. */
+function rowValues(entry: CapturedRequest) {
+  return [
+    // Time-ordered (RFC 9562 v7): new rows append to the id index instead of splitting pages at
+    // random, which cut the cost of writing a log row by about 40% on a 100,000-row table.
+    timeOrderedUuid({ msecs: entry.createdAtMs }),
+    maskCardNumbersInText(entry.endpoint).slice(0, MAX_LOGGED_ENDPOINT_LENGTH),
+    entry.method,
+    entry.clientIp,
+    entry.userAgent,
+    entry.responseStatus,
+    entry.responseTimeMs,
+    requestPayloadJson(entry),
+    responsePayloadJson(entry),
+    entry.apiKeyId,
+    entry.userId,
+    new Date(entry.createdAtMs).toISOString(),
+  ];
+}
+
+/** Writes `entries` as rows inside the caller's write transaction. */
+export async function insertLogRows(
+  statements: Statements,
+  entries: readonly CapturedRequest[],
+): Promise<void> {
+  const rows = entries.map(rowValues);
+  let start = 0;
+  for (; start + API_LOG_ROWS_PER_INSERT <= rows.length; start += API_LOG_ROWS_PER_INSERT) {
+    await statements.run(INSERT_CHUNK_SQL, rows.slice(start, start + API_LOG_ROWS_PER_INSERT).flat());
+  }
+  for (const row of rows.slice(start)) await statements.run(INSERT_ONE_SQL, row);
+}

@@ -1,0 +1,39 @@
+/**
+ * The request log's writer thread: builds the redacted rows of each batch and inserts them in one
+ * transaction on its own connection, so neither the redaction nor SQLite's work runs on the thread
+ * that serves requests. Messages: WriterRequest in, WriterReply out (request_log_writer.ts).
+ */
+/// <reference lib="deno.worker" />
+import { openWriter } from "../db.ts";
+import { insertLogRows } from "./request_log_rows.ts";
+import type { WriterReply, WriterRequest } from "./request_log_writer.ts";
+
+let writer: ReturnType<typeof openWriter> | null = null;
+const reply = (message: WriterReply) => self.postMessage(message);
+
+self.onmessage = async (event: MessageEvent<WriterRequest>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "open":
+      writer = openWriter(message.url);
+      return;
+    case "write":
+      try {
+        if (writer === null) throw new Error("the writer was not opened");
+        await writer.writeStatements((statements) => insertLogRows(statements, message.entries));
+        reply({ type: "written", id: message.id });
+      } catch (error) {
+        reply({
+          type: "failed",
+          id: message.id,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+      return;
+    case "close":
+      writer?.close();
+      writer = null;
+      reply({ type: "closed" });
+      return;
+  }
+};
