@@ -16,7 +16,7 @@ import { type Database, isFileUrl } from "../db.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import { type CapturedBody, type CapturedRequest, insertLogRows } from "./request_log_rows.ts";
-import { LogWriterThread } from "./request_log_writer.ts";
+import { LogWriterThread, UncopyableBatchError } from "./request_log_writer.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
@@ -235,7 +235,7 @@ export class RequestLog {
       } catch (error) {
         // A database error is retried like any failed write; a thread that died, or a payload it
         // cannot be handed, is written here instead.
-        const uncopyable = error instanceof DOMException && error.name === "DataCloneError";
+        const uncopyable = error instanceof UncopyableBatchError;
         if (!thread.broken && !uncopyable) throw error;
         if (thread.broken) console.error("api_logs: the writer thread failed; writing in process", error);
       }

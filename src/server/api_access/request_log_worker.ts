@@ -20,7 +20,8 @@ self.onmessage = async (event: MessageEvent<WriterRequest>) => {
     case "write":
       try {
         if (writer === null) throw new Error("the writer was not opened");
-        await writer.writeStatements((statements) => insertLogRows(statements, message.entries));
+        const entries = JSON.parse(message.entries);
+        await writer.writeStatements((statements) => insertLogRows(statements, entries));
         reply({ type: "written", id: message.id });
       } catch (error) {
         reply({
