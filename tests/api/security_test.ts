@@ -126,3 +126,26 @@ Deno.test("the SPA is served for client routes and hashed assets are cached for 
     await Deno.remove(dist, { recursive: true });
   }
 });
+
+Deno.test("API answers carry the REST set of secure headers; pages also carry the document-only ones", async () => {
+  const t = await createTestApp();
+  try {
+    const api = await t.request("GET", "/api/auth/user");
+    await api.body?.cancel();
+    const page = await t.request("GET", "/login");
+    await page.body?.cancel();
+    for (const res of [api, page]) {
+      assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      assert.equal(res.headers.get("x-frame-options"), "SAMEORIGIN");
+      assert.equal(res.headers.get("referrer-policy"), "same-origin");
+      assert.equal(res.headers.get("cross-origin-resource-policy"), "same-origin");
+      assert.match(res.headers.get("strict-transport-security") ?? "", /max-age=\d+/);
+    }
+    assert.equal(page.headers.get("cross-origin-opener-policy"), "same-origin");
+    assert.equal(page.headers.get("x-xss-protection"), "0");
+    assert.equal(api.headers.get("x-xss-protection"), null);
+  } finally {
+    await t.close();
+  }
+});
