@@ -44,16 +44,21 @@ Deno.test("writeStatements() commits all of its statements, or none when it thro
     assert.deepEqual(rows.map((r) => [r.id, r.label]), [[1, "kept"]]);
   }));
 
-Deno.test("writeStatements() and transaction() take turns: concurrent writers never interleave", () =>
+Deno.test("writeStatements(), bookkeepingStatements() and transaction() take turns: concurrent writers never interleave", () =>
   withDatabase(async (db) => {
-    const writers = Array.from(
-      { length: 40 },
-      (_, i) =>
-        i % 2 === 0
-          ? db.writeStatements((s) => s.run("INSERT INTO t (id, label) VALUES (?, ?)", [i, "statements"]))
-          : db.transaction((tx) => tx.run(sql`INSERT INTO t (id, label) VALUES (${i}, 'builder')`)),
-    );
+    const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
+    const writers = Array.from({ length: 60 }, (_, i) => {
+      if (i % 3 === 0) return db.writeStatements((s) => s.run(insert, [i, "statements"]));
+      if (i % 3 === 1) return db.bookkeepingStatements((s) => s.run(insert, [i, "bookkeeping"]));
+      return db.transaction((tx) => tx.run(sql`INSERT INTO t (id, label) VALUES (${i}, 'builder')`));
+    });
     await Promise.all(writers);
-    const [{ n }] = await db.statements.all<{ n: number }>("SELECT count(*) AS n FROM t", []);
-    assert.equal(n, 40);
+    const rows = await db.statements.all<{ label: string; n: number }>(
+      "SELECT label, count(*) AS n FROM t GROUP BY label ORDER BY label",
+      [],
+    );
+    assert.deepEqual(rows.map((r) => [r.label, r.n]), [["bookkeeping", 20], ["builder", 20], [
+      "statements",
+      20,
+    ]]);
   }));

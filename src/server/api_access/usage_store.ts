@@ -2,10 +2,12 @@
  * The hourly counters of the public API, shared through the database by every app process: a
  * hono-rate-limiter Store whose increments are exact. Concurrent increments are group-committed:
  * requests arriving while a counting transaction runs wait for the next one, which counts all of
- * them with one upsert per key and endpoint (count = count + n RETURNING count) and one fsync. The
- * same transaction confirms each key is still live (not revoked, not expired), so a revocation made
- * by any process takes effect on the next request without an extra read per request, and it
- * records when each key was last used (at most once per LAST_USED_RESOLUTION_MS).
+ * them with one upsert per key and endpoint (count = count + n RETURNING count), on the bookkeeping
+ * connection (db.bookkeepingStatements: no fsync per commit; a power loss may forget the last
+ * counts, a process crash cannot). The same transaction confirms each key is still live (not
+ * revoked, not expired), so a revocation made by any process takes effect on the next request
+ * without an extra read per request, and it records when each key was last used (at most once per
+ * LAST_USED_RESOLUTION_MS).
  */
 import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Store } from "hono-rate-limiter";
@@ -133,7 +135,7 @@ export class KeyUsageStore implements Store {
 
     // Prepared statements, one per key and per group: a batch holds a few keys, and SQL built per
     // batch (IN lists, multi-row VALUES) would cost more to build than SQLite takes to run it.
-    const { live, counts } = await this.#db.writeStatements(async (statements) => {
+    const { live, counts } = await this.#db.bookkeepingStatements(async (statements) => {
       const live = new Set<string>();
       const stale: string[] = [];
       for (const keyId of keyIds) {
