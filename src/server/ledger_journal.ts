@@ -1,8 +1,9 @@
 /**
  * The one writer of `ledger_entries` and ledger balances: every change to a ledger account's
- * balance goes through `moveBalance` inside the caller's transaction, which re-reads the balance,
- * refuses to go negative, updates the account and appends the journal entry that explains it.
- * Sweeps (two calls) and card funding (one call) use it, so reconciliation has one journal to read.
+ * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction, whose
+ * guarded UPDATE refuses to go negative or past the limit, moves the balance and reads the account
+ * back, and whose INSERT appends the journal entries that explain the moves. Sweeps (two moves in
+ * one call) and card funding (one move) use it, so reconciliation has one journal to read.
  */
 import { eq, sql } from "drizzle-orm";
 import { type LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../db/schema.ts";
@@ -21,38 +22,128 @@ export interface BalanceMove {
   performedBy: string;
 }
 
+type AccountRow = typeof ledgerAccounts.$inferSelect;
+
+/** The account as the move left it, read by the UPDATE that moved it. */
+export type MovedAccount = Pick<
+  AccountRow,
+  | "id"
+  | "accountNumber"
+  | "accountName"
+  | "accountType"
+  | "currency"
+  | "accountStatus"
+  | "currentBalanceMinor"
+  | "availableBalanceMinor"
+  | "sweepThresholdMinor"
+  | "targetLiquidAccount"
+>;
+
 export interface BalanceMoveResult {
   entryId: string;
   balanceBeforeMinor: number;
   balanceAfterMinor: number;
+  account: MovedAccount;
 }
+
+/** When moves happen and what else their UPDATE stamps on the account. */
+export interface MoveOptions {
+  /** The accounts' updated_at and the entries' created_at; now when omitted. */
+  at?: string;
+  /** Also sets the accounts' last_sweep_date to `at`, in the UPDATE that moves the balance. */
+  stampLastSweepDate?: boolean;
+}
+
+/** Moves applied, or the first move the guard refused (the others may stay applied until rollback). */
+export type MoveOutcome =
+  | { ok: true; results: BalanceMoveResult[] }
+  | { ok: false; refused: BalanceMove };
 
 const MAX_BALANCE_MINOR = 999_999_999_999_999;
 
 export async function moveBalance(tx: Tx, move: BalanceMove): Promise<BalanceMoveResult> {
-  if (!Number.isSafeInteger(move.amountMinor)) throw new Error("amountMinor must be a safe integer");
-  const now = new Date().toISOString();
-  // One guarded UPDATE both checks and moves the balance; the failure path alone reads again to
-  // say why. Every sweep runs this twice, so statements per call matter.
-  const [moved] = await tx.all<{ current: number }>(sql`UPDATE ledger_accounts
-    SET current_balance_minor = current_balance_minor + ${move.amountMinor},
-        available_balance_minor = available_balance_minor + ${move.amountMinor},
-        updated_at = ${now}
-    WHERE id = ${move.accountId}
-      AND current_balance_minor + ${move.amountMinor} BETWEEN 0 AND ${MAX_BALANCE_MINOR}
-      AND available_balance_minor + ${move.amountMinor} >= 0
-    RETURNING current_balance_minor AS current`);
-  if (!moved) throw await whyNotMoved(tx, move);
-  const balanceAfterMinor = moved.current;
-  const balanceBeforeMinor = balanceAfterMinor - move.amountMinor;
-  const entryId = crypto.randomUUID();
+  const [result] = await moveBalances(tx, [move]);
+  return result;
+}
+
+/**
+ * Applies the moves (each on a different account) and journals them with consecutive seqs in the
+ * order given; throws the reason (not found, insufficient funds, balance limit) for the first
+ * refused move. The caller's transaction must then roll back, as it does on any throw, to undo the
+ * moves the UPDATE did apply.
+ */
+export async function moveBalances(
+  tx: Tx,
+  moves: readonly BalanceMove[],
+  options: MoveOptions = {},
+): Promise<BalanceMoveResult[]> {
+  const outcome = await tryMoveBalances(tx, moves, options);
+  if (!outcome.ok) throw await whyNotMoved(tx, outcome.refused);
+  return outcome.results;
+}
+
+/**
+ * Like `moveBalances`, but a refused move is returned instead of explained, for callers that roll
+ * back and explain the refusal in their own terms. Nothing is journaled unless every move applied.
+ */
+export async function tryMoveBalances(
+  tx: Tx,
+  moves: readonly BalanceMove[],
+  options: MoveOptions = {},
+): Promise<MoveOutcome> {
+  if (moves.length === 0) return { ok: true, results: [] };
+  for (const move of moves) {
+    if (!Number.isSafeInteger(move.amountMinor)) throw new Error("amountMinor must be a safe integer");
+  }
+  const now = options.at ?? new Date().toISOString();
+  // coalesce keeps one SQL text for both kinds of move; NULL leaves last_sweep_date as it was.
+  const sweptAt = options.stampLastSweepDate ? now : null;
+  const ids = new Set(moves.map((move) => move.accountId));
+  if (ids.size !== moves.length) throw new Error("each move must be on a different account");
+  // One guarded UPDATE checks, moves and reads back every account, so callers need no separate
+  // read; each sweep runs it, so statements matter. The CASE gives each row its own amount.
+  const amount = sql`CASE id ${
+    sql.join(moves.map((move) => sql`WHEN ${move.accountId} THEN ${move.amountMinor}`), sql` `)
+  } END`;
+  const moved = await tx.all<MovedAccount>(sql`UPDATE ledger_accounts
+    SET current_balance_minor = current_balance_minor + ${amount},
+        available_balance_minor = available_balance_minor + ${amount},
+        updated_at = ${now},
+        last_sweep_date = coalesce(${sweptAt}, last_sweep_date)
+    WHERE id IN ${[...ids]}
+      AND current_balance_minor + ${amount} BETWEEN 0 AND ${MAX_BALANCE_MINOR}
+      AND available_balance_minor + ${amount} >= 0
+    RETURNING id, account_number AS accountNumber, account_name AS accountName,
+      account_type AS accountType, currency, account_status AS accountStatus,
+      current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
+      sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount`);
+  const byId = new Map(moved.map((account) => [account.id, account]));
+  const refused = moves.find((move) => !byId.has(move.accountId));
+  if (refused) return { ok: false, refused };
+  const results = moves.map((move): BalanceMoveResult => {
+    const account = byId.get(move.accountId)!;
+    return {
+      entryId: crypto.randomUUID(),
+      balanceBeforeMinor: account.currentBalanceMinor - move.amountMinor,
+      balanceAfterMinor: account.currentBalanceMinor,
+      account,
+    };
+  });
+  // All entries in one INSERT: each seq is the journal's top seq plus the move's position.
+  const rows = sql.join(
+    moves.map((move, i) =>
+      sql`(${results[i].entryId}, ${i + 1}, ${move.accountId}, ${move.entryType}, ${move.amountMinor},
+        ${results[i].balanceBeforeMinor}, ${results[i].balanceAfterMinor}, ${move.referenceType},
+        ${move.referenceId}, ${move.performedBy})`
+    ),
+    sql`, `,
+  );
   await tx.run(sql`INSERT INTO ledger_entries (id, seq, account_id, entry_type, amount_minor,
       balance_before_minor, balance_after_minor, reference_type, reference_id, created_at, created_by)
-    SELECT ${entryId}, coalesce(max(seq), 0) + 1, ${move.accountId}, ${move.entryType}, ${move.amountMinor},
-      ${balanceBeforeMinor}, ${balanceAfterMinor}, ${move.referenceType}, ${move.referenceId}, ${now},
-      ${move.performedBy}
-    FROM ledger_entries`);
-  return { entryId, balanceBeforeMinor, balanceAfterMinor };
+    SELECT entry.column1, top.seq + entry.column2, entry.column3, entry.column4, entry.column5,
+      entry.column6, entry.column7, entry.column8, entry.column9, ${now}, entry.column10
+    FROM (SELECT coalesce(max(seq), 0) AS seq FROM ledger_entries) AS top, (VALUES ${rows}) AS entry`);
+  return { ok: true, results };
 }
 
 async function whyNotMoved(tx: Tx, move: BalanceMove): Promise<AppError> {

@@ -2,11 +2,14 @@
  * Balance sweeps: manual sweeps (with Idempotency-Key replay), automatic sweeps of the excess over
  * each account's threshold, and the reads behind the list, detail and ISO 20022 views.
  *
- * Every sweep is written inside one transaction that re-reads both accounts, plans with the pure
- * rules of src/domain/sweep.ts, books both sides through the shared journal (`moveBalance`),
- * inserts the sweep row with the before/after balances of both accounts, stamps lastSweepDate and
- * writes the sweep's single audit row. Write transactions are serialised (one writer per process
- * behind a mutex, BEGIN IMMEDIATE across processes), so a plan is never made on stale balances.
+ * Every sweep is written inside one transaction that plans with the pure rules of
+ * src/domain/sweep.ts on balances read inside that transaction, books both sides through the
+ * shared journal (`moveBalances`, which also stamps lastSweepDate), inserts the sweep row with the
+ * before/after balances of both accounts and writes the sweep's single audit row. A manual sweep
+ * moves first and plans on the balances the journal's UPDATE read back, rolling back if the plan
+ * rejects; automatic runs read every account first. Write transactions are serialised (one writer
+ * per process behind a mutex, BEGIN IMMEDIATE across processes), so a plan is never made on stale
+ * balances.
  */
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
@@ -25,7 +28,12 @@ import { planAutoSweeps, planManualSweep, type SweepAccount, type SweepPlan } fr
 import { type Actor, recordAudit } from "../../audit.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, fromDomainError, notFound } from "../../errors.ts";
-import { moveBalance } from "../../ledger_journal.ts";
+import {
+  type BalanceMoveResult,
+  moveBalances,
+  type MovedAccount,
+  tryMoveBalances,
+} from "../../ledger_journal.ts";
 import type { CreateSweepInput } from "./schemas.ts";
 
 export const SWEEP_AUDIT_ENTITY = "balance_sweep";
@@ -79,7 +87,7 @@ export interface SweepOutcome {
 
 const money = (minor: number) => formatMoney(BigInt(minor));
 
-function toSweepAccount(row: AccountRow): SweepAccount {
+function toSweepAccount(row: MovedAccount): SweepAccount {
   return {
     id: row.id,
     accountType: row.accountType,
@@ -130,36 +138,58 @@ export function transactionReferenceFor(sweepId: string, executedAt: string): st
   return `${TRANSACTION_REFERENCE_PREFIX}-${day}-${digits}`;
 }
 
+interface SweepDetails {
+  sweepType: SweepRow["sweepType"];
+  sweepReason: string | null;
+}
+
+function sweepMoves(id: string, actor: Actor, sourceId: string, targetId: string, amountMinor: number) {
+  const move = { referenceType: "sweep" as const, referenceId: id, performedBy: actor.userId };
+  return [
+    { ...move, accountId: sourceId, amountMinor: -amountMinor, entryType: "sweep_out" as const },
+    { ...move, accountId: targetId, amountMinor, entryType: "sweep_in" as const },
+  ];
+}
+
 /**
- * Books a planned sweep: both journal entries, the sweep row, lastSweepDate on both accounts and
- * the audit row. Throws if the journal disagrees with the plan, which would mean the balances
- * changed under the caller's transaction: a broken invariant, never a user error.
+ * Books a planned sweep: both journal entries (which stamp lastSweepDate on both accounts), the
+ * sweep row and the audit row.
  */
 async function recordSweep(
   tx: Tx,
   actor: Actor,
   executor: Executor,
   plan: SweepPlan,
-  source: AccountRow,
-  target: AccountRow,
-  details: { sweepType: SweepRow["sweepType"]; sweepReason: string | null },
+  source: MovedAccount,
+  target: MovedAccount,
+  details: SweepDetails,
 ): Promise<SweepDto> {
   const id = crypto.randomUUID();
   const executedAt = new Date().toISOString();
-  const amountMinor = Number(plan.amountMinor);
-  const move = { referenceType: "sweep" as const, referenceId: id, performedBy: actor.userId };
-  const out = await moveBalance(tx, {
-    ...move,
-    accountId: plan.sourceId,
-    amountMinor: -amountMinor,
-    entryType: "sweep_out",
-  });
-  const into = await moveBalance(tx, {
-    ...move,
-    accountId: plan.targetId,
-    amountMinor,
-    entryType: "sweep_in",
-  });
+  const [out, into] = await moveBalances(
+    tx,
+    sweepMoves(id, actor, plan.sourceId, plan.targetId, Number(plan.amountMinor)),
+    { at: executedAt, stampLastSweepDate: true },
+  );
+  return await writeSweep(tx, actor, executor, { id, executedAt, plan, out, into, source, target, details });
+}
+
+/**
+ * Writes the sweep row and its audit row for moves already journaled. Throws if the journal
+ * disagrees with the plan, which would mean the balances changed under the caller's transaction:
+ * a broken invariant, never a user error.
+ */
+async function writeSweep(tx: Tx, actor: Actor, executor: Executor, booked: {
+  id: string;
+  executedAt: string;
+  plan: SweepPlan;
+  out: BalanceMoveResult;
+  into: BalanceMoveResult;
+  source: MovedAccount;
+  target: MovedAccount;
+  details: SweepDetails;
+}): Promise<SweepDto> {
+  const { id, executedAt, plan, out, into, details } = booked;
   if (
     BigInt(out.balanceBeforeMinor) !== plan.sourceBalanceBefore ||
     BigInt(out.balanceAfterMinor) !== plan.sourceBalanceAfter ||
@@ -173,7 +203,7 @@ async function recordSweep(
     sweepType: details.sweepType,
     sourceAccountId: plan.sourceId,
     targetAccountId: plan.targetId,
-    sweepAmountMinor: amountMinor,
+    sweepAmountMinor: Number(plan.amountMinor),
     sourceBalanceBeforeMinor: out.balanceBeforeMinor,
     sourceBalanceAfterMinor: out.balanceAfterMinor,
     targetBalanceBeforeMinor: into.balanceBeforeMinor,
@@ -197,9 +227,7 @@ async function recordSweep(
       ${row.targetBalanceBeforeMinor}, ${row.targetBalanceAfterMinor}, ${row.sweepStatus}, ${row.sweepReason},
       ${row.transactionReference}, ${row.settlementDate}, ${row.executedAt}, ${row.executedBy}, ${row.approvedBy},
       ${JSON.stringify(row.metadata)})`);
-  await tx.run(sql`UPDATE ledger_accounts SET last_sweep_date = ${executedAt}
-    WHERE id IN (${plan.sourceId}, ${plan.targetId})`);
-  const dto = toSweepDto(row, source, target, executor);
+  const dto = toSweepDto(row, booked.source, booked.target, executor);
   await recordAudit(tx, actor, {
     entityType: SWEEP_AUDIT_ENTITY,
     entityId: id,
@@ -215,9 +243,67 @@ async function recordSweep(
   return dto;
 }
 
-async function performManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
-  const rows = await tx.select().from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.id, [input.sourceAccountId, input.targetAccountId]));
+/** The journal refused a move of a manual sweep: the attempt rolls back and is planned from a fresh read. */
+class MoveRefused extends Error {}
+
+/** The account as it was just before `move` changed it by `amountMinor`. */
+function accountBefore(move: BalanceMoveResult, amountMinor: number): SweepAccount {
+  const account = toSweepAccount(move.account);
+  return {
+    ...account,
+    currentBalanceMinor: BigInt(move.balanceBeforeMinor),
+    availableBalanceMinor: account.availableBalanceMinor - BigInt(amountMinor),
+  };
+}
+
+/**
+ * A manual sweep without a separate read: the journal's one guarded UPDATE moves both balances and
+ * reads both accounts back, and the plan is made on the balances they held just before, in the
+ * same transaction. A rejected plan throws, so the caller's rollback undoes the moves; a refused
+ * move throws MoveRefused for `planAndBookManualSweep` to explain.
+ */
+async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
+  const amountMinor = Number(input.sweepAmount);
+  if (
+    input.sourceAccountId === input.targetAccountId || !Number.isSafeInteger(amountMinor) || amountMinor <= 0
+  ) {
+    throw new MoveRefused();
+  }
+  const id = crypto.randomUUID();
+  const executedAt = new Date().toISOString();
+  const moved = await tryMoveBalances(
+    tx,
+    sweepMoves(id, actor, input.sourceAccountId, input.targetAccountId, amountMinor),
+    { at: executedAt, stampLastSweepDate: true },
+  );
+  if (!moved.ok) throw new MoveRefused();
+  const [out, into] = moved.results;
+  const planned = planManualSweep({
+    source: accountBefore(out, -amountMinor),
+    target: accountBefore(into, amountMinor),
+    amountMinor: input.sweepAmount,
+  });
+  if (!planned.ok) throw fromDomainError(planned.error);
+  return await writeSweep(tx, actor, executor, {
+    id,
+    executedAt,
+    plan: planned.value,
+    out,
+    into,
+    source: out.account,
+    target: into.account,
+    details: { sweepType: input.sweepType, sweepReason: input.sweepReason },
+  });
+}
+
+/** Reads both accounts, plans, and books the sweep or throws the plan's rejection. */
+async function planAndBookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
+  const rows = await tx.all<MovedAccount>(sql`SELECT id, account_type AS accountType, currency,
+      account_status AS accountStatus, current_balance_minor AS currentBalanceMinor,
+      available_balance_minor AS availableBalanceMinor, sweep_threshold_minor AS sweepThresholdMinor,
+      target_liquid_account AS targetLiquidAccount, account_name AS accountName,
+      account_number AS accountNumber
+    FROM ledger_accounts WHERE id IN (${input.sourceAccountId}, ${input.targetAccountId})`);
   const source = rows.find((row) => row.id === input.sourceAccountId);
   const target = rows.find((row) => row.id === input.targetAccountId);
   if (!source) throw fieldNotFound("sourceAccountId", "Source account");
@@ -232,6 +318,19 @@ async function performManualSweep(tx: Tx, actor: Actor, executor: Executor, inpu
     sweepType: input.sweepType,
     sweepReason: input.sweepReason,
   });
+}
+
+/** Runs `fn` in a transaction or savepoint that rolls back when `fn` throws. */
+type Atomic = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+async function performManualSweep(atomic: Atomic, actor: Actor, executor: Executor, input: CreateSweepInput) {
+  try {
+    return await atomic((tx) => bookManualSweep(tx, actor, executor, input));
+  } catch (error) {
+    if (!(error instanceof MoveRefused)) throw error;
+  }
+  // Nothing of the attempt is left; if the balances changed since, the sweep may now be booked.
+  return await atomic((tx) => planAndBookManualSweep(tx, actor, executor, input));
 }
 
 function fieldNotFound(field: string, what: string): AppError {
@@ -267,7 +366,7 @@ export async function executeManualSweep(
   idempotencyKey: string | null,
 ): Promise<SweepOutcome> {
   if (idempotencyKey === null) {
-    const dto = await db.transaction((tx) => performManualSweep(tx, actor, executor, input));
+    const dto = await performManualSweep((fn) => db.transaction(fn), actor, executor, input);
     return { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
   }
   const requestHash = hashSweepRequest(input);
@@ -295,7 +394,7 @@ export async function executeManualSweep(
     let outcome: SweepOutcome;
     let sweepId: string | null = null;
     try {
-      const dto = await tx.transaction((savepoint) => performManualSweep(savepoint, actor, executor, input));
+      const dto = await performManualSweep((fn) => tx.transaction(fn), actor, executor, input);
       sweepId = dto.id;
       outcome = { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
     } catch (error) {
