@@ -1,6 +1,7 @@
 /**
- * Sequential manual sweeps through the service layer (executeManualSweep: re-read, plan, two
- * journal moves, sweep row, lastSweepDate, hash-chained audit row, one transaction each) against a
+ * Sequential manual sweeps through the service layer (executeManualSweep: one guarded UPDATE that
+ * moves both balances, stamps lastSweepDate and reads both accounts back, plan, both journal
+ * entries, sweep row, hash-chained audit row, one transaction each) against a
  * raw libSQL loop doing the minimal writes of a sweep (two balance updates, the sweep row and an
  * audit row in one transaction), alternating rounds in the same run on the same kind of database
  * file (WAL, synchronous=FULL). Target: the service reaches at least half the raw rate.
@@ -196,7 +197,7 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
       target: `≥ ${MIN_SWEEP_SERVICE_RATIO}×`,
       pass: ratio >= MIN_SWEEP_SERVICE_RATIO,
       note:
-        "raw: 2 updates + 2 inserts per transaction; service: re-read, plan, 2 journal moves (4 writes), sweep row, lastSweepDate, hash-chained audit row",
+        "raw: 2 updates + 2 inserts per transaction; service: 1 guarded update of both accounts (with lastSweepDate) read back for the plan, 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
     }];
   } finally {
     await Deno.remove(dir, { recursive: true });
