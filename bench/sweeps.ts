@@ -8,7 +8,8 @@
  *
  * Part of `deno task bench`; alone: `node_modules/.bin/deno run -A bench/sweeps.ts`.
  */
-import { createClient } from "@libsql/client";
+import { createClient, type InValue } from "@libsql/client";
+import NativeDatabase from "libsql";
 import { SYSTEM_USER_ID } from "../db/schema.ts";
 import { openDatabase } from "../src/server/db.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
@@ -89,27 +90,68 @@ async function serviceLoop(url: string) {
   };
 }
 
-async function rawLoop(url: string) {
+/** Runs SQL with positional arguments inside one write transaction per call. */
+type RawTransaction = (statements: (sql: string, args: InValue[]) => Promise<void>) => Promise<void>;
+
+/** Through @libsql/client, the driver of the design card: each statement prepared anew. */
+async function clientWriter(url: string) {
   const client = createClient({ url, concurrency: 1, intMode: "number" });
   for (const pragma of PRAGMAS) await client.execute(pragma);
+  const transaction: RawTransaction = async (body) => {
+    const tx = await client.transaction("write");
+    try {
+      await body(async (sql, args) => void await tx.execute({ sql, args }));
+      await tx.commit();
+    } finally {
+      tx.close();
+    }
+  };
+  return { transaction, close: () => client.close() };
+}
+
+/** Through the native libSQL binding with every statement prepared once, as db.writeStatements does. */
+function preparedWriter(url: string) {
+  const connection = new NativeDatabase(url.slice("file:".length));
+  for (const pragma of PRAGMAS) connection.exec(pragma);
+  const prepared = new Map<string, ReturnType<typeof connection.prepare>>();
+  const transaction: RawTransaction = async (body) => {
+    connection.exec("BEGIN IMMEDIATE");
+    try {
+      await body((sql, args) => {
+        let statement = prepared.get(sql);
+        if (statement === undefined) prepared.set(sql, statement = connection.prepare(sql));
+        statement.run(args);
+        return Promise.resolve();
+      });
+      connection.exec("COMMIT");
+    } catch (error) {
+      if (connection.inTransaction) connection.exec("ROLLBACK");
+      throw error;
+    }
+  };
+  return { transaction, close: () => connection.close() };
+}
+
+async function rawLoop(writer: { transaction: RawTransaction; close(): void }) {
   const now = new Date().toISOString();
   const ledgerId = crypto.randomUUID();
   const liquidId = crypto.randomUUID();
-  for (
-    const [id, type, balance] of [[ledgerId, "ledger", OPENING_BALANCE_MINOR], [
-      liquidId,
-      "liquid",
-      0,
-    ]] as const
-  ) {
-    await client.execute({
-      sql:
+  await writer.transaction(async (execute) => {
+    for (
+      const [id, type, balance] of [[ledgerId, "ledger", OPENING_BALANCE_MINOR], [
+        liquidId,
+        "liquid",
+        0,
+      ]] as const
+    ) {
+      await execute(
         `INSERT INTO ledger_accounts (id, account_number, account_type, account_name, current_balance_minor,
               available_balance_minor, opening_balance_minor, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [id, `RAW-${type}`, type, `Raw ${type}`, balance, balance, balance, now, now],
-    });
-  }
+        [id, `RAW-${type}`, type, `Raw ${type}`, balance, balance, balance, now, now],
+      );
+    }
+  });
   let sequence = 0;
   return {
     async run(count: number): Promise<number> {
@@ -118,50 +160,46 @@ async function rawLoop(url: string) {
         sequence += 1;
         const at = new Date().toISOString();
         const amount = Number(SWEEP_AMOUNT_MINOR);
-        const tx = await client.transaction("write");
         const before = OPENING_BALANCE_MINOR - (sequence - 1) * amount;
-        await tx.execute({
-          sql:
+        await writer.transaction(async (execute) => {
+          await execute(
             "UPDATE ledger_accounts SET current_balance_minor = current_balance_minor - ?, available_balance_minor = available_balance_minor - ?, updated_at = ? WHERE id = ?",
-          args: [amount, amount, at, ledgerId],
-        });
-        await tx.execute({
-          sql:
+            [amount, amount, at, ledgerId],
+          );
+          await execute(
             "UPDATE ledger_accounts SET current_balance_minor = current_balance_minor + ?, available_balance_minor = available_balance_minor + ?, updated_at = ? WHERE id = ?",
-          args: [amount, amount, at, liquidId],
-        });
-        const sweepId = crypto.randomUUID();
-        await tx.execute({
-          sql:
+            [amount, amount, at, liquidId],
+          );
+          const sweepId = crypto.randomUUID();
+          await execute(
             `INSERT INTO balance_sweeps (id, sweep_type, source_account_id, target_account_id, sweep_amount_minor,
                   source_balance_before_minor, source_balance_after_minor, target_balance_before_minor,
                   target_balance_after_minor, sweep_status, transaction_reference, executed_at, executed_by)
                 VALUES (?, 'manual', ?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?)`,
-          args: [
-            sweepId,
-            ledgerId,
-            liquidId,
-            amount,
-            before,
-            before - amount,
-            (sequence - 1) * amount,
-            sequence * amount,
-            `RAW-${sweepId}`,
-            at,
-            SYSTEM_USER_ID,
-          ],
-        });
-        await tx.execute({
-          sql:
+            [
+              sweepId,
+              ledgerId,
+              liquidId,
+              amount,
+              before,
+              before - amount,
+              (sequence - 1) * amount,
+              sequence * amount,
+              `RAW-${sweepId}`,
+              at,
+              SYSTEM_USER_ID,
+            ],
+          );
+          await execute(
             `INSERT INTO audit_trail (id, seq, entity_type, entity_id, action, changes, performed_by, performed_at, prev_hash, hash)
                 VALUES (?, ?, 'balance_sweep', ?, 'execute', '{}', ?, ?, ?, ?)`,
-          args: [crypto.randomUUID(), sequence, sweepId, SYSTEM_USER_ID, at, "0".repeat(64), "0".repeat(64)],
+            [crypto.randomUUID(), sequence, sweepId, SYSTEM_USER_ID, at, "0".repeat(64), "0".repeat(64)],
+          );
         });
-        await tx.commit();
       }
       return count / ((performance.now() - start) / 1000);
     },
-    close: () => client.close(),
+    close: () => writer.close(),
   };
 }
 
@@ -169,24 +207,30 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
   const dir = await Deno.makeTempDir({ prefix: "cbr-bench-sweeps-" });
   try {
     const service = await serviceLoop(await migratedFile(dir, "service"));
-    const raw = await rawLoop(await migratedFile(dir, "raw"));
+    const raw = await rawLoop(await clientWriter(await migratedFile(dir, "raw")));
+    const rawPrepared = await rawLoop(preparedWriter(await migratedFile(dir, "raw_prepared")));
     await service.run(WARMUP_SWEEPS);
     await raw.run(WARMUP_SWEEPS);
+    await rawPrepared.run(WARMUP_SWEEPS);
     const serviceRates: number[] = [];
     const rawRates: number[] = [];
+    const rawPreparedRates: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       rawRates.push(await raw.run(SWEEPS_PER_ROUND));
       serviceRates.push(await service.run(SWEEPS_PER_ROUND));
+      rawPreparedRates.push(await rawPrepared.run(SWEEPS_PER_ROUND));
       log(
         `sweeps: round ${round}/${ROUNDS}: raw ${formatNumber(rawRates.at(-1)!)} /s, service ${
           formatNumber(serviceRates.at(-1)!)
-        } /s`,
+        } /s, raw prepared ${formatNumber(rawPreparedRates.at(-1)!)} /s`,
       );
     }
     service.close();
     raw.close();
+    rawPrepared.close();
     const serviceRate = median(serviceRates);
     const rawRate = median(rawRates);
+    const rawPreparedRate = median(rawPreparedRates);
     const ratio = serviceRate / rawRate;
     return [{
       what:
@@ -197,7 +241,17 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
       target: `≥ ${MIN_SWEEP_SERVICE_RATIO}×`,
       pass: ratio >= MIN_SWEEP_SERVICE_RATIO,
       note:
-        "raw: 2 updates + 2 inserts per transaction; service: 1 guarded update of both accounts (with lastSweepDate) read back for the plan, 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
+        "raw: 2 updates + 2 inserts per transaction through @libsql/client; service: prepared statements on the native libSQL binding (db.writeStatements): 1 guarded update of both accounts (with lastSweepDate) read back for the plan, 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
+    }, {
+      what:
+        `Sequential manual sweeps: service layer vs the raw loop with prepared statements (${ROUNDS}×${SWEEPS_PER_ROUND}, median)`,
+      reference: `${formatNumber(rawPreparedRate)} sweeps/s`,
+      ours: `${formatNumber(serviceRate)} sweeps/s`,
+      ratio: serviceRate / rawPreparedRate,
+      target: "—",
+      pass: null,
+      note:
+        "the same raw writes through the native libSQL binding, each statement prepared once: the floor the service's own statements stand on, shown for comparison",
     }];
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -205,8 +259,10 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
 }
 
 if (import.meta.main) {
-  const [row] = await sweepsBench((line) => console.error(line));
+  const [row, prepared] = await sweepsBench((line) => console.error(line));
   console.log(`raw libSQL loop: ${row.reference}`);
+  console.log(`raw loop, prepared: ${prepared.reference}`);
   console.log(`service layer:   ${row.ours}`);
   console.log(`ratio: ${row.ratio?.toFixed(2)} (target ${row.target}: ${row.pass ? "met" : "NOT met"})`);
+  console.log(`ratio to the prepared raw loop: ${prepared.ratio?.toFixed(2)}`);
 }

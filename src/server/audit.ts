@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Queryable, Tx } from "./db.ts";
+import { type Queryable, statementsOf, type Writer } from "./db.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
 const VERIFY_PAGE_SIZE = 1_000;
@@ -57,10 +57,11 @@ export function computeAuditHash(row: ChainFields): string {
 
 const MAX_USER_AGENT_LENGTH = 512;
 
-export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<string> {
-  // drizzle's raw .get() fails on an empty result, so take the first of .all().
-  const [last] = await tx.all<{ seq: number; hash: string }>(
-    sql`SELECT seq, hash FROM audit_trail ORDER BY seq DESC LIMIT 1`,
+export async function recordAudit(writer: Writer, actor: Actor, entry: AuditEntry): Promise<string> {
+  const statements = statementsOf(writer);
+  const last = await statements.get<{ seq: number; hash: string }>(
+    "SELECT seq, hash FROM audit_trail ORDER BY seq DESC LIMIT 1",
+    [],
   );
   const fields: ChainFields = {
     seq: (last?.seq ?? 0) + 1,
@@ -75,11 +76,24 @@ export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry): Prom
     userAgent: actor.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
     prevHash: last?.hash ?? GENESIS_HASH,
   };
-  await tx.run(sql`INSERT INTO audit_trail
-    (id, seq, entity_type, entity_id, action, changes, performed_by, performed_at, ip_address, user_agent, prev_hash, hash)
-    VALUES (${fields.id}, ${fields.seq}, ${fields.entityType}, ${fields.entityId}, ${fields.action},
-      ${fields.changes}, ${fields.performedBy}, ${fields.performedAt}, ${fields.ipAddress},
-      ${fields.userAgent}, ${fields.prevHash}, ${computeAuditHash(fields)})`);
+  await statements.run(
+    `INSERT INTO audit_trail (id, seq, entity_type, entity_id, action, changes, performed_by,
+      performed_at, ip_address, user_agent, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      fields.id,
+      fields.seq,
+      fields.entityType,
+      fields.entityId,
+      fields.action,
+      fields.changes,
+      fields.performedBy,
+      fields.performedAt,
+      fields.ipAddress,
+      fields.userAgent,
+      fields.prevHash,
+      computeAuditHash(fields),
+    ],
+  );
   return fields.id;
 }
 
@@ -113,4 +127,3 @@ export async function verifyAuditChain(db: Queryable): Promise<ChainVerification
     }
   }
 }
-

@@ -12,6 +12,7 @@
  */
 import { type Client, createClient, type InValue } from "@libsql/client";
 import NativeDatabase from "libsql";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { Mutex } from "./mutex.ts";
@@ -40,6 +41,53 @@ export interface Statements {
   all<T extends SqlRow>(sql: string, args: readonly InValue[]): Promise<T[]>;
   /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
   run(sql: string, args: readonly InValue[]): Promise<number>;
+}
+
+/**
+ * Where a shared writer (the ledger journal, the audit trail) runs its statements: prepared
+ * statements of `writeStatements`, or a query-builder transaction of `transaction`.
+ */
+export type Writer = Tx | Statements;
+
+/** SQL text with `?` placeholders as a query-builder fragment binding `args` in their place. */
+function bound(text: string, args: readonly InValue[]): SQL {
+  const parts = text.split("?");
+  if (parts.length !== args.length + 1) {
+    throw new Error(`${parts.length - 1} placeholders for ${args.length} arguments: ${text}`);
+  }
+  return sql.join(
+    parts.flatMap((part, i) => i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)]),
+  );
+}
+
+/** The statements interface over either kind of writer; SQL passed to it must not hold a literal `?`. */
+export function statementsOf(writer: Writer): Statements {
+  if (!("select" in writer)) return writer;
+  return {
+    get: async <T extends SqlRow>(text: string, args: readonly InValue[]) =>
+      (await writer.all<T>(bound(text, args)))[0],
+    all: (text, args) => writer.all(bound(text, args)),
+    run: async (text, args) => (await writer.run(bound(text, args))).rowsAffected,
+  };
+}
+
+const SAVEPOINT = "atomic_step";
+
+/**
+ * Runs `fn` inside a savepoint of the writer's open transaction: when `fn` throws, what it wrote is
+ * rolled back and the transaction goes on.
+ */
+export async function inSavepoint<T>(statements: Statements, fn: () => Promise<T>): Promise<T> {
+  await statements.run(`SAVEPOINT ${SAVEPOINT}`, []);
+  try {
+    const result = await fn();
+    await statements.run(`RELEASE ${SAVEPOINT}`, []);
+    return result;
+  } catch (error) {
+    await statements.run(`ROLLBACK TO ${SAVEPOINT}`, []);
+    await statements.run(`RELEASE ${SAVEPOINT}`, []);
+    throw error;
+  }
 }
 
 /** Statements are kept per SQL text; a caller that builds SQL per call must not use them. */

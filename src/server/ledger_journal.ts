@@ -1,13 +1,12 @@
 /**
  * The one writer of `ledger_entries` and ledger balances: every change to a ledger account's
- * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction, whose
- * guarded UPDATE refuses to go negative or past the limit, moves the balance and reads the account
- * back, and whose INSERT appends the journal entries that explain the moves. Sweeps (two moves in
+ * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction (either kind
+ * of `Writer`), whose guarded UPDATE refuses to go negative or past the limit, moves the balance
+ * and reads the account back, and whose INSERT appends the journal entries that explain the moves. Sweeps (two moves in
  * one call) and card funding (one move) use it, so reconciliation has one journal to read.
  */
-import { eq, sql } from "drizzle-orm";
-import { type LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../db/schema.ts";
-import type { Tx } from "./db.ts";
+import type { LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../db/schema.ts";
+import { type Statements, statementsOf, type Writer } from "./db.ts";
 import { AppError } from "./errors.ts";
 
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
@@ -60,9 +59,11 @@ export type MoveOutcome =
   | { ok: false; refused: BalanceMove };
 
 const MAX_BALANCE_MINOR = 999_999_999_999_999;
+/** A sweep moves two accounts; more in one call would only multiply the prepared statements. */
+const MAX_MOVES = 2;
 
-export async function moveBalance(tx: Tx, move: BalanceMove): Promise<BalanceMoveResult> {
-  const [result] = await moveBalances(tx, [move]);
+export async function moveBalance(writer: Writer, move: BalanceMove): Promise<BalanceMoveResult> {
+  const [result] = await moveBalances(writer, [move]);
   return result;
 }
 
@@ -73,13 +74,50 @@ export async function moveBalance(tx: Tx, move: BalanceMove): Promise<BalanceMov
  * moves the UPDATE did apply.
  */
 export async function moveBalances(
-  tx: Tx,
+  writer: Writer,
   moves: readonly BalanceMove[],
   options: MoveOptions = {},
 ): Promise<BalanceMoveResult[]> {
-  const outcome = await tryMoveBalances(tx, moves, options);
-  if (!outcome.ok) throw await whyNotMoved(tx, outcome.refused);
+  const outcome = await tryMoveBalances(writer, moves, options);
+  if (!outcome.ok) throw await whyNotMoved(statementsOf(writer), outcome.refused);
   return outcome.results;
+}
+
+/** `?, ?, ...`: one placeholder per value. */
+const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
+
+/**
+ * The guarded UPDATE for `count` moves: checks, moves and reads back every account, so callers need
+ * no separate read. The CASE gives each row its own amount; one SQL text per count of moves, so the
+ * statement is prepared once.
+ */
+function moveSql(count: number): string {
+  const amount = `CASE id ${Array.from({ length: count }, () => "WHEN ? THEN ?").join(" ")} END`;
+  return `UPDATE ledger_accounts
+    SET current_balance_minor = current_balance_minor + ${amount},
+        available_balance_minor = available_balance_minor + ${amount},
+        updated_at = ?,
+        last_sweep_date = coalesce(?, last_sweep_date)
+    WHERE id IN (${placeholders(count)})
+      AND current_balance_minor + ${amount} BETWEEN 0 AND ${MAX_BALANCE_MINOR}
+      AND available_balance_minor + ${amount} >= 0
+    RETURNING id, account_number AS accountNumber, account_name AS accountName,
+      account_type AS accountType, currency, account_status AS accountStatus,
+      current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
+      sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount`;
+}
+
+/**
+ * All entries in one INSERT: each seq is the journal's top seq plus the move's position. The
+ * created_at placeholder comes first in the text, so its argument comes first too.
+ */
+function journalSql(count: number): string {
+  const rows = Array.from({ length: count }, () => `(${placeholders(10)})`).join(", ");
+  return `INSERT INTO ledger_entries (id, seq, account_id, entry_type, amount_minor,
+      balance_before_minor, balance_after_minor, reference_type, reference_id, created_at, created_by)
+    SELECT entry.column1, top.seq + entry.column2, entry.column3, entry.column4, entry.column5,
+      entry.column6, entry.column7, entry.column8, entry.column9, ?, entry.column10
+    FROM (SELECT coalesce(max(seq), 0) AS seq FROM ledger_entries) AS top, (VALUES ${rows}) AS entry`;
 }
 
 /**
@@ -87,36 +125,31 @@ export async function moveBalances(
  * back and explain the refusal in their own terms. Nothing is journaled unless every move applied.
  */
 export async function tryMoveBalances(
-  tx: Tx,
+  writer: Writer,
   moves: readonly BalanceMove[],
   options: MoveOptions = {},
 ): Promise<MoveOutcome> {
   if (moves.length === 0) return { ok: true, results: [] };
+  if (moves.length > MAX_MOVES) throw new Error(`at most ${MAX_MOVES} moves at once`);
   for (const move of moves) {
     if (!Number.isSafeInteger(move.amountMinor)) throw new Error("amountMinor must be a safe integer");
   }
+  const statements = statementsOf(writer);
   const now = options.at ?? new Date().toISOString();
   // coalesce keeps one SQL text for both kinds of move; NULL leaves last_sweep_date as it was.
   const sweptAt = options.stampLastSweepDate ? now : null;
-  const ids = new Set(moves.map((move) => move.accountId));
-  if (ids.size !== moves.length) throw new Error("each move must be on a different account");
-  // One guarded UPDATE checks, moves and reads back every account, so callers need no separate
-  // read; each sweep runs it, so statements matter. The CASE gives each row its own amount.
-  const amount = sql`CASE id ${
-    sql.join(moves.map((move) => sql`WHEN ${move.accountId} THEN ${move.amountMinor}`), sql` `)
-  } END`;
-  const moved = await tx.all<MovedAccount>(sql`UPDATE ledger_accounts
-    SET current_balance_minor = current_balance_minor + ${amount},
-        available_balance_minor = available_balance_minor + ${amount},
-        updated_at = ${now},
-        last_sweep_date = coalesce(${sweptAt}, last_sweep_date)
-    WHERE id IN ${[...ids]}
-      AND current_balance_minor + ${amount} BETWEEN 0 AND ${MAX_BALANCE_MINOR}
-      AND available_balance_minor + ${amount} >= 0
-    RETURNING id, account_number AS accountNumber, account_name AS accountName,
-      account_type AS accountType, currency, account_status AS accountStatus,
-      current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
-      sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount`);
+  const ids = moves.map((move) => move.accountId);
+  if (new Set(ids).size !== moves.length) throw new Error("each move must be on a different account");
+  const amountArgs = moves.flatMap((move) => [move.accountId, move.amountMinor]);
+  const moved = await statements.all<MovedAccount>(moveSql(moves.length), [
+    ...amountArgs,
+    ...amountArgs,
+    now,
+    sweptAt,
+    ...ids,
+    ...amountArgs,
+    ...amountArgs,
+  ]);
   const byId = new Map(moved.map((account) => [account.id, account]));
   const refused = moves.find((move) => !byId.has(move.accountId));
   if (refused) return { ok: false, refused };
@@ -129,26 +162,29 @@ export async function tryMoveBalances(
       account,
     };
   });
-  // All entries in one INSERT: each seq is the journal's top seq plus the move's position.
-  const rows = sql.join(
-    moves.map((move, i) =>
-      sql`(${results[i].entryId}, ${i + 1}, ${move.accountId}, ${move.entryType}, ${move.amountMinor},
-        ${results[i].balanceBeforeMinor}, ${results[i].balanceAfterMinor}, ${move.referenceType},
-        ${move.referenceId}, ${move.performedBy})`
-    ),
-    sql`, `,
-  );
-  await tx.run(sql`INSERT INTO ledger_entries (id, seq, account_id, entry_type, amount_minor,
-      balance_before_minor, balance_after_minor, reference_type, reference_id, created_at, created_by)
-    SELECT entry.column1, top.seq + entry.column2, entry.column3, entry.column4, entry.column5,
-      entry.column6, entry.column7, entry.column8, entry.column9, ${now}, entry.column10
-    FROM (SELECT coalesce(max(seq), 0) AS seq FROM ledger_entries) AS top, (VALUES ${rows}) AS entry`);
+  await statements.run(journalSql(moves.length), [
+    now,
+    ...moves.flatMap((move, i) => [
+      results[i].entryId,
+      i + 1,
+      move.accountId,
+      move.entryType,
+      move.amountMinor,
+      results[i].balanceBeforeMinor,
+      results[i].balanceAfterMinor,
+      move.referenceType,
+      move.referenceId,
+      move.performedBy,
+    ]),
+  ]);
   return { ok: true, results };
 }
 
-async function whyNotMoved(tx: Tx, move: BalanceMove): Promise<AppError> {
-  const account = await tx.select({ current: ledgerAccounts.currentBalanceMinor }).from(ledgerAccounts)
-    .where(eq(ledgerAccounts.id, move.accountId)).get();
+async function whyNotMoved(statements: Statements, move: BalanceMove): Promise<AppError> {
+  const account = await statements.get<{ current: number }>(
+    "SELECT current_balance_minor AS current FROM ledger_accounts WHERE id = ?",
+    [move.accountId],
+  );
   if (!account) return new AppError("not_found", "Ledger account not found");
   if (account.current + move.amountMinor > MAX_BALANCE_MINOR) {
     return new AppError("unprocessable", "The balance would exceed 9999999999999.99", {

@@ -1,7 +1,7 @@
 /** The prepared-statement handles of src/server/db.ts against a real database file. */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { type Database, openDatabase } from "../../src/server/db.ts";
+import { type Database, inSavepoint, openDatabase, statementsOf } from "../../src/server/db.ts";
 
 async function withDatabase(fn: (db: Database) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "cbr-statements-" });
@@ -61,4 +61,40 @@ Deno.test("writeStatements(), bookkeepingStatements() and transaction() take tur
       "statements",
       20,
     ]]);
+  }));
+
+Deno.test("statementsOf() runs the same positional SQL inside a query-builder transaction", () =>
+  withDatabase(async (db) => {
+    const changed = await db.transaction(async (tx) => {
+      const statements = statementsOf(tx);
+      await statements.run("INSERT INTO t (id, label) VALUES (?, ?)", [1, "it's bound, not spliced"]);
+      const row = await statements.get<{ label: string }>("SELECT label FROM t WHERE id = ?", [1]);
+      assert.equal(row?.label, "it's bound, not spliced");
+      assert.equal(await statements.get("SELECT label FROM t WHERE id = ?", [2]), undefined);
+      return await statements.run("UPDATE t SET label = ? WHERE id >= ?", ["updated", 0]);
+    });
+    assert.equal(changed, 1);
+    await assert.rejects(
+      db.transaction((tx) => statementsOf(tx).run("SELECT ?, ?", [1])),
+      /2 placeholders for 1 arguments/,
+    );
+  }));
+
+Deno.test("inSavepoint() undoes only the writes of the step that threw, and the transaction goes on", () =>
+  withDatabase(async (db) => {
+    const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
+    await db.writeStatements(async (s) => {
+      await s.run(insert, [1, "before"]);
+      await assert.rejects(
+        inSavepoint(s, async () => {
+          await s.run(insert, [2, "undone"]);
+          throw new Error("step refused");
+        }),
+        /step refused/,
+      );
+      await inSavepoint(s, () => s.run(insert, [3, "kept step"]));
+      await s.run(insert, [4, "after"]);
+    });
+    const rows = await db.statements.all<{ id: number }>("SELECT id FROM t ORDER BY id", []);
+    assert.deepEqual(rows.map((r) => r.id), [1, 3, 4]);
   }));

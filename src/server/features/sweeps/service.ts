@@ -9,7 +9,8 @@
  * moves first and plans on the balances the journal's UPDATE read back, rolling back if the plan
  * rejects; automatic runs read every account first. Write transactions are serialised (one writer
  * per process behind a mutex, BEGIN IMMEDIATE across processes), so a plan is never made on stale
- * balances.
+ * balances. Sweeps write through `db.writeStatements`: statements prepared once, since a sweep's
+ * own statements cost less than preparing them anew each time through the query builder.
  */
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
@@ -19,14 +20,20 @@ import {
   institutions,
   ledgerAccounts,
   nationalRoutingRegistry,
-  sweepIdempotencyKeys,
   swiftCodes,
   users,
 } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { planAutoSweeps, planManualSweep, type SweepAccount, type SweepPlan } from "../../../domain/sweep.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
+import {
+  type Database,
+  inSavepoint,
+  type Queryable,
+  type Statements,
+  statementsOf,
+  type Writer,
+} from "../../db.ts";
 import { AppError, fromDomainError, notFound } from "../../errors.ts";
 import {
   type BalanceMoveResult,
@@ -156,7 +163,7 @@ function sweepMoves(id: string, actor: Actor, sourceId: string, targetId: string
  * sweep row and the audit row.
  */
 async function recordSweep(
-  tx: Tx,
+  statements: Statements,
   actor: Actor,
   executor: Executor,
   plan: SweepPlan,
@@ -167,11 +174,20 @@ async function recordSweep(
   const id = crypto.randomUUID();
   const executedAt = new Date().toISOString();
   const [out, into] = await moveBalances(
-    tx,
+    statements,
     sweepMoves(id, actor, plan.sourceId, plan.targetId, Number(plan.amountMinor)),
     { at: executedAt, stampLastSweepDate: true },
   );
-  return await writeSweep(tx, actor, executor, { id, executedAt, plan, out, into, source, target, details });
+  return await writeSweep(statements, actor, executor, {
+    id,
+    executedAt,
+    plan,
+    out,
+    into,
+    source,
+    target,
+    details,
+  });
 }
 
 /**
@@ -179,7 +195,7 @@ async function recordSweep(
  * disagrees with the plan, which would mean the balances changed under the caller's transaction:
  * a broken invariant, never a user error.
  */
-async function writeSweep(tx: Tx, actor: Actor, executor: Executor, booked: {
+async function writeSweep(statements: Statements, actor: Actor, executor: Executor, booked: {
   id: string;
   executedAt: string;
   plan: SweepPlan;
@@ -217,18 +233,34 @@ async function writeSweep(tx: Tx, actor: Actor, executor: Executor, booked: {
     approvedBy: null,
     metadata: { ledgerEntryIds: { sweepOut: out.entryId, sweepIn: into.entryId } },
   };
-  // Plain SQL on this hot path: the query builder costs more CPU than SQLite spends on the write.
-  await tx.run(sql`INSERT INTO balance_sweeps (id, sweep_type, source_account_id, target_account_id,
+  await statements.run(
+    `INSERT INTO balance_sweeps (id, sweep_type, source_account_id, target_account_id,
       sweep_amount_minor, source_balance_before_minor, source_balance_after_minor,
       target_balance_before_minor, target_balance_after_minor, sweep_status, sweep_reason,
       transaction_reference, settlement_date, executed_at, executed_by, approved_by, metadata)
-    VALUES (${row.id}, ${row.sweepType}, ${row.sourceAccountId}, ${row.targetAccountId},
-      ${row.sweepAmountMinor}, ${row.sourceBalanceBeforeMinor}, ${row.sourceBalanceAfterMinor},
-      ${row.targetBalanceBeforeMinor}, ${row.targetBalanceAfterMinor}, ${row.sweepStatus}, ${row.sweepReason},
-      ${row.transactionReference}, ${row.settlementDate}, ${row.executedAt}, ${row.executedBy}, ${row.approvedBy},
-      ${JSON.stringify(row.metadata)})`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.sweepType,
+      row.sourceAccountId,
+      row.targetAccountId,
+      row.sweepAmountMinor,
+      row.sourceBalanceBeforeMinor,
+      row.sourceBalanceAfterMinor,
+      row.targetBalanceBeforeMinor,
+      row.targetBalanceAfterMinor,
+      row.sweepStatus,
+      row.sweepReason,
+      row.transactionReference,
+      row.settlementDate,
+      row.executedAt,
+      row.executedBy,
+      row.approvedBy,
+      JSON.stringify(row.metadata),
+    ],
+  );
   const dto = toSweepDto(row, booked.source, booked.target, executor);
-  await recordAudit(tx, actor, {
+  await recordAudit(statements, actor, {
     entityType: SWEEP_AUDIT_ENTITY,
     entityId: id,
     action: SWEEP_AUDIT_ACTION,
@@ -242,6 +274,12 @@ async function writeSweep(tx: Tx, actor: Actor, executor: Executor, booked: {
   });
   return dto;
 }
+
+/** The columns of an account that sweep planning and the sweep's DTO read. */
+const SWEEP_ACCOUNT_COLUMNS = `id, account_type AS accountType, currency, account_status AS accountStatus,
+  current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
+  sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount,
+  account_name AS accountName, account_number AS accountNumber`;
 
 /** The journal refused a move of a manual sweep: the attempt rolls back and is planned from a fresh read. */
 class MoveRefused extends Error {}
@@ -262,7 +300,12 @@ function accountBefore(move: BalanceMoveResult, amountMinor: number): SweepAccou
  * same transaction. A rejected plan throws, so the caller's rollback undoes the moves; a refused
  * move throws MoveRefused for `planAndBookManualSweep` to explain.
  */
-async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
+async function bookManualSweep(
+  statements: Statements,
+  actor: Actor,
+  executor: Executor,
+  input: CreateSweepInput,
+) {
   const amountMinor = Number(input.sweepAmount);
   if (
     input.sourceAccountId === input.targetAccountId || !Number.isSafeInteger(amountMinor) || amountMinor <= 0
@@ -272,7 +315,7 @@ async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: 
   const id = crypto.randomUUID();
   const executedAt = new Date().toISOString();
   const moved = await tryMoveBalances(
-    tx,
+    statements,
     sweepMoves(id, actor, input.sourceAccountId, input.targetAccountId, amountMinor),
     { at: executedAt, stampLastSweepDate: true },
   );
@@ -284,7 +327,7 @@ async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: 
     amountMinor: input.sweepAmount,
   });
   if (!planned.ok) throw fromDomainError(planned.error);
-  return await writeSweep(tx, actor, executor, {
+  return await writeSweep(statements, actor, executor, {
     id,
     executedAt,
     plan: planned.value,
@@ -297,13 +340,16 @@ async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: 
 }
 
 /** Reads both accounts, plans, and books the sweep or throws the plan's rejection. */
-async function planAndBookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
-  const rows = await tx.all<MovedAccount>(sql`SELECT id, account_type AS accountType, currency,
-      account_status AS accountStatus, current_balance_minor AS currentBalanceMinor,
-      available_balance_minor AS availableBalanceMinor, sweep_threshold_minor AS sweepThresholdMinor,
-      target_liquid_account AS targetLiquidAccount, account_name AS accountName,
-      account_number AS accountNumber
-    FROM ledger_accounts WHERE id IN (${input.sourceAccountId}, ${input.targetAccountId})`);
+async function planAndBookManualSweep(
+  statements: Statements,
+  actor: Actor,
+  executor: Executor,
+  input: CreateSweepInput,
+) {
+  const rows = await statements.all<MovedAccount>(
+    `SELECT ${SWEEP_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
+    [input.sourceAccountId, input.targetAccountId],
+  );
   const source = rows.find((row) => row.id === input.sourceAccountId);
   const target = rows.find((row) => row.id === input.targetAccountId);
   if (!source) throw fieldNotFound("sourceAccountId", "Source account");
@@ -314,23 +360,23 @@ async function planAndBookManualSweep(tx: Tx, actor: Actor, executor: Executor, 
     amountMinor: input.sweepAmount,
   });
   if (!planned.ok) throw fromDomainError(planned.error);
-  return await recordSweep(tx, actor, executor, planned.value, source, target, {
+  return await recordSweep(statements, actor, executor, planned.value, source, target, {
     sweepType: input.sweepType,
     sweepReason: input.sweepReason,
   });
 }
 
 /** Runs `fn` in a transaction or savepoint that rolls back when `fn` throws. */
-type Atomic = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+type Atomic = <T>(fn: (statements: Statements) => Promise<T>) => Promise<T>;
 
 async function performManualSweep(atomic: Atomic, actor: Actor, executor: Executor, input: CreateSweepInput) {
   try {
-    return await atomic((tx) => bookManualSweep(tx, actor, executor, input));
+    return await atomic((statements) => bookManualSweep(statements, actor, executor, input));
   } catch (error) {
     if (!(error instanceof MoveRefused)) throw error;
   }
   // Nothing of the attempt is left; if the balances changed since, the sweep may now be booked.
-  return await atomic((tx) => planAndBookManualSweep(tx, actor, executor, input));
+  return await atomic((statements) => planAndBookManualSweep(statements, actor, executor, input));
 }
 
 function fieldNotFound(field: string, what: string): AppError {
@@ -366,15 +412,16 @@ export async function executeManualSweep(
   idempotencyKey: string | null,
 ): Promise<SweepOutcome> {
   if (idempotencyKey === null) {
-    const dto = await performManualSweep((fn) => db.transaction(fn), actor, executor, input);
+    const dto = await performManualSweep((fn) => db.writeStatements(fn), actor, executor, input);
     return { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
   }
   const requestHash = hashSweepRequest(input);
-  return await db.transaction(async (tx) => {
-    const prior = await tx.select().from(sweepIdempotencyKeys).where(and(
-      eq(sweepIdempotencyKeys.userId, actor.userId),
-      eq(sweepIdempotencyKeys.idempotencyKey, idempotencyKey),
-    )).get();
+  return await db.writeStatements(async (statements) => {
+    const prior = await statements.get<{ requestHash: string; responseStatus: number; responseBody: string }>(
+      `SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody
+        FROM sweep_idempotency_keys WHERE user_id = ? AND idempotency_key = ?`,
+      [actor.userId, idempotencyKey],
+    );
     if (prior) {
       if (prior.requestHash !== requestHash) {
         throw new AppError(
@@ -394,7 +441,8 @@ export async function executeManualSweep(
     let outcome: SweepOutcome;
     let sweepId: string | null = null;
     try {
-      const dto = await performManualSweep((fn) => tx.transaction(fn), actor, executor, input);
+      const atomic: Atomic = (fn) => inSavepoint(statements, () => fn(statements));
+      const dto = await performManualSweep(atomic, actor, executor, input);
       sweepId = dto.id;
       outcome = { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
     } catch (error) {
@@ -405,15 +453,20 @@ export async function executeManualSweep(
         replayed: false,
       };
     }
-    await tx.insert(sweepIdempotencyKeys).values({
-      userId: actor.userId,
-      idempotencyKey,
-      requestHash,
-      responseStatus: outcome.status,
-      responseBody: outcome.bodyJson,
-      sweepId,
-      createdAt: new Date().toISOString(),
-    });
+    await statements.run(
+      `INSERT INTO sweep_idempotency_keys
+        (user_id, idempotency_key, request_hash, response_status, response_body, sweep_id, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        actor.userId,
+        idempotencyKey,
+        requestHash,
+        outcome.status,
+        outcome.bodyJson,
+        sweepId,
+        new Date().toISOString(),
+      ],
+    );
     return outcome;
   });
 }
@@ -424,12 +477,16 @@ export async function executeManualSweep(
  * are read here, inside the transaction, so two runs can never sweep the same excess twice.
  */
 export async function autoSweepInTransaction(
-  tx: Tx,
+  writer: Writer,
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
 ): Promise<SweepDto[]> {
-  const rows = await tx.select().from(ledgerAccounts).orderBy(asc(ledgerAccounts.accountNumber));
+  const statements = statementsOf(writer);
+  const rows = await statements.all<MovedAccount>(
+    `SELECT ${SWEEP_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
+    [],
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const plans = planAutoSweeps(rows.map(toSweepAccount));
   const label = sweepType === "scheduled" ? "Scheduled" : "Automatic";
@@ -438,7 +495,7 @@ export async function autoSweepInTransaction(
     const source = byId.get(plan.sourceId)!;
     const threshold = source.sweepThresholdMinor ?? 0;
     sweeps.push(
-      await recordSweep(tx, actor, executor, plan, source, byId.get(plan.targetId)!, {
+      await recordSweep(statements, actor, executor, plan, source, byId.get(plan.targetId)!, {
         sweepType,
         sweepReason: `${label} sweep of the balance above the threshold of ${
           money(threshold)
@@ -455,7 +512,9 @@ export async function runAutoSweep(
   executor: Executor,
   sweepType: AutoSweepType,
 ): Promise<SweepDto[]> {
-  return await db.transaction((tx) => autoSweepInTransaction(tx, actor, executor, sweepType));
+  return await db.writeStatements((statements) =>
+    autoSweepInTransaction(statements, actor, executor, sweepType)
+  );
 }
 
 const sourceAccount = alias(ledgerAccounts, "source_account");
