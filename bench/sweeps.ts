@@ -9,9 +9,8 @@
  * Part of `deno task bench`; alone: `node_modules/.bin/deno run -A bench/sweeps.ts`.
  */
 import { createClient, type InValue } from "@libsql/client";
-import NativeDatabase from "libsql";
 import { SYSTEM_USER_ID } from "../db/schema.ts";
-import { openDatabase } from "../src/server/db.ts";
+import { openDatabase, openWriter } from "../src/server/db.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
 import { executeManualSweep } from "../src/server/features/sweeps/service.ts";
 import { migrate } from "../src/server/migrate.ts";
@@ -109,27 +108,12 @@ async function clientWriter(url: string) {
   return { transaction, close: () => client.close() };
 }
 
-/** Through the native libSQL binding with every statement prepared once, as db.writeStatements does. */
+/** The same writes on statements prepared once, through the write connection the service uses. */
 function preparedWriter(url: string) {
-  const connection = new NativeDatabase(url.slice("file:".length));
-  for (const pragma of PRAGMAS) connection.exec(pragma);
-  const prepared = new Map<string, ReturnType<typeof connection.prepare>>();
-  const transaction: RawTransaction = async (body) => {
-    connection.exec("BEGIN IMMEDIATE");
-    try {
-      await body((sql, args) => {
-        let statement = prepared.get(sql);
-        if (statement === undefined) prepared.set(sql, statement = connection.prepare(sql));
-        statement.run(args);
-        return Promise.resolve();
-      });
-      connection.exec("COMMIT");
-    } catch (error) {
-      if (connection.inTransaction) connection.exec("ROLLBACK");
-      throw error;
-    }
-  };
-  return { transaction, close: () => connection.close() };
+  const writer = openWriter(url);
+  const transaction: RawTransaction = (body) =>
+    writer.writeStatements((statements) => body(async (sql, args) => void await statements.run(sql, args)));
+  return { transaction, close: writer.close };
 }
 
 async function rawLoop(writer: { transaction: RawTransaction; close(): void }) {

@@ -2,8 +2,9 @@
  * The one writer of `ledger_entries` and ledger balances: every change to a ledger account's
  * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction (either kind
  * of `Writer`), whose guarded UPDATE refuses to go negative or past the limit, moves the balance
- * and reads the account back, and whose INSERT appends the journal entries that explain the moves. Sweeps (two moves in
- * one call) and card funding (one move) use it, so reconciliation has one journal to read.
+ * and reads the account back, and whose INSERT appends the journal entries that explain the moves.
+ * Sweeps (two moves in one call) and card funding (one move) use it, so reconciliation has one
+ * journal to read.
  */
 import type { LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../db/schema.ts";
 import { type Statements, statementsOf, type Writer } from "./db.ts";
@@ -37,6 +38,12 @@ export type MovedAccount = Pick<
   | "sweepThresholdMinor"
   | "targetLiquidAccount"
 >;
+
+/** The columns of a `MovedAccount`, aliased to its field names, for any query that reads one. */
+export const MOVED_ACCOUNT_COLUMNS = `id, account_number AS accountNumber, account_name AS accountName,
+  account_type AS accountType, currency, account_status AS accountStatus,
+  current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
+  sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount`;
 
 export interface BalanceMoveResult {
   entryId: string;
@@ -88,8 +95,7 @@ const placeholders = (count: number) => Array.from({ length: count }, () => "?")
 
 /**
  * The guarded UPDATE for `count` moves: checks, moves and reads back every account, so callers need
- * no separate read. The CASE gives each row its own amount; one SQL text per count of moves, so the
- * statement is prepared once.
+ * no separate read. The CASE gives each row its own amount.
  */
 function moveSql(count: number): string {
   const amount = `CASE id ${Array.from({ length: count }, () => "WHEN ? THEN ?").join(" ")} END`;
@@ -101,10 +107,7 @@ function moveSql(count: number): string {
     WHERE id IN (${placeholders(count)})
       AND current_balance_minor + ${amount} BETWEEN 0 AND ${MAX_BALANCE_MINOR}
       AND available_balance_minor + ${amount} >= 0
-    RETURNING id, account_number AS accountNumber, account_name AS accountName,
-      account_type AS accountType, currency, account_status AS accountStatus,
-      current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
-      sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount`;
+    RETURNING ${MOVED_ACCOUNT_COLUMNS}`;
 }
 
 /**
@@ -119,6 +122,10 @@ function journalSql(count: number): string {
       entry.column6, entry.column7, entry.column8, entry.column9, ?, entry.column10
     FROM (SELECT coalesce(max(seq), 0) AS seq FROM ledger_entries) AS top, (VALUES ${rows}) AS entry`;
 }
+
+/** The SQL texts by count of moves (index 0: one move), built once, so each is prepared once. */
+const MOVE_SQL = Array.from({ length: MAX_MOVES }, (_, i) => moveSql(i + 1));
+const JOURNAL_SQL = Array.from({ length: MAX_MOVES }, (_, i) => journalSql(i + 1));
 
 /**
  * Like `moveBalances`, but a refused move is returned instead of explained, for callers that roll
@@ -141,7 +148,7 @@ export async function tryMoveBalances(
   const ids = moves.map((move) => move.accountId);
   if (new Set(ids).size !== moves.length) throw new Error("each move must be on a different account");
   const amountArgs = moves.flatMap((move) => [move.accountId, move.amountMinor]);
-  const moved = await statements.all<MovedAccount>(moveSql(moves.length), [
+  const moved = await statements.all<MovedAccount>(MOVE_SQL[moves.length - 1], [
     ...amountArgs,
     ...amountArgs,
     now,
@@ -162,7 +169,7 @@ export async function tryMoveBalances(
       account,
     };
   });
-  await statements.run(journalSql(moves.length), [
+  await statements.run(JOURNAL_SQL[moves.length - 1], [
     now,
     ...moves.flatMap((move, i) => [
       results[i].entryId,

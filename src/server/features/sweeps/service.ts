@@ -38,6 +38,7 @@ import { AppError, fromDomainError, notFound } from "../../errors.ts";
 import {
   type BalanceMoveResult,
   moveBalances,
+  MOVED_ACCOUNT_COLUMNS,
   type MovedAccount,
   tryMoveBalances,
 } from "../../ledger_journal.ts";
@@ -275,12 +276,6 @@ async function writeSweep(statements: Statements, actor: Actor, executor: Execut
   return dto;
 }
 
-/** The columns of an account that sweep planning and the sweep's DTO read. */
-const SWEEP_ACCOUNT_COLUMNS = `id, account_type AS accountType, currency, account_status AS accountStatus,
-  current_balance_minor AS currentBalanceMinor, available_balance_minor AS availableBalanceMinor,
-  sweep_threshold_minor AS sweepThresholdMinor, target_liquid_account AS targetLiquidAccount,
-  account_name AS accountName, account_number AS accountNumber`;
-
 /** The journal refused a move of a manual sweep: the attempt rolls back and is planned from a fresh read. */
 class MoveRefused extends Error {}
 
@@ -347,7 +342,7 @@ async function planAndBookManualSweep(
   input: CreateSweepInput,
 ) {
   const rows = await statements.all<MovedAccount>(
-    `SELECT ${SWEEP_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
+    `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
     [input.sourceAccountId, input.targetAccountId],
   );
   const source = rows.find((row) => row.id === input.sourceAccountId);
@@ -484,7 +479,7 @@ export async function autoSweepInTransaction(
 ): Promise<SweepDto[]> {
   const statements = statementsOf(writer);
   const rows = await statements.all<MovedAccount>(
-    `SELECT ${SWEEP_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
+    `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
     [],
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
