@@ -132,7 +132,7 @@ Deno.test("GET /api/search?type=institution searches institutions like the regis
   });
 });
 
-Deno.test("GET /api/search answers 400 for an unknown or missing type and for a blank or missing query", async () => {
+Deno.test("GET /api/search answers 400 for an unknown or missing type and for a blank, missing or NUL-bearing query", async () => {
   await withApp(async (_t, req) => {
     for (
       const [path, field] of [
@@ -143,6 +143,9 @@ Deno.test("GET /api/search answers 400 for an unknown or missing type and for a 
         ["/api/search?type=swift&query=%20%20", "query"],
         ["/api/search?type=institution", "query"],
         ["/api/search?type=institution&query=bank&limit=501", "limit"],
+        ["/api/search?type=institution&query=ban%00k", "query"],
+        ["/api/search?type=routing&query=ABC%00", "query"],
+        ["/api/institutions?search=%00bank", "search"],
       ]
     ) {
       const body = await expectJson(await req("GET", path), 400);

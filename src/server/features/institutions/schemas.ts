@@ -29,6 +29,9 @@ const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T)
 export const MAX_SEARCH_LENGTH = 255;
 /** Queries shorter than this cannot use the trigram index and match by prefix instead. */
 export const TRIGRAM_MIN_QUERY_LENGTH = 3;
+/** SQLite's FTS5 query parser ends a string at a NUL, so such a search could only fail. */
+export const SEARCH_NUL_MESSAGE = "Search text must not contain a NUL character";
+const withoutNul = (text: string) => !text.includes("\u0000");
 
 export const institutionSchema = z.object({
   id: z.string(),
@@ -51,7 +54,7 @@ export type Institution = z.infer<typeof institutionSchema>;
 
 export const institutionListQuerySchema = paginationQuery.extend({
   /** Case-insensitive; blank means the full list. */
-  search: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
+  search: z.string().trim().max(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE).optional(),
 });
 export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
 
@@ -89,7 +92,7 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export const searchQuerySchema = paginationQuery.extend({
   type: requiredEnum(SEARCH_TYPES),
-  query: requiredText(MAX_SEARCH_LENGTH),
+  query: requiredText(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
