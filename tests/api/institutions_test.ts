@@ -798,11 +798,12 @@ Deno.test("migration 0102 re-keys existing institutions newest first and keeps b
   }
 });
 
-Deno.test("totalFromPage() knows the total from a short non-empty page and only then", () => {
+Deno.test("totalFromPage() knows the total from a short non-empty page or an empty first page, and only then", () => {
   assert.equal(totalFromPage(3, 100, 0), 3);
   assert.equal(totalFromPage(30, 100, 100), 130);
   assert.equal(totalFromPage(100, 100, 0), null, "a full page may have more after it");
   assert.equal(totalFromPage(0, 100, 200), null, "an empty page past the end says nothing");
+  assert.equal(totalFromPage(0, 100, 0), 0, "an empty first page: nothing matches");
 });
 
 Deno.test("cached search counts are reused until a searched field changes, so X-Total-Count is never stale", async () => {

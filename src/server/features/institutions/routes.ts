@@ -19,6 +19,7 @@ import {
   searchRoutingCodes,
   searchSwiftCodes,
 } from "./service.ts";
+import { SearchTexts } from "./search_texts.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -27,9 +28,10 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
   const counts = createCountCache();
+  const texts = new SearchTexts(db.statements);
 
   app.get("/institutions", validate("query", institutionListQuerySchema), async (c) => {
-    const page = await listInstitutions(db.read, c.req.valid("query"), counts);
+    const page = await listInstitutions(db.read, c.req.valid("query"), counts, texts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
   });
@@ -66,7 +68,7 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
       ? await searchRoutingCodes(db.read, query, limit, offset)
       : type === "swift"
       ? await searchSwiftCodes(db.read, query, limit, offset)
-      : await listInstitutions(db.read, { search: query, limit, offset }, counts);
+      : await listInstitutions(db.read, { search: query, limit, offset }, counts, texts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
   });

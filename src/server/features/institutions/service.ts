@@ -12,6 +12,7 @@ import {
 import { type Actor, recordAudit } from "../../audit.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
+import type { SearchTexts } from "./search_texts.ts";
 import {
   type CreateInstitutionInput,
   type Institution,
@@ -101,7 +102,9 @@ export function wordPrefixQuery(text: string): string {
 /**
  * One page of an FTS5 index's matches, newest first. Both indexes use the institution's search key
  * as rowid, and keys count downwards in registration order (migration 0102), so ascending rowid is
- * newest first: FTS5 walks its doclists forwards and stops after `limit` rows, with no sort.
+ * newest first: FTS5 walks its doclists forwards and stops after `limit` rows, with no sort. The
+ * total of a full page comes from the count cache, else from `countElsewhere` (the in-memory copy
+ * of search_texts.ts), else from counting the index's matches.
  */
 async function searchIndex(
   db: Queryable,
@@ -110,6 +113,7 @@ async function searchIndex(
   limit: number,
   offset: number,
   counts?: CountCache,
+  countElsewhere?: () => Promise<number | null>,
 ): Promise<Page<Institution>> {
   const table = sql.raw(index);
   const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM ${table} f
@@ -118,10 +122,11 @@ async function searchIndex(
     WHERE ${table} MATCH ${match}
     ORDER BY f.rowid LIMIT ${limit} OFFSET ${offset}`);
   const count = async () =>
-    (await db.all<{ total: number }>(
-      sql`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ${match}`,
-    ))[0]
-      .total;
+    await countElsewhere?.() ??
+      (await db.all<{ total: number }>(
+        sql`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ${match}`,
+      ))[0]
+        .total;
   const total = totalFromPage(rows.length, limit, offset) ??
     (counts ? await counts.get(db, `${index}\u0000${match}`, count) : await count());
   return { items: rows.map(toInstitution), total };
@@ -158,11 +163,13 @@ export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
 }
 
 /**
- * A short, non-empty page is the last one, so it tells the total without a count: the count is the
- * costly half of a search (every match is visited), and most searches return a short page.
+ * A short, non-empty page is the last one, and an empty first page means no match at all, so both
+ * tell the total without a count: the count is the costly half of a search, and most searches
+ * return a short page.
  */
 export function totalFromPage(rowCount: number, limit: number, offset: number): number | null {
-  return rowCount > 0 && rowCount < limit ? offset + rowCount : null;
+  if (rowCount === 0) return offset === 0 ? 0 : null;
+  return rowCount < limit ? offset + rowCount : null;
 }
 
 /**
@@ -174,6 +181,7 @@ export async function listInstitutions(
   db: Queryable,
   query: InstitutionListQuery,
   counts?: CountCache,
+  texts?: SearchTexts,
 ): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
@@ -186,7 +194,15 @@ export async function listInstitutions(
     return { items: rows.map(toInstitution), total: count.total };
   }
   if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
-    return await searchIndex(db, "institutions_fts", ftsPhrase(search), limit, offset, counts);
+    return await searchIndex(
+      db,
+      "institutions_fts",
+      ftsPhrase(search),
+      limit,
+      offset,
+      counts,
+      texts && (() => texts.count(search)),
+    );
   }
   return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset, counts);
 }
