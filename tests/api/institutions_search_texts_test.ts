@@ -129,6 +129,31 @@ Deno.test("SearchTexts follows registrations, changes and deletions made through
   });
 });
 
+Deno.test("SearchTexts stays consistent under concurrent counts while another connection registers", async () => {
+  await withApp(async (t) => {
+    const other = await openDatabase(t.deps.db.url);
+    try {
+      const texts = new SearchTexts(t.deps.db.statements);
+      await register(t.deps.db, "Harbor Commercial Bank");
+      const registering = (async () => {
+        for (let i = 0; i < 20; i++) await register(other, `Harbor Savings Bank ${i}`);
+      })();
+      const counting = Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const total = await texts.count("harbor");
+          assert.ok(total !== null && total >= 1 && total <= 21, `a count between the writes: ${total}`);
+        }),
+      );
+      await Promise.all([registering, counting]);
+      const all = await Promise.all(Array.from({ length: 10 }, () => texts.count("harbor")));
+      assert.deepEqual(all, Array(10).fill(21));
+      assert.equal(await texts.count("savings bank 1"), await indexCount(t.deps.db, "savings bank 1"));
+    } finally {
+      other.close();
+    }
+  });
+});
+
 Deno.test("SearchTexts reloads everything when the journal no longer reaches back to its version", async () => {
   await withApp(async (t) => {
     const texts = new SearchTexts(t.deps.db.statements);

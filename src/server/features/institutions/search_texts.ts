@@ -75,7 +75,7 @@ export class SearchTexts {
   #ids: string[] = [];
   #texts: string[] = [];
   #folds = new Map<string, string>();
-  #refreshing: Promise<void> | null = null;
+  #lastRefresh: Promise<void> = Promise.resolve();
 
   constructor(statements: Statements, maxInstitutions = MAX_INDEXED_INSTITUTIONS) {
     this.#statements = statements;
@@ -98,17 +98,24 @@ export class SearchTexts {
     return total;
   }
 
-  /** One catch-up at a time; callers that arrive meanwhile wait for it and then look again. */
-  async #refresh(): Promise<void> {
-    while (this.#refreshing) await this.#refreshing;
+  /** One refresh at a time, in call order: each looks at the version only after the last is done. */
+  #refresh(): Promise<void> {
+    const refreshed = this.#lastRefresh.then(() => this.#refreshNow());
+    this.#lastRefresh = refreshed.catch(() => {});
+    return refreshed;
+  }
+
+  async #refreshNow(): Promise<void> {
     const row = await this.#statements.get<{ version: number }>(VERSION_SQL, []);
     const version = row?.version ?? 0;
     if (version === this.#version) return;
-    this.#refreshing = this.#catchUp(version);
     try {
-      await this.#refreshing;
-    } finally {
-      this.#refreshing = null;
+      await this.#catchUp(version);
+    } catch (error) {
+      // Half a catch-up is no copy at all: the next call starts over.
+      this.#version = -1;
+      this.#usable = false;
+      throw error;
     }
   }
 
@@ -121,8 +128,8 @@ export class SearchTexts {
       const { oldest } = (await this.#statements.get<{ oldest: number | null }>(OLDEST_CHANGE_SQL, []))!;
       if (oldest !== null && oldest <= this.#version + 1) {
         const rows = await this.#statements.all<TextRow>(CHANGED_TEXTS_SQL, [this.#version]);
-        this.#version = version;
         this.#apply(rows);
+        this.#version = version;
         return;
       }
     }
@@ -130,15 +137,16 @@ export class SearchTexts {
   }
 
   async #reload(version: number): Promise<void> {
-    this.#version = version;
     this.#usable = false;
     this.#slots = new Map();
     this.#ids = [];
     this.#texts = [];
     const { total } = (await this.#statements.get<{ total: number }>(COUNT_SQL, []))!;
-    if (total > this.#maxInstitutions) return;
-    this.#usable = true;
-    this.#apply(await this.#statements.all<TextRow>(ALL_TEXTS_SQL, []));
+    if (total <= this.#maxInstitutions) {
+      this.#usable = true;
+      this.#apply(await this.#statements.all<TextRow>(ALL_TEXTS_SQL, []));
+    }
+    this.#version = version;
   }
 
   #apply(rows: readonly TextRow[]): void {
