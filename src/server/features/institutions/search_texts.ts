@@ -24,7 +24,11 @@ const OLDEST_CHANGE_SQL = "SELECT min(version) AS oldest FROM institution_search
 const COUNT_SQL = "SELECT count(*) AS total FROM institutions";
 const TEXT_COLUMNS = `i.name, i.registration_number AS registrationNumber,
   coalesce(i.license_number, '') AS licenseNumber, i.email_address AS emailAddress`;
-const ALL_TEXTS_SQL = `SELECT i.id, ${TEXT_COLUMNS} FROM institutions i`;
+/** Rows per chunk of a whole load: about 30 ms of the event loop each. */
+const LOAD_CHUNK_ROWS = 5_000;
+/** Keyset pages by id, which nothing renumbers (a VACUUM may renumber rowids). */
+const TEXTS_CHUNK_SQL =
+  `SELECT i.id, ${TEXT_COLUMNS} FROM institutions i WHERE i.id > ? ORDER BY i.id LIMIT ?`;
 /** A deleted institution comes back with null fields. */
 const CHANGED_TEXTS_SQL = `SELECT c.institution_id AS id, ${TEXT_COLUMNS}
   FROM institution_search_changes c LEFT JOIN institutions i ON i.id = c.institution_id
@@ -64,18 +68,50 @@ export function sqliteFolds(chars: readonly string[]): Map<string, string> | nul
   }
 }
 
+/** One text per institution, found by id, in no particular order. */
+class TextCopy {
+  readonly #slots = new Map<string, number>();
+  readonly #ids: string[] = [];
+  readonly texts: string[] = [];
+
+  get size(): number {
+    return this.texts.length;
+  }
+
+  put(id: string, text: string): void {
+    const slot = this.#slots.get(id);
+    if (slot !== undefined) {
+      this.texts[slot] = text;
+      return;
+    }
+    this.#slots.set(id, this.texts.length);
+    this.#ids.push(id);
+    this.texts.push(text);
+  }
+
+  remove(id: string): void {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    const lastId = this.#ids.pop()!;
+    const lastText = this.texts.pop()!;
+    this.#slots.delete(id);
+    if (lastId === id) return;
+    this.#ids[slot] = lastId;
+    this.texts[slot] = lastText;
+    this.#slots.set(lastId, slot);
+  }
+}
+
 export class SearchTexts {
   readonly #statements: Statements;
   readonly #maxInstitutions: number;
   /** institutions_search_version the copy reflects; -1 before the first load. */
   #version = -1;
-  /** False while the registry is over the limit or a character would not fold one to one. */
-  #usable = false;
-  #slots = new Map<string, number>();
-  #ids: string[] = [];
-  #texts: string[] = [];
+  /** Null before the first load, past the limit, or when a character would not fold one to one. */
+  #copy: TextCopy | null = null;
   #folds = new Map<string, string>();
   #lastRefresh: Promise<void> = Promise.resolve();
+  #loading: Promise<void> | null = null;
 
   constructor(statements: Statements, maxInstitutions = MAX_INDEXED_INSTITUTIONS) {
     this.#statements = statements;
@@ -84,18 +120,25 @@ export class SearchTexts {
 
   /**
    * How many institutions the trigram index matches for this text, or null when the copy cannot
-   * say (the caller counts with FTS5 instead).
+   * say (the caller counts with FTS5 instead). A copy that must be loaded whole, the first time or
+   * after falling too far behind, loads in the background, and the index counts meanwhile.
    */
   async count(text: string): Promise<number | null> {
     await this.#refresh();
-    if (!this.#usable) return null;
+    const copy = this.#copy;
+    if (this.#loading || copy === null) return null;
     const query = this.#fold([text]);
     if (query === null) return null;
     const [needle] = query;
     if (needle.includes(FIELD_SEPARATOR)) return null;
     let total = 0;
-    for (const haystack of this.#texts) if (haystack.includes(needle)) total++;
+    for (const haystack of copy.texts) if (haystack.includes(needle)) total++;
     return total;
+  }
+
+  /** Resolves when no background load is under way. */
+  async whenLoaded(): Promise<void> {
+    while (this.#loading) await this.#loading;
   }
 
   /** One refresh at a time, in call order: each looks at the version only after the last is done. */
@@ -106,91 +149,78 @@ export class SearchTexts {
   }
 
   async #refreshNow(): Promise<void> {
+    if (this.#loading) return;
     const row = await this.#statements.get<{ version: number }>(VERSION_SQL, []);
     const version = row?.version ?? 0;
     if (version === this.#version) return;
-    try {
-      await this.#catchUp(version);
-    } catch (error) {
-      // Half a catch-up is no copy at all: the next call starts over.
-      this.#version = -1;
-      this.#usable = false;
-      throw error;
+    if (this.#copy !== null && await this.#journalReaches()) {
+      try {
+        this.#apply(this.#copy, await this.#statements.all<TextRow>(CHANGED_TEXTS_SQL, [this.#version]));
+        this.#version = version;
+      } catch (error) {
+        // Half a catch-up is no copy at all: the next call loads it whole.
+        this.#copy = null;
+        this.#version = -1;
+        throw error;
+      }
+      return;
     }
+    this.#loading = this.#load(version)
+      .catch((error) => {
+        this.#version = -1;
+        console.error("institution search: loading the search text failed; counting in the index", error);
+      })
+      .finally(() => (this.#loading = null));
+  }
+
+  /** Whether the journal still holds every change after the copy's version. */
+  async #journalReaches(): Promise<boolean> {
+    const { oldest } = (await this.#statements.get<{ oldest: number | null }>(OLDEST_CHANGE_SQL, []))!;
+    return oldest !== null && oldest <= this.#version + 1;
   }
 
   /**
-   * Brings the copy to at least `version`, read before any text: a change committed meanwhile is
-   * applied too, and applied again by the next catch-up, which converges.
+   * The whole registry as of at least `version` (read before any text: a change committed during
+   * the load is applied again by the next catch-up, which converges), in chunks with a turn of the
+   * event loop between them, so requests are served meanwhile.
    */
-  async #catchUp(version: number): Promise<void> {
-    if (this.#version >= 0 && this.#usable) {
-      const { oldest } = (await this.#statements.get<{ oldest: number | null }>(OLDEST_CHANGE_SQL, []))!;
-      if (oldest !== null && oldest <= this.#version + 1) {
-        const rows = await this.#statements.all<TextRow>(CHANGED_TEXTS_SQL, [this.#version]);
-        this.#apply(rows);
-        this.#version = version;
-        return;
-      }
-    }
-    await this.#reload(version);
-  }
-
-  async #reload(version: number): Promise<void> {
-    this.#usable = false;
-    this.#slots = new Map();
-    this.#ids = [];
-    this.#texts = [];
-    const { total } = (await this.#statements.get<{ total: number }>(COUNT_SQL, []))!;
-    if (total <= this.#maxInstitutions) {
-      this.#usable = true;
-      this.#apply(await this.#statements.all<TextRow>(ALL_TEXTS_SQL, []));
-    }
+  async #load(version: number): Promise<void> {
+    this.#copy = null;
     this.#version = version;
+    const { total } = (await this.#statements.get<{ total: number }>(COUNT_SQL, []))!;
+    if (total > this.#maxInstitutions) return;
+    const copy = new TextCopy();
+    for (let after = "";;) {
+      const rows = await this.#statements.all<TextRow>(TEXTS_CHUNK_SQL, [after, LOAD_CHUNK_ROWS]);
+      if (!this.#apply(copy, rows) || copy.size > this.#maxInstitutions) return;
+      if (rows.length < LOAD_CHUNK_ROWS) break;
+      after = rows.at(-1)!.id;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    this.#copy = copy;
   }
 
-  #apply(rows: readonly TextRow[]): void {
+  /** False (and no copy kept) if a character would not fold one to one. */
+  #apply(copy: TextCopy, rows: readonly TextRow[]): boolean {
     const fields = rows.flatMap((row) =>
       row.name === null ? [] : [row.name, row.registrationNumber!, row.licenseNumber!, row.emailAddress!]
     );
     const folded = this.#fold(fields);
     if (folded === null) {
-      this.#usable = false;
-      return;
+      this.#copy = null;
+      return false;
     }
     let next = 0;
     for (const row of rows) {
       if (row.name === null) {
-        this.#remove(row.id);
+        copy.remove(row.id);
         continue;
       }
-      this.#put(row.id, folded.slice(next, next + 4).join(FIELD_SEPARATOR));
+      copy.put(row.id, folded.slice(next, next + 4).join(FIELD_SEPARATOR));
       next += 4;
     }
-    if (this.#texts.length > this.#maxInstitutions) this.#usable = false;
-  }
-
-  #put(id: string, text: string): void {
-    const slot = this.#slots.get(id);
-    if (slot !== undefined) {
-      this.#texts[slot] = text;
-      return;
-    }
-    this.#slots.set(id, this.#texts.length);
-    this.#ids.push(id);
-    this.#texts.push(text);
-  }
-
-  #remove(id: string): void {
-    const slot = this.#slots.get(id);
-    if (slot === undefined) return;
-    const lastId = this.#ids.pop()!;
-    const lastText = this.#texts.pop()!;
-    this.#slots.delete(id);
-    if (lastId === id) return;
-    this.#ids[slot] = lastId;
-    this.#texts[slot] = lastText;
-    this.#slots.set(lastId, slot);
+    if (copy.size > this.#maxInstitutions) this.#copy = null;
+    return true;
   }
 
   /** The texts as the index folds them; null if a character does not fold one to one. */
