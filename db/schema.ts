@@ -344,6 +344,15 @@ export const sweepScheduleLeases = sqliteTable("sweep_schedule_leases", {
   sweepsExecuted: integer("sweeps_executed").notNull().default(0),
 });
 
+/**
+ * One counter per topic ("auth", "routing_codes") that triggers bump on every change to the rows a
+ * process caches for that topic (db/migrations/0003_change_epochs.sql, src/server/change_epochs.ts).
+ */
+export const changeEpochs = sqliteTable("change_epochs", {
+  topic: text("topic").primaryKey(),
+  epoch: integer("epoch").notNull(),
+});
+
 /** One row (id 1) that triggers bump on every change to iban_configs (db/migrations/0200_iban_configs_version.sql). */
 export const ibanConfigsVersion = sqliteTable("iban_configs_version", {
   id: integer("id").primaryKey(),
@@ -363,7 +372,9 @@ export const centralBankCodeSequences = sqliteTable("central_bank_code_sequences
  */
 export const institutionSearchKeys = sqliteTable("institution_search_keys", {
   searchKey: integer("search_key").primaryKey(),
-  institutionId: text("institution_id").notNull().unique().references(() => institutions.id, { onDelete: "cascade" }),
+  institutionId: text("institution_id").notNull().unique().references(() => institutions.id, {
+    onDelete: "cascade",
+  }),
 });
 
 export const FUNDING_SOURCES = ["central_bank_treasury", "settlement_source", "operating_account"] as const;

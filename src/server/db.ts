@@ -15,6 +15,7 @@ import NativeDatabase from "libsql";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
+import { ChangeEpochs } from "./change_epochs.ts";
 import { Mutex } from "./mutex.ts";
 
 export type Schema = typeof schema;
@@ -99,6 +100,8 @@ export interface Database {
   readClient: Client;
   /** Prepared statements on a read connection, outside any transaction. */
   statements: Statements;
+  /** Fresh reads of the change epochs, for caches that must never be staler than the database. */
+  epochs: ChangeEpochs;
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE); commits when it resolves. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Like `transaction`, with prepared statements instead of the query builder. */
@@ -107,7 +110,9 @@ export interface Database {
    * Like `writeStatements`, for bookkeeping that may lose its last commits on a power loss (never on
    * a process crash): the API keys' hourly counters. Its commits skip the fsync (synchronous =
    * NORMAL), which would otherwise stall every request in flight once per counting batch. Commits
-   * of the other connections still fsync the log, and with it everything before them.
+   * of the other connections still fsync the log, and with it everything before them. For a file
+   * database it never waits for the write lock: it rejects with SQLITE_BUSY (isBusyError) while
+   * another connection holds it, and the caller tries again later.
    */
   bookkeepingStatements<T>(fn: (statements: Statements) => Promise<T>): Promise<T>;
   close(): void;
@@ -218,13 +223,34 @@ export function isFileUrl(url: string): boolean {
   return url.startsWith("file:");
 }
 
+/** Commits without an fsync each: a power loss may forget the last ones, a process crash cannot. */
+const BOOKKEEPING_PRAGMAS = [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL"];
 /**
- * One more write connection with prepared statements, for a thread of its own (the request log's
- * writer). Its transactions are serialised only among themselves: against other connections and
+ * The serving thread's bookkeeping connection never waits for SQLite's write lock: the busy
+ * handler would sleep with the event loop stopped while the request log's thread holds the lock.
+ * Its BEGIN fails at once with SQLITE_BUSY instead, and the caller tries again later.
+ */
+const SERVING_BOOKKEEPING_PRAGMAS = [
+  ...BOOKKEEPING_PRAGMAS,
+  "PRAGMA busy_timeout = 0",
+];
+
+/** SQLite's "database is locked": another connection holds the write lock. */
+export function isBusyError(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "SQLITE_BUSY";
+}
+
+/**
+ * One more write connection with prepared statements, for a thread of its own (the API's
+ * bookkeeping thread: request log rows and hourly counters, so `bookkeeping` commits skip the
+ * fsync). Its transactions are serialised only among themselves: against other connections and
  * processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
  */
-export function openWriter(url: string): { writeStatements: Database["writeStatements"]; close(): void } {
-  const connection = openNative(url);
+export function openWriter(
+  url: string,
+  { bookkeeping = false }: { bookkeeping?: boolean } = {},
+): { writeStatements: Database["writeStatements"]; close(): void } {
+  const connection = openNative(url, bookkeeping ? BOOKKEEPING_PRAGMAS : CONNECTION_PRAGMAS);
   return { writeStatements: nativeWriteStatements(connection, new Mutex()), close: () => connection.close() };
 }
 
@@ -246,7 +272,7 @@ export async function openDatabase(url: string): Promise<Database> {
     ? [
       openNative(url),
       openNative(url),
-      openNative(url, [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL"]),
+      openNative(url, SERVING_BOOKKEEPING_PRAGMAS),
     ]
     : [];
   const [nativeRead, nativeWrite, nativeBookkeeping] = natives;
@@ -256,13 +282,15 @@ export async function openDatabase(url: string): Promise<Database> {
   const bookkeepingStatements = nativeBookkeeping === undefined
     ? writeStatements
     : nativeWriteStatements(nativeBookkeeping, mutex);
+  const statements = nativeRead === undefined
+    ? clientStatements((stmt) => readClient.execute(stmt))
+    : preparedStatements(nativeRead);
   return {
     url,
     read,
     readClient,
-    statements: nativeRead === undefined
-      ? clientStatements((stmt) => readClient.execute(stmt))
-      : preparedStatements(nativeRead),
+    statements,
+    epochs: new ChangeEpochs(statements),
     transaction,
     writeStatements,
     bookkeepingStatements,

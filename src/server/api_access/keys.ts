@@ -10,7 +10,7 @@ import { encodeApiKey, isWellFormedApiKey } from "../../domain/public_api.ts";
 import type { Database } from "../db.ts";
 
 /** Resolved identities kept in memory; beyond this the oldest is forgotten (and re-read when used). */
-export const MAX_CACHED_API_KEYS = 1_000;
+export const MAX_CACHED_API_KEYS = 10_000;
 
 export function generateApiKey(): string {
   return encodeApiKey((count) => crypto.getRandomValues(new Uint8Array(count)));
@@ -40,11 +40,17 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match ? (match[1] ?? "").trim() : undefined;
 }
 
+const FIND_LIVE_KEY_SQL = `SELECT id, name, key_prefix AS keyPrefix, key_hash AS keyHash,
+  created_by AS createdBy, expires_at AS expiresAt
+  FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`;
+
 /**
- * Maps presented keys to identities. A key's hash never changes owner, so identities are cached;
- * but revocation can happen at any moment in any process, so a cached answer only says who the key
- * belongs to. Whoever admits the request must confirm the key is still live in the database: the
- * usage store does so in the same transaction that counts the request, `isLive` otherwise.
+ * Maps presented keys to identities. A key never changes owner, so identities are cached, by the
+ * presented key itself: hashing it costs more than the lookup, and the process holds the key while
+ * it serves the request anyway. But revocation can happen at any moment in any process, so a cached
+ * answer only says who the key belongs to. Whoever admits the request must confirm the key is still
+ * live in the database: the usage store does so in the same transaction that counts the request,
+ * `isLive` otherwise.
  */
 export class ApiKeyResolver {
   readonly #db: Database;
@@ -55,22 +61,20 @@ export class ApiKeyResolver {
   }
 
   async resolve(token: string, now = new Date()): Promise<ApiKeyIdentity | null> {
-    if (!isWellFormedApiKey(token)) return null;
-    const hash = hashApiKey(token);
-    const cached = this.#cache.get(hash);
+    const cached = this.#cache.get(token);
     if (cached) {
       if (cached.expiresAt === null || cached.expiresAt > now.toISOString()) return cached;
-      this.#cache.delete(hash);
+      this.#cache.delete(token);
       return null;
     }
-    const row = await this.#db.read.select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      keyPrefix: apiKeys.keyPrefix,
-      keyHash: apiKeys.keyHash,
-      createdBy: apiKeys.createdBy,
-      expiresAt: apiKeys.expiresAt,
-    }).from(apiKeys).where(and(eq(apiKeys.keyHash, hash), liveKeyCondition(now.toISOString()))).get();
+    if (!isWellFormedApiKey(token)) return null;
+    const hash = hashApiKey(token);
+    const row = await this.#db.statements.get<
+      ApiKeyIdentity & { keyHash: string; [column: string]: unknown }
+    >(
+      FIND_LIVE_KEY_SQL,
+      [hash, now.toISOString()],
+    );
     if (!row || !timingSafeEqual(Buffer.from(row.keyHash, "hex"), Buffer.from(hash, "hex"))) return null;
     const identity: ApiKeyIdentity = {
       id: row.id,
@@ -82,7 +86,7 @@ export class ApiKeyResolver {
     if (this.#cache.size >= MAX_CACHED_API_KEYS) {
       this.#cache.delete(this.#cache.keys().next().value!);
     }
-    this.#cache.set(hash, identity);
+    this.#cache.set(token, identity);
     return identity;
   }
 

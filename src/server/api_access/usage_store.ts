@@ -1,18 +1,17 @@
 /**
  * The hourly counters of the public API, shared through the database by every app process: a
- * hono-rate-limiter Store whose increments are exact. Concurrent increments are group-committed:
- * requests arriving while a counting transaction runs wait for the next one, which counts all of
- * them with one upsert per key and endpoint (count = count + n RETURNING count), on the bookkeeping
- * connection (db.bookkeepingStatements: no fsync per commit; a power loss may forget the last
- * counts, a process crash cannot). The same transaction confirms each key is still live (not
- * revoked, not expired), so a revocation made by any process takes effect on the next request
- * without an extra read per request, and it records when each key was last used (at most once per
- * LAST_USED_RESOLUTION_MS).
+ * hono-rate-limiter Store whose increments are exact. Increments are group-committed: the requests
+ * of one turn of the event loop are counted by one transaction with one upsert (count = count + n
+ * RETURNING count, for every key and endpoint at once) on the bookkeeping connection (no fsync per
+ * commit: a power loss may forget the last counts, a process crash cannot). The same transaction confirms each key is still live (not revoked, not expired),
+ * so a revocation made by any process takes effect on the next request without an extra read per
+ * request, and it records when each key was last used (at most once per LAST_USED_RESOLUTION_MS).
  */
+import { setImmediate } from "node:timers";
 import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Store } from "hono-rate-limiter";
 import { fixedWindow, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
-import type { Database, Statements } from "../db.ts";
+import { BUSY_TIMEOUT_MS, type Database, isBusyError } from "../db.ts";
 import { AppError } from "../errors.ts";
 
 /** last_used_at is written when it is older than this, not on every request. */
@@ -38,14 +37,36 @@ function parseBucket(bucket: string): { apiKeyId: string; endpoint: string } {
 }
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
+const groupOf = (apiKeyId: string, endpoint: string, windowStartIso: string) =>
+  `${apiKeyId} ${endpoint} ${windowStartIso}`;
 
-const LIVE_KEY_SQL = `SELECT last_used_at AS lastUsedAt FROM api_keys
-  WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`;
-const COUNT_SQL = `INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count) VALUES (?, ?, ?, ?)
+/**
+ * One upsert counts the whole batch: the groups arrive as one JSON array of [key id, endpoint,
+ * window start, hits], and only live keys (not revoked, not expired) join api_keys, so a group
+ * without a returned row belongs to a dead key. One statement per batch instead of a read and an
+ * upsert per key, which cost more than the counting itself.
+ */
+const COUNT_BATCH_SQL = `INSERT INTO api_rate_limits (api_key_id, endpoint, window_start, count)
+  SELECT k.id, g.value ->> 1, g.value ->> 2, g.value ->> 3
+  FROM json_each(?) AS g JOIN api_keys AS k ON k.id = g.value ->> 0
+  WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)
   ON CONFLICT (api_key_id, endpoint, window_start) DO UPDATE SET count = count + excluded.count
-  RETURNING count`;
-const TOUCH_KEY_SQL = "UPDATE api_keys SET last_used_at = ? WHERE id = ?";
+  RETURNING api_key_id AS apiKeyId, endpoint, window_start AS windowStart, count`;
+/** last_used_at of the batch's keys, where it is older than LAST_USED_RESOLUTION_MS. */
+const TOUCH_KEYS_SQL = `UPDATE api_keys SET last_used_at = ?
+  WHERE id IN (SELECT value FROM json_each(?)) AND (last_used_at IS NULL OR last_used_at <= ?)`;
 const PRUNE_SQL = "DELETE FROM api_rate_limits WHERE window_start < ?";
+
+interface CountRow {
+  [column: string]: unknown;
+  apiKeyId: string;
+  endpoint: string;
+  windowStart: string;
+  count: number;
+}
+
+/** Retries of a busy batch at the next turn of the event loop, before waiting a millisecond each. */
+const IMMEDIATE_BUSY_RETRIES = 8;
 
 export class KeyUsageStore implements Store {
   /** Counts live in the database: other processes' increments are seen here. */
@@ -54,7 +75,6 @@ export class KeyUsageStore implements Store {
   readonly #now: () => number;
   #windowMs = RATE_LIMIT_WINDOW_MS;
   #pending: PendingHit[] = [];
-  #draining = false;
   /** Windows before this one have been pruned by this process. */
   #prunedBeforeMs = 0;
 
@@ -72,11 +92,9 @@ export class KeyUsageStore implements Store {
     const { startMs } = fixedWindow(this.#now(), this.#windowMs);
     return new Promise((resolve, reject) => {
       this.#pending.push({ apiKeyId, endpoint, windowStartMs: startMs, resolve, reject });
-      if (!this.#draining) {
-        this.#draining = true;
-        // A macrotask later, so every request that arrived in this turn joins the first batch.
-        setTimeout(() => void this.#drain(), 0);
-      }
+      // The next turn of the event loop, so every request that arrived in this one joins the batch
+      // (setImmediate: a zero setTimeout is clamped to milliseconds).
+      if (this.#pending.length === 1) setImmediate(() => this.#send());
     });
   }
 
@@ -104,82 +122,74 @@ export class KeyUsageStore implements Store {
     );
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#pending.length > 0) {
-        const batch = this.#pending;
-        this.#pending = [];
-        try {
-          await this.#count(batch);
-        } catch (error) {
-          // Fail closed: a request that cannot be counted is not served.
-          for (const hit of batch) hit.reject(error);
-        }
+  /**
+   * Counts the batch of the turn that just ended, without waiting for batches still being counted
+   * (the write mutex runs them in turn; each returns its own exact totals). The bookkeeping
+   * connection does not wait for SQLite's write lock (db.ts): while another connection holds it
+   * (the request log's thread, another process), the batch is tried again on a later turn, so the
+   * event loop never sleeps in SQLite's busy handler, for up to BUSY_TIMEOUT_MS.
+   */
+  #send(batch = this.#takePending(), firstTriedMs = performance.now(), attempt = 1): void {
+    this.#count(batch).catch((error) => {
+      if (isBusyError(error) && performance.now() - firstTriedMs < BUSY_TIMEOUT_MS) {
+        const retry = () => this.#send(batch, firstTriedMs, attempt + 1);
+        if (attempt <= IMMEDIATE_BUSY_RETRIES) setImmediate(retry);
+        else setTimeout(retry, 1);
+        return;
       }
-    } finally {
-      this.#draining = false;
-    }
+      // Fail closed: a request that cannot be counted is not served.
+      for (const hit of batch) hit.reject(error);
+    });
+  }
+
+  #takePending(): PendingHit[] {
+    const batch = this.#pending;
+    this.#pending = [];
+    return batch;
   }
 
   async #count(batch: PendingHit[]): Promise<void> {
     const nowMs = this.#now();
-    const nowIso = isoOf(nowMs);
     const groups = new Map<string, PendingHit[]>();
     for (const hit of batch) {
-      const group = `${hit.apiKeyId} ${hit.endpoint} ${hit.windowStartMs}`;
+      const group = groupOf(hit.apiKeyId, hit.endpoint, isoOf(hit.windowStartMs));
       const hits = groups.get(group);
       if (hits) hits.push(hit);
       else groups.set(group, [hit]);
     }
-    const keyIds = [...new Set(batch.map((hit) => hit.apiKeyId))];
-
-    // Prepared statements, one per key and per group: a batch holds a few keys, and SQL built per
-    // batch (IN lists, multi-row VALUES) would cost more to build than SQLite takes to run it.
-    const { live, counts } = await this.#db.bookkeepingStatements(async (statements) => {
-      const live = new Set<string>();
-      const stale: string[] = [];
-      for (const keyId of keyIds) {
-        const row = await statements.get<{ lastUsedAt: string | null }>(LIVE_KEY_SQL, [keyId, nowIso]);
-        if (row === undefined) continue;
-        live.add(keyId);
-        if (row.lastUsedAt === null || Date.parse(row.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS) {
-          stale.push(keyId);
-        }
-      }
-      const counts = new Map<string, number>();
-      for (const [group, hits] of groups) {
-        if (!live.has(hits[0].apiKeyId)) continue;
-        const row = await statements.get<{ count: number }>(COUNT_SQL, [
-          hits[0].apiKeyId,
-          hits[0].endpoint,
-          isoOf(hits[0].windowStartMs),
-          hits.length,
-        ]);
-        if (row !== undefined) counts.set(group, row.count);
-      }
-      for (const keyId of stale) await statements.run(TOUCH_KEY_SQL, [nowIso, keyId]);
-      await this.#pruneOldWindows(statements, nowMs);
-      return { live, counts };
+    // Once per window and process: counters of windows before the previous one are dead weight.
+    const keepFromMs = fixedWindow(nowMs, this.#windowMs).startMs - this.#windowMs;
+    const prune = this.#prunedBeforeMs < keepFromMs;
+    const counted = [...groups.values()].map((hits): [string, string, string, number] => {
+      const [{ apiKeyId, endpoint, windowStartMs }] = hits;
+      return [apiKeyId, endpoint, isoOf(windowStartMs), hits.length];
     });
+    const nowIso = isoOf(nowMs);
+    const rows = await this.#db.bookkeepingStatements(async (statements) => {
+      const rows = await statements.all<CountRow>(COUNT_BATCH_SQL, [JSON.stringify(counted), nowIso]);
+      const keyIds = [...new Set(counted.map(([apiKeyId]) => apiKeyId))];
+      await statements.run(TOUCH_KEYS_SQL, [
+        nowIso,
+        JSON.stringify(keyIds),
+        isoOf(nowMs - LAST_USED_RESOLUTION_MS),
+      ]);
+      if (prune) await statements.run(PRUNE_SQL, [isoOf(keepFromMs)]);
+      return rows;
+    });
+    if (prune) this.#prunedBeforeMs = keepFromMs;
+    const totals = new Map(
+      rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, row.windowStart), row.count]),
+    );
 
     for (const [group, hits] of groups) {
-      if (!live.has(hits[0].apiKeyId)) {
+      const total = totals.get(group);
+      // No count: the key was revoked or expired, in this process or another.
+      if (total === undefined) {
         for (const hit of hits) hit.reject(new AppError("unauthorized", "Unauthorized"));
         continue;
       }
-      const total = counts.get(group);
-      if (total === undefined) throw new Error(`no count returned for ${group}`);
       const resetTime = new Date(hits[0].windowStartMs + this.#windowMs);
       hits.forEach((hit, index) => hit.resolve({ totalHits: total - hits.length + index + 1, resetTime }));
     }
-  }
-
-  /** Once per window and process: counters of windows before the previous one are dead weight. */
-  async #pruneOldWindows(statements: Statements, nowMs: number): Promise<void> {
-    const { startMs } = fixedWindow(nowMs, this.#windowMs);
-    const keepFromMs = startMs - this.#windowMs;
-    if (this.#prunedBeforeMs >= keepFromMs) return;
-    await statements.run(PRUNE_SQL, [isoOf(keepFromMs)]);
-    this.#prunedBeforeMs = keepFromMs;
   }
 }

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { resolveSession, SESSION_COOKIE } from "./sessions.ts";
+import { SESSION_COOKIE, SessionResolver } from "./sessions.ts";
 
 export const UNAUTHORIZED_BODY = { message: "Unauthorized" } as const;
 
@@ -16,12 +16,13 @@ export function unauthorized(c: Context) {
  * passes; a request that presents `Authorization: Bearer` is never signed in by a cookie instead.
  */
 export function requireSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const sessions = new SessionResolver(deps.db, deps.config.sessionIdleMinutes);
   return async (c, next) => {
     if (c.get("user")) return next();
     if (/^Bearer\b/i.test(c.req.header("authorization") ?? "")) return unauthorized(c);
     const token = getCookie(c, SESSION_COOKIE);
     if (!token) return unauthorized(c);
-    const session = await resolveSession(deps.db, token, deps.config.sessionIdleMinutes);
+    const session = await sessions.resolve(token);
     if (!session) return unauthorized(c);
     c.set("user", session.user);
     c.set("sessionId", session.sid);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { type SessionData, sessions } from "../../../db/schema.ts";
+import { EpochCache } from "../change_epochs.ts";
 import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
@@ -54,18 +55,19 @@ export interface ResolvedSession {
   user: SessionUser;
 }
 
-/**
- * Runs on every signed-in request, so it is one statement prepared once, read afresh each time:
- * a sign-out, revocation or disabled user in any process applies to the very next request.
- */
+/** Signed-in sessions kept in memory by token; past this the oldest is forgotten (and re-read). */
+export const MAX_CACHED_SESSIONS = 10_000;
+
+/** The row query of a session not in memory (or no longer current there): one statement prepared once. */
 const RESOLVE_SESSION_SQL =
-  `SELECT s.sess, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
+  `SELECT s.sess, s.expire, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
 
 interface SessionRow {
   [column: string]: unknown;
   sess: string;
+  expire: string;
   id: string;
   email: string;
   first_name: string | null;
@@ -74,36 +76,83 @@ interface SessionRow {
   role: string;
 }
 
-export async function resolveSession(
-  db: Database,
-  token: string,
-  idleMinutes: number,
-): Promise<ResolvedSession | null> {
-  const sid = hashToken(token);
-  const now = new Date();
-  const row = await db.statements.get<SessionRow>(RESOLVE_SESSION_SQL, [sid, now.toISOString()]);
-  if (!row) return null;
-  const sess = JSON.parse(row.sess) as SessionData;
-  if (now.getTime() - Date.parse(sess.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
-    await db.transaction((tx) =>
-      tx.update(sessions).set({
-        sess: { ...sess, lastSeenAt: now.toISOString() },
-        expire: new Date(now.getTime() + idleMinutes * 60_000).toISOString(),
-      }).where(eq(sessions.sid, sid))
-    );
-  }
-  return {
-    sid,
-    user: {
-      id: row.id,
-      email: row.email,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      profileImageUrl: row.profile_image_url,
-      role: row.role === "operator" ? "operator" : "admin",
-    },
-  };
+interface LiveSession {
+  resolved: ResolvedSession;
+  sess: SessionData;
+  lastSeenMs: number;
+  expireMs: number;
 }
+
+/**
+ * Runs on every signed-in request. A session read once is answered from memory while the auth epoch
+ * (change_epochs.ts) has not moved and its expiry has not passed; the epoch is read after the
+ * request arrived, so a sign-out, revocation or disabled user in any process applies to the very
+ * next request. The cache is keyed by the token itself: hashing it costs more than the lookup, and
+ * the process holds the token while it serves the request anyway.
+ */
+export class SessionResolver {
+  readonly #db: Database;
+  readonly #idleMs: number;
+  readonly #cache = new EpochCache<string, LiveSession>(MAX_CACHED_SESSIONS);
+
+  constructor(db: Database, idleMinutes: number) {
+    this.#db = db;
+    this.#idleMs = idleMinutes * 60_000;
+  }
+
+  async resolve(token: string): Promise<ResolvedSession | null> {
+    const { auth } = await this.#db.epochs.fresh();
+    const nowMs = Date.now();
+    let live = this.#cache.get(token, auth);
+    if (live === undefined || nowMs >= live.expireMs) {
+      live = await this.#read(token, nowMs);
+      if (live === undefined) {
+        this.#cache.delete(token);
+        return null;
+      }
+      this.#cache.set(token, live, auth);
+    }
+    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) await this.#touch(live, nowMs);
+    return live.resolved;
+  }
+
+  async #read(token: string, nowMs: number): Promise<LiveSession | undefined> {
+    const sid = hashToken(token);
+    const row = await this.#db.statements.get<SessionRow>(RESOLVE_SESSION_SQL, [sid, isoOf(nowMs)]);
+    if (!row) return undefined;
+    const sess = JSON.parse(row.sess) as SessionData;
+    return {
+      resolved: {
+        sid,
+        user: {
+          id: row.id,
+          email: row.email,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          profileImageUrl: row.profile_image_url,
+          role: row.role === "operator" ? "operator" : "admin",
+        },
+      },
+      sess,
+      lastSeenMs: Date.parse(sess.lastSeenAt),
+      expireMs: Date.parse(row.expire),
+    };
+  }
+
+  /** Sliding expiry, written at most once per SESSION_TOUCH_INTERVAL_MS per session. */
+  async #touch(live: LiveSession, nowMs: number): Promise<void> {
+    const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
+    const expireMs = nowMs + this.#idleMs;
+    await this.#db.transaction((tx) =>
+      tx.update(sessions).set({ sess, expire: isoOf(expireMs) }).where(eq(sessions.sid, live.resolved.sid))
+    );
+    live.sess = sess;
+    live.lastSeenMs = nowMs;
+    live.expireMs = expireMs;
+  }
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
 
 export async function destroySession(tx: Tx, sid: string): Promise<string | null> {
   const row = await tx.delete(sessions).where(eq(sessions.sid, sid)).returning({ userId: sessions.userId })

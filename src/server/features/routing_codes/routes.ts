@@ -4,10 +4,11 @@ import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { validate } from "../../validation.ts";
 import { assignRoutingCodeBody, generatePreviewBody, routingCodeParam } from "./schemas.ts";
-import { assignRoutingCode, findRoutingCode, listRoutingCodes, previewRoutingCode } from "./service.ts";
+import { assignRoutingCode, listRoutingCodes, previewRoutingCode, RoutingCodeLookup } from "./service.ts";
 
 export function routingCodesRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const lookup = new RoutingCodeLookup(deps.db);
 
   app.get("/routing-codes", async (c) => c.json(await listRoutingCodes(deps.db.read)));
 
@@ -22,7 +23,7 @@ export function routingCodesRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/routing-codes/:code", validate("param", routingCodeParam), async (c) => {
-    const record = await findRoutingCode(deps.db, c.req.valid("param").code);
+    const record = await lookup.find(c.req.valid("param").code);
     if (record === undefined) throw notFound("Routing code");
     return c.json(record);
   });

@@ -7,6 +7,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { institutions, routingCodes } from "../../../../db/schema.ts";
 import { nextRoutingCode, ROUTING_CODE_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
+import { EpochCache } from "../../change_epochs.ts";
 import type { Database, Queryable } from "../../db.ts";
 import { AppError, fromDomainError } from "../../errors.ts";
 import type { AssignRoutingCodeInput, RoutingCode } from "./schemas.ts";
@@ -18,27 +19,51 @@ export function listRoutingCodes(db: Queryable): Promise<RoutingCode[]> {
   return db.select().from(routingCodes).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code)).all();
 }
 
-/** The public API's hottest lookup (GET /api/routing-codes/{code}): one statement prepared once. */
+/** Codes kept in memory for the public lookup; past this the oldest is forgotten (and re-read). */
+export const MAX_CACHED_ROUTING_CODES = 10_000;
+
 const FIND_BY_CODE_SQL = `SELECT id, institution_id AS institutionId, code, prefix, branch_code AS branchCode,
   description, status, created_at AS createdAt, updated_at AS updatedAt, created_by AS createdBy
   FROM routing_codes WHERE code = ?`;
 
-export async function findRoutingCode(db: Database, code: string): Promise<RoutingCode | undefined> {
-  const row = await db.statements.get<RoutingCode & { [column: string]: unknown }>(FIND_BY_CODE_SQL, [code]);
-  if (row === undefined) return undefined;
-  const { id, institutionId, prefix, branchCode, description, status, createdAt, updatedAt, createdBy } = row;
-  return {
-    id,
-    institutionId,
-    code: row.code,
-    prefix,
-    branchCode,
-    description,
-    status,
-    createdAt,
-    updatedAt,
-    createdBy,
-  };
+/**
+ * The public API's hottest lookup (GET /api/routing-codes/{code}). A code read once is answered from
+ * memory while the routing_codes epoch (src/server/change_epochs.ts) has not moved; the epoch is
+ * read after the request arrived, so an assignment or change in any process shows at once.
+ */
+export class RoutingCodeLookup {
+  readonly #db: Database;
+  readonly #cache = new EpochCache<string, RoutingCode>(MAX_CACHED_ROUTING_CODES);
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async find(code: string): Promise<RoutingCode | undefined> {
+    const epoch = (await this.#db.epochs.fresh()).routing_codes;
+    const cached = this.#cache.get(code, epoch);
+    if (cached !== undefined) return cached;
+    const row = await this.#db.statements.get<RoutingCode & { [column: string]: unknown }>(FIND_BY_CODE_SQL, [
+      code,
+    ]);
+    if (row === undefined) return undefined;
+    const { id, institutionId, prefix, branchCode, description, status, createdAt, updatedAt, createdBy } =
+      row;
+    const record: RoutingCode = {
+      id,
+      institutionId,
+      code: row.code,
+      prefix,
+      branchCode,
+      description,
+      status,
+      createdAt,
+      updatedAt,
+      createdBy,
+    };
+    this.#cache.set(code, record, epoch);
+    return record;
+  }
 }
 
 /** The highest serial assigned under `prefix`, null when none; `(prefix, code)` is indexed. */
