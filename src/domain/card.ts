@@ -166,6 +166,8 @@ const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
 const DIGIT_GROUP = /\d+/g;
 
 function maskCardNumbersInRun(run: string): string {
+  // Too short to hold a card's digits, whatever its separators: most runs (dates, amounts, codes).
+  if (run.length < MIN_CARD_NUMBER_LENGTH) return run;
   const groups = [...run.matchAll(DIGIT_GROUP)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,

@@ -53,9 +53,19 @@ function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
+/** Verdicts on names already seen: payloads repeat the same few field names on every request. */
+const sensitiveVerdicts = new Map<string, boolean>();
+/** Names come from request bodies too: past this many, verdicts are computed and not kept. */
+export const MAX_REMEMBERED_NAMES = 2_048;
+
 export function isSensitiveName(name: string): boolean {
+  const known = sensitiveVerdicts.get(name);
+  if (known !== undefined) return known;
   const normalized = normalizeName(name);
-  return SENSITIVE_NAMES.has(normalized) || SENSITIVE_NAME_PARTS.some((part) => normalized.includes(part));
+  const sensitive = SENSITIVE_NAMES.has(normalized) ||
+    SENSITIVE_NAME_PARTS.some((part) => normalized.includes(part));
+  if (sensitiveVerdicts.size < MAX_REMEMBERED_NAMES) sensitiveVerdicts.set(name, sensitive);
+  return sensitive;
 }
 
 /** A copy of `value` with secrets replaced by "[REDACTED]" and card numbers masked. */
@@ -130,17 +140,25 @@ function previewOf(text: string, maxChars: number): string {
   return text.slice(0, maxChars).replace(/[\d -]+$/, "");
 }
 
+/** The redacted value, and its JSON text when that fits in `maxChars`; else its preview. */
+function redactedForLog(
+  value: unknown,
+  maxChars: number,
+): { fits: true; redacted: unknown; json: string } | { fits: false; truncated: TruncatedPayload } {
+  const redacted = redactValue(value);
+  const json = JSON.stringify(redacted);
+  if (json.length <= maxChars) return { fits: true, redacted, json };
+  return {
+    fits: false,
+    truncated: { truncated: true, originalLength: json.length, preview: previewOf(json, maxChars) },
+  };
+}
+
 /** The logged form of a parsed payload: redacted, and cut to a preview when its JSON is too long. */
 export function loggedPayload(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHARS): unknown {
   if (value === undefined) return null;
-  const redacted = redactValue(value);
-  const json = JSON.stringify(redacted);
-  if (json.length <= maxChars) return redacted;
-  return {
-    truncated: true,
-    originalLength: json.length,
-    preview: previewOf(json, maxChars),
-  } satisfies TruncatedPayload;
+  const logged = redactedForLog(value, maxChars);
+  return logged.fits ? logged.redacted : logged.truncated;
 }
 
 /**
@@ -201,5 +219,6 @@ export function loggedValueJson(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CH
   const text = JSON.stringify(value);
   if (text === undefined) return null;
   if (text.length <= maxChars && !mayNeedRedaction(text)) return text;
-  return JSON.stringify(loggedPayload(value, maxChars));
+  const logged = redactedForLog(value, maxChars);
+  return logged.fits ? logged.json : JSON.stringify(logged.truncated);
 }

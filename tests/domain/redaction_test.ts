@@ -7,6 +7,7 @@ import {
   loggedValueJson,
   MAX_LOGGED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
+  MAX_REMEMBERED_NAMES,
   mayNeedRedaction,
   REDACTED,
   redactText,
@@ -169,4 +170,13 @@ Deno.test("loggedValueJson() logs a value as loggedPayloadJson() logs its JSON t
     );
   }
   assert.equal(loggedValueJson(undefined), null);
+});
+
+Deno.test("isSensitiveName() judges names alike before and after it stops remembering verdicts", () => {
+  for (let i = 0; i < MAX_REMEMBERED_NAMES + 10; i++) assert.equal(isSensitiveName(`field_${i}`), false);
+  for (const name of ["api_key", "Password", "x-session-id", "cardNumber", "secretValue"]) {
+    assert.equal(isSensitiveName(name), true, name);
+    assert.equal(isSensitiveName(name), true, `${name}, asked again`);
+  }
+  assert.equal(isSensitiveName("countryCode"), false);
 });

@@ -15,7 +15,7 @@ import { clientIp } from "../context.ts";
 import { type Database, isFileUrl } from "../db.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
-import { type CapturedBody, type CapturedRequest, insertLogRows } from "./request_log_rows.ts";
+import { type CapturedBody, type CapturedRequest, insertLogRows, logRowsOf } from "./request_log_rows.ts";
 import { LogWriterThread, UncopyableBatchError } from "./request_log_writer.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
@@ -240,7 +240,8 @@ export class RequestLog {
         if (thread.broken) console.error("api_logs: the writer thread failed; writing in process", error);
       }
     }
-    await this.#db.writeStatements((statements) => insertLogRows(statements, batch));
+    const rows = logRowsOf(batch);
+    await this.#db.writeStatements((statements) => insertLogRows(statements, rows));
   }
 
   #clearTimer(): void {

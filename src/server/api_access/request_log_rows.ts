@@ -69,6 +69,8 @@ const INSERT_CHUNK_SQL = insertSql(API_LOG_ROWS_PER_INSERT);
 const INSERT_ONE_SQL = insertSql(1);
 
 /** One row's values in the INSERT's column order; every value satisfies the table's CHECKs by construction. */
+export type LogRow = ReturnType<typeof rowValues>;
+
 function rowValues(entry: CapturedRequest) {
   return [
     // Time-ordered (RFC 9562 v7): new rows append to the id index instead of splitting pages at
@@ -88,12 +90,16 @@ function rowValues(entry: CapturedRequest) {
   ];
 }
 
-/** Writes `entries` as rows inside the caller's write transaction. */
-export async function insertLogRows(
-  statements: Statements,
-  entries: readonly CapturedRequest[],
-): Promise<void> {
-  const rows = entries.map(rowValues);
+/**
+ * The redacted rows of `entries`. Built before the write transaction begins: the redaction is most
+ * of the work, and the transaction holds the database's write lock for every other connection.
+ */
+export function logRowsOf(entries: readonly CapturedRequest[]): LogRow[] {
+  return entries.map(rowValues);
+}
+
+/** Writes `rows` inside the caller's write transaction. */
+export async function insertLogRows(statements: Statements, rows: readonly LogRow[]): Promise<void> {
   let start = 0;
   for (; start + API_LOG_ROWS_PER_INSERT <= rows.length; start += API_LOG_ROWS_PER_INSERT) {
     await statements.run(INSERT_CHUNK_SQL, rows.slice(start, start + API_LOG_ROWS_PER_INSERT).flat());

@@ -5,7 +5,7 @@
  */
 /// <reference lib="deno.worker" />
 import { openWriter } from "../db.ts";
-import { insertLogRows } from "./request_log_rows.ts";
+import { insertLogRows, logRowsOf } from "./request_log_rows.ts";
 import type { WriterReply, WriterRequest } from "./request_log_writer.ts";
 
 let writer: ReturnType<typeof openWriter> | null = null;
@@ -15,13 +15,15 @@ self.onmessage = async (event: MessageEvent<WriterRequest>) => {
   const message = event.data;
   switch (message.type) {
     case "open":
-      writer = openWriter(message.url);
+      // Bookkeeping: a power loss may forget the last log rows, a process crash cannot; and no
+      // fsync while the write lock is held, which the serving thread's counters wait for.
+      writer = openWriter(message.url, { bookkeeping: true });
       return;
     case "write":
       try {
         if (writer === null) throw new Error("the writer was not opened");
-        const entries = JSON.parse(message.entries);
-        await writer.writeStatements((statements) => insertLogRows(statements, entries));
+        const rows = logRowsOf(JSON.parse(message.entries));
+        await writer.writeStatements((statements) => insertLogRows(statements, rows));
         reply({ type: "written", id: message.id });
       } catch (error) {
         reply({
