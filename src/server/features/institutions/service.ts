@@ -116,11 +116,14 @@ async function searchIndex(
   countElsewhere?: () => Promise<number | null>,
 ): Promise<Page<Institution>> {
   const table = sql.raw(index);
-  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM ${table} f
-    JOIN institution_search_keys k ON k.search_key = f.rowid
+  // The page is cut from the index's rowids alone, then joined: with the joins inside, SQLite runs
+  // them for every skipped row of a deep OFFSET too.
+  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS}
+    FROM (SELECT rowid AS search_key FROM ${table} WHERE ${table} MATCH ${match}
+      ORDER BY rowid LIMIT ${limit} OFFSET ${offset}) f
+    JOIN institution_search_keys k ON k.search_key = f.search_key
     JOIN institutions i ON i.id = k.institution_id
-    WHERE ${table} MATCH ${match}
-    ORDER BY f.rowid LIMIT ${limit} OFFSET ${offset}`);
+    ORDER BY f.search_key`);
   const count = async () =>
     await countElsewhere?.() ??
       (await db.all<{ total: number }>(
