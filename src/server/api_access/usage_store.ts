@@ -3,9 +3,10 @@
  * hono-rate-limiter Store whose increments are exact. Increments are group-committed: the requests
  * of one turn of the event loop are counted by one transaction with one upsert (count = count + n
  * RETURNING count, for every key and endpoint at once) on the bookkeeping connection (no fsync per
- * commit: a power loss may forget the last counts, a process crash cannot). The same transaction confirms each key is still live (not revoked, not expired),
- * so a revocation made by any process takes effect on the next request without an extra read per
- * request, and it records when each key was last used (at most once per LAST_USED_RESOLUTION_MS).
+ * commit: a power loss may forget the last counts, a process crash cannot). The same transaction
+ * confirms each key is still live (not revoked, not expired), so a revocation made by any process
+ * takes effect on the next request without an extra read per request, and it records when each key
+ * was last used (at most once per LAST_USED_RESOLUTION_MS).
  */
 import { setImmediate } from "node:timers";
 import { sql } from "drizzle-orm";
