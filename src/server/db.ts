@@ -10,6 +10,7 @@
  * client prepares every statement anew and converts every row through several native calls:
  * 37 µs for the session query, against 3 µs prepared (bench/db_statements.ts).
  */
+import { setImmediate } from "node:timers";
 import { type Client, createClient, type InValue } from "@libsql/client";
 import NativeDatabase from "libsql";
 import { type SQL, sql } from "drizzle-orm";
@@ -111,8 +112,8 @@ export interface Database {
    * a process crash): the API keys' hourly counters. Its commits skip the fsync (synchronous =
    * NORMAL), which would otherwise stall every request in flight once per counting batch. Commits
    * of the other connections still fsync the log, and with it everything before them. For a file
-   * database it never waits for the write lock: it rejects with SQLITE_BUSY (isBusyError) while
-   * another connection holds it, and the caller tries again later.
+   * database it waits for another connection's write lock on later turns of the event loop, never
+   * with the event loop stopped (up to BUSY_TIMEOUT_MS, then it rejects with SQLITE_BUSY).
    */
   bookkeepingStatements<T>(fn: (statements: Statements) => Promise<T>): Promise<T>;
   close(): void;
@@ -188,11 +189,39 @@ function clientStatements(execute: Client["execute"]): Statements {
   };
 }
 
-function nativeWriteStatements(connection: NativeConnection, mutex: Mutex): Database["writeStatements"] {
+/** Tries of a busy BEGIN at the next turn of the event loop, before waiting a millisecond each. */
+const IMMEDIATE_BUSY_RETRIES = 8;
+
+/**
+ * BEGIN IMMEDIATE on a connection with busy_timeout 0: while another connection holds the write
+ * lock, it is tried again on later turns of the event loop, for up to BUSY_TIMEOUT_MS, instead of
+ * in SQLite's busy handler, which sleeps with the event loop stopped.
+ */
+async function beginWithoutBlocking(connection: NativeConnection): Promise<void> {
+  const startedMs = performance.now();
+  for (let attempt = 1;; attempt++) {
+    try {
+      connection.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (error) {
+      if (!isBusyError(error) || performance.now() - startedMs >= BUSY_TIMEOUT_MS) throw error;
+      await new Promise((resolve) =>
+        attempt <= IMMEDIATE_BUSY_RETRIES ? setImmediate(resolve) : setTimeout(resolve, 1)
+      );
+    }
+  }
+}
+
+function nativeWriteStatements(
+  connection: NativeConnection,
+  mutex: Mutex,
+  { yieldWhileBusy = false }: { yieldWhileBusy?: boolean } = {},
+): Database["writeStatements"] {
   const statements = preparedStatements(connection);
   return (fn) =>
     mutex.run(async () => {
-      connection.exec("BEGIN IMMEDIATE");
+      if (yieldWhileBusy) await beginWithoutBlocking(connection);
+      else connection.exec("BEGIN IMMEDIATE");
       try {
         const result = await fn(statements);
         connection.exec("COMMIT");
@@ -226,9 +255,9 @@ export function isFileUrl(url: string): boolean {
 /** Commits without an fsync each: a power loss may forget the last ones, a process crash cannot. */
 const BOOKKEEPING_PRAGMAS = [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL"];
 /**
- * The serving thread's bookkeeping connection never waits for SQLite's write lock: the busy
- * handler would sleep with the event loop stopped while the request log's thread holds the lock.
- * Its BEGIN fails at once with SQLITE_BUSY instead, and the caller tries again later.
+ * The serving thread's bookkeeping connection never sleeps in SQLite's busy handler, which would stop
+ * the event loop while the request log's thread holds the write lock: its BEGIN fails at once with
+ * SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn.
  */
 const SERVING_BOOKKEEPING_PRAGMAS = [
   ...BOOKKEEPING_PRAGMAS,
@@ -236,14 +265,14 @@ const SERVING_BOOKKEEPING_PRAGMAS = [
 ];
 
 /** SQLite's "database is locked": another connection holds the write lock. */
-export function isBusyError(error: unknown): boolean {
+function isBusyError(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "SQLITE_BUSY";
 }
 
 /**
- * One more write connection with prepared statements, for a thread of its own (the API's
- * bookkeeping thread: request log rows and hourly counters, so `bookkeeping` commits skip the
- * fsync). Its transactions are serialised only among themselves: against other connections and
+ * One more write connection with prepared statements, for a thread of its own (the request log's
+ * writer; with `bookkeeping`, its commits skip the fsync like the hourly counters'). Its
+ * transactions are serialised only among themselves: against other connections and
  * processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
  */
 export function openWriter(
@@ -281,7 +310,7 @@ export async function openDatabase(url: string): Promise<Database> {
     : nativeWriteStatements(nativeWrite, mutex);
   const bookkeepingStatements = nativeBookkeeping === undefined
     ? writeStatements
-    : nativeWriteStatements(nativeBookkeeping, mutex);
+    : nativeWriteStatements(nativeBookkeeping, mutex, { yieldWhileBusy: true });
   const statements = nativeRead === undefined
     ? clientStatements((stmt) => readClient.execute(stmt))
     : preparedStatements(nativeRead);

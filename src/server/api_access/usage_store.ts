@@ -12,7 +12,7 @@ import { setImmediate } from "node:timers";
 import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Store } from "hono-rate-limiter";
 import { fixedWindow, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
-import { BUSY_TIMEOUT_MS, type Database, isBusyError } from "../db.ts";
+import type { Database } from "../db.ts";
 import { AppError } from "../errors.ts";
 
 /** last_used_at is written when it is older than this, not on every request. */
@@ -65,9 +65,6 @@ interface CountRow {
   windowStart: string;
   count: number;
 }
-
-/** Retries of a busy batch at the next turn of the event loop, before waiting a millisecond each. */
-const IMMEDIATE_BUSY_RETRIES = 8;
 
 export class KeyUsageStore implements Store {
   /** Counts live in the database: other processes' increments are seen here. */
@@ -124,29 +121,16 @@ export class KeyUsageStore implements Store {
   }
 
   /**
-   * Counts the batch of the turn that just ended, without waiting for batches still being counted
-   * (the write mutex runs them in turn; each returns its own exact totals). The bookkeeping
-   * connection does not wait for SQLite's write lock (db.ts): while another connection holds it
-   * (the request log's thread, another process), the batch is tried again on a later turn, so the
-   * event loop never sleeps in SQLite's busy handler, for up to BUSY_TIMEOUT_MS.
+   * Counts the batch of the turn that just ended, without waiting for batches still being counted:
+   * the write mutex runs them in turn, and each returns its own exact totals.
    */
-  #send(batch = this.#takePending(), firstTriedMs = performance.now(), attempt = 1): void {
-    this.#count(batch).catch((error) => {
-      if (isBusyError(error) && performance.now() - firstTriedMs < BUSY_TIMEOUT_MS) {
-        const retry = () => this.#send(batch, firstTriedMs, attempt + 1);
-        if (attempt <= IMMEDIATE_BUSY_RETRIES) setImmediate(retry);
-        else setTimeout(retry, 1);
-        return;
-      }
-      // Fail closed: a request that cannot be counted is not served.
-      for (const hit of batch) hit.reject(error);
-    });
-  }
-
-  #takePending(): PendingHit[] {
+  #send(): void {
     const batch = this.#pending;
     this.#pending = [];
-    return batch;
+    // Fail closed: a request that cannot be counted is not served.
+    this.#count(batch).catch((error) => {
+      for (const hit of batch) hit.reject(error);
+    });
   }
 
   async #count(batch: PendingHit[]): Promise<void> {
