@@ -257,11 +257,15 @@ const BOOKKEEPING_PRAGMAS = [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL
 /**
  * The serving thread's bookkeeping connection never sleeps in SQLite's busy handler, which would stop
  * the event loop while the request log's thread holds the write lock: its BEGIN fails at once with
- * SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn.
+ * SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn. Nor does it checkpoint the
+ * WAL: it commits on most turns of the event loop, so it was the connection that crossed the
+ * auto-checkpoint threshold and copied a thousand pages (and synced the file) with the event loop
+ * stopped. The other connections' commits still checkpoint, the request log's thread most often.
  */
 const SERVING_BOOKKEEPING_PRAGMAS = [
   ...BOOKKEEPING_PRAGMAS,
   "PRAGMA busy_timeout = 0",
+  "PRAGMA wal_autocheckpoint = 0",
 ];
 
 /** SQLite's "database is locked": another connection holds the write lock. */
