@@ -211,14 +211,14 @@ export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CH
 }
 
 /**
- * The logged form of a value about to be (or just) sent as JSON, as the JSON text to store:
- * loggedPayloadJson() without parsing text that was serialised from this very value.
+ * loggedPayloadJson() for text known to be JSON (serialised by this process): a short payload with
+ * nothing to redact is stored as it is without being parsed to check it, and a redacted one is
+ * serialised once.
  */
-export function loggedValueJson(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
-  if (value === undefined) return null;
-  const text = JSON.stringify(value);
-  if (text === undefined) return null;
+export function loggedJsonText(text: string, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
+  if (text === "") return null;
   if (text.length <= maxChars && !mayNeedRedaction(text)) return text;
-  const logged = redactedForLog(value, maxChars);
+  if (text.length > MAX_PARSED_PAYLOAD_CHARS) return JSON.stringify(loggedPayloadFromText(text, maxChars));
+  const logged = redactedForLog(JSON.parse(text), maxChars);
   return logged.fits ? logged.json : JSON.stringify(logged.truncated);
 }

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import {
   isSensitiveName,
+  loggedJsonText,
   loggedPayload,
   loggedPayloadFromText,
   loggedPayloadJson,
-  loggedValueJson,
   MAX_LOGGED_PAYLOAD_CHARS,
+  MAX_PARSED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
   MAX_REMEMBERED_NAMES,
   mayNeedRedaction,
@@ -154,24 +155,25 @@ Deno.test("loggedPayloadJson() stores clean JSON as sent and anything else redac
   }
 });
 
-Deno.test("loggedValueJson() logs a value as loggedPayloadJson() logs its JSON text", () => {
+Deno.test("loggedJsonText() logs serialised JSON exactly as loggedPayloadJson() logs the same text", () => {
   const values = [
     { data: { code: "ABC00012345" }, success: true },
     { password: "p", nested: [{ apiKey: "k" }] },
     { note: `card ${CARD}` },
     { big: "x".repeat(10_000) },
+    { big: "y".repeat(MAX_PARSED_PAYLOAD_CHARS + 1), password: "p" },
     [1, "two", null],
     "plain words",
     42,
   ];
   for (const value of values) {
     assert.equal(
-      loggedValueJson(value),
+      loggedJsonText(JSON.stringify(value)),
       loggedPayloadJson(JSON.stringify(value)),
       JSON.stringify(value).slice(0, 80),
     );
   }
-  assert.equal(loggedValueJson(undefined), null);
+  assert.equal(loggedJsonText(""), null);
 });
 
 Deno.test("isSensitiveName() judges names alike before and after it stops remembering verdicts", () => {

@@ -13,7 +13,7 @@ import { recordAudit } from "../audit.ts";
 import type { Config } from "../config.ts";
 import { clientIp } from "../context.ts";
 import { type Database, isFileUrl } from "../db.ts";
-import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
+import { JSON_CONTENT_TYPE, jsonAnswerText, NULL_BODY_STATUSES, rememberJsonAnswers } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import { type CapturedBody, type CapturedRequest, insertLogRows, logRowsOf } from "./request_log_rows.ts";
 import { LogWriterThread, UncopyableBatchError } from "./request_log_writer.ts";
@@ -78,7 +78,7 @@ async function capturedBody(c: Context): Promise<CapturedBody | null> {
   return null;
 }
 
-/** A JSON response the log could not see being built (not through c.json): read from a copy. */
+/** A JSON response not made by c.json() (or replaced since): read from a copy. */
 async function responseTextOf(res: Response): Promise<string | null> {
   if (NULL_BODY_STATUSES.has(res.status) || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) {
     return null;
@@ -132,25 +132,18 @@ export class RequestLog {
   readonly middleware: MiddlewareHandler<ApiAccessEnv> = async (c, next) => {
     const createdAtMs = Date.now();
     const startedMs = performance.now();
-    // Seeing the value a handler answers with spares reading the response back from a copy.
-    let answered: { kind: "value"; value: unknown } | null = null;
-    const json = c.json;
-    c.json = ((value: unknown, ...rest: unknown[]) => {
-      answered = { kind: "value", value };
-      return (json as (...args: unknown[]) => Response)(value, ...rest);
-    }) as typeof c.json;
+    rememberJsonAnswers(c);
     await next();
     const responseTimeMs = Math.round(performance.now() - startedMs);
     const apiKeyId = c.get("apiKeyId") ?? null;
-    const sent = c.get("sentResponseBody");
-    let response: CapturedRequest["response"] = null;
-    if (sent !== undefined) response = { kind: "text", text: sent };
-    // The last c.json() call made the response unless it is not JSON at all (a file download).
-    else if (answered !== null && JSON_CONTENT_TYPE.test(c.res.headers.get("content-type") ?? "")) {
-      response = answered;
-    } else {
-      const text = await responseTextOf(c.res);
-      if (text !== null) response = { kind: "text", text };
+    let response = c.get("sentResponse") ?? null;
+    if (response === null) {
+      const answered = jsonAnswerText(c, c.res);
+      if (answered !== undefined) response = { kind: "json", text: answered };
+      else {
+        const text = await responseTextOf(c.res);
+        if (text !== null) response = { kind: "text", text };
+      }
     }
     this.#enqueue({
       endpoint: c.req.path,
