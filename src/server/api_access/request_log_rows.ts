@@ -5,9 +5,9 @@
 import { v7 as timeOrderedUuid } from "uuid";
 import { maskCardNumbersInText } from "../../domain/card.ts";
 import {
+  loggedJsonText,
   loggedPayload,
   loggedPayloadFromText,
-  loggedJsonText,
   loggedPayloadJson,
 } from "../../domain/redaction.ts";
 import type { Statements } from "../db.ts";
