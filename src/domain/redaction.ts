@@ -209,16 +209,3 @@ export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CH
   }
   return JSON.stringify(loggedPayloadFromText(text, maxChars));
 }
-
-/**
- * loggedPayloadJson() for text known to be JSON (serialised by this process): a short payload with
- * nothing to redact is stored as it is without being parsed to check it, and a redacted one is
- * serialised once.
- */
-export function loggedJsonText(text: string, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
-  if (text === "") return null;
-  if (text.length <= maxChars && !mayNeedRedaction(text)) return text;
-  if (text.length > MAX_PARSED_PAYLOAD_CHARS) return JSON.stringify(loggedPayloadFromText(text, maxChars));
-  const logged = redactedForLog(JSON.parse(text), maxChars);
-  return logged.fits ? logged.json : JSON.stringify(logged.truncated);
-}

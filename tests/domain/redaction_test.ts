@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import {
   isSensitiveName,
-  loggedJsonText,
   loggedPayload,
   loggedPayloadFromText,
   loggedPayloadJson,
   MAX_LOGGED_PAYLOAD_CHARS,
-  MAX_PARSED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
   MAX_REMEMBERED_NAMES,
   mayNeedRedaction,
@@ -153,27 +151,6 @@ Deno.test("loggedPayloadJson() stores clean JSON as sent and anything else redac
   for (const text of [clean, '{"token":1}', "x".repeat(10_000), `{"a":"${CARD}"}`, "not json {"]) {
     JSON.parse(loggedPayloadJson(text)!);
   }
-});
-
-Deno.test("loggedJsonText() logs serialised JSON exactly as loggedPayloadJson() logs the same text", () => {
-  const values = [
-    { data: { code: "ABC00012345" }, success: true },
-    { password: "p", nested: [{ apiKey: "k" }] },
-    { note: `card ${CARD}` },
-    { big: "x".repeat(10_000) },
-    { big: "y".repeat(MAX_PARSED_PAYLOAD_CHARS + 1), password: "p" },
-    [1, "two", null],
-    "plain words",
-    42,
-  ];
-  for (const value of values) {
-    assert.equal(
-      loggedJsonText(JSON.stringify(value)),
-      loggedPayloadJson(JSON.stringify(value)),
-      JSON.stringify(value).slice(0, 80),
-    );
-  }
-  assert.equal(loggedJsonText(""), null);
 });
 
 Deno.test("isSensitiveName() judges names alike before and after it stops remembering verdicts", () => {
