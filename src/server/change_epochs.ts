@@ -12,6 +12,7 @@
  * milliseconds), and every request that arrives before then shares it.
  */
 import { setImmediate } from "node:timers";
+import { BoundedMap } from "./bounded_map.ts";
 import type { Statements } from "./db.ts";
 
 export const EPOCH_TOPICS = ["auth", "routing_codes"] as const;
@@ -53,16 +54,15 @@ export class ChangeEpochs {
 }
 
 /**
- * Values read at a known epoch of one topic. An entry counts only while its epoch is the current
- * one; store a value with the epoch read *before* the value itself, so a change in between makes
+ * Values read at a known epoch: of a change_epochs topic, or of another counter that triggers bump
+ * (institutions_search_version). An entry counts only while its epoch is the current one; store a value with the epoch read *before* the value itself, so a change in between makes
  * the entry look stale (one extra read), never fresh. Past `maxEntries` the oldest entry goes.
  */
 export class EpochCache<K, V> {
-  readonly #entries = new Map<K, { value: V; epoch: number }>();
-  readonly #maxEntries: number;
+  readonly #entries: BoundedMap<K, { value: V; epoch: number }>;
 
   constructor(maxEntries: number) {
-    this.#maxEntries = maxEntries;
+    this.#entries = new BoundedMap(maxEntries);
   }
 
   get(key: K, currentEpoch: number): V | undefined {
@@ -74,8 +74,6 @@ export class EpochCache<K, V> {
   }
 
   set(key: K, value: V, epoch: number): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { value, epoch });
   }
 

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema.ts";
 import { encodeApiKey, isWellFormedApiKey } from "../../domain/public_api.ts";
+import { BoundedMap } from "../bounded_map.ts";
 import type { Database } from "../db.ts";
 
 /** Resolved identities kept in memory; beyond this the oldest is forgotten (and re-read when used). */
@@ -54,7 +55,7 @@ const FIND_LIVE_KEY_SQL = `SELECT id, name, key_prefix AS keyPrefix, key_hash AS
  */
 export class ApiKeyResolver {
   readonly #db: Database;
-  readonly #cache = new Map<string, ApiKeyIdentity>();
+  readonly #cache = new BoundedMap<string, ApiKeyIdentity>(MAX_CACHED_API_KEYS);
 
   constructor(db: Database) {
     this.#db = db;
@@ -83,9 +84,6 @@ export class ApiKeyResolver {
       createdBy: row.createdBy,
       expiresAt: row.expiresAt,
     };
-    if (this.#cache.size >= MAX_CACHED_API_KEYS) {
-      this.#cache.delete(this.#cache.keys().next().value!);
-    }
     this.#cache.set(token, identity);
     return identity;
   }

@@ -38,8 +38,8 @@ function parseBucket(bucket: string): { apiKeyId: string; endpoint: string } {
 }
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
-const groupOf = (apiKeyId: string, endpoint: string, windowStartIso: string) =>
-  `${apiKeyId} ${endpoint} ${windowStartIso}`;
+const groupOf = (apiKeyId: string, endpoint: string, windowStartMs: number) =>
+  `${apiKeyId} ${endpoint} ${windowStartMs}`;
 
 /**
  * One upsert counts the whole batch: the groups arrive as one JSON array of [key id, endpoint,
@@ -137,7 +137,7 @@ export class KeyUsageStore implements Store {
     const nowMs = this.#now();
     const groups = new Map<string, PendingHit[]>();
     for (const hit of batch) {
-      const group = groupOf(hit.apiKeyId, hit.endpoint, isoOf(hit.windowStartMs));
+      const group = groupOf(hit.apiKeyId, hit.endpoint, hit.windowStartMs);
       const hits = groups.get(group);
       if (hits) hits.push(hit);
       else groups.set(group, [hit]);
@@ -163,7 +163,7 @@ export class KeyUsageStore implements Store {
     });
     if (prune) this.#prunedBeforeMs = keepFromMs;
     const totals = new Map(
-      rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, row.windowStart), row.count]),
+      rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, Date.parse(row.windowStart)), row.count]),
     );
 
     for (const [group, hits] of groups) {

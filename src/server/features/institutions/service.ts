@@ -10,6 +10,7 @@ import {
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
+import { EpochCache } from "../../change_epochs.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { SearchTexts } from "./search_texts.ts";
@@ -148,18 +149,15 @@ export interface CountCache {
 }
 
 export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
-  const entries = new Map<string, { version: number; total: number }>();
+  const totals = new EpochCache<string, number>(maxEntries);
   return {
     async get(db, key, compute) {
       // Read before counting: a commit in between then only makes the entry look older than it is.
       const [{ version }] = await db.all<{ version: number }>(
         sql`SELECT version FROM institutions_search_version WHERE id = 1`,
       );
-      const hit = entries.get(key);
-      entries.delete(key);
-      const total = hit?.version === version ? hit.total : await compute();
-      entries.set(key, { version, total });
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      const total = totals.get(key, version) ?? await compute();
+      totals.set(key, total, version);
       return total;
     },
   };
