@@ -91,9 +91,11 @@ export function redactValue(value: unknown, depth = 0): unknown {
 
 /** 13 or more digits, possibly grouped by single spaces or dashes: what maskCardNumbersInText looks at. */
 const CARD_NUMBER_CANDIDATE = /\d(?:[ -]?\d){12}/;
-/** Every sensitive name contains one of these once its non-alphanumerics are removed. */
-const SENSITIVE_FRAGMENTS =
-  /pass|secret|token|auth|key|credential|card|session|cookie|pan|pin|cvv|cvc|otp|sid/;
+/**
+ * Every sensitive name, once normalised, is or contains one of these: built from the same two lists
+ * as isSensitiveName(), so a name added there can never be missed here.
+ */
+const SENSITIVE_FRAGMENTS = new RegExp([...SENSITIVE_NAMES, ...SENSITIVE_NAME_PARTS].join("|"));
 
 /**
  * False when `text` certainly holds nothing to redact: no card-number-like digits and no fragment of

@@ -136,9 +136,43 @@ Deno.test("mayNeedRedaction() clears only text with no card-like digits and no f
       `{"n":${CARD}}`,
       '{"\\u0070assword":"x"}',
       '{"apiKey":1}',
+      '{"accountNumber":"LA-0001"}',
     ]
   ) {
     assert.equal(mayNeedRedaction(text), true, text);
+  }
+});
+
+Deno.test("mayNeedRedaction() never clears a payload whose field isSensitiveName() would redact", () => {
+  const names = [
+    "key",
+    "pan",
+    "pin",
+    "cvv",
+    "cvc",
+    "cvv2",
+    "otp",
+    "sid",
+    "cookie",
+    "Set-Cookie",
+    "recipientCard",
+    "accountNumber",
+    "password",
+    "passwd",
+    "passphrase",
+    "clientSecret",
+    "refresh_token",
+    "Authorization",
+    "api-key",
+    "privateKey",
+    "accessKey",
+    "credentials",
+    "cardNumber",
+    "sessionId",
+  ];
+  for (const name of names) {
+    assert.equal(isSensitiveName(name), true, name);
+    assert.equal(mayNeedRedaction(JSON.stringify({ [name]: "short" })), true, name);
   }
 });
 
