@@ -163,6 +163,31 @@ export function maskCardNumber(cardNumber: string): string {
 
 /** Digit groups joined by single spaces or dashes, as card numbers are written. */
 const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+
+/**
+ * False when `text` holds no run of digits (grouped by single spaces or dashes, as DIGIT_RUN finds
+ * them) long enough to be a card number: one pass that spares most text (dates, amounts, codes) the
+ * work of {@linkcode maskCardNumbersInText}.
+ */
+export function mayHoldCardNumber(text: string): boolean {
+  // A loop, not a regular expression: /\d(?:[ -]?\d){12}/ backtracks over every date and id.
+  let digits = 0;
+  let afterDigit = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      if (++digits >= MIN_CARD_NUMBER_LENGTH) return true;
+      afterDigit = true;
+    } else if ((code === 32 || code === 45) && afterDigit) {
+      afterDigit = false;
+    } else {
+      digits = 0;
+      afterDigit = false;
+    }
+  }
+  return false;
+}
+
 const DIGIT_GROUP = /\d+/g;
 
 function maskCardNumbersInRun(run: string): string {
@@ -203,7 +228,7 @@ function maskCardNumbersInRun(run: string): string {
  * should be masked with {@linkcode maskCardNumber} regardless of validity.
  */
 export function maskCardNumbersInText(text: string): string {
-  return text.replace(DIGIT_RUN, maskCardNumbersInRun);
+  return mayHoldCardNumber(text) ? text.replace(DIGIT_RUN, maskCardNumbersInRun) : text;
 }
 
 /** A US ABA routing transit number: 9 digits, not all zeros, with a valid 3-7-1 checksum. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { maskCardNumbersInText } from "./card.ts";
+import { maskCardNumbersInText, mayHoldCardNumber } from "./card.ts";
 
 export const REDACTED = "[REDACTED]";
 /** The most of one payload the log keeps, in characters of its JSON text. */
@@ -89,22 +89,29 @@ export function redactValue(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-/** 13 or more digits, possibly grouped by single spaces or dashes: what maskCardNumbersInText looks at. */
-const CARD_NUMBER_CANDIDATE = /\d(?:[ -]?\d){12}/;
 /**
- * Every sensitive name, once normalised, is or contains one of these: built from the same two lists
- * as isSensitiveName(), so a name added there can never be missed here.
- */
-const SENSITIVE_FRAGMENTS = new RegExp([...SENSITIVE_NAMES, ...SENSITIVE_NAME_PARTS].join("|"));
-
-/**
- * False when `text` certainly holds nothing to redact: no card-number-like digits and no fragment of
- * a sensitive name anywhere (names, values, or across them). Lets the log skip the walk for the
- * common lookup answer; any doubt (including JSON escapes) answers true.
+ * False when the JSON `text` certainly holds nothing to redact: no card-number-like digits and no
+ * name that isSensitiveName() would redact. Lets the log skip the walk for the common lookup
+ * answer. Text with any backslash escape answers true: an escaped name could hide a secret one.
  */
 export function mayNeedRedaction(text: string): boolean {
-  if (text.includes("\\u") || CARD_NUMBER_CANDIDATE.test(text)) return true;
-  return SENSITIVE_FRAGMENTS.test(text.toLowerCase().replace(/[^a-z0-9]/g, ""));
+  if (text.includes("\\") || mayHoldCardNumber(text)) return true;
+  // Without escapes, every '"' outside a string opens one and the next closes it; a string
+  // followed by ':' is a name.
+  for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', open + 1)) {
+    const close = text.indexOf('"', open + 1);
+    if (close === -1) return true;
+    let next = close + 1;
+    while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
+    if (text.charCodeAt(next) === COLON && isSensitiveName(text.slice(open + 1, close))) return true;
+    open = close;
+  }
+  return false;
+}
+
+const COLON = 58;
+function isJsonWhitespace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
 }
 
 /** `"password": "…"` and `password=…` pairs in text that could not be parsed as a whole. */
@@ -163,6 +170,31 @@ export function loggedPayload(value: unknown, maxChars = MAX_LOGGED_PAYLOAD_CHAR
   return logged.fits ? logged.redacted : logged.truncated;
 }
 
+/** The parsed JSON of `text`, or undefined when it is not JSON or too long to parse. */
+function parsedJson(text: string, maxParseChars: number): { value: unknown } | undefined {
+  if (text.length > maxParseChars) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short JSON payload with nothing to redact is logged as it is. */
+function isCleanJson(text: string, maxChars: number): boolean {
+  return text.length <= maxChars && !mayNeedRedaction(text);
+}
+
+/** Text that is not JSON (or too long to parse): redacted as text, and cut to a preview. */
+function loggedText(text: string, maxChars: number): unknown {
+  if (text.length <= maxChars) return redactText(text);
+  return {
+    truncated: true,
+    originalLength: text.length,
+    preview: redactText(previewOf(text, maxChars)),
+  } satisfies TruncatedPayload;
+}
+
 /**
  * The logged form of a payload's text: parsed as JSON when it is, otherwise (or when it is longer
  * than `maxParseChars`) redacted as text and cut to a preview.
@@ -173,41 +205,18 @@ export function loggedPayloadFromText(
   maxParseChars = MAX_PARSED_PAYLOAD_CHARS,
 ): unknown {
   if (text === "") return null;
-  if (text.length <= maxChars && !mayNeedRedaction(text)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  if (text.length <= maxParseChars) {
-    try {
-      return loggedPayload(JSON.parse(text), maxChars);
-    } catch {
-      // Not JSON: logged as redacted text below.
-    }
-  }
-  if (text.length <= maxChars) return redactText(text);
-  return {
-    truncated: true,
-    originalLength: text.length,
-    preview: redactText(previewOf(text, maxChars)),
-  } satisfies TruncatedPayload;
+  const json = parsedJson(text, maxParseChars);
+  if (json === undefined) return loggedText(text, maxChars);
+  return isCleanJson(text, maxChars) ? json.value : loggedPayload(json.value, maxChars);
 }
 
 /**
  * loggedPayloadFromText() as the JSON text to store. A short payload with nothing to redact is
- * stored exactly as sent (once it has parsed as JSON), sparing a parse-walk-serialise per request.
+ * stored exactly as sent (once it has parsed as JSON), sparing a walk and a serialisation.
  */
 export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CHARS): string | null {
   if (text === "") return null;
-  if (text.length <= maxChars && !mayNeedRedaction(text)) {
-    try {
-      JSON.parse(text);
-      return text;
-    } catch {
-      // Not JSON: redacted and stored as a JSON string below.
-    }
-  }
-  return JSON.stringify(loggedPayloadFromText(text, maxChars));
+  const json = parsedJson(text, MAX_PARSED_PAYLOAD_CHARS);
+  if (json === undefined) return JSON.stringify(loggedText(text, maxChars));
+  return isCleanJson(text, maxChars) ? text : JSON.stringify(loggedPayload(json.value, maxChars));
 }

@@ -10,6 +10,7 @@ import {
   luhnCheckDigit,
   maskCardNumber,
   maskCardNumbersInText,
+  mayHoldCardNumber,
   normalizeCardNumber,
   validateIssuerPrefix,
 } from "../../src/domain/card.ts";
@@ -223,9 +224,7 @@ Deno.test("maskCardNumbersInText() never leaves a generated card number readable
       fc.string({ maxLength: 20 }),
       (body, before, after) => {
         const cardNumber = generateCardNumber(DEFAULT_ISSUER_PREFIXES.visa, () => body);
-        const text = `${before.replace(/[\d -]/g, "")} ${cardNumber} ${
-          after.replace(/[\d -]/g, "")
-        }`;
+        const text = `${before.replace(/[\d -]/g, "")} ${cardNumber} ${after.replace(/[\d -]/g, "")}`;
         const masked = maskCardNumbersInText(text);
         assert.ok(!masked.includes(cardNumber), masked);
         assert.ok(masked.includes(maskCardNumber(cardNumber)), masked);
@@ -255,4 +254,17 @@ Deno.test("isValidAbaRoutingNumber() rejects a bad checksum, wrong length, non-d
   for (const routingNumber of invalid) {
     assert.equal(isValidAbaRoutingNumber(routingNumber), false, JSON.stringify(routingNumber));
   }
+});
+
+Deno.test("mayHoldCardNumber() answers as 13 digits grouped by single spaces or dashes would", () => {
+  const candidate = /\d(?:[ -]?\d){12}/;
+  const text = fc.array(fc.constantFrom("0", "4", "9", " ", "-", "a", ":", '"'), { maxLength: 40 })
+    .map((characters) => characters.join(""));
+  fc.assert(fc.property(text, (sample) => mayHoldCardNumber(sample) === candidate.test(sample)), {
+    numRuns: 5_000,
+  });
+  assert.equal(mayHoldCardNumber("4532 0151 1283 0366"), true);
+  assert.equal(mayHoldCardNumber("2026-11-25T09:17:57.530Z"), false);
+  assert.equal(mayHoldCardNumber("453201511283"), false);
+  assert.equal(mayHoldCardNumber("4532-0151  11283 0366"), false);
 });

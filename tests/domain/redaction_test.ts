@@ -137,6 +137,10 @@ Deno.test("mayNeedRedaction() clears only text with no card-like digits and no f
       '{"\\u0070assword":"x"}',
       '{"apiKey":1}',
       '{"accountNumber":"LA-0001"}',
+      '{"a":"x",":password":1}',
+      '{"a" : "b", "token" \n : "c"}',
+      '["k", {"pin": 1}]',
+      '{"pass\\nword":"x"}',
     ]
   ) {
     assert.equal(mayNeedRedaction(text), true, text);
@@ -194,4 +198,13 @@ Deno.test("isSensitiveName() judges names alike before and after it stops rememb
     assert.equal(isSensitiveName(name), true, `${name}, asked again`);
   }
   assert.equal(isSensitiveName("countryCode"), false);
+});
+
+Deno.test("loggedPayloadFromText() redacts text that is not JSON, however clean its quotes look", () => {
+  assert.equal(
+    loggedPayloadFromText("email=a%40b.test&password=hunter22"),
+    `email=a%40b.test&password=${REDACTED}`,
+  );
+  assert.equal(loggedPayloadFromText("plain words"), "plain words");
+  assert.equal(loggedPayloadJson("token=abc"), JSON.stringify(`token=${REDACTED}`));
 });
