@@ -27,11 +27,27 @@ export type Queryable = Db | Tx;
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * The request log's thread checkpoints the WAL once it holds this many pages (40 MiB of 4 KiB
+ * pages). Every log batch rewrites the same last pages of the table and of its indexes, and a
+ * checkpoint copies each page once however often it was rewritten, and syncs the file twice: at
+ * 10,000 pages a log row cost 6–7 µs to write, against 10–12 µs at SQLite's default of 1,000
+ * (500-row batches, bench in docs/bench.md).
+ */
+export const LOG_WRITER_CHECKPOINT_PAGES = 10_000;
+/**
+ * Every other connection checkpoints only past this, as a backstop should the log's thread not run:
+ * at SQLite's default, any commit on the serving thread would copy what the log's thread left to
+ * copy, with the event loop stopped.
+ */
+export const BACKSTOP_CHECKPOINT_PAGES = 2 * LOG_WRITER_CHECKPOINT_PAGES;
+
 /** FULL: in WAL mode, NORMAL can lose the last commits on power loss; FULL cannot. */
 const CONNECTION_PRAGMAS = [
   "PRAGMA foreign_keys = ON",
   `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`,
   "PRAGMA synchronous = FULL",
+  `PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`,
 ];
 
 /** One row as an object keyed by column name. */
@@ -254,13 +270,18 @@ export function isFileUrl(url: string): boolean {
 
 /** Commits without an fsync each: a power loss may forget the last ones, a process crash cannot. */
 const BOOKKEEPING_PRAGMAS = [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL"];
+/** The request log's thread: bookkeeping, and the connection that checkpoints the WAL. */
+const LOG_WRITER_PRAGMAS = [
+  ...BOOKKEEPING_PRAGMAS,
+  `PRAGMA wal_autocheckpoint = ${LOG_WRITER_CHECKPOINT_PAGES}`,
+];
 /**
  * The serving thread's bookkeeping connection never sleeps in SQLite's busy handler, which would stop
  * the event loop while the request log's thread holds the write lock: its BEGIN fails at once with
  * SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn. Nor does it checkpoint the
  * WAL: it commits on most turns of the event loop, so it was the connection that crossed the
  * auto-checkpoint threshold and copied a thousand pages (and synced the file) with the event loop
- * stopped. The other connections' commits still checkpoint, the request log's thread most often.
+ * stopped. The request log's thread checkpoints (LOG_WRITER_CHECKPOINT_PAGES).
  */
 const SERVING_BOOKKEEPING_PRAGMAS = [
   ...BOOKKEEPING_PRAGMAS,
@@ -274,16 +295,17 @@ function isBusyError(error: unknown): boolean {
 }
 
 /**
- * One more write connection with prepared statements, for a thread of its own (the request log's
- * writer; with `bookkeeping`, its commits skip the fsync like the hourly counters'). Its
+ * One more write connection with prepared statements, for a thread of its own (with `logWriter`,
+ * the request log's: its commits skip the fsync like the hourly counters', and it is the connection
+ * that checkpoints the WAL). Its
  * transactions are serialised only among themselves: against other connections and
  * processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
  */
 export function openWriter(
   url: string,
-  { bookkeeping = false }: { bookkeeping?: boolean } = {},
+  { logWriter = false }: { logWriter?: boolean } = {},
 ): { writeStatements: Database["writeStatements"]; close(): void } {
-  const connection = openNative(url, bookkeeping ? BOOKKEEPING_PRAGMAS : CONNECTION_PRAGMAS);
+  const connection = openNative(url, logWriter ? LOG_WRITER_PRAGMAS : CONNECTION_PRAGMAS);
   return { writeStatements: nativeWriteStatements(connection, new Mutex()), close: () => connection.close() };
 }
 

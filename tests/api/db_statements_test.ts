@@ -1,7 +1,15 @@
 /** The prepared-statement handles of src/server/db.ts against a real database file. */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { type Database, inSavepoint, openDatabase, statementsOf } from "../../src/server/db.ts";
+import {
+  BACKSTOP_CHECKPOINT_PAGES,
+  type Database,
+  inSavepoint,
+  LOG_WRITER_CHECKPOINT_PAGES,
+  openDatabase,
+  openWriter,
+  statementsOf,
+} from "../../src/server/db.ts";
 
 async function withDatabase(fn: (db: Database) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "cbr-statements-" });
@@ -97,4 +105,27 @@ Deno.test("inSavepoint() undoes only the writes of the step that threw, and the 
     });
     const rows = await db.statements.all<{ id: number }>("SELECT id FROM t ORDER BY id", []);
     assert.deepEqual(rows.map((r) => r.id), [1, 3, 4]);
+  }));
+
+Deno.test("the request log's writer checkpoints the WAL; the serving thread's connections only far past it", () =>
+  withDatabase(async (db) => {
+    const threshold = "PRAGMA wal_autocheckpoint";
+    const pages = (row: Record<string, unknown> | undefined) => Number(Object.values(row ?? {})[0]);
+    assert.equal(
+      pages((await db.read.all<Record<string, unknown>>(sql.raw(threshold)))[0]),
+      BACKSTOP_CHECKPOINT_PAGES,
+    );
+    assert.equal(pages(await db.statements.get(threshold, [])), BACKSTOP_CHECKPOINT_PAGES);
+    assert.equal(pages(await db.writeStatements((s) => s.get(threshold, []))), BACKSTOP_CHECKPOINT_PAGES);
+    assert.equal(pages(await db.bookkeepingStatements((s) => s.get(threshold, []))), 0);
+    const logWriter = openWriter(db.url, { logWriter: true });
+    try {
+      assert.equal(
+        pages(await logWriter.writeStatements((s) => s.get(threshold, []))),
+        LOG_WRITER_CHECKPOINT_PAGES,
+      );
+    } finally {
+      logWriter.close();
+    }
+    assert.ok(BACKSTOP_CHECKPOINT_PAGES > LOG_WRITER_CHECKPOINT_PAGES);
   }));

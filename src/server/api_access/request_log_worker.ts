@@ -17,7 +17,7 @@ self.onmessage = async (event: MessageEvent<WriterRequest>) => {
     case "open":
       // Bookkeeping: a power loss may forget the last log rows, a process crash cannot; and no
       // fsync while the write lock is held, which the serving thread's counters wait for.
-      writer = openWriter(message.url, { bookkeeping: true });
+      writer = openWriter(message.url, { logWriter: true });
       return;
     case "write":
       try {
