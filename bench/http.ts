@@ -38,7 +38,7 @@ interface Target {
   request: WrkRequest;
   results: WrkResult[];
   auth: string;
-  /** Called before and after each run of this target (the API key pool grows with the rate). */
+  /** Called before and after each run of this target (each run gets API keys of its own). */
   beforeRun?: (seconds: number) => Promise<void>;
   afterRun?: (result: WrkResult, seconds: number) => void;
 }
@@ -188,23 +188,24 @@ export async function httpBench(log: (line: string) => void): Promise<BenchRow[]
         // the run measures key checking, counting and logging rather than 429s.
         const bearer = (k: string) => `Bearer ${k}`;
         const request = { url, rotateHeader: { name: "Authorization", values: keys.map(bearer) } };
-        // Top the pool up before every run from the rate seen so far: warm-ups run cold and slow.
-        let issued = 0;
+        // Every run rotates over keys of its own, enough for KEY_HEADROOM times the fastest rate seen
+        // so far (warm-ups run cold and slow): a key an earlier run used carries its count, and keys
+        // that joined a shared pool late left the first ones over their limit (429s in the figures).
         let rate = 0;
         const ensureKeys = async (seconds: number) => {
-          const needed = Math.ceil((issued + rate * KEY_HEADROOM * seconds) / REQUESTS_PER_KEY);
-          if (needed > keys.length) {
-            keys.push(...(await createApiKeys(server, cookie, needed - keys.length) ?? []));
-            request.rotateHeader.values = keys.map(bearer);
-          }
+          const needed = Math.max(
+            INITIAL_KEYS,
+            Math.ceil((rate * KEY_HEADROOM * seconds) / REQUESTS_PER_KEY),
+          );
+          const fresh = await createApiKeys(server, cookie, needed) ?? [];
+          request.rotateHeader.values = fresh.map(bearer);
         };
         const record = (result: WrkResult, seconds: number) => {
-          issued += result.requests;
           rate = Math.max(rate, result.requestsPerSec);
           log(
             `http: routing at ${
               formatNumber(result.requestsPerSec)
-            } req/s over ${seconds} s; ${keys.length} keys`,
+            } req/s over ${seconds} s; ${request.rotateHeader.values.length} keys`,
           );
         };
         log(`http: sizing the API key pool from a ${WARMUP_SECONDS} s warm-up`);
