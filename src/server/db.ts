@@ -297,9 +297,8 @@ function isBusyError(error: unknown): boolean {
 /**
  * One more write connection with prepared statements, for a thread of its own (with `logWriter`,
  * the request log's: its commits skip the fsync like the hourly counters', and it is the connection
- * that checkpoints the WAL). Its
- * transactions are serialised only among themselves: against other connections and
- * processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
+ * that checkpoints the WAL). Its transactions are serialised only among themselves: against other
+ * connections and processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
  */
 export function openWriter(
   url: string,
