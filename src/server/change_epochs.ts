@@ -55,8 +55,9 @@ export class ChangeEpochs {
 
 /**
  * Values read at a known epoch: of a change_epochs topic, or of another counter that triggers bump
- * (institutions_search_version). An entry counts only while its epoch is the current one; store a value with the epoch read *before* the value itself, so a change in between makes
- * the entry look stale (one extra read), never fresh. Past `maxEntries` the oldest entry goes.
+ * (institutions_search_version). An entry counts only while its epoch is the current one; store a
+ * value with the epoch read *before* the value itself, so a change in between makes the entry look
+ * stale (one extra read), never fresh. Past `maxEntries` the oldest entry goes.
  */
 export class EpochCache<K, V> {
   readonly #entries: BoundedMap<K, { value: V; epoch: number }>;
