@@ -164,10 +164,45 @@ export function maskCardNumber(cardNumber: string): string {
 /** Digit groups joined by single spaces or dashes, as card numbers are written. */
 const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
 
+const isDigitCode = (code: number) => code >= 48 && code <= 57;
+const isGroupSeparatorCode = (code: number) => code === 32 || code === 45;
+
+const isRunCode = (text: string, index: number) =>
+  isDigitCode(text.charCodeAt(index)) ||
+  (isGroupSeparatorCode(text.charCodeAt(index)) && index > 0 && index + 1 < text.length &&
+    isDigitCode(text.charCodeAt(index - 1)) && isDigitCode(text.charCodeAt(index + 1)));
+
 /**
- * False when `text` holds no run of digits (grouped by single spaces or dashes, as DIGIT_RUN finds
- * them) long enough to be a card number: one pass that spares most text (dates, amounts, codes) the
- * work of {@linkcode maskCardNumbersInText}.
+ * For the run of digit groups that holds `index`: -1 when some span of its whole groups has a
+ * card's 13 to 19 digits, else the index just past the run.
+ */
+function scanRunForCardLengthSpan(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && isRunCode(text, start - 1)) start--;
+  const groupLengths: number[] = [];
+  let group = 0;
+  let position = start;
+  for (; position <= text.length; position++) {
+    if (position < text.length && isDigitCode(text.charCodeAt(position))) {
+      group++;
+      continue;
+    }
+    groupLengths.push(group);
+    group = 0;
+    let digits = 0;
+    for (let last = groupLengths.length - 1; last >= 0 && digits <= MAX_CARD_NUMBER_LENGTH; last--) {
+      digits += groupLengths[last];
+      if (digits >= MIN_CARD_NUMBER_LENGTH && digits <= MAX_CARD_NUMBER_LENGTH) return -1;
+    }
+    if (!isRunCode(text, position)) break;
+  }
+  return position;
+}
+
+/**
+ * False when `text` holds no span of whole digit groups (runs grouped by single spaces or dashes,
+ * as DIGIT_RUN finds them) with a card's 13 to 19 digits: one pass that spares most text (dates,
+ * amounts, codes, IBANs of 20 digits and more) the work of {@linkcode maskCardNumbersInText}.
  */
 export function mayHoldCardNumber(text: string): boolean {
   // A loop, not a regular expression: /\d(?:[ -]?\d){12}/ backtracks over every date and id.
@@ -176,8 +211,14 @@ export function mayHoldCardNumber(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) {
-      if (++digits >= MIN_CARD_NUMBER_LENGTH) return true;
       afterDigit = true;
+      if (++digits < MIN_CARD_NUMBER_LENGTH) continue;
+      // Rarely reached (most runs are dates, amounts and codes): the run's groups decide.
+      const end = scanRunForCardLengthSpan(text, index);
+      if (end === -1) return true;
+      index = end;
+      digits = 0;
+      afterDigit = false;
     } else if ((code === 32 || code === 45) && afterDigit) {
       afterDigit = false;
     } else {
@@ -188,37 +229,59 @@ export function mayHoldCardNumber(text: string): boolean {
   return false;
 }
 
-const DIGIT_GROUP = /\d+/g;
+/** Luhn over the digits of `run` from `start` to `end`, skipping the separators between groups. */
+function spanPassesLuhn(run: string, start: number, end: number): boolean {
+  let sum = 0;
+  let double = false;
+  for (let index = end - 1; index >= start; index--) {
+    const code = run.charCodeAt(index);
+    if (!isDigitCode(code)) continue;
+    let digit = code - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
 
 function maskCardNumbersInRun(run: string): string {
   // Too short to hold a card's digits, whatever its separators: most runs (dates, amounts, codes).
   if (run.length < MIN_CARD_NUMBER_LENGTH) return run;
-  const groups = [...run.matchAll(DIGIT_GROUP)].map((match) => ({
-    start: match.index,
-    end: match.index + match[0].length,
-    digits: match[0],
-  }));
-  const hidden = new Set<number>();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let index = 0; index < run.length; index++) {
+    if (!isDigitCode(run.charCodeAt(index))) continue;
+    starts.push(index);
+    while (index < run.length && isDigitCode(run.charCodeAt(index))) index++;
+    ends.push(index);
+  }
+  let hidden: Uint8Array | undefined;
   // A card number can sit next to other numbers in the same run ("4532015112830366 123"), so
   // every span of whole groups with a card's length is checked, not only the entire run.
-  for (let first = 0; first < groups.length; first++) {
-    let digits = "";
-    for (let last = first; last < groups.length; last++) {
-      digits += groups[last].digits;
-      if (digits.length > MAX_CARD_NUMBER_LENGTH) break;
-      if (digits.length < MIN_CARD_NUMBER_LENGTH || !isValidLuhn(digits)) continue;
-      const start = groups[first].start;
-      const span = run.slice(start, groups[last].end);
-      const maskedSpan = maskCardNumber(span);
-      for (let offset = 0; offset < span.length; offset++) {
-        if (maskedSpan[offset] !== span[offset]) hidden.add(start + offset);
+  for (let first = 0; first < starts.length; first++) {
+    let digits = 0;
+    for (let last = first; last < starts.length; last++) {
+      digits += ends[last] - starts[last];
+      if (digits > MAX_CARD_NUMBER_LENGTH) break;
+      if (digits < MIN_CARD_NUMBER_LENGTH || !spanPassesLuhn(run, starts[first], ends[last])) continue;
+      // The digits maskCardNumber() would hide in this span.
+      const { leading, trailing } = visibleDigits(digits);
+      hidden ??= new Uint8Array(run.length);
+      let digitIndex = 0;
+      for (let index = starts[first]; index < ends[last]; index++) {
+        if (!isDigitCode(run.charCodeAt(index))) continue;
+        if (digitIndex >= leading && digitIndex < digits - trailing) hidden[index] = 1;
+        digitIndex++;
       }
     }
   }
-  if (hidden.size === 0) return run;
-  return [...run].map((character, index) => hidden.has(index) ? MASK_CHARACTER : character).join(
-    "",
-  );
+  if (hidden === undefined) return run;
+  let masked = "";
+  for (let index = 0; index < run.length; index++) masked += hidden[index] ? MASK_CHARACTER : run[index];
+  return masked;
 }
 
 /**

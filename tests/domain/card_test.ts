@@ -256,15 +256,86 @@ Deno.test("isValidAbaRoutingNumber() rejects a bad checksum, wrong length, non-d
   }
 });
 
-Deno.test("mayHoldCardNumber() answers as 13 digits grouped by single spaces or dashes would", () => {
-  const candidate = /\d(?:[ -]?\d){12}/;
-  const text = fc.array(fc.constantFrom("0", "4", "9", " ", "-", "a", ":", '"'), { maxLength: 40 })
-    .map((characters) => characters.join(""));
-  fc.assert(fc.property(text, (sample) => mayHoldCardNumber(sample) === candidate.test(sample)), {
-    numRuns: 5_000,
-  });
+/** Runs of digit groups joined by single spaces or dashes, as card numbers are written. */
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+/** The digit counts of every span of whole consecutive groups in each run of `text`. */
+function spanDigitCounts(text: string): number[] {
+  const counts: number[] = [];
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    const groups = run.match(/\d+/g)!.map((group) => group.length);
+    for (let first = 0; first < groups.length; first++) {
+      let digits = 0;
+      for (let last = first; last < groups.length; last++) counts.push(digits += groups[last]);
+    }
+  }
+  return counts;
+}
+
+/** Digit groups of 1 to 20 digits, each followed by a separator, a doubled one or another character. */
+const digitText = (maxGroups: number) =>
+  fc.array(
+    fc.tuple(fc.stringMatching(/^\d{1,20}$/), fc.constantFrom(" ", "-", "", "  ", "- ", "a", ":", '"')),
+    { maxLength: maxGroups },
+  ).map((groups) => groups.map(([digits, after]) => digits + after).join(""));
+
+Deno.test("mayHoldCardNumber() is true exactly when some span of whole digit groups has 13 to 19 digits", () => {
+  fc.assert(
+    fc.property(
+      digitText(8),
+      (sample) =>
+        mayHoldCardNumber(sample) === spanDigitCounts(sample).some((count) => count >= 13 && count <= 19),
+    ),
+    { numRuns: 5_000 },
+  );
   assert.equal(mayHoldCardNumber("4532 0151 1283 0366"), true);
+  assert.equal(mayHoldCardNumber("DE89 3704 0044 0532 0130 00"), true);
   assert.equal(mayHoldCardNumber("2026-11-25T09:17:57.530Z"), false);
   assert.equal(mayHoldCardNumber("453201511283"), false);
   assert.equal(mayHoldCardNumber("4532-0151  11283 0366"), false);
+  // An IBAN's 20 digits in one group are too many for a card, and no part of a group is checked.
+  assert.equal(mayHoldCardNumber("DE89370400440532013000"), false);
+});
+
+/** The masking as first written (regular expressions, a string per span): the oracle for the loop. */
+function referenceMaskCardNumbersInText(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => {
+    const groups = [...run.matchAll(/\d+/g)].map((match) => ({
+      start: match.index,
+      end: match.index + match[0].length,
+      digits: match[0],
+    }));
+    const hidden = new Set<number>();
+    for (let first = 0; first < groups.length; first++) {
+      let digits = "";
+      for (let last = first; last < groups.length; last++) {
+        digits += groups[last].digits;
+        if (digits.length > 19) break;
+        if (digits.length < 13 || !isValidLuhn(digits)) continue;
+        const span = run.slice(groups[first].start, groups[last].end);
+        const maskedSpan = maskCardNumber(span);
+        for (let offset = 0; offset < span.length; offset++) {
+          if (maskedSpan[offset] !== span[offset]) hidden.add(groups[first].start + offset);
+        }
+      }
+    }
+    return [...run].map((character, index) => hidden.has(index) ? "*" : character).join("");
+  });
+}
+
+Deno.test("maskCardNumbersInText() masks exactly as the regular-expression reference does", () => {
+  const cardLike = fc.tuple(fc.stringMatching(/^\d{9}$/), fc.constantFrom("", " ", "-"), digitText(2)).map(
+    ([body, separator, rest]) => {
+      const card = generateCardNumber(DEFAULT_ISSUER_PREFIXES.visa, () => body);
+      return card.match(/\d{4}/g)!.join(separator) + rest;
+    },
+  );
+  fc.assert(
+    fc.property(digitText(6), cardLike, digitText(3), (before, card, after) => {
+      for (const text of [before, `${before}${card}${after}`]) {
+        assert.equal(maskCardNumbersInText(text), referenceMaskCardNumbersInText(text), text);
+        if (maskCardNumbersInText(text) !== text) assert.ok(mayHoldCardNumber(text), text);
+      }
+    }),
+    { numRuns: 5_000 },
+  );
 });
