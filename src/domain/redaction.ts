@@ -6,7 +6,13 @@
  * @module
  */
 
-import { maskCardNumbersInText, mayHoldCardNumber } from "./card.ts";
+import {
+  maskCardNumber,
+  maskCardNumbersInText,
+  MAX_CARD_NUMBER_LENGTH,
+  mayHoldCardNumber,
+  MIN_CARD_NUMBER_LENGTH,
+} from "./card.ts";
 
 export const REDACTED = "[REDACTED]";
 /** The most of one payload the log keeps, in characters of its JSON text. */
@@ -68,12 +74,19 @@ export function isSensitiveName(name: string): boolean {
   return sensitive;
 }
 
+const CARD_LENGTH_INTEGER = new RegExp(`^-?\\d{${MIN_CARD_NUMBER_LENGTH},${MAX_CARD_NUMBER_LENGTH}}$`);
+
 /** A copy of `value` with secrets replaced by "[REDACTED]" and card numbers masked. */
 export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return maskCardNumbersInText(value);
   if (typeof value === "number") {
     // A card number sent as a JSON number is still a card number.
     const text = String(value);
+    // Past 2^53 a parsed number has lost its last digits, so the Luhn check cannot tell a card
+    // (a 16-digit one starting with 9, say) from any other number: one of card length is masked.
+    if (Number.isInteger(value) && !Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) {
+      return maskCardNumber(text);
+    }
     const masked = maskCardNumbersInText(text);
     return masked === text ? value : masked;
   }

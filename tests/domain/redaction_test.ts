@@ -12,6 +12,7 @@ import {
   redactText,
   redactValue,
 } from "../../src/domain/redaction.ts";
+import { isValidLuhn, maskCardNumber } from "../../src/domain/card.ts";
 
 const CARD = "4532015112830366";
 
@@ -75,6 +76,21 @@ Deno.test("redactValue() replaces secret-named values at any depth and masks car
     apiKey: null,
   });
   assert.equal(input.password, "hunter22", "the input is not changed");
+});
+
+Deno.test("redactValue() masks a JSON number of card length past 2^53, whose parsed digits no longer pass Luhn", () => {
+  // A 16-digit card of the national range, Luhn-valid as sent; parsed, it ends in 2 and fails Luhn.
+  const sent = "9900017654321013";
+  assert.ok(isValidLuhn(sent));
+  const parsed = JSON.parse(`{"n":${sent}}`);
+  assert.equal(String(parsed.n), "9900017654321012");
+  assert.deepEqual(redactValue(parsed), { n: maskCardNumber(String(parsed.n)) });
+  assert.equal(loggedPayloadJson(`{"n":${sent}}`), JSON.stringify({ n: maskCardNumber(String(parsed.n)) }));
+  // Safe integers and longer numbers are judged by Luhn as before.
+  assert.deepEqual(redactValue({ n: 4532015112830367, m: 12345678901234567890 }), {
+    n: 4532015112830367,
+    m: 12345678901234567000,
+  });
 });
 
 Deno.test("redactValue() stops walking at MAX_REDACTION_DEPTH instead of recursing without end", () => {
