@@ -210,7 +210,7 @@ export function mayHoldCardNumber(text: string): boolean {
   let afterDigit = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) {
+    if (isDigitCode(code)) {
       afterDigit = true;
       if (++digits < MIN_CARD_NUMBER_LENGTH) continue;
       // Rarely reached (most runs are dates, amounts and codes): the run's groups decide.
@@ -219,7 +219,7 @@ export function mayHoldCardNumber(text: string): boolean {
       index = end;
       digits = 0;
       afterDigit = false;
-    } else if ((code === 32 || code === 45) && afterDigit) {
+    } else if (isGroupSeparatorCode(code) && afterDigit) {
       afterDigit = false;
     } else {
       digits = 0;

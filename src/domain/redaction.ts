@@ -104,11 +104,12 @@ export function redactValue(value: unknown, depth = 0): unknown {
 
 /**
  * False when the JSON `text` certainly holds nothing to redact: no card-number-like digits (nor a
- * number with an exponent) and no name that isSensitiveName() would redact. Lets the log skip the walk for the common lookup
- * answer. Text with any backslash escape answers true: an escaped name could hide a secret one.
+ * number with an exponent) and no name that isSensitiveName() would redact. Lets the log skip the
+ * walk for the common lookup answer. Text with any backslash escape answers true: an escaped name
+ * could hide a secret one.
  */
 export function mayNeedRedaction(text: string): boolean {
-  if (text.includes("\\") || NUMBER_WITH_EXPONENT.test(text) || mayHoldCardNumber(text)) return true;
+  if (text.includes("\\") || hasNumberWithExponent(text) || mayHoldCardNumber(text)) return true;
   // Without escapes, every '"' outside a string opens one and the next closes it; a string
   // followed by ':' is a name.
   for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', open + 1)) {
@@ -123,10 +124,14 @@ export function mayNeedRedaction(text: string): boolean {
 }
 
 /**
- * A JSON number written with an exponent: 4.222222222222e12 parses to the card number
- * 4222222222222, whose digits the text never shows in one run.
+ * A JSON number written with an exponent, as a value or as the whole text: 4.222222222222e12
+ * parses to the card number 4222222222222, whose digits the text never shows in one run. Two
+ * expressions: one with `^|` in front is slower on every clean answer.
  */
 const NUMBER_WITH_EXPONENT = /[:[,]\s*-?\d+(?:\.\d*)?[eE]/;
+const TOP_LEVEL_NUMBER_WITH_EXPONENT = /^\s*-?\d+(?:\.\d*)?[eE]/;
+const hasNumberWithExponent = (text: string) =>
+  NUMBER_WITH_EXPONENT.test(text) || TOP_LEVEL_NUMBER_WITH_EXPONENT.test(text);
 const COLON = 58;
 function isJsonWhitespace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;

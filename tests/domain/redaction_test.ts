@@ -160,6 +160,7 @@ Deno.test("mayNeedRedaction() clears only text with no card-like digits and no f
       // 4222222222222, a card number, written with an exponent.
       '{"n":4.222222222222e12}',
       "[1, 42222222222.22E+2]",
+      " 4.222222222222e12",
     ]
   ) {
     assert.equal(mayNeedRedaction(text), true, text);
