@@ -137,8 +137,12 @@ function isJsonWhitespace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;
 }
 
-/** `"password": "…"` and `password=…` pairs in text that could not be parsed as a whole. */
-const QUOTED_PAIR = /("([^"\\]*)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
+/**
+ * `"password": "…"` and `password=…` pairs in text that could not be parsed as a whole. A quoted
+ * name's value is a string, a number, true or false, or a flat array (a PIN as digits, say).
+ */
+const QUOTED_PAIR =
+  /("([^"\\]*)"\s*:\s*)(?:"(?:[^"\\]|\\.)*(?:"|$)|\[[^[\]{}]*(?:\]|$)|[-+\d.eE]+|true|false)/g;
 const FORM_PAIR = /(^|[&?;\s])([A-Za-z0-9_.-]+)=([^&;\s]*)/g;
 
 /**

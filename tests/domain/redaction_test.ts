@@ -131,6 +131,15 @@ Deno.test("redactText() redacts JSON-like and form-like pairs and masks card num
   assert.equal(redactText(`pan ${CARD}`), "pan 453201******0366");
 });
 
+Deno.test("redactText() redacts numbers, literals and flat arrays under secret names, as in malformed JSON", () => {
+  assert.equal(
+    redactText('{"pin": 1234, "otp":true, "cvv": [1, 2, 3], "amount": 12, "apiKey": -4.5e3}'),
+    `{"pin": "${REDACTED}", "otp":"${REDACTED}", "cvv": "${REDACTED}", "amount": 12, "apiKey": "${REDACTED}"}`,
+  );
+  // Not JSON (a trailing comma): redacted as text, the PIN included.
+  assert.equal(loggedPayloadFromText('{"pin": 1234,}'), `{"pin": "${REDACTED}",}`);
+});
+
 Deno.test("mayNeedRedaction() clears only text with no card-like digits and no fragment of a secret name", () => {
   const lookup = JSON.stringify({
     data: {
