@@ -44,12 +44,17 @@ const ABA_ROUTING_NUMBER_LENGTH = 9;
 const ABA_WEIGHTS = [3, 7, 1, 3, 7, 1, 3, 7, 1] as const;
 
 const DIGITS_ONLY = /^\d+$/;
+const isDigitCode = (code: number) => code >= 48 && code <= 57;
+const isGroupSeparatorCode = (code: number) => code === 32 || code === 45;
 
-function luhnSum(digits: string, doubleRightmost: boolean): number {
+/** Luhn's sum over the digits of `text` from `start` to `end`; other characters (separators) are skipped. */
+function luhnSum(text: string, doubleRightmost: boolean, start = 0, end = text.length): number {
   let sum = 0;
   let double = doubleRightmost;
-  for (let index = digits.length - 1; index >= 0; index--) {
-    let digit = digits.charCodeAt(index) - 48;
+  for (let index = end - 1; index >= start; index--) {
+    const code = text.charCodeAt(index);
+    if (!isDigitCode(code)) continue;
+    let digit = code - 48;
     if (double) {
       digit *= 2;
       if (digit > 9) digit -= 9;
@@ -164,9 +169,6 @@ export function maskCardNumber(cardNumber: string): string {
 /** Digit groups joined by single spaces or dashes, as card numbers are written. */
 const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
 
-const isDigitCode = (code: number) => code >= 48 && code <= 57;
-const isGroupSeparatorCode = (code: number) => code === 32 || code === 45;
-
 const isRunCode = (text: string, index: number) =>
   isDigitCode(text.charCodeAt(index)) ||
   (isGroupSeparatorCode(text.charCodeAt(index)) && index > 0 && index + 1 < text.length &&
@@ -229,24 +231,6 @@ export function mayHoldCardNumber(text: string): boolean {
   return false;
 }
 
-/** Luhn over the digits of `run` from `start` to `end`, skipping the separators between groups. */
-function spanPassesLuhn(run: string, start: number, end: number): boolean {
-  let sum = 0;
-  let double = false;
-  for (let index = end - 1; index >= start; index--) {
-    const code = run.charCodeAt(index);
-    if (!isDigitCode(code)) continue;
-    let digit = code - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
-
 function maskCardNumbersInRun(run: string): string {
   // Too short to hold a card's digits, whatever its separators: most runs (dates, amounts, codes).
   if (run.length < MIN_CARD_NUMBER_LENGTH) return run;
@@ -266,7 +250,9 @@ function maskCardNumbersInRun(run: string): string {
     for (let last = first; last < starts.length; last++) {
       digits += ends[last] - starts[last];
       if (digits > MAX_CARD_NUMBER_LENGTH) break;
-      if (digits < MIN_CARD_NUMBER_LENGTH || !spanPassesLuhn(run, starts[first], ends[last])) continue;
+      if (digits < MIN_CARD_NUMBER_LENGTH || luhnSum(run, false, starts[first], ends[last]) % 10 !== 0) {
+        continue;
+      }
       // The digits maskCardNumber() would hide in this span.
       const { leading, trailing } = visibleDigits(digits);
       hidden ??= new Uint8Array(run.length);
