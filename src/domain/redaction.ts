@@ -39,6 +39,9 @@ const SENSITIVE_NAMES = new Set([
   // A customer's bank account number (account verification); ledger account numbers go too, which
   // costs the log nothing it needs.
   "accountnumber",
+  // Short spellings clients use for a password and a one-time code.
+  "pwd",
+  "otpcode",
 ]);
 const SENSITIVE_NAME_PARTS = [
   "password",
@@ -53,6 +56,12 @@ const SENSITIVE_NAME_PARTS = [
   "credential",
   "cardnumber",
   "sessionid",
+  "passcode",
+  // A card's PIN and its security code under their longer names ("pin" alone is matched whole:
+  // as a part it would catch "shipping" and "mapping").
+  "pincode",
+  "cardpin",
+  "securitycode",
 ];
 
 function normalizeName(name: string): string {

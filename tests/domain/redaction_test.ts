@@ -43,12 +43,31 @@ Deno.test("isSensitiveName() recognises secrets whatever the spelling, and leave
       "privateKey",
       "accountNumber",
       "account_number",
+      "pwd",
+      "passcode",
+      "pinCode",
+      "new_pin_code",
+      "cardPin",
+      "securityCode",
+      "otpCode",
     ]
   ) {
     assert(isSensitiveName(name), name);
   }
   for (
-    const name of ["name", "keyPrefix", "iban", "cardholderName", "cardType", "email", "status", "monkey"]
+    const name of [
+      "name",
+      "keyPrefix",
+      "iban",
+      "cardholderName",
+      "cardType",
+      "email",
+      "status",
+      "monkey",
+      "shipping",
+      "mapping",
+      "pinned",
+    ]
   ) {
     assert(!isSensitiveName(name), name);
   }
@@ -202,6 +221,12 @@ Deno.test("mayNeedRedaction() never clears a payload whose field isSensitiveName
     "credentials",
     "cardNumber",
     "sessionId",
+    "pwd",
+    "passcode",
+    "pinCode",
+    "cardPin",
+    "securityCode",
+    "otpCode",
   ];
   for (const name of names) {
     assert.equal(isSensitiveName(name), true, name);
