@@ -174,31 +174,51 @@ const isRunCode = (text: string, index: number) =>
   (isGroupSeparatorCode(text.charCodeAt(index)) && index > 0 && index + 1 < text.length &&
     isDigitCode(text.charCodeAt(index - 1)) && isDigitCode(text.charCodeAt(index + 1)));
 
+/** Where each digit group of `text` between `from` and `to` starts and ends. */
+function digitGroups(text: string, from: number, to: number): { starts: number[]; ends: number[] } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let index = from; index < to; index++) {
+    if (!isDigitCode(text.charCodeAt(index))) continue;
+    starts.push(index);
+    while (index < to && isDigitCode(text.charCodeAt(index))) index++;
+    ends.push(index);
+  }
+  return { starts, ends };
+}
+
+/**
+ * Visits every span of whole consecutive groups with a card's 13 to 19 digits, by where it starts
+ * and ends, until `visit` returns true; answers whether it did. A card number can sit next to other
+ * numbers in the same run ("4532015112830366 123"), so every such span counts, not only the run.
+ */
+function someCardLengthSpan(
+  { starts, ends }: { starts: number[]; ends: number[] },
+  visit: (start: number, end: number, digits: number) => boolean,
+): boolean {
+  for (let first = 0; first < starts.length; first++) {
+    let digits = 0;
+    for (let last = first; last < starts.length; last++) {
+      digits += ends[last] - starts[last];
+      if (digits > MAX_CARD_NUMBER_LENGTH) break;
+      if (digits >= MIN_CARD_NUMBER_LENGTH && visit(starts[first], ends[last], digits)) return true;
+    }
+  }
+  return false;
+}
+
+const isSpan = () => true;
+
 /**
  * For the run of digit groups that holds `index`: -1 when some span of its whole groups has a
  * card's 13 to 19 digits, else the index just past the run.
  */
-function scanRunForCardLengthSpan(text: string, index: number): number {
+function endOfRunWithoutCardLengthSpan(text: string, index: number): number {
   let start = index;
   while (start > 0 && isRunCode(text, start - 1)) start--;
-  const groupLengths: number[] = [];
-  let group = 0;
-  let position = start;
-  for (; position <= text.length; position++) {
-    if (position < text.length && isDigitCode(text.charCodeAt(position))) {
-      group++;
-      continue;
-    }
-    groupLengths.push(group);
-    group = 0;
-    let digits = 0;
-    for (let last = groupLengths.length - 1; last >= 0 && digits <= MAX_CARD_NUMBER_LENGTH; last--) {
-      digits += groupLengths[last];
-      if (digits >= MIN_CARD_NUMBER_LENGTH && digits <= MAX_CARD_NUMBER_LENGTH) return -1;
-    }
-    if (!isRunCode(text, position)) break;
-  }
-  return position;
+  let end = index;
+  while (end < text.length && isRunCode(text, end)) end++;
+  return someCardLengthSpan(digitGroups(text, start, end), isSpan) ? -1 : end;
 }
 
 /**
@@ -216,7 +236,7 @@ export function mayHoldCardNumber(text: string): boolean {
       afterDigit = true;
       if (++digits < MIN_CARD_NUMBER_LENGTH) continue;
       // Rarely reached (most runs are dates, amounts and codes): the run's groups decide.
-      const end = scanRunForCardLengthSpan(text, index);
+      const end = endOfRunWithoutCardLengthSpan(text, index);
       if (end === -1) return true;
       index = end;
       digits = 0;
@@ -234,36 +254,20 @@ export function mayHoldCardNumber(text: string): boolean {
 function maskCardNumbersInRun(run: string): string {
   // Too short to hold a card's digits, whatever its separators: most runs (dates, amounts, codes).
   if (run.length < MIN_CARD_NUMBER_LENGTH) return run;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  for (let index = 0; index < run.length; index++) {
-    if (!isDigitCode(run.charCodeAt(index))) continue;
-    starts.push(index);
-    while (index < run.length && isDigitCode(run.charCodeAt(index))) index++;
-    ends.push(index);
-  }
   let hidden: Uint8Array | undefined;
-  // A card number can sit next to other numbers in the same run ("4532015112830366 123"), so
-  // every span of whole groups with a card's length is checked, not only the entire run.
-  for (let first = 0; first < starts.length; first++) {
-    let digits = 0;
-    for (let last = first; last < starts.length; last++) {
-      digits += ends[last] - starts[last];
-      if (digits > MAX_CARD_NUMBER_LENGTH) break;
-      if (digits < MIN_CARD_NUMBER_LENGTH || luhnSum(run, false, starts[first], ends[last]) % 10 !== 0) {
-        continue;
-      }
-      // The digits maskCardNumber() would hide in this span.
-      const { leading, trailing } = visibleDigits(digits);
-      hidden ??= new Uint8Array(run.length);
-      let digitIndex = 0;
-      for (let index = starts[first]; index < ends[last]; index++) {
-        if (!isDigitCode(run.charCodeAt(index))) continue;
-        if (digitIndex >= leading && digitIndex < digits - trailing) hidden[index] = 1;
-        digitIndex++;
-      }
+  someCardLengthSpan(digitGroups(run, 0, run.length), (start, end, digits) => {
+    if (luhnSum(run, false, start, end) % 10 !== 0) return false;
+    // The digits maskCardNumber() would hide in this span.
+    const { leading, trailing } = visibleDigits(digits);
+    hidden ??= new Uint8Array(run.length);
+    let digitIndex = 0;
+    for (let index = start; index < end; index++) {
+      if (!isDigitCode(run.charCodeAt(index))) continue;
+      if (digitIndex >= leading && digitIndex < digits - trailing) hidden[index] = 1;
+      digitIndex++;
     }
-  }
+    return false;
+  });
   if (hidden === undefined) return run;
   let masked = "";
   for (let index = 0; index < run.length; index++) masked += hidden[index] ? MASK_CHARACTER : run[index];

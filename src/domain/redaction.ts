@@ -93,7 +93,7 @@ export function redactValue(value: unknown, depth = 0): unknown {
     const text = String(value);
     // Past 2^53 a parsed number has lost its last digits, so the Luhn check cannot tell a card
     // (a 16-digit one starting with 9, say) from any other number: one of card length is masked.
-    if (Number.isInteger(value) && !Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) {
+    if (!Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) {
       return maskCardNumber(text);
     }
     const masked = maskCardNumbersInText(text);
