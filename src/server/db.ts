@@ -18,6 +18,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { Mutex } from "./mutex.ts";
+import { isUnreachableError, ReplicaSync } from "./replication.ts";
 
 export type Schema = typeof schema;
 export type Db = LibSQLDatabase<Schema>;
@@ -112,7 +113,15 @@ export async function inSavepoint<T>(statements: Statements, fn: () => Promise<T
 export const MAX_PREPARED_STATEMENTS = 256;
 
 export interface Database {
+  /** The local file (standalone: the database itself; replicated roles: the embedded replica). */
   url: string;
+  /**
+   * False for the replicated roles: the local file is a replica that only its sync writes, and
+   * `transaction`, `writeStatements` and `bookkeepingStatements` run on the primary.
+   */
+  writesLocal: boolean;
+  /** The replica's sync and state; null for a standalone database. */
+  replica: ReplicaSync | null;
   read: Db;
   readClient: Client;
   /** Prepared statements on a read connection, outside any transaction. */
@@ -289,6 +298,13 @@ const SERVING_BOOKKEEPING_PRAGMAS = [
   "PRAGMA wal_autocheckpoint = 0",
 ];
 
+/**
+ * The replica's readers. Only its sync may write the file: a row written there by anything else
+ * would never reach the primary and would break the replica (measured: "database disk image is
+ * malformed"), so every other connection refuses writes.
+ */
+const REPLICA_READ_PRAGMAS = ["PRAGMA query_only = ON", `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
+
 /** SQLite's "database is locked": another connection holds the write lock. */
 function isBusyError(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "SQLITE_BUSY";
@@ -312,6 +328,108 @@ function openNative(url: string, pragmas: readonly string[] = CONNECTION_PRAGMAS
   const connection = new NativeDatabase(url.slice("file:".length));
   for (const pragma of pragmas) connection.exec(pragma);
   return connection;
+}
+
+export interface PrimaryOptions {
+  syncUrl: string;
+  authToken: string;
+  syncIntervalMs: number;
+  /**
+   * Sync the replica after every committed write before returning, so that this process reads its
+   * own writes at once (headquarters, where the primary is near); otherwise the caller syncs.
+   */
+  syncAfterWrite: boolean;
+}
+
+/** How long a node without a local copy waits for the primary before refusing to start. */
+export const FIRST_SYNC_WAIT_MS = 60_000;
+const FIRST_SYNC_RETRY_MS = 1_000;
+
+async function fileExists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens `url` (a file) as an embedded replica of the primary: reads are local, writes go to the
+ * primary. With a local copy already there it opens even while the primary is unreachable (and
+ * catches up once it answers); without one it waits up to FIRST_SYNC_WAIT_MS for a first copy.
+ */
+export async function openReplicatedDatabase(url: string, primary: PrimaryOptions): Promise<Database> {
+  if (!isFileUrl(url)) throw new Error(`the replica must be a file: URL, got ${url}`);
+  await ensureParentDir(url);
+  const replica = new ReplicaSync({
+    url,
+    syncUrl: primary.syncUrl,
+    authToken: primary.authToken,
+    intervalMs: primary.syncIntervalMs,
+  });
+  const hasCopy = await fileExists(url.slice("file:".length));
+  const deadlineMs = Date.now() + FIRST_SYNC_WAIT_MS;
+  for (;;) {
+    try {
+      await replica.syncNow();
+      break;
+    } catch (error) {
+      if (hasCopy) {
+        console.warn(`The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`);
+        break;
+      }
+      if (Date.now() >= deadlineMs) {
+        replica.close();
+        throw new Error(
+          `The primary at ${primary.syncUrl} could not be reached within ${FIRST_SYNC_WAIT_MS / 1000} s and there is ` +
+            `no local copy yet: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_RETRY_MS));
+    }
+  }
+  replica.startPeriodic();
+
+  const readClient = createClient({ url, concurrency: 1, intMode: "number" });
+  for (const pragma of REPLICA_READ_PRAGMAS) await readClient.execute(pragma);
+  const read = drizzle(readClient, { schema });
+  const primaryClient = createClient({ url: primary.syncUrl, authToken: primary.authToken, intMode: "number" });
+  const write = drizzle(primaryClient, { schema });
+  const natives = [openNative(url, REPLICA_READ_PRAGMAS)];
+  const statements = preparedStatements(natives[0]);
+  const mutex = new Mutex();
+  // A failure to reach the primary is a 503 that says since when the figures are, never a 500.
+  const onPrimary = async <T>(fn: () => Promise<T>): Promise<T> => {
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      if (isUnreachableError(error)) throw replica.pausedError();
+      throw error;
+    }
+    if (primary.syncAfterWrite) await replica.syncNow().catch(() => {});
+    return result;
+  };
+  const writeStatements = clientWriteStatements(primaryClient, mutex);
+  return {
+    url,
+    writesLocal: false,
+    replica,
+    read,
+    readClient,
+    statements,
+    epochs: new ChangeEpochs(statements),
+    transaction: (fn) => onPrimary(() => mutex.run(() => write.transaction(fn))),
+    writeStatements: (fn) => onPrimary(() => writeStatements(fn)),
+    bookkeepingStatements: (fn) => onPrimary(() => writeStatements(fn)),
+    close() {
+      readClient.close();
+      primaryClient.close();
+      for (const connection of natives) connection.close();
+      // Last: the replica's own connection is the one that may checkpoint its log on close.
+      replica.close();
+    },
+  };
 }
 
 export async function openDatabase(url: string): Promise<Database> {
@@ -341,6 +459,8 @@ export async function openDatabase(url: string): Promise<Database> {
     : preparedStatements(nativeRead);
   return {
     url,
+    writesLocal: true,
+    replica: null,
     read,
     readClient,
     statements,

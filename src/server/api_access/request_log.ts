@@ -212,7 +212,9 @@ export class RequestLog {
 
   async #write(batch: CapturedRequest[]): Promise<void> {
     if (this.#thread === undefined) {
-      this.#thread = isFileUrl(this.#db.url) && !this.#stopped ? new LogWriterThread(this.#db.url) : null;
+      this.#thread = this.#db.writesLocal && isFileUrl(this.#db.url) && !this.#stopped
+        ? new LogWriterThread(this.#db.url)
+        : null;
     }
     const thread = this.#thread;
     if (thread !== null && !thread.broken) {
