@@ -39,6 +39,8 @@ export const REGION_HEADER = "x-console-region";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Reads served only at headquarters: report files are written to its disk. */
 const HEADQUARTERS_READS = [/^\/api\/reports\/[^/]+\/download$/];
+/** Posts that change nothing, answered from the local copy like any read. */
+const LOCAL_POSTS = new Set(["/api/iban/validate", "/api/routing-codes/generate-preview"]);
 /** Not passed on: hop-by-hop headers, and what the regional node has already checked or sets itself. */
 const DROPPED_REQUEST_HEADERS = [
   "host",
@@ -65,7 +67,8 @@ export interface ForwardedClient {
 }
 
 export function isForwardedRequest(method: string, path: string): boolean {
-  return !SAFE_METHODS.has(method) || HEADQUARTERS_READS.some((pattern) => pattern.test(path));
+  if (SAFE_METHODS.has(method)) return HEADQUARTERS_READS.some((pattern) => pattern.test(path));
+  return !(method === "POST" && LOCAL_POSTS.has(path));
 }
 
 /**

@@ -112,7 +112,13 @@ export class SessionResolver {
       }
       this.#cache.set(token, live, auth);
     }
-    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) await this.#touch(live, nowMs);
+    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) {
+      const touched = this.#touch(live, nowMs);
+      // On a replica the touch is a write over the WAN: the request does not wait for it, and a
+      // primary that cannot be reached only leaves the session's expiry where it was.
+      if (this.#db.writesLocal) await touched;
+      else touched.catch(() => {});
+    }
     return live.resolved;
   }
 
