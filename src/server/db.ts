@@ -17,8 +17,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
+import { AppError } from "./errors.ts";
 import { Mutex } from "./mutex.ts";
-import { isUnreachableError, ReplicaSync } from "./replication.ts";
+import { isStatementError, isUnreachableError, ReplicaSync } from "./replication.ts";
 
 export type Schema = typeof schema;
 export type Db = LibSQLDatabase<Schema>;
@@ -379,7 +380,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
         break;
       }
       if (Date.now() >= deadlineMs) {
-        replica.close();
+        void replica.close();
         throw new Error(
           `The primary at ${primary.syncUrl} could not be reached within ${FIRST_SYNC_WAIT_MS / 1000} s and there is ` +
             `no local copy yet: ${error instanceof Error ? error.message : error}`,
@@ -399,12 +400,18 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
   const statements = preparedStatements(natives[0]);
   const mutex = new Mutex();
   // A failure to reach the primary is a 503 that says since when the figures are, never a 500.
+  // An error that is neither a refused statement nor clearly the network (a connection dropped
+  // mid-answer, a transaction the client closed) is asked of the primary itself with a sync.
   const onPrimary = async <T>(fn: () => Promise<T>): Promise<T> => {
     let result: T;
     try {
       result = await fn();
     } catch (error) {
+      if (error instanceof AppError) throw error;
       if (isUnreachableError(error)) throw replica.pausedError();
+      if (!isStatementError(error) && !await replica.syncNow().then(() => true, () => false)) {
+        throw replica.pausedError();
+      }
       throw error;
     }
     if (primary.syncAfterWrite) await replica.syncNow().catch(() => {});
@@ -427,7 +434,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
       primaryClient.close();
       for (const connection of natives) connection.close();
       // Last: the replica's own connection is the one that may checkpoint its log on close.
-      replica.close();
+      void replica.close();
     },
   };
 }

@@ -89,6 +89,11 @@ export function forwardToHeadquarters(
     const token = getCookie(c, SESSION_COOKIE);
     const sync = token === undefined ? undefined : pending.get(token);
     if (sync === undefined) return;
+    // While the primary cannot be reached no sync will bring the change: the read goes ahead.
+    if (!replica.primaryReachable) {
+      pending.delete(token!);
+      return;
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([sync, new Promise((resolve) => (timer = setTimeout(resolve, READ_YOUR_WRITES_WAIT_MS)))]);
     clearTimeout(timer);
@@ -118,7 +123,8 @@ export function forwardToHeadquarters(
       const paused = replica.pausedError();
       return c.json(paused.toBody(), paused.status);
     }
-    if (!SAFE_METHODS.has(c.req.method)) markSessionsPending(c, answer, replica, pending);
+    // Only a change that was made needs a sync before its session reads again.
+    if (!SAFE_METHODS.has(c.req.method) && answer.status < 400) markSessionsPending(c, answer, replica, pending);
     const outgoing = new Headers(answer.headers);
     for (const name of DROPPED_RESPONSE_HEADERS) outgoing.delete(name);
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: outgoing });

@@ -9,6 +9,9 @@ import { trustForwardingNodes } from "./forwarding.ts";
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const config = loadConfig();
+// The replica's native code logs every failed sync, twice a second while the primary is down;
+// /api/system/replication and the screens already say so.
+if (Deno.env.get("RUST_LOG") === undefined) Deno.env.set("RUST_LOG", "off");
 let deps: AppDeps;
 try {
   deps = await bootstrap(config);

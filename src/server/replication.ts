@@ -1,17 +1,29 @@
 /**
  * The embedded replica of the primary (sqld), for the headquarters and regional roles
- * (docs/deployment.md): one libSQL client with `syncUrl` that only pulls the primary's frames into
- * the local file, on a timer and on demand. Every other connection of the process opens that file
- * as a plain database and reads it; nothing writes it but the sync.
+ * (docs/deployment.md): one libSQL connection with `syncUrl`, on a thread of its own
+ * (replication_worker.ts), only pulls the primary's frames into the local file, on a timer and on
+ * demand. Every other connection of the process opens that file as a plain database and reads it;
+ * nothing writes it but the sync.
  *
  * The primary may be unreachable at start and at any time after: the replica then keeps serving
  * its last copy, and `status()` says since when and whether the primary answers.
  */
-import { type Client, createClient } from "@libsql/client";
 import { AppError } from "./errors.ts";
 
 /** A sync that has not answered by then counts as failed (libSQL itself gives up after about 3 s). */
 export const SYNC_TIMEOUT_MS = 10_000;
+/** How long close() waits for the sync thread to close its connection. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export type ReplicaRequest =
+  | { type: "open"; path: string; syncUrl: string; authToken: string }
+  | { type: "sync"; id: number }
+  | { type: "close" };
+
+export type ReplicaReply =
+  | { type: "synced"; id: number; frameNo: number | null }
+  | { type: "failed"; id: number; message: string }
+  | { type: "closed" };
 
 export interface ReplicaStatus {
   /** When the replica last caught up with the primary; null until it first did. */
@@ -42,7 +54,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 export class ReplicaSync {
   readonly #options: SyncOptions;
-  #client: Client | null = null;
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, { resolve: (frameNo: number | null) => void; reject: (error: Error) => void }>();
+  #nextId = 1;
+  #onClosed: (() => void) | null = null;
   #lastSyncMs: number | null = null;
   #frameNo: number | null = null;
   #reachable = false;
@@ -55,6 +70,45 @@ export class ReplicaSync {
 
   constructor(options: SyncOptions) {
     this.#options = options;
+    this.#worker = new Worker(new URL("./replication_worker.ts", import.meta.url).href, { type: "module" });
+    this.#worker.onmessage = (event: MessageEvent<ReplicaReply>) => this.#onReply(event.data);
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#fail(new Error(`the replica's sync thread failed: ${event.message}`));
+    };
+    const request: ReplicaRequest = {
+      type: "open",
+      path: options.url.slice("file:".length),
+      syncUrl: options.syncUrl,
+      authToken: options.authToken,
+    };
+    this.#worker.postMessage(request);
+  }
+
+  #onReply(message: ReplicaReply): void {
+    if (message.type === "closed") {
+      this.#onClosed?.();
+      return;
+    }
+    const waiting = this.#waiting.get(message.id);
+    if (waiting === undefined) return;
+    this.#waiting.delete(message.id);
+    if (message.type === "synced") waiting.resolve(message.frameNo);
+    else waiting.reject(new Error(message.message));
+  }
+
+  #fail(error: Error): void {
+    for (const waiting of this.#waiting.values()) waiting.reject(error);
+    this.#waiting.clear();
+  }
+
+  /** One sync on the thread; a late answer to a sync that timed out is dropped. */
+  #syncOnThread(): Promise<number | null> {
+    const id = this.#nextId++;
+    const answered = new Promise<number | null>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    const request: ReplicaRequest = { type: "sync", id };
+    this.#worker.postMessage(request);
+    return withTimeout(answered, SYNC_TIMEOUT_MS, "the primary").finally(() => this.#waiting.delete(id));
   }
 
   /**
@@ -81,15 +135,9 @@ export class ReplicaSync {
   async #run(): Promise<void> {
     if (this.#closed) throw new Error("the replica is closed");
     try {
-      // Created on first use: createClient() with a syncUrl throws while the primary is unreachable.
-      this.#client ??= createClient({
-        url: this.#options.url,
-        syncUrl: this.#options.syncUrl,
-        authToken: this.#options.authToken,
-      });
-      const replicated = await withTimeout(this.#client.sync(), SYNC_TIMEOUT_MS, "the primary");
+      const frameNo = await this.#syncOnThread();
       this.#lastSyncMs = Date.now();
-      if (replicated?.frame_no !== undefined) this.#frameNo = replicated.frame_no;
+      if (frameNo !== null) this.#frameNo = frameNo;
       this.#reachable = true;
       this.#lastError = null;
     } catch (error) {
@@ -127,11 +175,16 @@ export class ReplicaSync {
     return changesPausedError(this.status().lastSyncAt);
   }
 
-  close(): void {
+  /** Closes the sync thread's connection and ends the thread. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#timer);
-    this.#client?.close();
-    this.#client = null;
+    const closed = new Promise<void>((resolve) => (this.#onClosed = resolve));
+    this.#worker.postMessage({ type: "close" } satisfies ReplicaRequest);
+    await withTimeout(closed, CLOSE_TIMEOUT_MS, "the sync thread").catch(() => {});
+    this.#fail(new Error("the replica is closed"));
+    this.#worker.terminate();
   }
 }
 
@@ -161,6 +214,16 @@ export function isUnreachableError(error: unknown): boolean {
     if (/error sending request|connection refused|connection reset|did not answer within|tcp connect error|broken pipe|stream closed|client error \(Connect\)/i.test(message ?? "")) {
       return true;
     }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** An error the database gave for a statement (a constraint, a syntax error): the primary answered. */
+export function isStatementError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: string; message?: string };
+    if (/^SQLITE_|^SQL_/.test(code ?? "") || /constraint failed|SQLITE_/.test(message ?? "")) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

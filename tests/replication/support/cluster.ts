@@ -125,7 +125,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     headquarters,
     regions,
     async killPrimary() {
-      primary.process.kill("SIGKILL");
+      try {
+        primary.process.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
       await primary.stop();
     },
     async restartPrimary() {
@@ -167,7 +171,7 @@ export interface Call {
   ms: number;
 }
 
-/** One JSON call; never throws for an HTTP status. */
+/** One JSON call; never throws: a node that does not answer gives status 0. */
 export async function call(
   baseUrl: string,
   method: string,
@@ -177,15 +181,21 @@ export async function call(
   headers: Record<string, string> = {},
 ): Promise<Call> {
   const started = performance.now();
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(cookie ? { cookie } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    // Status 0: the node did not answer at all (it is down, or dropped the connection).
+    return { status: 0, body: String(error), ms: performance.now() - started };
+  }
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -76,7 +76,7 @@ export class DelayRelay {
             const wait = due - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
             for (let written = 0; written < chunk.length;) written += await to.write(chunk.subarray(written));
-          });
+          }).catch(() => from.close());
         }
         await chain;
       } catch {
