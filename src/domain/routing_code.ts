@@ -127,7 +127,16 @@ export function validateRoutingCode(code: string): RoutingCodeResult {
   if (checkPair(prefix + serialText) !== checkDigits) {
     return fail("WRONG_CHECK_DIGITS", `wrong check digits in routing code ${code}`);
   }
-  return { ok: true, value: { code, prefix, serial: Number(serialText), checkDigits } };
+  // Checked after the check digits so that a mistyped digit is still reported as one; a code whose
+  // check pair fits serial 000000 was made up, since no prefix ever assigns it.
+  const serial = Number(serialText);
+  if (serial < ROUTING_SERIAL_MIN) {
+    return fail(
+      "SERIAL",
+      `routing code serial (characters 4-9) must be from 000001 to 999999 (serials start at 1), got "${serialText}"`,
+    );
+  }
+  return { ok: true, value: { code, prefix, serial, checkDigits } };
 }
 
 /**
