@@ -7,6 +7,7 @@
  * adjacent characters: the difference such an error makes is a non-zero number below 97
  * (or 99 for a letter pair, 99 ≡ 2) times a power of ten, and 97 is prime.
  */
+import { asciiUpperCase } from "./ascii.ts";
 
 export const ROUTING_PREFIX_LENGTH = 3;
 export const ROUTING_SERIAL_LENGTH = 6;
@@ -48,9 +49,9 @@ export type NextRoutingCodeResult =
   | { ok: true; value: { code: string; serial: number } }
   | { ok: false; error: { code: "INVALID_PREFIX" | "SERIAL_EXHAUSTED"; message: string } };
 
-/** What people type: surrounding spaces and lower case are accepted. */
+/** What people type: surrounding spaces and lower case a-z are accepted. */
 export function normalizeRoutingPrefix(p: string): string {
-  return p.trim().toUpperCase();
+  return asciiUpperCase(p.trim());
 }
 
 /** Exactly three upper-case letters A-Z. */

@@ -56,6 +56,10 @@ Deno.test("POST /api/routing-codes/generate-preview answers 400 unless the prefi
       ["AB1", "Prefix must be exactly 3 letters (A-Z)"],
       ["A C", "Prefix must be exactly 3 letters (A-Z)"],
       ["ÄBC", "Prefix must be exactly 3 letters (A-Z)"],
+      // toUpperCase() would read these as ABC-like ASCII prefixes ("ſ" → "S", "ı" → "I", "ﬁ" → "FI").
+      ["\u017Fbc", "Prefix must be exactly 3 letters (A-Z)"],
+      ["\u0131bc", "Prefix must be exactly 3 letters (A-Z)"],
+      ["\uFB01x", "Prefix must be exactly 3 letters (A-Z)"],
       ["", "Prefix must be exactly 3 letters (A-Z)"],
       [undefined, "Required"],
     ];
