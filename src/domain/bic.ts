@@ -89,7 +89,9 @@ export function validateBic(input: string): BicResult {
   if (stray !== null) {
     return fail(
       "CHARACTER",
-      `BIC has an invalid character ${describeCharacter(stray.character)} at position ${stray.position}: a BIC holds only letters A-Z and digits 0-9`,
+      `BIC has an invalid character ${
+        describeCharacter(stray.character)
+      } at position ${stray.position}: a BIC holds only letters A-Z and digits 0-9`,
     );
   }
   if (input.length !== BIC_LENGTH_WITHOUT_BRANCH && input.length !== BIC_LENGTH_WITH_BRANCH) {

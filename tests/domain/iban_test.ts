@@ -233,7 +233,10 @@ Deno.test("validateIban() names a character other than A-Z and 0-9 and its posit
     ["DE89 3704 0044\u00ad0532 0130 00", `invalid character "\u00ad" (U+00AD) at position 13${only}`],
     ["DE89370400440532\u200d013000", `invalid character "\u200d" (U+200D) at position 17${only}`],
     ["\u2060DE89370400440532013000", `invalid character "\u2060" (U+2060) at position 1${only}`],
-    ["GB29 NWBK 6016 1331 9268 19 \u{1F600}", `invalid character "\u{1F600}" (U+1F600) at position 23${only}`],
+    [
+      "GB29 NWBK 6016 1331 9268 19 \u{1F600}",
+      `invalid character "\u{1F600}" (U+1F600) at position 23${only}`,
+    ],
     ["IBAN: GB29.NWBK", `invalid character "." (U+002E) at position 5${only}`],
   ];
   for (const [iban, message] of cases) {
