@@ -142,7 +142,42 @@ export interface Database {
    * with the event loop stopped (up to BUSY_TIMEOUT_MS, then it rejects with SQLITE_BUSY).
    */
   bookkeepingStatements<T>(fn: (statements: Statements) => Promise<T>): Promise<T>;
+  /**
+   * Statements that need no read between them, in one transaction: on a replica, one round trip to
+   * the primary that holds no lock across the WAN (a batch), where `writeStatements` would hold the
+   * primary's write lock for a round trip per statement. With `bookkeeping`, a standalone database
+   * commits like `bookkeepingStatements`. Never syncs the replica afterwards.
+   */
+  writeBatch(statements: readonly BatchStatement[], options?: { bookkeeping?: boolean }): Promise<BatchResult[]>;
   close(): void;
+}
+
+export interface BatchStatement {
+  sql: string;
+  args: readonly InValue[];
+  /** The statement returns rows (a SELECT, or RETURNING) that the caller reads. */
+  returnsRows?: boolean;
+}
+
+export interface BatchResult {
+  rows: SqlRow[];
+  rowsAffected: number;
+}
+
+/** writeBatch over a writer that runs statements one by one inside its own transaction. */
+function batchOver(write: Database["writeStatements"]): (statements: readonly BatchStatement[]) => Promise<BatchResult[]> {
+  return (batch) =>
+    write(async (statements) => {
+      const results: BatchResult[] = [];
+      for (const statement of batch) {
+        results.push(
+          statement.returnsRows
+            ? { rows: await statements.all(statement.sql, statement.args), rowsAffected: 0 }
+            : { rows: [], rowsAffected: await statements.run(statement.sql, statement.args) },
+        );
+      }
+      return results;
+    });
 }
 
 async function ensureParentDir(url: string) {
@@ -402,7 +437,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
   // A failure to reach the primary is a 503 that says since when the figures are, never a 500.
   // An error that is neither a refused statement nor clearly the network (a connection dropped
   // mid-answer, a transaction the client closed) is asked of the primary itself with a sync.
-  const onPrimary = async <T>(fn: () => Promise<T>): Promise<T> => {
+  const onPrimary = async <T>(fn: () => Promise<T>, { syncAfter = primary.syncAfterWrite } = {}): Promise<T> => {
     let result: T;
     try {
       result = await fn();
@@ -414,7 +449,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
       }
       throw error;
     }
-    if (primary.syncAfterWrite) await replica.syncNow().catch(() => {});
+    if (syncAfter) await replica.syncNow().catch(() => {});
     return result;
   };
   const writeStatements = clientWriteStatements(primaryClient, mutex);
@@ -429,6 +464,14 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     transaction: (fn) => onPrimary(() => mutex.run(() => write.transaction(fn))),
     writeStatements: (fn) => onPrimary(() => writeStatements(fn)),
     bookkeepingStatements: (fn) => onPrimary(() => writeStatements(fn)),
+    writeBatch: (statements) =>
+      onPrimary(async () => {
+        const results = await primaryClient.batch(
+          statements.map((statement) => ({ sql: statement.sql, args: [...statement.args] })),
+          "write",
+        );
+        return results.map((result) => ({ rows: result.rows as unknown as SqlRow[], rowsAffected: result.rowsAffected }));
+      }, { syncAfter: false }),
     close() {
       readClient.close();
       primaryClient.close();
@@ -475,6 +518,8 @@ export async function openDatabase(url: string): Promise<Database> {
     transaction,
     writeStatements,
     bookkeepingStatements,
+    writeBatch: (statements, options = {}) =>
+      batchOver(options.bookkeeping ? bookkeepingStatements : writeStatements)(statements),
     close() {
       readClient.close();
       writeClient.close();

@@ -67,7 +67,7 @@ const PRUNE_SQL = "DELETE FROM api_rate_limits WHERE window_start < ?";
 type CountedGroup = [string, string, string, number];
 
 /**
- * Adds the groups' hits to the shared counters in one transaction and returns the new totals of
+ * Adds the groups' hits to the shared counters in one batch and returns the new totals of
  * the live keys' groups; also stamps last_used_at and, with `pruneBeforeMs`, drops old windows.
  */
 async function addCounts(
@@ -77,13 +77,13 @@ async function addCounts(
   pruneBeforeMs: number | null,
 ): Promise<CountRow[]> {
   const nowIso = isoOf(nowMs);
-  return await db.bookkeepingStatements(async (statements) => {
-    const rows = await statements.all<CountRow>(COUNT_BATCH_SQL, [JSON.stringify(counted), nowIso]);
-    const keyIds = [...new Set(counted.map(([apiKeyId]) => apiKeyId))];
-    await statements.run(TOUCH_KEYS_SQL, [nowIso, JSON.stringify(keyIds), isoOf(nowMs - LAST_USED_RESOLUTION_MS)]);
-    if (pruneBeforeMs !== null) await statements.run(PRUNE_SQL, [isoOf(pruneBeforeMs)]);
-    return rows;
-  });
+  const keyIds = [...new Set(counted.map(([apiKeyId]) => apiKeyId))];
+  const [counts] = await db.writeBatch([
+    { sql: COUNT_BATCH_SQL, args: [JSON.stringify(counted), nowIso], returnsRows: true },
+    { sql: TOUCH_KEYS_SQL, args: [nowIso, JSON.stringify(keyIds), isoOf(nowMs - LAST_USED_RESOLUTION_MS)] },
+    ...(pruneBeforeMs === null ? [] : [{ sql: PRUNE_SQL, args: [isoOf(pruneBeforeMs)] }]),
+  ], { bookkeeping: true });
+  return counts.rows as CountRow[];
 }
 
 interface CountRow {

@@ -64,6 +64,9 @@ const RESOLVE_SESSION_SQL =
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
 
+/** The sliding expiry's write: one statement, in one batch (no round trip held open on a replica). */
+const TOUCH_SESSION_SQL = "UPDATE sessions SET sess = ?, expire = ? WHERE sid = ?";
+
 interface SessionRow {
   [column: string]: unknown;
   sess: string;
@@ -149,9 +152,7 @@ export class SessionResolver {
   async #touch(live: LiveSession, nowMs: number): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
     const expireMs = nowMs + this.#idleMs;
-    await this.#db.transaction((tx) =>
-      tx.update(sessions).set({ sess, expire: isoOf(expireMs) }).where(eq(sessions.sid, live.resolved.sid))
-    );
+    await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;
     live.expireMs = expireMs;
