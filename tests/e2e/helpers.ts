@@ -46,7 +46,7 @@ if (!chromiumAvailable() && Deno.env.get("CI") !== "true") {
   console.warn(`e2e skipped: chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();

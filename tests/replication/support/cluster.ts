@@ -5,20 +5,13 @@
  */
 import { ensureNodeKeys, PUBLIC_KEY_FILE } from "../../../scripts/node_keys.ts";
 import { type PrimaryProcess, startPrimary } from "../../../scripts/primary.ts";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, startServer, type TestServer } from "../../e2e/helpers.ts";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, freePort, startServer, type TestServer } from "../../e2e/helpers.ts";
 import { DelayRelay } from "./relay.ts";
 
 export const ADMIN_EMAIL = E2E_ADMIN_EMAIL;
 export const ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 /** Short, so tests that wait for propagation stay quick; the bound under test scales with it. */
 export const TEST_SYNC_INTERVAL_MS = 300;
-
-async function freePort(): Promise<number> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 export interface RegionalNode {
   region: string;
