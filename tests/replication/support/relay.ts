@@ -2,6 +2,14 @@
  * A TCP relay on loopback that delays each direction by `oneWayDelayMs`, standing in for a WAN link
  * between a regional node and headquarters. Only 127.0.0.1 is ever dialled or listened on.
  */
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // Already closed.
+  }
+}
+
 export class DelayRelay {
   readonly #listener: Deno.TcpListener;
   readonly #connections = new Set<Deno.Conn>();
@@ -27,13 +35,7 @@ export class DelayRelay {
 
   /** Cuts every open connection (the link fails); new ones pass again unless `down()`. */
   cut(): void {
-    for (const conn of this.#connections) {
-      try {
-        conn.close();
-      } catch {
-        // Already closed.
-      }
-    }
+    for (const conn of this.#connections) closeQuietly(conn);
     this.#connections.clear();
   }
 
@@ -76,18 +78,14 @@ export class DelayRelay {
             const wait = due - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
             for (let written = 0; written < chunk.length;) written += await to.write(chunk.subarray(written));
-          }).catch(() => from.close());
+          }).catch(() => closeQuietly(from));
         }
         await chain;
       } catch {
         // A closed side ends the relay of both.
       }
       for (const conn of [from, to]) {
-        try {
-          conn.close();
-        } catch {
-          // Already closed.
-        }
+        closeQuietly(conn);
         this.#connections.delete(conn);
       }
     };
