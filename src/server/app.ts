@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
+import { enforceRoles } from "./access.ts";
 import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
@@ -18,6 +19,7 @@ import { ibanRoutes } from "./features/iban/routes.ts";
 import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
+import { usersRoutes } from "./features/users/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
 import { openApiRoutes } from "./openapi.ts";
@@ -41,6 +43,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
 
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
+  app.use("/api/*", enforceRoles());
   app.route("/api", currentUserRoutes());
   app.route("/api", apiKeysRoutes(deps));
   app.route("/api", apiLogsRoutes(deps));
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
   app.route("/api", sessionRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
+  app.route("/api", usersRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 
