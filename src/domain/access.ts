@@ -38,6 +38,7 @@ const EVERY_ROLE: readonly Role[] = ROLES;
 const read = (action: string): RouteRule => ({ roles: EVERY_ROLE, action });
 const operate = (action: string): RouteRule => ({ roles: ["operator"], action });
 const administer = (action: string): RouteRule => ({ roles: ["administrator"], action });
+const approve = (action: string): RouteRule => ({ roles: ["approver"], action });
 const oversee = (action: string): RouteRule => ({ roles: ["administrator", "auditor"], action });
 
 /** Keyed by "METHOD /api/path" with the router's own path pattern. */
@@ -117,6 +118,14 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/plaid/check-balance": operate("check balances with providers"),
   "POST /api/visa/direct-transfer": operate("send transfers through providers"),
   "POST /api/visa/push-payment": operate("send payments through providers"),
+
+  "GET /api/approvals": read("read approval requests"),
+  "GET /api/approvals/:id": read("read approval requests"),
+  "POST /api/approvals/:id/approve": approve("approve requests"),
+  "POST /api/approvals/:id/reject": approve("reject requests"),
+  "POST /api/approvals/:id/cancel": operate("withdraw their requests"),
+  "GET /api/approval-settings": read("read approval settings"),
+  "PUT /api/approval-settings": administer("change approval settings"),
 };
 
 export function routeKey(method: string, path: string): string {

@@ -20,6 +20,8 @@ import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
 import { usersRoutes } from "./features/users/routes.ts";
+import { approvalsRoutes } from "./features/approvals/routes.ts";
+import { approvalExecutors } from "./approval_executors.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
 import { openApiRoutes } from "./openapi.ts";
@@ -62,6 +64,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
   app.route("/api", usersRoutes(deps));
+  app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 

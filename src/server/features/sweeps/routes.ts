@@ -1,6 +1,8 @@
 /** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
 import { Hono } from "hono";
+import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { needsApproval, submitForApproval } from "../../four_eyes.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
@@ -12,6 +14,7 @@ import {
 } from "./schemas.ts";
 import {
   countSweepsSince,
+  describeManualSweep,
   executeManualSweep,
   type Executor,
   getSweep,
@@ -63,11 +66,23 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
       }
       idempotencyKey = parsed.data;
     }
+    const input = c.req.valid("json");
+    const described = await describeManualSweep(deps.db.read, input);
+    if (described && await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
+      return await submitForApproval(c, deps, {
+        kind: "sweep",
+        payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
+        summary: described.summary,
+        amountMinor: input.sweepAmount,
+        currency: described.currency,
+        rehearse: (db) => executeManualSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), input, null),
+      }, input.sweepReason);
+    }
     const outcome = await executeManualSweep(
       deps.db,
       actorOf(c, deps.config),
       executorOf(c.get("user")),
-      c.req.valid("json"),
+      input,
       idempotencyKey,
     );
     if (outcome.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, "true");

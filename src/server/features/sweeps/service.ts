@@ -54,11 +54,12 @@ type AccountRow = typeof ledgerAccounts.$inferSelect;
 type SweepRow = typeof balanceSweeps.$inferSelect;
 export type AutoSweepType = "threshold" | "scheduled";
 
-/** Who executes a sweep, with the names the sweep lists show. */
+/** Who executes a sweep, with the names the sweep lists show; `approvedBy` when a second person approved it. */
 export interface Executor {
   userId: string;
   firstName: string | null;
   lastName: string | null;
+  approvedBy?: string | null;
 }
 
 export interface SweepDto {
@@ -231,7 +232,7 @@ async function writeSweep(statements: Statements, actor: Actor, executor: Execut
     settlementDate: executedAt.slice(0, 10),
     executedAt,
     executedBy: executor.userId,
-    approvedBy: null,
+    approvedBy: executor.approvedBy ?? null,
     metadata: { ledgerEntryIds: { sweepOut: out.entryId, sweepIn: into.entryId } },
   };
   await statements.run(
@@ -372,6 +373,38 @@ async function performManualSweep(atomic: Atomic, actor: Actor, executor: Execut
   }
   // Nothing of the attempt is left; if the balances changed since, the sweep may now be booked.
   return await atomic((statements) => planAndBookManualSweep(statements, actor, executor, input));
+}
+
+/**
+ * The currency of a requested sweep and what it would do to both balances as they stand, for the
+ * four-eyes decision and the approval queue; null when an account does not exist (the sweep
+ * itself then answers 404).
+ */
+export async function describeManualSweep(
+  db: Queryable,
+  input: CreateSweepInput,
+): Promise<{ currency: string; summary: Record<string, unknown> } | null> {
+  const rows = await db.select().from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, [input.sourceAccountId, input.targetAccountId])).all();
+  const source = rows.find((row) => row.id === input.sourceAccountId);
+  const target = rows.find((row) => row.id === input.targetAccountId);
+  if (!source || !target) return null;
+  const amount = Number(input.sweepAmount);
+  const side = (row: AccountRow, delta: number) => ({
+    accountId: row.id,
+    accountNumber: row.accountNumber,
+    accountName: row.accountName,
+    balanceBefore: money(row.currentBalanceMinor),
+    balanceAfter: money(Math.max(0, row.currentBalanceMinor + delta)),
+  });
+  return {
+    currency: source.currency,
+    summary: {
+      description: `Sweep ${money(amount)} ${source.currency} from ${source.accountNumber} to ${target.accountNumber}`,
+      source: side(source, -amount),
+      target: side(target, amount),
+    },
+  };
 }
 
 function fieldNotFound(field: string, what: string): AppError {
