@@ -64,6 +64,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/api-logs/stats": oversee("read the API request log"),
   "GET /api/openapi.json": read("read the API description"),
 
+  "GET /api/audit-trail": oversee("read the audit trail"),
+  "GET /api/audit-trail/facets": oversee("read the audit trail"),
+  "GET /api/audit-trail/verification": oversee("verify the audit trail"),
+
   "GET /api/reports": read("list reports"),
   "GET /api/reports/:id/download": read("download reports"),
   "POST /api/reports": read("generate reports"),

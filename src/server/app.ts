@@ -22,6 +22,7 @@ import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
 import { usersRoutes } from "./features/users/routes.ts";
 import { approvalsRoutes } from "./features/approvals/routes.ts";
 import { approvalExecutors } from "./approval_executors.ts";
+import { auditTrailRoutes } from "./features/audit_trail/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
 import { openApiRoutes } from "./openapi.ts";
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
   app.route("/api", centralBankConnectionsRoutes(deps));
   app.route("/api", usersRoutes(deps));
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
+  app.route("/api", auditTrailRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 
