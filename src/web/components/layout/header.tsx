@@ -2,6 +2,7 @@ import { useSetAtom } from "jotai";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
+import { IfAllowed } from "../if_allowed.tsx";
 
 export function Header() {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
@@ -19,7 +20,7 @@ export function Header() {
             </Button>
           )}
         </Tooltip>
-        <Button onClick={() => openNewInstitution(true)}>New Institution</Button>
+        <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
       </div>
     </header>
   );

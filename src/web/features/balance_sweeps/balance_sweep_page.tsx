@@ -40,6 +40,7 @@ import {
   todayCountKey,
   totalsByCurrency,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const LOADING_ROWS = 5;
 
@@ -215,11 +216,17 @@ export default function BalanceSweepPage() {
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
           <>
-            <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
-              {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
-            </Button>
-            <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
-            <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
+              <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
+                {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
+              </Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/balance-sweeps">
+              <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/ledger-accounts">
+              <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            </IfAllowed>
           </>
         }
       />

@@ -19,6 +19,8 @@ import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized.ts";
 import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useMayCall } from "../../lib/auth.ts";
 
 export const PAGE_SIZE = 100;
 const LOADING_ROWS = 5;
@@ -38,6 +40,7 @@ async function fetchPage(search: string, offset: number): Promise<InstitutionPag
 }
 
 function StatusAction({ institution }: { institution: Institution }) {
+  const mayChangeStatus = useMayCall("PATCH", "/api/institutions/:id/status");
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const action = STATUS_ACTIONS[institution.status];
@@ -52,6 +55,7 @@ function StatusAction({ institution }: { institution: Institution }) {
     },
     onError: (error) => handleMutationError(error, toast, "Failed to update institution status"),
   });
+  if (!mayChangeStatus) return null;
   return (
     <Button
       size="sm"
@@ -122,7 +126,7 @@ export default function InstitutionsPage() {
       <PageHeader
         title="Financial Institutions"
         subtitle="Register, approve and supervise banks, credit unions and other institutions"
-        actions={<Button onClick={() => openDialog(true)}>New Institution</Button>}
+        actions={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>New Institution</Button></IfAllowed>}
       />
       <Card>
         <CardContent className="space-y-4 pt-5">
@@ -186,7 +190,7 @@ export default function InstitutionsPage() {
             <EmptyState
               title="No institutions registered yet"
               text="Register the first financial institution to start the registry."
-              action={<Button onClick={() => openDialog(true)}>Register First Institution</Button>}
+              action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
             />
           )}
           {page.isSuccess && total === 0 && search !== "" && (
