@@ -1,10 +1,12 @@
--- Four-eyes (maker-checker) requests, issue 20: a movement of money that needs a second person is filed here by its maker and executed when another user with the
+-- Four-eyes (maker-checker) requests, issue 20: a movement of money or an institution status change
+-- that needs a second person is filed here by its maker and executed when another user with the
 -- approver role approves it, in the approval's own transaction. The decision is taken by one guarded
 -- UPDATE ... WHERE status = 'pending', so of two approvers acting at once exactly one wins.
 -- A pending request past expires_at counts as expired; nothing needs to run for that to hold.
 CREATE TABLE approval_requests (
   id TEXT PRIMARY KEY NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('sweep', 'opening_balance', 'card_issue', 'card_distribute', 'card_load')),
+  kind TEXT NOT NULL CHECK (kind IN ('sweep', 'opening_balance', 'card_issue', 'card_distribute', 'card_load',
+    'institution_status')),
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'cancelled')),
   -- The validated request body, re-validated and re-checked when it executes.
   payload TEXT NOT NULL CHECK (json_valid(payload)),

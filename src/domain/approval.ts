@@ -11,6 +11,7 @@ export const APPROVAL_KINDS = [
   "card_issue",
   "card_distribute",
   "card_load",
+  "institution_status",
 ] as const;
 export type ApprovalKind = typeof APPROVAL_KINDS[number];
 
@@ -20,6 +21,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   card_issue: "Card issuance",
   card_distribute: "Card distribution",
   card_load: "Card load",
+  institution_status: "Institution status change",
 };
 
 export const STORED_APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;

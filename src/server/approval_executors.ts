@@ -12,6 +12,8 @@ import { distributeCardSchema, issueCardSchema, loadCardSchema } from "./feature
 import { createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "./features/cards/service.ts";
 import { createAccountSchema } from "./features/ledger/schemas.ts";
 import { createAccount } from "./features/ledger/service.ts";
+import { statusChangeSchema } from "./features/institutions/schemas.ts";
+import { changeInstitutionStatus } from "./features/institutions/service.ts";
 import { createSweepSchema } from "./features/sweeps/schemas.ts";
 import { executeManualSweep, type SweepDto } from "./features/sweeps/service.ts";
 
@@ -71,6 +73,17 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
       const { cardId, ...body } = payload as { cardId: string };
       const loaded = await cardsIn(context).load(context.actor, cardId, revalidated(loadCardSchema, body));
       return { entityType: "card", entityId: cardId, result: loaded };
+    },
+
+    async institution_status(context, payload) {
+      const { id, ...body } = payload as { id: string };
+      const institution = await changeInstitutionStatus(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        id,
+        revalidated(statusChangeSchema, body).status,
+      );
+      return { entityType: "institution", entityId: id, result: institution };
     },
   };
 }

@@ -417,3 +417,40 @@ Deno.test("thresholds and expiry are administrator settings, audited; a lower th
     assert.equal(hours, 1);
   });
 });
+
+Deno.test("an institution's approval waits for a second person; the requester cannot approve it, an approver can", async () => {
+  await withTeam(async (t, team) => {
+    const institution = await expectJson(
+      await t.request("POST", "/api/institutions", {
+        cookie: team.both.cookie,
+        body: {
+          name: "Four Eyes Savings",
+          type: "savings",
+          registrationNumber: "REG-4E-1",
+          address: "1 Dual Control Street",
+          phoneNumber: "+1 555 0144",
+          emailAddress: "ops@foureyes.test",
+        },
+      }),
+      201,
+    );
+    const change = (who: Staff, body: Record<string, unknown>) =>
+      t.request("PATCH", `/api/institutions/${institution.id}/status`, { cookie: who.cookie, body });
+    const noReason = await expectJson(await change(team.both, { status: "active" }), 400);
+    assert(noReason.fields.requestReason);
+    const invalid = await expectJson(await change(team.both, { status: "suspended", requestReason: "x" }), 409);
+    assert.equal(invalid.reason, "invalid_transition");
+    const pending = await expectJson(await change(team.both, { status: "active", requestReason: "Licence granted" }), 202);
+    assert.equal(pending.approvalRequest.kind, "institution_status");
+    assert.equal(pending.approvalRequest.summary.institution.statusAfter, "active");
+    const still = await expectJson(await t.request("GET", `/api/institutions/${institution.id}`, { cookie: team.maker.cookie }), 200);
+    assert.equal(still.status, "pending");
+    await expectJson(await decide(t, team.both, pending.approvalRequest.id, "approve"), 403);
+    await expectJson(await decide(t, team.checker, pending.approvalRequest.id, "approve"), 200);
+    const active = await expectJson(await t.request("GET", `/api/institutions/${institution.id}`, { cookie: team.maker.cookie }), 200);
+    assert.equal(active.status, "active");
+    // An approver cannot request: the status route is the operators'.
+    const refused = await expectJson(await change(team.checker, { status: "suspended", requestReason: "x" }), 403);
+    assert.equal(refused.message, "Only operators can request institution status changes");
+  });
+});

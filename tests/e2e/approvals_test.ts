@@ -1,28 +1,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, withBrowser } from "./helpers.ts";
+import { apiSession, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, withBrowser } from "./helpers.ts";
 
 const NEW_PASSWORD = "e2e-own-password-for-staff";
-
-/** A small API client with its own session, for the setup a test is not about. */
-async function apiSession(baseUrl: string, email: string, password: string) {
-  const login = await fetch(`${baseUrl}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
-  assert.equal(login.status, 200, await login.text());
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  };
-}
 
 /** Signs in with a one-time password and replaces it on the screen that allows nothing else. */
 async function firstSignIn(page: Page, baseUrl: string, email: string, initialPassword: string) {

@@ -20,7 +20,13 @@ export interface ApprovalRequest {
   id: string;
   kind: ApprovalKind;
   status: ApprovalStatus;
-  summary: { description: string; source?: ApprovalFigures | null; target?: ApprovalFigures; account?: ApprovalFigures };
+  summary: {
+    description: string;
+    source?: ApprovalFigures | null;
+    target?: ApprovalFigures;
+    account?: ApprovalFigures;
+    institution?: { id: string; name: string; statusBefore: string; statusAfter: string };
+  };
   amount: string | null;
   currency: string | null;
   requestedBy: string;
