@@ -237,3 +237,31 @@ Deno.test("the last active administrator cannot lose the role or be disabled", a
     await t.close();
   }
 });
+
+Deno.test("a role change or a disabled user made by another process applies to the very next request here", async () => {
+  const first = await createTestApp();
+  const second = await createTestApp({}, { dataDir: first.dataDir });
+  try {
+    const admin = await second.login();
+    const user = await createStaff(first, await first.login(), "roaming@centralbank.test", ["auditor"]);
+    // Read once, so this process holds the session in memory.
+    await expectJson(await first.request("GET", "/api/ledger-accounts", { cookie: user.cookie }), 200);
+    await expectJson(await first.request("GET", "/api/users", { cookie: user.cookie }), 403);
+    await expectJson(
+      await second.request("PATCH", `/api/users/${user.id}`, {
+        cookie: admin,
+        body: { roles: ["administrator"] },
+      }),
+      200,
+    );
+    await expectJson(await first.request("GET", "/api/users", { cookie: user.cookie }), 200);
+    await expectJson(
+      await second.request("PATCH", `/api/users/${user.id}`, { cookie: admin, body: { disabled: true } }),
+      200,
+    );
+    await expectJson(await first.request("GET", "/api/users", { cookie: user.cookie }), 401);
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});

@@ -51,13 +51,15 @@ export interface PendingApproval {
 }
 
 export function isPendingApproval(body: unknown): body is PendingApproval {
-  return typeof body === "object" && body !== null && (body as { status?: unknown }).status === "pending_approval";
+  return typeof body === "object" && body !== null &&
+    (body as { status?: unknown }).status === "pending_approval";
 }
 
 export function pendingToast(pending: PendingApproval): ToastInput {
   return {
     title: "Submitted for approval",
-    description: `${pending.approvalRequest.summary.description}. A second person with the approver role must approve it; nothing has moved yet.`,
+    description:
+      `${pending.approvalRequest.summary.description}. A second person with the approver role must approve it; nothing has moved yet.`,
   };
 }
 
@@ -83,10 +85,12 @@ export function usePendingApprovalCount(): number {
 export function useOnPendingApproval(): <T>(result: T | PendingApproval) => result is PendingApproval {
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  return <T,>(result: T | PendingApproval): result is PendingApproval => {
+  return <T>(result: T | PendingApproval): result is PendingApproval => {
     if (!isPendingApproval(result)) return false;
     toast(pendingToast(result));
-    queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(APPROVALS_KEY) });
+    queryClient.invalidateQueries({
+      predicate: (query) => String(query.queryKey[0]).startsWith(APPROVALS_KEY),
+    });
     return true;
   };
 }

@@ -1,5 +1,6 @@
 /** Request shapes of the approval queue and the approval settings. */
 import { z } from "zod";
+import { CURRENCIES } from "../../../../db/schema.ts";
 import {
   APPROVAL_KINDS,
   MAX_REASON_LENGTH,
@@ -9,7 +10,8 @@ import {
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
 import { paginationQuery } from "../../validation.ts";
 
-export const CURRENCY_CODES = ["USD", "EUR", "GBP", "JPY"] as const;
+/** The currencies accounts are held in: each has its own approval threshold. */
+export const CURRENCY_CODES = CURRENCIES;
 
 export const listApprovalsQuery = paginationQuery.extend({
   status: z.enum(["pending", "approved", "rejected", "cancelled", "expired"]).optional(),

@@ -6,8 +6,7 @@
  * moved on), everything rolls back, the request stays pending and nothing moves.
  */
 import { sql } from "drizzle-orm";
-import type { Role } from "../../../domain/access.ts";
-import { mayDecide } from "../../../domain/access.ts";
+import { mayDecide, type Role } from "../../../domain/access.ts";
 import { DEFAULT_THRESHOLD_MINOR, statusAt } from "../../../domain/approval.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit.ts";

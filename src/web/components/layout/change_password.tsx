@@ -48,16 +48,40 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <form onSubmit={submit} className="space-y-4">
-      <TextField label="Current password" type="password" autoComplete="current-password" required
-        value={currentPassword} error={errors.currentPassword} onChange={(e) => setCurrent(e.target.value)} />
-      <TextField label="New password" type="password" autoComplete="new-password" required
-        minLength={MIN_PASSWORD_LENGTH} maxLength={256} value={newPassword} error={errors.newPassword}
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={currentPassword}
+        error={errors.currentPassword}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD_LENGTH}
+        maxLength={256}
+        value={newPassword}
+        error={errors.newPassword}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not a common or breached password`}
-        onChange={(e) => setNew(e.target.value)} />
-      <TextField label="Repeat the new password" type="password" autoComplete="new-password" required
-        value={repeat} error={errors.repeat} onChange={(e) => setRepeat(e.target.value)} />
+        onChange={(e) => setNew(e.target.value)}
+      />
+      <TextField
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={repeat}
+        error={errors.repeat}
+        onChange={(e) => setRepeat(e.target.value)}
+      />
       <div className="flex justify-end">
-        <Button type="submit" disabled={change.isPending}>{change.isPending ? "Changing…" : "Change password"}</Button>
+        <Button type="submit" disabled={change.isPending}>
+          {change.isPending ? "Changing…" : "Change password"}
+        </Button>
       </div>
     </form>
   );
@@ -67,7 +91,9 @@ export function ChangePasswordButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="outline" size="sm" className="mt-3 w-full" onClick={() => setOpen(true)}>Change password</Button>
+      <Button variant="outline" size="sm" className="mt-3 w-full" onClick={() => setOpen(true)}>
+        Change password
+      </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Change password">
         <ChangePasswordForm onDone={() => setOpen(false)} />
       </Dialog>
@@ -84,7 +110,9 @@ export function ForcedPasswordChange({ email }: { email: string }) {
         <p className="mt-1 text-sm text-slate-600">
           {email} is signed in with a one-time password. Replace it with your own before you go on.
         </p>
-        <div className="mt-6"><ChangePasswordForm onDone={() => {}} /></div>
+        <div className="mt-6">
+          <ChangePasswordForm onDone={() => {}} />
+        </div>
         <a href="/api/logout" className="mt-4 block text-center text-sm text-blue-800 underline">Sign out</a>
       </div>
     </main>

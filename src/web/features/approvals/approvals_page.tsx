@@ -10,11 +10,11 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
 import { apiJson } from "../../lib/api.ts";
-import { APPROVALS_KEY, type ApprovalFigures, type ApprovalRequest } from "../../lib/approval.ts";
+import { type ApprovalFigures, type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useAuth, useMayCall } from "../../lib/auth.ts";
 import { formatCurrency, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -47,12 +47,15 @@ function age(iso: string): string {
   return `${Math.floor(hours / 24)} days`;
 }
 
-function Figures({ label, figures, currency }: { label: string; figures?: ApprovalFigures | null; currency: string }) {
+function Figures(
+  { label, figures, currency }: { label: string; figures?: ApprovalFigures | null; currency: string },
+) {
   if (!figures) return null;
   return (
     <p className="text-xs text-slate-700">
       <span className="font-medium">{label}</span> {figures.accountNumber}
-      {figures.accountName ? ` (${figures.accountName})` : ""}: {formatCurrency(figures.balanceBefore, currency)} →{" "}
+      {figures.accountName ? ` (${figures.accountName})` : ""}:{" "}
+      {formatCurrency(figures.balanceBefore, currency)} →{" "}
       {figures.balanceAfter === null || figures.balanceAfter === undefined
         ? "—"
         : formatCurrency(figures.balanceAfter, currency)}
@@ -81,7 +84,8 @@ function DecisionDialog({ request, decision, onClose }: {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const decide = useMutation({
-    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    mutationFn: (id: string) =>
+      apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
     onSuccess: (decided) => {
       toast({
         title: decision === "approve" ? "Request approved and executed" : "Request rejected",
@@ -92,7 +96,8 @@ function DecisionDialog({ request, decision, onClose }: {
       setReason("");
       onClose();
     },
-    onError: (failure) => handleMutationError(failure, toast, decision === "approve" ? "Approval failed" : "Rejection failed"),
+    onError: (failure) =>
+      handleMutationError(failure, toast, decision === "approve" ? "Approval failed" : "Rejection failed"),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -115,14 +120,19 @@ function DecisionDialog({ request, decision, onClose }: {
     >
       {request && (
         <form onSubmit={submit} className="space-y-4">
-          <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="decision-summary">
+          <div
+            className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
+            data-testid="decision-summary"
+          >
             <p className="font-medium text-slate-900">{request.summary.description}</p>
             {request.amount && (
               <p className="mt-1 text-slate-800">
                 Amount: <strong>{formatCurrency(request.amount, request.currency ?? "USD")}</strong>
               </p>
             )}
-            <div className="mt-1"><RequestFigures request={request} /></div>
+            <div className="mt-1">
+              <RequestFigures request={request} />
+            </div>
             <p className="mt-1 text-xs text-slate-700">
               Requested by {request.requestedByName}: “{request.requestReason}”
             </p>
@@ -140,7 +150,11 @@ function DecisionDialog({ request, decision, onClose }: {
           />
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={onClose}>Cancel</Button>
-            <Button type="submit" variant={decision === "approve" ? "default" : "destructive"} disabled={decide.isPending}>
+            <Button
+              type="submit"
+              variant={decision === "approve" ? "default" : "destructive"}
+              disabled={decide.isPending}
+            >
               {decide.isPending ? "Working…" : `Confirm ${verb.toLowerCase()}`}
             </Button>
           </div>
@@ -158,7 +172,9 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
   const { toast } = useToast();
   const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}`;
   const { data, isLoading } = useQuery<ApprovalRequest[]>({ queryKey: [key] });
-  const [deciding, setDeciding] = useState<{ request: ApprovalRequest; decision: "approve" | "reject" } | null>(null);
+  const [deciding, setDeciding] = useState<
+    { request: ApprovalRequest; decision: "approve" | "reject" } | null
+  >(null);
   const withdraw = useMutation({
     mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/cancel`),
     onSuccess: () => {
@@ -184,7 +200,9 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
           {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={6} />}
           {!isLoading && (data ?? []).length === 0 && (
             <Tr>
-              <Td colSpan={6}><EmptyState title="No requests" text={emptyText} /></Td>
+              <Td colSpan={6}>
+                <EmptyState title="No requests" text={emptyText} />
+              </Td>
             </Tr>
           )}
           {(data ?? []).map((request) => {
@@ -209,7 +227,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
                   <p className="text-xs text-slate-700">{request.requestReason}</p>
                 </Td>
                 <Td>
-                  <span className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${STATUS_CLASSES[request.status]}`}>
+                  <span
+                    className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
+                      STATUS_CLASSES[request.status]
+                    }`}
+                  >
                     {request.status}
                   </span>
                 </Td>
@@ -222,18 +244,31 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
                 <Td className="text-right">
                   {pending && mayApprove && !own && (
                     <div className="flex justify-end gap-2">
-                      <Button size="sm" onClick={() => setDeciding({ request, decision: "approve" })}>Approve</Button>
-                      <Button size="sm" variant="outline" onClick={() => setDeciding({ request, decision: "reject" })}>
+                      <Button size="sm" onClick={() => setDeciding({ request, decision: "approve" })}>
+                        Approve
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => setDeciding({ request, decision: "reject" })}
+                      >
                         Reject
                       </Button>
                     </div>
                   )}
                   {pending && own && mayWithdraw && (
-                    <Button size="sm" variant="outline" onClick={() => withdraw.mutate(request.id)} disabled={withdraw.isPending}>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => withdraw.mutate(request.id)}
+                      disabled={withdraw.isPending}
+                    >
                       Withdraw
                     </Button>
                   )}
-                  {pending && own && mayApprove && <p className="text-xs text-slate-600">Needs another approver</p>}
+                  {pending && own && mayApprove && (
+                    <p className="text-xs text-slate-600">Needs another approver</p>
+                  )}
                 </Td>
               </Tr>
             );
@@ -291,7 +326,8 @@ function SettingsCard() {
               inputMode="decimal"
               readOnly={!mayChange}
               value={shown.thresholds[currency] ?? ""}
-              onChange={(event) => edit({ ...shown, thresholds: { ...shown.thresholds, [currency]: event.target.value } })}
+              onChange={(event) =>
+                edit({ ...shown, thresholds: { ...shown.thresholds, [currency]: event.target.value } })}
             />
           ))}
           <TextField
@@ -326,17 +362,31 @@ export default function ApprovalsPage() {
           {
             id: "pending",
             label: "Pending",
-            content: <RequestsTable query="status=pending" label="Pending requests" emptyText="Nothing waits for approval." />,
+            content: (
+              <RequestsTable
+                query="status=pending"
+                label="Pending requests"
+                emptyText="Nothing waits for approval."
+              />
+            ),
           },
           {
             id: "mine",
             label: "My requests",
-            content: <RequestsTable query="requestedBy=me" label="My requests" emptyText="You have requested nothing." />,
+            content: (
+              <RequestsTable
+                query="requestedBy=me"
+                label="My requests"
+                emptyText="You have requested nothing."
+              />
+            ),
           },
           {
             id: "all",
             label: "All requests",
-            content: <RequestsTable query="" label="All requests" emptyText="No request has been filed yet." />,
+            content: (
+              <RequestsTable query="" label="All requests" emptyText="No request has been filed yet." />
+            ),
           },
         ]}
       />

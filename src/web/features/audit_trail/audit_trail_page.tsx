@@ -9,7 +9,7 @@ import { Link } from "react-router";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 
 const AUDIT_KEY = "/api/audit-trail";
@@ -31,7 +31,12 @@ interface AuditEvent {
 
 type ChainState =
   | { verified: true; verifiedUpToSeq: number; checked: number }
-  | { verified: false; verifiedUpToSeq: number; checked: number; firstBroken: { seq: number; reason: string } };
+  | {
+    verified: false;
+    verifiedUpToSeq: number;
+    checked: number;
+    firstBroken: { seq: number; reason: string };
+  };
 
 interface Filters {
   actor: string;
@@ -59,14 +64,17 @@ function ChainBanner() {
   if (!data) return null;
   return data.verified
     ? (
-      <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
+      <p
+        role="status"
+        className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900"
+      >
         Hash chain verified up to row {data.verifiedUpToSeq}: no row was edited, deleted or reordered.
       </p>
     )
     : (
       <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-        Hash chain verified up to row {data.verifiedUpToSeq} only: row {data.firstBroken.seq} is broken
-        ({data.firstBroken.reason}).
+        Hash chain verified up to row {data.verifiedUpToSeq} only: row {data.firstBroken.seq}{" "}
+        is broken ({data.firstBroken.reason}).
       </p>
     );
 }
@@ -76,7 +84,9 @@ export default function AuditTrailPage() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const { data: facets } = useQuery<{ entityTypes: string[]; actions: string[] }>({ queryKey: [`${AUDIT_KEY}/facets`] });
+  const { data: facets } = useQuery<{ entityTypes: string[]; actions: string[] }>({
+    queryKey: [`${AUDIT_KEY}/facets`],
+  });
   const key = queryOf(filters, offset);
   const { data, isLoading } = useQuery<{ items: AuditEvent[]; total: number }>({
     queryKey: [key],
@@ -91,29 +101,62 @@ export default function AuditTrailPage() {
     setFilters(draft);
     setOffset(0);
   };
-  const set = (field: keyof Filters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof Filters) => (value: string) =>
+    setDraft((current) => ({ ...current, [field]: value }));
   const total = data?.total ?? 0;
   return (
     <div className="space-y-6">
       <PageHeader
         title="Audit Trail"
         subtitle="Every change, who made it and when, in a tamper-evident chain"
-        actions={<Link to="/reports" className="text-sm font-medium text-blue-800 underline">Export in Reports</Link>}
+        actions={
+          <Link to="/reports" className="text-sm font-medium text-blue-800 underline">Export in Reports</Link>
+        }
       />
       <ChainBanner />
-      <form onSubmit={apply} className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-6">
-        <TextField label="Actor" placeholder="Name, e-mail or id" value={draft.actor} onChange={(e) => set("actor")(e.target.value)} />
-        <SelectField label="Entity" placeholder="Any entity" value={draft.entityType}
+      <form
+        onSubmit={apply}
+        className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-6"
+      >
+        <TextField
+          label="Actor"
+          placeholder="Name, e-mail or id"
+          value={draft.actor}
+          onChange={(e) => set("actor")(e.target.value)}
+        />
+        <SelectField
+          label="Entity"
+          placeholder="Any entity"
+          value={draft.entityType}
           options={(facets?.entityTypes ?? []).map((value) => ({ value, label: value }))}
-          onChange={(e) => set("entityType")(e.target.value)} />
-        <SelectField label="Action" placeholder="Any action" value={draft.action}
+          onChange={(e) => set("entityType")(e.target.value)}
+        />
+        <SelectField
+          label="Action"
+          placeholder="Any action"
+          value={draft.action}
           options={(facets?.actions ?? []).map((value) => ({ value, label: value }))}
-          onChange={(e) => set("action")(e.target.value)} />
-        <TextField label="From" type="date" value={draft.from} onChange={(e) => set("from")(e.target.value)} />
+          onChange={(e) => set("action")(e.target.value)}
+        />
+        <TextField
+          label="From"
+          type="date"
+          value={draft.from}
+          onChange={(e) => set("from")(e.target.value)}
+        />
         <TextField label="To" type="date" value={draft.to} onChange={(e) => set("to")(e.target.value)} />
         <div className="flex items-end gap-2">
           <Button type="submit">Filter</Button>
-          <Button variant="outline" onClick={() => { setDraft(EMPTY); setFilters(EMPTY); setOffset(0); }}>Clear</Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              setDraft(EMPTY);
+              setFilters(EMPTY);
+              setOffset(0);
+            }}
+          >
+            Clear
+          </Button>
         </div>
       </form>
       <Table label="Audit events">
@@ -130,7 +173,11 @@ export default function AuditTrailPage() {
         <TBody>
           {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={6} />}
           {!isLoading && total === 0 && (
-            <Tr><Td colSpan={6}><EmptyState title="No events" text="No event matches these filters." /></Td></Tr>
+            <Tr>
+              <Td colSpan={6}>
+                <EmptyState title="No events" text="No event matches these filters." />
+              </Td>
+            </Tr>
           )}
           {(data?.items ?? []).map((event) => (
             <Tr key={event.id}>
@@ -145,8 +192,12 @@ export default function AuditTrailPage() {
               <Td>
                 {event.changes === null ? "" : (
                   <>
-                    <Button size="sm" variant="ghost" aria-expanded={open === event.id}
-                      onClick={() => setOpen(open === event.id ? null : event.id)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-expanded={open === event.id}
+                      onClick={() => setOpen(open === event.id ? null : event.id)}
+                    >
                       {open === event.id ? "Hide" : "Show"} before/after
                     </Button>
                     {open === event.id && (
@@ -164,10 +215,20 @@ export default function AuditTrailPage() {
       <div className="flex items-center justify-between text-sm text-slate-700">
         <p>{total === 0 ? "" : `Events ${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`}</p>
         <div className="flex gap-2">
-          <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={offset === 0}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
             Previous
           </Button>
-          <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={offset + PAGE_SIZE >= total}
+            onClick={() => setOffset(offset + PAGE_SIZE)}
+          >
             Next
           </Button>
         </div>

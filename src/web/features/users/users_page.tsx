@@ -9,7 +9,7 @@ import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { type Role, ROLE_LABELS, ROLES } from "../../../domain/access.ts";
 import { ApiError, apiJson } from "../../lib/api.ts";
 import { useAuth, userLabel } from "../../lib/auth.ts";
@@ -38,7 +38,9 @@ const ROLE_HINTS: Record<Role, string> = {
   auditor: "reads everything including the audit trail, changes nothing",
 };
 
-function RoleChecklist({ roles, onChange, error }: { roles: Role[]; onChange: (roles: Role[]) => void; error?: string }) {
+function RoleChecklist(
+  { roles, onChange, error }: { roles: Role[]; onChange: (roles: Role[]) => void; error?: string },
+) {
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-800">Roles</legend>
@@ -62,7 +64,9 @@ function RoleChecklist({ roles, onChange, error }: { roles: Role[]; onChange: (r
   );
 }
 
-function OneTimePasswordDialog({ shown, onClose }: { shown: { email: string; password: string } | null; onClose: () => void }) {
+function OneTimePasswordDialog(
+  { shown, onClose }: { shown: { email: string; password: string } | null; onClose: () => void },
+) {
   return (
     <Dialog
       open={shown !== null}
@@ -79,7 +83,9 @@ function OneTimePasswordDialog({ shown, onClose }: { shown: { email: string; pas
             className="font-mono"
             onFocus={(event) => event.target.select()}
           />
-          <div className="flex justify-end"><Button onClick={onClose}>Done</Button></div>
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
         </div>
       )}
     </Dialog>
@@ -100,7 +106,12 @@ function CreateUserDialog({ open, onClose, onCreated }: {
   const { toast } = useToast();
   const create = useMutation({
     mutationFn: () =>
-      apiJson<{ user: StaffUser; initialPassword: string }>("POST", USERS_KEY, { email, firstName, lastName, roles }),
+      apiJson<{ user: StaffUser; initialPassword: string }>("POST", USERS_KEY, {
+        email,
+        firstName,
+        lastName,
+        roles,
+      }),
     onSuccess: (created) => {
       queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
       setEmail("");
@@ -129,16 +140,38 @@ function CreateUserDialog({ open, onClose, onCreated }: {
   return (
     <Dialog open={open} onClose={onClose} title="New user" description="The user gets a one-time password.">
       <form onSubmit={submit} className="space-y-4">
-        <TextField label="E-mail address" type="email" required maxLength={255} value={email} error={errors.email}
-          onChange={(event) => setEmail(event.target.value)} />
+        <TextField
+          label="E-mail address"
+          type="email"
+          required
+          maxLength={255}
+          value={email}
+          error={errors.email}
+          onChange={(event) =>
+            setEmail(event.target.value)}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" maxLength={255} value={firstName} onChange={(event) => setFirstName(event.target.value)} />
-          <TextField label="Last name" maxLength={255} value={lastName} onChange={(event) => setLastName(event.target.value)} />
+          <TextField
+            label="First name"
+            maxLength={255}
+            value={firstName}
+            onChange={(event) =>
+              setFirstName(event.target.value)}
+          />
+          <TextField
+            label="Last name"
+            maxLength={255}
+            value={lastName}
+            onChange={(event) =>
+              setLastName(event.target.value)}
+          />
         </div>
         <RoleChecklist roles={roles} onChange={setRoles} error={errors.roles} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={create.isPending}>{create.isPending ? "Creating…" : "Create user"}</Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create user"}
+          </Button>
         </div>
       </form>
     </Dialog>
@@ -154,19 +187,47 @@ function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () =>
     mutationFn: () => apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user?.id}`, { roles: shown }),
     onSuccess: (updated) => {
       queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
-      toast({ title: "Roles changed", description: `${updated.email}: ${updated.roles.map((r) => ROLE_LABELS[r]).join(", ")}` });
+      toast({
+        title: "Roles changed",
+        description: `${updated.email}: ${updated.roles.map((r) => ROLE_LABELS[r]).join(", ")}`,
+      });
       setRoles(null);
       onClose();
     },
     onError: (error) => handleMutationError(error, toast, "Failed to change the roles"),
   });
   return (
-    <Dialog open={user !== null} onClose={() => { setRoles(null); onClose(); }} title={`Roles of ${user?.email ?? ""}`}
-      description="A change applies to the user's very next request.">
-      <form className="space-y-4" onSubmit={(event) => { event.preventDefault(); if (shown.length > 0) save.mutate(); }}>
-        <RoleChecklist roles={shown} onChange={setRoles} error={shown.length === 0 ? "Give at least one role" : undefined} />
+    <Dialog
+      open={user !== null}
+      onClose={() => {
+        setRoles(null);
+        onClose();
+      }}
+      title={`Roles of ${user?.email ?? ""}`}
+      description="A change applies to the user's very next request."
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (shown.length > 0) save.mutate();
+        }}
+      >
+        <RoleChecklist
+          roles={shown}
+          onChange={setRoles}
+          error={shown.length === 0 ? "Give at least one role" : undefined}
+        />
         <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => { setRoles(null); onClose(); }}>Cancel</Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              setRoles(null);
+              onClose();
+            }}
+          >
+            Cancel
+          </Button>
           <Button type="submit" disabled={shown.length === 0 || save.isPending}>Save roles</Button>
         </div>
       </form>
@@ -183,10 +244,14 @@ export default function UsersPage() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const toggle = useMutation({
-    mutationFn: (user: StaffUser) => apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user.id}`, { disabled: !user.disabled }),
+    mutationFn: (user: StaffUser) =>
+      apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user.id}`, { disabled: !user.disabled }),
     onSuccess: (updated) => {
       queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
-      toast({ title: updated.disabled ? "User disabled; their sessions ended" : "User re-enabled", description: updated.email });
+      toast({
+        title: updated.disabled ? "User disabled; their sessions ended" : "User re-enabled",
+        description: updated.email,
+      });
     },
     onError: (error) => handleMutationError(error, toast, "Failed to change the user"),
   });
@@ -219,7 +284,11 @@ export default function UsersPage() {
         <TBody>
           {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={5} />}
           {!isLoading && (data ?? []).length === 0 && (
-            <Tr><Td colSpan={5}><EmptyState title="No users" /></Td></Tr>
+            <Tr>
+              <Td colSpan={5}>
+                <EmptyState title="No users" />
+              </Td>
+            </Tr>
           )}
           {(data ?? []).map((user) => (
             <Tr key={user.id}>
@@ -229,7 +298,8 @@ export default function UsersPage() {
               </Td>
               <Td>
                 <div className="flex flex-wrap gap-1">
-                  {user.roles.map((role) => <Badge key={role} variant="secondary">{ROLE_LABELS[role]}</Badge>)}
+                  {user.roles.map((role) => <Badge key={role} variant="secondary">{ROLE_LABELS[role]}
+                  </Badge>)}
                 </div>
               </Td>
               <Td>
@@ -243,7 +313,12 @@ export default function UsersPage() {
               <Td className="text-right">
                 <div className="flex justify-end gap-2">
                   <Button size="sm" variant="outline" onClick={() => setEditing(user)}>Roles</Button>
-                  <Button size="sm" variant="outline" onClick={() => reset.mutate(user)} disabled={reset.isPending}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => reset.mutate(user)}
+                    disabled={reset.isPending}
+                  >
                     Reset password
                   </Button>
                   <Button
