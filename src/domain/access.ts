@@ -160,6 +160,15 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
+/**
+ * Reports that copy out what only some roles may read: the audit trail and the API request log.
+ * Generating or downloading one needs the same roles as reading its source.
+ */
+export const RESTRICTED_REPORT_TYPES: Readonly<Record<string, RouteRule>> = {
+  "audit-trail": oversee("export the audit trail"),
+  "api-usage": oversee("export the API request log"),
+};
+
 /** Maker-checker: whatever roles they hold, nobody approves or rejects what they asked for. */
 export function mayDecide(
   request: { requestedBy: string },

@@ -79,3 +79,31 @@ Deno.test("the audit trail viewer filters by actor, entity, action and dates, pa
     await t.close();
   }
 });
+
+Deno.test("only auditors and administrators export the audit trail or the request log through Reports", async () => {
+  const t = await createTestApp();
+  try {
+    const admin = await t.login();
+    const auditor = await createStaff(t, admin, "auditor@centralbank.test", ["auditor"]);
+    const operator = await createStaff(t, admin, "operator@centralbank.test", ["operator"]);
+    const today = new Date().toISOString().slice(0, 10);
+    const report = (cookie: string, type: string) =>
+      t.request("POST", "/api/reports", { cookie, body: { type, from: today, to: today, format: "csv" } });
+    const refused = await expectJson(await report(operator.cookie, "audit-trail"), 403);
+    assert.equal(refused.message, "Only administrators or auditors can export the audit trail");
+    await expectJson(await report(operator.cookie, "api-usage"), 403);
+    const exported = await report(auditor.cookie, "audit-trail");
+    assert.equal(exported.status, 200);
+    const id = exported.headers.get("x-report-id");
+    await exported.body?.cancel();
+    await expectJson(await t.request("GET", `/api/reports/${id}/download`, { cookie: operator.cookie }), 403);
+    const again = await t.request("GET", `/api/reports/${id}/download`, { cookie: admin });
+    assert.equal(again.status, 200);
+    await again.body?.cancel();
+    const institutions = await report(operator.cookie, "institutions");
+    assert.equal(institutions.status, 200);
+    await institutions.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
