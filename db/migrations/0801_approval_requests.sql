@@ -5,7 +5,7 @@
 -- A pending request past expires_at counts as expired; nothing needs to run for that to hold.
 CREATE TABLE approval_requests (
   id TEXT PRIMARY KEY NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('sweep', 'opening_balance', 'card_issue', 'card_distribute', 'card_load',
+  kind TEXT NOT NULL CHECK (kind IN ('sweep', 'auto_sweep', 'opening_balance', 'card_issue', 'card_distribute', 'card_load',
     'institution_status')),
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'cancelled')),
   -- The validated request body, re-validated and re-checked when it executes.
@@ -31,7 +31,8 @@ CREATE INDEX approval_requests_requested_by_idx ON approval_requests(requested_b
 CREATE INDEX approval_requests_decided_by_idx ON approval_requests(decided_by);
 CREATE INDEX approval_requests_executed_by_idx ON approval_requests(executed_by);
 
--- Per currency: a manual sweep, an opening balance, or a card's funding above this needs approval.
+-- Per currency: a manual sweep, an automatic run with a sweep, an opening balance, or a card's
+-- funding above this needs approval.
 CREATE TABLE approval_thresholds (
   currency TEXT PRIMARY KEY NOT NULL CHECK (currency IN ('USD', 'EUR', 'GBP', 'JPY')),
   threshold_minor INTEGER NOT NULL CHECK (threshold_minor BETWEEN 0 AND 999999999999999),

@@ -7,6 +7,7 @@
 
 export const APPROVAL_KINDS = [
   "sweep",
+  "auto_sweep",
   "opening_balance",
   "card_issue",
   "card_distribute",
@@ -17,6 +18,7 @@ export type ApprovalKind = typeof APPROVAL_KINDS[number];
 
 export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   sweep: "Manual sweep",
+  auto_sweep: "Automatic sweep run",
   opening_balance: "Opening balance",
   card_issue: "Card issuance",
   card_distribute: "Card distribution",

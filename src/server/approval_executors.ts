@@ -15,7 +15,7 @@ import { createAccount } from "./features/ledger/service.ts";
 import { statusChangeSchema } from "./features/institutions/schemas.ts";
 import { changeInstitutionStatus } from "./features/institutions/service.ts";
 import { createSweepSchema } from "./features/sweeps/schemas.ts";
-import { executeManualSweep, type SweepDto } from "./features/sweeps/service.ts";
+import { executeManualSweep, runAutoSweep, type SweepDto } from "./features/sweeps/service.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -45,6 +45,21 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
       );
       const sweep = JSON.parse(outcome.bodyJson) as SweepDto;
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
+    },
+
+    async auto_sweep(context) {
+      const sweeps = await runAutoSweep(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        { ...context.approver, approvedBy: context.approver.userId },
+        "threshold",
+      );
+      const ids = sweeps.map((sweep) => sweep.id);
+      return {
+        entityType: "balance_sweep",
+        entityId: ids.join(",") || "none",
+        result: { sweepsExecuted: sweeps.length, sweepIds: ids },
+      };
     },
 
     async opening_balance(context, payload) {

@@ -454,3 +454,49 @@ Deno.test("an institution's approval waits for a second person; the requester ca
     assert.equal(refused.message, "Only operators can request institution status changes");
   });
 });
+
+Deno.test("an automatic run that would sweep more than the threshold waits for approval; a small run executes at once", async () => {
+  await withTeam(async (t, team) => {
+    const { ledger, liquid } = await fundedPair(t, team, "1500000.00");
+    // The ledger sweeps everything above 100.00 into the liquid account: 1,499,900.00 in one sweep.
+    const small = await expectJson(
+      await t.request("POST", "/api/ledger-accounts", {
+        cookie: team.maker.cookie,
+        body: {
+          accountNumber: nextAccountNumber("small"),
+          accountType: "ledger",
+          accountName: "Small",
+          currency: "USD",
+          currentBalance: "150.00",
+          sweepThreshold: "100.00",
+          targetLiquidAccount: liquid.id,
+        },
+      }),
+      201,
+    );
+    const smallRun = await expectJson(await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }), 200);
+    assert.equal(smallRun.sweepsExecuted, 1);
+    assert.equal((await balances(t.as(team.maker.cookie))).get(small.id), "100.00");
+
+    await t.deps.db.transaction((tx) =>
+      tx.run(sql`UPDATE ledger_accounts SET sweep_threshold_minor = 10000, target_liquid_account = ${liquid.id}
+        WHERE id = ${ledger.id}`)
+    );
+    const pending = await expectJson(await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }), 202);
+    assert.equal(pending.approvalRequest.kind, "auto_sweep");
+    assert.equal(pending.approvalRequest.amount, "1499900.00");
+    assert.match(pending.approvalRequest.summary.description, /1499900\.00 USD/);
+    assert.equal((await balances(t.as(team.maker.cookie))).get(ledger.id), "1500000.00");
+    await expectJson(await decide(t, team.maker, pending.approvalRequest.id, "approve"), 403);
+    const approved = await expectJson(await decide(t, team.checker, pending.approvalRequest.id, "approve"), 200);
+    assert.equal(approved.resultEntityType, "balance_sweep");
+    const after = await balances(t.as(team.maker.cookie));
+    assert.equal(after.get(ledger.id), "100.00");
+    const sweep = await expectJson(
+      await t.request("GET", `/api/balance-sweeps/${approved.resultEntityId}`, { cookie: team.maker.cookie }),
+      200,
+    );
+    assert.equal(sweep.sweepType, "threshold");
+    assert.equal(sweep.approvedBy, team.checker.id);
+  });
+});

@@ -20,11 +20,14 @@ import {
   getSweep,
   listSweeps,
   loadSweepMessageData,
+  previewAutoSweep,
   runAutoSweep,
 } from "./service.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+/** The automatic run's reason is its rule; the maker may still give their own as requestReason. */
+const AUTO_SWEEP_REASON = "Sweep of the balances above their sweep thresholds";
 
 export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -45,6 +48,30 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/balance-sweeps/auto-sweep", async (c) => {
+    // A run that would move more than the approval threshold in any one sweep needs a second person.
+    const planned = await previewAutoSweep(deps.db);
+    const large = [];
+    for (const sweep of planned) {
+      if (await needsApproval(deps.db.read, sweep.currency, sweep.amountMinor)) large.push(sweep);
+    }
+    if (large.length > 0) {
+      const currencies = new Set(planned.map((sweep) => sweep.currency));
+      const totalMinor = planned.reduce((sum, sweep) => sum + sweep.amountMinor, 0n);
+      return await submitForApproval(c, deps, {
+        kind: "auto_sweep",
+        payload: {},
+        summary: {
+          description: `Automatic sweep of ${planned.length} account(s) above their thresholds: ${
+            planned.map((sweep) =>
+              `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
+            ).join("; ")
+          }`,
+        },
+        amountMinor: currencies.size === 1 ? totalMinor : null,
+        currency: currencies.size === 1 ? planned[0].currency : null,
+        rehearse: (db) => runAutoSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), "threshold"),
+      }, AUTO_SWEEP_REASON);
+    }
     const sweeps = await runAutoSweep(
       deps.db,
       actorOf(c, deps.config),

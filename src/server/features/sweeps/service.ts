@@ -376,6 +376,26 @@ async function performManualSweep(atomic: Atomic, actor: Actor, executor: Execut
 }
 
 /**
+ * What an automatic run would sweep now, planned on the balances as they stand (the run itself plans
+ * again inside its own transaction): for the four-eyes decision and the approval queue.
+ */
+export async function previewAutoSweep(
+  db: Database,
+): Promise<{ currency: string; amountMinor: bigint; sourceNumber: string; targetNumber: string }[]> {
+  const rows = await db.statements.all<MovedAccount>(
+    `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
+    [],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return planAutoSweeps(rows.map(toSweepAccount)).map((plan) => ({
+    currency: byId.get(plan.sourceId)!.currency,
+    amountMinor: plan.amountMinor,
+    sourceNumber: byId.get(plan.sourceId)!.accountNumber,
+    targetNumber: byId.get(plan.targetId)!.accountNumber,
+  }));
+}
+
+/**
  * The currency of a requested sweep and what it would do to both balances as they stand, for the
  * four-eyes decision and the approval queue; null when an account does not exist (the sweep
  * itself then answers 404).

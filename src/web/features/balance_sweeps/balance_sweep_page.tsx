@@ -41,6 +41,7 @@ import {
   totalsByCurrency,
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 
 const LOADING_ROWS = 5;
 
@@ -188,9 +189,11 @@ export default function BalanceSweepPage() {
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
 
+  const onPending = useOnPendingApproval();
   const autoSweep = useMutation({
-    mutationFn: () => apiJson<{ sweepsExecuted: number }>("POST", AUTO_SWEEP_PATH),
+    mutationFn: () => apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH),
     onSuccess: (result) => {
+      if (onPending(result)) return;
       toast({
         title: "Auto Sweep Completed",
         description: `${result.sweepsExecuted} sweeps executed automatically`,
