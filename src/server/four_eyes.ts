@@ -28,7 +28,7 @@ export const APPROVAL_AUDIT_ENTITY = "approval_request";
 export interface ExecutionContext {
   tx: Tx;
   actor: Actor;
-  approver: { userId: string; firstName: string | null; lastName: string | null };
+  approver: { userId: string; firstName: string | null; lastName: string | null; email: string };
   requestedBy: string;
 }
 

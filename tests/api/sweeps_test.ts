@@ -496,7 +496,7 @@ Deno.test("runScheduledOccurrence() lets exactly one of several app processes on
     const [sweep] = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
     assert.equal(sweep.sweepType, "scheduled");
     assert.equal(sweep.executedBy, SYSTEM_USER_ID);
-    assert.deepEqual(sweep.executedByUser, { firstName: "System", lastName: null });
+    assert.deepEqual(sweep.executedByUser, { firstName: "System", lastName: null, email: "system@console.invalid" });
     const lease = (await t.deps.db.readClient.execute(
       "SELECT occurrence_key, sweeps_executed FROM sweep_schedule_leases",
     )).rows;

@@ -34,7 +34,7 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
           db,
           executors,
           actorOf(c, config),
-          { userId: user.id, firstName: user.firstName, lastName: user.lastName, roles: user.roles },
+          { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, roles: user.roles },
           c.req.valid("param").id,
           decision,
           c.req.valid("json").reason,

@@ -26,6 +26,7 @@ export interface Decider {
   userId: string;
   firstName: string | null;
   lastName: string | null;
+  email: string;
   roles: readonly Role[];
 }
 
@@ -105,7 +106,12 @@ export async function decide(
       outcome = await executors[row.kind]({
         tx,
         actor,
-        approver: { userId: decider.userId, firstName: decider.firstName, lastName: decider.lastName },
+        approver: {
+          userId: decider.userId,
+          firstName: decider.firstName,
+          lastName: decider.lastName,
+          email: decider.email,
+        },
         requestedBy: row.requestedBy,
       }, JSON.parse(row.payload));
       await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},

@@ -35,6 +35,7 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     userId: user.id,
     firstName: user.firstName,
     lastName: user.lastName,
+    email: user.email,
   });
 
   app.get("/balance-sweeps", validate("query", listSweepsQuery), async (c) => {

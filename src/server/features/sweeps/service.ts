@@ -59,6 +59,8 @@ export interface Executor {
   userId: string;
   firstName: string | null;
   lastName: string | null;
+  /** Shown where the user has no name. */
+  email: string;
   approvedBy?: string | null;
 }
 
@@ -83,7 +85,7 @@ export interface SweepDto {
   metadata: unknown;
   sourceAccount: { accountName: string; accountNumber: string };
   targetAccount: { accountName: string; accountNumber: string };
-  executedByUser: { firstName: string | null; lastName: string | null } | null;
+  executedByUser: { firstName: string | null; lastName: string | null; email: string } | null;
 }
 
 /** The response of a sweep request: what the client gets now and on every retry with its key. */
@@ -113,7 +115,7 @@ function toSweepDto(
   row: SweepRow,
   source: Pick<AccountRow, "accountName" | "accountNumber" | "currency">,
   target: Pick<AccountRow, "accountName" | "accountNumber">,
-  executor: { firstName: string | null; lastName: string | null } | null,
+  executor: { firstName: string | null; lastName: string | null; email: string } | null,
 ): SweepDto {
   return {
     id: row.id,
@@ -136,7 +138,9 @@ function toSweepDto(
     metadata: row.metadata,
     sourceAccount: { accountName: source.accountName, accountNumber: source.accountNumber },
     targetAccount: { accountName: target.accountName, accountNumber: target.accountNumber },
-    executedByUser: executor ? { firstName: executor.firstName, lastName: executor.lastName } : null,
+    executedByUser: executor
+      ? { firstName: executor.firstName, lastName: executor.lastName, email: executor.email }
+      : null,
   };
 }
 
@@ -579,6 +583,7 @@ function sweepsWithNames(db: Queryable) {
     executorId: users.id,
     executorFirstName: users.firstName,
     executorLastName: users.lastName,
+    executorEmail: users.email,
   }).from(balanceSweeps)
     .innerJoin(sourceAccount, eq(sourceAccount.id, balanceSweeps.sourceAccountId))
     .innerJoin(targetAccount, eq(targetAccount.id, balanceSweeps.targetAccountId))
@@ -592,7 +597,9 @@ function joinedToDto(row: JoinedSweep): SweepDto {
     row.sweep,
     { accountName: row.sourceName, accountNumber: row.sourceNumber, currency: row.currency },
     { accountName: row.targetName, accountNumber: row.targetNumber },
-    row.executorId === null ? null : { firstName: row.executorFirstName, lastName: row.executorLastName },
+    row.executorId === null || row.executorEmail === null
+      ? null
+      : { firstName: row.executorFirstName, lastName: row.executorLastName, email: row.executorEmail },
   );
 }
 

@@ -42,7 +42,7 @@ function formatLimit(amount: string, currency: string): string {
 function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
-  return name || "—";
+  return name || user?.email || "—";
 }
 
 export default function ConnectionsPage() {
