@@ -36,8 +36,3 @@ export function useMayCall(method: string, path: string): boolean {
   const rule = ruleFor(method, path);
   return Boolean(user && rule && mayCall(rule, user.roles ?? []));
 }
-
-export function useHasRole(role: Role): boolean {
-  const { user } = useAuth();
-  return Boolean(user?.roles?.includes(role));
-}
