@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
+import { enforceRoles } from "./access.ts";
 import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
 import { type AppDeps, type AppEnv, clientIp } from "./context.ts";
@@ -18,6 +19,10 @@ import { ibanRoutes } from "./features/iban/routes.ts";
 import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
+import { usersRoutes } from "./features/users/routes.ts";
+import { approvalsRoutes } from "./features/approvals/routes.ts";
+import { approvalExecutors } from "./approval_executors.ts";
+import { auditTrailRoutes } from "./features/audit_trail/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
 import { systemRoutes } from "./features/system/routes.ts";
@@ -52,6 +57,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
 
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
+  app.use("/api/*", enforceRoles());
   app.route("/api", currentUserRoutes());
   app.route("/api", apiKeysRoutes(deps));
   app.route("/api", apiLogsRoutes(deps));
@@ -69,6 +75,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", sessionRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
+  app.route("/api", usersRoutes(deps));
+  app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
+  app.route("/api", auditTrailRoutes(deps));
   app.route("/api", systemRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));

@@ -1,5 +1,6 @@
 /** Types shared by every route: the dependencies a feature receives and the per-request variables. */
 import type { Context } from "hono";
+import type { Role } from "../domain/access.ts";
 import type { Actor } from "./audit.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db.ts";
@@ -12,7 +13,11 @@ export interface SessionUser {
   firstName: string | null;
   lastName: string | null;
   profileImageUrl: string | null;
+  /** The spec's coarse label (users.role); what the user may do is decided by `roles`. */
   role: "admin" | "operator";
+  roles: readonly Role[];
+  /** An initial or reset password is still in use: only the password change is open. */
+  mustChangePassword: boolean;
 }
 
 export interface AppEnv {

@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { Route, Routes } from "react-router";
+import { ForcedPasswordChange } from "./components/layout/change_password.tsx";
 import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
 import { Toaster } from "./components/ui/toaster.tsx";
@@ -26,6 +27,8 @@ export function App() {
     <>
       {isLoading
         ? <div className="flex min-h-screen items-center justify-center"><Spinner label="Checking your session" /></div>
+        : isAuthenticated && user?.mustChangePassword
+        ? <ForcedPasswordChange email={user.email} />
         : isAuthenticated
         ? <SignedInApp user={user} />
         : (

@@ -357,7 +357,7 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
     await createUser(t.deps.db, t.deps.config, {
       email: "clerk@centralbank.test",
       password: "clerk-password-1",
-      role: "operator",
+      roles: ["operator"],
     });
     const clerk = t.as(await t.login("clerk@centralbank.test", "clerk-password-1"));
     const forbidden = await expectJson(

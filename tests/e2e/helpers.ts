@@ -190,3 +190,23 @@ export async function withBrowser(
     await server.stop();
   }
 }
+
+/** A small API client with its own session, for the setup a test is not about. */
+export async function apiSession(baseUrl: string, email: string, password: string) {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in of ${email} failed: ${login.status} ${await login.text()}`);
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  };
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { apiSession, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 
 const NAME = "Harborview Savings Bank";
 const REGISTRATION_NUMBER = "CBR-SA-90001";
@@ -90,8 +90,30 @@ e2eTest(
       }
       await expectAccessible(page, "institutions");
 
+      // Approving an institution is a four-eyes request: it waits for a second person.
       await row.getByRole("button", { name: `Approve ${NAME}` }).click();
-      await expectToast(page, /Institution approved/);
+      const request = page.getByRole("dialog", { name: `Approve ${NAME}?` });
+      await request.getByLabel("Reason for approval").waitFor();
+      await expectAccessible(page, "institution status request dialog");
+      await request.getByLabel("Reason for approval").fill("Licence granted by the board");
+      await request.getByRole("button", { name: "Submit for approval" }).click();
+      await expectToast(page, /Submitted for approval/);
+      await row.getByText("Approval pending").waitFor();
+      await row.getByText("pending", { exact: true }).waitFor();
+
+      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const approverUser = await admin("POST", "/api/users", { email: "checker@centralbank.test", roles: ["approver"] });
+      const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
+      await checkerFirst("POST", "/api/auth/password", {
+        currentPassword: approverUser.json.initialPassword,
+        newPassword: "e2e-checker-own-password",
+      });
+      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-checker-own-password");
+      const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
+      assert.equal(queue.json.length, 1);
+      const approved = await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Verified" });
+      assert.equal(approved.status, 200);
+      await page.reload();
       await row.getByText("active", { exact: true }).waitFor();
       await row.getByRole("button", { name: `Suspend ${NAME}` }).waitFor();
 

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { type SessionData, sessions } from "../../../db/schema.ts";
 import { EpochCache } from "../change_epochs.ts";
+import { isRole } from "../../domain/access.ts";
 import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
@@ -60,8 +61,10 @@ export const MAX_CACHED_SESSIONS = 10_000;
 
 /** The row query of a session not in memory (or no longer current there): one statement prepared once. */
 const RESOLVE_SESSION_SQL =
-  `SELECT s.sess, s.expire, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
-  FROM sessions s JOIN users u ON u.id = s.user_id
+  `SELECT s.sess, s.expire, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role,
+    (SELECT group_concat(r.role) FROM user_roles r WHERE r.user_id = u.id) AS roles,
+    coalesce(c.must_change_password, 0) AS must_change_password
+  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_credentials c ON c.user_id = u.id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
 
 /** The sliding expiry's write: one statement, in one batch (no round trip held open on a replica). */
@@ -77,6 +80,8 @@ interface SessionRow {
   last_name: string | null;
   profile_image_url: string | null;
   role: string;
+  roles: string | null;
+  must_change_password: number;
 }
 
 interface LiveSession {
@@ -140,6 +145,8 @@ export class SessionResolver {
           lastName: row.last_name,
           profileImageUrl: row.profile_image_url,
           role: row.role === "operator" ? "operator" : "admin",
+          roles: (row.roles ?? "").split(",").filter(isRole),
+          mustChangePassword: row.must_change_password === 1,
         },
       },
       sess,

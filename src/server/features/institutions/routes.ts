@@ -1,6 +1,7 @@
 /** Institution registry and code lookup routes (spec 7), mounted under /api. */
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { submitForApproval } from "../../four_eyes.ts";
 import { notFound } from "../../errors.ts";
 import { validate } from "../../validation.ts";
 import {
@@ -52,13 +53,22 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     validate("param", institutionIdParamSchema),
     validate("json", statusChangeSchema),
     async (c) => {
-      const updated = await changeInstitutionStatus(
-        db,
-        actorOf(c, config),
-        c.req.valid("param").id,
-        c.req.valid("json").status,
-      );
-      return c.json(updated);
+      // Approving, suspending or reactivating an institution always needs a second person.
+      const { id } = c.req.valid("param");
+      const { status } = c.req.valid("json");
+      const current = await getInstitution(db.read, id);
+      if (!current) throw notFound("Institution");
+      return await submitForApproval(c, deps, {
+        kind: "institution_status",
+        payload: { id, status },
+        summary: {
+          description: `Change the status of ${current.name} from ${current.status} to ${status}`,
+          institution: { id, name: current.name, statusBefore: current.status, statusAfter: status },
+        },
+        amountMinor: null,
+        currency: null,
+        rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status),
+      });
     },
   );
 

@@ -3,6 +3,7 @@ import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
 import { ReplicationBadge } from "./replication_status.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
+import { IfAllowed } from "../if_allowed.tsx";
 
 export function Header() {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
@@ -21,7 +22,7 @@ export function Header() {
             </Button>
           )}
         </Tooltip>
-        <Button onClick={() => openNewInstitution(true)}>New Institution</Button>
+        <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
       </div>
     </header>
   );

@@ -1,5 +1,8 @@
-/** The 14 signed-in routes of spec 2.1, in sidebar order. */
-export const NAV_ITEMS = [
+/**
+ * The 14 signed-in routes of spec 2.1 in sidebar order, then the staff screens of issue 20; `api`
+ * names the route a screen cannot work without, so the sidebar shows it only to roles that may call it.
+ */
+export const NAV_ITEMS: readonly { path: string; label: string; api?: readonly [string, string] }[] = [
   { path: "/", label: "Dashboard" },
   { path: "/institutions", label: "Financial Institutions" },
   { path: "/routing-codes", label: "Routing Codes" },
@@ -14,4 +17,7 @@ export const NAV_ITEMS = [
   { path: "/api-management", label: "API Management" },
   { path: "/reports", label: "Reports & Analytics" },
   { path: "/settings", label: "System Settings" },
-] as const;
+  { path: "/approvals", label: "Approvals" },
+  { path: "/users", label: "Users", api: ["GET", "/api/users"] },
+  { path: "/audit-trail", label: "Audit Trail", api: ["GET", "/api/audit-trail"] },
+];

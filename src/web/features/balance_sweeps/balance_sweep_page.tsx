@@ -40,6 +40,8 @@ import {
   todayCountKey,
   totalsByCurrency,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 
 const LOADING_ROWS = 5;
 
@@ -187,9 +189,11 @@ export default function BalanceSweepPage() {
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
 
+  const onPending = useOnPendingApproval();
   const autoSweep = useMutation({
-    mutationFn: () => apiJson<{ sweepsExecuted: number }>("POST", AUTO_SWEEP_PATH),
+    mutationFn: () => apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH),
     onSuccess: (result) => {
+      if (onPending(result)) return;
       toast({
         title: "Auto Sweep Completed",
         description: `${result.sweepsExecuted} sweeps executed automatically`,
@@ -215,11 +219,17 @@ export default function BalanceSweepPage() {
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
           <>
-            <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
-              {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
-            </Button>
-            <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
-            <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
+              <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
+                {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
+              </Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/balance-sweeps">
+              <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/ledger-accounts">
+              <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            </IfAllowed>
           </>
         }
       />

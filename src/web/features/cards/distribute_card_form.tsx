@@ -14,6 +14,9 @@ import {
   type FundingConfirmation,
 } from "./types.ts";
 import { useRefreshCards } from "./use_refresh_cards.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const DISTRIBUTE_DEFAULTS = {
   recipientName: "",
@@ -21,6 +24,7 @@ const DISTRIBUTE_DEFAULTS = {
   cardType: "prepaid",
   distributionMethod: "digital",
   loadAmount: "0",
+  requestReason: "",
 };
 
 type DistributeForm = typeof DISTRIBUTE_DEFAULTS;
@@ -33,16 +37,19 @@ export function DistributeCardForm() {
   const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
+  const onPending = useOnPendingApproval();
   const distribute = useMutation({
     mutationFn: (values: DistributeForm) =>
-      apiJson<DistributedCard>("POST", "/api/cards/distribute", {
+      apiJson<DistributedCard | PendingApproval>("POST", "/api/cards/distribute", {
         recipientInfo: { name: values.recipientName, email: values.recipientEmail },
         cardType: values.cardType,
         distributionMethod: values.distributionMethod,
         loadAmount: values.loadAmount,
+        ...(values.requestReason.trim() ? { requestReason: values.requestReason.trim() } : {}),
       }),
     onSuccess: (card) => {
       setForm(DISTRIBUTE_DEFAULTS);
+      if (onPending(card)) return;
       refresh();
       toast({
         title: "Card Distributed",
@@ -87,10 +94,13 @@ export function DistributeCardForm() {
         onChange={set("loadAmount")}
         hint="Funded from the Central Bank Treasury"
       />
-      <div className="flex items-end justify-end">
-        <Button type="submit" disabled={distribute.isPending}>
-          {distribute.isPending ? "Distributing…" : "Distribute Card"}
-        </Button>
+      <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+      <div className="flex items-end justify-end sm:col-span-2">
+        <IfAllowed method="POST" path="/api/cards/distribute">
+          <Button type="submit" disabled={distribute.isPending}>
+            {distribute.isPending ? "Distributing…" : "Distribute Card"}
+          </Button>
+        </IfAllowed>
       </div>
     </form>
   );

@@ -28,6 +28,7 @@ import {
   PARTNER_CONFIG_KEY,
   type PartnerConfig,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const LOADING_ROWS = 5;
 const COLUMN_COUNT = 9;
@@ -41,7 +42,7 @@ function formatLimit(amount: string, currency: string): string {
 function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
-  return name || "—";
+  return name || user?.email || "—";
 }
 
 export default function ConnectionsPage() {
@@ -83,7 +84,7 @@ export default function ConnectionsPage() {
       <PageHeader
         title="Central Bank Connections"
         subtitle="Links to partner central banks, with a live test of each endpoint"
-        actions={<Button onClick={() => setNewOpen(true)}>New Connection</Button>}
+        actions={<IfAllowed method="POST" path="/api/central-bank-connections"><Button onClick={() => setNewOpen(true)}>New Connection</Button></IfAllowed>}
       />
       {showPartner && <PartnerConnectionCard partner={partner.data} />}
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -158,15 +159,17 @@ export default function ConnectionsPage() {
                           </Td>
                           <Td>{creatorName(connection)}</Td>
                           <Td className="text-right">
-                            <Button
-                              variant="outline"
-                              size="sm"
-                              disabled={testing}
-                              onClick={() => test.mutate(connection.id)}
-                              aria-label={`Test connection to ${connection.partnerCentralBank}`}
-                            >
-                              {testing ? "Testing…" : "Test"}
-                            </Button>
+                            <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
+                              <Button
+                                variant="outline"
+                                size="sm"
+                                disabled={testing}
+                                onClick={() => test.mutate(connection.id)}
+                                aria-label={`Test connection to ${connection.partnerCentralBank}`}
+                              >
+                                {testing ? "Testing…" : "Test"}
+                              </Button>
+                            </IfAllowed>
                           </Td>
                         </Tr>
                       );

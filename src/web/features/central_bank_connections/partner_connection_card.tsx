@@ -17,6 +17,7 @@ import {
   MESSAGE_STANDARD_OPTIONS,
   type PartnerConfig,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
   const queryClient = useQueryClient();
@@ -64,9 +65,11 @@ export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
             <dt className="font-medium text-slate-700">Endpoint</dt>
             <dd className="break-all font-mono text-slate-900">{partner.apiEndpoint ?? "—"}</dd>
           </dl>
-          <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
-            {establish.isPending ? "Establishing…" : `Establish ${partner.associationName} Connection`}
-          </Button>
+          <IfAllowed method="POST" path="/api/establish-loc-connection">
+            <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
+              {establish.isPending ? "Establishing…" : `Establish ${partner.associationName} Connection`}
+            </Button>
+          </IfAllowed>
         </CardContent>
       </Card>
     </section>

@@ -10,7 +10,8 @@ import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
-import { inputClassName } from "../../components/ui/form.tsx";
+import { inputClassName, TextAreaField } from "../../components/ui/form.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { apiJson, apiRequest } from "../../lib/api.ts";
@@ -19,6 +20,11 @@ import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized.ts";
 import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useMayCall } from "../../lib/auth.ts";
+import { type ApprovalRequest, type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+
+const PENDING_STATUS_CHANGES_KEY = "/api/approvals?status=pending&kind=institution_status&limit=500";
 
 export const PAGE_SIZE = 100;
 const LOADING_ROWS = 5;
@@ -37,31 +43,85 @@ async function fetchPage(search: string, offset: number): Promise<InstitutionPag
   return { items, total: Number(res.headers.get("X-Total-Count") ?? items.length) };
 }
 
-function StatusAction({ institution }: { institution: Institution }) {
+/** Institutions with a status change waiting for a second person's approval. */
+function usePendingStatusChanges(): ReadonlySet<string> {
+  const { data } = useQuery<ApprovalRequest[]>({ queryKey: [PENDING_STATUS_CHANGES_KEY] });
+  return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
+}
+
+/** A status change is a four-eyes request: the maker gives a reason, an approver executes it. */
+function StatusAction({ institution, pending }: { institution: Institution; pending: boolean }) {
+  const mayChangeStatus = useMayCall("PATCH", "/api/institutions/:id/status");
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const { toast } = useToast();
+  const onPending = useOnPendingApproval();
   const action = STATUS_ACTIONS[institution.status];
   const change = useMutation({
     mutationFn: () =>
-      apiJson<Institution>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, {
+      apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, {
         status: action.to,
+        requestReason: reason.trim(),
       }),
     onSuccess: (updated) => {
+      setOpen(false);
+      setReason("");
+      if (onPending(updated)) return;
       toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
       for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
     },
-    onError: (error) => handleMutationError(error, toast, "Failed to update institution status"),
+    onError: (failure) => handleMutationError(failure, toast, "Failed to update institution status"),
   });
+  if (!mayChangeStatus) return null;
+  if (pending) return <span className="text-xs font-medium text-amber-800">Approval pending</span>;
   return (
-    <Button
-      size="sm"
-      variant={action.to === "suspended" ? "outline" : "default"}
-      disabled={change.isPending}
-      aria-label={`${action.label} ${institution.name}`}
-      onClick={() => change.mutate()}
-    >
-      {action.label}
-    </Button>
+    <>
+      <Button
+        size="sm"
+        variant={action.to === "suspended" ? "outline" : "default"}
+        disabled={change.isPending}
+        aria-label={`${action.label} ${institution.name}`}
+        onClick={() => setOpen(true)}
+      >
+        {action.label}
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`${action.label} ${institution.name}?`}
+        description={`The status changes from ${institution.status} to ${action.to} once a second person with the approver role approves.`}
+      >
+        <form
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!reason.trim()) {
+              setError("Give a reason: this needs the approval of a second person");
+              return;
+            }
+            if (!change.isPending) change.mutate();
+          }}
+        >
+          <TextAreaField
+            label="Reason for approval"
+            required
+            maxLength={1000}
+            value={reason}
+            error={error}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setError(null);
+            }}
+          />
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
+            <Button type="submit" disabled={change.isPending}>Submit for approval</Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
   );
 }
 
@@ -82,6 +142,7 @@ function LoadingRows() {
 }
 
 export default function InstitutionsPage() {
+  const pendingChanges = usePendingStatusChanges();
   const openDialog = useSetAtom(newInstitutionDialogOpenAtom);
   const queryClient = useQueryClient();
   const { toast } = useToast();
@@ -122,7 +183,7 @@ export default function InstitutionsPage() {
       <PageHeader
         title="Financial Institutions"
         subtitle="Register, approve and supervise banks, credit unions and other institutions"
-        actions={<Button onClick={() => openDialog(true)}>New Institution</Button>}
+        actions={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>New Institution</Button></IfAllowed>}
       />
       <Card>
         <CardContent className="space-y-4 pt-5">
@@ -172,7 +233,7 @@ export default function InstitutionsPage() {
                   </Td>
                   <Td>{formatDate(institution.createdAt)}</Td>
                   <Td className="text-right">
-                    <StatusAction institution={institution} />
+                    <StatusAction institution={institution} pending={pendingChanges.has(institution.id)} />
                   </Td>
                 </Tr>
               ))}
@@ -186,7 +247,7 @@ export default function InstitutionsPage() {
             <EmptyState
               title="No institutions registered yet"
               text="Register the first financial institution to start the registry."
-              action={<Button onClick={() => openDialog(true)}>Register First Institution</Button>}
+              action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
             />
           )}
           {page.isSuccess && total === 0 && search !== "" && (
