@@ -1,6 +1,7 @@
 /** Types shared by every route: the dependencies a feature receives and the per-request variables. */
 import type { Context } from "hono";
 import type { Actor } from "./audit.ts";
+import { clientAddress } from "./client_address.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db.ts";
 import type { Secrets } from "./secrets.ts";
@@ -29,14 +30,10 @@ export interface AppDeps {
   secrets: Secrets;
 }
 
-/** The socket's peer address; proxies' X-Forwarded-For is trusted only with TRUST_PROXY=1. */
+/** The client address: the socket's peer, or behind trusted proxies (TRUST_PROXY) the one they name. */
 export function clientIp(c: Context, config: Config): string | null {
-  if (config.env.TRUST_PROXY === "1") {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 45);
-  }
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
-  return info?.hostname ?? null;
+  return clientAddress(info?.hostname ?? null, c.req.header("x-forwarded-for"), config.trustProxy);
 }
 
 export function actorOf(c: Context<AppEnv>, config: Config): Actor {

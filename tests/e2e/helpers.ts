@@ -78,6 +78,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
     ADMIN_EMAIL: E2E_ADMIN_EMAIL,
     ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     SEED_DEMO: "0",
+    // Browser tests sign in with a password alone unless they test the second factor.
+    REQUIRE_MFA: "0",
     ...extraEnv,
   };
   const child = new Deno.Command(Deno.execPath(), {

@@ -6,8 +6,8 @@ export interface ApiRoute {
   path: string;
 }
 
-/** Paths that are public by design: the sign-in page and form, and sign-out. */
-export const PUBLIC_PATHS = new Set(["/api/login", "/api/logout"]);
+/** Paths that are public by design: the sign-in page and form, its second-factor step, and sign-out. */
+export const PUBLIC_PATHS = new Set(["/api/login", "/api/login/second-factor", "/api/logout"]);
 export const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Every concrete `/api` route: middleware entries (method ALL or a `/*` path) are left out. */

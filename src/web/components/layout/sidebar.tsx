@@ -30,12 +30,15 @@ export function Sidebar({ user }: { user: AuthUser | undefined }) {
       <div className="border-t border-slate-200 p-4">
         <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
         <p className="text-xs text-slate-600" data-testid="role-label">Central Bank Admin</p>
-        <a
-          href="/api/logout"
-          className="mt-3 inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-        >
-          Sign Out
-        </a>
+        {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
+        <form method="post" action="/api/logout" className="mt-3">
+          <button
+            type="submit"
+            className="inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+          >
+            Sign Out
+          </button>
+        </form>
       </div>
     </aside>
   );
