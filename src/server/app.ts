@@ -4,6 +4,7 @@ import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
 import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
+import { signInSettingsRoutes } from "./auth/settings_routes.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { handleError } from "./errors.ts";
 import { apiKeysRoutes } from "./features/api_keys/routes.ts";
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
   app.route("/api", swiftCodesRoutes(deps));
   app.route("/api", ibanRoutes(deps));
   app.route("/api", sessionRoutes(deps));
+  app.route("/api", signInSettingsRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
 

@@ -337,3 +337,43 @@ Deno.test("a browser that signed in before is not held back by others' failures 
     await t.close();
   }
 });
+
+Deno.test("the MFA required setting: on, every user is held to enrolment; off, only administrators; changed by administrators only", async () => {
+  const { createUser } = await import("../../src/server/auth/users.ts");
+  const t = await createTestApp({ REQUIRE_MFA: "1" });
+  try {
+    await createUser(t.deps.db, t.deps.config, { email: "operator@centralbank.test", password: "operator-password", role: "operator" });
+    const asOperator = await t.request("POST", "/api/login", { body: { email: "operator@centralbank.test", password: "operator-password" } });
+    assert.equal((await expectJson(asOperator, 200)).secondFactor, "enrol");
+
+    // With no second factor at all (REQUIRE_MFA=0) the administrator changes the setting.
+    const relaxed = await createTestApp({ REQUIRE_MFA: "0" }, { dataDir: t.dataDir });
+    try {
+      const admin = await relaxed.login();
+      assert.deepEqual(await expectJson(await relaxed.request("GET", "/api/auth/sign-in-settings", { cookie: admin }), 200), {
+        mfaRequired: true,
+        mfaEnforced: false,
+      });
+      const off = await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: admin, body: { mfaRequired: false } });
+      assert.equal((await expectJson(off, 200)).mfaRequired, false);
+      await expectJson(await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: admin, body: { mfaRequired: "no" } }), 400);
+      const operator = await relaxed.login("operator@centralbank.test", "operator-password");
+      await expectJson(await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: operator, body: { mfaRequired: true } }), 403);
+      const audit = await relaxed.deps.db.read.all<{ n: number }>(
+        sql`SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'sign_in_settings'`,
+      );
+      assert.equal(audit[0].n, 1);
+    } finally {
+      await relaxed.close();
+    }
+
+    const operatorAgain = await t.request("POST", "/api/login", { body: { email: "operator@centralbank.test", password: "operator-password" } });
+    const operatorUser = await expectJson(operatorAgain, 200);
+    assert.equal(operatorUser.secondFactor, undefined);
+    await expectJson(await t.request("GET", "/api/auth/user", { cookie: cookieOf(operatorAgain) }), 200);
+    const admin = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    assert.equal((await expectJson(admin, 200)).secondFactor, "enrol");
+  } finally {
+    await t.close();
+  }
+});

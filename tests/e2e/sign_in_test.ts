@@ -73,3 +73,22 @@ e2eTest("a link to sign-out only asks; the button signs out", () =>
     await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
     assert.equal((await page.request.get(`${server.baseUrl}/api/auth/user`)).status(), 401);
   }));
+
+e2eTest("the Security tab's MFA switch is the server's setting: saved at once, still off after a reload", () =>
+  withBrowser(async ({ page, server }) => {
+    await signIn(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/settings`);
+    await page.getByRole("tab", { name: "Security" }).click();
+    const mfa = page.getByRole("switch", { name: "Require multi-factor authentication" });
+    assert.equal(await mfa.getAttribute("aria-checked"), "true");
+    await mfa.click();
+    await page.getByTestId("toast").filter({ hasText: "Sign-in Setting Saved" }).waitFor();
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.getByRole("tab", { name: "Security" }).click();
+    await page.waitForFunction(() =>
+      document.querySelector("[role=switch][aria-checked=false]")?.closest("div")?.textContent?.includes("multi-factor")
+    );
+    const setting = await (await page.request.get(`${server.baseUrl}/api/auth/sign-in-settings`)).json();
+    assert.equal(setting.mfaRequired, false);
+  }));
