@@ -460,3 +460,12 @@ export const signInSettings = sqliteTable("sign_in_settings", {
   updatedAt: updatedAt(),
   updatedBy: text("updated_by").references(() => users.id),
 });
+
+/** A console user's account at the identity provider; primary key (issuer, subject) in 0901. */
+export const userIdentities = sqliteTable("user_identities", {
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+  lastSignInAt: text("last_sign_in_at").notNull().default(now),
+});

@@ -4,6 +4,7 @@
  * folder only, network for its own address (plus outbound hosts the operator lists), env, and FFI
  * for the libSQL addon alone. Never -A.
  */
+import { oidcNetHosts } from "../src/server/auth/oidc_config.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { providerNetHosts, providerReadFiles } from "../src/server/features/fintech/provider_env.ts";
 
@@ -28,7 +29,14 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.
   const probeHosts = (env.CONNECTION_TEST_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Live fintech providers (PLAID_BASE_URL, VISA_BASE_URL) are reachable without listing them again.
-  const net = [`${config.host}:${config.port}`, ...outbound, ...probeHosts, ...providerNetHosts(env)];
+  // The bank's identity provider (OIDC_ISSUER); its keys and token endpoints elsewhere go in ALLOW_NET_HOSTS.
+  const net = [
+    `${config.host}:${config.port}`,
+    ...outbound,
+    ...probeHosts,
+    ...providerNetHosts(env),
+    ...oidcNetHosts(env),
+  ];
   return [
     `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute)].join(",")}`,
     `--allow-write=${writable.join(",")}`,

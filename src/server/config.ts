@@ -1,4 +1,5 @@
 /** Every setting the server reads from the environment, parsed once at start. */
+import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
 import { parseTrustProxy, type ProxyTrust } from "./client_address.ts";
 
 export const DEFAULT_PORT = 5000;
@@ -36,6 +37,8 @@ export interface Config {
   sessionAbsoluteHours: number;
   /** REQUIRE_MFA=0 turns the second-factor requirement off (development, password-only tools). */
   requireMfa: boolean;
+  /** Single sign-on through the bank's identity provider (OIDC_*), or null. */
+  oidc: OidcConfig | null;
   /** Which proxies in front of the server may name the client address (TRUST_PROXY); null trusts none. */
   trustProxy: ProxyTrust | null;
   /** Behind https the session cookie is marked Secure. */
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     sessionIdleMinutes: integerSetting(env, "SESSION_IDLE_MINUTES", DEFAULT_SESSION_IDLE_MINUTES),
     sessionAbsoluteHours: integerSetting(env, "SESSION_ABSOLUTE_HOURS", DEFAULT_SESSION_ABSOLUTE_HOURS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    oidc: parseOidcConfig(env),
     requireMfa: env.REQUIRE_MFA !== "0" && env.REQUIRE_MFA !== "false",
     secureCookies: env.COOKIE_SECURE === "1" || env.COOKIE_SECURE === "true",
     passwordHashCost: DEFAULT_PASSWORD_HASH_COST,

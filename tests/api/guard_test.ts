@@ -7,6 +7,8 @@ const PUBLIC_API_ROUTES = new Set([
   "POST /api/login",
   "GET /api/login/second-factor",
   "POST /api/login/second-factor",
+  "GET /api/login/oidc",
+  "GET /api/login/oidc/callback",
   "GET /api/logout",
   "POST /api/logout",
 ]);

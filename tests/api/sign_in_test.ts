@@ -377,3 +377,36 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
     await t.close();
   }
 });
+
+Deno.test("OIDC settings: half a configuration stops the start; the provider's host is added to the server's network permission", async () => {
+  const { parseOidcConfig } = await import("../../src/server/auth/oidc_config.ts");
+  const { serverPermissions } = await import("../../scripts/start.ts");
+  const complete = {
+    OIDC_ISSUER: "https://login.bank.example/realms/staff",
+    OIDC_CLIENT_ID: "registry-console",
+    OIDC_CLIENT_SECRET: "s3cret",
+    OIDC_REDIRECT_URI: "https://registry.bank.example/api/login/oidc/callback",
+    OIDC_ROLE_MAP: "registry-admins=admin",
+  };
+  assert.equal(parseOidcConfig({}), null);
+  assert.throws(() => parseOidcConfig({ ...complete, OIDC_CLIENT_SECRET: "" }), /OIDC_CLIENT_SECRET must be set/);
+  assert.throws(() => parseOidcConfig({ ...complete, OIDC_REDIRECT_URI: "https://registry.bank.example/callback" }), /must end in/);
+  assert.throws(() => parseOidcConfig({ ...complete, OIDC_ROLE_MAP: "registry-admins=root" }), /not a console role/);
+  const config = parseOidcConfig(complete)!;
+  assert.equal(config.providerName, "login.bank.example");
+  assert.equal(config.localBreakGlass, false);
+  const net = serverPermissions({ ...complete, DATA_DIR: "/tmp/x" }).find((flag) => flag.startsWith("--allow-net="))!;
+  assert(net.split(/[=,]/).includes("login.bank.example"), net);
+});
+
+Deno.test("without OIDC the sign-in page offers no single sign-on and /api/login/oidc is 404", async () => {
+  const t = await createTestApp();
+  try {
+    const html = await (await t.request("GET", "/api/login")).text();
+    assert(!html.includes("/api/login/oidc"));
+    await expectJson(await t.request("GET", "/api/login/oidc"), 404);
+    await expectJson(await t.request("GET", "/api/login/oidc/callback?code=x&state=y"), 404);
+  } finally {
+    await t.close();
+  }
+});

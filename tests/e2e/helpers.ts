@@ -46,7 +46,7 @@ if (!chromiumAvailable() && Deno.env.get("CI") !== "true") {
   console.warn(`e2e skipped: chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -68,7 +68,8 @@ export interface TestServer {
 
 export async function startServer(extraEnv: Record<string, string> = {}, reuseDataDir?: string): Promise<TestServer> {
   const dataDir = reuseDataDir ?? await Deno.makeTempDir({ prefix: "cbr-e2e-" });
-  const port = await freePort();
+  // A caller that must know the address before the start (a redirect URI) passes PORT itself.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? "/tmp",

@@ -5,6 +5,7 @@
 const MESSAGES: Record<string, string> = {
   invalid: "The e-mail address or password is not correct.",
   code: "That code is not correct, or it was already used. Wait for the next code and try again.",
+  local: "Password sign-in is reserved for break-glass administrators. Use single sign-on.",
 };
 
 const INPUT_CLASS =
@@ -23,11 +24,15 @@ export interface PageOptions {
   error?: string | null;
   /** Seconds to wait before the next attempt, when the answer is a 429. */
   retryAfterSeconds?: number | null;
+  /** A message of its own (already chosen for the user), when no key of MESSAGES fits. */
+  message?: string | null;
 }
 
 function alertFor(options: PageOptions): string {
   const message = options.retryAfterSeconds
     ? `Too many failed sign-in attempts. Try again in ${options.retryAfterSeconds} seconds.`
+    : options.message
+    ? options.message
     : options.error
     ? MESSAGES[options.error] ?? null
     : null;
@@ -62,12 +67,28 @@ function layout(options: PageOptions, title: string, intro: string, body: string
 </html>`;
 }
 
-export function renderLoginPage(options: PageOptions): string {
-  return layout(
-    options,
-    "Sign in",
-    "Sign in with your central bank credentials.",
-    `<form method="post" action="/api/login" class="mt-6 space-y-4">
+export interface SignInChoices {
+  /** The identity provider's name when single sign-on is configured. */
+  ssoProviderName?: string | null;
+  /** Whether the password form is offered (always without single sign-on; break-glass with it). */
+  localForm?: boolean;
+}
+
+export function renderLoginPage(options: PageOptions & SignInChoices): string {
+  const sso = options.ssoProviderName
+    ? `<a href="/api/login/oidc" class="mt-6 block ${BUTTON_CLASS} text-center">Sign in with ${
+      escapeHtml(options.ssoProviderName)
+    }</a>`
+    : "";
+  const local = options.localForm === false ? "" : passwordForm(Boolean(options.ssoProviderName));
+  return layout(options, "Sign in", "Sign in with your central bank credentials.", sso + local);
+}
+
+function passwordForm(breakGlass: boolean): string {
+  const heading = breakGlass
+    ? `<h2 class="mt-8 text-sm font-semibold text-slate-800">Break-glass administrator sign-in</h2>`
+    : "";
+  return `${heading}<form method="post" action="/api/login" class="${breakGlass ? "mt-2" : "mt-6"} space-y-4">
         <div>
           <label for="email" class="block text-sm font-medium text-slate-800">E-mail address</label>
           <input id="email" name="email" type="email" autocomplete="username" required maxlength="255" class="${INPUT_CLASS}">
@@ -77,8 +98,7 @@ export function renderLoginPage(options: PageOptions): string {
           <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256" class="${INPUT_CLASS}">
         </div>
         <button type="submit" class="${BUTTON_CLASS}">Sign In</button>
-      </form>`,
-  );
+      </form>`;
 }
 
 const codeForm = (label: string, hint: string) =>

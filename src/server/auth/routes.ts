@@ -33,6 +33,7 @@ import { clearSessionCookie, readSessionToken, writeSessionCookie } from "./sess
 import { createSession, destroySession, hashToken, type ResolvedSession, sessionLifetime } from "./sessions.ts";
 import { sessionResolver } from "./middleware.ts";
 import { issueDeviceCookie, knownDevice } from "./device_cookie.ts";
+import { OidcSignIn, SsoRefused } from "./oidc.ts";
 import { accountKey, addressKey, clearFailures, deviceKey, recordFailure, throttledUntilMs } from "./throttle.ts";
 
 const loginSchema = z.object({
@@ -68,6 +69,11 @@ export function authRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const resolver = sessionResolver(deps);
   const lifetime = sessionLifetime(config);
+  const sso = config.oidc ? new OidcSignIn(config.oidc, config, secrets) : null;
+  /** With single sign-on, passwords are for break-glass administrators, and only when allowed. */
+  const localSignIn = !config.oidc || config.oidc.localBreakGlass;
+  const loginPage = (options: PageOptions) =>
+    renderLoginPage({ ...options, ssoProviderName: config.oidc?.providerName ?? null, localForm: localSignIn });
   // Verified against when the e-mail is unknown, so both paths cost one argon2 verification.
   const decoyHash = hashPassword(generatePassword(), config.passwordHashCost);
 
@@ -121,7 +127,7 @@ export function authRoutes(deps: AppDeps) {
   app.get("/login", async (c) => {
     const session = await currentSession(c);
     if (session?.secondFactor) return c.redirect("/api/login/second-factor", 303);
-    return page(c, renderLoginPage, { error: c.req.query("error") ?? null });
+    return page(c, loginPage, { error: c.req.query("error") ?? null });
   });
 
   app.post("/login", async (c) => {
@@ -135,8 +141,12 @@ export function authRoutes(deps: AppDeps) {
     const throttle = throttleKeys(c, email);
     const keys = throttle.all;
 
+    if (!localSignIn) {
+      if (isForm) return c.redirect("/api/login?error=local", 303);
+      throw new AppError("forbidden", `Sign in with ${config.oidc!.providerName}`);
+    }
     const waitUntil = await throttledUntilMs(db.read, keys);
-    if (waitUntil !== null) return throttled(c, waitUntil, isForm, renderLoginPage);
+    if (waitUntil !== null) return throttled(c, waitUntil, isForm, loginPage);
 
     const user = await db.read.select().from(users).where(eq(users.email, email)).get();
     const credentials = user
@@ -156,6 +166,14 @@ export function authRoutes(deps: AppDeps) {
       });
       if (isForm) return c.redirect("/api/login?error=invalid", 303);
       throw new AppError("unauthorized", "Invalid email or password");
+    }
+
+    if (config.oidc && user.role !== "admin") {
+      if (isForm) return c.redirect("/api/login?error=local", 303);
+      throw new AppError(
+        "forbidden",
+        `Password sign-in is reserved for break-glass administrators; sign in with ${config.oidc.providerName}`,
+      );
     }
 
     const stage: SecondFactorStage | undefined = await hasConfirmedTotp(db.read, user.id)
@@ -219,7 +237,7 @@ export function authRoutes(deps: AppDeps) {
     const { user } = session;
     const throttle = throttleKeys(c, user.email);
     const keys = throttle.all;
-    const render = session.secondFactor === "verify" ? renderVerifyPage : renderLoginPage;
+    const render = session.secondFactor === "verify" ? renderVerifyPage : loginPage;
     const waitUntil = await throttledUntilMs(db.read, keys);
     if (waitUntil !== null) return throttled(c, waitUntil, isForm, render);
 
@@ -263,6 +281,51 @@ export function authRoutes(deps: AppDeps) {
       return c.redirect("/", 303);
     }
     return c.json({ ...user, ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}) }, 200);
+  });
+
+  /** Single sign-on: off to the identity provider, and back at OIDC_REDIRECT_URI. */
+  app.get("/login/oidc", async (c) => {
+    if (!sso) return c.json({ message: "Single sign-on is not configured", code: "not_found" }, 404);
+    try {
+      return c.redirect((await sso.start(c)).href, 302);
+    } catch (error) {
+      console.error("OIDC discovery failed:", error instanceof Error ? error.message : error);
+      return page(c, loginPage, { message: "The identity provider cannot be reached. Try again in a moment." }, 502);
+    }
+  });
+
+  app.get("/login/oidc/callback", async (c) => {
+    if (!sso) return c.json({ message: "Single sign-on is not configured", code: "not_found" }, 404);
+    const who = { ipAddress: clientIp(c, config), userAgent: c.req.header("user-agent") ?? null };
+    try {
+      const claims = await sso.finish(c);
+      const user = await sso.userFor(db, claims, who);
+      const previous = readSessionToken(c, config);
+      const { token } = await db.transaction(async (tx) => {
+        if (previous) await destroySession(tx, hashToken(previous));
+        const session = await createSession(tx, user.id, lifetime, who);
+        await recordAudit(tx, { ...who, userId: user.id }, {
+          entityType: "session",
+          entityId: user.id,
+          action: "login",
+          changes: { method: "oidc", issuer: String(claims.iss) },
+        });
+        return session;
+      });
+      writeSessionCookie(c, config, token);
+      return c.redirect("/", 303);
+    } catch (error) {
+      if (!(error instanceof SsoRefused)) throw error;
+      await db.transaction((tx) =>
+        recordAudit(tx, { ...who, userId: SYSTEM_USER_ID }, {
+          entityType: "session",
+          entityId: "oidc",
+          action: "login_failed",
+          changes: { method: "oidc", reason: error.message },
+        })
+      );
+      return page(c, loginPage, { message: `Single sign-on failed. ${error.userMessage}` }, 401);
+    }
   });
 
   /** A link can only ask: signing out is a POST, which the cross-site guard lets through from this origin alone. */
