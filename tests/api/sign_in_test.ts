@@ -246,13 +246,13 @@ Deno.test("TOTP: an administrator is held to enrolment, confirms with a first co
     assert.equal(stage, "enrol");
     assert.match(enrolment.secret, /^[A-Z2-7]{32}$/);
     assert.match(enrolment.otpauthUri, /^otpauth:\/\/totp\//);
-    assert.match(enrolment.qrCode, /^data:image\/png;base64,/);
+    assert.match(enrolment.otpauthQrCode, /^data:image\/png;base64,/);
     const stored = await t.deps.db.read.select().from(userTotp).get();
     assert(!stored!.secretEncrypted.includes(enrolment.secret), "the secret is encrypted at rest");
 
-    const wrong = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { code: "000000" === totpNow(enrolment.secret) ? "111111" : "000000" } });
+    const wrong = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: "000000" === totpNow(enrolment.secret) ? "111111" : "000000" } });
     await expectJson(wrong, 401);
-    const confirmed = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { code: totpNow(enrolment.secret) } });
+    const confirmed = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: totpNow(enrolment.secret) } });
     const done = await expectJson(confirmed, 200);
     assert.equal(done.recoveryCodes.length, 10);
     assert.equal(new Set(done.recoveryCodes).size, 10);
@@ -268,23 +268,32 @@ Deno.test("TOTP: an administrator is held to enrolment, confirms with a first co
     assert.equal((await expectJson(again, 200)).secondFactor, "verify");
     const verifying = cookieOf(again);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: verifying }), 403);
-    const replay = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { code: totpNow(enrolment.secret) } });
+    const replay = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { otp: totpNow(enrolment.secret) } });
     await expectJson(replay, 401);
-    const recovered = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { code: done.recoveryCodes[3] } });
+    const recovered = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { otp: done.recoveryCodes[3] } });
     await expectJson(recovered, 200);
 
     const third = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
     const thirdCookie = cookieOf(third);
     await third.body?.cancel();
-    const reused = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { code: done.recoveryCodes[3] } });
+    const reused = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { otp: done.recoveryCodes[3] } });
     await expectJson(reused, 401);
     // A code of the next time step is newer than the one used, so it is accepted.
-    const next = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { code: totpNow(enrolment.secret, 1) } });
+    const next = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { otp: totpNow(enrolment.secret, 1) } });
     await expectJson(next, 200);
     const audit = await t.deps.db.read.all<{ action: string }>(
       sql`SELECT action FROM audit_trail WHERE entity_type = 'session' ORDER BY rowid`,
     );
     assert(audit.some((row) => row.action === "second_factor_failed"));
+
+    // The request log keeps every /api call, but none of the second factor's secrets.
+    await t.app.requestLog.flush();
+    const logged = JSON.stringify(await t.deps.db.read.all(sql`SELECT * FROM api_logs`));
+    assert.match(logged, /second-factor/);
+    for (const secret of [enrolment.secret, ...done.recoveryCodes, totpNow(enrolment.secret)]) {
+      assert(!logged.includes(secret), `the request log holds ${secret}`);
+    }
+    assert(!logged.includes("otpauth://"));
   } finally {
     await t.close();
   }
@@ -300,7 +309,7 @@ Deno.test("TOTP: wrong codes back off like wrong passwords", async () => {
     const wrong = totpNow(enrolment.secret) === "123456" ? "654321" : "123456";
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { code: wrong } });
+      const res = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: wrong } });
       await res.body?.cancel();
       statuses.push(res.status);
     }

@@ -104,8 +104,8 @@ function passwordForm(breakGlass: boolean): string {
 const codeForm = (label: string, hint: string) =>
   `<form method="post" action="/api/login/second-factor" class="mt-6 space-y-4">
         <div>
-          <label for="code" class="block text-sm font-medium text-slate-800">${escapeHtml(label)}</label>
-          <input id="code" name="code" type="text" autocomplete="one-time-code" required maxlength="19" class="${INPUT_CLASS}">
+          <label for="otp" class="block text-sm font-medium text-slate-800">${escapeHtml(label)}</label>
+          <input id="otp" name="otp" type="text" autocomplete="one-time-code" required maxlength="19" class="${INPUT_CLASS}">
           <p class="mt-1 text-xs text-slate-600">${escapeHtml(hint)}</p>
         </div>
         <button type="submit" class="${BUTTON_CLASS}">Continue</button>

@@ -41,7 +41,8 @@ const loginSchema = z.object({
   password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
 });
 
-const codeSchema = z.object({ code: z.string().trim().min(1).max(19) });
+/** "otp", a name the request log redacts (src/domain/redaction.ts): a recovery code must never be logged. */
+const codeSchema = z.object({ otp: z.string().trim().min(1).max(19) });
 
 const publicUser = (user: typeof users.$inferSelect) => ({
   id: user.id,
@@ -210,7 +211,7 @@ export function authRoutes(deps: AppDeps) {
     const error = c.req.query("error") ?? null;
     if (session.secondFactor === "verify") return page(c, renderVerifyPage, { error });
     const enrolment = await pendingEnrolment(db, secrets, session.user);
-    return page(c, (options) => renderEnrolPage({ ...options, ...enrolment }), { error });
+    return page(c, (options) => renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret }), { error });
   });
 
   /** The same step for API clients: what is owed, and for an enrolment the secret and its QR code. */
@@ -243,8 +244,8 @@ export function authRoutes(deps: AppDeps) {
 
     const outcome = await db.transaction(async (tx) => {
       const enrolling = session.secondFactor === "enrol";
-      const recoveryCodes = enrolling ? await confirmEnrolment(tx, secrets, user, parsed.data.code) : null;
-      const method = enrolling ? (recoveryCodes ? "enrolment" : null) : await verifySecondFactor(tx, secrets, user, parsed.data.code);
+      const recoveryCodes = enrolling ? await confirmEnrolment(tx, secrets, user, parsed.data.otp) : null;
+      const method = enrolling ? (recoveryCodes ? "enrolment" : null) : await verifySecondFactor(tx, secrets, user, parsed.data.otp);
       if (!method) {
         for (const key of keys) await recordFailure(tx, key);
         await recordAudit(tx, actor(c, user.id), {
@@ -269,7 +270,7 @@ export function authRoutes(deps: AppDeps) {
     if (!outcome) {
       if (isForm) return c.redirect("/api/login/second-factor?error=code", 303);
       throw new AppError("unauthorized", "The code is not correct or was already used", {
-        fields: { code: "Invalid or used code" },
+        fields: { otp: "Invalid or used code" },
       });
     }
     completeSignIn(c, outcome.token, user.email, throttle.known);

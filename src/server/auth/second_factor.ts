@@ -3,7 +3,8 @@
  * secret is encrypted at rest; recovery codes are kept as keyed hashes. A code is accepted once:
  * the time step of the last accepted code is stored, and a code from that step or an earlier one is
  * refused (checked inside the transaction that records the new step, so two requests racing with
- * one code cannot both pass).
+ * one code cannot both pass). The field names that carry a secret (secret, otpauth…, recoveryCodes,
+ * otp) are ones the request log redacts.
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
@@ -59,7 +60,7 @@ export interface Enrolment {
   secret: string;
   otpauthUri: string;
   /** The otpauth URI as a PNG data URL (the CSP allows data: images). */
-  qrCode: string;
+  otpauthQrCode: string;
 }
 
 /**
@@ -90,7 +91,7 @@ export async function pendingEnrolment(
   return {
     secret: secret.base32,
     otpauthUri,
-    qrCode: await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: "M", margin: 2, width: 220 }),
+    otpauthQrCode: await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: "M", margin: 2, width: 220 }),
   };
 }
 
