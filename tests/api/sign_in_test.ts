@@ -60,6 +60,13 @@ Deno.test("a flood of refused attempts during the back-off does not extend it", 
       await expectJson(res, 429);
       assert(Number(res.headers.get("retry-after")) <= waitSeconds);
     }
+    // The sign-in form gets the same answer, as a page.
+    const form = await t.request("POST", "/api/login", {
+      body: new URLSearchParams({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    });
+    assert.equal(form.status, 429);
+    assert.match(form.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+    assert.match(await form.text(), /Too many failed sign-in attempts\. Try again in \d+ seconds\./);
     await sleep(waitSeconds * 1000 + 100);
     await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 200);
   } finally {
@@ -415,6 +422,46 @@ Deno.test("without OIDC the sign-in page offers no single sign-on and /api/login
     assert(!html.includes("/api/login/oidc"));
     await expectJson(await t.request("GET", "/api/login/oidc"), 404);
     await expectJson(await t.request("GET", "/api/login/oidc/callback?code=x&state=y"), 404);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("deno task user:reset-mfa removes a lost authenticator: sessions end and the next sign-in enrols again", async () => {
+  const t = await createTestApp({ REQUIRE_MFA: "1" });
+  try {
+    const login = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    await login.body?.cancel();
+    const { enrolment } = await expectJson(await t.request("GET", "/api/auth/second-factor", { cookie: cookieOf(login) }), 200);
+    const enrolled = await t.request("POST", "/api/login/second-factor", { cookie: cookieOf(login), body: { otp: totpNow(enrolment.secret) } });
+    await expectJson(enrolled, 200);
+    const full = cookieOf(enrolled);
+
+    const script = new URL("../../scripts/mfa_reset.ts", import.meta.url).pathname;
+    const run = await new Deno.Command(Deno.execPath(), {
+      // The permissions of `deno task user:reset-mfa` (deno.json).
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-ffi",
+        "--allow-sys=cpus,networkInterfaces,hostname",
+        script,
+        "--email",
+        ADMIN_EMAIL.toUpperCase(),
+      ],
+      env: { DATA_DIR: t.dataDir },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert(run.success, new TextDecoder().decode(run.stderr));
+    assert.match(new TextDecoder().decode(run.stdout), /Removed the second factor/);
+
+    await expectJson(await t.request("GET", "/api/auth/user", { cookie: full }), 401);
+    const again = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    assert.equal((await expectJson(again, 200)).secondFactor, "enrol");
+    assert.equal((await t.deps.db.read.select().from(userRecoveryCodes).all()).length, 0);
   } finally {
     await t.close();
   }

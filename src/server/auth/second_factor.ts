@@ -9,8 +9,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import { signInSettings, userRecoveryCodes, userTotp } from "../../../db/schema.ts";
+import { sessions, signInSettings, userRecoveryCodes, userTotp } from "../../../db/schema.ts";
 import { type SecondFactorPolicy, secondFactorRequired } from "../../domain/sign_in_policy.ts";
+import { recordAudit } from "../audit.ts";
 import type { Config } from "../config.ts";
 import type { Database, Queryable, Tx } from "../db.ts";
 import type { Secrets } from "../secrets.ts";
@@ -174,4 +175,25 @@ export async function verifySecondFactor(
   if (step === null) return null;
   await tx.update(userTotp).set({ lastUsedStep: step }).where(eq(userTotp.userId, user.id));
   return "totp";
+}
+
+/**
+ * Removes a user's authenticator and recovery codes (lost phone, left-over codes gone) and ends
+ * their sessions; at the next sign-in they enrol again if they must. `deno task user:reset-mfa`.
+ */
+export async function resetSecondFactor(db: Database, userId: string, performedBy: string): Promise<boolean> {
+  return await db.transaction(async (tx) => {
+    const removed = await tx.delete(userTotp).where(eq(userTotp.userId, userId)).returning({ userId: userTotp.userId })
+      .get();
+    await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    if (removed) {
+      await recordAudit(tx, { userId: performedBy, ipAddress: null, userAgent: null }, {
+        entityType: "user",
+        entityId: userId,
+        action: "second_factor_reset",
+      });
+    }
+    return Boolean(removed);
+  });
 }
