@@ -6,24 +6,22 @@
  * them; only its own failures slow it down.
  */
 import type { Context } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Secrets } from "../secrets.ts";
+import { readCookie, writeCookie } from "./session_cookie.ts";
 
 const DEVICE_COOKIE = "cbr_device";
 const DEVICE_COOKIE_MAX_AGE_SECONDS = 180 * 24 * 3600;
 const NONCE_BYTES = 16;
 const MAX_COOKIE_LENGTH = 200;
 
-const secure = (c: Context, config: Config) => config.secureCookies || new URL(c.req.url).protocol === "https:";
-
 const signature = (secrets: Secrets, email: string, nonce: string) =>
   secrets.fingerprint(`device-cookie:${email.toLowerCase()}:${nonce}`);
 
 /** The device's id when the browser holds a genuine device cookie for `email`, else null. */
 export function knownDevice(c: Context, config: Config, secrets: Secrets, email: string): string | null {
-  const value = secure(c, config) ? getCookie(c, DEVICE_COOKIE, "host") : getCookie(c, DEVICE_COOKIE);
+  const value = readCookie(c, config, DEVICE_COOKIE);
   if (!value || value.length > MAX_COOKIE_LENGTH) return null;
   const [nonce, mac] = value.split(".");
   if (!nonce || !mac) return null;
@@ -36,7 +34,5 @@ export function issueDeviceCookie(c: Context, config: Config, secrets: Secrets, 
   const bytes = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
   const nonce = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
   const value = `${nonce}.${signature(secrets, email, nonce)}`;
-  const options = { httpOnly: true, sameSite: "Strict" as const, path: "/", maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS };
-  if (secure(c, config)) setCookie(c, DEVICE_COOKIE, value, { ...options, prefix: "host", secure: true });
-  else setCookie(c, DEVICE_COOKIE, value, options);
+  writeCookie(c, config, DEVICE_COOKIE, value, { sameSite: "Strict", maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS });
 }

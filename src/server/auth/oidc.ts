@@ -6,7 +6,6 @@
  * verifier) wait for the callback in a short-lived cookie encrypted with the server's key.
  */
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { and, eq } from "drizzle-orm";
 import * as client from "openid-client";
 import { userIdentities, users } from "../../../db/schema.ts";
@@ -16,6 +15,7 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db.ts";
 import type { Secrets } from "../secrets.ts";
 import { CONSOLE_ROLES, type ConsoleRole, type OidcConfig } from "./oidc_config.ts";
+import { clearCookie, readCookie, writeCookie } from "./session_cookie.ts";
 
 const FLOW_COOKIE = "cbr_oidc";
 /** Time allowed between leaving for the provider and coming back. */
@@ -83,10 +83,6 @@ export class OidcSignIn {
     return this.#discovered;
   }
 
-  #secure(c: Context) {
-    return this.#config.secureCookies || new URL(c.req.url).protocol === "https:";
-  }
-
   /** The provider's authorization URL; the flow's secrets go into the flow cookie. */
   async start(c: Context): Promise<URL> {
     const configuration = await this.#configuration();
@@ -96,9 +92,8 @@ export class OidcSignIn {
       verifier: client.randomPKCECodeVerifier(),
     };
     const sealed = await this.#secrets.encrypt(JSON.stringify(flow));
-    const options = { httpOnly: true, sameSite: "Lax" as const, path: "/", maxAge: FLOW_MAX_AGE_SECONDS };
-    if (this.#secure(c)) setCookie(c, FLOW_COOKIE, sealed, { ...options, prefix: "host", secure: true });
-    else setCookie(c, FLOW_COOKIE, sealed, options);
+    // Lax: the provider sends the browser back with a cross-site top-level GET.
+    writeCookie(c, this.#config, FLOW_COOKIE, sealed, { sameSite: "Lax", maxAge: FLOW_MAX_AGE_SECONDS });
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.#oidc.redirectUri.href,
       scope: this.#oidc.scopes,
@@ -114,10 +109,8 @@ export class OidcSignIn {
    * spent whatever the outcome, so an answer cannot be replayed.
    */
   async finish(c: Context): Promise<Record<string, unknown>> {
-    const secure = this.#secure(c);
-    const sealed = secure ? getCookie(c, FLOW_COOKIE, "host") : getCookie(c, FLOW_COOKIE);
-    if (secure) deleteCookie(c, FLOW_COOKIE, { prefix: "host", secure: true, path: "/" });
-    else deleteCookie(c, FLOW_COOKIE, { path: "/" });
+    const sealed = readCookie(c, this.#config, FLOW_COOKIE);
+    clearCookie(c, this.#config, FLOW_COOKIE);
     if (!sealed) throw new SsoRefused("The sign-in took too long or was started elsewhere.", "no flow cookie");
     let flow: FlowState;
     try {

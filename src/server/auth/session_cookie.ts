@@ -1,30 +1,44 @@
 /**
- * The session cookie. Served over https (or with COOKIE_SECURE=1 behind a TLS-terminating proxy)
- * it is `__Host-cbr_session`: Secure, Path=/ and no Domain, so neither plain http nor a sibling
- * subdomain can set or overwrite it. Over plain http (development, loopback tests) it is
- * `cbr_session`, because browsers refuse a Secure cookie there.
+ * The console's cookies (the session, the device cookie, the single sign-on flow). Served over
+ * https (or with COOKIE_SECURE=1 behind a TLS-terminating proxy) each one is `__Host-` prefixed:
+ * Secure, Path=/ and no Domain, so neither plain http nor a sibling subdomain can set or overwrite
+ * it, and only that name is read. Over plain http (development, loopback tests) the bare name is
+ * used, because browsers refuse a Secure cookie there.
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { CookieOptions } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
 
 const SESSION_COOKIE = "cbr_session";
 
-const secure = (c: Context, config: Config) => config.secureCookies || new URL(c.req.url).protocol === "https:";
+/** Whether this console is served over https, so its cookies are Secure and `__Host-` prefixed. */
+const servedOverHttps = (c: Context, config: Config) =>
+  config.secureCookies || new URL(c.req.url).protocol === "https:";
 
-export function readSessionToken(c: Context, config: Config): string | undefined {
-  return secure(c, config) ? getCookie(c, SESSION_COOKIE, "host") : getCookie(c, SESSION_COOKIE);
+export function readCookie(c: Context, config: Config, name: string): string | undefined {
+  return servedOverHttps(c, config) ? getCookie(c, name, "host") : getCookie(c, name);
 }
 
-export function writeSessionCookie(c: Context, config: Config, token: string): void {
-  if (secure(c, config)) {
-    setCookie(c, SESSION_COOKIE, token, { prefix: "host", httpOnly: true, sameSite: "Lax", secure: true, path: "/" });
-  } else {
-    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/" });
-  }
+/** An HttpOnly cookie for the whole console (Path=/), with the options given. */
+export function writeCookie(
+  c: Context,
+  config: Config,
+  name: string,
+  value: string,
+  options: Pick<CookieOptions, "sameSite" | "maxAge">,
+): void {
+  const common = { ...options, httpOnly: true, path: "/" };
+  if (servedOverHttps(c, config)) setCookie(c, name, value, { ...common, prefix: "host", secure: true });
+  else setCookie(c, name, value, common);
 }
 
-export function clearSessionCookie(c: Context, config: Config): void {
-  if (secure(c, config)) deleteCookie(c, SESSION_COOKIE, { prefix: "host", secure: true, path: "/" });
-  else deleteCookie(c, SESSION_COOKIE, { path: "/" });
+export function clearCookie(c: Context, config: Config, name: string): void {
+  if (servedOverHttps(c, config)) deleteCookie(c, name, { prefix: "host", secure: true, path: "/" });
+  else deleteCookie(c, name, { path: "/" });
 }
+
+export const readSessionToken = (c: Context, config: Config) => readCookie(c, config, SESSION_COOKIE);
+export const writeSessionCookie = (c: Context, config: Config, token: string) =>
+  writeCookie(c, config, SESSION_COOKIE, token, { sameSite: "Lax" });
+export const clearSessionCookie = (c: Context, config: Config) => clearCookie(c, config, SESSION_COOKIE);
