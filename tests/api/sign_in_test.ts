@@ -466,3 +466,30 @@ Deno.test("deno task user:reset-mfa removes a lost authenticator: sessions end a
     await t.close();
   }
 });
+
+Deno.test("an unreachable identity provider gives a 502 page, not a stack trace, and the next try discovers again", async () => {
+  const t = await createTestApp({
+    OIDC_ISSUER: "http://127.0.0.1:1",
+    OIDC_CLIENT_ID: "registry-console",
+    OIDC_CLIENT_SECRET: "s3cret",
+    OIDC_REDIRECT_URI: "http://localhost/api/login/oidc/callback",
+    OIDC_ROLE_MAP: "registry-admins=admin",
+    OIDC_PROVIDER_NAME: "Bank ID",
+  });
+  try {
+    const page = await (await t.request("GET", "/api/login")).text();
+    assert.match(page, /href="\/api\/login\/oidc"[^>]*>Sign in with Bank ID</);
+    assert(!page.includes('name="password"'), "no password form without the break-glass setting");
+    for (let i = 0; i < 2; i++) {
+      const res = await t.request("GET", "/api/login/oidc");
+      assert.equal(res.status, 502);
+      assert.match(await res.text(), /The identity provider cannot be reached/);
+    }
+    const callback = await t.request("GET", "/api/login/oidc/callback?code=x&state=y");
+    assert.equal(callback.status, 401);
+    assert.match(await callback.text(), /Single sign-on failed\. The sign-in took too long or was started elsewhere\./);
+    await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 403);
+  } finally {
+    await t.close();
+  }
+});
