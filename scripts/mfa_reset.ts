@@ -26,7 +26,9 @@ try {
     console.error(`No user ${email}.`);
     Deno.exitCode = 1;
   } else if (await resetSecondFactor(db, user.id, SYSTEM_USER_ID)) {
-    console.log(`Removed the second factor of ${email} and ended their sessions; they enrol again at the next sign-in.`);
+    console.log(
+      `Removed the second factor of ${email} and ended their sessions; they enrol again at the next sign-in.`,
+    );
   } else {
     console.log(`${email} had no second factor; their sessions are ended.`);
   }

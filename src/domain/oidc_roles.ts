@@ -19,7 +19,9 @@ export function parseRoleMap(text: string, consoleRoles: readonly string[]): Rol
     const value = entry.slice(0, at).trim();
     const role = entry.slice(at + 1).trim();
     if (at <= 0 || !value) return { error: `"${entry}" is not "provider value=console role"` };
-    if (!consoleRoles.includes(role)) return { error: `"${role}" is not a console role (${consoleRoles.join(", ")})` };
+    if (!consoleRoles.includes(role)) {
+      return { error: `"${role}" is not a console role (${consoleRoles.join(", ")})` };
+    }
     map.set(value, role);
   }
   if (map.size === 0) return { error: "no role is mapped" };
@@ -52,6 +54,9 @@ export function mapClaimRoles(claim: unknown, map: RoleMap): string[] {
  * The one role the console records per user today: the first of `precedence` that was granted,
  * or null when none was.
  */
-export function primaryRole<R extends string>(granted: readonly string[], precedence: readonly R[]): R | null {
+export function primaryRole<R extends string>(
+  granted: readonly string[],
+  precedence: readonly R[],
+): R | null {
   return precedence.find((role) => granted.includes(role)) ?? null;
 }

@@ -9,7 +9,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0];
 
 /** A request as it arrives from the socket `peer`, optionally through proxies that wrote X-Forwarded-For. */
-function fromAddress(t: TestApp, peer: string, path: string, init: { body?: unknown; forwardedFor?: string; cookie?: string }) {
+function fromAddress(
+  t: TestApp,
+  peer: string,
+  path: string,
+  init: { body?: unknown; forwardedFor?: string; cookie?: string },
+) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (init.forwardedFor) headers["x-forwarded-for"] = init.forwardedFor;
   if (init.cookie) headers.cookie = init.cookie;
@@ -23,9 +28,13 @@ function fromAddress(t: TestApp, peer: string, path: string, init: { body?: unkn
 Deno.test("40 parallel wrong passwords: every refusal is 401 or 429 with Retry-After, and the right password signs in within 30 s", async () => {
   const t = await createTestApp();
   try {
-    const attacks = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `guess-${i}-wrong` } })
-    ));
+    const attacks = await Promise.all(
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `guess-${i}-wrong` } }),
+      ),
+    );
     for (const res of attacks) {
       await res.body?.cancel();
       assert(res.status === 401 || res.status === 429, `unexpected ${res.status}`);
@@ -33,7 +42,9 @@ Deno.test("40 parallel wrong passwords: every refusal is 401 or 429 with Retry-A
     }
     const started = Date.now();
     for (;;) {
-      const res = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+      const res = await t.request("POST", "/api/login", {
+        body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      });
       if (res.status === 200) break;
       await expectJson(res, 429);
       const retryAfter = Number(res.headers.get("retry-after"));
@@ -50,13 +61,19 @@ Deno.test("a flood of refused attempts during the back-off does not extend it", 
   const t = await createTestApp();
   try {
     for (let i = 0; i < 5; i++) {
-      await (await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `bad-${i}-password` } })).body?.cancel();
+      await (await t.request("POST", "/api/login", {
+        body: { email: ADMIN_EMAIL, password: `bad-${i}-password` },
+      })).body?.cancel();
     }
-    const first = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: "still-wrong" } });
+    const first = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: "still-wrong" },
+    });
     await expectJson(first, 429);
     const waitSeconds = Number(first.headers.get("retry-after"));
     for (let i = 0; i < 20; i++) {
-      const res = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: "still-wrong" } });
+      const res = await t.request("POST", "/api/login", {
+        body: { email: ADMIN_EMAIL, password: "still-wrong" },
+      });
       await expectJson(res, 429);
       assert(Number(res.headers.get("retry-after")) <= waitSeconds);
     }
@@ -68,7 +85,10 @@ Deno.test("a flood of refused attempts during the back-off does not extend it", 
     assert.match(form.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
     assert.match(await form.text(), /Too many failed sign-in attempts\. Try again in \d+ seconds\./);
     await sleep(waitSeconds * 1000 + 100);
-    await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 200);
+    await expectJson(
+      await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }),
+      200,
+    );
   } finally {
     await t.close();
   }
@@ -167,7 +187,10 @@ Deno.test("reading the session's expiry does not extend it; Stay signed in does"
       const read = await expectJson(await again.request("GET", "/api/auth/session", { cookie }), 200);
       assert.equal(read.expiresAt, early);
       assert.equal(read.idleTimeoutMinutes, 30);
-      const extended = await expectJson(await again.request("POST", "/api/auth/session/extend", { cookie, body: {} }), 200);
+      const extended = await expectJson(
+        await again.request("POST", "/api/auth/session/extend", { cookie, body: {} }),
+        200,
+      );
       assert(Date.parse(extended.expiresAt) > Date.now() + 29 * 60_000);
     } finally {
       await again.close();
@@ -181,7 +204,10 @@ Deno.test("signing in ends the session this browser held before", async () => {
   const t = await createTestApp();
   try {
     const first = await t.login();
-    const res = await t.request("POST", "/api/login", { cookie: first, body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const res = await t.request("POST", "/api/login", {
+      cookie: first,
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     await expectJson(res, 200);
     const second = cookieOf(res);
     assert.notEqual(second, first);
@@ -196,13 +222,22 @@ Deno.test("a cross-site GET or POST to sign-out does nothing; a same-site POST s
   const t = await createTestApp();
   try {
     const cookie = await t.login();
-    const get = await t.request("GET", "/api/logout", { cookie, headers: { "sec-fetch-site": "cross-site" } });
+    const get = await t.request("GET", "/api/logout", {
+      cookie,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     assert.equal(get.status, 200);
     assert.match(await get.text(), /<form method="post" action="\/api\/logout"/);
-    const post = await t.request("POST", "/api/logout", { cookie, headers: { "sec-fetch-site": "cross-site" } });
+    const post = await t.request("POST", "/api/logout", {
+      cookie,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     await expectJson(post, 403);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie }), 200);
-    const out = await t.request("POST", "/api/logout", { cookie, headers: { "sec-fetch-site": "same-origin" } });
+    const out = await t.request("POST", "/api/logout", {
+      cookie,
+      headers: { "sec-fetch-site": "same-origin" },
+    });
     assert.equal(out.status, 303);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie }), 401);
   } finally {
@@ -228,19 +263,26 @@ Deno.test("over https the session cookie is __Host- prefixed and Secure, and onl
     const me = await t.app.request("https://console.example/api/auth/user", { headers: { cookie } });
     await expectJson(me, 200);
     const unprefixed = cookie.replace("__Host-", "");
-    await expectJson(await t.app.request("https://console.example/api/auth/user", { headers: { cookie: unprefixed } }), 401);
+    await expectJson(
+      await t.app.request("https://console.example/api/auth/user", { headers: { cookie: unprefixed } }),
+      401,
+    );
   } finally {
     await t.close();
   }
 });
 
 const totpNow = (secret: string, offsetSteps = 0) =>
-  new TOTP({ secret, algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+  new TOTP({ secret, algorithm: "SHA1", digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSteps * 30_000,
+  });
 
 Deno.test("TOTP: an administrator is held to enrolment, confirms with a first code, and gets ten single-use recovery codes", async () => {
   const t = await createTestApp({ REQUIRE_MFA: "1" });
   try {
-    const login = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const login = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     const user = await expectJson(login, 200);
     assert.equal(user.secondFactor, "enrol");
     const pending = cookieOf(login);
@@ -249,7 +291,10 @@ Deno.test("TOTP: an administrator is held to enrolment, confirms with a first co
     assert.match(held.message, /second factor/);
     await expectJson(await t.request("GET", "/api/institutions", { cookie: pending }), 403);
 
-    const { stage, enrolment } = await expectJson(await t.request("GET", "/api/auth/second-factor", { cookie: pending }), 200);
+    const { stage, enrolment } = await expectJson(
+      await t.request("GET", "/api/auth/second-factor", { cookie: pending }),
+      200,
+    );
     assert.equal(stage, "enrol");
     assert.match(enrolment.secret, /^[A-Z2-7]{32}$/);
     assert.match(enrolment.otpauthUri, /^otpauth:\/\/totp\//);
@@ -257,36 +302,60 @@ Deno.test("TOTP: an administrator is held to enrolment, confirms with a first co
     const stored = await t.deps.db.read.select().from(userTotp).get();
     assert(!stored!.secretEncrypted.includes(enrolment.secret), "the secret is encrypted at rest");
 
-    const wrong = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: "000000" === totpNow(enrolment.secret) ? "111111" : "000000" } });
+    const wrong = await t.request("POST", "/api/login/second-factor", {
+      cookie: pending,
+      body: { otp: "000000" === totpNow(enrolment.secret) ? "111111" : "000000" },
+    });
     await expectJson(wrong, 401);
-    const confirmed = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: totpNow(enrolment.secret) } });
+    const confirmed = await t.request("POST", "/api/login/second-factor", {
+      cookie: pending,
+      body: { otp: totpNow(enrolment.secret) },
+    });
     const done = await expectJson(confirmed, 200);
     assert.equal(done.recoveryCodes.length, 10);
     assert.equal(new Set(done.recoveryCodes).size, 10);
     const hashes = await t.deps.db.read.select().from(userRecoveryCodes).all();
     assert.equal(hashes.length, 10);
-    for (const code of done.recoveryCodes) assert(!hashes.some((row) => row.codeHash.includes(code.replaceAll("-", ""))));
+    for (const code of done.recoveryCodes) {
+      assert(!hashes.some((row) => row.codeHash.includes(code.replaceAll("-", ""))));
+    }
     const full = cookieOf(confirmed);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: pending }), 401);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: full }), 200);
 
     // Next sign-in: the code is asked for; the one already used is refused (replay), a recovery code works once.
-    const again = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const again = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     assert.equal((await expectJson(again, 200)).secondFactor, "verify");
     const verifying = cookieOf(again);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: verifying }), 403);
-    const replay = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { otp: totpNow(enrolment.secret) } });
+    const replay = await t.request("POST", "/api/login/second-factor", {
+      cookie: verifying,
+      body: { otp: totpNow(enrolment.secret) },
+    });
     await expectJson(replay, 401);
-    const recovered = await t.request("POST", "/api/login/second-factor", { cookie: verifying, body: { otp: done.recoveryCodes[3] } });
+    const recovered = await t.request("POST", "/api/login/second-factor", {
+      cookie: verifying,
+      body: { otp: done.recoveryCodes[3] },
+    });
     await expectJson(recovered, 200);
 
-    const third = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const third = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     const thirdCookie = cookieOf(third);
     await third.body?.cancel();
-    const reused = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { otp: done.recoveryCodes[3] } });
+    const reused = await t.request("POST", "/api/login/second-factor", {
+      cookie: thirdCookie,
+      body: { otp: done.recoveryCodes[3] },
+    });
     await expectJson(reused, 401);
     // A code of the next time step is newer than the one used, so it is accepted.
-    const next = await t.request("POST", "/api/login/second-factor", { cookie: thirdCookie, body: { otp: totpNow(enrolment.secret, 1) } });
+    const next = await t.request("POST", "/api/login/second-factor", {
+      cookie: thirdCookie,
+      body: { otp: totpNow(enrolment.secret, 1) },
+    });
     await expectJson(next, 200);
     const audit = await t.deps.db.read.all<{ action: string }>(
       sql`SELECT action FROM audit_trail WHERE entity_type = 'session' ORDER BY rowid`,
@@ -309,14 +378,22 @@ Deno.test("TOTP: an administrator is held to enrolment, confirms with a first co
 Deno.test("TOTP: wrong codes back off like wrong passwords", async () => {
   const t = await createTestApp({ REQUIRE_MFA: "1" });
   try {
-    const login = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const login = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     await login.body?.cancel();
     const pending = cookieOf(login);
-    const { enrolment } = await expectJson(await t.request("GET", "/api/auth/second-factor", { cookie: pending }), 200);
+    const { enrolment } = await expectJson(
+      await t.request("GET", "/api/auth/second-factor", { cookie: pending }),
+      200,
+    );
     const wrong = totpNow(enrolment.secret) === "123456" ? "654321" : "123456";
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.request("POST", "/api/login/second-factor", { cookie: pending, body: { otp: wrong } });
+      const res = await t.request("POST", "/api/login/second-factor", {
+        cookie: pending,
+        body: { otp: wrong },
+      });
       await res.body?.cancel();
       statuses.push(res.status);
     }
@@ -329,14 +406,23 @@ Deno.test("TOTP: wrong codes back off like wrong passwords", async () => {
 Deno.test("a browser that signed in before is not held back by others' failures (device cookie)", async () => {
   const t = await createTestApp();
   try {
-    const first = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const first = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     await expectJson(first, 200);
-    const device = first.headers.getSetCookie().find((cookie) => cookie.startsWith("cbr_device="))!.split(";")[0];
+    const device = first.headers.getSetCookie().find((cookie) =>
+      cookie.startsWith("cbr_device=")
+    )!.split(";")[0];
     assert.match(device, /^cbr_device=[0-9a-f]{32}\.[0-9a-f]{64}$/);
     for (let i = 0; i < 8; i++) {
-      await (await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `attack-${i}-wrong` } })).body?.cancel();
+      await (await t.request("POST", "/api/login", {
+        body: { email: ADMIN_EMAIL, password: `attack-${i}-wrong` },
+      })).body?.cancel();
     }
-    await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 429);
+    await expectJson(
+      await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }),
+      429,
+    );
     const owner = await t.request("POST", "/api/login", {
       cookie: device,
       body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
@@ -358,23 +444,47 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
   const { createUser } = await import("../../src/server/auth/users.ts");
   const t = await createTestApp({ REQUIRE_MFA: "1" });
   try {
-    await createUser(t.deps.db, t.deps.config, { email: "operator@centralbank.test", password: "operator-password", role: "operator" });
-    const asOperator = await t.request("POST", "/api/login", { body: { email: "operator@centralbank.test", password: "operator-password" } });
+    await createUser(t.deps.db, t.deps.config, {
+      email: "operator@centralbank.test",
+      password: "operator-password",
+      role: "operator",
+    });
+    const asOperator = await t.request("POST", "/api/login", {
+      body: { email: "operator@centralbank.test", password: "operator-password" },
+    });
     assert.equal((await expectJson(asOperator, 200)).secondFactor, "enrol");
 
     // With no second factor at all (REQUIRE_MFA=0) the administrator changes the setting.
     const relaxed = await createTestApp({ REQUIRE_MFA: "0" }, { dataDir: t.dataDir });
     try {
       const admin = await relaxed.login();
-      assert.deepEqual(await expectJson(await relaxed.request("GET", "/api/auth/sign-in-settings", { cookie: admin }), 200), {
-        mfaRequired: true,
-        mfaEnforced: false,
+      assert.deepEqual(
+        await expectJson(await relaxed.request("GET", "/api/auth/sign-in-settings", { cookie: admin }), 200),
+        {
+          mfaRequired: true,
+          mfaEnforced: false,
+        },
+      );
+      const off = await relaxed.request("PUT", "/api/auth/sign-in-settings", {
+        cookie: admin,
+        body: { mfaRequired: false },
       });
-      const off = await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: admin, body: { mfaRequired: false } });
       assert.equal((await expectJson(off, 200)).mfaRequired, false);
-      await expectJson(await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: admin, body: { mfaRequired: "no" } }), 400);
+      await expectJson(
+        await relaxed.request("PUT", "/api/auth/sign-in-settings", {
+          cookie: admin,
+          body: { mfaRequired: "no" },
+        }),
+        400,
+      );
       const operator = await relaxed.login("operator@centralbank.test", "operator-password");
-      await expectJson(await relaxed.request("PUT", "/api/auth/sign-in-settings", { cookie: operator, body: { mfaRequired: true } }), 403);
+      await expectJson(
+        await relaxed.request("PUT", "/api/auth/sign-in-settings", {
+          cookie: operator,
+          body: { mfaRequired: true },
+        }),
+        403,
+      );
       const audit = await relaxed.deps.db.read.all<{ n: number }>(
         sql`SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'sign_in_settings'`,
       );
@@ -383,11 +493,15 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
       await relaxed.close();
     }
 
-    const operatorAgain = await t.request("POST", "/api/login", { body: { email: "operator@centralbank.test", password: "operator-password" } });
+    const operatorAgain = await t.request("POST", "/api/login", {
+      body: { email: "operator@centralbank.test", password: "operator-password" },
+    });
     const operatorUser = await expectJson(operatorAgain, 200);
     assert.equal(operatorUser.secondFactor, undefined);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: cookieOf(operatorAgain) }), 200);
-    const admin = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const admin = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     assert.equal((await expectJson(admin, 200)).secondFactor, "enrol");
   } finally {
     await t.close();
@@ -405,13 +519,24 @@ Deno.test("OIDC settings: half a configuration stops the start; the provider's h
     OIDC_ROLE_MAP: "registry-admins=admin",
   };
   assert.equal(parseOidcConfig({}), null);
-  assert.throws(() => parseOidcConfig({ ...complete, OIDC_CLIENT_SECRET: "" }), /OIDC_CLIENT_SECRET must be set/);
-  assert.throws(() => parseOidcConfig({ ...complete, OIDC_REDIRECT_URI: "https://registry.bank.example/callback" }), /must end in/);
-  assert.throws(() => parseOidcConfig({ ...complete, OIDC_ROLE_MAP: "registry-admins=root" }), /not a console role/);
+  assert.throws(
+    () => parseOidcConfig({ ...complete, OIDC_CLIENT_SECRET: "" }),
+    /OIDC_CLIENT_SECRET must be set/,
+  );
+  assert.throws(
+    () => parseOidcConfig({ ...complete, OIDC_REDIRECT_URI: "https://registry.bank.example/callback" }),
+    /must end in/,
+  );
+  assert.throws(
+    () => parseOidcConfig({ ...complete, OIDC_ROLE_MAP: "registry-admins=root" }),
+    /not a console role/,
+  );
   const config = parseOidcConfig(complete)!;
   assert.equal(config.providerName, "login.bank.example");
   assert.equal(config.localBreakGlass, false);
-  const net = serverPermissions({ ...complete, DATA_DIR: "/tmp/x" }).find((flag) => flag.startsWith("--allow-net="))!;
+  const net = serverPermissions({ ...complete, DATA_DIR: "/tmp/x" }).find((flag) =>
+    flag.startsWith("--allow-net=")
+  )!;
   assert(net.split(/[=,]/).includes("login.bank.example"), net);
 });
 
@@ -430,10 +555,18 @@ Deno.test("without OIDC the sign-in page offers no single sign-on and /api/login
 Deno.test("deno task user:reset-mfa removes a lost authenticator: sessions end and the next sign-in enrols again", async () => {
   const t = await createTestApp({ REQUIRE_MFA: "1" });
   try {
-    const login = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const login = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     await login.body?.cancel();
-    const { enrolment } = await expectJson(await t.request("GET", "/api/auth/second-factor", { cookie: cookieOf(login) }), 200);
-    const enrolled = await t.request("POST", "/api/login/second-factor", { cookie: cookieOf(login), body: { otp: totpNow(enrolment.secret) } });
+    const { enrolment } = await expectJson(
+      await t.request("GET", "/api/auth/second-factor", { cookie: cookieOf(login) }),
+      200,
+    );
+    const enrolled = await t.request("POST", "/api/login/second-factor", {
+      cookie: cookieOf(login),
+      body: { otp: totpNow(enrolment.secret) },
+    });
     await expectJson(enrolled, 200);
     const full = cookieOf(enrolled);
 
@@ -459,7 +592,9 @@ Deno.test("deno task user:reset-mfa removes a lost authenticator: sessions end a
     assert.match(new TextDecoder().decode(run.stdout), /Removed the second factor/);
 
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: full }), 401);
-    const again = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const again = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     assert.equal((await expectJson(again, 200)).secondFactor, "enrol");
     assert.equal((await t.deps.db.read.select().from(userRecoveryCodes).all()).length, 0);
   } finally {
@@ -487,8 +622,14 @@ Deno.test("an unreachable identity provider gives a 502 page, not a stack trace,
     }
     const callback = await t.request("GET", "/api/login/oidc/callback?code=x&state=y");
     assert.equal(callback.status, 401);
-    assert.match(await callback.text(), /Single sign-on failed\. The sign-in took too long or was started elsewhere\./);
-    await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 403);
+    assert.match(
+      await callback.text(),
+      /Single sign-on failed\. The sign-in took too long or was started elsewhere\./,
+    );
+    await expectJson(
+      await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }),
+      403,
+    );
   } finally {
     await t.close();
   }

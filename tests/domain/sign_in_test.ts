@@ -55,8 +55,13 @@ Deno.test("second factor: administrators always, everyone when the setting says 
 });
 
 Deno.test("OIDC role map: provider values to console roles, claims as a list or one string, nested claim paths", async () => {
-  const { claimAt, mapClaimRoles, parseRoleMap, primaryRole } = await import("../../src/domain/oidc_roles.ts");
-  const map = parseRoleMap("registry-admins=admin, registry-staff=operator, ou=ops=operator", ["admin", "operator"]);
+  const { claimAt, mapClaimRoles, parseRoleMap, primaryRole } = await import(
+    "../../src/domain/oidc_roles.ts"
+  );
+  const map = parseRoleMap("registry-admins=admin, registry-staff=operator, ou=ops=operator", [
+    "admin",
+    "operator",
+  ]);
   assert(!("error" in map));
   assert.deepEqual(mapClaimRoles(["registry-staff", "unrelated", 7], map).sort(), ["operator"]);
   assert.deepEqual(mapClaimRoles("registry-admins", map), ["admin"]);
@@ -66,7 +71,10 @@ Deno.test("OIDC role map: provider values to console roles, claims as a list or 
   assert.equal(primaryRole([], ["admin", "operator"]), null);
   assert.deepEqual(claimAt({ realm_access: { roles: ["a"] } }, "realm_access.roles"), ["a"]);
   assert.equal(claimAt({ realm_access: ["a"] }, "realm_access.roles"), undefined);
-  assert.match((parseRoleMap("registry-admins=superuser", ["admin"]) as { error: string }).error, /not a console role/);
+  assert.match(
+    (parseRoleMap("registry-admins=superuser", ["admin"]) as { error: string }).error,
+    /not a console role/,
+  );
   assert.match((parseRoleMap("", ["admin"]) as { error: string }).error, /no role/);
   assert.match((parseRoleMap("=admin", ["admin"]) as { error: string }).error, /provider value=console role/);
 });

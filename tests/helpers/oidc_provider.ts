@@ -82,7 +82,10 @@ export async function startProvider(
     if (fault === "signature") {
       const [header, , signature] = body.id_token.split(".");
       const claims = { ...decodeJwt(body.id_token), email: "someone-else@centralbank.test" };
-      const forged = btoa(JSON.stringify(claims)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+      const forged = btoa(JSON.stringify(claims)).replaceAll("+", "-").replaceAll("/", "_").replace(
+        /=+$/,
+        "",
+      );
       body.id_token = [header, forged, signature].join(".");
       return;
     }
@@ -92,7 +95,9 @@ export async function startProvider(
     if (fault === "audience") claims.aud = "another-client";
     if (fault === "nonce") claims.nonce = "not-the-nonce-the-console-sent";
     if (fault === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
-    body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: KEY_ID }).sign(privateKey);
+    body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: KEY_ID }).sign(
+      privateKey,
+    );
   });
   const server = provider.listen(port, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

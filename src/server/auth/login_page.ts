@@ -130,7 +130,9 @@ export function renderEnrolPage(options: PageOptions & { qrCode: string; secret:
     options,
     "Set up a second factor",
     "Your account needs a second factor. Scan this code with an authenticator app, then enter the code it shows.",
-    `<img src="${escapeHtml(options.qrCode)}" alt="QR code for your authenticator app" width="220" height="220" class="mx-auto mt-6">
+    `<img src="${
+      escapeHtml(options.qrCode)
+    }" alt="QR code for your authenticator app" width="220" height="220" class="mx-auto mt-6">
       <p class="mt-4 text-sm text-slate-800">Or type this key into the app:</p>
       <p class="mt-1 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-900" data-testid="totp-secret">${
       escapeHtml(grouped)
@@ -144,7 +146,10 @@ export function renderRecoveryCodesPage(options: PageOptions & { codes: string[]
     "Recovery codes",
     "Your authenticator is set up. Keep these recovery codes somewhere safe: each one signs you in once if you lose the app. They are shown only now.",
     `<ul class="mt-6 grid grid-cols-2 gap-2 font-mono text-sm text-slate-900" data-testid="recovery-codes">
-        ${options.codes.map((code) => `<li class="rounded-md bg-slate-100 px-3 py-1">${escapeHtml(code)}</li>`).join("\n        ")}
+        ${
+      options.codes.map((code) => `<li class="rounded-md bg-slate-100 px-3 py-1">${escapeHtml(code)}</li>`)
+        .join("\n        ")
+    }
       </ul>
       <a href="/" class="mt-6 block rounded-md bg-blue-800 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-blue-900 focus:outline-none focus:ring-2 focus:ring-blue-700 focus:ring-offset-2">Continue to the console</a>`,
   );

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { readSessionToken } from "./session_cookie.ts";
-import { SessionResolver, sessionLifetime } from "./sessions.ts";
+import { sessionLifetime, SessionResolver } from "./sessions.ts";
 
 export const UNAUTHORIZED_BODY = { message: "Unauthorized" } as const;
 
@@ -27,7 +27,8 @@ const SESSION_STATUS_PATH = "/api/auth/session";
 const STAY_SIGNED_IN_PATH = "/api/auth/session/extend";
 
 const SECOND_FACTOR_NEEDED = {
-  verify: "A second factor is required: enter the code from your authenticator app at /api/login/second-factor",
+  verify:
+    "A second factor is required: enter the code from your authenticator app at /api/login/second-factor",
   enrol: "A second factor is required: enrol an authenticator app at /api/login/second-factor",
 } as const;
 

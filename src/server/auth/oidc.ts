@@ -42,7 +42,9 @@ function describe(error: unknown): string {
   const { code, cause } = error as { code?: unknown; cause?: unknown };
   if (typeof code === "string") parts.push(`[${code}]`);
   if (cause instanceof Error) parts.push(`(${describe(cause)})`);
-  else if (cause && typeof cause === "object" && "claim" in cause) parts.push(`(claim ${String(cause.claim)})`);
+  else if (cause && typeof cause === "object" && "claim" in cause) {
+    parts.push(`(claim ${String(cause.claim)})`);
+  }
   return parts.join(" ");
 }
 
@@ -111,7 +113,9 @@ export class OidcSignIn {
   async finish(c: Context): Promise<Record<string, unknown>> {
     const sealed = readCookie(c, this.#config, FLOW_COOKIE);
     clearCookie(c, this.#config, FLOW_COOKIE);
-    if (!sealed) throw new SsoRefused("The sign-in took too long or was started elsewhere.", "no flow cookie");
+    if (!sealed) {
+      throw new SsoRefused("The sign-in took too long or was started elsewhere.", "no flow cookie");
+    }
     let flow: FlowState;
     try {
       flow = JSON.parse(await this.#secrets.decrypt(sealed));
@@ -133,7 +137,10 @@ export class OidcSignIn {
       if (!claims) throw new Error("no ID token");
       return claims as Record<string, unknown>;
     } catch (error) {
-      throw new SsoRefused("The identity provider's answer could not be verified.", describe(error).slice(0, 500));
+      throw new SsoRefused(
+        "The identity provider's answer could not be verified.",
+        describe(error).slice(0, 500),
+      );
     }
   }
 

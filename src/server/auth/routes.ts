@@ -30,11 +30,24 @@ import {
   verifySecondFactor,
 } from "./second_factor.ts";
 import { clearSessionCookie, readSessionToken, writeSessionCookie } from "./session_cookie.ts";
-import { createSession, destroySession, hashToken, type ResolvedSession, sessionLifetime } from "./sessions.ts";
+import {
+  createSession,
+  destroySession,
+  hashToken,
+  type ResolvedSession,
+  sessionLifetime,
+} from "./sessions.ts";
 import { sessionResolver } from "./middleware.ts";
 import { issueDeviceCookie, knownDevice } from "./device_cookie.ts";
 import { OidcSignIn, SsoRefused } from "./oidc.ts";
-import { accountKey, addressKey, clearFailures, deviceKey, recordFailure, throttledUntilMs } from "./throttle.ts";
+import {
+  accountKey,
+  addressKey,
+  clearFailures,
+  deviceKey,
+  recordFailure,
+  throttledUntilMs,
+} from "./throttle.ts";
 
 const loginSchema = z.object({
   email: z.string().trim().min(1).max(255),
@@ -55,7 +68,8 @@ const publicUser = (user: typeof users.$inferSelect) => ({
 
 const isFormPost = (c: Context) => {
   const contentType = c.req.header("content-type") ?? "";
-  return contentType.startsWith("application/x-www-form-urlencoded") || contentType.startsWith("multipart/form-data");
+  return contentType.startsWith("application/x-www-form-urlencoded") ||
+    contentType.startsWith("multipart/form-data");
 };
 
 async function readBody(c: Context, isForm: boolean): Promise<unknown> {
@@ -74,18 +88,32 @@ export function authRoutes(deps: AppDeps) {
   /** With single sign-on, passwords are for break-glass administrators, and only when allowed. */
   const localSignIn = !config.oidc || config.oidc.localBreakGlass;
   const loginPage = (options: PageOptions) =>
-    renderLoginPage({ ...options, ssoProviderName: config.oidc?.providerName ?? null, localForm: localSignIn });
+    renderLoginPage({
+      ...options,
+      ssoProviderName: config.oidc?.providerName ?? null,
+      localForm: localSignIn,
+    });
   // Verified against when the e-mail is unknown, so both paths cost one argon2 verification.
   const decoyHash = hashPassword(generatePassword(), config.passwordHashCost);
 
-  const page = async (c: Context, html: (options: PageOptions) => string, options: Partial<PageOptions> = {}, status = 200) => {
+  const page = async (
+    c: Context,
+    html: (options: PageOptions) => string,
+    options: Partial<PageOptions> = {},
+    status = 200,
+  ) => {
     const manifest = await readManifest(config.distDir);
     c.header("Cache-Control", "no-store");
     return c.html(html({ cssHref: manifest?.css ?? null, ...options }), status as 200);
   };
 
   /** 429 with Retry-After, as a page for the forms and as JSON for everyone else. */
-  const throttled = (c: Context, untilMs: number, isForm: boolean, render: (options: PageOptions) => string) => {
+  const throttled = (
+    c: Context,
+    untilMs: number,
+    isForm: boolean,
+    render: (options: PageOptions) => string,
+  ) => {
     const seconds = retryAfterSeconds(untilMs, Date.now());
     c.header("Retry-After", String(seconds));
     if (isForm) return page(c, render, { retryAfterSeconds: seconds }, 429);
@@ -153,7 +181,10 @@ export function authRoutes(deps: AppDeps) {
     const credentials = user
       ? await db.read.select().from(userCredentials).where(eq(userCredentials.userId, user.id)).get()
       : undefined;
-    const passwordOk = await verifyPassword(parsed.data.password, credentials?.passwordHash ?? await decoyHash);
+    const passwordOk = await verifyPassword(
+      parsed.data.password,
+      credentials?.passwordHash ?? await decoyHash,
+    );
 
     if (!user || !credentials || !passwordOk || user.disabledAt) {
       await db.transaction(async (tx) => {
@@ -211,7 +242,11 @@ export function authRoutes(deps: AppDeps) {
     const error = c.req.query("error") ?? null;
     if (session.secondFactor === "verify") return page(c, renderVerifyPage, { error });
     const enrolment = await pendingEnrolment(db, secrets, session.user);
-    return page(c, (options) => renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret }), { error });
+    return page(
+      c,
+      (options) => renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret }),
+      { error },
+    );
   });
 
   /** The same step for API clients: what is owed, and for an enrolment the secret and its QR code. */
@@ -245,7 +280,9 @@ export function authRoutes(deps: AppDeps) {
     const outcome = await db.transaction(async (tx) => {
       const enrolling = session.secondFactor === "enrol";
       const recoveryCodes = enrolling ? await confirmEnrolment(tx, secrets, user, parsed.data.otp) : null;
-      const method = enrolling ? (recoveryCodes ? "enrolment" : null) : await verifySecondFactor(tx, secrets, user, parsed.data.otp);
+      const method = enrolling
+        ? (recoveryCodes ? "enrolment" : null)
+        : await verifySecondFactor(tx, secrets, user, parsed.data.otp);
       if (!method) {
         for (const key of keys) await recordFailure(tx, key);
         await recordAudit(tx, actor(c, user.id), {
@@ -281,7 +318,10 @@ export function authRoutes(deps: AppDeps) {
       }
       return c.redirect("/", 303);
     }
-    return c.json({ ...user, ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}) }, 200);
+    return c.json(
+      { ...user, ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}) },
+      200,
+    );
   });
 
   /** Single sign-on: off to the identity provider, and back at OIDC_REDIRECT_URI. */
@@ -291,7 +331,9 @@ export function authRoutes(deps: AppDeps) {
       return c.redirect((await sso.start(c)).href, 302);
     } catch (error) {
       console.error("OIDC discovery failed:", error instanceof Error ? error.message : error);
-      return page(c, loginPage, { message: "The identity provider cannot be reached. Try again in a moment." }, 502);
+      return page(c, loginPage, {
+        message: "The identity provider cannot be reached. Try again in a moment.",
+      }, 502);
     }
   });
 
@@ -338,7 +380,11 @@ export function authRoutes(deps: AppDeps) {
       await db.transaction(async (tx) => {
         const userId = await destroySession(tx, hashToken(token));
         if (userId) {
-          await recordAudit(tx, actor(c, userId), { entityType: "session", entityId: userId, action: "logout" });
+          await recordAudit(tx, actor(c, userId), {
+            entityType: "session",
+            entityId: userId,
+            action: "logout",
+          });
         }
       });
     }

@@ -134,7 +134,9 @@ export async function confirmEnrolment(
   code: string,
   nowMs = Date.now(),
 ): Promise<string[] | null> {
-  const row = await tx.select().from(userTotp).where(and(eq(userTotp.userId, user.id), isNull(userTotp.confirmedAt)))
+  const row = await tx.select().from(userTotp).where(
+    and(eq(userTotp.userId, user.id), isNull(userTotp.confirmedAt)),
+  )
     .get();
   if (!row) return null;
   const secret = Secret.fromBase32(await secrets.decrypt(row.secretEncrypted));
@@ -183,7 +185,9 @@ export async function verifySecondFactor(
  */
 export async function resetSecondFactor(db: Database, userId: string, performedBy: string): Promise<boolean> {
   return await db.transaction(async (tx) => {
-    const removed = await tx.delete(userTotp).where(eq(userTotp.userId, userId)).returning({ userId: userTotp.userId })
+    const removed = await tx.delete(userTotp).where(eq(userTotp.userId, userId)).returning({
+      userId: userTotp.userId,
+    })
       .get();
     await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));

@@ -10,9 +10,9 @@ import {
   ACCOUNT_BACKOFF,
   ADDRESS_BACKOFF,
   afterFailure,
+  backoffDelayMs,
   type BackoffRule,
   type BackoffState,
-  backoffDelayMs,
   nextAttemptAtMs,
 } from "../../domain/sign_in_throttle.ts";
 import type { Queryable, Tx } from "../db.ts";
@@ -27,7 +27,10 @@ export const accountKey = (email: string): ThrottleKey => ({
   rule: ACCOUNT_BACKOFF,
 });
 /** A browser the account's owner signed in from before (device_cookie.ts): counted apart from the account. */
-export const deviceKey = (deviceId: string): ThrottleKey => ({ key: `device:${deviceId}`, rule: ACCOUNT_BACKOFF });
+export const deviceKey = (deviceId: string): ThrottleKey => ({
+  key: `device:${deviceId}`,
+  rule: ACCOUNT_BACKOFF,
+});
 export const addressKey = (ip: string): ThrottleKey => ({ key: `address:${ip}`, rule: ADDRESS_BACKOFF });
 
 const stateOf = (row: { failures: number; windowStartedAt: string }): BackoffState => ({
@@ -36,9 +39,14 @@ const stateOf = (row: { failures: number; windowStartedAt: string }): BackoffSta
 });
 
 /** The latest time any of the keys allows its next attempt, or null when all allow one now. */
-export async function throttledUntilMs(db: Queryable, keys: ThrottleKey[], nowMs = Date.now()): Promise<number | null> {
+export async function throttledUntilMs(
+  db: Queryable,
+  keys: ThrottleKey[],
+  nowMs = Date.now(),
+): Promise<number | null> {
   if (keys.length === 0) return null;
-  const rows = await db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys.map((k) => k.key))).all();
+  const rows = await db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys.map((k) => k.key)))
+    .all();
   let until: number | null = null;
   for (const { key, rule } of keys) {
     const row = rows.find((candidate) => candidate.key === key);

@@ -75,7 +75,8 @@ export function StaySignedIn() {
       description="You have been inactive for a while. For security, you will be signed out automatically."
     >
       <p className="text-sm text-slate-800" role="timer" aria-live="off">
-        Signing out in <span className="font-semibold" data-testid="session-countdown">
+        Signing out in{" "}
+        <span className="font-semibold" data-testid="session-countdown">
           {expiry ? formatCountdown(expiry.expiresAtMs - now) : ""}
         </span>
       </p>

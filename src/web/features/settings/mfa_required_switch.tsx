@@ -20,7 +20,8 @@ export function MfaRequiredSwitch() {
   const queryClient = useQueryClient();
   const { data } = useQuery<SignInSettings>({ queryKey: [SIGN_IN_SETTINGS_KEY] });
   const save = useMutation({
-    mutationFn: (mfaRequired: boolean) => apiJson<SignInSettings>("PUT", SIGN_IN_SETTINGS_KEY, { mfaRequired }),
+    mutationFn: (mfaRequired: boolean) =>
+      apiJson<SignInSettings>("PUT", SIGN_IN_SETTINGS_KEY, { mfaRequired }),
     onSuccess: (settings) => {
       queryClient.setQueryData([SIGN_IN_SETTINGS_KEY], settings);
       toast({
@@ -40,8 +41,10 @@ export function MfaRequiredSwitch() {
         onChange={(value) => save.mutate(value)}
       />
       <p className="mt-1 text-xs text-slate-600">
-        Saved on the server at once and enforced at sign-in for every user; administrators always need a second factor.
-        {data && !data.mfaEnforced && " This server runs with REQUIRE_MFA=0, so no second factor is asked for."}
+        Saved on the server at once and enforced at sign-in for every user; administrators always need a
+        second factor.
+        {data && !data.mfaEnforced &&
+          " This server runs with REQUIRE_MFA=0, so no second factor is asked for."}
       </p>
     </div>
   );
