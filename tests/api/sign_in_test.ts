@@ -634,3 +634,28 @@ Deno.test("an unreachable identity provider gives a 502 page, not a stack trace,
     await t.close();
   }
 });
+
+Deno.test("a session owing its second factor lasts ten minutes and is not kept alive by the calls it is refused", async () => {
+  const t = await createTestApp({ REQUIRE_MFA: "1" });
+  try {
+    const login = await t.request("POST", "/api/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
+    await login.body?.cancel();
+    const before = (await t.deps.db.read.select().from(sessions).get())!.expire;
+    assert(Date.parse(before) <= Date.now() + 10 * 60_000);
+    // Later, in another process, with the session last seen long ago: a refused call does not extend it.
+    const lastSeenAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    const row = (await t.deps.db.read.select().from(sessions).get())!;
+    await t.deps.db.transaction((tx) => tx.update(sessions).set({ sess: { ...row.sess, lastSeenAt } }));
+    const other = await createTestApp({ REQUIRE_MFA: "1" }, { dataDir: t.dataDir });
+    try {
+      await expectJson(await other.request("GET", "/api/institutions", { cookie: cookieOf(login) }), 403);
+    } finally {
+      await other.close();
+    }
+    assert.equal((await t.deps.db.read.select().from(sessions).get())!.expire, before);
+  } finally {
+    await t.close();
+  }
+});

@@ -12,6 +12,8 @@ import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
 const TOKEN_BYTES = 32;
+/** Time to give the second factor after the password; the pending session then ends. */
+export const PENDING_SECOND_FACTOR_MS = 10 * 60_000;
 /** Sliding expiry is written at most this often per session, not on every request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 
@@ -60,7 +62,14 @@ export async function createSession(
     sid,
     sess,
     userId,
-    expire: isoOf(expiryAfter(lifetime, now.getTime(), now.getTime())),
+    expire: isoOf(
+      secondFactor
+        ? Math.min(
+          now.getTime() + PENDING_SECOND_FACTOR_MS,
+          expiryAfter(lifetime, now.getTime(), now.getTime()),
+        )
+        : expiryAfter(lifetime, now.getTime(), now.getTime()),
+    ),
   });
   await tx.delete(sessions).where(lt(sessions.expire, now.toISOString()));
   return { token, sid };
@@ -138,7 +147,9 @@ export class SessionResolver {
       }
       this.#cache.set(token, live, auth);
     }
-    if (extend === "now" || (extend && nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS)) {
+    const active = extend === "now" || (extend && nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS);
+    // A session still owing its second factor is not kept alive by the calls it is refused.
+    if (active && live.resolved.secondFactor === null) {
       await this.#touch(live, nowMs);
     }
     return live.resolved;
