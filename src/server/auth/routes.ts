@@ -131,14 +131,16 @@ export function authRoutes(deps: AppDeps) {
   };
 
   /**
-   * The back-off keys of an attempt for `email`: the client address, and the account, or instead of
-   * the account the device when this browser completed a sign-in for that e-mail before.
+   * The back-off keys of an attempt for `email`: the account and the client address; or, when this
+   * browser completed a sign-in for that e-mail before, its device alone, so that neither guesses at
+   * the account nor guesses from the same address (a shared proxy) hold the owner back there.
    */
   const throttleKeys = (c: Context, email: string) => {
     const device = knownDevice(c, config, secrets, email);
+    if (device) return { personal: deviceKey(device), known: true, all: [deviceKey(device)] };
     const ip = clientIp(c, config);
-    const personal = device ? deviceKey(device) : accountKey(email);
-    return { personal, known: device !== null, all: [personal, ...(ip ? [addressKey(ip)] : [])] };
+    const personal = accountKey(email);
+    return { personal, known: false, all: [personal, ...(ip ? [addressKey(ip)] : [])] };
   };
 
   /** The cookies of a completed sign-in: the session, and a device cookie unless the browser has one. */
