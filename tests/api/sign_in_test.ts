@@ -398,6 +398,16 @@ Deno.test("TOTP: wrong codes back off like wrong passwords", async () => {
       statuses.push(res.status);
     }
     assert.deepEqual(statuses, [401, 401, 401, 401, 429]);
+    // The enrolment form gets the wait as the same page, QR code and all.
+    const form = await t.request("POST", "/api/login/second-factor", {
+      cookie: pending,
+      body: new URLSearchParams({ otp: wrong }),
+    });
+    assert.equal(form.status, 429);
+    assert.match(form.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+    const html = await form.text();
+    assert.match(html, /Try again in \d+ seconds/);
+    assert.match(html, /QR code for your authenticator app/);
   } finally {
     await t.close();
   }

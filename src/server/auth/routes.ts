@@ -237,17 +237,22 @@ export function authRoutes(deps: AppDeps) {
     return c.json({ ...publicUser(user), ...(stage ? { secondFactor: stage } : {}) }, 200);
   });
 
+  /** The page of the step a pending session owes: the code form, or the enrolment with its QR code. */
+  const secondFactorPage = async (session: ResolvedSession) => {
+    if (session.secondFactor === "verify") return renderVerifyPage;
+    const enrolment = await pendingEnrolment(db, secrets, session.user);
+    return (options: PageOptions) =>
+      renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret });
+  };
+
   /** The second-factor step of a pending session: a code to enter, or an enrolment to finish. */
   app.get("/login/second-factor", async (c) => {
     const session = await currentSession(c);
     if (!session?.secondFactor) return c.redirect(session ? "/" : "/api/login", 303);
-    const error = c.req.query("error") ?? null;
-    if (session.secondFactor === "verify") return page(c, renderVerifyPage, { error });
-    const enrolment = await pendingEnrolment(db, secrets, session.user);
     return page(
       c,
-      (options) => renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret }),
-      { error },
+      await secondFactorPage(session),
+      { error: c.req.query("error") ?? null },
     );
   });
 
@@ -275,9 +280,8 @@ export function authRoutes(deps: AppDeps) {
     const { user } = session;
     const throttle = throttleKeys(c, user.email);
     const keys = throttle.all;
-    const render = session.secondFactor === "verify" ? renderVerifyPage : loginPage;
     const waitUntil = await throttledUntilMs(db.read, keys);
-    if (waitUntil !== null) return throttled(c, waitUntil, isForm, render);
+    if (waitUntil !== null) return throttled(c, waitUntil, isForm, await secondFactorPage(session));
 
     const outcome = await db.transaction(async (tx) => {
       const enrolling = session.secondFactor === "enrol";
