@@ -50,7 +50,11 @@ export interface SessionData {
   lastSeenAt: string;
   ipAddress: string | null;
   userAgent: string | null;
+  /** Present while the second factor is still owed: a code to enter, or an authenticator to enrol. */
+  secondFactor?: SecondFactorStage;
 }
+
+export type SecondFactorStage = "verify" | "enrol";
 
 export const loginThrottle = sqliteTable("login_throttle", {
   key: text("key").primaryKey(),
@@ -439,4 +443,37 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
 export const institutionsSearchVersion = sqliteTable("institutions_search_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull(),
+});
+
+/** TOTP second factor per local account (0900); secretEncrypted through src/server/secrets.ts. */
+export const userTotp = sqliteTable("user_totp", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  confirmedAt: text("confirmed_at"),
+  lastUsedStep: integer("last_used_step").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes, hashed; primary key (user_id, code_hash) in 0900. */
+export const userRecoveryCodes = sqliteTable("user_recovery_codes", {
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  codeHash: text("code_hash").notNull(),
+  usedAt: text("used_at"),
+});
+
+/** The administrator's sign-in settings: one row, id 1 (0900). */
+export const signInSettings = sqliteTable("sign_in_settings", {
+  id: integer("id").primaryKey(),
+  mfaRequiredForAll: integer("mfa_required_for_all", { mode: "boolean" }).notNull(),
+  updatedAt: updatedAt(),
+  updatedBy: text("updated_by").references(() => users.id),
+});
+
+/** A console user's account at the identity provider; primary key (issuer, subject) in 0901. */
+export const userIdentities = sqliteTable("user_identities", {
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+  lastSignInAt: text("last_sign_in_at").notNull().default(now),
 });

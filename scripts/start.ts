@@ -4,6 +4,7 @@
  * folder only, network for its own address (plus outbound hosts the operator lists), env, and FFI
  * for the libSQL addon alone. Never -A.
  */
+import { oidcNetHosts } from "../src/server/auth/oidc_config.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { providerNetHosts, providerReadFiles } from "../src/server/features/fintech/provider_env.ts";
 
@@ -39,8 +40,16 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   const topology = replication === null
     ? []
     : [replication.syncUrl, replication.headquartersUrl].filter((url): url is string => url !== null).map(hostOf);
-  const net = [`${config.host}:${config.port}`, ...outbound, ...probeHosts, ...providerNetHosts(env), ...topology];
   const keyFiles = replication?.nodesPublicKeyFile ? [absolute(replication.nodesPublicKeyFile)] : [];
+  // The bank's identity provider (OIDC_ISSUER); its keys and token endpoints elsewhere go in ALLOW_NET_HOSTS.
+  const net = [
+    `${config.host}:${config.port}`,
+    ...outbound,
+    ...probeHosts,
+    ...providerNetHosts(env),
+    ...oidcNetHosts(env),
+    ...topology,
+  ];
   return [
     `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute), ...keyFiles].join(",")}`,
     `--allow-write=${writable.join(",")}`,

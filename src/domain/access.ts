@@ -49,6 +49,18 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
     action: "change their own password",
     beforePasswordChange: true,
   },
+  "GET /api/auth/session": {
+    roles: "signed-in",
+    action: "see when their session ends",
+    beforePasswordChange: true,
+  },
+  "POST /api/auth/session/extend": {
+    roles: "signed-in",
+    action: "stay signed in",
+    beforePasswordChange: true,
+  },
+  "GET /api/auth/sign-in-settings": read("read the sign-in settings"),
+  "PUT /api/auth/sign-in-settings": administer("change sign-in settings"),
   "GET /api/system/replication": {
     roles: "signed-in",
     action: "see how fresh this node's figures are",

@@ -62,6 +62,9 @@ const SENSITIVE_NAME_PARTS = [
   "pincode",
   "cardpin",
   "securitycode",
+  // A second factor's enrolment: its otpauth:// URI and QR code hold the TOTP secret.
+  "otpauth",
+  "recoverycode",
 ];
 
 function normalizeName(name: string): string {

@@ -5,6 +5,7 @@ import { requireSession } from "./auth/middleware.ts";
 import { enforceRoles } from "./access.ts";
 import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
+import { signInSettingsRoutes } from "./auth/settings_routes.ts";
 import { type AppDeps, type AppEnv, clientIp } from "./context.ts";
 import { handleError } from "./errors.ts";
 import { apiKeysRoutes } from "./features/api_keys/routes.ts";
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", swiftCodesRoutes(deps));
   app.route("/api", ibanRoutes(deps));
   app.route("/api", sessionRoutes(deps));
+  app.route("/api", signInSettingsRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
   app.route("/api", usersRoutes(deps));

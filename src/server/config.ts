@@ -1,9 +1,12 @@
 /** Every setting the server reads from the environment, parsed once at start. */
+import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
+import { parseTrustProxy, type ProxyTrust } from "./client_address.ts";
 
 export const DEFAULT_PORT = 5000;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_DATA_DIR = "./data";
 export const DEFAULT_SESSION_IDLE_MINUTES = 30;
+export const DEFAULT_SESSION_ABSOLUTE_HOURS = 12;
 export const DATABASE_FILE_NAME = "console.db";
 /** The embedded replica's file under DATA_DIR, for the headquarters and regional roles. */
 export const REPLICA_FILE_NAME = "replica.db";
@@ -67,6 +70,14 @@ export interface Config {
   adminPassword: string | null;
   seedDemo: boolean;
   sessionIdleMinutes: number;
+  /** A session ends this long after sign-in however busy it is (SESSION_ABSOLUTE_HOURS). */
+  sessionAbsoluteHours: number;
+  /** REQUIRE_MFA=0 turns the second-factor requirement off (development, password-only tools). */
+  requireMfa: boolean;
+  /** Single sign-on through the bank's identity provider (OIDC_*), or null. */
+  oidc: OidcConfig | null;
+  /** Which proxies in front of the server may name the client address (TRUST_PROXY); null trusts none. */
+  trustProxy: ProxyTrust | null;
   /** Behind https the session cookie is marked Secure. */
   secureCookies: boolean;
   passwordHashCost: PasswordHashCost;
@@ -189,6 +200,10 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     adminPassword: env.ADMIN_PASSWORD || null,
     seedDemo: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false",
     sessionIdleMinutes: integerSetting(env, "SESSION_IDLE_MINUTES", DEFAULT_SESSION_IDLE_MINUTES),
+    sessionAbsoluteHours: integerSetting(env, "SESSION_ABSOLUTE_HOURS", DEFAULT_SESSION_ABSOLUTE_HOURS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    oidc: parseOidcConfig(env),
+    requireMfa: env.REQUIRE_MFA !== "0" && env.REQUIRE_MFA !== "false",
     secureCookies: env.COOKIE_SECURE === "1" || env.COOKIE_SECURE === "true",
     passwordHashCost: DEFAULT_PASSWORD_HASH_COST,
     distDir: env.DIST_DIR || new URL("../../dist", import.meta.url).pathname,

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { Role } from "../domain/access.ts";
 import type { Actor } from "./audit.ts";
+import { clientAddress } from "./client_address.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db.ts";
 import type { ForwardedClient } from "./forwarding.ts";
@@ -37,16 +38,13 @@ export interface AppDeps {
   secrets: Secrets;
 }
 
-/** The socket's peer address; proxies' X-Forwarded-For is trusted only with TRUST_PROXY=1. */
+/** The client address: the socket's peer, or behind trusted proxies (TRUST_PROXY) the one they name. */
 export function clientIp(c: Context, config: Config): string | null {
+  // A regional node's word about its client, from a request whose node token verified.
   const forwarded = (c as Context<AppEnv>).get("forwardedClient");
   if (forwarded !== undefined) return forwarded.address;
-  if (config.env.TRUST_PROXY === "1") {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 45);
-  }
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
-  return info?.hostname ?? null;
+  return clientAddress(info?.hostname ?? null, c.req.header("x-forwarded-for"), config.trustProxy);
 }
 
 /** Whether the client reached the console over https (itself, or the regional node it came through). */

@@ -14,9 +14,8 @@
  * request that carries a token signed by the key the primary itself trusts (NODES_PUBLIC_KEY_FILE).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import { importSPKI, jwtVerify } from "jose";
-import { SESSION_COOKIE } from "./auth/sessions.ts";
+import { readSessionToken, SESSION_COOKIE_NAMES } from "./auth/session_cookie.ts";
 import { BoundedMap } from "./bounded_map.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
@@ -86,7 +85,7 @@ export function forwardToHeadquarters(
   const pending = new BoundedMap<string, Promise<void>>(MAX_PENDING_SESSIONS);
 
   const awaitOwnWrites = async (c: Context) => {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readSessionToken(c, deps.config);
     const sync = token === undefined ? undefined : pending.get(token);
     if (sync === undefined) return;
     // While the primary cannot be reached no sync will bring the change: the read goes ahead.
@@ -124,7 +123,9 @@ export function forwardToHeadquarters(
       return c.json(paused.toBody(), paused.status);
     }
     // Only a change that was made needs a sync before its session reads again.
-    if (!SAFE_METHODS.has(c.req.method) && answer.status < 400) markSessionsPending(c, answer, replica, pending);
+    if (!SAFE_METHODS.has(c.req.method) && answer.status < 400) {
+      markSessionsPending(readSessionToken(c, deps.config), answer, replica, pending);
+    }
     const outgoing = new Headers(answer.headers);
     for (const name of DROPPED_RESPONSE_HEADERS) outgoing.delete(name);
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: outgoing });
@@ -142,19 +143,18 @@ export function forwardToHeadquarters(
  * it (or, for a sign-in, the session it opened) reads after that sync.
  */
 function markSessionsPending(
-  c: Context,
+  current: string | undefined,
   answer: Response,
   replica: ReplicaSync,
   pending: BoundedMap<string, Promise<void>>,
 ) {
   const sync = replica.syncNow().catch(() => {});
   const tokens = new Set<string>();
-  const current = getCookie(c, SESSION_COOKIE);
   if (current) tokens.add(current);
   for (const cookie of answer.headers.getSetCookie()) {
     const [pair] = cookie.split(";");
     const eq = pair.indexOf("=");
-    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE && eq < pair.length - 1) {
+    if (eq > 0 && SESSION_COOKIE_NAMES.includes(pair.slice(0, eq).trim()) && eq < pair.length - 1) {
       tokens.add(decodeURIComponent(pair.slice(eq + 1).trim()));
     }
   }

@@ -73,8 +73,8 @@ export const limitBody = (): MiddlewareHandler => {
 };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Paths that accept an HTML form post (the sign-in page). */
-const FORM_PATHS = new Set(["/api/login", "/api/logout"]);
+/** Paths that accept an HTML form post (the sign-in pages, sign-out). */
+const FORM_PATHS = new Set(["/api/login", "/api/login/second-factor", "/api/logout"]);
 
 /**
  * Mutations must come from this origin and carry JSON. Browsers send Sec-Fetch-Site (or Origin) on

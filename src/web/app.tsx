@@ -5,12 +5,13 @@ import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
 import { Toaster } from "./components/ui/toaster.tsx";
 import { NewInstitutionDialogHost } from "./features/institutions/new_institution_dialog_host.tsx";
+import { StaySignedIn } from "./features/session/stay_signed_in.tsx";
 import { useAuth } from "./lib/auth.ts";
 import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
 
 function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
   return (
-    <Shell user={user} dialogs={<NewInstitutionDialogHost />}>
+    <Shell user={user} dialogs={<><NewInstitutionDialogHost /><StaySignedIn /></>}>
       <Suspense fallback={<Spinner />}>
         <Routes>
           {ROUTES.map(({ path, Screen }) => <Route key={path} path={path} element={<Screen />} />)}

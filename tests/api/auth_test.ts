@@ -84,15 +84,18 @@ Deno.test("a wrong password answers 401 and is written to the audit trail", asyn
   }
 });
 
-Deno.test("failed sign-ins are throttled per account: the sixth attempt is refused even with the right password", async () => {
+Deno.test("failed sign-ins back off per account: past the free tries the next one is 429 with Retry-After, then the right password works", async () => {
   const t = await createTestApp();
   try {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `bad-${i}-password` } }), 401);
     }
     const res = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
     const body = await expectJson(res, 429);
     assert.match(body.message, /Too many failed sign-in attempts/);
+    assert.equal(res.headers.get("retry-after"), "1");
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expectJson(await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 200);
   } finally {
     await t.close();
   }
@@ -114,7 +117,7 @@ Deno.test("logout deletes the session row and redirects to /", async () => {
   try {
     const cookie = await t.login();
     assert.deepEqual((await t.deps.db.read.select().from(sessions).all()).length, 1);
-    const res = await t.request("GET", "/api/logout", { cookie });
+    const res = await t.request("POST", "/api/logout", { cookie });
     assert.deepEqual(res.status, 303);
     assert.deepEqual(res.headers.get("location"), "/");
     assert.deepEqual((await t.deps.db.read.select().from(sessions).all()).length, 0);

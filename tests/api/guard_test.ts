@@ -1,8 +1,17 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 
-/** Routes reachable without a session: sign-in and sign-out only. */
-const PUBLIC_API_ROUTES = new Set(["GET /api/login", "POST /api/login", "GET /api/logout", "POST /api/logout"]);
+/** Routes reachable without a session: sign-in (with its second-factor step) and sign-out only. */
+const PUBLIC_API_ROUTES = new Set([
+  "GET /api/login",
+  "POST /api/login",
+  "GET /api/login/second-factor",
+  "POST /api/login/second-factor",
+  "GET /api/login/oidc",
+  "GET /api/login/oidc/callback",
+  "GET /api/logout",
+  "POST /api/logout",
+]);
 
 function concretePath(path: string): string {
   return path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, "00000000-0000-4000-8000-000000000000").replace(/\*$/, "x");

@@ -56,7 +56,7 @@ e2eTest("a deleted session sends the user back to sign-in with the unauthorized 
 e2eTest("sign out returns to the landing screen", () =>
   withBrowser(async ({ page, server }) => {
     await signIn(page, server.baseUrl);
-    await page.getByRole("link", { name: "Sign Out" }).click();
+    await page.getByRole("button", { name: "Sign Out" }).click();
     await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
     const res = await page.request.get(`${server.baseUrl}/api/auth/user`);
     assert.equal(res.status(), 401);

@@ -68,7 +68,8 @@ export interface TestServer {
 
 export async function startServer(extraEnv: Record<string, string> = {}, reuseDataDir?: string): Promise<TestServer> {
   const dataDir = reuseDataDir ?? await Deno.makeTempDir({ prefix: "cbr-e2e-" });
-  const port = await freePort();
+  // A caller that must know the address before the start (a redirect URI) passes PORT itself.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? "/tmp",
@@ -78,6 +79,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
     ADMIN_EMAIL: E2E_ADMIN_EMAIL,
     ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     SEED_DEMO: "0",
+    // Browser tests sign in with a password alone unless they test the second factor.
+    REQUIRE_MFA: "0",
     ...extraEnv,
   };
   const child = new Deno.Command(Deno.execPath(), {

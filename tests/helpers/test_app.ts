@@ -43,6 +43,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     SEED_DEMO: "0",
+    // Tests sign in with a password alone unless they test the second factor.
+    REQUIRE_MFA: "0",
     ...env,
   });
   const config: Config = { ...base, passwordHashCost: TEST_PASSWORD_HASH_COST };

@@ -1,8 +1,9 @@
 /**
  * Session revocation: a user lists and ends their own sessions; an administrator any user's.
- * Ending a session deletes its row, so the next request with that cookie answers 401.
+ * Ending a session deletes its row, so the next request with that cookie answers 401. And the
+ * current session's expiry, which the screen reads to offer "Stay signed in" before it lapses.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { sessions, users } from "../../../db/schema.ts";
@@ -10,6 +11,8 @@ import { recordAudit } from "../audit.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { validate } from "../validation.ts";
+import { sessionResolver } from "./middleware.ts";
+import { readSessionToken } from "./session_cookie.ts";
 
 const MAX_SESSIONS_LISTED = 500;
 const sidParam = z.object({ sid: z.string().regex(/^[0-9a-f]{64}$/, "Invalid session id") });
@@ -17,6 +20,21 @@ const sidParam = z.object({ sid: z.string().regex(/^[0-9a-f]{64}$/, "Invalid ses
 export function sessionRoutes(deps: AppDeps) {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
+  const resolver = sessionResolver(deps);
+
+  /** The guard (middleware.ts) does not count GET as activity and counts the POST at once. */
+  const expiry = async (c: Context<AppEnv>) => {
+    const token = readSessionToken(c, config);
+    const session = token && c.get("sessionId") ? await resolver.resolve(token, false) : null;
+    if (!session) throw new AppError("forbidden", "Only a signed-in browser session has an expiry");
+    return c.json({
+      expiresAt: session.expiresAt,
+      absoluteExpiresAt: session.absoluteExpiresAt,
+      idleTimeoutMinutes: config.sessionIdleMinutes,
+    });
+  };
+  app.get("/auth/session", expiry);
+  app.post("/auth/session/extend", expiry);
 
   app.get("/sessions", async (c) => {
     const user = c.get("user");

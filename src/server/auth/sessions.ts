@@ -1,18 +1,20 @@
 /**
  * Server-side sessions. The cookie holds a random token; the `sessions` row is keyed by its
  * SHA-256, so a copy of the database does not hand out live sessions. Sessions end after the idle
- * timeout, on sign-out, when the row is deleted (revocation), or when the user is disabled.
+ * timeout, at their absolute lifetime however busy, on sign-out, when the row is deleted
+ * (revocation, a new sign-in in the same browser), or when the user is disabled.
  */
 import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
-import { type SessionData, sessions } from "../../../db/schema.ts";
+import { type SecondFactorStage, type SessionData, sessions } from "../../../db/schema.ts";
 import { EpochCache } from "../change_epochs.ts";
 import { isRole } from "../../domain/access.ts";
 import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
-export const SESSION_COOKIE = "cbr_session";
 const TOKEN_BYTES = 32;
+/** Time to give the second factor after the password; the pending session then ends. */
+export const PENDING_SECOND_FACTOR_MS = 10 * 60_000;
 /** Sliding expiry is written at most this often per session, not on every request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 
@@ -25,11 +27,26 @@ function newToken(): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+export interface SessionLifetime {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export const sessionLifetime = (config: { sessionIdleMinutes: number; sessionAbsoluteHours: number }) => ({
+  idleMs: config.sessionIdleMinutes * 60_000,
+  absoluteMs: config.sessionAbsoluteHours * 3_600_000,
+});
+
+/** The idle expiry after activity at `nowMs`, never past the absolute end of the session. */
+const expiryAfter = (lifetime: SessionLifetime, createdMs: number, nowMs: number) =>
+  Math.min(nowMs + lifetime.idleMs, createdMs + lifetime.absoluteMs);
+
 export async function createSession(
   tx: Tx,
   userId: string,
-  idleMinutes: number,
+  lifetime: SessionLifetime,
   meta: { ipAddress: string | null; userAgent: string | null },
+  secondFactor?: SecondFactorStage,
 ): Promise<{ token: string; sid: string }> {
   const token = newToken();
   const sid = hashToken(token);
@@ -40,12 +57,20 @@ export async function createSession(
     lastSeenAt: now.toISOString(),
     ipAddress: meta.ipAddress,
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    ...(secondFactor ? { secondFactor } : {}),
   };
   await tx.insert(sessions).values({
     sid,
     sess,
     userId,
-    expire: new Date(now.getTime() + idleMinutes * 60_000).toISOString(),
+    expire: isoOf(
+      secondFactor
+        ? Math.min(
+          now.getTime() + PENDING_SECOND_FACTOR_MS,
+          expiryAfter(lifetime, now.getTime(), now.getTime()),
+        )
+        : expiryAfter(lifetime, now.getTime(), now.getTime()),
+    ),
   });
   await tx.delete(sessions).where(lt(sessions.expire, now.toISOString()));
   return { token, sid };
@@ -54,6 +79,11 @@ export async function createSession(
 export interface ResolvedSession {
   sid: string;
   user: SessionUser;
+  /** Set while the password is verified but the second factor is still owed. */
+  secondFactor: SecondFactorStage | null;
+  /** When the session ends if unused from now on, and when it ends regardless. */
+  expiresAt: string;
+  absoluteExpiresAt: string;
 }
 
 /** Signed-in sessions kept in memory by token; past this the oldest is forgotten (and re-read). */
@@ -100,15 +130,20 @@ interface LiveSession {
  */
 export class SessionResolver {
   readonly #db: Database;
-  readonly #idleMs: number;
+  readonly #lifetime: SessionLifetime;
   readonly #cache = new EpochCache<string, LiveSession>(MAX_CACHED_SESSIONS);
 
-  constructor(db: Database, idleMinutes: number) {
+  constructor(db: Database, lifetime: SessionLifetime) {
     this.#db = db;
-    this.#idleMs = idleMinutes * 60_000;
+    this.#lifetime = lifetime;
   }
 
-  async resolve(token: string): Promise<ResolvedSession | null> {
+  /**
+   * The live session behind `token`. With `extend` false the request does not count as activity
+   * (the screen asking how long is left must not itself keep the session alive); with "now" it
+   * counts at once rather than at most once per SESSION_TOUCH_INTERVAL_MS ("Stay signed in").
+   */
+  async resolve(token: string, extend: boolean | "now" = true): Promise<ResolvedSession | null> {
     const { auth } = await this.#db.epochs.fresh();
     const nowMs = Date.now();
     let live = this.#cache.get(token, auth);
@@ -120,7 +155,9 @@ export class SessionResolver {
       }
       this.#cache.set(token, live, auth);
     }
-    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) {
+    const active = extend === "now" || (extend && nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS);
+    // A session still owing its second factor is not kept alive by the calls it is refused.
+    if (active && live.resolved.secondFactor === null) {
       const touched = this.#touch(live, nowMs);
       // On a replica the touch is a write over the WAN: the request does not wait for it, and a
       // primary that cannot be reached only leaves the session's expiry where it was.
@@ -135,9 +172,16 @@ export class SessionResolver {
     const row = await this.#db.statements.get<SessionRow>(RESOLVE_SESSION_SQL, [sid, isoOf(nowMs)]);
     if (!row) return undefined;
     const sess = JSON.parse(row.sess) as SessionData;
+    const absoluteEndMs = Date.parse(sess.createdAt) + this.#lifetime.absoluteMs;
+    // The row's expiry never passes the absolute end, but a lifetime shortened since sign-in must hold too.
+    if (!(absoluteEndMs > nowMs)) return undefined;
+    const expireMs = Math.min(Date.parse(row.expire), absoluteEndMs);
     return {
       resolved: {
         sid,
+        secondFactor: sess.secondFactor ?? null,
+        expiresAt: isoOf(expireMs),
+        absoluteExpiresAt: isoOf(absoluteEndMs),
         user: {
           id: row.id,
           email: row.email,
@@ -151,18 +195,19 @@ export class SessionResolver {
       },
       sess,
       lastSeenMs: Date.parse(sess.lastSeenAt),
-      expireMs: Date.parse(row.expire),
+      expireMs,
     };
   }
 
-  /** Sliding expiry, written at most once per SESSION_TOUCH_INTERVAL_MS per session. */
+  /** Sliding expiry up to the absolute end, written at most once per SESSION_TOUCH_INTERVAL_MS unless asked. */
   async #touch(live: LiveSession, nowMs: number): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
-    const expireMs = nowMs + this.#idleMs;
+    const expireMs = expiryAfter(this.#lifetime, Date.parse(live.sess.createdAt), nowMs);
     await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;
     live.expireMs = expireMs;
+    live.resolved = { ...live.resolved, expiresAt: isoOf(expireMs) };
   }
 }
 

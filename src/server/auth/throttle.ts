@@ -1,43 +1,73 @@
 /**
- * Failed sign-in throttling, per account and per client address, stored in the database so every
- * app process on the same file sees the same counters.
+ * Failed sign-in back-off (src/domain/sign_in_throttle.ts), per account and per client address,
+ * stored in the database so every app process on the same file sees the same counters. In a row of
+ * `login_throttle`, `window_started_at` holds the time of the last failure and `locked_until` when
+ * the next attempt is allowed (kept for inspection; the rule recomputes it).
  */
 import { eq, inArray } from "drizzle-orm";
 import { loginThrottle } from "../../../db/schema.ts";
+import {
+  ACCOUNT_BACKOFF,
+  ADDRESS_BACKOFF,
+  afterFailure,
+  backoffDelayMs,
+  type BackoffRule,
+  type BackoffState,
+  nextAttemptAtMs,
+} from "../../domain/sign_in_throttle.ts";
 import type { Queryable, Tx } from "../db.ts";
 
-export const THROTTLE_WINDOW_MS = 15 * 60_000;
-export const LOCKOUT_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
+export interface ThrottleKey {
+  key: string;
+  rule: BackoffRule;
+}
 
-export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
-export const addressKey = (ip: string) => `address:${ip}`;
+export const accountKey = (email: string): ThrottleKey => ({
+  key: `account:${email.trim().toLowerCase()}`,
+  rule: ACCOUNT_BACKOFF,
+});
+/** A browser the account's owner signed in from before (device_cookie.ts): counted apart from the account. */
+export const deviceKey = (deviceId: string): ThrottleKey => ({
+  key: `device:${deviceId}`,
+  rule: ACCOUNT_BACKOFF,
+});
+export const addressKey = (ip: string): ThrottleKey => ({ key: `address:${ip}`, rule: ADDRESS_BACKOFF });
 
-/** The latest lock that is still in force on any of the keys, or null. */
-export async function lockedUntil(db: Queryable, keys: string[], now = new Date()): Promise<string | null> {
+const stateOf = (row: { failures: number; windowStartedAt: string }): BackoffState => ({
+  failures: row.failures,
+  lastFailureMs: Date.parse(row.windowStartedAt),
+});
+
+/** The latest time any of the keys allows its next attempt, or null when all allow one now. */
+export async function throttledUntilMs(
+  db: Queryable,
+  keys: ThrottleKey[],
+  nowMs = Date.now(),
+): Promise<number | null> {
   if (keys.length === 0) return null;
-  const rows = await db.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle)
-    .where(inArray(loginThrottle.key, keys)).all();
-  const active = rows.map((row) => row.lockedUntil).filter((until): until is string =>
-    until !== null && Date.parse(until) > now.getTime()
-  );
-  return active.sort().at(-1) ?? null;
+  const rows = await db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys.map((k) => k.key)))
+    .all();
+  let until: number | null = null;
+  for (const { key, rule } of keys) {
+    const row = rows.find((candidate) => candidate.key === key);
+    const at = row ? nextAttemptAtMs(rule, stateOf(row), nowMs) : null;
+    if (at !== null && (until === null || at > until)) until = at;
+  }
+  return until;
 }
 
-export async function recordFailure(tx: Tx, key: string, maxFailures: number, now = new Date()) {
+export async function recordFailure(tx: Tx, { key, rule }: ThrottleKey, nowMs = Date.now()) {
   const row = await tx.select().from(loginThrottle).where(eq(loginThrottle.key, key)).get();
-  const windowExpired = !row || now.getTime() - Date.parse(row.windowStartedAt) > THROTTLE_WINDOW_MS;
-  const failures = windowExpired ? 1 : row.failures + 1;
-  const windowStartedAt = windowExpired ? now.toISOString() : row.windowStartedAt;
-  const locked = failures >= maxFailures ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null;
-  await tx.insert(loginThrottle).values({ key, failures, windowStartedAt, lockedUntil: locked })
-    .onConflictDoUpdate({
-      target: loginThrottle.key,
-      set: { failures, windowStartedAt, lockedUntil: locked },
-    });
+  const next = afterFailure(rule, row ? stateOf(row) : null, nowMs);
+  const values = {
+    failures: next.failures,
+    windowStartedAt: new Date(nowMs).toISOString(),
+    lockedUntil: new Date(nowMs + backoffDelayMs(rule, next.failures)).toISOString(),
+  };
+  await tx.insert(loginThrottle).values({ key, ...values })
+    .onConflictDoUpdate({ target: loginThrottle.key, set: values });
 }
 
-export async function clearFailures(tx: Tx, key: string) {
+export async function clearFailures(tx: Tx, { key }: ThrottleKey) {
   await tx.delete(loginThrottle).where(eq(loginThrottle.key, key));
 }

@@ -6,8 +6,14 @@ export interface ApiRoute {
   path: string;
 }
 
-/** Paths that are public by design: the sign-in page and form, and sign-out. */
-export const PUBLIC_PATHS = new Set(["/api/login", "/api/logout"]);
+/** Paths that are public by design: the sign-in page and form, its second-factor step, single sign-on, and sign-out. */
+export const PUBLIC_PATHS = new Set([
+  "/api/login",
+  "/api/login/second-factor",
+  "/api/login/oidc",
+  "/api/login/oidc/callback",
+  "/api/logout",
+]);
 export const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Every concrete `/api` route: middleware entries (method ALL or a `/*` path) are left out. */

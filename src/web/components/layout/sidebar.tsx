@@ -53,12 +53,15 @@ export function Sidebar({ user }: { user: AuthUser | undefined }) {
           {roles.map((role) => ROLE_LABELS[role]).join(", ")}
         </p>
         <ChangePasswordButton />
-        <a
-          href="/api/logout"
-          className="mt-2 inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-        >
-          Sign Out
-        </a>
+        {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
+        <form method="post" action="/api/logout" className="mt-2">
+          <button
+            type="submit"
+            className="inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+          >
+            Sign Out
+          </button>
+        </form>
       </div>
     </aside>
   );

@@ -1,7 +1,8 @@
 /**
  * Spec 2.16: six tabs of local-only settings with section 9's defaults. Edits are a draft until
- * Save, which keeps them in this browser (localStorage); nothing is sent to the server. The SMTP
- * password is never stored: it is empty after a reload, and the field says so.
+ * Save, which keeps them in this browser (localStorage); nothing is sent to the server, except
+ * "Require multi-factor authentication", which the server enforces (mfa_required_switch.tsx). The
+ * SMTP password is never stored: it is empty after a reload, and the field says so.
  */
 import { useAtom } from "jotai";
 import { type ReactNode, useState } from "react";
@@ -13,6 +14,7 @@ import { SwitchField } from "../../components/ui/switch.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { ReplicationDetails } from "../../components/layout/replication_status.tsx";
 import { useToast } from "../../lib/toast.ts";
+import { MfaRequiredSwitch } from "./mfa_required_switch.tsx";
 import {
   API_RATE_LIMIT_PER_HOUR,
   AUDIT_RETENTION_YEARS,
@@ -236,11 +238,7 @@ export default function SettingsPage() {
           onChange={(e) => set("auditLogRetention", Number(e.target.value) as Draft["auditLogRetention"])}
         />
       </div>
-      <SwitchField
-        label="Require multi-factor authentication"
-        checked={draft.mfaRequired}
-        onChange={(v) => set("mfaRequired", v)}
-      />
+      <MfaRequiredSwitch />
     </Section>
   );
 

@@ -1,0 +1,37 @@
+/**
+ * `deno task user:reset-mfa --email a@b.c`: removes a user's authenticator and recovery codes and
+ * ends their sessions, for a lost phone. They enrol again at their next sign-in. Run by whoever
+ * operates the server, so it also serves as the break-glass path for the last administrator.
+ */
+import { parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
+import { SYSTEM_USER_ID, users } from "../db/schema.ts";
+import { resetSecondFactor } from "../src/server/auth/second_factor.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase } from "../src/server/db.ts";
+import { migrate } from "../src/server/migrate.ts";
+
+const { values } = parseArgs({ args: Deno.args, options: { email: { type: "string" } } });
+if (!values.email) {
+  console.error("usage: deno task user:reset-mfa --email EMAIL");
+  Deno.exit(2);
+}
+const config = loadConfig();
+const db = await openDatabase(config.databaseUrl);
+try {
+  await migrate(db);
+  const email = values.email.trim().toLowerCase();
+  const user = await db.read.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  if (!user) {
+    console.error(`No user ${email}.`);
+    Deno.exitCode = 1;
+  } else if (await resetSecondFactor(db, user.id, SYSTEM_USER_ID)) {
+    console.log(
+      `Removed the second factor of ${email} and ended their sessions; they enrol again at the next sign-in.`,
+    );
+  } else {
+    console.log(`${email} had no second factor; their sessions are ended.`);
+  }
+} finally {
+  db.close();
+}

@@ -1,0 +1,51 @@
+/**
+ * "Require multi-factor authentication" is the one Security setting the server enforces, so unlike
+ * the rest of this screen it is read from and saved to the server, at once, by administrators.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { SwitchField } from "../../components/ui/switch.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+
+const SIGN_IN_SETTINGS_KEY = "/api/auth/sign-in-settings";
+
+interface SignInSettings {
+  mfaRequired: boolean;
+  mfaEnforced: boolean;
+}
+
+export function MfaRequiredSwitch() {
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const { data } = useQuery<SignInSettings>({ queryKey: [SIGN_IN_SETTINGS_KEY] });
+  const save = useMutation({
+    mutationFn: (mfaRequired: boolean) =>
+      apiJson<SignInSettings>("PUT", SIGN_IN_SETTINGS_KEY, { mfaRequired }),
+    onSuccess: (settings) => {
+      queryClient.setQueryData([SIGN_IN_SETTINGS_KEY], settings);
+      toast({
+        title: "Sign-in Setting Saved",
+        description: settings.mfaRequired
+          ? "Every user now signs in with an authenticator code."
+          : "Administrators still sign in with an authenticator code; other users need not.",
+      });
+    },
+    onError: (error) => handleMutationError(error, toast, "Sign-in setting not saved"),
+  });
+  return (
+    <div>
+      <SwitchField
+        label="Require multi-factor authentication"
+        checked={data?.mfaRequired ?? true}
+        onChange={(value) => save.mutate(value)}
+      />
+      <p className="mt-1 text-xs text-slate-600">
+        Saved on the server at once and enforced at sign-in for every user; administrators always need a
+        second factor.
+        {data && !data.mfaEnforced &&
+          " This server runs with REQUIRE_MFA=0, so no second factor is asked for."}
+      </p>
+    </div>
+  );
+}
