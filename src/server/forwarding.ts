@@ -36,8 +36,11 @@ export const CLIENT_HTTPS_HEADER = "x-console-client-https";
 export const REGION_HEADER = "x-console-region";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Reads served only at headquarters: report files are written to its disk. */
-const HEADQUARTERS_READS = [/^\/api\/reports\/[^/]+\/download$/];
+/**
+ * GETs served only at headquarters: report files are written to its disk, and the single sign-on
+ * steps keep their state at headquarters and end by opening a session there.
+ */
+const HEADQUARTERS_READS = [/^\/api\/reports\/[^/]+\/download$/, /^\/api\/login\/oidc(\/callback)?$/];
 /** Posts that change nothing, answered from the local copy like any read. */
 const LOCAL_POSTS = new Set(["/api/iban/validate", "/api/routing-codes/generate-preview"]);
 /** Not passed on: hop-by-hop headers, and what the regional node has already checked or sets itself. */
@@ -122,8 +125,8 @@ export function forwardToHeadquarters(
       const paused = replica.pausedError();
       return c.json(paused.toBody(), paused.status);
     }
-    // Only a change that was made needs a sync before its session reads again.
-    if (!SAFE_METHODS.has(c.req.method) && answer.status < 400) {
+    // Only an answer that may carry a change needs a sync before its session reads again.
+    if (answer.status < 400) {
       markSessionsPending(readSessionToken(c, deps.config), answer, replica, pending);
     }
     const outgoing = new Headers(answer.headers);

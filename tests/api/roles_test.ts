@@ -7,6 +7,11 @@ import { ADMIN_EMAIL, createTestApp, expectJson } from "../helpers/test_app.ts";
 const PUBLIC_API_ROUTES = new Set([
   "GET /api/login",
   "POST /api/login",
+  "GET /api/login/second-factor",
+  "POST /api/login/second-factor",
+  "GET /api/auth/second-factor",
+  "GET /api/login/oidc",
+  "GET /api/login/oidc/callback",
   "GET /api/logout",
   "POST /api/logout",
 ]);

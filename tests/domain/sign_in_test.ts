@@ -46,12 +46,14 @@ Deno.test("Retry-After is whole seconds and at least 1", () => {
   assert.equal(retryAfterSeconds(1_500, 0), 2);
 });
 
-Deno.test("second factor: administrators always, everyone when the setting says so, nobody with REQUIRE_MFA=0", () => {
+Deno.test("second factor: administrators and approvers always, everyone when the setting says so, nobody with REQUIRE_MFA=0", () => {
   const on = { enforced: true, requiredForAll: false };
-  assert.equal(secondFactorRequired(["admin"], on), true);
+  assert.equal(secondFactorRequired(["administrator", "operator"], on), true);
+  assert.equal(secondFactorRequired(["approver"], on), true);
   assert.equal(secondFactorRequired(["operator"], on), false);
+  assert.equal(secondFactorRequired(["auditor"], on), false);
   assert.equal(secondFactorRequired(["operator"], { enforced: true, requiredForAll: true }), true);
-  assert.equal(secondFactorRequired(["admin"], { enforced: false, requiredForAll: true }), false);
+  assert.equal(secondFactorRequired(["administrator"], { enforced: false, requiredForAll: true }), false);
 });
 
 Deno.test("OIDC role map: provider values to console roles, claims as a list or one string, nested claim paths", async () => {
