@@ -17,6 +17,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
+import { preparePrivateDatabaseFile } from "./file_modes.ts";
 import { Mutex } from "./mutex.ts";
 
 export type Schema = typeof schema;
@@ -136,9 +137,7 @@ export interface Database {
 }
 
 async function ensureParentDir(url: string) {
-  const path = url.slice("file:".length);
-  const slash = path.lastIndexOf("/");
-  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+  await preparePrivateDatabaseFile(url.slice("file:".length));
 }
 
 async function openClient(url: string): Promise<Client> {

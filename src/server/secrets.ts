@@ -5,6 +5,7 @@
  */
 import { compactDecrypt, CompactEncrypt } from "jose";
 import { createHmac } from "node:crypto";
+import { createPrivateDir } from "./file_modes.ts";
 
 export const KEY_FILE_NAME = "secrets.key";
 const KEY_BYTES = 32;
@@ -38,7 +39,7 @@ export async function loadSecretsKey(dataDir: string, configured: string | null)
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  await Deno.mkdir(dataDir, { recursive: true });
+  await createPrivateDir(dataDir);
   const key = crypto.getRandomValues(new Uint8Array(KEY_BYTES));
   try {
     await Deno.writeTextFile(path, encodeBase64(key), { createNew: true, mode: 0o600 });
