@@ -1,19 +1,61 @@
-/** `deno task audit:verify`: checks the audit trail's hash chain and names the first broken row. */
-import { verifyAuditChain } from "../src/server/audit.ts";
+/**
+ * `deno task audit:verify`: checks that the append-only triggers are in place, that the audit
+ * trail's keyed hash chain is intact (naming the first broken row), and that every signed
+ * checkpoint of AUDIT_CHECKPOINT_FILE still matches the trail. Exits 1 on any failure.
+ */
+import { missingAppendOnlyTriggers, verifyAuditChain } from "../src/server/audit.ts";
+import { useAuditChainKey } from "../src/server/audit_chain_key.ts";
+import { verifyAuditCheckpoints } from "../src/server/audit_checkpoints.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db.ts";
+import { sql } from "drizzle-orm";
+import { isFileUrl, openDatabase } from "../src/server/db.ts";
 
 const config = loadConfig();
-const db = await openDatabase(config.databaseUrl);
-try {
-  const result = await verifyAuditChain(db.read);
-  if (result.ok) {
-    console.log(`Audit trail verified: ${result.checked} rows, chain intact.`);
-  } else {
-    const { seq, id, reason } = result.firstBroken;
-    console.error(`Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`);
-    Deno.exitCode = 1;
+
+function fail(message: string) {
+  console.error(message);
+  Deno.exitCode = 1;
+}
+
+async function databaseExists(url: string): Promise<boolean> {
+  if (!isFileUrl(url)) return true;
+  try {
+    return (await Deno.stat(url.slice("file:".length))).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
   }
-} finally {
-  db.close();
+}
+
+if (!await databaseExists(config.databaseUrl)) {
+  fail(`No database at ${config.databaseUrl}: start the console or add a user first (DATA_DIR, DATABASE_URL).`);
+} else {
+  const db = await openDatabase(config.databaseUrl);
+  try {
+    const keyed = await db.read.all(sql`SELECT 1 FROM sqlite_master WHERE name = 'audit_chain_state'`);
+    if (keyed.length === 0) {
+      fail("The audit chain is not keyed yet: start the console once with this version (it verifies and keys it).");
+    } else {
+      const missing = await missingAppendOnlyTriggers(db.read);
+      if (missing.length > 0) {
+        fail(`Audit trail NOT protected: append-only triggers missing or altered (${missing.join(", ")}).`);
+      }
+      const key = await useAuditChainKey(config, { create: false });
+      const result = await verifyAuditChain(db.read, key);
+      if (result.ok) {
+        console.log(`Audit trail verified: ${result.checked} rows, chain intact.`);
+      } else {
+        const { seq, id, reason } = result.firstBroken;
+        fail(`Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`);
+      }
+      const checkpoints = await verifyAuditCheckpoints(db.read, key, config.auditCheckpointFile);
+      if (checkpoints.ok) {
+        console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}.`);
+      } else {
+        fail(`Checkpoints BROKEN: ${checkpoints.problem}. ${checkpoints.checked} checkpoints before it verified.`);
+      }
+    }
+  } finally {
+    db.close();
+  }
 }

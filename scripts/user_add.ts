@@ -9,6 +9,9 @@ import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db.ts";
 import { AppError } from "../src/server/errors.ts";
 import { migrate } from "../src/server/migrate.ts";
+import { AuditTrailIntegrityError } from "../src/server/audit.ts";
+import { writeAuditCheckpoint } from "../src/server/audit_checkpoints.ts";
+import { prepareAuditChain } from "../src/server/audit_rekey.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -32,6 +35,7 @@ const config = loadConfig();
 const db = await openDatabase(config.databaseUrl);
 try {
   await migrate(db);
+  const auditChainKey = await prepareAuditChain(db, config, console.log);
   const user = await createUser(db, config, {
     email: values.email,
     password,
@@ -39,9 +43,10 @@ try {
     lastName: values["last-name"] ?? null,
     role: values.role,
   });
+  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
   console.log(`Created user ${user.email} (${user.id}).`);
 } catch (error) {
-  if (error instanceof AppError) {
+  if (error instanceof AppError || error instanceof AuditTrailIntegrityError) {
     console.error(`Could not create the user: ${error.message}`);
     Deno.exitCode = 1;
   } else {

@@ -27,7 +27,10 @@ const RUN: Record<string, Run> = {
       "USER_PASSWORD='a long passphrase' npx deno task user:add --email jane.doe@cb.example --first-name Jane --last-name Doe",
     expectOutput: /Created user jane\.doe@cb\.example/,
   },
-  "audit:verify": { line: "deno task audit:verify", expectOutput: /Audit trail verified: \d+ rows, chain intact\./ },
+  "audit:verify": {
+    line: "deno task audit:verify",
+    expectOutput: /Audit trail verified: \d+ rows, chain intact\./,
+  },
   start: { line: "deno task start", server: true },
   dev: { line: "deno task dev", server: true },
 };
@@ -46,7 +49,7 @@ function documentedTasks(): Set<string> {
   return names;
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -113,7 +116,7 @@ Deno.test("every deno task the README documents runs as written on a fresh data 
   }
 
   const parent = await Deno.makeTempDir({ prefix: "cbr-readme-tasks-" });
-  const port = await freePort();
+  const port = freePort();
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
     // "`deno` here is `node_modules/.bin/deno`" (README).
