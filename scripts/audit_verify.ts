@@ -50,7 +50,8 @@ if (!await databaseExists(config.databaseUrl)) {
       }
       const checkpoints = await verifyAuditCheckpoints(db.read, key, config.auditCheckpointFile);
       if (checkpoints.ok) {
-        console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}.`);
+        const torn = checkpoints.skipped > 0 ? ` (${checkpoints.skipped} lines cut short by a crash skipped)` : "";
+        console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}${torn}.`);
       } else {
         fail(`Checkpoints BROKEN: ${checkpoints.problem}. ${checkpoints.checked} checkpoints before it verified.`);
       }

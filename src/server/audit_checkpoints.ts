@@ -43,6 +43,29 @@ async function chainHead(db: Queryable): Promise<{ seq: number; hash: string } |
   return head;
 }
 
+/** Whether the file's last line lacks its newline (a write cut short): the next line starts on its own. */
+async function endsMidLine(path: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  try {
+    const size = (await file.stat()).size;
+    if (size === 0) return false;
+    await file.seek(size - 1, Deno.SeekMode.Start);
+    const last = new Uint8Array(1);
+    await file.read(last);
+    return last[0] !== NEWLINE;
+  } finally {
+    file.close();
+  }
+}
+
+const NEWLINE = 10;
+
 /** Appends a checkpoint of the trail's last row; null (nothing written) while the trail is empty. */
 export async function writeAuditCheckpoint(
   db: Queryable,
@@ -55,7 +78,12 @@ export async function writeAuditCheckpoint(
   const unsigned = { seq: head.seq, hash: head.hash, at: now.toISOString(), keyId: auditChainKeyId(key) };
   const checkpoint: AuditCheckpoint = { ...unsigned, mac: macOf(key, unsigned) };
   const line = `${JSON.stringify(checkpoint)}\n`;
-  const append = () => Deno.writeTextFile(path, line, { append: true, create: true, mode: 0o600 });
+  const append = async () =>
+    await Deno.writeTextFile(path, (await endsMidLine(path)) ? `\n${line}` : line, {
+      append: true,
+      create: true,
+      mode: 0o600,
+    });
   try {
     await append();
   } catch (error) {
@@ -70,7 +98,7 @@ export async function writeAuditCheckpoint(
 }
 
 export type CheckpointVerification =
-  | { ok: true; checked: number }
+  | { ok: true; checked: number; skipped: number }
   | { ok: false; checked: number; problem: string };
 
 /**
@@ -87,26 +115,32 @@ export async function verifyAuditCheckpoints(
     text = await Deno.readTextFile(path);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    if (await chainHead(db) === undefined) return { ok: true, checked: 0 };
+    if (await chainHead(db) === undefined) return { ok: true, checked: 0, skipped: 0 };
     return { ok: false, checked: 0, problem: `no checkpoint file at ${path} (AUDIT_CHECKPOINT_FILE)` };
   }
   let checked = 0;
+  let skipped = 0;
   const lines = text.split("\n");
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index].trim();
     if (line === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      // A write cut short by a crash leaves a line that is not JSON: it proves nothing either way.
+      skipped += 1;
+      continue;
+    }
     const where = `${path} line ${index + 1}`;
     const fail = (problem: string) => ({ ok: false as const, checked, problem: `${where}: ${problem}` });
-    let checkpoint: AuditCheckpoint;
-    try {
-      if (line.length > MAX_CHECKPOINT_LINE_CHARS) throw new Error("too long");
-      checkpoint = JSON.parse(line);
-    } catch {
+    if (line.length > MAX_CHECKPOINT_LINE_CHARS || parsed === null || typeof parsed !== "object") {
       return fail("not a checkpoint");
     }
-    const { seq, hash, at, keyId, mac } = checkpoint;
+    const { seq, hash, at, keyId, mac } = parsed as Partial<AuditCheckpoint>;
     if (
-      !Number.isSafeInteger(seq) || typeof hash !== "string" || typeof at !== "string" ||
+      typeof seq !== "number" || !Number.isSafeInteger(seq) || typeof hash !== "string" ||
+      typeof at !== "string" ||
       typeof keyId !== "string" || typeof mac !== "string" || macOf(key, { seq, hash, at, keyId }) !== mac
     ) {
       return fail("its signature does not verify (edited, or written with another key)");
@@ -122,7 +156,7 @@ export async function verifyAuditCheckpoints(
     }
     checked += 1;
   }
-  return { ok: true, checked };
+  return { ok: true, checked, skipped };
 }
 
 /**

@@ -221,7 +221,11 @@ Deno.test("signed checkpoints catch a trail re-chained with the key, or cut shor
     await auditRowsFor(t, 4);
     const checkpoint = await writeAuditCheckpoint(t.deps.db.read, key, path);
     assert(checkpoint !== null);
-    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 2 });
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 2, skipped: 0 });
+    // A crash in the middle of a write leaves a line without its end; the next checkpoint starts a line of its own.
+    await Deno.writeTextFile(path, '{"seq":7,"hash":"ab', { append: true });
+    await writeAuditCheckpoint(t.deps.db.read, key, path);
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 3, skipped: 1 });
     assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
     assert(!path.startsWith(`${t.dataDir}/`), "the checkpoints live outside the data folder");
 
