@@ -8,7 +8,7 @@ import { useAuditChainKey } from "../src/server/audit_chain_key.ts";
 import { verifyAuditCheckpoints } from "../src/server/audit_checkpoints.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { sql } from "drizzle-orm";
-import { isFileUrl, openDatabase } from "../src/server/db.ts";
+import { type Database, isFileUrl, openDatabase } from "../src/server/db.ts";
 
 const config = loadConfig();
 
@@ -27,34 +27,51 @@ async function databaseExists(url: string): Promise<boolean> {
   }
 }
 
+async function verifyWith(db: Database, key: Uint8Array) {
+  const result = await verifyAuditChain(db.read, key);
+  if (result.ok) {
+    console.log(`Audit trail verified: ${result.checked} rows, chain intact.`);
+  } else {
+    const { seq, id, reason } = result.firstBroken;
+    fail(
+      `Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`,
+    );
+  }
+  const checkpoints = await verifyAuditCheckpoints(db.read, key, config.auditCheckpointFile);
+  if (checkpoints.ok) {
+    const torn = checkpoints.skipped > 0
+      ? ` (${checkpoints.skipped} lines cut short by a crash skipped)`
+      : "";
+    console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}${torn}.`);
+  } else {
+    fail(
+      `Checkpoints BROKEN: ${checkpoints.problem}. ${checkpoints.checked} checkpoints before it verified.`,
+    );
+  }
+}
+
 if (!await databaseExists(config.databaseUrl)) {
-  fail(`No database at ${config.databaseUrl}: start the console or add a user first (DATA_DIR, DATABASE_URL).`);
+  fail(
+    `No database at ${config.databaseUrl}: start the console or add a user first (DATA_DIR, DATABASE_URL).`,
+  );
 } else {
   const db = await openDatabase(config.databaseUrl);
   try {
     const keyed = await db.read.all(sql`SELECT 1 FROM sqlite_master WHERE name = 'audit_chain_state'`);
     if (keyed.length === 0) {
-      fail("The audit chain is not keyed yet: start the console once with this version (it verifies and keys it).");
+      fail(
+        "The audit chain is not keyed yet: start the console once with this version (it verifies and keys it).",
+      );
     } else {
       const missing = await missingAppendOnlyTriggers(db.read);
       if (missing.length > 0) {
         fail(`Audit trail NOT protected: append-only triggers missing or altered (${missing.join(", ")}).`);
       }
-      const key = await useAuditChainKey(config, { create: false });
-      const result = await verifyAuditChain(db.read, key);
-      if (result.ok) {
-        console.log(`Audit trail verified: ${result.checked} rows, chain intact.`);
-      } else {
-        const { seq, id, reason } = result.firstBroken;
-        fail(`Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`);
-      }
-      const checkpoints = await verifyAuditCheckpoints(db.read, key, config.auditCheckpointFile);
-      if (checkpoints.ok) {
-        const torn = checkpoints.skipped > 0 ? ` (${checkpoints.skipped} lines cut short by a crash skipped)` : "";
-        console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}${torn}.`);
-      } else {
-        fail(`Checkpoints BROKEN: ${checkpoints.problem}. ${checkpoints.checked} checkpoints before it verified.`);
-      }
+      const key = await useAuditChainKey(config, { create: false }).catch((error: Error) => {
+        fail(`Cannot verify: ${error.message}.`);
+        return null;
+      });
+      if (key !== null) await verifyWith(db, key);
     }
   } finally {
     db.close();
