@@ -8,7 +8,8 @@ import { useAuditChainKey } from "../src/server/audit_chain_key.ts";
 import { verifyAuditCheckpoints } from "../src/server/audit_checkpoints.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { sql } from "drizzle-orm";
-import { type Database, isFileUrl, openDatabase } from "../src/server/db.ts";
+import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
+import { type Database, isFileUrl } from "../src/server/db.ts";
 
 const config = loadConfig();
 
@@ -55,7 +56,7 @@ if (!await databaseExists(config.databaseUrl)) {
     `No database at ${config.databaseUrl}: start the console or add a user first (DATA_DIR, DATABASE_URL).`,
   );
 } else {
-  const db = await openDatabase(config.databaseUrl);
+  const db = await openConfiguredDatabase(config);
   try {
     const keyed = await db.read.all(sql`SELECT 1 FROM sqlite_master WHERE name = 'audit_chain_state'`);
     if (keyed.length === 0) {

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { createUser } from "../src/server/auth/users.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db.ts";
+import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
 import { AppError } from "../src/server/errors.ts";
 import { migrate } from "../src/server/migrate.ts";
 import { AuditTrailIntegrityError } from "../src/server/audit.ts";
@@ -32,10 +32,11 @@ if (values.role !== "admin" && values.role !== "operator") {
 }
 const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 8 characters):") ?? "";
 const config = loadConfig();
-const db = await openDatabase(config.databaseUrl);
+const db = await openConfiguredDatabase(config);
 try {
-  await migrate(db);
-  const auditChainKey = await prepareAuditChain(db, config, console.log);
+  const regional = config.role === "regional";
+  if (!regional) await migrate(db);
+  const auditChainKey = await prepareAuditChain(db, config, console.log, { keyChain: !regional });
   const user = await createUser(db, config, {
     email: values.email,
     password,

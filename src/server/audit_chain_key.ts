@@ -5,9 +5,7 @@
  */
 import { registerAuditChainKey } from "./audit.ts";
 import type { Config } from "./config.ts";
-import { loadKey } from "./secrets.ts";
-
-export const AUDIT_CHAIN_KEY_FILE_NAME = "audit-chain.key";
+import { AUDIT_CHAIN_KEY_FILE_NAME, loadKey } from "./secrets.ts";
 
 /**
  * Loads the chain key and registers it for this process's writers; `create: false` (verification)

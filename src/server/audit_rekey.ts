@@ -48,16 +48,29 @@ const TEXT_REPORT_FORMATS = new Set(["csv", "xml"]);
 /**
  * Everything a process needs before it writes audit rows: the append-only triggers in place, the
  * chain key loaded and registered, and the chain keyed (a legacy chain scrubbed and re-chained).
+ * With `keyChain: false` (a regional node: headquarters keys the primary's chain) the key is not
+ * made up but must be configured, and must be the one the chain names once it is keyed.
  * Returns the key.
  */
 export async function prepareAuditChain(
   db: Database,
   config: Config,
   log: (line: string) => void,
+  { keyChain = true }: { keyChain?: boolean } = {},
 ): Promise<Uint8Array> {
   await assertAppendOnlyTriggers(db.read);
-  const key = await useAuditChainKey(config);
-  await ensureChainKeyed(db, config, key, log);
+  const key = await useAuditChainKey(config, { create: keyChain });
+  if (keyChain) {
+    await ensureChainKeyed(db, config, key, log);
+    return key;
+  }
+  const keyId = await chainKeyIdOf(db.read);
+  if (keyId !== null && keyId !== auditChainKeyId(key)) {
+    throw new AuditTrailIntegrityError(
+      `The audit chain is keyed with key id ${keyId}, not this node's ${auditChainKeyId(key)}: ` +
+        "set AUDIT_CHAIN_KEY to the key headquarters uses.",
+    );
+  }
   return key;
 }
 

@@ -9,8 +9,8 @@
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
-/** The files SQLite keeps next to a database file. */
-export const DATABASE_SIDE_FILE_SUFFIXES = ["-wal", "-shm", "-journal"] as const;
+/** The files SQLite (and an embedded replica's sync: `-info`, `-client_wal_index`) keeps next to a database file. */
+export const DATABASE_SIDE_FILE_SUFFIXES = ["-wal", "-shm", "-journal", "-info", "-client_wal_index"] as const;
 
 /**
  * Creates `dir` (and missing parents) with mode 0700. A folder that already exists is left as it
@@ -41,15 +41,19 @@ async function narrowToOwner(path: string): Promise<void> {
 
 /**
  * Before a database file is opened: its folder exists (created 0700 when missing), the file exists
- * with mode 0600, and any `-wal`, `-shm` or `-journal` file beside it is 0600 too.
+ * with mode 0600, and any side file beside it (DATABASE_SIDE_FILE_SUFFIXES) is 0600 too.
+ * `create: false` (an embedded replica, whose first sync refuses a file it did not create) only
+ * makes the folder and narrows the files that exist: call it again once the driver made them.
  */
-export async function preparePrivateDatabaseFile(path: string): Promise<void> {
+export async function preparePrivateDatabaseFile(path: string, { create = true } = {}): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await createPrivateDir(path.slice(0, slash));
-  try {
-    (await Deno.open(path, { write: true, createNew: true, mode: PRIVATE_FILE_MODE })).close();
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  if (create) {
+    try {
+      (await Deno.open(path, { write: true, createNew: true, mode: PRIVATE_FILE_MODE })).close();
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
   }
   for (const file of [path, ...DATABASE_SIDE_FILE_SUFFIXES.map((suffix) => `${path}${suffix}`)]) {
     await narrowToOwner(file);

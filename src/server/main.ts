@@ -1,32 +1,42 @@
 /** Entry point: `deno task start` runs this with narrow permissions (see scripts/start.ts). */
 import { createApp } from "./app.ts";
-import { AuditTrailIntegrityError } from "./audit.ts";
 import { useAuditChainKey } from "./audit_chain_key.ts";
 import { startAuditCheckpoints } from "./audit_checkpoints.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
+import type { AppDeps } from "./context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
+import { trustForwardingNodes } from "./forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const config = loadConfig();
-const deps = await bootstrap(config).catch((error) => {
-  if (!(error instanceof AuditTrailIntegrityError)) throw error;
-  console.error(error.message);
+// The replica's native code logs every failed sync, twice a second while the primary is down;
+// /api/system/replication and the screens already say so.
+if (Deno.env.get("RUST_LOG") === undefined) Deno.env.set("RUST_LOG", "off");
+let deps: AppDeps;
+try {
+  deps = await bootstrap(config);
+} catch (error) {
+  console.error(`The console cannot start: ${error instanceof Error ? error.message : error}`);
   Deno.exit(1);
+}
+const app = createApp(deps, {
+  trustNodes: config.role === "headquarters" ? await trustForwardingNodes(config) : undefined,
 });
-const app = createApp(deps);
-const sweepScheduler = startSweepScheduler(deps);
+// Regional nodes never run it: its lease and its money movements belong next to the primary.
+const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
 const auditCheckpoints = startAuditCheckpoints(
   deps.db.read,
   await useAuditChainKey(config, { create: false }),
   config.auditCheckpointFile,
 );
+const where = config.replication ? ` (${config.role}, region ${config.replication.region})` : "";
 const server = Deno.serve(
   {
     hostname: config.host,
     port: config.port,
-    onListen: ({ hostname, port }) => console.log(`Console listening on http://${hostname}:${port}`),
+    onListen: ({ hostname, port }) => console.log(`Console listening on http://${hostname}:${port}${where}`),
   },
   app.fetch,
 );

@@ -9,6 +9,8 @@ import { createHmac } from "node:crypto";
 import { createPrivateDir } from "./file_modes.ts";
 
 export const KEY_FILE_NAME = "secrets.key";
+/** The audit chain's key file (audit_chain_key.ts), kept here so that tools can name it without the database driver. */
+export const AUDIT_CHAIN_KEY_FILE_NAME = "audit-chain.key";
 const KEY_BYTES = 32;
 
 export interface Secrets {
@@ -22,7 +24,7 @@ function decodeBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text.trim()), (char) => char.charCodeAt(0));
 }
 
-function encodeBase64(bytes: Uint8Array): string {
+export function encodeBase64(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes));
 }
 

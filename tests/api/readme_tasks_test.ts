@@ -33,6 +33,9 @@ const RUN: Record<string, Run> = {
   },
   start: { line: "deno task start", server: true },
   dev: { line: "deno task dev", server: true },
+  keys: { line: "deno task keys", expectOutput: /Token of headquarters: / },
+  // Headquarters answers on PORT once the primary and the regional nodes around it are up.
+  stack: { line: "npx deno task stack", server: true },
 };
 
 /** Documented, and deliberately not run from inside the test suite. */

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
 import { recordAudit } from "../audit.ts";
-import { type AppDeps, type AppEnv, clientIp } from "../context.ts";
+import { type AppDeps, type AppEnv, clientIp, requestIsHttps } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { readManifest } from "../static.ts";
 import { validationError } from "../validation.ts";
@@ -107,7 +107,7 @@ export function authRoutes(deps: AppDeps) {
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: "Lax",
-      secure: config.secureCookies || new URL(c.req.url).protocol === "https:",
+      secure: config.secureCookies || requestIsHttps(c),
       path: "/",
     });
     if (isForm) return c.redirect("/", 303);

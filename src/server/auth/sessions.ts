@@ -64,6 +64,9 @@ const RESOLVE_SESSION_SQL =
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
 
+/** The sliding expiry's write: one statement, in one batch (no round trip held open on a replica). */
+const TOUCH_SESSION_SQL = "UPDATE sessions SET sess = ?, expire = ? WHERE sid = ?";
+
 interface SessionRow {
   [column: string]: unknown;
   sess: string;
@@ -112,7 +115,13 @@ export class SessionResolver {
       }
       this.#cache.set(token, live, auth);
     }
-    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) await this.#touch(live, nowMs);
+    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) {
+      const touched = this.#touch(live, nowMs);
+      // On a replica the touch is a write over the WAN: the request does not wait for it, and a
+      // primary that cannot be reached only leaves the session's expiry where it was.
+      if (this.#db.writesLocal) await touched;
+      else touched.catch(() => {});
+    }
     return live.resolved;
   }
 
@@ -143,9 +152,7 @@ export class SessionResolver {
   async #touch(live: LiveSession, nowMs: number): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
     const expireMs = nowMs + this.#idleMs;
-    await this.#db.transaction((tx) =>
-      tx.update(sessions).set({ sess, expire: isoOf(expireMs) }).where(eq(sessions.sid, live.resolved.sid))
-    );
+    await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;
     live.expireMs = expireMs;

@@ -1,6 +1,7 @@
 import { useSetAtom } from "jotai";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
+import { ReplicationBadge } from "./replication_status.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
 
 export function Header() {
@@ -9,6 +10,7 @@ export function Header() {
     <header className="flex h-16 items-center justify-between border-b border-slate-200 bg-white px-6">
       <p className="text-lg font-semibold text-slate-900">Dashboard</p>
       <div className="flex items-center gap-3">
+        <ReplicationBadge />
         <Tooltip content="No new notifications">
           {(tooltipProps) => (
             <Button variant="ghost" size="icon" aria-label="Notifications" {...tooltipProps}>

@@ -13,6 +13,7 @@ import {
   StatCard,
 } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -138,7 +139,7 @@ export default function IbanValidationPage() {
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="GB29 NWBK 6016 1331 9268 19"
-                onChange={(event) => setIban(event.target.value.toUpperCase())}
+                onChange={(event) => setIban(asciiUpperCase(event.target.value))}
                 className="font-mono"
               />
             </div>
