@@ -10,6 +10,8 @@
  */
 import { createClient, type InValue } from "@libsql/client";
 import { SYSTEM_USER_ID } from "../db/schema.ts";
+import { prepareAuditChain } from "../src/server/audit_rekey.ts";
+import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, openWriter } from "../src/server/db.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
 import { executeManualSweep } from "../src/server/features/sweeps/service.ts";
@@ -39,6 +41,8 @@ async function migratedFile(dir: string, name: string): Promise<string> {
   const url = `file:${dir}/${name}.db`;
   const db = await openDatabase(url);
   await migrate(db);
+  // The service loop writes audit rows, which need the chain keyed and its key registered.
+  await prepareAuditChain(db, loadConfig({ DATA_DIR: dir }), () => {});
   db.close();
   return url;
 }

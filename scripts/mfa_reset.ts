@@ -7,8 +7,10 @@ import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { SYSTEM_USER_ID, users } from "../db/schema.ts";
 import { resetSecondFactor } from "../src/server/auth/second_factor.ts";
+import { writeAuditCheckpoint } from "../src/server/audit_checkpoints.ts";
+import { prepareAuditChain } from "../src/server/audit_rekey.ts";
+import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db.ts";
 import { migrate } from "../src/server/migrate.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { email: { type: "string" } } });
@@ -17,9 +19,12 @@ if (!values.email) {
   Deno.exit(2);
 }
 const config = loadConfig();
-const db = await openDatabase(config.databaseUrl);
+const db = await openConfiguredDatabase(config);
 try {
-  await migrate(db);
+  const regional = config.role === "regional";
+  if (!regional) await migrate(db);
+  // The reset writes an audit row, which the chain's key signs.
+  const auditChainKey = await prepareAuditChain(db, config, console.log, { keyChain: !regional });
   const email = values.email.trim().toLowerCase();
   const user = await db.read.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
   if (!user) {
@@ -32,6 +37,7 @@ try {
   } else {
     console.log(`${email} had no second factor; their sessions are ended.`);
   }
+  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
 } finally {
   db.close();
 }

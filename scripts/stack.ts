@@ -7,7 +7,7 @@
  * and files), *.log. Ctrl-C or SIGTERM stops every process it started.
  */
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from "../src/server/config.ts";
-import { encodeBase64, loadSecretsKey } from "../src/server/secrets.ts";
+import { AUDIT_CHAIN_KEY_FILE_NAME, encodeBase64, loadKey, loadSecretsKey } from "../src/server/secrets.ts";
 import { ensureNodeKeys, PUBLIC_KEY_FILE } from "./node_keys.ts";
 import { type PrimaryProcess, startPrimary } from "./primary.ts";
 import { serverPermissions } from "./start.ts";
@@ -62,6 +62,14 @@ async function main() {
   const tokenFiles = await ensureNodeKeys(keysDir, ["headquarters", ...REGIONS]);
   // One key for secrets at rest: a card or credential stored at headquarters reads the same at every node.
   const secretsKey = encodeBase64(await loadSecretsKey(dataDir, env.SECRETS_KEY || null));
+  // One audit chain key: every node appends to the primary's one chain.
+  const auditChainKey = encodeBase64(
+    await loadKey(dataDir, {
+      fileName: AUDIT_CHAIN_KEY_FILE_NAME,
+      setting: "AUDIT_CHAIN_KEY",
+      configured: env.AUDIT_CHAIN_KEY || null,
+    }),
+  );
 
   const build = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", `${ROOT}/build.ts`, "--if-stale"],
@@ -117,6 +125,7 @@ async function main() {
       DATABASE_SYNC_URL: primary.url,
       DATABASE_AUTH_TOKEN: (await Deno.readTextFile(tokenFiles[name])).trim(),
       SECRETS_KEY: secretsKey,
+      AUDIT_CHAIN_KEY: auditChainKey,
     };
     delete nodeEnv.DATABASE_URL;
     delete nodeEnv.SQLD_PORT;

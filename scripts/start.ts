@@ -1,8 +1,8 @@
 /**
  * `deno task start`: builds the SPA when it is missing or stale, then runs the server with the
  * narrowest permissions that work: read of the project and the data folder, write of the data
- * folder only, network for its own address (plus outbound hosts the operator lists), env, and FFI
- * for the libSQL addon alone. Never -A.
+ * folder and the audit checkpoint file only, network for its own address (plus outbound hosts the
+ * operator lists), env, and FFI for the libSQL addon alone. Never -A.
  */
 import { oidcNetHosts } from "../src/server/auth/oidc_config.ts";
 import { loadConfig } from "../src/server/config.ts";
@@ -30,7 +30,9 @@ function hostOf(url: string): string {
 export function serverPermissions(env: Record<string, string | undefined>): string[] {
   const config = loadConfig(env);
   const dataDir = absolute(config.dataDir);
-  const writable = [dataDir, databaseDir(config.databaseUrl)].filter((dir): dir is string => dir !== null);
+  // The audit checkpoints live outside the data folder (src/server/audit_checkpoints.ts).
+  const writable = [dataDir, databaseDir(config.databaseUrl), absolute(config.auditCheckpointFile)]
+    .filter((path): path is string => path !== null);
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.
   const probeHosts = (env.CONNECTION_TEST_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);

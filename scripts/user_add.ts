@@ -11,6 +11,9 @@ import { loadConfig } from "../src/server/config.ts";
 import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
 import { AppError } from "../src/server/errors.ts";
 import { migrate } from "../src/server/migrate.ts";
+import { AuditTrailIntegrityError } from "../src/server/audit.ts";
+import { writeAuditCheckpoint } from "../src/server/audit_checkpoints.ts";
+import { prepareAuditChain } from "../src/server/audit_rekey.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -34,7 +37,9 @@ const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 12 
 const config = loadConfig();
 const db = await openConfiguredDatabase(config);
 try {
-  if (config.role !== "regional") await migrate(db);
+  const regional = config.role === "regional";
+  if (!regional) await migrate(db);
+  const auditChainKey = await prepareAuditChain(db, config, console.log, { keyChain: !regional });
   const user = await createUser(db, config, {
     email: values.email,
     password,
@@ -42,9 +47,10 @@ try {
     lastName: values["last-name"] ?? null,
     roles,
   });
+  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
   console.log(`Created user ${user.email} (${user.id}) with the roles ${roles.join(", ")}.`);
 } catch (error) {
-  if (error instanceof AppError) {
+  if (error instanceof AppError || error instanceof AuditTrailIntegrityError) {
     console.error(`Could not create the user: ${error.message}`);
     Deno.exitCode = 1;
   } else {

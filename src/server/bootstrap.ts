@@ -1,4 +1,6 @@
 /** Opens and prepares everything the server needs: database, migrations, first admin, seeds. */
+import { writeAuditCheckpoint } from "./audit_checkpoints.ts";
+import { prepareAuditChain } from "./audit_rekey.ts";
 import { ensureFirstAdmin } from "./auth/users.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
@@ -51,11 +53,15 @@ export async function bootstrap(
   const db = await openConfiguredDatabase(config);
   const secrets = createSecrets(await loadSecretsKey(config.dataDir, config.secretsKey));
   const deps: AppDeps = { db, config, secrets };
+  let auditChainKey: Uint8Array;
   try {
     if (config.role === "regional") {
       await awaitSchema(db, config, log);
+      // Headquarters keys the chain on the primary; this node writes to it with the same key.
+      auditChainKey = await prepareAuditChain(db, config, log, { keyChain: false });
     } else {
       await migrate(db);
+      auditChainKey = await prepareAuditChain(db, config, log);
       await ensureFirstAdmin(db, config, log);
       await runSeeds(deps, log);
     }
@@ -64,5 +70,6 @@ export async function bootstrap(
     throw error;
   }
   await removeStaleReportParts(config, log);
+  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
   return deps;
 }

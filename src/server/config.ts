@@ -84,8 +84,19 @@ export interface Config {
   distDir: string;
   /** Base64 of a 32-byte key for secrets at rest; when absent a key file under dataDir is used. */
   secretsKey: string | null;
+  /** Base64 of the 32-byte audit chain key (AUDIT_CHAIN_KEY); when absent DATA_DIR/audit-chain.key. */
+  auditChainKey: string | null;
+  /** Where signed audit checkpoints are appended: outside the data folder (AUDIT_CHECKPOINT_FILE). */
+  auditCheckpointFile: string;
   env: Readonly<Record<string, string>>;
 }
+
+/** Beside the data folder, not in it: `./data` keeps its checkpoints in `./data-audit-checkpoints.jsonl`. */
+export function defaultCheckpointFile(dataDir: string): string {
+  return `${dataDir.replace(/\/+$/, "")}${CHECKPOINT_FILE_SUFFIX}`;
+}
+
+export const CHECKPOINT_FILE_SUFFIX = "-audit-checkpoints.jsonl";
 
 function integerSetting(env: Record<string, string | undefined>, name: string, fallback: number) {
   const raw = env[name];
@@ -208,6 +219,8 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     passwordHashCost: DEFAULT_PASSWORD_HASH_COST,
     distDir: env.DIST_DIR || new URL("../../dist", import.meta.url).pathname,
     secretsKey: env.SECRETS_KEY || null,
+    auditChainKey: env.AUDIT_CHAIN_KEY || null,
+    auditCheckpointFile: env.AUDIT_CHECKPOINT_FILE || defaultCheckpointFile(dataDir),
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),

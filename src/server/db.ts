@@ -18,6 +18,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { AppError } from "./errors.ts";
+import { preparePrivateDatabaseFile } from "./file_modes.ts";
 import { Mutex } from "./mutex.ts";
 import { isStatementError, isUnreachableError, ReplicaSync } from "./replication.ts";
 
@@ -180,10 +181,8 @@ function batchOver(write: Database["writeStatements"]): (statements: readonly Ba
     });
 }
 
-async function ensureParentDir(url: string) {
-  const path = url.slice("file:".length);
-  const slash = path.lastIndexOf("/");
-  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
+async function ensureParentDir(url: string, options?: { create?: boolean }) {
+  await preparePrivateDatabaseFile(url.slice("file:".length), options);
 }
 
 async function openClient(url: string): Promise<Client> {
@@ -381,9 +380,11 @@ export interface PrimaryOptions {
 export const FIRST_SYNC_WAIT_MS = 60_000;
 const FIRST_SYNC_RETRY_MS = 1_000;
 
-async function fileExists(path: string): Promise<boolean> {
+/** Whether the replica file holds a copy: it is created empty (mode 0600) before the first sync. */
+async function holdsCopy(path: string): Promise<boolean> {
   try {
-    return (await Deno.stat(path)).isFile;
+    const stat = await Deno.stat(path);
+    return stat.isFile && stat.size > 0;
   } catch {
     return false;
   }
@@ -396,14 +397,14 @@ async function fileExists(path: string): Promise<boolean> {
  */
 export async function openReplicatedDatabase(url: string, primary: PrimaryOptions): Promise<Database> {
   if (!isFileUrl(url)) throw new Error(`the replica must be a file: URL, got ${url}`);
-  await ensureParentDir(url);
+  await ensureParentDir(url, { create: false });
   const replica = new ReplicaSync({
     url,
     syncUrl: primary.syncUrl,
     authToken: primary.authToken,
     intervalMs: primary.syncIntervalMs,
   });
-  const hasCopy = await fileExists(url.slice("file:".length));
+  const hasCopy = await holdsCopy(url.slice("file:".length));
   const deadlineMs = Date.now() + FIRST_SYNC_WAIT_MS;
   for (;;) {
     try {
@@ -424,6 +425,8 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
       await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_RETRY_MS));
     }
   }
+  // The first sync created the replica's files with the umask's mode: owner-only from here on.
+  await ensureParentDir(url, { create: false });
   replica.startPeriodic();
 
   const readClient = createClient({ url, concurrency: 1, intMode: "number" });

@@ -1,5 +1,7 @@
 /** Entry point: `deno task start` runs this with narrow permissions (see scripts/start.ts). */
 import { createApp } from "./app.ts";
+import { useAuditChainKey } from "./audit_chain_key.ts";
+import { startAuditCheckpoints } from "./audit_checkpoints.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
@@ -24,6 +26,11 @@ const app = createApp(deps, {
 });
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
+const auditCheckpoints = startAuditCheckpoints(
+  deps.db.read,
+  await useAuditChainKey(config, { create: false }),
+  config.auditCheckpointFile,
+);
 const where = config.replication ? ` (${config.role}, region ${config.replication.region})` : "";
 const server = Deno.serve(
   {
@@ -44,6 +51,7 @@ async function shutdown(signal: string) {
   // In-flight requests have finished: their request-log entries are queued and written now.
   await app.requestLog.stop();
   await sweepScheduler?.stop();
+  await auditCheckpoints.stop();
   deps.db.close();
   clearTimeout(timer);
   Deno.exit(0);

@@ -47,8 +47,16 @@ export const securityHeaders = (): MiddlewareHandler => {
     xXssProtection: false,
     removePoweredBy: false,
   });
-  return (c, next) => (c.req.path.startsWith("/api/") ? api(c, next) : documents(c, next));
+  return async (c, next) => {
+    if (!c.req.path.startsWith("/api/")) return documents(c, next);
+    await api(c, next);
+    // API answers carry sessions, card data and credentials: no browser or proxy may keep them,
+    // errors and 401s included (this runs after the error handler has built its answer).
+    c.res.headers.set("Cache-Control", API_CACHE_CONTROL);
+  };
 };
+
+export const API_CACHE_CONTROL = "no-store";
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 

@@ -1,8 +1,20 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { recordAudit, verifyAuditChain } from "../../src/server/audit.ts";
+import { createHash } from "node:crypto";
+import {
+  APPEND_ONLY_TRIGGERS,
+  AuditTrailIntegrityError,
+  type ChainFields,
+  computeAuditHash,
+  missingAppendOnlyTriggers,
+  recordAudit,
+  verifyAuditChain,
+} from "../../src/server/audit.ts";
+import { useAuditChainKey } from "../../src/server/audit_chain_key.ts";
+import { verifyAuditCheckpoints, writeAuditCheckpoint } from "../../src/server/audit_checkpoints.ts";
+import type { Queryable } from "../../src/server/db.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 
 const actor = { userId: SYSTEM_USER_ID, ipAddress: "127.0.0.1", userAgent: "test" };
 
@@ -101,6 +113,161 @@ Deno.test("deno task audit:verify reports an intact chain and exits 0", async ()
     }).output();
     assert(out.success, new TextDecoder().decode(out.stderr));
     assert.match(new TextDecoder().decode(out.stdout), /Audit trail verified: \d+ rows, chain intact\./);
+  } finally {
+    await t.close();
+  }
+});
+
+/** The unkeyed chain of before issue 22, as an attacker without the key can compute it. */
+function plainSha256(row: ChainFields): string {
+  return createHash("sha256").update(JSON.stringify([
+    row.seq,
+    row.id,
+    row.entityType,
+    row.entityId,
+    row.action,
+    row.changes,
+    row.performedBy,
+    row.performedAt,
+    row.ipAddress,
+    row.userAgent,
+    row.prevHash,
+  ])).digest("hex");
+}
+
+type StoredRow = ChainFields & { hash: string };
+
+async function storedRows(db: Queryable): Promise<StoredRow[]> {
+  return await db.all<StoredRow>(sql`SELECT seq, id, entity_type AS entityType, entity_id AS entityId, action,
+    changes, performed_by AS performedBy, performed_at AS performedAt, ip_address AS ipAddress,
+    user_agent AS userAgent, prev_hash AS prevHash, hash FROM audit_trail ORDER BY seq`);
+}
+
+/** Recomputes prev_hash and hash of every row from `fromSeq` on with `hash`; triggers must be gone. */
+async function rechainFrom(tx: Queryable, fromSeq: number, hash: (row: ChainFields) => string) {
+  const rows = await storedRows(tx);
+  let previous = fromSeq === 1 ? "0".repeat(64) : rows.find((row) => row.seq === fromSeq - 1)!.hash;
+  for (const row of rows.filter((row) => row.seq >= fromSeq)) {
+    const next = hash({ ...row, prevHash: previous });
+    await tx.run(sql`UPDATE audit_trail SET prev_hash = ${previous}, hash = ${next} WHERE seq = ${row.seq}`);
+    previous = next;
+  }
+}
+
+async function auditRowsFor(t: TestApp, count: number) {
+  for (let i = 0; i < count; i++) {
+    await t.deps.db.transaction((tx) =>
+      recordAudit(tx, actor, { entityType: "test", entityId: `k${i}`, action: "create", changes: { i } })
+    );
+  }
+}
+
+function runAuditVerify(t: TestApp) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/audit_verify.ts"],
+    env: { DATA_DIR: t.dataDir },
+    cwd: new URL("../..", import.meta.url).pathname,
+  }).output();
+}
+
+Deno.test("dropping the trigger, editing a row and recomputing plain SHA-256 over the chain is detected (issue 22)", async () => {
+  const t = await createTestApp();
+  try {
+    await auditRowsFor(t, 5);
+    const [target] = await t.deps.db.read.all<{ seq: number; id: string }>(
+      sql`SELECT seq, id FROM audit_trail WHERE entity_id = 'k2'`,
+    );
+    await t.deps.db.transaction(async (tx) => {
+      await tx.run(sql`DROP TRIGGER audit_trail_no_update`);
+      await tx.run(sql`UPDATE audit_trail SET action = 'delete' WHERE id = ${target.id}`);
+      await rechainFrom(tx, target.seq, plainSha256);
+    });
+    const result = await verifyAuditChain(t.deps.db.read);
+    assert(!result.ok);
+    assert.equal(result.firstBroken.seq, target.seq);
+    assert.match(result.firstBroken.reason, /hash does not match/);
+
+    const out = await runAuditVerify(t);
+    assert.equal(out.success, false);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.match(stderr, /append-only triggers missing or altered \(audit_trail_no_update\)/);
+    assert.match(stderr, new RegExp(`BROKEN at row seq ${target.seq}`));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the server refuses to start while an append-only trigger is missing, and says why", async () => {
+  const t = await createTestApp();
+  try {
+    await t.deps.db.transaction((tx) => tx.run(sql`DROP TRIGGER audit_trail_no_delete`));
+    assert.deepEqual(await missingAppendOnlyTriggers(t.deps.db.read), ["audit_trail_no_delete"]);
+    await assert.rejects(
+      createTestApp({}, { dataDir: t.dataDir }),
+      (error: Error) =>
+        error instanceof AuditTrailIntegrityError &&
+        /append-only triggers are missing or altered \(audit_trail_no_delete\).*Refusing to start/.test(error.message),
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("signed checkpoints catch a trail re-chained with the key, or cut short, after they were written", async () => {
+  const t = await createTestApp();
+  const path = t.deps.config.auditCheckpointFile;
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    await auditRowsFor(t, 4);
+    const checkpoint = await writeAuditCheckpoint(t.deps.db.read, key, path);
+    assert(checkpoint !== null);
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 2, skipped: 0 });
+    // A crash in the middle of a write leaves a line without its end; the next checkpoint starts a line of its own.
+    await Deno.writeTextFile(path, '{"seq":7,"hash":"ab', { append: true });
+    await writeAuditCheckpoint(t.deps.db.read, key, path);
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 3, skipped: 1 });
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    assert(!path.startsWith(`${t.dataDir}/`), "the checkpoints live outside the data folder");
+
+    // Someone holding the database and its key rewrites row 3 and re-chains everything after it.
+    await t.deps.db.transaction(async (tx) => {
+      await tx.run(sql`DROP TRIGGER audit_trail_no_update`);
+      await tx.run(sql`UPDATE audit_trail SET action = 'delete' WHERE seq = 3`);
+      await rechainFrom(tx, 3, (row) => computeAuditHash(row, key));
+      await tx.run(sql.raw(APPEND_ONLY_TRIGGERS.audit_trail_no_update));
+    });
+    assert((await verifyAuditChain(t.deps.db.read)).ok, "the chain alone cannot tell");
+    const rewritten = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    assert(!rewritten.ok);
+    assert.match(rewritten.problem, /differs from the checkpoint .*: the trail was rewritten/);
+    const out = await runAuditVerify(t);
+    assert.equal(out.success, false);
+    assert.match(new TextDecoder().decode(out.stderr), /Checkpoints BROKEN/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("checkpoints catch removed rows and refuse a forged line", async () => {
+  const t = await createTestApp();
+  const path = t.deps.config.auditCheckpointFile;
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    await auditRowsFor(t, 3);
+    const checkpoint = (await writeAuditCheckpoint(t.deps.db.read, key, path))!;
+    await t.deps.db.transaction(async (tx) => {
+      await tx.run(sql`DROP TRIGGER audit_trail_no_delete`);
+      await tx.run(sql`DELETE FROM audit_trail WHERE seq = ${checkpoint.seq}`);
+    });
+    const cut = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    assert(!cut.ok);
+    assert.match(cut.problem, new RegExp(`names row ${checkpoint.seq}, which the trail no longer holds`));
+
+    const forged = { ...checkpoint, seq: 1, hash: "f".repeat(64) };
+    await Deno.writeTextFile(path, `${JSON.stringify(forged)}\n`);
+    const refused = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    assert(!refused.ok);
+    assert.match(refused.problem, /line 1: its signature does not verify/);
   } finally {
     await t.close();
   }

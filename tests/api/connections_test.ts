@@ -704,3 +704,48 @@ Deno.test("the demo seed adds its connections once, credentials encrypted and ma
     assert.equal((await auditRows(t, "create")).length, 2);
   });
 });
+
+Deno.test("credentials are masked deny-by-default: secrets under any name stay hidden in the list, the audit rows and the audit-trail reports (issue 22)", async () => {
+  await withApp({}, async (t, req) => {
+    const secrets = {
+      hmac: "hmac-0123456789abcdef",
+      auth: "Basic dXNlcjpwYXNzd29yZA==",
+      pass: "correct-horse-battery",
+      cvv: "737",
+      note: "corporate card 4111 1111 1111 1111",
+    };
+    const created = await createConnection(req, {
+      credentialsConfig: { authenticationType: "api_key", keyId: "key-2026-01", ...secrets },
+    });
+    const list = await expectJson(await req("GET", "/api/central-bank-connections"), 200);
+    const shown = list.find((c: { id: string }) => c.id === created.id).credentialsConfig;
+    assert.equal(shown.authenticationType, "api_key");
+    assert.equal(shown.keyId, "key-2026-01");
+    for (const name of Object.keys(secrets)) assert.match(shown[name], /^••••/, name);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const texts = [JSON.stringify(list), JSON.stringify(created)];
+    for (const format of ["csv", "xml"]) {
+      const res = await req("POST", "/api/reports", { body: { type: "audit-trail", format, from: today, to: today } });
+      assert.equal(res.status, 200);
+      texts.push(await res.text());
+    }
+    const audit = await t.deps.db.read.all<{ changes: string | null }>(sql`SELECT changes FROM audit_trail`);
+    texts.push(...audit.map((row) => row.changes ?? ""));
+    const values = [secrets.hmac, secrets.auth, secrets.pass, "4111 1111 1111 1111", "4111111111111111"];
+    for (const text of texts) {
+      for (const value of values) assert(!text.includes(value), `${value} leaked: ${text.slice(0, 200)}`);
+    }
+  });
+});
+
+Deno.test("a card number in an audited change is masked when the audit row is written", async () => {
+  await withApp({}, async (t, req) => {
+    const created = await createConnection(req, { partnerCentralBank: "Bank 4532015112830366" });
+    const [row] = await t.deps.db.read.all<{ changes: string }>(
+      sql`SELECT changes FROM audit_trail WHERE entity_id = ${created.id}`,
+    );
+    assert(!row.changes.includes("4532015112830366"));
+    assert(row.changes.includes("Bank 453201******0366"));
+  });
+});

@@ -787,3 +787,25 @@ Deno.test("a third simultaneous generation answers 429 with Retry-After while tw
     await t.close();
   }
 });
+
+Deno.test("report rows pass the card-number detection: a card number typed into a text field leaves masked (issue 22)", async () => {
+  const t = await createTestApp();
+  try {
+    const cookie = await t.login();
+    const id = crypto.randomUUID();
+    await t.deps.db.transaction((tx) =>
+      tx.insert(institutions).values(
+        institution(id, "Bank of Cards 4532015112830366", "2025-03-10T10:00:00.000Z", "Paid by 4111 1111 1111 1111"),
+      )
+    );
+    for (const format of ["csv", "xml"] as const) {
+      const { bytes } = await generate(t, cookie, { type: "institutions", format, ...RANGE });
+      const text = new TextDecoder().decode(bytes);
+      assert(text.includes(id), "ids stay as they are");
+      assert(!text.includes("4532015112830366") && !text.includes("4111 1111 1111 1111"), format);
+      assert(text.includes("453201******0366") && text.includes("4111 11** **** 1111"), format);
+    }
+  } finally {
+    await t.close();
+  }
+});

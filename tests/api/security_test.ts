@@ -149,3 +149,46 @@ Deno.test("API answers carry the REST set of secure headers; pages also carry th
     await t.close();
   }
 });
+
+Deno.test("every /api answer carries Cache-Control: no-store, errors and 401s included", async () => {
+  const t = await createTestApp();
+  try {
+    const signedOut = [
+      ["GET", "/api/auth/user", 401],
+      ["GET", "/api/cards", 401],
+      ["GET", "/api/central-bank-connections", 401],
+      ["GET", "/api/sessions", 401],
+      ["GET", "/api/login", 200],
+    ] as const;
+    for (const [method, path, status] of signedOut) {
+      const res = await t.request(method, path);
+      await res.body?.cancel();
+      assert.equal(res.status, status, path);
+      assert.equal(res.headers.get("cache-control"), "no-store", `${method} ${path}`);
+    }
+    const cookie = await t.login();
+    const signedIn = [
+      ["GET", "/api/auth/user", undefined, 200],
+      ["GET", "/api/cards", undefined, 200],
+      ["GET", "/api/central-bank-connections", undefined, 200],
+      ["GET", "/api/sessions", undefined, 200],
+      ["GET", "/api/no-such-route", undefined, 404],
+      ["POST", "/api/institutions", { name: "" }, 400],
+      ["GET", "/api/institutions/not-a-uuid", undefined, 404],
+    ] as const;
+    for (const [method, path, body, status] of signedIn) {
+      const res = await t.request(method, path, { cookie, body });
+      await res.body?.cancel();
+      assert.equal(res.status, status, `${method} ${path}`);
+      assert.equal(res.headers.get("cache-control"), "no-store", `${method} ${path}`);
+    }
+    const login = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: "wrong" } });
+    await login.body?.cancel();
+    assert.equal(login.headers.get("cache-control"), "no-store");
+    const page = await t.request("GET", "/institutions");
+    await page.body?.cancel();
+    assert.notEqual(page.headers.get("cache-control"), "no-store", "pages keep their own caching");
+  } finally {
+    await t.close();
+  }
+});

@@ -5,8 +5,10 @@
  */
 import { openDatabase } from "../../src/server/db.ts";
 import { runScheduledOccurrence } from "../../src/server/features/sweeps/scheduler.ts";
+import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 
 const [databaseUrl, schedule, occurrence, instanceId] = Deno.args;
+await useChainKeyOfDatabase(databaseUrl);
 const db = await openDatabase(databaseUrl);
 try {
   console.log(JSON.stringify(await runScheduledOccurrence(db, schedule, new Date(occurrence), instanceId)));

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { verifyAuditChain } from "../../src/server/audit.ts";
 import { openDatabase } from "../../src/server/db.ts";
+import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 import { reconcile } from "../../src/server/features/ledger/reconciliation.ts";
 import { chainEntriesForAccount, type RecordedSweep, verifyBalanceChain } from "../../src/domain/sweep.ts";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../e2e/helpers.ts";
@@ -249,6 +250,7 @@ export async function runStorm(
 export async function checkStoreInvariants(
   databaseUrl: string,
 ): Promise<{ sweeps: number; sweepIds: Set<string> }> {
+  await useChainKeyOfDatabase(databaseUrl);
   const db = await openDatabase(databaseUrl);
   try {
     const q = async (text: string) => (await db.readClient.execute(text)).rows;

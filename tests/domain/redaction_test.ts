@@ -4,6 +4,8 @@ import {
   loggedPayload,
   loggedPayloadFromText,
   loggedPayloadJson,
+  maskCardNumbersInRecord,
+  maskCardNumbersOutsideIdentifiers,
   MAX_LOGGED_PAYLOAD_CHARS,
   MAX_REDACTION_DEPTH,
   MAX_REMEMBERED_NAMES,
@@ -12,7 +14,7 @@ import {
   redactText,
   redactValue,
 } from "../../src/domain/redaction.ts";
-import { isValidLuhn, maskCardNumber } from "../../src/domain/card.ts";
+import { isValidLuhn, maskCardNumber, maskCardNumbersInText } from "../../src/domain/card.ts";
 
 const CARD = "4532015112830366";
 
@@ -261,4 +263,32 @@ Deno.test("loggedPayloadFromText() redacts text that is not JSON, however clean 
   );
   assert.equal(loggedPayloadFromText("plain words"), "plain words");
   assert.equal(loggedPayloadJson("token=abc"), JSON.stringify(`token=${REDACTED}`));
+});
+
+Deno.test("maskCardNumbersInRecord() masks card numbers in strings and numbers and keeps generated identifiers", () => {
+  const sha = "ab41111111111111111c".padEnd(64, "0");
+  const record = {
+    note: "paid with 4111 1111 1111 1111",
+    pan: 4111111111111111,
+    nested: [{ text: "card:5500005555555559." }],
+    reportSha256: sha,
+    id: "41111111-1111-4111-8111-111111111111",
+    amount: "1250.00",
+    password: "kept: names are not this function's business",
+  };
+  assert.deepEqual(maskCardNumbersInRecord(record), {
+    note: "paid with 4111 11** **** 1111",
+    pan: "411111******1111",
+    nested: [{ text: "card:550000******5559." }],
+    reportSha256: sha,
+    id: "41111111-1111-4111-8111-111111111111",
+    amount: "1250.00",
+    password: "kept: names are not this function's business",
+  });
+  assert.equal(maskCardNumbersOutsideIdentifiers(`${sha} 4111111111111111`), `${sha} 411111******1111`);
+  assert.equal(
+    maskCardNumbersOutsideIdentifiers("4111111111111111".repeat(2)),
+    maskCardNumbersInText("4111111111111111".repeat(2)),
+    "32 digits without a hex letter are no identifier",
+  );
 });

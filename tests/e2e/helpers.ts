@@ -6,6 +6,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { serverPermissions } from "../../scripts/start.ts";
+import { defaultCheckpointFile } from "../../src/server/config.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_ADMIN_EMAIL = "operator@centralbank.test";
@@ -135,7 +136,10 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
     kill: () => halt("SIGKILL"),
     async stop() {
       await halt("SIGTERM");
-      if (!reuseDataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+      if (!reuseDataDir) {
+        await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+        await Deno.remove(defaultCheckpointFile(dataDir)).catch(() => {});
+      }
     },
   };
 }

@@ -3,6 +3,7 @@
  * first admin, reference seeds; no demo data) and the real Hono app, driven through app.request().
  */
 import { createApp } from "../../src/server/app.ts";
+import { useAuditChainKey } from "../../src/server/audit_chain_key.ts";
 import { bootstrap } from "../../src/server/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/server/config.ts";
 import type { AppDeps } from "../../src/server/context.ts";
@@ -84,7 +85,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     async close() {
       await app.requestLog.stop();
       deps.db.close();
-      if (!options.dataDir) await Deno.remove(dataDir, { recursive: true });
+      if (!options.dataDir) {
+        await Deno.remove(dataDir, { recursive: true });
+        await Deno.remove(config.auditCheckpointFile).catch(() => {});
+      }
     },
   };
 }
@@ -96,4 +100,13 @@ export async function expectJson<T = any>(res: Response, status: number): Promis
     throw new Error(`expected HTTP ${status}, got ${res.status}: ${text.slice(0, 500)}`);
   }
   return text ? JSON.parse(text) : (undefined as T);
+}
+
+/**
+ * For a process that opens a test database without bootstrap (a worker, an invariant check): loads
+ * and registers the audit chain key of the data folder that holds `databaseUrl`'s file.
+ */
+export async function useChainKeyOfDatabase(databaseUrl: string): Promise<Uint8Array> {
+  const path = databaseUrl.slice("file:".length);
+  return await useAuditChainKey(loadConfig({ DATA_DIR: path.slice(0, path.lastIndexOf("/")) }), { create: false });
 }

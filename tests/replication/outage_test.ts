@@ -115,7 +115,7 @@ Deno.test({
           intMode: "number",
         });
         try {
-          const chain = await verifyAuditChain(drizzle(primary));
+          const chain = await verifyAuditChain(drizzle(primary), cluster.auditChainKey);
           assert.equal(chain.ok, true, JSON.stringify(chain));
         } finally {
           primary.close();

@@ -1,6 +1,7 @@
 /** Opens a data dir's database (the server's own module) and checks the invariants and acknowledged records. */
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../../src/server/db.ts";
+import { useChainKeyOfDatabase } from "../../helpers/test_app.ts";
 import { checkInvariants, type InvariantReport } from "./invariants.ts";
 import type { StormResult } from "./storm.ts";
 
@@ -13,6 +14,7 @@ export async function checkDatabase(
   acked?: StormResult["acked"],
   dataDir?: string,
 ): Promise<InvariantReport> {
+  await useChainKeyOfDatabase(databaseUrl);
   const db = await openDatabase(databaseUrl);
   try {
     const report = await checkInvariants(db.read);

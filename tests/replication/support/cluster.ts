@@ -24,6 +24,8 @@ export interface RegionalNode {
 
 export interface Cluster {
   dir: string;
+  /** The audit chain key every node holds (AUDIT_CHAIN_KEY). */
+  auditChainKey: Uint8Array;
   primary: PrimaryProcess;
   primaryPort: number;
   headquarters: TestServer;
@@ -63,10 +65,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
   let primary = await startPrimary(primaryOptions);
   const secretsKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const auditChainKey = crypto.getRandomValues(new Uint8Array(32));
   const common = {
     DATABASE_SYNC_URL: primary.url,
     DATABASE_SYNC_INTERVAL_MS: String(syncIntervalMs),
     SECRETS_KEY: secretsKey,
+    // Every node appends to the primary's one audit chain, with one key.
+    AUDIT_CHAIN_KEY: btoa(String.fromCharCode(...auditChainKey)),
     ...options.extraEnv,
   };
   const hqDir = `${dir}/nodes/headquarters`;
@@ -111,6 +116,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   return {
     dir,
+    auditChainKey,
     get primary() {
       return primary;
     },

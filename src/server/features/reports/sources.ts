@@ -11,7 +11,8 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { apiLogs, auditTrail, institutions, routingCodes, swiftCodes, users } from "../../../../db/schema.ts";
 import { type DateRange, rangeBounds, type ReportType } from "../../../domain/report.ts";
 import type { Cell } from "../../../domain/report_encoding.ts";
-import { computeAuditHash, GENESIS_HASH, verifyAuditChain } from "../../audit.ts";
+import { maskCardNumbersOutsideIdentifiers } from "../../../domain/redaction.ts";
+import { auditChainHasher, GENESIS_HASH, verifyAuditChain } from "../../audit.ts";
 import type { Db } from "../../db.ts";
 
 export const REPORT_PAGE_SIZE = 1_000;
@@ -487,6 +488,7 @@ async function auditTrailReport(
   const [snapshot] = await ctx.db.select({ maxSeq: sql<number | null>`max(${t.seq})` }).from(t);
   const maxSeq = snapshot?.maxSeq ?? 0;
   const chain = await auditChainStatement(ctx.db);
+  const hashOf = await auditChainHasher(ctx.db);
   const notes: ReportNote[] = [
     { name: "chainVerified", label: "Audit chain verified", value: chain.verified ? "true" : "false" },
     { name: "chainStatement", label: "Chain statement", value: chain.statement },
@@ -529,7 +531,7 @@ async function auditTrailReport(
           return rows.map((row) => {
             const linked = previous !== null && previous.seq === row.seq - 1 &&
               previous.hash === row.prevHash;
-            const rowVerified = linked && computeAuditHash(row) === row.hash;
+            const rowVerified = linked && hashOf(row) === row.hash;
             previous = { seq: row.seq, hash: row.hash };
             return { ...row, rowVerified };
           });
@@ -570,7 +572,27 @@ export interface BuiltReport extends ReportData {
   summary: Record<string, unknown> | null;
 }
 
+/**
+ * Every report's text cells pass the card-number detection of the request log: a card number typed
+ * into an address, a description or an audit row's changes leaves the server masked. Generated
+ * identifiers (ids, hashes) are left as they are.
+ */
+async function* maskedPages(pages: AsyncGenerator<Cell[][]>): AsyncGenerator<Cell[][]> {
+  for await (const page of pages) {
+    yield page.map((row) => row.map((cell) => typeof cell === "string" ? maskCardNumbersOutsideIdentifiers(cell) : cell));
+  }
+}
+
 export async function buildReportData(
+  type: ReportType,
+  ctx: SourceContext,
+  options: { chainColumn: boolean },
+): Promise<BuiltReport> {
+  const built = await unmaskedReportData(type, ctx, options);
+  return { ...built, pages: () => maskedPages(built.pages()) };
+}
+
+async function unmaskedReportData(
   type: ReportType,
   ctx: SourceContext,
   options: { chainColumn: boolean },
