@@ -1,31 +1,83 @@
+import {
+  ArrowLeftRight,
+  BookOpen,
+  Cable,
+  ChartColumn,
+  CreditCard,
+  Globe,
+  Handshake,
+  Hash,
+  KeyRound,
+  Landmark,
+  LayoutDashboard,
+  type LucideIcon,
+  Settings,
+  ShieldCheck,
+  Wallet,
+} from "lucide-react";
 import { NavLink } from "react-router";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
-import { NAV_ITEMS } from "./nav_items.ts";
+import { NAV_GROUPS, NAV_ITEMS, type NavItem } from "./nav_items.ts";
 
-export function Sidebar({ user }: { user: AuthUser | undefined }) {
+const ICONS: Record<NavItem["path"], LucideIcon> = {
+  "/": LayoutDashboard,
+  "/institutions": Landmark,
+  "/routing-codes": Hash,
+  "/swift-bic": Globe,
+  "/iban-validation": ShieldCheck,
+  "/national-routing": BookOpen,
+  "/central-bank-connections": Cable,
+  "/balance-sweep": ArrowLeftRight,
+  "/fintech-operations": Wallet,
+  "/card-management": CreditCard,
+  "/partnership-expediter": Handshake,
+  "/api-management": KeyRound,
+  "/reports": ChartColumn,
+  "/settings": Settings,
+};
+
+function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
+  const Icon = ICONS[item.path];
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white">
-      <div className="border-b border-slate-200 px-5 py-4">
-        <p className="text-base font-semibold text-slate-900">Central Bank Registry</p>
-        <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
-      </div>
+    <li>
+      <NavLink
+        to={item.path}
+        end={item.path === "/"}
+        onClick={onNavigate}
+        className={({ isActive }) =>
+          `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
+            isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          }`}
+      >
+        <Icon aria-hidden="true" className="h-4 w-4 shrink-0" />
+        {item.label}
+      </NavLink>
+    </li>
+  );
+}
+
+/** Brand, the grouped navigation and the signed-in user: the same content in the sidebar and the slide-over. */
+export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
+  return (
+    <>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="space-y-1">
-          {NAV_ITEMS.map((item) => (
-            <li key={item.path}>
-              <NavLink
-                to={item.path}
-                end={item.path === "/"}
-                className={({ isActive }) =>
-                  `block rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
-                    isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-                  }`}
-              >
-                {item.label}
-              </NavLink>
-            </li>
+          {NAV_ITEMS.filter((item) => item.group === null).map((item) => (
+            <NavEntry key={item.path} item={item} onNavigate={onNavigate} />
           ))}
         </ul>
+        {NAV_GROUPS.map((group) => (
+          <div key={group} className="mt-5">
+            <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              {group}
+            </h2>
+            <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
+              {NAV_ITEMS.filter((item) => item.group === group).map((item) => (
+                <NavEntry key={item.path} item={item} onNavigate={onNavigate} />
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <div className="border-t border-slate-200 p-4">
         <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
@@ -37,6 +89,27 @@ export function Sidebar({ user }: { user: AuthUser | undefined }) {
           Sign Out
         </a>
       </div>
+    </>
+  );
+}
+
+export function Brand() {
+  return (
+    <>
+      <p className="text-base font-semibold text-slate-900">Central Bank Registry</p>
+      <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
+    </>
+  );
+}
+
+/** The fixed sidebar from 1024 px up; narrower windows use the slide-over below instead. */
+export function Sidebar({ user }: { user: AuthUser | undefined }) {
+  return (
+    <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
+      <div className="border-b border-slate-200 px-5 py-4">
+        <Brand />
+      </div>
+      <SidebarContent user={user} />
     </aside>
   );
 }
