@@ -25,3 +25,11 @@ export const recentRegistrationSchema = z.object({
   createdAt: z.string(),
 });
 export type RecentRegistration = z.infer<typeof recentRegistrationSchema>;
+
+export const dashboardTrendsSchema = z.object({
+  /** API log rows from midnight UTC yesterday up to this time yesterday. */
+  yesterdayApiRequestsSameTime: z.number().int(),
+  /** SWIFT participants registered since the start of the current calendar month (UTC). */
+  monthlySwiftParticipantGrowth: z.number().int(),
+});
+export type DashboardTrends = z.infer<typeof dashboardTrendsSchema>;

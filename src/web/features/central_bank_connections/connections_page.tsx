@@ -72,7 +72,11 @@ export default function ConnectionsPage() {
       if (isUnauthorizedError(error)) return redirectToLogin(toast);
       toast({ title: "Test Failed", description: "Failed to test connection", variant: "destructive" });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] }),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
+      // The dashboard's operational-status alert follows each connection's last test.
+      queryClient.invalidateQueries({ queryKey: ["/api/dashboard/alerts"] });
+    },
   });
 
   const showPartner = partner.data !== undefined && connections.isSuccess &&

@@ -1,7 +1,13 @@
-/** The Dashboard (spec 2.3): stats, recent registrations, quick actions, static alerts, code lookup. */
+/** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
 import { useQuery } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { Link } from "react-router";
+import {
+  type AlertTone,
+  type DashboardAlert,
+  monthlyGrowthText,
+  versusYesterdayText,
+} from "../../../domain/dashboard.ts";
 import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
@@ -41,28 +47,22 @@ const RECENT_COLUMNS = 5;
 const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
-const SYSTEM_ALERTS = [
-  {
-    tone: "border-amber-300 bg-amber-50 text-amber-900",
-    title: "3 institutions awaiting approval",
-    text: "Pending registrations need a supervisor's review.",
-  },
-  {
-    tone: "border-blue-300 bg-blue-50 text-blue-900",
-    title: "Maintenance scheduled",
-    text: "Jan 20, 2:00 AM: registry services briefly unavailable.",
-  },
-  {
-    tone: "border-green-300 bg-green-50 text-green-900",
-    title: "All endpoints operational",
-    text: "Every API endpoint is responding normally.",
-  },
-] as const;
+interface DashboardTrends {
+  yesterdayApiRequestsSameTime: number;
+  monthlySwiftParticipantGrowth: number;
+}
+
+const ALERT_TONES: Record<AlertTone, string> = {
+  warning: "border-amber-300 bg-amber-50 text-amber-900",
+  error: "border-red-300 bg-red-50 text-red-900",
+  ok: "border-green-300 bg-green-50 text-green-900",
+};
 
 const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
 
 function StatCards() {
   const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
+  const trends = useQuery<DashboardTrends>({ queryKey: ["/api/dashboard/trends"] });
   if (stats.isLoading) {
     return (
       <div
@@ -84,20 +84,31 @@ function StatCards() {
     );
   }
   const data = stats.data;
+  const trend = trends.data;
+  // A trend is shown only once both of its figures are known, so it never disagrees with the count.
+  const growth = (added: number | undefined) => (added === undefined ? undefined : monthlyGrowthText(added));
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="stat-cards">
       <StatCard
         label="Registered Institutions"
         value={count(data?.totalInstitutions)}
-        hint={`+${count(data?.monthlyInstitutionGrowth)} this month`}
+        hint={growth(data?.monthlyInstitutionGrowth)}
       />
       <StatCard
         label="Active Routing Codes"
         value={count(data?.activeRoutingCodes)}
-        hint={`+${count(data?.monthlyRoutingCodeGrowth)} this month`}
+        hint={growth(data?.monthlyRoutingCodeGrowth)}
       />
-      <StatCard label="SWIFT Participants" value={count(data?.swiftParticipants)} hint="No change" />
-      <StatCard label="API Requests Today" value={count(data?.todayApiRequests)} hint="+18% vs yesterday" />
+      <StatCard
+        label="SWIFT Participants"
+        value={count(data?.swiftParticipants)}
+        hint={growth(trend?.monthlySwiftParticipantGrowth)}
+      />
+      <StatCard
+        label="API Requests Today"
+        value={count(data?.todayApiRequests)}
+        hint={data && trend ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime) : undefined}
+      />
     </div>
   );
 }
@@ -188,15 +199,18 @@ function QuickActions() {
 }
 
 function SystemAlerts() {
+  const alerts = useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
   return (
     <Card>
       <CardHeader>
         <CardTitle>System Alerts</CardTitle>
       </CardHeader>
       <CardContent>
-        <ul className="space-y-2">
-          {SYSTEM_ALERTS.map((alert) => (
-            <li key={alert.title} className={`rounded-md border p-3 ${alert.tone}`}>
+        {alerts.isLoading && <Skeleton className="h-14 w-full" />}
+        {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+        <ul className="space-y-2" data-testid="system-alerts">
+          {alerts.data?.alerts.map((alert) => (
+            <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
               <p className="text-sm font-semibold">{alert.title}</p>
               <p className="text-xs">{alert.text}</p>
             </li>
