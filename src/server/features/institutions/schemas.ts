@@ -52,9 +52,21 @@ export const institutionSchema = z.object({
 });
 export type Institution = z.infer<typeof institutionSchema>;
 
+/** The columns the registry list can be ordered by (issue 23: the sortable table). */
+export const INSTITUTION_SORT_KEYS = ["name", "type", "registrationNumber", "status", "createdAt"] as const;
+export type InstitutionSortKey = (typeof INSTITUTION_SORT_KEYS)[number];
+
 export const institutionListQuerySchema = paginationQuery.extend({
   /** Case-insensitive; blank means the full list. */
   search: z.string().trim().max(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE).optional(),
+  /** Only institutions in this status. */
+  status: z.enum(INSTITUTION_STATUSES).optional(),
+  /** Only institutions of this type. */
+  type: z.enum(INSTITUTION_TYPES).optional(),
+  /** Order by this column (ties newest first); without it the list is newest first. */
+  sort: z.enum(INSTITUTION_SORT_KEYS).optional(),
+  /** Ascending unless "desc". */
+  order: z.enum(["asc", "desc"]).optional(),
 });
 export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
 
