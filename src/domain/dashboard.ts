@@ -41,7 +41,8 @@ export interface DashboardAlert {
   text: string;
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /**
  * Spec 2.3's alerts with their numbers from data: the awaiting-approval alert only when something
@@ -81,7 +82,8 @@ export function dashboardAlerts(facts: AlertFacts): DashboardAlert[] {
       id: "operational",
       tone: "ok",
       title: "All endpoints operational",
-      text: "Every partner connection's last test succeeded and the API answered without server errors in the last hour.",
+      text:
+        "Every partner connection's last test succeeded and the API answered without server errors in the last hour.",
     });
   }
   return alerts;

@@ -58,7 +58,11 @@ Deno.test("sorting, filtering and paging 1,000 institutions", async () => {
 
     const byName = await page(req, "sort=name&order=asc&limit=100&offset=0");
     assert.equal(byName.total, ROWS);
-    assert.deepEqual(byName.items.slice(0, 3).map((row) => row.name), ["Bank 0000", "Bank 0001", "Bank 0002"]);
+    assert.deepEqual(byName.items.slice(0, 3).map((row) => row.name), [
+      "Bank 0000",
+      "Bank 0001",
+      "Bank 0002",
+    ]);
     const lastPage = await page(req, "sort=name&order=desc&limit=100&offset=900");
     assert.equal(lastPage.items.length, 100);
     assert.equal(lastPage.items.at(-1)!.name, "Bank 0000");
@@ -89,7 +93,9 @@ Deno.test("sorting, filtering and paging 1,000 institutions", async () => {
     // A search narrowed by a filter: only matches in that status.
     const searched = await page(req, "search=LIST-09&status=active&limit=100");
     assert.ok(searched.total > 0);
-    assert.ok(searched.items.every((row) => row.status === "active" && row.registrationNumber.startsWith("LIST-09")));
+    assert.ok(
+      searched.items.every((row) => row.status === "active" && row.registrationNumber.startsWith("LIST-09")),
+    );
     assert.equal(searched.total, 34);
 
     const bad = await req("GET", "/api/institutions?sort=password&status=deleted");

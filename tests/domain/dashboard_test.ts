@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { dashboardAlerts, monthlyGrowthText, versusYesterdayText } from "../../src/domain/dashboard.ts";
 
-const CALM = { pendingInstitutions: 0, failingConnections: 0, apiRequestsLastHour: 0, apiServerErrorsLastHour: 0 };
+const CALM = {
+  pendingInstitutions: 0,
+  failingConnections: 0,
+  apiRequestsLastHour: 0,
+  apiServerErrorsLastHour: 0,
+};
 
 Deno.test("monthlyGrowthText() says No change for nothing added and +N this month otherwise", () => {
   assert.equal(monthlyGrowthText(0), "No change");
@@ -24,8 +29,14 @@ Deno.test("dashboardAlerts(): nothing pending and nothing failing is one operati
 });
 
 Deno.test("dashboardAlerts(): the awaiting-approval alert carries the pending count", () => {
-  assert.equal(dashboardAlerts({ ...CALM, pendingInstitutions: 6 })[0].title, "6 institutions awaiting approval");
-  assert.equal(dashboardAlerts({ ...CALM, pendingInstitutions: 1 })[0].title, "1 institution awaiting approval");
+  assert.equal(
+    dashboardAlerts({ ...CALM, pendingInstitutions: 6 })[0].title,
+    "6 institutions awaiting approval",
+  );
+  assert.equal(
+    dashboardAlerts({ ...CALM, pendingInstitutions: 1 })[0].title,
+    "1 institution awaiting approval",
+  );
 });
 
 Deno.test("dashboardAlerts(): a failing connection or API server errors replace the operational alert", () => {

@@ -7,7 +7,9 @@ import { X } from "lucide-react";
 import type { AuthUser } from "../../lib/auth.ts";
 import { Brand, SidebarContent } from "./sidebar.tsx";
 
-export default function MobileSidebar({ user, open, onClose }: { user: AuthUser | undefined; open: boolean; onClose: () => void }) {
+export default function MobileSidebar(
+  { user, open, onClose }: { user: AuthUser | undefined; open: boolean; onClose: () => void },
+) {
   return (
     <Dialog open={open} onClose={onClose} className="relative z-40 lg:hidden">
       <div className="fixed inset-0 bg-slate-900/40" aria-hidden="true" />

@@ -79,7 +79,9 @@ export interface DataTableProps<T> {
 
 function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
   const Icon = direction === "asc" ? ArrowUp : direction === "desc" ? ArrowDown : ChevronsUpDown;
-  return <Icon aria-hidden="true" className={`h-3.5 w-3.5 ${direction ? "text-slate-900" : "text-slate-500"}`} />;
+  return (
+    <Icon aria-hidden="true" className={`h-3.5 w-3.5 ${direction ? "text-slate-900" : "text-slate-500"}`} />
+  );
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -154,7 +156,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 className={inputClassName}
               >
                 <option value="">{filter.allLabel}</option>
-                {filter.options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+                {filter.options.map((option) => (
+                  <option key={option.value} value={option.value}>{option.label}</option>
+                ))}
               </select>
             </div>
           ))}
@@ -178,7 +182,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     <th
                       key={header.id}
                       scope="col"
-                      aria-sort={direction === "asc" ? "ascending" : direction === "desc" ? "descending" : undefined}
+                      aria-sort={direction === "asc"
+                        ? "ascending"
+                        : direction === "desc"
+                        ? "descending"
+                        : undefined}
                       className="h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600"
                     >
                       {meta?.srOnlyHeader
@@ -202,21 +210,25 @@ export function DataTable<T>(props: DataTableProps<T>) {
             ))}
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {isLoading && Array.from({ length: LOADING_ROWS }, (_, row) => (
-              <tr key={row} data-testid="loading-row">
-                {Array.from({ length: columnCount }, (_, cell) => (
-                  <td key={cell} className="px-3 py-3">
-                    <Skeleton className="h-4 w-full" />
-                  </td>
-                ))}
-              </tr>
-            ))}
+            {isLoading &&
+              Array.from({ length: LOADING_ROWS }, (_, row) => (
+                <tr key={row} data-testid="loading-row">
+                  {Array.from({ length: columnCount }, (_, cell) => (
+                    <td key={cell} className="px-3 py-3">
+                      <Skeleton className="h-4 w-full" />
+                    </td>
+                  ))}
+                </tr>
+              ))}
             {visibleRows.map((row) => (
               <tr key={row.id} className="hover:bg-slate-50">
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
                   return (
-                    <td key={cell.id} className={`px-3 py-3 align-middle text-slate-800 ${meta?.cellClassName ?? ""}`}>
+                    <td
+                      key={cell.id}
+                      className={`px-3 py-3 align-middle text-slate-800 ${meta?.cellClassName ?? ""}`}
+                    >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </td>
                   );
@@ -231,7 +243,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
         ? (
           <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm text-slate-600" aria-live="polite">
-              Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of{" "}
+              Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of
+              {" "}
               {total.toLocaleString()}
             </p>
             <div className="flex gap-2">
