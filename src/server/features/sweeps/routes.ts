@@ -4,6 +4,7 @@ import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
+  autoSweepBodySchema,
   countSweepsQuery,
   createSweepSchema,
   idempotencyKeySchema,
@@ -17,6 +18,7 @@ import {
   getSweep,
   listSweeps,
   loadSweepMessageData,
+  previewAutoSweep,
   runAutoSweep,
 } from "./service.ts";
 
@@ -41,12 +43,16 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ since, count: await countSweepsSince(deps.db.read, since) });
   });
 
-  app.post("/balance-sweeps/auto-sweep", async (c) => {
+  /** What the automatic sweep would move now (accounts, amounts, currencies), moving nothing. */
+  app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await previewAutoSweep(deps.db.read)));
+
+  app.post("/balance-sweeps/auto-sweep", validate("json", autoSweepBodySchema), async (c) => {
     const sweeps = await runAutoSweep(
       deps.db,
       actorOf(c, deps.config),
       executorOf(c.get("user")),
       "threshold",
+      c.req.valid("json").planId,
     );
     return c.json({ sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) });
   });

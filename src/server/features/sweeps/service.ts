@@ -34,7 +34,7 @@ import {
   statementsOf,
   type Writer,
 } from "../../db.ts";
-import { AppError, fromDomainError, notFound } from "../../errors.ts";
+import { AppError, conflict, fromDomainError, notFound } from "../../errors.ts";
 import {
   type BalanceMoveResult,
   moveBalances,
@@ -476,6 +476,7 @@ export async function autoSweepInTransaction(
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
+  expectedPlanId?: string,
 ): Promise<SweepDto[]> {
   const statements = statementsOf(writer);
   const rows = await statements.all<MovedAccount>(
@@ -484,6 +485,9 @@ export async function autoSweepInTransaction(
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const plans = planAutoSweeps(rows.map(toSweepAccount));
+  if (expectedPlanId !== undefined && autoSweepPlanId(plans) !== expectedPlanId) {
+    throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+  }
   const label = sweepType === "scheduled" ? "Scheduled" : "Automatic";
   const sweeps: SweepDto[] = [];
   for (const plan of plans) {
@@ -506,10 +510,69 @@ export async function runAutoSweep(
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
+  expectedPlanId?: string,
 ): Promise<SweepDto[]> {
   return await db.writeStatements((statements) =>
-    autoSweepInTransaction(statements, actor, executor, sweepType)
+    autoSweepInTransaction(statements, actor, executor, sweepType, expectedPlanId)
   );
+}
+
+export const AUTO_SWEEP_PLAN_CHANGED =
+  "The balances changed since this plan was shown; review the new plan before sweeping";
+
+/** The fingerprint of a run's moves: which account sends how much where, in order. */
+function autoSweepPlanId(plans: readonly SweepPlan[]): string {
+  const text = plans.map((plan) => `${plan.sourceId}>${plan.targetId}:${plan.amountMinor}`).join("\n");
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export interface AutoSweepPlanMove {
+  sourceAccountNumber: string;
+  sourceAccountName: string;
+  targetAccountNumber: string;
+  targetAccountName: string;
+  currency: string;
+  /** Decimal string, e.g. "1250.00". */
+  amount: string;
+}
+
+export interface AutoSweepPlanDto {
+  planId: string;
+  sweeps: AutoSweepPlanMove[];
+  totals: { currency: string; amount: string }[];
+}
+
+/**
+ * What an automatic run would move now, without moving anything: the same planner over the same
+ * accounts in the same order as the run itself. Confirming sends back `planId`, and the run
+ * refuses if its own plan has changed in between.
+ */
+export async function previewAutoSweep(db: Queryable): Promise<AutoSweepPlanDto> {
+  const rows = await db.all<MovedAccount>(
+    sql.raw(`SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const plans = planAutoSweeps(rows.map(toSweepAccount));
+  const totals = new Map<string, bigint>();
+  const sweeps = plans.map((plan) => {
+    const source = byId.get(plan.sourceId)!;
+    const target = byId.get(plan.targetId)!;
+    totals.set(source.currency, (totals.get(source.currency) ?? 0n) + plan.amountMinor);
+    return {
+      sourceAccountNumber: source.accountNumber,
+      sourceAccountName: source.accountName,
+      targetAccountNumber: target.accountNumber,
+      targetAccountName: target.accountName,
+      currency: source.currency,
+      amount: formatMoney(plan.amountMinor),
+    };
+  });
+  return {
+    planId: autoSweepPlanId(plans),
+    sweeps,
+    totals: [...totals].sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, minor]) => ({ currency, amount: formatMoney(minor) })),
+  };
 }
 
 const sourceAccount = alias(ledgerAccounts, "source_account");

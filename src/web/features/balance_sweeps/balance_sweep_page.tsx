@@ -1,10 +1,10 @@
 /**
- * Spec 2.10 Balance Sweep Management: Auto Sweep, the Manual Sweep and Add Account dialogs, four
+ * Spec 2.10 Balance Sweep Management: Auto Sweep (planned and confirmed first), the Manual Sweep and Add Account dialogs, four
  * summary cards (ledger and liquid totals summed here by account type in exact BigInt minor units,
  * today's sweeps, active accounts), the accounts table and the 10 newest sweeps, each with its
  * ISO 20022 camt.050 message to download.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
@@ -19,20 +19,16 @@ import {
 } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatDateTime, titleCase } from "../../lib/format.ts";
-import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
+import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
 import {
   ACCOUNTS_KEY,
-  AUTO_SWEEP_PATH,
   type BalanceSweep,
   executorName,
   formatAmount,
   formatTotals,
-  invalidateSweepData,
   type LedgerAccount,
   RECENT_SWEEPS_KEY,
   RECENT_SWEEPS_SHOWN,
@@ -176,9 +172,8 @@ export default function BalanceSweepPage() {
   const sweepsQuery = useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
   const todayQuery = useQuery<{ count: number }>({ queryKey: [todayCountKey()] });
   const [manualOpen, setManualOpen] = useState(false);
+  const [autoOpen, setAutoOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
   const accounts = accountsQuery.data ?? [];
 
   const summary = useMemo(() => ({
@@ -186,25 +181,6 @@ export default function BalanceSweepPage() {
     liquid: formatTotals(totalsByCurrency(accounts, "liquid")),
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
-
-  const autoSweep = useMutation({
-    mutationFn: () => apiJson<{ sweepsExecuted: number }>("POST", AUTO_SWEEP_PATH),
-    onSuccess: (result) => {
-      toast({
-        title: "Auto Sweep Completed",
-        description: `${result.sweepsExecuted} sweeps executed automatically`,
-      });
-      invalidateSweepData(queryClient);
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({
-        title: "Auto Sweep Failed",
-        description: "Failed to execute automatic sweep",
-        variant: "destructive",
-      });
-    },
-  });
 
   const pending = (value: string | number) => (accountsQuery.isLoading ? "…" : value);
 
@@ -215,9 +191,7 @@ export default function BalanceSweepPage() {
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
           <>
-            <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
-              {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
-            </Button>
+            <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
             <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
             <Button onClick={() => setAddOpen(true)}>Add Account</Button>
           </>
@@ -260,6 +234,7 @@ export default function BalanceSweepPage() {
         </CardContent>
       </Card>
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
+      <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />
     </>
   );
