@@ -91,7 +91,16 @@ e2eTest(
       }
       await expectAccessible(page, "institutions");
 
+      // Issue 23: a status change asks for its reason first.
       await row.getByRole("button", { name: `Approve ${NAME}` }).click();
+      const approve = page.getByRole("dialog", { name: `Approve ${NAME}` });
+      await approve.getByLabel("Reason").waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the reason has focus");
+      await approve.getByRole("button", { name: "Approve", exact: true }).click();
+      await approve.getByText("Required").waitFor();
+      await expectAccessible(page, "status change dialog");
+      await approve.getByLabel("Reason").fill("Licence documents verified");
+      await approve.getByRole("button", { name: "Approve", exact: true }).click();
       await expectToast(page, /Institution approved/);
       await row.getByText("active", { exact: true }).waitFor();
       await row.getByRole("button", { name: `Suspend ${NAME}` }).waitFor();

@@ -57,6 +57,7 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
         actorOf(c, config),
         c.req.valid("param").id,
         c.req.valid("json").status,
+        c.req.valid("json").reason,
       );
       return c.json(updated);
     },

@@ -16,6 +16,7 @@ import {
   MAX_NUMBER_OF_BRANCHES,
   MAX_PHONE_NUMBER_LENGTH,
   MAX_REGISTRATION_NUMBER_LENGTH,
+  MAX_STATUS_CHANGE_REASON_LENGTH,
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
@@ -97,7 +98,11 @@ export const createInstitutionSchema = z.object({
 });
 export type CreateInstitutionInput = z.output<typeof createInstitutionSchema>;
 
-export const statusChangeSchema = z.object({ status: requiredEnum(INSTITUTION_STATUSES) });
+export const statusChangeSchema = z.object({
+  status: requiredEnum(INSTITUTION_STATUSES),
+  /** Why the status changes; kept in the audit row. Blank means none given. */
+  reason: optionalText(MAX_STATUS_CHANGE_REASON_LENGTH),
+});
 
 export const SEARCH_TYPES = ["routing", "swift", "institution"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];

@@ -313,8 +313,9 @@ export function changeInstitutionStatus(
   actor: Actor,
   id: string,
   to: InstitutionStatus,
+  reason: string | null = null,
 ): Promise<Institution> {
-  return db.transaction((tx) => applyStatusChange(tx, actor, id, to));
+  return db.transaction((tx) => applyStatusChange(tx, actor, id, to, reason));
 }
 
 /** The status change itself, inside the caller's transaction. */
@@ -323,6 +324,7 @@ export async function applyStatusChange(
   actor: Actor,
   id: string,
   to: InstitutionStatus,
+  reason: string | null = null,
 ): Promise<Institution> {
   const current = await tx.select().from(institutions).where(eq(institutions.id, id)).get();
   if (!current) throw notFound("Institution");
@@ -341,7 +343,7 @@ export async function applyStatusChange(
     entityType: AUDIT_ENTITY_TYPE,
     entityId: id,
     action: "status_change",
-    changes: { before: { status: current.status }, after: { status: to } },
+    changes: { before: { status: current.status }, after: { status: to }, ...(reason ? { reason } : {}) },
   });
   return toInstitution({ ...current, status: to, updatedAt });
 }

@@ -1,0 +1,45 @@
+/** Issue 23: a status change carries its reason into the audit row. */
+import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
+import { MAX_STATUS_CHANGE_REASON_LENGTH } from "../../src/domain/institution.ts";
+import { createTestApp, expectJson } from "../helpers/test_app.ts";
+
+Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
+  const t = await createTestApp();
+  try {
+    const req = t.as(await t.login());
+    const created = await expectJson(
+      await req("POST", "/api/institutions", {
+        body: {
+          name: "Reasoned Savings Bank",
+          type: "savings",
+          registrationNumber: "REASON-1",
+          address: "3 Audit Lane",
+          phoneNumber: "+1 202 555 0110",
+          emailAddress: "ops@reasoned.example",
+        },
+      }),
+      201,
+    );
+    const path = `/api/institutions/${created.id}/status`;
+    const long = "x".repeat(MAX_STATUS_CHANGE_REASON_LENGTH + 1);
+    const tooLong = await expectJson(await req("PATCH", path, { body: { status: "active", reason: long } }), 400);
+    assert.ok(tooLong.fields.reason);
+
+    await expectJson(await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } }), 200);
+    // The reason stays optional for API clients.
+    await expectJson(await req("PATCH", path, { body: { status: "suspended" } }), 200);
+    const rows = await t.deps.db.read.all<{ changes: string }>(
+      sql`SELECT changes FROM audit_trail WHERE entity_id = ${created.id} AND action = 'status_change' ORDER BY seq`,
+    );
+    const changes = rows.map((row) => JSON.parse(row.changes));
+    assert.deepEqual(changes[0], {
+      before: { status: "pending" },
+      after: { status: "active" },
+      reason: "Licence verified",
+    });
+    assert.equal(changes[1].reason, undefined);
+  } finally {
+    await t.close();
+  }
+});
