@@ -1,13 +1,19 @@
-import { Suspense } from "react";
-import { Route, Routes } from "react-router";
+import { Suspense, useEffect } from "react";
+import { Route, Routes, useNavigate } from "react-router";
 import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
 import { Toaster } from "./components/ui/toaster.tsx";
 import { NewInstitutionDialogHost } from "./features/institutions/new_institution_dialog_host.tsx";
 import { useAuth } from "./lib/auth.ts";
+import { takeReturnPath } from "./lib/return_to.ts";
 import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
 
 function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const path = takeReturnPath();
+    if (path) navigate(path, { replace: true });
+  }, []);
   return (
     <Shell user={user} dialogs={<NewInstitutionDialogHost />}>
       <Suspense fallback={<Spinner />}>
