@@ -23,10 +23,16 @@ Deno.test("PATCH /api/institutions/:id/status records the reason in the audit ro
     );
     const path = `/api/institutions/${created.id}/status`;
     const long = "x".repeat(MAX_STATUS_CHANGE_REASON_LENGTH + 1);
-    const tooLong = await expectJson(await req("PATCH", path, { body: { status: "active", reason: long } }), 400);
+    const tooLong = await expectJson(
+      await req("PATCH", path, { body: { status: "active", reason: long } }),
+      400,
+    );
     assert.ok(tooLong.fields.reason);
 
-    await expectJson(await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } }), 200);
+    await expectJson(
+      await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } }),
+      200,
+    );
     // The reason stays optional for API clients.
     await expectJson(await req("PATCH", path, { body: { status: "suspended" } }), 200);
     const rows = await t.deps.db.read.all<{ changes: string }>(

@@ -4,31 +4,46 @@ import { isReturnPath } from "../../src/web/lib/return_to.ts";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, signIn, withBrowser } from "./helpers.ts";
 
 Deno.test("isReturnPath() accepts only this app's own pages", () => {
-  for (const path of ["/reports", "/institutions?search=bank", "/settings#backup"]) assert.ok(isReturnPath(path), path);
-  for (const path of ["/", "//evil.example/x", "/\\evil.example", "https://evil.example/", "/api/logout", "/api", ""]) {
+  for (const path of ["/reports", "/institutions?search=bank", "/settings#backup"]) {
+    assert.ok(isReturnPath(path), path);
+  }
+  for (
+    const path of [
+      "/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "https://evil.example/",
+      "/api/logout",
+      "/api",
+      "",
+    ]
+  ) {
     assert.ok(!isReturnPath(path), path);
   }
   assert.ok(!isReturnPath(`/${"a".repeat(5000)}`));
 });
 
-e2eTest("signing in from a link to /reports lands on /reports", () =>
-  withBrowser(async ({ page, server }) => {
-    await page.goto(`${server.baseUrl}/reports`);
-    await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${server.baseUrl}/api/login`);
-    await page.getByLabel("E-mail address").fill(E2E_ADMIN_EMAIL);
-    await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${server.baseUrl}/reports`);
-    await page.getByRole("heading", { name: "Reports & Analytics", level: 1 }).waitFor();
+e2eTest(
+  "signing in from a link to /reports lands on /reports",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await page.goto(`${server.baseUrl}/reports`);
+      await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.waitForURL(`${server.baseUrl}/api/login`);
+      await page.getByLabel("E-mail address").fill(E2E_ADMIN_EMAIL);
+      await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.waitForURL(`${server.baseUrl}/reports`);
+      await page.getByRole("heading", { name: "Reports & Analytics", level: 1 }).waitFor();
 
-    // Only once: signing out and in again from the landing page goes to the dashboard.
-    await page.getByRole("link", { name: "Sign Out" }).click();
-    await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
-    await signIn(page, server.baseUrl);
-    assert.equal(new URL(page.url()).pathname, "/");
-  }));
+      // Only once: signing out and in again from the landing page goes to the dashboard.
+      await page.getByRole("link", { name: "Sign Out" }).click();
+      await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
+      await signIn(page, server.baseUrl);
+      assert.equal(new URL(page.url()).pathname, "/");
+    }),
+);
 
 e2eTest("the 404 screen links back to the dashboard", () =>
   withBrowser(async ({ page, server }) => {

@@ -94,6 +94,8 @@ for (const size of SIZES) {
           const overflow = await horizontalOverflow(page);
           assert.deepEqual(overflow, { page: 0, main: 0 }, `${path} at ${size.width} px scrolls sideways`);
           await expectMainActionUsable(page, path, size.width);
+        // One inline error style: no form leaves validation to the browser's own bubbles.
+        assert.equal(await page.locator("form:not([novalidate])").count(), 0, `${path}: a form without noValidate`);
           await expectAccessible(page, `${path} at ${size.width} px`);
           const name = path === "/" ? "dashboard" : path.slice(1);
           await page.screenshot({ path: `${ARTIFACTS}${name}-${size.name}.png`, fullPage: true });

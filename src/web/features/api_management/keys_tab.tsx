@@ -67,7 +67,7 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+        <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
           <TextField
             label="Key name"
             required

@@ -62,6 +62,7 @@ export function AccountDataServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();
@@ -118,6 +119,7 @@ export function AccountDataServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();

@@ -57,6 +57,7 @@ export function CardPaymentServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();
@@ -99,6 +100,7 @@ export function CardPaymentServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();

@@ -165,7 +165,7 @@ export default function IbanValidationPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <div className="flex-1">
               <TextField
                 label="IBAN"

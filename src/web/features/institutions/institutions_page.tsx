@@ -240,7 +240,7 @@ export default function InstitutionsPage() {
             isLoading={page.isLoading}
             filters={FILTERS}
             toolbar={
-              <form role="search" onSubmit={submitSearch} className="flex min-w-0 flex-1 flex-wrap gap-2">
+              <form role="search" noValidate onSubmit={submitSearch} className="flex min-w-0 flex-1 flex-wrap gap-2">
                 <label htmlFor="institution-search" className="sr-only">Search institutions</label>
                 <input
                   id="institution-search"
