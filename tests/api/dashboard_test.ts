@@ -260,10 +260,43 @@ Deno.test("GET /api/dashboard/trends: yesterday's requests up to this time of da
   });
 });
 
+Deno.test("GET /api/dashboard/charts counts registrations per month and API requests per hour, today and yesterday", async () => {
+  await withApp(async (t, req) => {
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const monthsBack = (n: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 15)).toISOString();
+    await addInstitution(t, new Date(monthStart).toISOString());
+    await addInstitution(t, now.toISOString());
+    await addInstitution(t, monthsBack(2));
+    await addInstitution(t, monthsBack(12), true); // outside the 12-month window
+
+    const dayStart = Date.parse(startOfUtcDay(now));
+    await addApiLog(t, new Date(dayStart).toISOString()); // today, hour 0
+    await addApiLog(t, new Date(dayStart + 60_000).toISOString()); // today, hour 0
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY + 5 * 3_600_000).toISOString()); // yesterday, hour 5
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY - 1000).toISOString()); // two days ago
+
+    const charts = await expectJson(await req("GET", "/api/dashboard/charts"), 200);
+    assert.equal(charts.registrationsPerMonth.length, 12);
+    assert.equal(charts.registrationsPerMonth.at(-1).month, now.toISOString().slice(0, 7));
+    assert.deepEqual(
+      charts.registrationsPerMonth.map((bucket: { count: number }) => bucket.count),
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2],
+    );
+    assert.equal(charts.apiRequestsPerHour.today.length, 24);
+    assert.equal(charts.apiRequestsPerHour.today[0], 2);
+    assert.equal(charts.apiRequestsPerHour.today.reduce((a: number, b: number) => a + b, 0), 2);
+    assert.equal(charts.apiRequestsPerHour.yesterday[5], 1);
+    assert.equal(charts.apiRequestsPerHour.yesterday.reduce((a: number, b: number) => a + b, 0), 1);
+  });
+});
+
 Deno.test("dashboard routes answer 401 without a session", async () => {
   const t = await createTestApp();
   try {
     await expectJson(await t.request("GET", "/api/dashboard/trends"), 401);
+    await expectJson(await t.request("GET", "/api/dashboard/charts"), 401);
     await expectJson(await t.request("GET", "/api/dashboard/alerts"), 401);
     await expectJson(await t.request("GET", "/api/dashboard/stats"), 401);
     await expectJson(await t.request("GET", "/api/dashboard/recent-registrations"), 401);

@@ -110,3 +110,48 @@ Deno.test("an auto-sweep confirmed on a plan that no longer holds answers 409 an
     await t.close();
   }
 });
+
+Deno.test("GET /api/balance-sweeps/charts: sweeps per day and each day's closing ledger and liquid totals per currency", async () => {
+  const t = await createTestApp();
+  try {
+    const req = t.as(await t.login());
+    const liquid = await createAccount(req, { accountType: "liquid" });
+    const ledger = await createAccount(req, { currentBalance: "1000.00" });
+    await createAccount(req, { currency: "EUR", currentBalance: "50.00" });
+    await expectJson(
+      await req("POST", "/api/balance-sweeps", {
+        body: { sourceAccountId: ledger.id, targetAccountId: liquid.id, sweepAmount: "200.00" },
+      }),
+      201,
+    );
+    const charts = await expectJson(await req("GET", "/api/balance-sweeps/charts"), 200);
+    assert.equal(charts.days.length, 30);
+    assert.equal(charts.days.at(-1), new Date().toISOString().slice(0, 10));
+    assert.deepEqual(charts.sweepsPerDay.slice(-2), [0, 1]);
+    assert.equal(charts.sweepsPerDay.reduce((a: number, b: number) => a + b, 0), 1);
+    // Today's close is what the accounts hold now (the test app also seeds accounts of its own).
+    const accounts = await expectJson<{ accountType: string; currency: string; currentBalance: string }[]>(
+      await req("GET", "/api/ledger-accounts"),
+      200,
+    );
+    const total = (currency: string, type: string) => {
+      const minor = accounts.filter((a) => a.currency === currency && a.accountType === type)
+        .reduce((sum, a) => sum + BigInt(a.currentBalance.replace(".", "")), 0n);
+      return `${minor / 100n}.${String(minor % 100n).padStart(2, "0")}`;
+    };
+    for (const entry of charts.liquidity as { currency: string; ledger: string[]; liquid: string[] }[]) {
+      assert.deepEqual(
+        [entry.ledger.at(-1), entry.liquid.at(-1)],
+        [total(entry.currency, "ledger"), total(entry.currency, "liquid")],
+        entry.currency,
+      );
+    }
+    const currencies = charts.liquidity.map((entry: { currency: string }) => entry.currency);
+    assert.ok(currencies.includes("EUR") && currencies.includes("USD"));
+    assert.deepEqual(currencies, [...currencies].sort());
+    const usd = charts.liquidity.find((entry: { currency: string }) => entry.currency === "USD");
+    assert.equal(BigInt(usd.liquid.at(-1).replace(".", "")) >= 20000n, true, "the 200.00 swept today is liquid");
+  } finally {
+    await t.close();
+  }
+});

@@ -33,3 +33,11 @@ export const dashboardTrendsSchema = z.object({
   monthlySwiftParticipantGrowth: z.number().int(),
 });
 export type DashboardTrends = z.infer<typeof dashboardTrendsSchema>;
+
+export const dashboardChartsSchema = z.object({
+  /** The last 12 UTC months, oldest first, each with its count of new institutions. */
+  registrationsPerMonth: z.array(z.object({ month: z.string(), count: z.number().int() })),
+  /** Requests per UTC hour (24 entries, hour 0 first). */
+  apiRequestsPerHour: z.object({ today: z.array(z.number().int()), yesterday: z.array(z.number().int()) }),
+});
+export type DashboardCharts = z.infer<typeof dashboardChartsSchema>;

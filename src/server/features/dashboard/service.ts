@@ -7,7 +7,8 @@ import { desc, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
 import type { Queryable } from "../../db.ts";
 import { type DashboardAlert, dashboardAlerts } from "../../../domain/dashboard.ts";
-import type { DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";
+import { fillBuckets, HOURS_PER_DAY, lastMonths } from "../../../domain/time_buckets.ts";
+import type { DashboardCharts, DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";
 
 export const RECENT_REGISTRATIONS_LIMIT = 5;
 const MS_PER_HOUR = 3_600_000;
@@ -92,4 +93,35 @@ export async function systemAlerts(db: Queryable, now = new Date()): Promise<Das
     (SELECT count(*) FROM api_logs WHERE created_at >= ${since}) AS apiRequestsLastHour,
     (SELECT count(*) FROM api_logs WHERE response_status >= 500 AND created_at >= ${since}) AS apiServerErrorsLastHour`);
   return dashboardAlerts(facts);
+}
+
+/** The registrations chart covers this many months, the current one included. */
+export const REGISTRATION_CHART_MONTHS = 12;
+
+/**
+ * The dashboard's charts, aggregated here so the browser only draws: registrations per month (UTC)
+ * over the last 12 months, and API requests per hour of the day (UTC), today against yesterday.
+ */
+export async function dashboardCharts(db: Queryable, now = new Date()): Promise<DashboardCharts> {
+  const months = lastMonths(now, REGISTRATION_CHART_MONTHS);
+  const monthStart = `${months[0]}-01T00:00:00.000Z`;
+  const dayStart = startOfUtcDay(now);
+  const yesterdayStart = new Date(Date.parse(dayStart) - MS_PER_DAY).toISOString();
+  const [registrations, requests] = await Promise.all([
+    db.all<{ bucket: string; count: number }>(sql`SELECT substr(created_at, 1, 7) AS bucket, count(*) AS count
+      FROM institutions WHERE created_at >= ${monthStart} GROUP BY bucket`),
+    db.all<{ today: number; hour: number; count: number }>(sql`SELECT created_at >= ${dayStart} AS today,
+      CAST(substr(created_at, 12, 2) AS INTEGER) AS hour, count(*) AS count
+      FROM api_logs WHERE created_at >= ${yesterdayStart} GROUP BY today, hour`),
+  ]);
+  const perHour = (today: boolean) => {
+    const counts = new Array<number>(HOURS_PER_DAY).fill(0);
+    for (const row of requests) if (Boolean(row.today) === today) counts[row.hour] = row.count;
+    return counts;
+  };
+  const counts = fillBuckets(months, registrations);
+  return {
+    registrationsPerMonth: months.map((month, i) => ({ month, count: counts[i] })),
+    apiRequestsPerHour: { today: perHour(true), yesterday: perHour(false) },
+  };
 }

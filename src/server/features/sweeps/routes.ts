@@ -20,6 +20,7 @@ import {
   loadSweepMessageData,
   previewAutoSweep,
   runAutoSweep,
+  sweepCharts,
 } from "./service.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -42,6 +43,9 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     const since = new Date(c.req.valid("query").since).toISOString();
     return c.json({ since, count: await countSweepsSince(deps.db.read, since) });
   });
+
+  /** Sweeps per day and ledger/liquid totals per currency per day, over the last 30 days. */
+  app.get("/balance-sweeps/charts", async (c) => c.json(await sweepCharts(deps.db.read)));
 
   /** What the automatic sweep would move now (accounts, amounts, currencies), moving nothing. */
   app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await previewAutoSweep(deps.db.read)));

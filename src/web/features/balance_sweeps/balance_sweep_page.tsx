@@ -23,6 +23,7 @@ import { formatDateTime, titleCase } from "../../lib/format.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
+import { SweepCharts } from "./sweep_charts.tsx";
 import {
   ACCOUNT_TYPES,
   ACCOUNTS_KEY,
@@ -262,6 +263,7 @@ export default function BalanceSweepPage() {
           hint={`of ${accounts.length} accounts`}
         />
       </div>
+      <SweepCharts />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>Accounts</CardTitle>

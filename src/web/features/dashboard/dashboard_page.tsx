@@ -1,6 +1,7 @@
 /** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
 import { useQuery } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
+import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "react-router";
 import {
   type AlertTone,
@@ -46,6 +47,75 @@ const RECENT_COLUMNS = 5;
 /** Links that look like the outline button. */
 const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
+
+interface DashboardCharts {
+  registrationsPerMonth: { month: string; count: number }[];
+  apiRequestsPerHour: { today: number[]; yesterday: number[] };
+}
+
+/** Chart.js loads only when the charts draw, after the figures above them. */
+const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
+const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
+
+function monthLabel(month: string): string {
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+function ActivityCharts() {
+  const charts = useQuery<DashboardCharts>({ queryKey: ["/api/dashboard/charts"] });
+  const data = charts.data;
+  const registrations = useMemo(() => {
+    if (!data) return null;
+    const counts = data.registrationsPerMonth.map((bucket) => bucket.count);
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    return {
+      labels: data.registrationsPerMonth.map((bucket) => monthLabel(bucket.month)),
+      series: [{ label: "Registrations", values: counts }],
+      summary: `Registrations per month over the last 12 months: ${total} in all, ${counts.at(-1)} this month.`,
+    };
+  }, [data]);
+  const requests = useMemo(() => {
+    if (!data) return null;
+    const { today, yesterday } = data.apiRequestsPerHour;
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    return {
+      series: [{ label: "Today", values: today }, { label: "Yesterday", values: yesterday }],
+      summary: `API requests per hour (UTC): ${sum(today)} today, ${sum(yesterday)} yesterday.`,
+    };
+  }, [data]);
+  const body = (content: ReactNode) =>
+    charts.isError
+      ? <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>
+      : content ?? <Skeleton className="h-56 w-full" />;
+  return (
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+      <Card>
+        <CardHeader>
+          <CardTitle>Registrations per Month</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {body(registrations && (
+            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+              <ChartView kind="bar" labelHeading="Month" {...registrations} />
+            </Suspense>
+          ))}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>API Requests per Hour</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {body(requests && (
+            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+              <ChartView kind="line" labelHeading="Hour (UTC)" labels={HOUR_LABELS} {...requests} />
+            </Suspense>
+          ))}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
 
 interface DashboardTrends {
   yesterdayApiRequestsSameTime: number;
@@ -226,6 +296,7 @@ export default function DashboardPage() {
     <div className="space-y-6">
       <PageHeader title="Dashboard" subtitle="Central Bank Registry System Overview" />
       <StatCards />
+      <ActivityCharts />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="xl:col-span-2">
           <RecentRegistrations />
