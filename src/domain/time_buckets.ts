@@ -25,6 +25,18 @@ export function lastDays(now: Date, count: number): string[] {
   return days;
 }
 
+/** "YYYY-MM-DDTHH" of the `count` hours ending with `now`'s hour, oldest first. */
+export function lastHours(now: Date, count: number): string[] {
+  const hours: string[] = [];
+  const current = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours());
+  for (let back = count - 1; back >= 0; back--) {
+    hours.push(new Date(current - back * MS_PER_HOUR).toISOString().slice(0, 13));
+  }
+  return hours;
+}
+
+const MS_PER_HOUR = 3_600_000;
+
 /** Counts by bucket name, in the buckets' order, 0 where a bucket has no row. */
 export function fillBuckets(
   buckets: readonly string[],

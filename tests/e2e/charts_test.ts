@@ -32,5 +32,11 @@ e2eTest(
       await page.getByRole("img", { name: /ledger and liquid totals at each day's close/ }).waitFor();
       await page.getByRole("img", { name: /^Sweeps per day over the last 30 days/ }).waitFor();
       await expectAccessible(page, "balance sweep charts");
+
+      await page.goto(`${server.baseUrl}/api-management`);
+      await page.getByRole("img", { name: /^API requests per hour by key over the last 24 hours/ }).waitFor();
+      await page.getByRole("img", { name: /^Share of requests answered 4xx or 5xx per hour by key/ })
+        .waitFor();
+      await expectAccessible(page, "API management charts");
     }, { SEED_DEMO: "1" }),
 );

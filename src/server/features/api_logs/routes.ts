@@ -4,7 +4,7 @@ import { requireAdmin } from "../../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { validate } from "../../validation.ts";
 import { apiLogQuerySchema } from "./schemas.ts";
-import { apiLogStats, listApiLogs } from "./service.ts";
+import { apiLogCharts, apiLogStats, listApiLogs } from "./service.ts";
 
 const ADMIN_ONLY = "Only administrators can read the API request log";
 
@@ -16,6 +16,7 @@ export function apiLogsRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/api-logs/stats", requireAdmin(ADMIN_ONLY), async (c) => c.json(await apiLogStats(deps.db.read)));
+  app.get("/api-logs/charts", requireAdmin(ADMIN_ONLY), async (c) => c.json(await apiLogCharts(deps.db.read)));
 
   return app;
 }
