@@ -1,7 +1,7 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { z } from "zod";
+import { object, safeParse } from "zod/mini";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { apiJson } from "../../lib/api.ts";
@@ -36,7 +36,7 @@ type DistributeForm = typeof DISTRIBUTE_DEFAULTS;
 
 /** The server's recipientInfo rules (cards schemas): a name and an e-mail address, 255 characters each. */
 const MAX_RECIPIENT_TEXT_LENGTH = 255;
-const recipientRules = z.object({
+const recipientRules = object({
   recipientName: requiredText(MAX_RECIPIENT_TEXT_LENGTH),
   recipientEmail: requiredEmail(MAX_RECIPIENT_TEXT_LENGTH),
 });
@@ -99,7 +99,7 @@ export function DistributeCardForm() {
       className="grid gap-4 sm:grid-cols-2"
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = recipientRules.safeParse(form);
+        const checked = safeParse(recipientRules, form);
         if (!checked.success) return setErrors(fieldErrors(checked.error));
         setErrors({});
         if (!distribute.isPending) distribute.mutate(form);

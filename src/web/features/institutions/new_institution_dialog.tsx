@@ -5,7 +5,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAtom } from "jotai";
 import { type FormEvent, useState } from "react";
-import { z } from "zod";
+import {
+  boolean,
+  enum as zEnum,
+  gte,
+  int,
+  lte,
+  maxLength,
+  nullable,
+  object,
+  type output,
+  pipe,
+  safeParse,
+  string,
+  transform,
+  trim,
+} from "zod/mini";
 import {
   DEFAULT_NUMBER_OF_BRANCHES,
   INITIAL_INSTITUTION_STATUS,
@@ -59,21 +74,24 @@ const EMPTY_FORM: FormState = {
 };
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => (issue.input === "" ? "Required" : undefined) });
+  zEnum(values, { error: (issue) => (issue.input === "" ? "Required" : undefined) });
 
-const institutionForm = z.object({
+const institutionForm = object({
   name: requiredText(MAX_INSTITUTION_NAME_LENGTH),
   type: choice(INSTITUTION_TYPES),
   registrationNumber: requiredText(MAX_REGISTRATION_NUMBER_LENGTH),
-  licenseNumber: z.string().trim().max(MAX_LICENSE_NUMBER_LENGTH).transform((value) => value || null),
+  licenseNumber: pipe(
+    string().check(trim(), maxLength(MAX_LICENSE_NUMBER_LENGTH)),
+    transform((value: string) => value || null),
+  ),
   address: requiredText(MAX_ADDRESS_LENGTH),
   phoneNumber: requiredText(MAX_PHONE_NUMBER_LENGTH),
   emailAddress: requiredEmail(MAX_EMAIL_ADDRESS_LENGTH),
-  numberOfBranches: z.number().int().min(MIN_NUMBER_OF_BRANCHES).max(MAX_NUMBER_OF_BRANCHES),
-  swiftParticipant: z.boolean(),
-  swiftMembershipType: choice(SWIFT_MEMBERSHIP_TYPES).nullable(),
+  numberOfBranches: int().check(gte(MIN_NUMBER_OF_BRANCHES), lte(MAX_NUMBER_OF_BRANCHES)),
+  swiftParticipant: boolean(),
+  swiftMembershipType: nullable(choice(SWIFT_MEMBERSHIP_TYPES)),
 });
-type InstitutionInput = z.output<typeof institutionForm>;
+type InstitutionInput = output<typeof institutionForm>;
 
 /** Spec 5: the number of branches falls back to 1 when it is not a number. */
 export function branchesFromInput(text: string): number {
@@ -118,7 +136,7 @@ export default function NewInstitutionDialog() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = institutionForm.safeParse({
+    const parsed = safeParse(institutionForm, {
       ...form,
       numberOfBranches: branchesFromInput(form.numberOfBranches),
       swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== ""
