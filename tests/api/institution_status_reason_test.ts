@@ -49,3 +49,75 @@ Deno.test("PATCH /api/institutions/:id/status records the reason in the audit ro
     await t.close();
   }
 });
+
+Deno.test("GET /api/institutions/:id/overview: details, status history with reasons, codes, accounts, audit events", async () => {
+  const t = await createTestApp();
+  try {
+    const req = t.as(await t.login());
+    const created = await expectJson(
+      await req("POST", "/api/institutions", {
+        body: {
+          name: "Overview Commercial Bank",
+          type: "commercial",
+          registrationNumber: "OVERVIEW-1",
+          address: "4 Page Street",
+          phoneNumber: "+1 202 555 0120",
+          emailAddress: "ops@overview.example",
+        },
+      }),
+      201,
+    );
+    await expectJson(
+      await req("PATCH", `/api/institutions/${created.id}/status`, {
+        body: { status: "active", reason: "Checked" },
+      }),
+      200,
+    );
+    const code = await expectJson(
+      await req("POST", "/api/routing-codes", {
+        body: { institutionId: created.id, prefix: "OVW", branchCode: "001", description: "Head office" },
+      }),
+      201,
+    );
+    const account = await expectJson(
+      await req("POST", "/api/ledger-accounts", {
+        body: {
+          accountNumber: "OVW-LDG-001",
+          accountType: "ledger",
+          accountName: "Overview settlement",
+          currency: "USD",
+          currentBalance: "1250.00",
+          institutionId: created.id,
+        },
+      }),
+      201,
+    );
+
+    const overview = await expectJson(await req("GET", `/api/institutions/${created.id}/overview`), 200);
+    assert.equal(overview.institution.name, "Overview Commercial Bank");
+    assert.equal(overview.institution.status, "active");
+    assert.deepEqual(
+      overview.statusHistory.map((entry: { from: string | null; to: string; reason: string | null }) => [
+        entry.from,
+        entry.to,
+        entry.reason,
+      ]),
+      [["pending", "active", "Checked"], [null, "pending", null]],
+    );
+    assert.deepEqual(overview.routingCodes.map((c: { code: string }) => c.code), [code.code]);
+    assert.deepEqual(overview.bicCodes, []);
+    assert.equal(overview.nationalRegistryEntry, null);
+    assert.deepEqual(
+      overview.accounts.map((a: { id: string; currentBalance: string }) => [a.id, a.currentBalance]),
+      [[account.id, "1250.00"]],
+    );
+    assert.deepEqual(overview.recentAuditEvents.map((e: { action: string }) => e.action), [
+      "status_change",
+      "create",
+    ]);
+
+    await expectJson(await req("GET", `/api/institutions/${crypto.randomUUID()}/overview`), 404);
+  } finally {
+    await t.close();
+  }
+});

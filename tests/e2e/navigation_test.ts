@@ -1,7 +1,14 @@
 /** Issue 23: back to the page first asked for after signing in; the 404 screen leads home. */
 import assert from "node:assert/strict";
 import { isReturnPath } from "../../src/web/lib/return_to.ts";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, signIn, withBrowser } from "./helpers.ts";
+import {
+  E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
+  e2eTest,
+  expectAccessible,
+  signIn,
+  withBrowser,
+} from "./helpers.ts";
 
 Deno.test("isReturnPath() accepts only this app's own pages", () => {
   for (const path of ["/reports", "/institutions?search=bank", "/settings#backup"]) {
@@ -54,3 +61,44 @@ e2eTest("the 404 screen links back to the dashboard", () =>
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
   }));
+
+e2eTest(
+  "an institution's name leads to its page: details, status history with the reason, codes; fits a phone",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/institutions`);
+      const table = page.getByRole("table", { name: "Financial institutions" });
+      const first = table.locator("tbody tr").first().getByRole("link");
+      const name = await first.innerText();
+      await first.click();
+      await page.getByRole("heading", { name, level: 1 }).waitFor();
+      assert.match(new URL(page.url()).pathname, /^\/institutions\/[^/]+$/);
+      await page.getByRole("heading", { name: "Status History" }).waitFor();
+      await page.getByRole("heading", { name: "National Routing Registry" }).waitFor();
+      await page.getByRole("heading", { name: "Recent Audit Events" }).waitFor();
+      await expectAccessible(page, "institution page");
+
+      // A status change from the page asks its reason and shows it in the history.
+      const action = page.getByRole("main").getByRole("button", {
+        name: new RegExp(`^(Approve|Suspend|Reactivate) ${name}$`),
+      });
+      await action.click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Reason").fill("Quarterly supervisory review");
+      await dialog.getByRole("button", { name: /^(Approve|Suspend|Reactivate)$/ }).click();
+      await page.getByText("“Quarterly supervisory review”").waitFor();
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => {
+        const main = document.querySelector("main")!;
+        return document.documentElement.scrollWidth - document.documentElement.clientWidth +
+          main.scrollWidth -
+          main.clientWidth;
+      });
+      assert.equal(overflow, 0, "no sideways scrolling at 390 px");
+      await page.screenshot({
+        path: new URL("../../.test-artifacts/screens/institution-page-phone.png", import.meta.url).pathname,
+      });
+    }, { SEED_DEMO: "1" }),
+);

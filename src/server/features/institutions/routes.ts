@@ -20,6 +20,7 @@ import {
   searchSwiftCodes,
 } from "./service.ts";
 import { SearchTexts } from "./search_texts.ts";
+import { institutionOverview } from "./overview.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -34,6 +35,11 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     const page = await listInstitutions(db.read, c.req.valid("query"), counts, texts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
+  });
+
+  /** The institution page: details, status history, codes, registry entry, accounts, audit events. */
+  app.get("/institutions/:id/overview", validate("param", institutionIdParamSchema), async (c) => {
+    return c.json(await institutionOverview(db.read, c.req.valid("param").id));
   });
 
   app.get("/institutions/:id", validate("param", institutionIdParamSchema), async (c) => {

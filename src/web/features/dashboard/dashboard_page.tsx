@@ -10,6 +10,7 @@ import {
   versusYesterdayText,
 } from "../../../domain/dashboard.ts";
 import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -222,7 +223,7 @@ function RecentRegistrations() {
             {rows.map((institution) => (
               <Tr key={institution.id}>
                 <Td>
-                  <p className="font-medium text-slate-900">{institution.name}</p>
+                  <InstitutionLink id={institution.id} name={institution.name} />
                   <p className="text-xs text-slate-600">{branchLabel(institution.numberOfBranches)}</p>
                 </Td>
                 <Td>{titleCase(institution.type)}</Td>

@@ -3,30 +3,25 @@
  * by the server), a status action
  * per row (Approve, Suspend, Reactivate), and the New Institution dialog.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
-import {
-  branchLabel,
-  INSTITUTION_STATUSES,
-  INSTITUTION_TYPES,
-  MAX_STATUS_CHANGE_REASON_LENGTH,
-  STATUS_ACTIONS,
-} from "../../../domain/institution.ts";
+import { branchLabel, INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
-import { inputClassName, TextAreaField } from "../../components/ui/form.tsx";
+import { inputClassName } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson, apiRequest } from "../../lib/api.ts";
+import { apiRequest } from "../../lib/api.ts";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized.ts";
-import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { InstitutionLink } from "../../components/institution_link.tsx";
+import { StatusAction } from "./status_action.tsx";
+import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
 
 export const PAGE_SIZE = 100;
 
@@ -76,7 +71,7 @@ const COLUMNS: ColumnDef<Institution>[] = [
     header: "Institution",
     cell: ({ row }) => (
       <>
-        <p className="font-medium text-slate-900">{row.original.name}</p>
+        <InstitutionLink id={row.original.id} name={row.original.name} />
         <p className="text-xs text-slate-600">{branchLabel(row.original.numberOfBranches)}</p>
       </>
     ),
@@ -109,82 +104,6 @@ const COLUMNS: ColumnDef<Institution>[] = [
     cell: ({ row }) => <StatusAction institution={row.original} />,
   },
 ];
-
-/**
- * A row's status action (Approve, Suspend, Reactivate). It asks why first (issue 23): the reason is
- * required here and travels with the change into its audit row.
- */
-function StatusAction({ institution }: { institution: Institution }) {
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const action = STATUS_ACTIONS[institution.status];
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    setOpen(false);
-    setReason("");
-    setError(null);
-  };
-  const change = useMutation({
-    mutationFn: () =>
-      apiJson<Institution>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, {
-        status: action.to,
-        reason: reason.trim(),
-      }),
-    onSuccess: (updated) => {
-      toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
-      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to update institution status"),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (reason.trim() === "") return setError("Required");
-    if (!change.isPending) change.mutate();
-  };
-  return (
-    <>
-      <Button
-        size="sm"
-        variant={action.to === "suspended" ? "outline" : "default"}
-        disabled={change.isPending}
-        aria-label={`${action.label} ${institution.name}`}
-        onClick={() => setOpen(true)}
-      >
-        {action.label}
-      </Button>
-      <Dialog
-        open={open}
-        onClose={close}
-        title={`${action.label} ${institution.name}`}
-        description={`The status changes from ${institution.status} to ${action.to}. The reason is kept in the audit trail.`}
-      >
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <TextAreaField
-            label="Reason"
-            rows={3}
-            autoFocus
-            maxLength={MAX_STATUS_CHANGE_REASON_LENGTH}
-            value={reason}
-            error={error}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setError(null);
-            }}
-          />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={close}>Cancel</Button>
-            <Button type="submit" variant={action.to === "suspended" ? "destructive" : "default"} disabled={change.isPending}>
-              {action.label}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
-    </>
-  );
-}
 
 export default function InstitutionsPage() {
   const openDialog = useSetAtom(newInstitutionDialogOpenAtom);

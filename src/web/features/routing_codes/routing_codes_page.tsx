@@ -1,6 +1,7 @@
 /** Spec 2.5: counters, a searchable table of routing codes, and the "Assign New Code" dialog. */
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -19,6 +20,12 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
     id: "institution",
     header: "Institution",
     accessorFn: (code) => code.institutionName ?? code.institutionId,
+    cell: ({ row }) => (
+      <InstitutionLink
+        id={row.original.institutionId}
+        name={row.original.institutionName ?? row.original.institutionId}
+      />
+    ),
   },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
   {
