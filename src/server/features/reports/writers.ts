@@ -10,6 +10,7 @@
  */
 import { PassThrough } from "node:stream";
 import PDFDocument from "pdfkit";
+import { fitColumnWidths, headerWords, pdfTimestamp } from "../../../domain/pdf_layout.ts";
 import type ExcelJS from "exceljs";
 // The streaming writer alone: exceljs's index also loads its readers, whose dependencies ask for
 // process.umask() at import, which the server's --allow-sys list does not grant.
@@ -172,6 +173,8 @@ const PDF_RULE_COLOR = "#cbd5e1";
 const PDF_HEADER_FILL = "#e2e8f0";
 const BODY_FONT = "Helvetica";
 const BOLD_FONT = "Helvetica-Bold";
+/** Measured widths are exact; this keeps a word that fits exactly from wrapping on rounding. */
+const PDF_WORD_SLACK_PT = 0.5;
 
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const columns = data.columns.filter((column) => column.pdfWeight !== undefined);
@@ -268,13 +271,20 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     doc.addPage();
     pageNumber = 1;
     const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
-    const totalWeight = columns.reduce((sum, column) => sum + (column.pdfWeight ?? 0), 0);
-    widths = columns.map((column) => (tableWidth * (column.pdfWeight ?? 0)) / totalWeight);
+    // Each column is at least as wide as its header's longest word, so no header breaks inside a word.
+    doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
+    const minimums = columns.map((column) =>
+      Math.max(...headerWords(pdfText(column.label, MAX_PDF_CELL_CHARS)).map((word) => doc.widthOfString(word))) +
+      2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT
+    );
+    widths = fitColumnWidths(tableWidth, columns.map((column) => column.pdfWeight ?? 0), minimums);
     xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
     y = PDF_MARGIN_PT;
     footer();
     line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
-    for (const entry of headerLines(meta).slice(1)) line(`${entry.label}: ${entry.value}`, PDF_META_SIZE_PT);
+    for (const entry of headerLines(meta).slice(1)) {
+      line(`${entry.label}: ${entry.label === "Generated at" ? pdfTimestamp(entry.value) : entry.value}`, PDF_META_SIZE_PT);
+    }
     for (const note of data.notes) line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
     y += PDF_META_SIZE_PT;
     tableHeader();
@@ -286,7 +296,9 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
         const texts = columns.map((column) => {
           const cell = row[data.columns.indexOf(column)];
           if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) truncated = true;
-          return pdfText(cell, MAX_PDF_CELL_CHARS);
+          // Timestamps read "2026-01-11 15:13 UTC" on paper; the other formats keep the exact instant.
+          const shown = column.kind === "timestamp" && typeof cell === "string" ? pdfTimestamp(cell) : cell;
+          return pdfText(shown, MAX_PDF_CELL_CHARS);
         });
         const height = rowHeight(texts);
         if (y + height > bottom()) newPage();
