@@ -47,3 +47,15 @@ export function fitColumnWidths(
 export function headerWords(label: string): string[] {
   return label.split(/\s+/).filter(Boolean);
 }
+
+/**
+ * A summary's rows: values by count, largest first (ties by value), at most `limit` rows; when
+ * there are more values, the last row counts the remaining ones together as "Other".
+ */
+export function summaryEntries(counts: ReadonlyMap<string, number>, limit: number): [string, number][] {
+  const sorted = [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  if (sorted.length <= limit) return sorted;
+  const kept = sorted.slice(0, limit - 1);
+  const rest = sorted.slice(limit - 1).reduce((sum, [, count]) => sum + count, 0);
+  return [...kept, ["Other", rest]];
+}
