@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fitColumnWidths, headerWords, pdfTimestamp } from "../../src/domain/pdf_layout.ts";
+import { fitColumnWidths, headerWords, pdfTimestamp, summaryEntries } from "../../src/domain/pdf_layout.ts";
 
 Deno.test("pdfTimestamp() reads 'YYYY-MM-DD HH:MM UTC' and leaves other text alone", () => {
   assert.equal(pdfTimestamp("2026-01-11T15:13:45.123Z"), "2026-01-11 15:13 UTC");
@@ -22,4 +22,10 @@ Deno.test("fitColumnWidths() keeps the total, honours every minimum, and otherwi
 
 Deno.test("headerWords() splits a header at spaces", () => {
   assert.deepEqual(headerWords("Correspondent  Banking Code"), ["Correspondent", "Banking", "Code"]);
+});
+
+Deno.test("summaryEntries() lists values by count and folds the tail into Other", () => {
+  const counts = new Map([["active", 5], ["pending", 7], ["suspended", 1], ["closed", 1]]);
+  assert.deepEqual(summaryEntries(counts, 10), [["pending", 7], ["active", 5], ["closed", 1], ["suspended", 1]]);
+  assert.deepEqual(summaryEntries(counts, 3), [["pending", 7], ["active", 5], ["Other", 2]]);
 });
