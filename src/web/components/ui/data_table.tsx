@@ -75,6 +75,8 @@ export interface DataTableProps<T> {
   /** Client mode: rows per page. */
   pageSize?: number;
   initialSorting?: SortingState;
+  /** Placeholder rows while loading. */
+  loadingRows?: number;
 }
 
 function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
