@@ -18,7 +18,7 @@ import {
   getSweep,
   listSweeps,
   loadSweepMessageData,
-  previewAutoSweep,
+  autoSweepPlan,
   runAutoSweep,
   sweepCharts,
 } from "./service.ts";
@@ -48,7 +48,7 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/balance-sweeps/charts", async (c) => c.json(await sweepCharts(deps.db.read)));
 
   /** What the automatic sweep would move now (accounts, amounts, currencies), moving nothing. */
-  app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await previewAutoSweep(deps.db.read)));
+  app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await autoSweepPlan(deps.db.read)));
 
   app.post("/balance-sweeps/auto-sweep", validate("json", autoSweepBodySchema), async (c) => {
     const sweeps = await runAutoSweep(

@@ -548,7 +548,7 @@ export interface AutoSweepPlanDto {
  * accounts in the same order as the run itself. Confirming sends back `planId`, and the run
  * refuses if its own plan has changed in between.
  */
-export async function previewAutoSweep(db: Queryable): Promise<AutoSweepPlanDto> {
+export async function autoSweepPlan(db: Queryable): Promise<AutoSweepPlanDto> {
   const rows = await db.all<MovedAccount>(
     sql.raw(`SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`),
   );
