@@ -3,7 +3,8 @@
  * constraints (CHECK, triggers, FTS); tests/api/schema_test.ts proves every column here exists there.
  */
 import { sql } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ROLES } from "../src/domain/access.ts";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -27,7 +28,14 @@ export const userCredentials = sqliteTable("user_credentials", {
   userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
   passwordHash: text("password_hash").notNull(),
   passwordChangedAt: text("password_changed_at").notNull().default(now),
+  mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
 });
+
+/** Staff roles, several per user (db/migrations/0800_user_roles.sql, src/domain/access.ts). */
+export const userRoles = sqliteTable("user_roles", {
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  role: text("role", { enum: ROLES }).notNull(),
+}, (table) => [primaryKey({ columns: [table.userId, table.role] })]);
 
 export const sessions = sqliteTable("sessions", {
   sid: text("sid").primaryKey(),

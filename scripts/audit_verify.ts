@@ -1,10 +1,10 @@
 /** `deno task audit:verify`: checks the audit trail's hash chain and names the first broken row. */
 import { verifyAuditChain } from "../src/server/audit.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db.ts";
+import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
 
 const config = loadConfig();
-const db = await openDatabase(config.databaseUrl);
+const db = await openConfiguredDatabase(config);
 try {
   const result = await verifyAuditChain(db.read);
   if (result.ok) {

@@ -20,6 +20,12 @@ function databaseDir(databaseUrl: string): string | null {
   return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
+/** `host:port` of an http(s) URL, with the scheme's default port spelled out. */
+function hostOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || (parsed.protocol === "https:" ? "443" : "80")}`;
+}
+
 export function serverPermissions(env: Record<string, string | undefined>): string[] {
   const config = loadConfig(env);
   const dataDir = absolute(config.dataDir);
@@ -28,9 +34,15 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.
   const probeHosts = (env.CONNECTION_TEST_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Live fintech providers (PLAID_BASE_URL, VISA_BASE_URL) are reachable without listing them again.
-  const net = [`${config.host}:${config.port}`, ...outbound, ...probeHosts, ...providerNetHosts(env)];
+  // Replicated roles reach the primary, and a regional node the headquarters console, and no more.
+  const replication = config.replication;
+  const topology = replication === null
+    ? []
+    : [replication.syncUrl, replication.headquartersUrl].filter((url): url is string => url !== null).map(hostOf);
+  const net = [`${config.host}:${config.port}`, ...outbound, ...probeHosts, ...providerNetHosts(env), ...topology];
+  const keyFiles = replication?.nodesPublicKeyFile ? [absolute(replication.nodesPublicKeyFile)] : [];
   return [
-    `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute)].join(",")}`,
+    `--allow-read=${[ROOT, ...writable, ...providerReadFiles(env).map(absolute), ...keyFiles].join(",")}`,
     `--allow-write=${writable.join(",")}`,
     env.CONNECTION_TEST_ANY_HOST === "1" ? "--allow-net" : `--allow-net=${net.join(",")}`,
     "--allow-env",

@@ -1,12 +1,14 @@
 /**
- * `deno task user:add --email a@b.c [--first-name A] [--last-name B] [--role admin|operator]`
- * Reads the password from USER_PASSWORD, or prompts for it (never from the command line, where
- * it would land in shell history).
+ * `deno task user:add --email a@b.c [--first-name A] [--last-name B] [--role ROLE]...`
+ * Makes an operator unless roles are given (administrator, operator, approver, auditor; repeat
+ * --role for several). Reads the password from USER_PASSWORD, or prompts for it (never from the
+ * command line, where it would land in shell history).
  */
 import { parseArgs } from "node:util";
+import { isRole, ROLES } from "../src/domain/access.ts";
 import { createUser } from "../src/server/auth/users.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db.ts";
+import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
 import { AppError } from "../src/server/errors.ts";
 import { migrate } from "../src/server/migrate.ts";
 
@@ -16,30 +18,31 @@ const { values } = parseArgs({
     email: { type: "string" },
     "first-name": { type: "string" },
     "last-name": { type: "string" },
-    role: { type: "string", default: "admin" },
+    role: { type: "string", multiple: true, default: ["operator"] },
   },
 });
 if (!values.email) {
-  console.error("usage: deno task user:add --email EMAIL [--first-name NAME] [--last-name NAME] [--role admin|operator]");
+  console.error(`usage: deno task user:add --email EMAIL [--first-name NAME] [--last-name NAME] [--role ${ROLES.join("|")}]...`);
   Deno.exit(2);
 }
-if (values.role !== "admin" && values.role !== "operator") {
-  console.error("--role must be admin or operator");
+const roles = values.role.filter(isRole);
+if (roles.length !== values.role.length) {
+  console.error(`--role must be one of ${ROLES.join(", ")}`);
   Deno.exit(2);
 }
-const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 8 characters):") ?? "";
+const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 12 characters):") ?? "";
 const config = loadConfig();
-const db = await openDatabase(config.databaseUrl);
+const db = await openConfiguredDatabase(config);
 try {
-  await migrate(db);
+  if (config.role !== "regional") await migrate(db);
   const user = await createUser(db, config, {
     email: values.email,
     password,
     firstName: values["first-name"] ?? null,
     lastName: values["last-name"] ?? null,
-    role: values.role,
+    roles,
   });
-  console.log(`Created user ${user.email} (${user.id}).`);
+  console.log(`Created user ${user.email} (${user.id}) with the roles ${roles.join(", ")}.`);
 } catch (error) {
   if (error instanceof AppError) {
     console.error(`Could not create the user: ${error.message}`);

@@ -1,5 +1,5 @@
 /**
- * The README's test command: runs tests/domain, tests/api and tests/e2e with `deno test`, then
+ * The README's test command: runs tests/domain, tests/api, tests/e2e and tests/replication with `deno test`, then
  * prints the totals as the last line, `tests: N passed, M failed` (CI reads it).
  * `deno task test:faults` runs tests/faults the same way.
  */
@@ -17,6 +17,7 @@ const SUITES: Record<string, Suite[]> = {
     { name: "domain", dir: "tests/domain", parallel: true },
     { name: "api", dir: "tests/api", parallel: true },
     { name: "e2e", dir: "tests/e2e", parallel: false },
+    { name: "replication", dir: "tests/replication", parallel: false },
   ],
   faults: [{ name: "faults", dir: "tests/faults", parallel: false }],
 };

@@ -2,6 +2,7 @@
  * Business Identifier Codes (ISO 9362): party prefix, country code, location code and an
  * optional branch code. Pure module: no I/O.
  */
+import { describeCharacter, firstNonAlphanumeric } from "./ascii.ts";
 
 export const BIC_LENGTH_WITHOUT_BRANCH = 8;
 export const BIC_LENGTH_WITH_BRANCH = 11;
@@ -55,20 +56,17 @@ export interface BicParts {
 }
 
 export type BicErrorCode =
+  | "CHARACTER"
   | "LENGTH"
   | "LOWER_CASE"
-  | "PARTY_PREFIX"
   | "COUNTRY_CODE"
-  | "UNKNOWN_COUNTRY"
-  | "LOCATION_CODE"
-  | "BRANCH_CODE";
+  | "UNKNOWN_COUNTRY";
 
 export type BicResult =
   | { ok: true; value: BicParts }
   | { ok: false; error: { code: BicErrorCode; message: string } };
 
 const LETTERS = /^[A-Z]+$/;
-const LETTERS_OR_DIGITS = /^[A-Z0-9]+$/;
 const LOWER_CASE_LETTER = /[a-z]/;
 
 /** Whether SWIFT accepts this country code in a BIC: ISO 3166-1 alpha-2 or Kosovo's XK. */
@@ -82,9 +80,20 @@ function fail(code: BicErrorCode, message: string): BicResult {
 
 /**
  * Validates a BIC exactly as given: lower case is rejected rather than silently upper-cased,
- * because a BIC is an identifier that is stored and compared as registered.
+ * because a BIC is an identifier that is stored and compared as registered. Checked in this
+ * order: a character other than a letter or digit (named with its position, before the length it
+ * would distort), length, lower case, country code.
  */
 export function validateBic(input: string): BicResult {
+  const stray = firstNonAlphanumeric(input);
+  if (stray !== null) {
+    return fail(
+      "CHARACTER",
+      `BIC has an invalid character ${
+        describeCharacter(stray.character)
+      } at position ${stray.position}: a BIC holds only letters A-Z and digits 0-9`,
+    );
+  }
   if (input.length !== BIC_LENGTH_WITHOUT_BRANCH && input.length !== BIC_LENGTH_WITH_BRANCH) {
     return fail(
       "LENGTH",
@@ -93,14 +102,9 @@ export function validateBic(input: string): BicResult {
   }
   if (LOWER_CASE_LETTER.test(input)) return fail("LOWER_CASE", "BIC must be upper case");
 
-  // ISO 9362:2022 allows digits in the party prefix (earlier editions: letters only).
+  // From here on every character is A-Z or 0-9. ISO 9362:2022 allows digits in the party prefix
+  // (earlier editions: letters only), the location and the branch code; the country is letters.
   const bankCode = input.slice(0, 4);
-  if (!LETTERS_OR_DIGITS.test(bankCode)) {
-    return fail(
-      "PARTY_PREFIX",
-      `BIC party prefix (characters 1-4) must be letters or digits, got "${bankCode}"`,
-    );
-  }
   const countryCode = input.slice(4, 6);
   if (!LETTERS.test(countryCode)) {
     return fail(
@@ -115,19 +119,7 @@ export function validateBic(input: string): BicResult {
     );
   }
   const locationCode = input.slice(6, 8);
-  if (!LETTERS_OR_DIGITS.test(locationCode)) {
-    return fail(
-      "LOCATION_CODE",
-      `BIC location code (characters 7-8) must be letters or digits, got "${locationCode}"`,
-    );
-  }
   const branchCode = input.length === BIC_LENGTH_WITH_BRANCH ? input.slice(8) : null;
-  if (branchCode !== null && !LETTERS_OR_DIGITS.test(branchCode)) {
-    return fail(
-      "BRANCH_CODE",
-      `BIC branch code (characters 9-11) must be letters or digits, got "${branchCode}"`,
-    );
-  }
   const locationMark = locationCode[1];
   return {
     ok: true,

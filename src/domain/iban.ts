@@ -7,6 +7,8 @@
  * so it walks character codes instead of building regular expressions or big integers.
  */
 
+import { asciiUpperCase, describeCharacter, firstNonAlphanumeric } from "./ascii.ts";
+
 /** One country's IBAN format, as kept in `iban_configs`. */
 export interface IbanCountryFormat {
   countryCode: string;
@@ -113,15 +115,16 @@ function isLetterCode(code: number): boolean {
 /**
  * Turns what people paste into the electronic format: surrounding and inner white space
  * (the print format's spaces, tabs, non-breaking spaces), a leading "IBAN" word with or
- * without a colon, and lower case.
+ * without a colon, and lower case a-z. Other letters are kept as they are, so that
+ * validation names them instead of reading a look-alike ("ſ", "ı", "ﬁ") as A-Z.
  */
 export function normalizeIban(input: string): string {
   if (isAlreadyElectronic(input)) return input;
   let text = input.trim();
-  if (text.length >= 4 && text.slice(0, 4).toUpperCase() === "IBAN") {
+  if (text.length >= 4 && asciiUpperCase(text.slice(0, 4)) === "IBAN") {
     text = text.slice(4).replace(/^\s*:?/, "");
   }
-  return text.replace(/[\s\u200B]+/g, "").toUpperCase();
+  return asciiUpperCase(text.replace(/[\s\u200B]+/g, ""));
 }
 
 function isAlreadyElectronic(input: string): boolean {
@@ -399,7 +402,8 @@ function mod97Range(r: number, s: string, from: number, to: number): number {
 
 /**
  * Validates an IBAN against the country formats. Expected failures are reported in
- * `details.error`, checked in this order: empty input, country code, unknown country,
+ * `details.error`, checked in this order: empty input, a character other than A-Z and 0-9
+ * (named with its position in the electronic format), country code, unknown country,
  * inactive format, broken format, exact length, check digit range, BBAN character classes,
  * ISO 7064 MOD 97-10, national check digits. Bank, branch and account parts are extracted
  * by the configured offsets whenever the input is long enough, even when it is invalid.
@@ -419,6 +423,15 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
   if (iban.length === 0) return invalid(details, "IBAN is empty");
   details.electronic = iban;
   details.print = groupForPrint(iban);
+
+  // Before the length, which a stray separator or an invisible character would only distort.
+  const stray = firstNonAlphanumeric(iban);
+  if (stray !== null) {
+    return invalid(
+      details,
+      `invalid character ${describeCharacter(stray.character)} at position ${stray.position}: an IBAN holds only letters A-Z and digits 0-9`,
+    );
+  }
 
   if (iban.length < 2 || !isLetterCode(iban.charCodeAt(0)) || !isLetterCode(iban.charCodeAt(1))) {
     return invalid(

@@ -11,6 +11,7 @@
  */
 
 import { err, ok, type Result } from "./result.ts";
+import { asciiUpperCase } from "./ascii.ts";
 
 export const CENTRAL_BANK_CODE_LENGTH = 6;
 export const ISSUER_PREFIX_LENGTH = 3;
@@ -25,7 +26,7 @@ const ISSUER_PREFIX = /^[A-Z]{3}$/;
 
 /** The issuer prefix of a submitted central bank code: its first 3 characters, upper-cased, letters only. */
 export function issuerPrefixOf(code: string): Result<string> {
-  const prefix = code.trim().slice(0, ISSUER_PREFIX_LENGTH).toUpperCase();
+  const prefix = asciiUpperCase(code.trim().slice(0, ISSUER_PREFIX_LENGTH));
   if (!ISSUER_PREFIX.test(prefix)) {
     return err(
       "central_bank_code_prefix",

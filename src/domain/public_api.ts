@@ -119,3 +119,27 @@ export function fixedWindow(nowMs: number, windowMs = RATE_LIMIT_WINDOW_MS): Fix
   const startMs = Math.floor(nowMs / windowMs) * windowMs;
   return { startMs, resetMs: startMs + windowMs };
 }
+
+/**
+ * Regional nodes count a key's requests locally and add them to the shared count on the primary in
+ * the background (docs/deployment.md). A node admits at most this many requests per key and endpoint
+ * that the primary has not yet counted, then waits for the count: 2% of the hourly limit, at least 1.
+ */
+export const REGIONAL_SLACK_PERCENT = 2;
+
+export function regionalCountSlack(limitPerHour: number): number {
+  return Math.max(1, Math.ceil((limitPerHour * REGIONAL_SLACK_PERCENT) / 100));
+}
+
+/**
+ * The most requests a key can be served in one window across headquarters (exact) and
+ * `regionalNodes` regional nodes while the primary answers: each regional node can have admitted
+ * at most its slack beyond what the others had counted when it last heard the total.
+ */
+export function crossRegionLimitBound(limitPerHour: number, regionalNodes: number): number {
+  return limitPerHour + regionalNodes * regionalCountSlack(limitPerHour);
+}
+
+export function documentedLimitPerHour(endpointIdentifier: string): number | undefined {
+  return DOCUMENTED_ENDPOINTS.find((endpoint) => endpointId(endpoint) === endpointIdentifier)?.limitPerHour;
+}

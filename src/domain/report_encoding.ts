@@ -1,6 +1,6 @@
 /**
- * Cell encodings for the report formats: CSV records (RFC 4180 with spreadsheet formula
- * neutralisation), XML text and attributes (always well formed), and PDF text for the standard
+ * Cell encodings for the report formats: CSV records (RFC 4180, every text quoted, with
+ * spreadsheet formula neutralisation), XML text and attributes (always well formed), and PDF text for the standard
  * fonts (WinAnsi only).
  *
  * @module
@@ -14,18 +14,28 @@ export type Cell = string | number | boolean | null;
  * because some spreadsheets strip them and then see the next character), so "=HYPERLINK(...)"
  * typed into an institution's name would run on the auditor's machine (OWASP "CSV injection").
  */
-const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
-
-/** Prefixes a formula-like text with an apostrophe, which spreadsheets show as text. */
-export function neutraliseFormula(text: string): string {
-  return FORMULA_TRIGGER.test(text) ? `'${text}` : text;
-}
-
-const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^("*)(?=[=+\-@\t\r])/;
+/**
+ * A formula start right after a character that some reader may take as a field or record break:
+ * comma, semicolon (the list separator of Excel in most of continental Europe, which also splits a
+ * quoted field when the file is opened with the wrong dialect), tab, pipe, CR and LF. "a;-2+3"
+ * would otherwise become the cells "a" and the live formula "-2+3". Double quotes between the two
+ * count as part of the break, since a reader may take them as the quotes of the piece that follows.
+ */
+const FORMULA_AFTER_SEPARATOR = /([,;\t|\r\n]"*)(?=[=+\-@])/g;
 
 /**
- * One CSV field: null is empty, numbers and booleans as written, text neutralised and then quoted
- * when it holds a comma, a double quote, CR or LF (quotes doubled), as RFC 4180 section 2 says.
+ * Puts an apostrophe, which spreadsheets show as text, before a formula start at the beginning of
+ * the text and after every separator character inside it.
+ */
+export function neutraliseFormula(text: string): string {
+  return text.replace(FORMULA_AFTER_SEPARATOR, "$1'").replace(FORMULA_START, "$1'");
+}
+
+/**
+ * One CSV field: null is empty, numbers and booleans as written, text neutralised and then always
+ * enclosed in double quotes (inner quotes doubled, RFC 4180 section 2), so that no reader splits it
+ * at a separator of its own dialect.
  */
 export function csvField(cell: Cell): string {
   if (cell === null) return "";
@@ -34,13 +44,27 @@ export function csvField(cell: Cell): string {
     return String(cell);
   }
   if (typeof cell === "boolean") return cell ? "true" : "false";
-  const text = neutraliseFormula(cell);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return `"${neutraliseFormula(cell).replaceAll('"', '""')}"`;
 }
 
 /** One CSV record terminated by CRLF. */
 export function csvRecord(cells: readonly Cell[]): string {
   return `${cells.map(csvField).join(",")}\r\n`;
+}
+
+const CSV_HEADER_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * The header record: column keys are plain identifiers (checked), written bare so that the first
+ * line reads `id,name,…` for people and tools that match on it.
+ */
+export function csvHeaderRecord(keys: readonly string[]): string {
+  for (const key of keys) {
+    if (!CSV_HEADER_KEY.test(key)) {
+      throw new Error(`CSV column key ${JSON.stringify(key)} is not a plain identifier`);
+    }
+  }
+  return `${keys.join(",")}\r\n`;
 }
 
 /** Characters XML 1.0 forbids anywhere in a document (most C0 controls, lone surrogates, U+FFFE/U+FFFF). */

@@ -7,6 +7,7 @@
  * adjacent characters: the difference such an error makes is a non-zero number below 97
  * (or 99 for a letter pair, 99 ≡ 2) times a power of ten, and 97 is prime.
  */
+import { asciiUpperCase } from "./ascii.ts";
 
 export const ROUTING_PREFIX_LENGTH = 3;
 export const ROUTING_SERIAL_LENGTH = 6;
@@ -48,9 +49,9 @@ export type NextRoutingCodeResult =
   | { ok: true; value: { code: string; serial: number } }
   | { ok: false; error: { code: "INVALID_PREFIX" | "SERIAL_EXHAUSTED"; message: string } };
 
-/** What people type: surrounding spaces and lower case are accepted. */
+/** What people type: surrounding spaces and lower case a-z are accepted. */
 export function normalizeRoutingPrefix(p: string): string {
-  return p.trim().toUpperCase();
+  return asciiUpperCase(p.trim());
 }
 
 /** Exactly three upper-case letters A-Z. */
@@ -127,7 +128,16 @@ export function validateRoutingCode(code: string): RoutingCodeResult {
   if (checkPair(prefix + serialText) !== checkDigits) {
     return fail("WRONG_CHECK_DIGITS", `wrong check digits in routing code ${code}`);
   }
-  return { ok: true, value: { code, prefix, serial: Number(serialText), checkDigits } };
+  // Checked after the check digits so that a mistyped digit is still reported as one; a code whose
+  // check pair fits serial 000000 was made up, since no prefix ever assigns it.
+  const serial = Number(serialText);
+  if (serial < ROUTING_SERIAL_MIN) {
+    return fail(
+      "SERIAL",
+      `routing code serial (characters 4-9) must be from 000001 to 999999 (serials start at 1), got "${serialText}"`,
+    );
+  }
+  return { ok: true, value: { code, prefix, serial, checkDigits } };
 }
 
 /**

@@ -2,9 +2,10 @@
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "./auth/routes.ts";
 import { requireSession } from "./auth/middleware.ts";
+import { enforceRoles } from "./access.ts";
 import { createApiAccess, type RequestLog } from "./api_access/mod.ts";
 import { sessionRoutes } from "./auth/session_routes.ts";
-import type { AppDeps, AppEnv } from "./context.ts";
+import { type AppDeps, type AppEnv, clientIp } from "./context.ts";
 import { handleError } from "./errors.ts";
 import { apiKeysRoutes } from "./features/api_keys/routes.ts";
 import { apiLogsRoutes } from "./features/api_logs/routes.ts";
@@ -18,8 +19,14 @@ import { ibanRoutes } from "./features/iban/routes.ts";
 import { institutionsRoutes } from "./features/institutions/routes.ts";
 import { routingCodesRoutes } from "./features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "./features/swift_codes/routes.ts";
+import { usersRoutes } from "./features/users/routes.ts";
+import { approvalsRoutes } from "./features/approvals/routes.ts";
+import { approvalExecutors } from "./approval_executors.ts";
+import { auditTrailRoutes } from "./features/audit_trail/routes.ts";
 import { nationalRoutingRoutes } from "./features/national_routing/routes.ts";
 import { reportsRoutes } from "./features/reports/routes.ts";
+import { systemRoutes } from "./features/system/routes.ts";
+import { forwardToHeadquarters, type trustForwardingNodes } from "./forwarding.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
 import { staticHandlers } from "./static.ts";
@@ -27,20 +34,30 @@ import { staticHandlers } from "./static.ts";
 /** The app plus its request log, which the owner stops (flushes) on shutdown before closing the database. */
 export type ConsoleApp = Hono<AppEnv> & { requestLog: RequestLog };
 
-export function createApp(deps: AppDeps): ConsoleApp {
+export interface AppOptions {
+  /** Headquarters: from trustForwardingNodes(), so that forwarded requests keep their client's address. */
+  trustNodes?: Awaited<ReturnType<typeof trustForwardingNodes>>;
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   const app = new Hono<AppEnv>();
   const apiAccess = createApiAccess(deps);
   app.onError(handleError);
   app.use("*", securityHeaders());
+  const guards = [limitBody(), refuseCrossSite()];
+  if (deps.config.role === "regional") {
+    app.use("/api/*", ...guards, forwardToHeadquarters(deps, (c) => clientIp(c, deps.config)));
+  }
+  if (options.trustNodes) app.use("/api/*", options.trustNodes);
   app.use("/api/*", apiAccess.logRequests);
   app.use("/api/*", apiAccess.envelope);
-  app.use("/api/*", limitBody());
-  app.use("/api/*", refuseCrossSite());
+  if (deps.config.role !== "regional") app.use("/api/*", ...guards);
   app.use("/api/*", apiAccess.authenticateKeys);
   app.use("/api/*", apiAccess.limitKeyRequests);
 
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
+  app.use("/api/*", enforceRoles());
   app.route("/api", currentUserRoutes());
   app.route("/api", apiKeysRoutes(deps));
   app.route("/api", apiLogsRoutes(deps));
@@ -58,6 +75,10 @@ export function createApp(deps: AppDeps): ConsoleApp {
   app.route("/api", sessionRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
+  app.route("/api", usersRoutes(deps));
+  app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
+  app.route("/api", auditTrailRoutes(deps));
+  app.route("/api", systemRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 

@@ -2,22 +2,67 @@
 import { ensureFirstAdmin } from "./auth/users.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
-import { openDatabase } from "./db.ts";
-import { migrate } from "./migrate.ts";
+import { type Database, openDatabase, openReplicatedDatabase } from "./db.ts";
+import { migrate, missingMigrations } from "./migrate.ts";
 import { createSecrets, loadSecretsKey } from "./secrets.ts";
 import { removeStaleReportParts } from "./features/reports/service.ts";
 import { runSeeds } from "./seed.ts";
+
+/** How long a regional node waits for its replica to carry the schema its code needs. */
+export const SCHEMA_WAIT_MS = 120_000;
+
+/** The database as the node's role has it: the local file, or a replica of the primary. */
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  const replication = config.replication;
+  if (replication === null) return openDatabase(config.databaseUrl);
+  return openReplicatedDatabase(config.databaseUrl, {
+    syncUrl: replication.syncUrl,
+    authToken: replication.authToken,
+    syncIntervalMs: replication.syncIntervalMs,
+    syncAfterWrite: replication.role === "headquarters",
+  });
+}
+
+/**
+ * A regional node applies no schema: headquarters does, on the primary. It waits until its replica
+ * carries every migration its code needs, and refuses to serve after SCHEMA_WAIT_MS.
+ */
+async function awaitSchema(db: Database, config: Config, log: (line: string) => void): Promise<void> {
+  const deadlineMs = Date.now() + SCHEMA_WAIT_MS;
+  let missing = await missingMigrations(db);
+  if (missing.length > 0) log(`Waiting for headquarters to apply ${missing.length} migration(s) to the primary…`);
+  while (missing.length > 0) {
+    if (Date.now() >= deadlineMs) {
+      throw new Error(
+        `This regional node's code needs schema migrations that the primary does not carry after ` +
+          `${SCHEMA_WAIT_MS / 1000} s (first missing: ${missing[0]}). Start or upgrade headquarters first.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, config.replication!.syncIntervalMs));
+    await db.replica?.syncNow().catch(() => {});
+    missing = await missingMigrations(db);
+  }
+}
 
 export async function bootstrap(
   config: Config,
   log: (line: string) => void = console.log,
 ): Promise<AppDeps> {
-  const db = await openDatabase(config.databaseUrl);
-  await migrate(db);
+  const db = await openConfiguredDatabase(config);
   const secrets = createSecrets(await loadSecretsKey(config.dataDir, config.secretsKey));
   const deps: AppDeps = { db, config, secrets };
-  await ensureFirstAdmin(db, config, log);
-  await runSeeds(deps, log);
+  try {
+    if (config.role === "regional") {
+      await awaitSchema(db, config, log);
+    } else {
+      await migrate(db);
+      await ensureFirstAdmin(db, config, log);
+      await runSeeds(deps, log);
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   await removeStaleReportParts(config, log);
   return deps;
 }

@@ -5,6 +5,40 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_DATA_DIR = "./data";
 export const DEFAULT_SESSION_IDLE_MINUTES = 30;
 export const DATABASE_FILE_NAME = "console.db";
+/** The embedded replica's file under DATA_DIR, for the headquarters and regional roles. */
+export const REPLICA_FILE_NAME = "replica.db";
+export const DEFAULT_SYNC_INTERVAL_MS = 1_000;
+/** Syncing more often than this only loads the primary; less often makes figures stale. */
+const MIN_SYNC_INTERVAL_MS = 100;
+const MAX_SYNC_INTERVAL_MS = 300_000;
+export const HEADQUARTERS_REGION = "headquarters";
+
+/**
+ * What a console process is in the topology (docs/deployment.md):
+ * - standalone: one process on the embedded file under DATA_DIR (the default);
+ * - headquarters: next to the primary (sqld); applies the schema and seeds, runs the scheduled
+ *   sweep, and executes every mutation, its own and those forwarded by regional nodes;
+ * - regional: reads an embedded replica of the primary and forwards every mutation to headquarters.
+ */
+export const NODE_ROLES = ["standalone", "headquarters", "regional"] as const;
+export type NodeRole = typeof NODE_ROLES[number];
+
+export interface ReplicationConfig {
+  role: "headquarters" | "regional";
+  region: string;
+  /** The primary's URL (sqld's HTTP API): the replica syncs from it and transactions run on it. */
+  syncUrl: string;
+  /** A JWT the primary accepts (sqld --auth-jwt-key-file); never logged. */
+  authToken: string;
+  syncIntervalMs: number;
+  /** Regional nodes: the headquarters console that executes their mutations. */
+  headquartersUrl: string | null;
+  /**
+   * Headquarters: the Ed25519 public key (PEM file) the primary verifies tokens with; a forwarded
+   * request is trusted to name its client's address only when it carries a token it verifies.
+   */
+  nodesPublicKeyFile: string | null;
+}
 
 export interface PasswordHashCost {
   memoryKiB: number;
@@ -26,6 +60,9 @@ export interface Config {
   databaseUrl: string;
   /** True when DATABASE_URL was not set: the embedded default database under DATA_DIR. */
   embeddedDatabase: boolean;
+  role: NodeRole;
+  /** Set for the headquarters and regional roles; null when standalone. */
+  replication: ReplicationConfig | null;
   adminEmail: string | null;
   adminPassword: string | null;
   seedDemo: boolean;
@@ -49,9 +86,95 @@ function integerSetting(env: Record<string, string | undefined>, name: string, f
   return value;
 }
 
+function syncIntervalSetting(env: Record<string, string | undefined>): number {
+  const value = integerSetting(env, "DATABASE_SYNC_INTERVAL_MS", DEFAULT_SYNC_INTERVAL_MS);
+  if (value < MIN_SYNC_INTERVAL_MS || value > MAX_SYNC_INTERVAL_MS) {
+    throw new Error(
+      `DATABASE_SYNC_INTERVAL_MS must be between ${MIN_SYNC_INTERVAL_MS} and ${MAX_SYNC_INTERVAL_MS}, got ${value}`,
+    );
+  }
+  return value;
+}
+
+function httpUrlSetting(env: Record<string, string | undefined>, name: string): string {
+  const raw = env[name];
+  if (!raw) throw new Error(`${name} is required`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+const REPLICATION_SETTINGS = [
+  "DATABASE_SYNC_URL",
+  "DATABASE_AUTH_TOKEN",
+  "DATABASE_SYNC_INTERVAL_MS",
+  "REGION",
+  "HQ_CONSOLE_URL",
+  "NODES_PUBLIC_KEY_FILE",
+];
+
+/** NODE_ROLE and its settings; throws on a combination that cannot work, naming what is wrong. */
+function replicationSetting(env: Record<string, string | undefined>): ReplicationConfig | null {
+  const role = env.NODE_ROLE || "standalone";
+  if (!(NODE_ROLES as readonly string[]).includes(role)) {
+    throw new Error(`NODE_ROLE must be one of ${NODE_ROLES.join(", ")}, got "${role}"`);
+  }
+  if (role === "standalone") {
+    const stray = REPLICATION_SETTINGS.filter((name) => env[name]);
+    if (stray.length > 0) {
+      throw new Error(`${stray.join(", ")} apply to NODE_ROLE=headquarters or regional only (NODE_ROLE is standalone)`);
+    }
+    return null;
+  }
+  if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("file:")) {
+    throw new Error(`DATABASE_URL must be a file: URL (the local replica) with NODE_ROLE=${role}`);
+  }
+  const syncUrl = httpUrlSetting(env, "DATABASE_SYNC_URL");
+  const authToken = env.DATABASE_AUTH_TOKEN;
+  if (!authToken) throw new Error(`DATABASE_AUTH_TOKEN is required with NODE_ROLE=${role}: the primary runs with JWT auth`);
+  if (role === "regional") {
+    if (!env.REGION) throw new Error("REGION is required with NODE_ROLE=regional");
+    if (!/^[a-z][a-z0-9-]{0,31}$/.test(env.REGION)) {
+      throw new Error(`REGION must be lower-case letters, digits and hyphens (at most 32), got "${env.REGION}"`);
+    }
+    if (env.NODES_PUBLIC_KEY_FILE) throw new Error("NODES_PUBLIC_KEY_FILE applies to NODE_ROLE=headquarters only");
+    return {
+      role,
+      region: env.REGION,
+      syncUrl,
+      authToken,
+      syncIntervalMs: syncIntervalSetting(env),
+      headquartersUrl: httpUrlSetting(env, "HQ_CONSOLE_URL"),
+      nodesPublicKeyFile: null,
+    };
+  }
+  if (env.HQ_CONSOLE_URL) throw new Error("HQ_CONSOLE_URL applies to NODE_ROLE=regional only");
+  if (env.REGION && env.REGION !== HEADQUARTERS_REGION) {
+    throw new Error(`REGION is "${HEADQUARTERS_REGION}" for NODE_ROLE=headquarters, got "${env.REGION}"`);
+  }
+  return {
+    role: "headquarters",
+    region: HEADQUARTERS_REGION,
+    syncUrl,
+    authToken,
+    syncIntervalMs: syncIntervalSetting(env),
+    headquartersUrl: null,
+    nodesPublicKeyFile: env.NODES_PUBLIC_KEY_FILE || null,
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
-  const databaseUrl = env.DATABASE_URL || `file:${dataDir.replace(/\/$/, "")}/${DATABASE_FILE_NAME}`;
+  const replication = replicationSetting(env);
+  const defaultFile = replication ? REPLICA_FILE_NAME : DATABASE_FILE_NAME;
+  const databaseUrl = env.DATABASE_URL || `file:${dataDir.replace(/\/$/, "")}/${defaultFile}`;
   const port = integerSetting(env, "PORT", DEFAULT_PORT);
   if (port > 65_535) throw new Error(`PORT must be at most 65535, got ${port}`);
   return {
@@ -59,7 +182,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     host: env.HOST || DEFAULT_HOST,
     dataDir,
     databaseUrl,
-    embeddedDatabase: !env.DATABASE_URL,
+    embeddedDatabase: !env.DATABASE_URL && replication === null,
+    role: replication?.role ?? "standalone",
+    replication,
     adminEmail: env.ADMIN_EMAIL || null,
     adminPassword: env.ADMIN_PASSWORD || null,
     seedDemo: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false",

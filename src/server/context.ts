@@ -1,8 +1,10 @@
 /** Types shared by every route: the dependencies a feature receives and the per-request variables. */
 import type { Context } from "hono";
+import type { Role } from "../domain/access.ts";
 import type { Actor } from "./audit.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db.ts";
+import type { ForwardedClient } from "./forwarding.ts";
 import type { Secrets } from "./secrets.ts";
 
 export interface SessionUser {
@@ -11,7 +13,11 @@ export interface SessionUser {
   firstName: string | null;
   lastName: string | null;
   profileImageUrl: string | null;
+  /** The spec's coarse label (users.role); what the user may do is decided by `roles`. */
   role: "admin" | "operator";
+  roles: readonly Role[];
+  /** An initial or reset password is still in use: only the password change is open. */
+  mustChangePassword: boolean;
 }
 
 export interface AppEnv {
@@ -20,6 +26,8 @@ export interface AppEnv {
     sessionId: string | null;
     /** Set when the caller authenticated with an API key instead of a session. */
     apiKeyId: string | null;
+    /** Set at headquarters for a request a regional node forwarded with a verified node token. */
+    forwardedClient: ForwardedClient | undefined;
   };
 }
 
@@ -31,12 +39,21 @@ export interface AppDeps {
 
 /** The socket's peer address; proxies' X-Forwarded-For is trusted only with TRUST_PROXY=1. */
 export function clientIp(c: Context, config: Config): string | null {
+  const forwarded = (c as Context<AppEnv>).get("forwardedClient");
+  if (forwarded !== undefined) return forwarded.address;
   if (config.env.TRUST_PROXY === "1") {
     const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded.slice(0, 45);
   }
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
   return info?.hostname ?? null;
+}
+
+/** Whether the client reached the console over https (itself, or the regional node it came through). */
+export function requestIsHttps(c: Context): boolean {
+  const forwarded = (c as Context<AppEnv>).get("forwardedClient");
+  if (forwarded !== undefined) return forwarded.https;
+  return new URL(c.req.url).protocol === "https:";
 }
 
 export function actorOf(c: Context<AppEnv>, config: Config): Actor {

@@ -17,7 +17,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
+import { AppError } from "./errors.ts";
 import { Mutex } from "./mutex.ts";
+import { isStatementError, isUnreachableError, ReplicaSync } from "./replication.ts";
 
 export type Schema = typeof schema;
 export type Db = LibSQLDatabase<Schema>;
@@ -112,7 +114,15 @@ export async function inSavepoint<T>(statements: Statements, fn: () => Promise<T
 export const MAX_PREPARED_STATEMENTS = 256;
 
 export interface Database {
+  /** The local file (standalone: the database itself; replicated roles: the embedded replica). */
   url: string;
+  /**
+   * False for the replicated roles: the local file is a replica that only its sync writes, and
+   * `transaction`, `writeStatements` and `bookkeepingStatements` run on the primary.
+   */
+  writesLocal: boolean;
+  /** The replica's sync and state; null for a standalone database. */
+  replica: ReplicaSync | null;
   read: Db;
   readClient: Client;
   /** Prepared statements on a read connection, outside any transaction. */
@@ -132,7 +142,42 @@ export interface Database {
    * with the event loop stopped (up to BUSY_TIMEOUT_MS, then it rejects with SQLITE_BUSY).
    */
   bookkeepingStatements<T>(fn: (statements: Statements) => Promise<T>): Promise<T>;
+  /**
+   * Statements that need no read between them, in one transaction: on a replica, one round trip to
+   * the primary that holds no lock across the WAN (a batch), where `writeStatements` would hold the
+   * primary's write lock for a round trip per statement. With `bookkeeping`, a standalone database
+   * commits like `bookkeepingStatements`. Never syncs the replica afterwards.
+   */
+  writeBatch(statements: readonly BatchStatement[], options?: { bookkeeping?: boolean }): Promise<BatchResult[]>;
   close(): void;
+}
+
+export interface BatchStatement {
+  sql: string;
+  args: readonly InValue[];
+  /** The statement returns rows (a SELECT, or RETURNING) that the caller reads. */
+  returnsRows?: boolean;
+}
+
+export interface BatchResult {
+  rows: SqlRow[];
+  rowsAffected: number;
+}
+
+/** writeBatch over a writer that runs statements one by one inside its own transaction. */
+function batchOver(write: Database["writeStatements"]): (statements: readonly BatchStatement[]) => Promise<BatchResult[]> {
+  return (batch) =>
+    write(async (statements) => {
+      const results: BatchResult[] = [];
+      for (const statement of batch) {
+        results.push(
+          statement.returnsRows
+            ? { rows: await statements.all(statement.sql, statement.args), rowsAffected: 0 }
+            : { rows: [], rowsAffected: await statements.run(statement.sql, statement.args) },
+        );
+      }
+      return results;
+    });
 }
 
 async function ensureParentDir(url: string) {
@@ -289,6 +334,13 @@ const SERVING_BOOKKEEPING_PRAGMAS = [
   "PRAGMA wal_autocheckpoint = 0",
 ];
 
+/**
+ * The replica's readers. Only its sync may write the file: a row written there by anything else
+ * would never reach the primary and would break the replica (measured: "database disk image is
+ * malformed"), so every other connection refuses writes.
+ */
+const REPLICA_READ_PRAGMAS = ["PRAGMA query_only = ON", `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
+
 /** SQLite's "database is locked": another connection holds the write lock. */
 function isBusyError(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "SQLITE_BUSY";
@@ -312,6 +364,122 @@ function openNative(url: string, pragmas: readonly string[] = CONNECTION_PRAGMAS
   const connection = new NativeDatabase(url.slice("file:".length));
   for (const pragma of pragmas) connection.exec(pragma);
   return connection;
+}
+
+export interface PrimaryOptions {
+  syncUrl: string;
+  authToken: string;
+  syncIntervalMs: number;
+  /**
+   * Sync the replica after every committed write before returning, so that this process reads its
+   * own writes at once (headquarters, where the primary is near); otherwise the caller syncs.
+   */
+  syncAfterWrite: boolean;
+}
+
+/** How long a node without a local copy waits for the primary before refusing to start. */
+export const FIRST_SYNC_WAIT_MS = 60_000;
+const FIRST_SYNC_RETRY_MS = 1_000;
+
+async function fileExists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens `url` (a file) as an embedded replica of the primary: reads are local, writes go to the
+ * primary. With a local copy already there it opens even while the primary is unreachable (and
+ * catches up once it answers); without one it waits up to FIRST_SYNC_WAIT_MS for a first copy.
+ */
+export async function openReplicatedDatabase(url: string, primary: PrimaryOptions): Promise<Database> {
+  if (!isFileUrl(url)) throw new Error(`the replica must be a file: URL, got ${url}`);
+  await ensureParentDir(url);
+  const replica = new ReplicaSync({
+    url,
+    syncUrl: primary.syncUrl,
+    authToken: primary.authToken,
+    intervalMs: primary.syncIntervalMs,
+  });
+  const hasCopy = await fileExists(url.slice("file:".length));
+  const deadlineMs = Date.now() + FIRST_SYNC_WAIT_MS;
+  for (;;) {
+    try {
+      await replica.syncNow();
+      break;
+    } catch (error) {
+      if (hasCopy) {
+        console.warn(`The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`);
+        break;
+      }
+      if (Date.now() >= deadlineMs) {
+        void replica.close();
+        throw new Error(
+          `The primary at ${primary.syncUrl} could not be reached within ${FIRST_SYNC_WAIT_MS / 1000} s and there is ` +
+            `no local copy yet: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_RETRY_MS));
+    }
+  }
+  replica.startPeriodic();
+
+  const readClient = createClient({ url, concurrency: 1, intMode: "number" });
+  for (const pragma of REPLICA_READ_PRAGMAS) await readClient.execute(pragma);
+  const read = drizzle(readClient, { schema });
+  const primaryClient = createClient({ url: primary.syncUrl, authToken: primary.authToken, intMode: "number" });
+  const write = drizzle(primaryClient, { schema });
+  const natives = [openNative(url, REPLICA_READ_PRAGMAS)];
+  const statements = preparedStatements(natives[0]);
+  const mutex = new Mutex();
+  // A failure to reach the primary is a 503 that says since when the figures are, never a 500.
+  // An error that is neither a refused statement nor clearly the network (a connection dropped
+  // mid-answer, a transaction the client closed) is asked of the primary itself with a sync.
+  const onPrimary = async <T>(fn: () => Promise<T>, { syncAfter = primary.syncAfterWrite } = {}): Promise<T> => {
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (isUnreachableError(error)) throw replica.pausedError();
+      if (!isStatementError(error) && !await replica.syncNow().then(() => true, () => false)) {
+        throw replica.pausedError();
+      }
+      throw error;
+    }
+    if (syncAfter) await replica.syncNow().catch(() => {});
+    return result;
+  };
+  const writeStatements = clientWriteStatements(primaryClient, mutex);
+  return {
+    url,
+    writesLocal: false,
+    replica,
+    read,
+    readClient,
+    statements,
+    epochs: new ChangeEpochs(statements),
+    transaction: (fn) => onPrimary(() => mutex.run(() => write.transaction(fn))),
+    writeStatements: (fn) => onPrimary(() => writeStatements(fn)),
+    bookkeepingStatements: (fn) => onPrimary(() => writeStatements(fn)),
+    writeBatch: (statements) =>
+      onPrimary(async () => {
+        const results = await primaryClient.batch(
+          statements.map((statement) => ({ sql: statement.sql, args: [...statement.args] })),
+          "write",
+        );
+        return results.map((result) => ({ rows: result.rows as unknown as SqlRow[], rowsAffected: result.rowsAffected }));
+      }, { syncAfter: false }),
+    close() {
+      readClient.close();
+      primaryClient.close();
+      for (const connection of natives) connection.close();
+      // Last: the replica's own connection is the one that may checkpoint its log on close.
+      void replica.close();
+    },
+  };
 }
 
 export async function openDatabase(url: string): Promise<Database> {
@@ -341,6 +509,8 @@ export async function openDatabase(url: string): Promise<Database> {
     : preparedStatements(nativeRead);
   return {
     url,
+    writesLocal: true,
+    replica: null,
     read,
     readClient,
     statements,
@@ -348,6 +518,8 @@ export async function openDatabase(url: string): Promise<Database> {
     transaction,
     writeStatements,
     bookkeepingStatements,
+    writeBatch: (statements, options = {}) =>
+      batchOver(options.bookkeeping ? bookkeepingStatements : writeStatements)(statements),
     close() {
       readClient.close();
       writeClient.close();

@@ -17,6 +17,7 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "rate_limited"
   | "bad_gateway"
+  | "unavailable"
   | "internal";
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
@@ -31,6 +32,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
+  unavailable: 503,
 };
 
 export interface ErrorBody {

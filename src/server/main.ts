@@ -2,19 +2,34 @@
 import { createApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
+import type { AppDeps } from "./context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
+import { trustForwardingNodes } from "./forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const config = loadConfig();
-const deps = await bootstrap(config);
-const app = createApp(deps);
-const sweepScheduler = startSweepScheduler(deps);
+// The replica's native code logs every failed sync, twice a second while the primary is down;
+// /api/system/replication and the screens already say so.
+if (Deno.env.get("RUST_LOG") === undefined) Deno.env.set("RUST_LOG", "off");
+let deps: AppDeps;
+try {
+  deps = await bootstrap(config);
+} catch (error) {
+  console.error(`The console cannot start: ${error instanceof Error ? error.message : error}`);
+  Deno.exit(1);
+}
+const app = createApp(deps, {
+  trustNodes: config.role === "headquarters" ? await trustForwardingNodes(config) : undefined,
+});
+// Regional nodes never run it: its lease and its money movements belong next to the primary.
+const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
+const where = config.replication ? ` (${config.role}, region ${config.replication.region})` : "";
 const server = Deno.serve(
   {
     hostname: config.host,
     port: config.port,
-    onListen: ({ hostname, port }) => console.log(`Console listening on http://${hostname}:${port}`),
+    onListen: ({ hostname, port }) => console.log(`Console listening on http://${hostname}:${port}${where}`),
   },
   app.fetch,
 );

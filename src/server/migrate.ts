@@ -18,14 +18,15 @@ export async function listMigrations(): Promise<{ name: string; sql: string }[]>
   );
 }
 
+/** Applies what is missing, on the database's writer (the primary, for a replicated database). */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.readClient.execute(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)",
-  );
   const applied = new Set(
-    (await db.readClient.execute("SELECT name FROM schema_migrations")).rows.map((row) =>
-      String(row.name)
-    ),
+    await db.transaction(async (tx) => {
+      await tx.run(
+        sql`CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)`,
+      );
+      return (await tx.all<{ name: string }>(sql`SELECT name FROM schema_migrations`)).map((row) => row.name);
+    }),
   );
   const newlyApplied: string[] = [];
   for (const migration of await listMigrations()) {
@@ -64,4 +65,17 @@ export function splitStatements(sql: string): string[] {
   }
   if (current.join("").trim() !== "") statements.push(current.join("\n").trim());
   return statements;
+}
+
+/** The migrations this code needs that the database (read locally) does not carry yet. */
+export async function missingMigrations(db: Database): Promise<string[]> {
+  const table = await db.statements.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
+    "schema_migrations",
+  ]);
+  const applied = new Set(
+    table === undefined
+      ? []
+      : (await db.statements.all<{ name: string }>("SELECT name FROM schema_migrations", [])).map((row) => row.name),
+  );
+  return (await listMigrations()).map((migration) => migration.name).filter((name) => !applied.has(name));
 }

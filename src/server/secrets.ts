@@ -20,7 +20,7 @@ function decodeBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text.trim()), (char) => char.charCodeAt(0));
 }
 
-function encodeBase64(bytes: Uint8Array): string {
+export function encodeBase64(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes));
 }
 

@@ -1,7 +1,7 @@
 /**
  * First-start data. Reference data (IBAN formats, funding accounts) is always seeded; demo data
  * only into the embedded default database and only unless SEED_DEMO=0, never into a configured
- * DATABASE_URL.
+ * DATABASE_URL, and into a headquarters' primary only with SEED_DEMO=1.
  */
 import type { AppDeps } from "./context.ts";
 import { nationalRoutingDemoSeeder } from "./features/national_routing/seed.ts";
@@ -31,7 +31,11 @@ const demoSeeders: Seeder[] = [
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
   for (const seed of referenceSeeders) await seed(deps, log);
-  if (deps.config.embeddedDatabase && deps.config.seedDemo) {
+  // Headquarters seeds demo data into the primary only when asked to (the stack does), never by default.
+  const demo = deps.config.role === "headquarters"
+    ? deps.config.env.SEED_DEMO === "1"
+    : deps.config.embeddedDatabase && deps.config.seedDemo;
+  if (demo) {
     for (const seed of demoSeeders) await seed(deps, log);
   }
 }

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Routes, useNavigate } from "react-router";
 import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
@@ -7,6 +7,10 @@ import { NewInstitutionDialogHost } from "./features/institutions/new_institutio
 import { useAuth } from "./lib/auth.ts";
 import { takeReturnPath } from "./lib/return_to.ts";
 import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
+
+const ForcedPasswordChange = lazy(() =>
+  import("./components/layout/change_password.tsx").then((module) => ({ default: module.ForcedPasswordChange }))
+);
 
 function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
   const navigate = useNavigate();
@@ -32,6 +36,12 @@ export function App() {
     <>
       {isLoading
         ? <div className="flex min-h-screen items-center justify-center"><Spinner label="Checking your session" /></div>
+        : isAuthenticated && user?.mustChangePassword
+        ? (
+          <Suspense fallback={<Spinner />}>
+            <ForcedPasswordChange email={user.email} />
+          </Suspense>
+        )
         : isAuthenticated
         ? <SignedInApp user={user} />
         : (

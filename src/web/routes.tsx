@@ -23,6 +23,9 @@ export const ROUTES = [
   { path: "/api-management", Screen: lazy(() => import("./features/api_management/api_management_page.tsx")) },
   { path: "/reports", Screen: lazy(() => import("./features/reports/reports_page.tsx")) },
   { path: "/settings", Screen: lazy(() => import("./features/settings/settings_page.tsx")) },
+  { path: "/approvals", Screen: lazy(() => import("./features/approvals/approvals_page.tsx")) },
+  { path: "/users", Screen: lazy(() => import("./features/users/users_page.tsx")) },
+  { path: "/audit-trail", Screen: lazy(() => import("./features/audit_trail/audit_trail_page.tsx")) },
 ] as const;
 
 export const LandingPage = lazy(() => import("./features/landing/landing_page.tsx"));

@@ -282,7 +282,7 @@ Deno.test("key management needs an administrator's session: none 401, operator 4
     await createUser(t.deps.db, t.deps.config, {
       email: "clerk@centralbank.test",
       password: "clerk-password-1",
-      role: "operator",
+      roles: ["operator"],
     });
     const operator = await t.login("clerk@centralbank.test", "clerk-password-1");
     await expectJson(await t.request("GET", "/api/api-keys", { cookie: operator }), 403);

@@ -19,7 +19,16 @@ Deno.test("POST /api/login with JSON sets an HttpOnly SameSite=Lax cookie and re
     const res = await t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
     const user = await expectJson(res, 200);
     assert.deepEqual(user.email, ADMIN_EMAIL);
-    assert.deepEqual(Object.keys(user).sort(), ["email", "firstName", "id", "lastName", "profileImageUrl", "role"]);
+    assert.deepEqual(Object.keys(user).sort(), [
+      "email",
+      "firstName",
+      "id",
+      "lastName",
+      "mustChangePassword",
+      "profileImageUrl",
+      "role",
+      "roles",
+    ]);
     const cookie = res.headers.get("set-cookie") ?? "";
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Lax/);

@@ -10,6 +10,7 @@ import {
   MAX_CARD_NUMBER_ATTEMPTS,
 } from "../../src/server/features/cards/service.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+import { liftApprovalThresholds } from "./ledger_helpers.ts";
 
 const SOURCE_NUMBERS = Object.values(FUNDING_SOURCE_ACCOUNTS).map((source) => source.accountNumber);
 const MASKED_16 = /^\d{6}\*{6}\d{4}$/;
@@ -293,6 +294,7 @@ Deno.test("loading an unknown card answers 404 and an inactive card 409, changin
 
 Deno.test("a load that would overdraw its funding source is refused with 422 and changes nothing", async () => {
   await withApp(async (t, req) => {
+    await liftApprovalThresholds(req);
     const card = await issue(req);
     const before = await moneySnapshot(t);
     const res = await req("POST", `/api/cards/${card.id}/load`, { body: { amount: "10000000.01", fundingSource: "operating_account" } });

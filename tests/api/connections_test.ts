@@ -115,7 +115,7 @@ Deno.test("POST /api/central-bank-connections answers 201 with the section 3 def
     assert.equal(minimal.dailySettlementLimit, null);
     assert.equal(minimal.credentialsConfig, null);
     assert.equal(minimal.lastConnectedAt, null);
-    assert.deepEqual(minimal.createdByUser, { firstName: "Ada", lastName: "Okafor" });
+    assert.deepEqual(minimal.createdByUser, { firstName: "Ada", lastName: "Okafor", email: "admin@centralbank.test" });
     const full = await createConnection(req);
     assert.equal(full.dailySettlementLimit, "1250.50");
     assert.equal(full.partnerSwiftCode, "BOTLGB2L");

@@ -132,6 +132,31 @@ Deno.test("POST /api/iban/validate answers 200 with the exact error for each inv
       ["GB29NWBK60161331926891", "wrong check digits"],
       [ibanWithCheckDigits("BE", "539007547035"), "national check digit wrong for BE"],
       [ibanWithCheckDigits("ES", "21000418450200051331"), "national check digit wrong for ES"],
+      // Characters before length, named with their position; only a-z is upper-cased.
+      [
+        "FR76/1213/5003/0008/0013/0194/760",
+        'invalid character "/" (U+002F) at position 5: an IBAN holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "DE89 3704 0044\u00ad0532 0130 00",
+        'invalid character "\u00ad" (U+00AD) at position 13: an IBAN holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "DE89370400440532\u200d013000",
+        'invalid character "\u200d" (U+200D) at position 17: an IBAN holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "\u017FE4550000000058398257466",
+        'invalid character "\u017f" (U+017F) at position 1: an IBAN holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "\u0131T60X0542811101000000123456",
+        'invalid character "\u0131" (U+0131) at position 1: an IBAN holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "\uFB012112345600000785",
+        'invalid character "\ufb01" (U+FB01) at position 1: an IBAN holds only letters A-Z and digits 0-9',
+      ],
     ];
     for (const [iban, error] of cases) {
       const result = await expectJson(await req("POST", "/api/iban/validate", { body: { iban } }), 200);
@@ -310,6 +335,16 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
     assert.match(badExample.fields.exampleIban, /^example IBAN DZ0000400174401001050486 does not validate: /);
     const notACountry = await expectJson(await post({ ...algeriaFormat(), countryCode: "ZZ" }), 400);
     assert.equal(notACountry.fields.countryCode, "Not an ISO 3166-1 country code (or XK)");
+    // A dotless i is not an I: "ıe" would otherwise become Ireland's IE (here a 409, in the path a change of IE).
+    const lookAlike = await expectJson(await post({ ...algeriaFormat(), countryCode: "\u0131e" }), 400);
+    assert.equal(lookAlike.fields.countryCode, "Must be two letters");
+    const lookAlikePath = await expectJson(
+      await req("PATCH", `/api/iban-configs/${encodeURIComponent("\u0131e")}`, {
+        body: { status: "inactive" },
+      }),
+      400,
+    );
+    assert.equal(lookAlikePath.fields.countryCode, "Must be two letters");
     const missing = await expectJson(await post({ countryCode: "DZ" }), 400);
     for (const field of ["ibanLength", "structure", "bankCodeLength", "accountNumberLength", "exampleIban"]) {
       assert.equal(missing.fields[field], "Required", field);
@@ -322,7 +357,7 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
     await createUser(t.deps.db, t.deps.config, {
       email: "clerk@centralbank.test",
       password: "clerk-password-1",
-      role: "operator",
+      roles: ["operator"],
     });
     const clerk = t.as(await t.login("clerk@centralbank.test", "clerk-password-1"));
     const forbidden = await expectJson(

@@ -1,7 +1,11 @@
-/** Issue 23: a status change carries its reason into the audit row. */
+/**
+ * Issue 23: a status change carries its reason into the audit row. Since issue 20 the change is a
+ * four-eyes request; the reason travels in the request and reaches the audit row at approval.
+ */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { MAX_STATUS_CHANGE_REASON_LENGTH } from "../../src/domain/institution.ts";
+import { approvePending, createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 
 Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
@@ -29,12 +33,19 @@ Deno.test("PATCH /api/institutions/:id/status records the reason in the audit ro
     );
     assert.ok(tooLong.fields.reason);
 
-    await expectJson(
-      await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } }),
-      200,
+    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const requested = await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } });
+    const pending = await requested.clone().json();
+    // The reason is the request's reason too, and shows in the queue's summary.
+    assert.equal(pending.approvalRequest.requestReason, "Licence verified");
+    assert.equal(pending.approvalRequest.summary.institution.reason, "Licence verified");
+    await approvePending(t, approver.cookie, requested);
+    // The reason stays optional for API clients that give the request's reason instead.
+    await approvePending(
+      t,
+      approver.cookie,
+      await req("PATCH", path, { body: { status: "suspended", requestReason: "Supervisory decision" } }),
     );
-    // The reason stays optional for API clients.
-    await expectJson(await req("PATCH", path, { body: { status: "suspended" } }), 200);
     const rows = await t.deps.db.read.all<{ changes: string }>(
       sql`SELECT changes FROM audit_trail WHERE entity_id = ${created.id} AND action = 'status_change' ORDER BY seq`,
     );
@@ -67,11 +78,11 @@ Deno.test("GET /api/institutions/:id/overview: details, status history with reas
       }),
       201,
     );
-    await expectJson(
-      await req("PATCH", `/api/institutions/${created.id}/status`, {
-        body: { status: "active", reason: "Checked" },
-      }),
-      200,
+    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    await approvePending(
+      t,
+      approver.cookie,
+      await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "active", reason: "Checked" } }),
     );
     const code = await expectJson(
       await req("POST", "/api/routing-codes", {

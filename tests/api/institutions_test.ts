@@ -17,6 +17,7 @@ import {
 } from "../../src/server/features/institutions/service.ts";
 import { openDatabase } from "../../src/server/db.ts";
 import { listMigrations, migrate, splitStatements } from "../../src/server/migrate.ts";
+import { createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const SPEC_FIELDS = [
@@ -62,6 +63,31 @@ async function withApp(fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promi
   } finally {
     await t.close();
   }
+}
+
+/**
+ * A status change under four-eyes control: the signed-in operator requests it (202), a second person
+ * with the approver role approves it. Answers the approval (or the request's own refusal) as a Response.
+ */
+async function changeStatus(
+  t: TestApp,
+  req: ReturnType<TestApp["as"]>,
+  approverCookie: string,
+  id: string,
+  status: string,
+): Promise<Response> {
+  const res = await req("PATCH", `/api/institutions/${id}/status`, {
+    body: { status, requestReason: "Supervisory decision" },
+  });
+  if (res.status !== 202) return res;
+  const pending = await res.json();
+  const approved = await t.request("POST", `/api/approvals/${pending.approvalRequest.id}/approve`, {
+    cookie: approverCookie,
+    body: { reason: "Checked" },
+  });
+  if (approved.status !== 200) return approved;
+  await approved.body?.cancel();
+  return await t.request("GET", `/api/institutions/${id}`, { cookie: approverCookie });
 }
 
 async function expect400Naming(res: Response, field: string) {
@@ -574,6 +600,7 @@ const EXPECTED_TRANSITIONS: Record<InstitutionStatus, InstitutionStatus[]> = {
 
 Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; refusals answer 409 with the allowed ones", async () => {
   await withApp(async (t, req) => {
+    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
     const path: Record<InstitutionStatus, InstitutionStatus[]> = {
       pending: [],
       active: ["active"],
@@ -583,12 +610,9 @@ Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; re
       for (const to of INSTITUTION_STATUSES) {
         const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
         for (const step of path[from]) {
-          await expectJson(
-            await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: step } }),
-            200,
-          );
+          await expectJson(await changeStatus(t, req, approver.cookie, created.id, step), 200);
         }
-        const res = await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: to } });
+        const res = await changeStatus(t, req, approver.cookie, created.id, to);
         const stored = await t.deps.db.read.select().from(institutions).where(eq(institutions.id, created.id))
           .get();
         if (EXPECTED_TRANSITIONS[from].includes(to)) {
@@ -610,20 +634,23 @@ Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; re
   });
 });
 
-Deno.test("each status change is audited with its before and after status, by the signed-in user", async () => {
+Deno.test("each status change is requested by the signed-in user and audited with its before and after status, by its approver", async () => {
   await withApp(async (t, req) => {
     const me = await expectJson(await req("GET", "/api/auth/user"), 200);
+    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
     const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
     for (const status of ["active", "suspended", "active"]) {
-      await expectJson(
-        await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status } }),
-        200,
-      );
+      await expectJson(await changeStatus(t, req, approver.cookie, created.id, status), 200);
     }
     await expectJson(
-      await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "pending" } }),
+      await req("PATCH", `/api/institutions/${created.id}/status`, { body: { status: "pending", requestReason: "x" } }),
       409,
     );
+    const requests = await expectJson(await req("GET", "/api/approvals?kind=institution_status"), 200);
+    assert.equal(requests.length, 3);
+    assert.ok(requests.every((r: { requestedBy: string; decidedBy: string }) =>
+      r.requestedBy === me.id && r.decidedBy === approver.id
+    ));
     const audits = await t.deps.db.read.select().from(auditTrail)
       .where(eq(auditTrail.entityId, created.id)).orderBy(auditTrail.seq).all();
     assert.deepEqual(audits.map((a) => a.action), [
@@ -637,7 +664,8 @@ Deno.test("each status change is audited with its before and after status, by th
       { before: { status: "active" }, after: { status: "suspended" } },
       { before: { status: "suspended" }, after: { status: "active" } },
     ]);
-    assert.ok(audits.every((a) => a.performedBy === me.id && a.entityType === "institution"));
+    assert.equal(audits[0].performedBy, me.id);
+    assert.ok(audits.slice(1).every((a) => a.performedBy === approver.id && a.entityType === "institution"));
     assert.equal((await verifyAuditChain(t.deps.db.read)).ok, true);
   });
 });

@@ -69,3 +69,15 @@ export async function validateCamt050(xml: string): Promise<{ valid: boolean; er
   });
   return { valid: result.valid, errors: result.errors.map((error) => error.message) };
 }
+
+/**
+ * For tests of rules other than four-eyes approval: the administrator lifts every approval
+ * threshold to the largest amount, so that any movement executes at once.
+ */
+export async function liftApprovalThresholds(req: Requester): Promise<void> {
+  const max = "9999999999999.99";
+  await expectJson(
+    await req("PUT", "/api/approval-settings", { body: { thresholds: { USD: max, EUR: max, GBP: max, JPY: max } } }),
+    200,
+  );
+}

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { parseMoney } from "../../src/domain/money.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
-import { createAccount, nextAccountNumber } from "./ledger_helpers.ts";
+import { createAccount, liftApprovalThresholds, nextAccountNumber } from "./ledger_helpers.ts";
 
 Deno.test("POST /api/ledger-accounts stores the opening balance exactly and answers decimal strings", async () => {
   const t = await createTestApp();
   try {
     const req = t.as(await t.login());
+    await liftApprovalThresholds(req);
     const account = await createAccount(req, {
       accountNumber: "LDG-0001",
       accountName: "Treasury Ledger",

@@ -177,6 +177,19 @@ interface Parsed {
   text: string;
 }
 
+/**
+ * A cell's value with text as a plain string: text cells are inline strings, which exceljs reads
+ * as rich text, and every one of them must sit in a Text-format ("@") cell.
+ */
+function xlsxCellValue(cell: ExcelJS.Cell): unknown {
+  if (cell.type === ExcelJS.ValueType.String) {
+    assert.fail(`${cell.address} is a shared or formula string, not inline`);
+  }
+  if (cell.type !== ExcelJS.ValueType.RichText) return cell.value;
+  assert.equal(cell.numFmt, "@", `${cell.address} holds text in the Text format`);
+  return cell.text;
+}
+
 async function parseReport(format: ReportFormat, bytes: Uint8Array): Promise<Parsed> {
   switch (format) {
     case "csv": {
@@ -214,7 +227,8 @@ async function parseReport(format: ReportFormat, bytes: Uint8Array): Promise<Par
       await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
       const sheet = workbook.getWorksheet("Report")!;
       const summary = workbook.getWorksheet("Summary")!;
-      const labels = (sheet.getRow(1).values as unknown[]).slice(1);
+      const header = sheet.getRow(1);
+      const labels = Array.from({ length: header.cellCount }, (_, i) => xlsxCellValue(header.getCell(i + 1)));
       const rows: Record<string, unknown>[] = [];
       sheet.eachRow((row, number) => {
         if (number === 1) return;
@@ -222,12 +236,14 @@ async function parseReport(format: ReportFormat, bytes: Uint8Array): Promise<Par
         labels.forEach((label, i) => {
           const cell = row.getCell(i + 1);
           assert.notEqual(cell.type, ExcelJS.ValueType.Formula, "no cell is a formula");
-          record[String(label)] = cell.value;
+          record[String(label)] = xlsxCellValue(cell);
         });
         rows.push(record);
       });
       const lines: string[] = [];
-      summary.eachRow((row) => lines.push(`${row.getCell(1).value}=${row.getCell(2).value}`));
+      summary.eachRow((row) =>
+        lines.push(`${xlsxCellValue(row.getCell(1))}=${xlsxCellValue(row.getCell(2))}`)
+      );
       return { rowCount: rows.length, rows, text: lines.join("\n") };
     }
     case "pdf": {
@@ -341,9 +357,18 @@ Deno.test("CSV is RFC 4180 with CRLF and quoting, and formula-like cells are neu
   try {
     const cookie = await t.login();
     await seedDataset(t);
+    await t.deps.db.transaction(async (tx) => {
+      await tx.update(institutions).set({ address: "a;-2+3" }).where(eq(institutions.id, "inst-a"));
+    });
     const { bytes } = await generate(t, cookie, { type: "institutions", format: "csv", ...RANGE });
     const text = new TextDecoder().decode(bytes);
     assert.ok(text.startsWith("id,name,type,registrationNumber,"), "header row of column keys");
+    assert.ok(text.includes(`"a;'-2+3"`), "every text quoted, a formula after a separator neutralised");
+    assert.ok(text.includes(`"inst-a","Alpha Bank",`), "plain text is quoted too");
+    // Excel with a semicolon list separator splits at ';' whatever the quotes: still no formula.
+    for (const line of text.split("\r\n")) {
+      for (const piece of line.split(";")) assert.doesNotMatch(piece, /^"?[=+\-@]/, line);
+    }
     assert.ok(text.endsWith("\r\n"));
     assert.ok(text.includes(`"Bank ""North"", Ltd.\nSecond line"`), "quotes doubled, field quoted");
     const rows = parseCsv(text, { columns: true }) as Record<string, string>[];

@@ -56,6 +56,10 @@ Deno.test("POST /api/routing-codes/generate-preview answers 400 unless the prefi
       ["AB1", "Prefix must be exactly 3 letters (A-Z)"],
       ["A C", "Prefix must be exactly 3 letters (A-Z)"],
       ["ÄBC", "Prefix must be exactly 3 letters (A-Z)"],
+      // toUpperCase() would read these as ABC-like ASCII prefixes ("ſ" → "S", "ı" → "I", "ﬁ" → "FI").
+      ["\u017Fbc", "Prefix must be exactly 3 letters (A-Z)"],
+      ["\u0131bc", "Prefix must be exactly 3 letters (A-Z)"],
+      ["\uFB01x", "Prefix must be exactly 3 letters (A-Z)"],
       ["", "Prefix must be exactly 3 letters (A-Z)"],
       [undefined, "Required"],
     ];
@@ -232,6 +236,11 @@ Deno.test("GET /api/routing-codes/{code}: 200 when assigned, 404 when unknown, 4
       ["abc00000197", 'routing code prefix (characters 1-3) must be three upper-case letters, got "abc"'],
       ["ABC0000X197", 'routing code serial (characters 4-9) must be six digits, got "0000X1"'],
       ["ABC000001X7", 'routing code check digits (characters 10-11) must be two digits, got "X7"'],
+      // Serial 000000 with its right check pair: invalid (400), not merely unknown (404).
+      [
+        "ABC00000027",
+        'routing code serial (characters 4-9) must be from 000001 to 999999 (serials start at 1), got "000000"',
+      ],
     ];
     for (const [code, message] of cases) {
       const res = await expectJson(await req("GET", `/api/routing-codes/${code}`), 400);

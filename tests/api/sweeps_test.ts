@@ -6,7 +6,14 @@ import {
   startSweepScheduler,
 } from "../../src/server/features/sweeps/scheduler.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
-import { balances, createAccount, type Requester, validateCamt050, writeCounts } from "./ledger_helpers.ts";
+import {
+  balances,
+  createAccount,
+  liftApprovalThresholds,
+  type Requester,
+  validateCamt050,
+  writeCounts,
+} from "./ledger_helpers.ts";
 
 async function ledgerAndLiquid(req: Requester, ledgerBalance = "1000.00", liquidBalance = "0.00") {
   const liquid = await createAccount(req, {
@@ -147,6 +154,7 @@ Deno.test("POST /api/balance-sweeps answers 422 with the reason for each rejecte
   const t = await createTestApp();
   try {
     const req = t.as(await t.login());
+    await liftApprovalThresholds(req);
     const { ledger, liquid } = await ledgerAndLiquid(req, "100.00");
     const liquidEur = await createAccount(req, { accountType: "liquid", currency: "EUR" });
     const otherLedger = await createAccount(req, { currentBalance: "1.00" });
@@ -378,6 +386,7 @@ Deno.test("GET /api/balance-sweeps/{id}/iso20022 downloads a camt.050.001.05 mes
   const t = await createTestApp();
   try {
     const req = t.as(await t.login());
+    await liftApprovalThresholds(req);
     const institutionId = crypto.randomUUID();
     await t.deps.db.transaction(async (tx) => {
       await tx.insert(institutions).values({
@@ -487,7 +496,7 @@ Deno.test("runScheduledOccurrence() lets exactly one of several app processes on
     const [sweep] = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
     assert.equal(sweep.sweepType, "scheduled");
     assert.equal(sweep.executedBy, SYSTEM_USER_ID);
-    assert.deepEqual(sweep.executedByUser, { firstName: "System", lastName: null });
+    assert.deepEqual(sweep.executedByUser, { firstName: "System", lastName: null, email: "system@console.invalid" });
     const lease = (await t.deps.db.readClient.execute(
       "SELECT occurrence_key, sweeps_executed FROM sweep_schedule_leases",
     )).rows;

@@ -78,11 +78,33 @@ Deno.test("POST /api/swift-codes rejects invalid BICs with the precise reason in
       ["DEUTDEFF5000", "BIC must be 8 or 11 characters, got 12"],
       ["deutdeff", "BIC must be upper case"],
       ["DEUTDEff500", "BIC must be upper case"],
-      ["DE-TDEFF", 'BIC party prefix (characters 1-4) must be letters or digits, got "DE-T"'],
+      [
+        "DE-TDEFF",
+        'BIC has an invalid character "-" (U+002D) at position 3: a BIC holds only letters A-Z and digits 0-9',
+      ],
       ["DEUT1EFF", 'BIC country code (characters 5-6) must be two letters, got "1E"'],
       ["DEUTZZFF", "BIC country code ZZ is not an ISO 3166-1 country"],
-      ["DEUTDE_F", 'BIC location code (characters 7-8) must be letters or digits, got "_F"'],
-      ["DEUTDEFF5-0", 'BIC branch code (characters 9-11) must be letters or digits, got "5-0"'],
+      [
+        "DEUTDE_F",
+        'BIC has an invalid character "_" (U+005F) at position 7: a BIC holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "DEUTDEFF5-0",
+        'BIC has an invalid character "-" (U+002D) at position 10: a BIC holds only letters A-Z and digits 0-9',
+      ],
+      // Characters before length: spaces inside, an invisible joiner, a letter outside A-Z.
+      [
+        " ABNA BE 2A ",
+        'BIC has an invalid character " " (U+0020) at position 5: a BIC holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "ABNABE\u200d2A",
+        'BIC has an invalid character "\u200d" (U+200D) at position 7: a BIC holds only letters A-Z and digits 0-9',
+      ],
+      [
+        "\u017FSCBSCSC",
+        'BIC has an invalid character "\u017f" (U+017F) at position 1: a BIC holds only letters A-Z and digits 0-9',
+      ],
       [undefined, "Required"],
     ];
     for (const [bicCode, message] of cases) {

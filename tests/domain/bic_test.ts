@@ -88,14 +88,18 @@ Deno.test("validateBic() rejects each malformed BIC with its precise reason", ()
     ["DEUTDEFF50", "LENGTH", "BIC must be 8 or 11 characters, got 10"],
     ["DEUTDEFF5000", "LENGTH", "BIC must be 8 or 11 characters, got 12"],
     ["", "LENGTH", "BIC must be 8 or 11 characters, got 0"],
-    [" DEUTDEFF", "LENGTH", "BIC must be 8 or 11 characters, got 9"],
+    [
+      " DEUTDEFF",
+      "CHARACTER",
+      'BIC has an invalid character " " (U+0020) at position 1: a BIC holds only letters A-Z and digits 0-9',
+    ],
     ["deutdeff", "LOWER_CASE", "BIC must be upper case"],
     ["DEUTDEFf", "LOWER_CASE", "BIC must be upper case"],
     ["DEUTDEFF50a", "LOWER_CASE", "BIC must be upper case"],
     [
       "DE-TDEFF",
-      "PARTY_PREFIX",
-      'BIC party prefix (characters 1-4) must be letters or digits, got "DE-T"',
+      "CHARACTER",
+      'BIC has an invalid character "-" (U+002D) at position 3: a BIC holds only letters A-Z and digits 0-9',
     ],
     [
       "DEUTD1FF",
@@ -106,13 +110,13 @@ Deno.test("validateBic() rejects each malformed BIC with its precise reason", ()
     ["DEUTUKFF", "UNKNOWN_COUNTRY", "BIC country code UK is not an ISO 3166-1 country"],
     [
       "DEUTDEF ",
-      "LOCATION_CODE",
-      'BIC location code (characters 7-8) must be letters or digits, got "F "',
+      "CHARACTER",
+      'BIC has an invalid character " " (U+0020) at position 8: a BIC holds only letters A-Z and digits 0-9',
     ],
     [
       "DEUTDEFF5_0",
-      "BRANCH_CODE",
-      'BIC branch code (characters 9-11) must be letters or digits, got "5_0"',
+      "CHARACTER",
+      'BIC has an invalid character "_" (U+005F) at position 10: a BIC holds only letters A-Z and digits 0-9',
     ],
   ];
   for (const [bic, code, message] of cases) {
@@ -135,5 +139,24 @@ Deno.test("ISO_3166_ALPHA2_CODES holds the 249 official codes; XK is accepted on
 Deno.test("validateBic() agrees with ibantools on well-formed upper-case BICs of its countries", () => {
   for (const bic of ["ABNANL2A", "NEDSZAJJXXX", "BNBGBGSF", "CBRLRUMM", "BOFAUS3N", "SOGEFRPPXXX"]) {
     assert.equal(validateBic(bic).ok, ibantools.isValidBIC(bic), bic);
+  }
+});
+
+Deno.test("validateBic() names a character other than A-Z, a-z and 0-9 and its position before judging the length", () => {
+  const only = ": a BIC holds only letters A-Z and digits 0-9";
+  const cases: [string, string][] = [
+    ["ABNA BE 2A", `BIC has an invalid character " " (U+0020) at position 5${only}`],
+    ["ABNA-BE-2A", `BIC has an invalid character "-" (U+002D) at position 5${only}`],
+    ["ABNA\u00adBE2A", `BIC has an invalid character "\u00ad" (U+00AD) at position 5${only}`],
+    ["ABNABE\u200d2A", `BIC has an invalid character "\u200d" (U+200D) at position 7${only}`],
+    ["NWBKGB2L\u200b", `BIC has an invalid character "\u200b" (U+200B) at position 9${only}`],
+    // Letters outside A-Z are not read as their ASCII look-alikes.
+    ["\u017FSCBSCSC", `BIC has an invalid character "\u017f" (U+017F) at position 1${only}`],
+    ["D\u0131UTDEFF", `BIC has an invalid character "\u0131" (U+0131) at position 2${only}`],
+    ["\uFB01NBOUS33", `BIC has an invalid character "\ufb01" (U+FB01) at position 1${only}`],
+    ["NWBKGB2L\u{1F600}XX", `BIC has an invalid character "\u{1F600}" (U+1F600) at position 9${only}`],
+  ];
+  for (const [bic, message] of cases) {
+    assert.deepEqual(errorOf(bic), { code: "CHARACTER", message }, JSON.stringify(bic));
   }
 });

@@ -61,16 +61,28 @@ Deno.test("the committed seed is exactly what the parser makes of the committed 
 function readSharedRegistry(): Uint8Array | null {
   try {
     return Deno.readFileSync(SHARED_REGISTRY_PATH);
-  } catch {
-    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
   }
 }
 const sharedRegistry = readSharedRegistry();
+/** CI lays the project's shared folder beside the clone, so there a missing file is a failure. */
+const inCi = ["true", "1"].includes(Deno.env.get("CI") ?? "");
+const SHARED_COMPARISON = "the committed registry file is the shared release 102 file, byte for byte";
+const missingShared =
+  `${SHARED_REGISTRY_PATH} is missing (a clone without the project's shared folder beside it)`;
+if (sharedRegistry === null && !inCi) {
+  console.warn(`skipped "${SHARED_COMPARISON}": ${missingShared}; under CI=true this fails`);
+}
 
 Deno.test({
-  name: "the committed registry file is the shared release 102 file, byte for byte",
-  ignore: sharedRegistry === null,
-  fn: () => assert.deepEqual(Deno.readFileSync(REGISTRY_PATH), sharedRegistry),
+  name: SHARED_COMPARISON,
+  ignore: sharedRegistry === null && !inCi,
+  fn: () => {
+    assert.ok(sharedRegistry !== null, `${missingShared}; CI must provide it`);
+    assert.deepEqual(Deno.readFileSync(REGISTRY_PATH), sharedRegistry);
+  },
 });
 
 Deno.test("parseIbanRegistry() yields all 89 countries of release 102, sorted and unique", () => {

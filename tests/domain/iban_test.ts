@@ -224,6 +224,57 @@ Deno.test("validateIban() accepts pasted print format and reports all parts", ()
   });
 });
 
+Deno.test("validateIban() names a character other than A-Z and 0-9 and its position before the length", () => {
+  const only = ": an IBAN holds only letters A-Z and digits 0-9";
+  const cases: [string, string][] = [
+    ["FR76/1213/5003/0008/0013/0194/760", `invalid character "/" (U+002F) at position 5${only}`],
+    ["FR76-3000-6000-0112-3456-7890-189", `invalid character "-" (U+002D) at position 5${only}`],
+    // Invisible characters: a soft hyphen, a zero-width joiner, a word joiner.
+    ["DE89 3704 0044\u00ad0532 0130 00", `invalid character "\u00ad" (U+00AD) at position 13${only}`],
+    ["DE89370400440532\u200d013000", `invalid character "\u200d" (U+200D) at position 17${only}`],
+    ["\u2060DE89370400440532013000", `invalid character "\u2060" (U+2060) at position 1${only}`],
+    [
+      "GB29 NWBK 6016 1331 9268 19 \u{1F600}",
+      `invalid character "\u{1F600}" (U+1F600) at position 23${only}`,
+    ],
+    ["IBAN: GB29.NWBK", `invalid character "." (U+002E) at position 5${only}`],
+  ];
+  for (const [iban, message] of cases) {
+    const result = validateIban(iban, formats);
+    assert.equal(result.valid, false, iban);
+    assert.equal(result.details.error, message, JSON.stringify(iban));
+  }
+  // The documented normalisation still applies first: white space (zero-width space included),
+  // the IBAN word and lower case.
+  assert.equal(errorOf("iban: gb29 nwbk\u200b6016 1331 9268 19"), null);
+});
+
+Deno.test("validateIban() upper-cases only a-z: other letters are invalid characters, never their ASCII look-alikes", () => {
+  const only = ": an IBAN holds only letters A-Z and digits 0-9";
+  // Each is a valid IBAN once the look-alike is read as ASCII, which toUpperCase() would do.
+  const cases: [string, string, number][] = [
+    ["\u017FE4550000000058398257466", "\u017F", 1], // long s: "ſ".toUpperCase() is "S"
+    ["SE4550000000058398257466".slice(0, 1) + "\u0131" + "SE4550000000058398257466".slice(2), "\u0131", 2],
+    ["\u0131T60X0542811101000000123456", "\u0131", 1], // dotless i: "I"
+    ["\uFB012112345600000785", "\uFB01", 1], // the ligature fi: "FI"
+    ["GB29NWBK60161331926819".replace("K", "\u212A"), "\u212A", 8], // Kelvin sign: lower-cases to k
+    ["\u0131ban GB29NWBK60161331926819", "\u0131", 1], // not the word IBAN
+  ];
+  for (const [iban, character, position] of cases) {
+    const result = validateIban(iban, formats);
+    assert.equal(result.valid, false, JSON.stringify(iban));
+    const hex = character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+    assert.equal(
+      result.details.error,
+      `invalid character "${character}" (U+${hex}) at position ${position}${only}`,
+      JSON.stringify(iban),
+    );
+  }
+  assert.equal(normalizeIban("\u017Fe45 5000"), "\u017FE455000");
+  assert.equal(errorOf("SE4550000000058398257466"), null, "the ASCII spelling is valid");
+  assert.equal(errorOf("se45 5000 0000 0583 9825 7466"), null, "and so is its lower case");
+});
+
 // ---------------------------------------------------------------------------------------
 // BBAN structure notation
 
@@ -356,11 +407,11 @@ Deno.test("validateIban() reports the precise error for each invalid IBAN, in ch
     ],
     [
       "GB29NWBK60161331926819".slice(0, 12) + "-" + "GB29NWBK60161331926819".slice(13),
-      'BBAN character class wrong at position 13: expected a digit (0-9), got "-"',
+      'invalid character "-" (U+002D) at position 13: an IBAN holds only letters A-Z and digits 0-9',
     ],
     [
       "AD1200012030200359100_00",
-      'BBAN character class wrong at position 22: expected a letter or digit (A-Z, 0-9), got "_"',
+      'invalid character "_" (U+005F) at position 22: an IBAN holds only letters A-Z and digits 0-9',
     ],
     ["GB28NWBK60161331926819", "wrong check digits"],
     ["GB29NWBK60161331926818", "wrong check digits"],

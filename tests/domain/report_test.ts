@@ -11,6 +11,7 @@ import {
 } from "../../src/domain/report.ts";
 import {
   csvField,
+  csvHeaderRecord,
   csvRecord,
   isXmlName,
   neutraliseFormula,
@@ -125,23 +126,53 @@ Deno.test("neutraliseFormula() prefixes an apostrophe to =, +, -, @, tab and CR 
   }
 });
 
-Deno.test("csvField() quotes commas, quotes and line breaks and neutralises before quoting", () => {
+Deno.test("csvField() quotes every text, doubles inner quotes and neutralises before quoting", () => {
   assert.equal(csvField(null), "");
   assert.equal(csvField(42), "42");
   assert.equal(csvField(-5), "-5");
   assert.equal(csvField(true), "true");
-  assert.equal(csvField("plain"), "plain");
+  assert.equal(csvField("plain"), '"plain"');
+  assert.equal(csvField(""), '""');
   assert.equal(csvField("a,b"), '"a,b"');
   assert.equal(csvField('say "hi"'), '"say ""hi"""');
   assert.equal(csvField("line1\nline2"), '"line1\nline2"');
-  assert.equal(csvField("=1+1"), "'=1+1");
+  assert.equal(csvField("=1+1"), `"'=1+1"`);
   assert.equal(csvField("=SUM(A1,B1)"), `"'=SUM(A1,B1)"`);
   assert.equal(csvField("\rcmd"), `"'\rcmd"`);
   assert.throws(() => csvField(Number.NaN));
 });
 
-Deno.test("csvRecord() joins fields with commas and ends with CRLF", () => {
-  assert.equal(csvRecord(["a", 1, null, "b,c"]), 'a,1,,"b,c"\r\n');
+Deno.test("csvField() neutralises a formula start after every separator character, not only at the start", () => {
+  // Opened with a semicolon list separator (Excel in most of continental Europe), "a;-2+3" is two
+  // cells, the second a live formula.
+  assert.equal(csvField("a;-2+3"), `"a;'-2+3"`);
+  assert.equal(csvField("a,=1+1"), `"a,'=1+1"`);
+  assert.equal(csvField("a\t+1"), `"a\t'+1"`);
+  assert.equal(csvField("a|@SUM(A1)"), `"a|'@SUM(A1)"`);
+  assert.equal(csvField("line\n=cmd"), `"line\n'=cmd"`);
+  assert.equal(csvField("line\r\n-1"), `"line\r\n'-1"`);
+  assert.equal(csvField("=1;=2;x"), `"'=1;'=2;x"`);
+  assert.equal(csvField('a;=HYPERLINK("x")'), `"a;'=HYPERLINK(""x"")"`);
+  assert.equal(csvField('a;"=1"'), `"a;""'=1"""`, "quotes after a separator are part of the break");
+  assert.equal(csvField('"=1"'), `"""'=1"""`);
+  for (const text of ["a; -2", "a;b-2", "a - b", "mail@bank;x", "1-2"]) {
+    assert.equal(csvField(text), `"${text}"`, JSON.stringify(text));
+  }
+  // However a reader splits a record (comma, semicolon, tab, pipe, CR, LF; quotes honoured or not),
+  // no piece of a text field starts a formula.
+  const hostile = ["x;-2+3", "x,=1", "=a|+b", "q\t@c", "r\n-d\r=e", 'x;"=1"'];
+  for (const text of hostile) {
+    const pieces = csvField(text).slice(1, -1).replaceAll('""', '"').split(/[,;\t|\r\n]/);
+    for (const piece of pieces) {
+      assert.doesNotMatch(piece.replace(/^"/, ""), /^[=+\-@]/, JSON.stringify(text));
+    }
+  }
+});
+
+Deno.test("csvRecord() joins fields with commas and ends with CRLF; the header is written bare", () => {
+  assert.equal(csvRecord(["a", 1, null, "b,c"]), '"a",1,,"b,c"\r\n');
+  assert.equal(csvHeaderRecord(["id", "name", "createdAt"]), "id,name,createdAt\r\n");
+  assert.throws(() => csvHeaderRecord(["id", "=x"]), /not a plain identifier/);
 });
 
 Deno.test("xmlText() and xmlAttribute() escape markup and replace characters XML 1.0 forbids", () => {

@@ -85,6 +85,16 @@ Deno.test("validateRoutingCode() names the precise reason for each malformed cod
       'routing code check digits (characters 10-11) must be two digits, got "4X"',
     ],
     ["ABC00012344", "WRONG_CHECK_DIGITS", "wrong check digits in routing code ABC00012344"],
+    [
+      "ABC00000027",
+      "SERIAL",
+      'routing code serial (characters 4-9) must be from 000001 to 999999 (serials start at 1), got "000000"',
+    ],
+    [
+      formatRoutingCode("ZZZ", 0),
+      "SERIAL",
+      'routing code serial (characters 4-9) must be from 000001 to 999999 (serials start at 1), got "000000"',
+    ],
   ];
   for (const [code, expectedCode, message] of cases) {
     assert.deepEqual(validateRoutingCode(code), {

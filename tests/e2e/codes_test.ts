@@ -87,6 +87,15 @@ e2eTest(
       assert.match(await readAndDismissToast(page), /Invalid IBAN[\s\S]*wrong check digits/);
       await result.getByRole("heading", { name: "Invalid IBAN" }).waitFor();
       await expectAccessible(page, "/iban-validation with an invalid result");
+
+      // Only a-z is upper-cased: a long s stays itself instead of becoming the S of a valid SE IBAN.
+      await input.fill("\u017Fe45 5000 0000 0583 9825 7466");
+      assert.equal(await input.inputValue(), "\u017FE45 5000 0000 0583 9825 7466");
+      await validate.click();
+      assert.match(
+        await readAndDismissToast(page),
+        /Invalid IBAN[\s\S]*invalid character "\u017F" \(U\+017F\) at position 1/,
+      );
     }),
 );
 

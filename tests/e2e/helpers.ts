@@ -46,7 +46,7 @@ if (!chromiumAvailable() && Deno.env.get("CI") !== "true") {
   console.warn(`e2e skipped: chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -189,4 +189,24 @@ export async function withBrowser(
     await browser.close();
     await server.stop();
   }
+}
+
+/** A small API client with its own session, for the setup a test is not about. */
+export async function apiSession(baseUrl: string, email: string, password: string) {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in of ${email} failed: ${login.status} ${await login.text()}`);
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { apiSession, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 
 const NAME = "Harborview Savings Bank";
 const REGISTRATION_NUMBER = "CBR-SA-90001";
@@ -91,17 +91,35 @@ e2eTest(
       }
       await expectAccessible(page, "institutions");
 
-      // Issue 23: a status change asks for its reason first.
+      // Issue 23: a status change asks for its reason first; issue 20: it is a four-eyes request
+      // that waits for a second person, and the reason travels with it.
       await row.getByRole("button", { name: `Approve ${NAME}` }).click();
-      const approve = page.getByRole("dialog", { name: `Approve ${NAME}` });
-      await approve.getByLabel("Reason").waitFor();
+      const request = page.getByRole("dialog", { name: `Approve ${NAME}?` });
+      await request.getByLabel("Reason").waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the reason has focus");
-      await approve.getByRole("button", { name: "Approve", exact: true }).click();
-      await approve.getByText("Required").waitFor();
-      await expectAccessible(page, "status change dialog");
-      await approve.getByLabel("Reason").fill("Licence documents verified");
-      await approve.getByRole("button", { name: "Approve", exact: true }).click();
-      await expectToast(page, /Institution approved/);
+      await request.getByRole("button", { name: "Submit for approval" }).click();
+      await request.getByText("Required").waitFor();
+      await expectAccessible(page, "institution status request dialog");
+      await request.getByLabel("Reason").fill("Licence granted by the board");
+      await request.getByRole("button", { name: "Submit for approval" }).click();
+      await expectToast(page, /Submitted for approval/);
+      await row.getByText("Approval pending").waitFor();
+      await row.getByText("pending", { exact: true }).waitFor();
+
+      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const approverUser = await admin("POST", "/api/users", { email: "checker@centralbank.test", roles: ["approver"] });
+      const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
+      await checkerFirst("POST", "/api/auth/password", {
+        currentPassword: approverUser.json.initialPassword,
+        newPassword: "e2e-checker-own-password",
+      });
+      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-checker-own-password");
+      const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
+      assert.equal(queue.json.length, 1);
+      assert.equal(queue.json[0].requestReason, "Licence granted by the board");
+      const approved = await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Verified" });
+      assert.equal(approved.status, 200);
+      await page.reload();
       await row.getByText("active", { exact: true }).waitFor();
       await row.getByRole("button", { name: `Suspend ${NAME}` }).waitFor();
 

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { isReturnPath } from "../../src/web/lib/return_to.ts";
 import {
+  apiSession,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   e2eTest,
@@ -79,14 +80,28 @@ e2eTest(
       await page.getByRole("heading", { name: "Recent Audit Events" }).waitFor();
       await expectAccessible(page, "institution page");
 
-      // A status change from the page asks its reason and shows it in the history.
+      // A status change from the page asks its reason; once a second person approves the request
+      // (issue 20), the reason shows in the history.
       const action = page.getByRole("main").getByRole("button", {
         name: new RegExp(`^(Approve|Suspend|Reactivate) ${name}$`),
       });
       await action.click();
       const dialog = page.getByRole("dialog");
       await dialog.getByLabel("Reason").fill("Quarterly supervisory review");
-      await dialog.getByRole("button", { name: /^(Approve|Suspend|Reactivate)$/ }).click();
+      await dialog.getByRole("button", { name: "Submit for approval" }).click();
+      await page.getByRole("main").getByText("Approval pending").waitFor();
+      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const approverUser = await admin("POST", "/api/users", { email: "checker@centralbank.test", roles: ["approver"] });
+      const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
+      await checkerFirst("POST", "/api/auth/password", {
+        currentPassword: approverUser.json.initialPassword,
+        newPassword: "e2e-checker-own-password",
+      });
+      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-checker-own-password");
+      const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
+      assert.equal(queue.json.length, 1);
+      assert.equal((await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Checked" })).status, 200);
+      await page.reload();
       await page.getByText("“Quarterly supervisory review”").waitFor();
 
       await page.setViewportSize({ width: 390, height: 844 });

@@ -24,8 +24,8 @@ export function documentedEndpointOf(c: Context): DocumentedEndpoint | undefined
 
 /**
  * The user a key acts as. Handlers of the documented endpoints only read, but anything recorded on
- * a key's behalf is attributed to the administrator who created the key; the operator role keeps
- * every administrator-only check closed to keys.
+ * a key's behalf is attributed to the administrator who created the key; the auditor role alone
+ * keeps every route that changes something closed to keys.
  */
 function keyUser(identity: ApiKeyIdentity): SessionUser {
   return {
@@ -35,6 +35,8 @@ function keyUser(identity: ApiKeyIdentity): SessionUser {
     lastName: null,
     profileImageUrl: null,
     role: "operator",
+    roles: ["auditor"],
+    mustChangePassword: false,
   };
 }
 

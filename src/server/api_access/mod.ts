@@ -12,7 +12,7 @@ import { authenticateApiKeys } from "./key_auth.ts";
 import { ApiKeyResolver } from "./keys.ts";
 import { limitKeyRequests } from "./rate_limit.ts";
 import { RequestLog } from "./request_log.ts";
-import { KeyUsageStore } from "./usage_store.ts";
+import { KeyUsageStore, RegionalKeyUsageStore } from "./usage_store.ts";
 
 export interface ApiAccess {
   requestLog: RequestLog;
@@ -29,7 +29,9 @@ export function createApiAccess(deps: AppDeps): ApiAccess {
     logRequests: requestLog.middleware,
     envelope: envelopeKeyResponses,
     authenticateKeys: authenticateApiKeys(new ApiKeyResolver(deps.db)),
-    limitKeyRequests: limitKeyRequests(new KeyUsageStore(deps.db)),
+    limitKeyRequests: limitKeyRequests(
+      deps.config.role === "regional" ? new RegionalKeyUsageStore(deps.db) : new KeyUsageStore(deps.db),
+    ),
   };
 }
 

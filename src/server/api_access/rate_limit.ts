@@ -1,16 +1,16 @@
 /**
  * Hourly limits of the public API per key and documented endpoint (spec 7), with hono-rate-limiter
- * over the shared database counters of KeyUsageStore. Windows are clock hours (UTC); every
+ * over the shared database counters of KeyUsageStore (RegionalKeyUsageStore on a regional node). Windows are clock hours (UTC); every
  * response to a key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds
  * until the window ends, IETF draft 6), and a refusal adds Retry-After.
  */
 import type { MiddlewareHandler } from "hono";
-import { rateLimiter } from "hono-rate-limiter";
+import { rateLimiter, type Store } from "hono-rate-limiter";
 import { endpointId, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
 import type { ApiAccessEnv } from "./env.ts";
-import { type KeyUsageStore, usageBucket } from "./usage_store.ts";
+import { usageBucket } from "./usage_store.ts";
 
-export function limitKeyRequests(store: KeyUsageStore): MiddlewareHandler<ApiAccessEnv> {
+export function limitKeyRequests(store: Store<ApiAccessEnv>): MiddlewareHandler<ApiAccessEnv> {
   return rateLimiter<ApiAccessEnv>({
     windowMs: RATE_LIMIT_WINDOW_MS,
     standardHeaders: "draft-6",

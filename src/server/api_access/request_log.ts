@@ -15,7 +15,7 @@ import { clientIp } from "../context.ts";
 import { type Database, isFileUrl } from "../db.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
-import { type CapturedBody, type CapturedRequest, insertLogRows, logRowsOf } from "./request_log_rows.ts";
+import { type CapturedBody, type CapturedRequest, logRowInserts, logRowsOf } from "./request_log_rows.ts";
 import { LogWriterThread, UncopyableBatchError } from "./request_log_writer.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
@@ -212,7 +212,9 @@ export class RequestLog {
 
   async #write(batch: CapturedRequest[]): Promise<void> {
     if (this.#thread === undefined) {
-      this.#thread = isFileUrl(this.#db.url) && !this.#stopped ? new LogWriterThread(this.#db.url) : null;
+      this.#thread = this.#db.writesLocal && isFileUrl(this.#db.url) && !this.#stopped
+        ? new LogWriterThread(this.#db.url)
+        : null;
     }
     const thread = this.#thread;
     if (thread !== null && !thread.broken) {
@@ -226,8 +228,7 @@ export class RequestLog {
         if (thread.broken) console.error("api_logs: the writer thread failed; writing in process", error);
       }
     }
-    const rows = logRowsOf(batch);
-    await this.#db.writeStatements((statements) => insertLogRows(statements, rows));
+    await this.#db.writeBatch(logRowInserts(logRowsOf(batch)));
   }
 
   #clearTimer(): void {
@@ -254,7 +255,9 @@ export class RequestLog {
       console.warn(`api_logs: ${this.#dropped} entries dropped: the write queue was full`);
       this.#dropped = 0;
     }
-    if (Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs) {
+    // Headquarters prunes for every node: a regional node's pruning would hold the primary's write
+    // lock across the WAN.
+    if (this.#config.role !== "regional" && Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs) {
       try {
         await this.prune();
       } catch (error) {

@@ -9,7 +9,7 @@ import {
   loggedPayloadFromText,
   loggedPayloadJson,
 } from "../../domain/redaction.ts";
-import type { Statements } from "../db.ts";
+import type { BatchStatement, Statements } from "../db.ts";
 
 export const MAX_LOGGED_ENDPOINT_LENGTH = 255;
 
@@ -110,11 +110,18 @@ function randomBytes(length: number): Uint8Array {
   return bytes;
 }
 
-/** Writes `rows` inside the caller's write transaction. */
-export async function insertLogRows(statements: Statements, rows: readonly LogRow[]): Promise<void> {
+/** The INSERTs that write `rows`: chunks of API_LOG_ROWS_PER_INSERT rows, then one row each. */
+export function logRowInserts(rows: readonly LogRow[]): BatchStatement[] {
+  const inserts: BatchStatement[] = [];
   let start = 0;
   for (; start + API_LOG_ROWS_PER_INSERT <= rows.length; start += API_LOG_ROWS_PER_INSERT) {
-    await statements.run(INSERT_CHUNK_SQL, rows.slice(start, start + API_LOG_ROWS_PER_INSERT).flat());
+    inserts.push({ sql: INSERT_CHUNK_SQL, args: rows.slice(start, start + API_LOG_ROWS_PER_INSERT).flat() });
   }
-  for (const row of rows.slice(start)) await statements.run(INSERT_ONE_SQL, row);
+  for (const row of rows.slice(start)) inserts.push({ sql: INSERT_ONE_SQL, args: row });
+  return inserts;
+}
+
+/** Writes `rows` inside the caller's write transaction. */
+export async function insertLogRows(statements: Statements, rows: readonly LogRow[]): Promise<void> {
+  for (const insert of logRowInserts(rows)) await statements.run(insert.sql, insert.args);
 }

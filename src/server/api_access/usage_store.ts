@@ -11,7 +11,12 @@
 import { setImmediate } from "node:timers";
 import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Store } from "hono-rate-limiter";
-import { fixedWindow, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
+import {
+  documentedLimitPerHour,
+  fixedWindow,
+  RATE_LIMIT_WINDOW_MS,
+  regionalCountSlack,
+} from "../../domain/public_api.ts";
 import type { Database } from "../db.ts";
 import { AppError } from "../errors.ts";
 
@@ -57,6 +62,29 @@ const COUNT_BATCH_SQL = `INSERT INTO api_rate_limits (api_key_id, endpoint, wind
 const TOUCH_KEYS_SQL = `UPDATE api_keys SET last_used_at = ?
   WHERE id IN (SELECT value FROM json_each(?)) AND (last_used_at IS NULL OR last_used_at <= ?)`;
 const PRUNE_SQL = "DELETE FROM api_rate_limits WHERE window_start < ?";
+
+/** [key id, endpoint id, window start (ISO), hits] */
+type CountedGroup = [string, string, string, number];
+
+/**
+ * Adds the groups' hits to the shared counters in one batch and returns the new totals of
+ * the live keys' groups; also stamps last_used_at and, with `pruneBeforeMs`, drops old windows.
+ */
+async function addCounts(
+  db: Database,
+  counted: CountedGroup[],
+  nowMs: number,
+  pruneBeforeMs: number | null,
+): Promise<CountRow[]> {
+  const nowIso = isoOf(nowMs);
+  const keyIds = [...new Set(counted.map(([apiKeyId]) => apiKeyId))];
+  const [counts] = await db.writeBatch([
+    { sql: COUNT_BATCH_SQL, args: [JSON.stringify(counted), nowIso], returnsRows: true },
+    { sql: TOUCH_KEYS_SQL, args: [nowIso, JSON.stringify(keyIds), isoOf(nowMs - LAST_USED_RESOLUTION_MS)] },
+    ...(pruneBeforeMs === null ? [] : [{ sql: PRUNE_SQL, args: [isoOf(pruneBeforeMs)] }]),
+  ], { bookkeeping: true });
+  return counts.rows as CountRow[];
+}
 
 interface CountRow {
   [column: string]: unknown;
@@ -145,22 +173,11 @@ export class KeyUsageStore implements Store {
     // Once per window and process: counters of windows before the previous one are dead weight.
     const keepFromMs = fixedWindow(nowMs, this.#windowMs).startMs - this.#windowMs;
     const prune = this.#prunedBeforeMs < keepFromMs;
-    const counted = [...groups.values()].map((hits): [string, string, string, number] => {
+    const counted = [...groups.values()].map((hits): CountedGroup => {
       const [{ apiKeyId, endpoint, windowStartMs }] = hits;
       return [apiKeyId, endpoint, isoOf(windowStartMs), hits.length];
     });
-    const nowIso = isoOf(nowMs);
-    const rows = await this.#db.bookkeepingStatements(async (statements) => {
-      const rows = await statements.all<CountRow>(COUNT_BATCH_SQL, [JSON.stringify(counted), nowIso]);
-      const keyIds = [...new Set(counted.map(([apiKeyId]) => apiKeyId))];
-      await statements.run(TOUCH_KEYS_SQL, [
-        nowIso,
-        JSON.stringify(keyIds),
-        isoOf(nowMs - LAST_USED_RESOLUTION_MS),
-      ]);
-      if (prune) await statements.run(PRUNE_SQL, [isoOf(keepFromMs)]);
-      return rows;
-    });
+    const rows = await addCounts(this.#db, counted, nowMs, prune ? keepFromMs : null);
     if (prune) this.#prunedBeforeMs = keepFromMs;
     const totals = new Map(
       rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, Date.parse(row.windowStart)), row.count]),
@@ -175,6 +192,169 @@ export class KeyUsageStore implements Store {
       }
       const resetTime = new Date(hits[0].windowStartMs + this.#windowMs);
       hits.forEach((hit, index) => hit.resolve({ totalHits: total - hits.length + index + 1, resetTime }));
+    }
+  }
+}
+
+/** How often a regional node adds its uncounted requests to the primary's counters. */
+export const REGIONAL_COUNT_FLUSH_MS = 250;
+
+interface RegionalBucket {
+  apiKeyId: string;
+  endpoint: string;
+  windowStartMs: number;
+  /** The primary's total for the bucket when this node last added to it. */
+  knownTotal: number;
+  /** Admitted here and not yet sent to the primary. */
+  unsent: number;
+  /** Sent to the primary, whose answer has not come back yet. */
+  inFlight: number;
+  /** Most requests admitted here that the primary has not counted yet (regionalCountSlack). */
+  slack: number;
+}
+
+/**
+ * A regional node's hourly counters (docs/deployment.md): requests are counted here and added to
+ * the shared counters on the primary in the background, every REGIONAL_COUNT_FLUSH_MS, so a keyed
+ * request waits for no round trip to the primary. A bucket admits at most its slack of requests
+ * the primary has not counted; the next one waits for the count. Across headquarters (exact) and
+ * R regional nodes a key is therefore served at most crossRegionLimitBound(limit, R) requests per
+ * window while the primary answers. While it does not, each node enforces the limit against the
+ * last total it heard plus its own requests.
+ */
+export class RegionalKeyUsageStore implements Store {
+  readonly localKeys = false;
+  readonly #db: Database;
+  readonly #now: () => number;
+  #windowMs = RATE_LIMIT_WINDOW_MS;
+  readonly #buckets = new Map<string, RegionalBucket>();
+  #flushing: Promise<void> | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** False after a count failed to reach the primary, until one succeeds: no one waits meanwhile. */
+  #primaryAnswers = true;
+  #prunedBeforeMs = 0;
+
+  constructor(db: Database, now: () => number = Date.now) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  init(options: { windowMs: number }): void {
+    this.#windowMs = options.windowMs;
+  }
+
+  #bucket(bucket: string): RegionalBucket {
+    const { apiKeyId, endpoint } = parseBucket(bucket);
+    const { startMs } = fixedWindow(this.#now(), this.#windowMs);
+    let state = this.#buckets.get(bucket);
+    if (state === undefined || state.windowStartMs !== startMs) {
+      const limit = documentedLimitPerHour(endpoint);
+      if (limit === undefined) throw new Error(`no hourly limit for endpoint "${endpoint}"`);
+      state = {
+        apiKeyId,
+        endpoint,
+        windowStartMs: startMs,
+        knownTotal: 0,
+        unsent: 0,
+        inFlight: 0,
+        slack: regionalCountSlack(limit),
+      };
+      this.#buckets.set(bucket, state);
+    }
+    return state;
+  }
+
+  async increment(bucket: string): Promise<ClientRateLimitInfo> {
+    let state = this.#bucket(bucket);
+    while (this.#primaryAnswers && state.unsent + state.inFlight >= state.slack) {
+      await this.#flush();
+      state = this.#bucket(bucket);
+    }
+    state.unsent += 1;
+    this.#scheduleFlush();
+    return {
+      totalHits: state.knownTotal + state.inFlight + state.unsent,
+      resetTime: new Date(state.windowStartMs + this.#windowMs),
+    };
+  }
+
+  get(bucket: string): Promise<ClientRateLimitInfo | undefined> {
+    const state = this.#buckets.get(bucket);
+    if (state === undefined) return Promise.resolve(undefined);
+    return Promise.resolve({
+      totalHits: state.knownTotal + state.inFlight + state.unsent,
+      resetTime: new Date(state.windowStartMs + this.#windowMs),
+    });
+  }
+
+  decrement(bucket: string): Promise<void> {
+    const state = this.#buckets.get(bucket);
+    if (state !== undefined && state.unsent > 0) state.unsent -= 1;
+    return Promise.resolve();
+  }
+
+  resetKey(bucket: string): Promise<void> {
+    this.#buckets.delete(bucket);
+    return Promise.resolve();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#flush().catch(() => {});
+    }, REGIONAL_COUNT_FLUSH_MS);
+    Deno.unrefTimer(this.#timer);
+  }
+
+  /** Sends what is uncounted (one flush at a time; callers during one share the next). */
+  #flush(): Promise<void> {
+    this.#flushing ??= this.#send().finally(() => (this.#flushing = null));
+    return this.#flushing;
+  }
+
+  async #send(): Promise<void> {
+    const nowMs = this.#now();
+    const currentStartMs = fixedWindow(nowMs, this.#windowMs).startMs;
+    const sending: RegionalBucket[] = [];
+    for (const [key, state] of this.#buckets) {
+      // A past window's counts still go to the primary; then the bucket is forgotten.
+      if (state.unsent === 0 && state.windowStartMs !== currentStartMs) this.#buckets.delete(key);
+      if (state.unsent === 0) continue;
+      state.inFlight = state.unsent;
+      state.unsent = 0;
+      sending.push(state);
+    }
+    if (sending.length === 0) return;
+    const keepFromMs = currentStartMs - this.#windowMs;
+    const prune = this.#prunedBeforeMs < keepFromMs;
+    try {
+      const rows = await addCounts(
+        this.#db,
+        sending.map((state) => [state.apiKeyId, state.endpoint, isoOf(state.windowStartMs), state.inFlight]),
+        nowMs,
+        prune ? keepFromMs : null,
+      );
+      if (prune) this.#prunedBeforeMs = keepFromMs;
+      const totals = new Map(
+        rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, Date.parse(row.windowStart)), row.count]),
+      );
+      for (const state of sending) {
+        // A key without a total was revoked or has expired: its resolver refuses it once the replica says so.
+        const total = totals.get(groupOf(state.apiKeyId, state.endpoint, state.windowStartMs));
+        if (total !== undefined) state.knownTotal = total;
+        state.inFlight = 0;
+      }
+      this.#primaryAnswers = true;
+    } catch (error) {
+      // Kept for the next flush: no request this node admitted goes uncounted.
+      for (const state of sending) {
+        state.unsent += state.inFlight;
+        state.inFlight = 0;
+      }
+      this.#primaryAnswers = false;
+      this.#scheduleFlush();
+      throw error;
     }
   }
 }

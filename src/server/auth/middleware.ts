@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { AppError } from "../errors.ts";
 import { SESSION_COOKIE, SessionResolver } from "./sessions.ts";
 
 export const UNAUTHORIZED_BODY = { message: "Unauthorized" } as const;
@@ -28,13 +27,5 @@ export function requireSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set("sessionId", session.sid);
     c.set("apiKeyId", null);
     return next();
-  };
-}
-
-/** Administrators signed in with a session only: an API key never passes, whoever created it. */
-export function requireAdmin(message = "Only administrators can do this"): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.get("apiKeyId") || c.get("user")?.role !== "admin") throw new AppError("forbidden", message);
-    await next();
   };
 }

@@ -1,8 +1,13 @@
-/** argon2id password hashing through hash-wasm (a maintained WebAssembly build of the reference code). */
+/**
+ * argon2id password hashing through hash-wasm (a maintained WebAssembly build of the reference code),
+ * and the password policy: at least 12 characters, and not one of the common or breached passwords
+ * that zxcvbn-ts ships (@zxcvbn-ts/language-common, about 50,000 entries drawn from leaked lists).
+ */
+import { dictionary } from "@zxcvbn-ts/language-common";
 import { argon2id, argon2Verify } from "hash-wasm";
 import type { PasswordHashCost } from "../config.ts";
 
-export const MIN_PASSWORD_LENGTH = 8;
+export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
@@ -29,12 +34,23 @@ export function generatePassword(): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
 }
 
+/** The list is lower-case; built on first use so that processes which never set a password skip it. */
+let commonPasswords: Set<string> | null = null;
+
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(dictionary["passwords-common"]);
+  return commonPasswords.has(password.toLowerCase());
+}
+
 export function passwordProblem(password: string): string | null {
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
     return `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  }
+  if (isCommonPassword(password)) {
+    return "This password appears in lists of common or breached passwords; choose another";
   }
   return null;
 }

@@ -3,9 +3,10 @@ import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
+import { SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
+import type { Role } from "../../domain/access.ts";
 import { recordAudit } from "../audit.ts";
-import { type AppDeps, type AppEnv, clientIp } from "../context.ts";
+import { type AppDeps, type AppEnv, clientIp, requestIsHttps, type SessionUser } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { readManifest } from "../static.ts";
 import { validationError } from "../validation.ts";
@@ -28,13 +29,20 @@ const loginSchema = z.object({
 });
 
 
-const publicUser = (user: typeof users.$inferSelect) => ({
+/** The same fields as GET /api/auth/user, so the client learns its roles and any pending password change. */
+const publicUser = (
+  user: typeof users.$inferSelect,
+  roles: readonly Role[],
+  mustChangePassword: boolean,
+): SessionUser => ({
   id: user.id,
   email: user.email,
   firstName: user.firstName,
   lastName: user.lastName,
   profileImageUrl: user.profileImageUrl,
   role: user.role,
+  roles,
+  mustChangePassword,
 });
 
 export function authRoutes(deps: AppDeps) {
@@ -107,11 +115,13 @@ export function authRoutes(deps: AppDeps) {
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: "Lax",
-      secure: config.secureCookies || new URL(c.req.url).protocol === "https:",
+      secure: config.secureCookies || requestIsHttps(c),
       path: "/",
     });
     if (isForm) return c.redirect("/", 303);
-    return c.json(publicUser(user), 200);
+    const roles = await db.read.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, user.id))
+      .all();
+    return c.json(publicUser(user, roles.map((row) => row.role), credentials?.mustChangePassword ?? false), 200);
   });
 
   const logout = async (c: Context<AppEnv>) => {

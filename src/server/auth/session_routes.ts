@@ -27,7 +27,7 @@ export function sessionRoutes(deps: AppDeps) {
       sess: sessions.sess,
       expire: sessions.expire,
     }).from(sessions).innerJoin(users, eq(users.id, sessions.userId));
-    const rows = await (user.role === "admin"
+    const rows = await (user.roles.includes("administrator")
       ? query.where(gt(sessions.expire, new Date().toISOString()))
       : query.where(eq(sessions.userId, user.id)))
       .orderBy(desc(sessions.expire)).limit(MAX_SESSIONS_LISTED).all();
@@ -50,7 +50,7 @@ export function sessionRoutes(deps: AppDeps) {
     await db.transaction(async (tx) => {
       const session = await tx.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.sid, sid)).get();
       if (!session) throw notFound("Session");
-      if (session.userId !== user.id && user.role !== "admin") {
+      if (session.userId !== user.id && !user.roles.includes("administrator")) {
         throw new AppError("forbidden", "Only an administrator can end another user's session");
       }
       await tx.delete(sessions).where(eq(sessions.sid, sid));

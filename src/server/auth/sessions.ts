@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { type SessionData, sessions } from "../../../db/schema.ts";
 import { EpochCache } from "../change_epochs.ts";
+import { isRole } from "../../domain/access.ts";
 import type { SessionUser } from "../context.ts";
 import type { Database, Tx } from "../db.ts";
 
@@ -60,9 +61,14 @@ export const MAX_CACHED_SESSIONS = 10_000;
 
 /** The row query of a session not in memory (or no longer current there): one statement prepared once. */
 const RESOLVE_SESSION_SQL =
-  `SELECT s.sess, s.expire, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role
-  FROM sessions s JOIN users u ON u.id = s.user_id
+  `SELECT s.sess, s.expire, u.id, u.email, u.first_name, u.last_name, u.profile_image_url, u.role,
+    (SELECT group_concat(r.role) FROM user_roles r WHERE r.user_id = u.id) AS roles,
+    coalesce(c.must_change_password, 0) AS must_change_password
+  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_credentials c ON c.user_id = u.id
   WHERE s.sid = ? AND s.expire > ? AND u.disabled_at IS NULL`;
+
+/** The sliding expiry's write: one statement, in one batch (no round trip held open on a replica). */
+const TOUCH_SESSION_SQL = "UPDATE sessions SET sess = ?, expire = ? WHERE sid = ?";
 
 interface SessionRow {
   [column: string]: unknown;
@@ -74,6 +80,8 @@ interface SessionRow {
   last_name: string | null;
   profile_image_url: string | null;
   role: string;
+  roles: string | null;
+  must_change_password: number;
 }
 
 interface LiveSession {
@@ -112,7 +120,13 @@ export class SessionResolver {
       }
       this.#cache.set(token, live, auth);
     }
-    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) await this.#touch(live, nowMs);
+    if (nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS) {
+      const touched = this.#touch(live, nowMs);
+      // On a replica the touch is a write over the WAN: the request does not wait for it, and a
+      // primary that cannot be reached only leaves the session's expiry where it was.
+      if (this.#db.writesLocal) await touched;
+      else touched.catch(() => {});
+    }
     return live.resolved;
   }
 
@@ -131,6 +145,8 @@ export class SessionResolver {
           lastName: row.last_name,
           profileImageUrl: row.profile_image_url,
           role: row.role === "operator" ? "operator" : "admin",
+          roles: (row.roles ?? "").split(",").filter(isRole),
+          mustChangePassword: row.must_change_password === 1,
         },
       },
       sess,
@@ -143,9 +159,7 @@ export class SessionResolver {
   async #touch(live: LiveSession, nowMs: number): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
     const expireMs = nowMs + this.#idleMs;
-    await this.#db.transaction((tx) =>
-      tx.update(sessions).set({ sess, expire: isoOf(expireMs) }).where(eq(sessions.sid, live.resolved.sid))
-    );
+    await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;
     live.expireMs = expireMs;

@@ -1,9 +1,10 @@
 /** Local user accounts: creation (first admin, `deno task user:add`) and lookup. */
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
-import { recordAudit } from "../audit.ts";
+import { SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
+import type { Role } from "../../domain/access.ts";
+import { type Actor, recordAudit } from "../audit.ts";
 import type { Config } from "../config.ts";
-import type { Database } from "../db.ts";
+import type { Database, Tx } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
 
@@ -12,7 +13,18 @@ export interface NewUser {
   password: string;
   firstName?: string | null;
   lastName?: string | null;
-  role?: "admin" | "operator";
+  /** Operator when not given: the least a working account needs. */
+  roles?: readonly Role[];
+  /** The password was chosen for the user (initial or reset): they must replace it at sign-in. */
+  mustChangePassword?: boolean;
+}
+
+/** The spec's users.role label, kept in step with the roles. */
+export const roleLabelOf = (roles: readonly Role[]) => (roles.includes("administrator") ? "admin" : "operator");
+
+export async function replaceRoles(tx: Tx, userId: string, roles: readonly Role[]): Promise<void> {
+  await tx.delete(userRoles).where(eq(userRoles.userId, userId));
+  await tx.insert(userRoles).values(roles.map((role) => ({ userId, role })));
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -21,7 +33,7 @@ export async function createUser(
   db: Database,
   config: Config,
   input: NewUser,
-  performedBy: string = SYSTEM_USER_ID,
+  actor: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null },
 ): Promise<{ id: string; email: string }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL_PATTERN.test(email) || email.length > 255) {
@@ -31,6 +43,8 @@ export async function createUser(
   }
   const problem = passwordProblem(input.password);
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
+  const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
+  const mustChangePassword = input.mustChangePassword ?? false;
   const passwordHash = await hashPassword(input.password, config.passwordHashCost);
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
@@ -41,21 +55,23 @@ export async function createUser(
       email,
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,
-      role: input.role ?? "admin",
+      role: roleLabelOf(roles),
     });
-    await tx.insert(userCredentials).values({ userId: id, passwordHash });
-    await recordAudit(tx, { userId: performedBy, ipAddress: null, userAgent: null }, {
+    await tx.insert(userCredentials).values({ userId: id, passwordHash, mustChangePassword });
+    await replaceRoles(tx, id, roles);
+    await recordAudit(tx, actor, {
       entityType: "user",
       entityId: id,
       action: "create",
-      changes: { after: { email, role: input.role ?? "admin" } },
+      changes: { after: { email, roles, mustChangePassword } },
     });
   });
   return { id, email };
 }
 
 /**
- * On a database with no real users, creates the first admin from ADMIN_EMAIL/ADMIN_PASSWORD, or
+ * On a database with no real users, creates the first admin (administrator and operator, so that a
+ * fresh install can be used at once; four-eyes control still needs a second person) from ADMIN_EMAIL/ADMIN_PASSWORD, or
  * with a generated password that is printed once.
  */
 export async function ensureFirstAdmin(
@@ -68,7 +84,7 @@ export async function ensureFirstAdmin(
   if (anyUser) return;
   const email = config.adminEmail ?? "admin@centralbank.local";
   const password = config.adminPassword ?? generatePassword();
-  await createUser(db, config, { email, password, firstName: null, lastName: null, role: "admin" });
+  await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator", "operator"] });
   if (config.adminPassword) {
     log(`Created the first administrator ${email} with the password from ADMIN_PASSWORD.`);
   } else {

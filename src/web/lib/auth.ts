@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { mayCall, type Role, ruleFor } from "../../domain/access.ts";
 
 export interface AuthUser {
   id: string;
@@ -7,6 +8,9 @@ export interface AuthUser {
   lastName: string | null;
   profileImageUrl: string | null;
   role: string;
+  roles: Role[];
+  /** An initial or reset password is still in use: the console shows only the password change. */
+  mustChangePassword: boolean;
 }
 
 /** Signed in when the current-user fetch succeeds; any failure means signed out, never retried. */
@@ -21,4 +25,14 @@ export function useAuth() {
 export function userLabel(user: Pick<AuthUser, "firstName" | "lastName" | "email"> | undefined): string {
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
   return name || user?.email || "Central Bank Admin";
+}
+
+/**
+ * Whether the signed-in user's roles open a route, by the server's own rule table
+ * (src/domain/access.ts), so that screens hide or disable exactly what the server would refuse.
+ */
+export function useMayCall(method: string, path: string): boolean {
+  const { user } = useAuth();
+  const rule = ruleFor(method, path);
+  return Boolean(user && rule && mayCall(rule, user.roles ?? []));
 }

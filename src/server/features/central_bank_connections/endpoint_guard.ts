@@ -2,7 +2,8 @@
  * Server-side request forgery guard for connection tests: which URLs may be probed and which
  * addresses they may reach. Only http and https; a host resolving to any loopback, private,
  * link-local, unspecified or otherwise non-public address is refused unless the operator lists it
- * in CONNECTION_TEST_ALLOWED_HOSTS ("host" for any port, "host:port" for one port).
+ * in CONNECTION_TEST_ALLOWED_HOSTS ("host" for any port, "host:port" for one port). IPv6 forms that
+ * carry an IPv4 address (NAT64, SIIT, 6to4, Teredo) are judged by the address they carry.
  */
 import { BlockList, isIP } from "node:net";
 
@@ -48,7 +49,9 @@ const REFUSED_LISTS = REFUSED_RANGES.map(([network, prefix, family, reason]) => 
 /**
  * Why `address` (an IP literal) may not be probed, or null when it is a public address. Every range
  * is checked whatever its family: BlockList matches IPv4-mapped IPv6 addresses (::ffff:7f00:1)
- * against the IPv4 ranges, which closes the mapped-address bypass.
+ * against the IPv4 ranges, which closes the mapped-address bypass. The other IPv6 forms that
+ * carry an IPv4 address reach it through a translator or tunnel, so they are refused when the
+ * address they carry would be.
  */
 export function refusedAddressReason(address: string): string | null {
   const version = isIP(address);
@@ -57,7 +60,68 @@ export function refusedAddressReason(address: string): string | null {
   for (const range of REFUSED_LISTS) {
     if (range.list.check(address, family)) return range.reason;
   }
+  if (version === 6) {
+    for (const { form, ipv4 } of embeddedIpv4Addresses(address)) {
+      const reason = refusedAddressReason(ipv4);
+      if (reason !== null) return `${reason} (${form} form of ${ipv4})`;
+    }
+  }
   return null;
+}
+
+const HEXTETS = 8;
+const HEXTET = /^[0-9a-f]{1,4}$/i;
+
+/** The eight 16-bit groups of an IPv6 literal (a trailing dotted quad and a zone allowed), or null. */
+function ipv6Hextets(address: string): number[] | null {
+  let text = address.replace(/%.*$/, "");
+  const dotted = /^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (dotted !== null) {
+    if (isIP(dotted[2]) !== 4) return null;
+    const [a, b, c, d] = dotted[2].split(".").map(Number);
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":"));
+  const head = parse(halves[0]);
+  const tail = halves.length === 2 ? parse(halves[1]) : [];
+  const missing = HEXTETS - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!groups.every((group) => HEXTET.test(group))) return null;
+  return groups.map((group) => parseInt(group, 16));
+}
+
+function ipv4Of(high: number, low: number): string {
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by prefix: NAT64 64:ff9b::/96 (RFC 6052), SIIT
+ * ::ffff:0:0:0/96 (RFC 6145), 6to4 2002::/16 (RFC 3056, bits 16-47) and Teredo 2001::/32
+ * (RFC 4380: the server at bits 32-63, the client's public address inverted in the last 32 bits).
+ * IPv4-compatible ::/96, IPv4-mapped ::ffff:0:0/96 and local-use NAT64 64:ff9b:1::/48 are refused
+ * (or matched) by the ranges above.
+ */
+export function embeddedIpv4Addresses(address: string): { form: string; ipv4: string }[] {
+  const h = ipv6Hextets(address);
+  if (h === null) return [];
+  const zeros = (from: number, to: number) => h.slice(from, to).every((group) => group === 0);
+  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) {
+    return [{ form: "NAT64 64:ff9b::/96", ipv4: ipv4Of(h[6], h[7]) }];
+  }
+  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) {
+    return [{ form: "SIIT ::ffff:0:0:0/96", ipv4: ipv4Of(h[6], h[7]) }];
+  }
+  if (h[0] === 0x2002) return [{ form: "6to4 2002::/16", ipv4: ipv4Of(h[1], h[2]) }];
+  if (h[0] === 0x2001 && h[1] === 0) {
+    return [
+      { form: "Teredo 2001::/32 client", ipv4: ipv4Of(h[6] ^ 0xffff, h[7] ^ 0xffff) },
+      { form: "Teredo 2001::/32 server", ipv4: ipv4Of(h[2], h[3]) },
+    ];
+  }
+  return [];
 }
 
 /** "a.example, 127.0.0.1:8443" → {"a.example", "127.0.0.1:8443"} (lower case). */

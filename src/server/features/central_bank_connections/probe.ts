@@ -9,6 +9,11 @@
  * and starts TLS with the URL's hostname. Only the response head is read; the body is never used.
  *
  * Hosts listed in CONNECTION_TEST_ALLOWED_HOSTS skip the address check and are reached by name.
+ *
+ * For any other host a connection that is refused, reset, closed, unreachable or answered with
+ * something that is not HTTP gets one and the same message (NO_HTTP_ANSWER), so that the probe
+ * cannot be used to tell open ports from closed ones on someone else's machines. The operator's own
+ * allow-listed hosts get the precise reason.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -55,6 +60,14 @@ interface ResponseHead {
 
 /** An expected failure whose message is fit for the operator. */
 class ProbeFailure extends Error {}
+
+/** The far end took the connection but gave no usable HTTP answer (precise only for allow-listed hosts). */
+class NoHttpAnswer extends ProbeFailure {}
+
+/** The one message, outside the allow-list, for a connection refused, reset, closed or unreachable. */
+export function noHttpAnswerMessage(host: string): string {
+  return `No HTTP answer from ${host}: the connection was refused, closed or unreachable`;
+}
 
 export async function probeEndpoint(endpoint: string, options: ProbeOptions): Promise<ProbeResult> {
   const startedAt = performance.now();
@@ -104,7 +117,10 @@ export async function probeEndpoint(endpoint: string, options: ProbeOptions): Pr
       return result(true, `Endpoint reachable (${transport}): ${status}`, head.status);
     }
   } catch (error) {
-    return result(false, describeFailure(error, url, signal, timeoutMs));
+    return result(
+      false,
+      describeFailure(error, url, signal, timeoutMs, isAllowListed(url, options.allowedHosts)),
+    );
   }
 }
 
@@ -113,10 +129,18 @@ function permissionMessage(url: URL): string {
     `(tests may reach any public host) or list the host in ${ALLOWED_HOSTS_ENV}, then restart the server`;
 }
 
-function describeFailure(error: unknown, url: URL, signal: AbortSignal, timeoutMs: number): string {
+function describeFailure(
+  error: unknown,
+  url: URL,
+  signal: AbortSignal,
+  timeoutMs: number,
+  allowListed: boolean,
+): string {
+  // A timeout stays distinct: the latency every answer reports would show it anyway.
   if (signal.aborted || error instanceof Deno.errors.TimedOut) {
     return `No response from ${url.host} within ${timeoutMs} ms`;
   }
+  if (error instanceof NoHttpAnswer) return allowListed ? error.message : noHttpAnswerMessage(url.host);
   if (error instanceof ProbeFailure) return error.message;
   if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
     return permissionMessage(url);
@@ -126,10 +150,15 @@ function describeFailure(error: unknown, url: URL, signal: AbortSignal, timeoutM
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") {
     return `Host ${bareHostname(url)} could not be resolved`;
   }
+  const message = error instanceof Error ? error.message : String(error);
+  // A certificate was presented, so a TLS service answered: the operator needs the reason.
+  if (error instanceof Deno.errors.InvalidData && /certificate/i.test(message)) {
+    return `TLS verification failed for ${bareHostname(url)}: ${message}`;
+  }
+  if (!allowListed) return noHttpAnswerMessage(url.host);
   if (error instanceof Deno.errors.ConnectionRefused) return `Connection refused by ${url.host}`;
   if (error instanceof Deno.errors.ConnectionReset) return `Connection reset by ${url.host}`;
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Deno.errors.InvalidData && /certificate|tls|handshake/i.test(message)) {
+  if (error instanceof Deno.errors.InvalidData && /tls|handshake/i.test(message)) {
     return `TLS verification failed for ${bareHostname(url)}: ${message}`;
   }
   return `Connection to ${url.host} failed: ${message}`;
@@ -240,11 +269,11 @@ async function readResponseHead(conn: Deno.Conn): Promise<ResponseHead> {
       continue;
     }
     if (text.length > MAX_RESPONSE_HEAD_BYTES) {
-      throw new ProbeFailure(`Endpoint sent response headers over ${MAX_RESPONSE_HEAD_BYTES} bytes`);
+      throw new NoHttpAnswer(`Endpoint sent response headers over ${MAX_RESPONSE_HEAD_BYTES} bytes`);
     }
     const read = await conn.read(chunk);
     if (read === null) {
-      throw new ProbeFailure(
+      throw new NoHttpAnswer(
         text === ""
           ? "Endpoint closed the connection without answering"
           : "Endpoint sent an incomplete HTTP response",
@@ -259,7 +288,7 @@ const STATUS_LINE = /^HTTP\/\d(?:\.\d)? (\d{3})(?: (.*))?$/;
 function parseHead(head: string): ResponseHead {
   const [statusLine, ...headerLines] = head.split("\r\n");
   const match = STATUS_LINE.exec(statusLine);
-  if (match === null) throw new ProbeFailure("Endpoint did not answer with HTTP");
+  if (match === null) throw new NoHttpAnswer("Endpoint did not answer with HTTP");
   const location = headerLines.find((line) => /^location:/i.test(line))?.slice("location:".length).trim() ??
     null;
   return {

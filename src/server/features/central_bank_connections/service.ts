@@ -52,13 +52,23 @@ async function present(row: ConnectionRow, creator: Creator, secrets: Secrets): 
 }
 
 function selectWithCreator(db: Queryable) {
-  return db.select({ row: centralBankConnections, firstName: users.firstName, lastName: users.lastName })
+  return db.select({
+    row: centralBankConnections,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    email: users.email,
+  })
     .from(centralBankConnections)
     .leftJoin(users, eq(users.id, centralBankConnections.createdBy));
 }
 
-function creatorOf(row: ConnectionRow, firstName: string | null, lastName: string | null): Creator {
-  return row.createdBy === null ? null : { firstName, lastName };
+function creatorOf(
+  row: ConnectionRow,
+  firstName: string | null,
+  lastName: string | null,
+  email: string | null,
+): Creator {
+  return row.createdBy === null || email === null ? null : { firstName, lastName, email };
 }
 
 export async function listConnections(db: Queryable, secrets: Secrets): Promise<Connection[]> {
@@ -66,7 +76,9 @@ export async function listConnections(db: Queryable, secrets: Secrets): Promise<
   const rows = await selectWithCreator(db)
     .orderBy(desc(centralBankConnections.establishedDate), sql`${centralBankConnections}.rowid DESC`).all();
   return Promise.all(
-    rows.map(({ row, firstName, lastName }) => present(row, creatorOf(row, firstName, lastName), secrets)),
+    rows.map(({ row, firstName, lastName, email }) =>
+      present(row, creatorOf(row, firstName, lastName, email), secrets)
+    ),
   );
 }
 
@@ -113,9 +125,9 @@ async function insertConnection(
       }
     }
     await tx.insert(centralBankConnections).values(row);
-    const creator = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users)
-      .where(eq(users.id, actor.userId)).get();
-    const connection = await present(row, creator ?? { firstName: null, lastName: null }, secrets);
+    const creator = await tx.select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users).where(eq(users.id, actor.userId)).get();
+    const connection = await present(row, creator ?? null, secrets);
     await recordAudit(tx, actor, {
       entityType: AUDIT_ENTITY_TYPE,
       entityId: row.id,

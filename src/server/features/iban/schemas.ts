@@ -1,5 +1,6 @@
 /** Request and response shapes of the IBAN endpoints (also the source of their OpenAPI description). */
 import { z } from "zod";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { isBicCountryCode } from "../../../domain/bic.ts";
 import { IBAN_CHECK_DIGIT_ALGORITHM, MAX_IBAN_LENGTH, normalizeIban } from "../../../domain/iban.ts";
 import { optionalText } from "../../validation.ts";
@@ -40,7 +41,7 @@ export const ibanValidationResponseSchema = z.object({
 });
 export type IbanValidationResponse = z.infer<typeof ibanValidationResponseSchema>;
 
-const countryCode = z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "Must be two letters")
+const countryCode = z.string().trim().overwrite(asciiUpperCase).regex(/^[A-Z]{2}$/, "Must be two letters")
   .refine(isBicCountryCode, "Not an ISO 3166-1 country code (or XK)");
 const count = z.number().int().min(0).max(MAX_IBAN_LENGTH);
 const exampleIban = z.string().max(MAX_EXAMPLE_IBAN_INPUT_LENGTH).transform(normalizeIban)
@@ -99,7 +100,7 @@ export type UpdateIbanConfigInput = z.infer<typeof updateIbanConfigBody>;
 
 /** Any two letters: a country without a format is a 404, not a 400. */
 export const countryCodeParam = z.object({
-  countryCode: z.string().toUpperCase().regex(/^[A-Z]{2}$/, "Must be two letters"),
+  countryCode: z.string().overwrite(asciiUpperCase).regex(/^[A-Z]{2}$/, "Must be two letters"),
 });
 
 export const ibanConfigSchema = z.object({

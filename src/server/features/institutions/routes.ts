@@ -1,6 +1,7 @@
 /** Institution registry and code lookup routes (spec 7), mounted under /api. */
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { submitForApproval } from "../../four_eyes.ts";
 import { notFound } from "../../errors.ts";
 import { validate } from "../../validation.ts";
 import {
@@ -58,14 +59,25 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     validate("param", institutionIdParamSchema),
     validate("json", statusChangeSchema),
     async (c) => {
-      const updated = await changeInstitutionStatus(
-        db,
-        actorOf(c, config),
-        c.req.valid("param").id,
-        c.req.valid("json").status,
-        c.req.valid("json").reason,
-      );
-      return c.json(updated);
+      // Approving, suspending or reactivating an institution always needs a second person. The
+      // reason travels in the payload so that the change's own audit row carries it at approval.
+      const { id } = c.req.valid("param");
+      const { status, reason } = c.req.valid("json");
+      const current = await getInstitution(db.read, id);
+      if (!current) throw notFound("Institution");
+      return await submitForApproval(c, deps, {
+        kind: "institution_status",
+        payload: { id, status, reason },
+        summary: {
+          description: `Change the status of ${current.name} from ${current.status} to ${status}${
+            reason ? `: ${reason}` : ""
+          }`,
+          institution: { id, name: current.name, statusBefore: current.status, statusAfter: status, reason },
+        },
+        amountMinor: null,
+        currency: null,
+        rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status, reason),
+      }, reason);
     },
   );
 

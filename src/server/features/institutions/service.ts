@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import {
   checkStatusTransition,
   INITIAL_INSTITUTION_STATUS,
@@ -348,9 +349,9 @@ export async function applyStatusChange(
   return toInstitution({ ...current, status: to, updatedAt });
 }
 
-/** Codes are stored upper-case; people type them any way. */
+/** Codes are stored upper-case; people type them any way (a-z only: "ſ" must not find S…). */
 function normalizeCode(text: string): string {
-  return text.trim().toUpperCase();
+  return asciiUpperCase(text.trim());
 }
 
 function codePrefixRange(column: typeof routingCodes.code | typeof swiftCodes.bicCode, prefix: string): SQL {

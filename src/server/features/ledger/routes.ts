@@ -1,6 +1,8 @@
 /** Ledger and liquid accounts (spec 7): list, create, and the journal reconciliation check. */
 import { Hono } from "hono";
+import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { needsApproval, submitForApproval } from "../../four_eyes.ts";
 import { validate } from "../../validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { createAccountSchema } from "./schemas.ts";
@@ -14,6 +16,25 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/ledger-accounts/reconciliation", async (c) => c.json(await reconcile(deps.db.readClient)));
 
   app.post("/ledger-accounts", validate("json", createAccountSchema), async (c) => {
+    const input = c.req.valid("json");
+    if (await needsApproval(deps.db.read, input.currency, input.currentBalance)) {
+      const opening = formatMoney(input.currentBalance);
+      return await submitForApproval(c, deps, {
+        kind: "opening_balance",
+        payload: {
+          ...input,
+          currentBalance: opening,
+          sweepThreshold: input.sweepThreshold === null ? null : formatMoney(input.sweepThreshold),
+        },
+        summary: {
+          description: `Open ${input.accountType} account ${input.accountNumber} (${input.accountName}) with ${opening} ${input.currency}`,
+          account: { accountNumber: input.accountNumber, accountName: input.accountName, balanceBefore: "0.00", balanceAfter: opening },
+        },
+        amountMinor: input.currentBalance,
+        currency: input.currency,
+        rehearse: (db) => createAccount(db, actorOf(c, deps.config), input),
+      });
+    }
     const account = await createAccount(deps.db, actorOf(c, deps.config), c.req.valid("json"));
     return c.json(account, 201);
   });

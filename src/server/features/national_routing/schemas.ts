@@ -1,5 +1,6 @@
 /** Request and response shapes of the national routing registry endpoints (spec 3, 5 and 7). */
 import { z } from "zod";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import {
   ACCOUNT_NUMBER_FORMATS,
   CONNECTION_PROTOCOLS,
@@ -33,7 +34,7 @@ const optionalBic = z.string().trim().nullish().transform((value) => value || nu
 );
 
 const ibanPrefix = optionalText(MAX_IBAN_PREFIX_LENGTH)
-  .transform((value) => value?.toUpperCase() ?? null)
+  .transform((value) => (value === null ? null : asciiUpperCase(value)))
   .refine((value) => value === null || IBAN_PREFIX.test(value), {
     message: "Must be a 2-letter country code, optionally followed by 2 check digits",
   });

@@ -1,5 +1,6 @@
 /** Reports API (spec 2.15): generate a report as a download, list the generated ones, download one again. */
 import { type Context, Hono } from "hono";
+import { forbiddenMessage, mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { REPORT_CONTENT_TYPES } from "../../../domain/report.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { AppError } from "../../errors.ts";
@@ -14,6 +15,14 @@ import { generateReport, listReports, openReportFile } from "./service.ts";
 
 /** Generation is CPU-bound (PDF layout, compression): a few at a time keep the console responsive. */
 export const MAX_CONCURRENT_REPORT_GENERATIONS = 2;
+
+/** The audit trail and request log reports need the roles that may read their source. */
+function assertMayHaveReport(c: Context<AppEnv>, type: string): void {
+  const rule = RESTRICTED_REPORT_TYPES[type];
+  if (rule && !mayCall(rule, c.get("user").roles)) {
+    throw new AppError("forbidden", forbiddenMessage(rule), { extra: { requiredRoles: rule.roles } });
+  }
+}
 
 function sendFile(c: Context<AppEnv>, record: ReportRecord, file: Deno.FsFile) {
   c.header("Content-Type", REPORT_CONTENT_TYPES[record.format]);
@@ -32,6 +41,7 @@ export function reportsRoutes(deps: AppDeps): Hono<AppEnv> {
   let running = 0;
 
   app.post("/reports", validate("json", createReportSchema), async (c) => {
+    assertMayHaveReport(c, c.req.valid("json").type);
     if (running >= MAX_CONCURRENT_REPORT_GENERATIONS) {
       c.header("Retry-After", "5");
       throw new AppError("rate_limited", "Other reports are being generated; try again in a few seconds");
@@ -58,6 +68,12 @@ export function reportsRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/reports/:id/download", validate("param", reportIdParamSchema), async (c) => {
     const { record, file } = await openReportFile(deps, c.req.valid("param").id);
+    try {
+      assertMayHaveReport(c, record.type);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
     return sendFile(c, record, file);
   });
 

@@ -18,6 +18,7 @@ import WorkbookWriterModule from "exceljs/lib/stream/xlsx/workbook-writer.js";
 import type { DateRange, ReportFormat, ReportType } from "../../../domain/report.ts";
 import {
   type Cell,
+  csvHeaderRecord,
   csvRecord,
   isXmlName,
   pdfText,
@@ -110,7 +111,7 @@ const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** RFC 4180: a header record of column keys, then one CRLF-terminated record per row. */
 function csvStream(data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   return textStream(data, progress, {
-    start: () => csvRecord(data.columns.map((column) => column.key)),
+    start: () => csvHeaderRecord(data.columns.map((column) => column.key)),
     page: (rows) => rows.map(csvRecord).join(""),
     end: () => "",
   });
@@ -391,18 +392,31 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
   return ReadableStream.from(chunks());
 }
 
-function xlsxValue(cell: Cell): Cell {
+/** Excel's "Text" number format: what is typed into such a cell stays text, a leading "=" included. */
+const XLSX_TEXT_FORMAT = "@";
+const TEXT_STYLE = { numFmt: XLSX_TEXT_FORMAT } as const;
+
+type XlsxValue = number | boolean | null | { richText: { text: string }[] };
+
+/**
+ * Text goes in as an inline string (`t="inlineStr"`, exceljs writes one for rich text) in a cell of
+ * the Text format, so that it is text when read and stays text when someone edits the cell and
+ * presses Enter; a plain string cell in General format would turn "=1+1" into a formula then.
+ */
+function xlsxValue(cell: Cell): XlsxValue {
   if (typeof cell !== "string") return cell;
   const clean = replaceInvalidXmlChars(cell);
-  return clean.length > MAX_XLSX_CELL_CHARS ? `${clean.slice(0, MAX_XLSX_CELL_CHARS - 1)}…` : clean;
+  const text = clean.length > MAX_XLSX_CELL_CHARS ? `${clean.slice(0, MAX_XLSX_CELL_CHARS - 1)}…` : clean;
+  return { richText: [{ text }] };
 }
 
 const XLSX_MIN_COLUMN_WIDTH = 10;
 const XLSX_WIDTH_PER_PDF_WEIGHT = 9;
 
 /**
- * Sheet "Report": a bold header row of labels, then one row per record (text cells are typed
- * strings, never formulas). Sheet "Summary": the report's metadata, notes and row count.
+ * Sheet "Report": a bold header row of labels, then one row per record (text cells are inline
+ * strings in Text-format columns, never formulas). Sheet "Summary": the report's metadata, notes
+ * and row count.
  */
 function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const sink = new PassThrough();
@@ -421,9 +435,12 @@ function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress)
     sheet.columns = data.columns.map((column) => ({
       key: column.key,
       width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
+      // Numbers and booleans keep the General format; text and ISO timestamps are Text.
+      ...(column.kind === "text" || column.kind === "timestamp" ? { style: TEXT_STYLE } : {}),
     }));
-    const header = sheet.addRow(data.columns.map((column) => column.label));
+    const header = sheet.addRow(data.columns.map((column) => xlsxValue(column.label)));
     header.font = { bold: true };
+    header.numFmt = XLSX_TEXT_FORMAT;
     header.commit();
     for await (const rows of data.pages()) {
       for (const row of rows) sheet.addRow(row.map(xlsxValue)).commit();
@@ -434,10 +451,15 @@ function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress)
     }
     sheet.commit();
     const summary = workbook.addWorksheet("Summary");
-    summary.columns = [{ key: "label", width: 28 }, { key: "value", width: 100 }];
-    for (const entry of headerLines(meta)) summary.addRow([entry.label, entry.value]).commit();
-    for (const note of data.notes) summary.addRow([note.label, xlsxValue(note.value)]).commit();
-    summary.addRow(["Rows", progress.rows]).commit();
+    summary.columns = [
+      { key: "label", width: 28, style: TEXT_STYLE },
+      { key: "value", width: 100, style: TEXT_STYLE },
+    ];
+    for (const entry of headerLines(meta)) {
+      summary.addRow([xlsxValue(entry.label), xlsxValue(entry.value)]).commit();
+    }
+    for (const note of data.notes) summary.addRow([xlsxValue(note.label), xlsxValue(note.value)]).commit();
+    summary.addRow([xlsxValue("Rows"), progress.rows]).commit();
     summary.commit();
     await workbook.commit();
     await ended;

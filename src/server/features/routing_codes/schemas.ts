@@ -1,5 +1,6 @@
 /** Request and response shapes of the routing-code endpoints (also the source of their OpenAPI description). */
 import { z } from "zod";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { ROUTING_PREFIX_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { CODE_STATUSES } from "../../../../db/schema.ts";
 import { optionalText, requiredText } from "../../validation.ts";
@@ -8,8 +9,11 @@ export const MAX_BRANCH_CODE_LENGTH = 10;
 export const MAX_DESCRIPTION_LENGTH = 1000;
 export const MAX_INSTITUTION_ID_LENGTH = 255;
 
-/** What people type: surrounding spaces and lower case are accepted, then exactly three letters. */
-export const routingPrefix = z.string().trim().toUpperCase().regex(
+/**
+ * What people type: surrounding spaces and lower case a-z are accepted, then exactly three letters
+ * A-Z (toUpperCase() would also turn "ſ" into "S").
+ */
+export const routingPrefix = z.string().trim().overwrite(asciiUpperCase).regex(
   /^[A-Z]{3}$/,
   `Prefix must be exactly ${ROUTING_PREFIX_LENGTH} letters (A-Z)`,
 );

@@ -1,6 +1,8 @@
 /** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
 import { Hono } from "hono";
+import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { needsApproval, submitForApproval } from "../../four_eyes.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
@@ -13,18 +15,22 @@ import {
 } from "./schemas.ts";
 import {
   countSweepsSince,
+  describeManualSweep,
   executeManualSweep,
   type Executor,
   getSweep,
   listSweeps,
   loadSweepMessageData,
   autoSweepPlan,
+  previewAutoSweep,
   runAutoSweep,
   sweepCharts,
 } from "./service.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+/** The automatic run's reason is its rule; the maker may still give their own as requestReason. */
+const AUTO_SWEEP_REASON = "Sweep of the balances above their sweep thresholds";
 
 export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -32,6 +38,7 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     userId: user.id,
     firstName: user.firstName,
     lastName: user.lastName,
+    email: user.email,
   });
 
   app.get("/balance-sweeps", validate("query", listSweepsQuery), async (c) => {
@@ -51,6 +58,30 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await autoSweepPlan(deps.db.read)));
 
   app.post("/balance-sweeps/auto-sweep", validate("json", autoSweepBodySchema), async (c) => {
+    // A run that would move more than the approval threshold in any one sweep needs a second person.
+    const planned = await previewAutoSweep(deps.db);
+    const large = [];
+    for (const sweep of planned) {
+      if (await needsApproval(deps.db.read, sweep.currency, sweep.amountMinor)) large.push(sweep);
+    }
+    if (large.length > 0) {
+      const currencies = new Set(planned.map((sweep) => sweep.currency));
+      const totalMinor = planned.reduce((sum, sweep) => sum + sweep.amountMinor, 0n);
+      return await submitForApproval(c, deps, {
+        kind: "auto_sweep",
+        payload: {},
+        summary: {
+          description: `Automatic sweep of ${planned.length} account(s) above their thresholds: ${
+            planned.map((sweep) =>
+              `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
+            ).join("; ")
+          }`,
+        },
+        amountMinor: currencies.size === 1 ? totalMinor : null,
+        currency: currencies.size === 1 ? planned[0].currency : null,
+        rehearse: (db) => runAutoSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), "threshold"),
+      }, AUTO_SWEEP_REASON);
+    }
     const sweeps = await runAutoSweep(
       deps.db,
       actorOf(c, deps.config),
@@ -73,11 +104,23 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
       }
       idempotencyKey = parsed.data;
     }
+    const input = c.req.valid("json");
+    const described = await describeManualSweep(deps.db.read, input);
+    if (described && await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
+      return await submitForApproval(c, deps, {
+        kind: "sweep",
+        payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
+        summary: described.summary,
+        amountMinor: input.sweepAmount,
+        currency: described.currency,
+        rehearse: (db) => executeManualSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), input, null),
+      }, input.sweepReason);
+    }
     const outcome = await executeManualSweep(
       deps.db,
       actorOf(c, deps.config),
       executorOf(c.get("user")),
-      c.req.valid("json"),
+      input,
       idempotencyKey,
     );
     if (outcome.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, "true");

@@ -22,7 +22,12 @@ export const SCHEDULE_TIMEZONE = "UTC";
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 const SCHEDULER_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "sweep-scheduler" };
-const SCHEDULER_EXECUTOR: Executor = { userId: SYSTEM_USER_ID, firstName: "System", lastName: null };
+const SCHEDULER_EXECUTOR: Executor = {
+  userId: SYSTEM_USER_ID,
+  firstName: "System",
+  lastName: null,
+  email: "system@console.invalid",
+};
 
 export interface OccurrenceResult {
   /** False when another process had already claimed this occurrence. */

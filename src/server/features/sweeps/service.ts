@@ -55,11 +55,14 @@ type AccountRow = typeof ledgerAccounts.$inferSelect;
 type SweepRow = typeof balanceSweeps.$inferSelect;
 export type AutoSweepType = "threshold" | "scheduled";
 
-/** Who executes a sweep, with the names the sweep lists show. */
+/** Who executes a sweep, with the names the sweep lists show; `approvedBy` when a second person approved it. */
 export interface Executor {
   userId: string;
   firstName: string | null;
   lastName: string | null;
+  /** Shown where the user has no name. */
+  email: string;
+  approvedBy?: string | null;
 }
 
 export interface SweepDto {
@@ -83,7 +86,7 @@ export interface SweepDto {
   metadata: unknown;
   sourceAccount: { accountName: string; accountNumber: string };
   targetAccount: { accountName: string; accountNumber: string };
-  executedByUser: { firstName: string | null; lastName: string | null } | null;
+  executedByUser: { firstName: string | null; lastName: string | null; email: string } | null;
 }
 
 /** The response of a sweep request: what the client gets now and on every retry with its key. */
@@ -113,7 +116,7 @@ function toSweepDto(
   row: SweepRow,
   source: Pick<AccountRow, "accountName" | "accountNumber" | "currency">,
   target: Pick<AccountRow, "accountName" | "accountNumber">,
-  executor: { firstName: string | null; lastName: string | null } | null,
+  executor: { firstName: string | null; lastName: string | null; email: string } | null,
 ): SweepDto {
   return {
     id: row.id,
@@ -136,7 +139,9 @@ function toSweepDto(
     metadata: row.metadata,
     sourceAccount: { accountName: source.accountName, accountNumber: source.accountNumber },
     targetAccount: { accountName: target.accountName, accountNumber: target.accountNumber },
-    executedByUser: executor ? { firstName: executor.firstName, lastName: executor.lastName } : null,
+    executedByUser: executor
+      ? { firstName: executor.firstName, lastName: executor.lastName, email: executor.email }
+      : null,
   };
 }
 
@@ -232,7 +237,7 @@ async function writeSweep(statements: Statements, actor: Actor, executor: Execut
     settlementDate: executedAt.slice(0, 10),
     executedAt,
     executedBy: executor.userId,
-    approvedBy: null,
+    approvedBy: executor.approvedBy ?? null,
     metadata: { ledgerEntryIds: { sweepOut: out.entryId, sweepIn: into.entryId } },
   };
   await statements.run(
@@ -373,6 +378,58 @@ async function performManualSweep(atomic: Atomic, actor: Actor, executor: Execut
   }
   // Nothing of the attempt is left; if the balances changed since, the sweep may now be booked.
   return await atomic((statements) => planAndBookManualSweep(statements, actor, executor, input));
+}
+
+/**
+ * What an automatic run would sweep now, planned on the balances as they stand (the run itself plans
+ * again inside its own transaction): for the four-eyes decision and the approval queue.
+ */
+export async function previewAutoSweep(
+  db: Database,
+): Promise<{ currency: string; amountMinor: bigint; sourceNumber: string; targetNumber: string }[]> {
+  const rows = await db.statements.all<MovedAccount>(
+    `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
+    [],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return planAutoSweeps(rows.map(toSweepAccount)).map((plan) => ({
+    currency: byId.get(plan.sourceId)!.currency,
+    amountMinor: plan.amountMinor,
+    sourceNumber: byId.get(plan.sourceId)!.accountNumber,
+    targetNumber: byId.get(plan.targetId)!.accountNumber,
+  }));
+}
+
+/**
+ * The currency of a requested sweep and what it would do to both balances as they stand, for the
+ * four-eyes decision and the approval queue; null when an account does not exist (the sweep
+ * itself then answers 404).
+ */
+export async function describeManualSweep(
+  db: Queryable,
+  input: CreateSweepInput,
+): Promise<{ currency: string; summary: Record<string, unknown> } | null> {
+  const rows = await db.select().from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, [input.sourceAccountId, input.targetAccountId])).all();
+  const source = rows.find((row) => row.id === input.sourceAccountId);
+  const target = rows.find((row) => row.id === input.targetAccountId);
+  if (!source || !target) return null;
+  const amount = Number(input.sweepAmount);
+  const side = (row: AccountRow, delta: number) => ({
+    accountId: row.id,
+    accountNumber: row.accountNumber,
+    accountName: row.accountName,
+    balanceBefore: money(row.currentBalanceMinor),
+    balanceAfter: money(Math.max(0, row.currentBalanceMinor + delta)),
+  });
+  return {
+    currency: source.currency,
+    summary: {
+      description: `Sweep ${money(amount)} ${source.currency} from ${source.accountNumber} to ${target.accountNumber}`,
+      source: side(source, -amount),
+      target: side(target, amount),
+    },
+  };
 }
 
 function fieldNotFound(field: string, what: string): AppError {
@@ -590,6 +647,7 @@ function sweepsWithNames(db: Queryable) {
     executorId: users.id,
     executorFirstName: users.firstName,
     executorLastName: users.lastName,
+    executorEmail: users.email,
   }).from(balanceSweeps)
     .innerJoin(sourceAccount, eq(sourceAccount.id, balanceSweeps.sourceAccountId))
     .innerJoin(targetAccount, eq(targetAccount.id, balanceSweeps.targetAccountId))
@@ -603,7 +661,9 @@ function joinedToDto(row: JoinedSweep): SweepDto {
     row.sweep,
     { accountName: row.sourceName, accountNumber: row.sourceNumber, currency: row.currency },
     { accountName: row.targetName, accountNumber: row.targetNumber },
-    row.executorId === null ? null : { firstName: row.executorFirstName, lastName: row.executorLastName },
+    row.executorId === null || row.executorEmail === null
+      ? null
+      : { firstName: row.executorFirstName, lastName: row.executorLastName, email: row.executorEmail },
   );
 }
 

@@ -3,7 +3,9 @@ import { Bell, Menu } from "lucide-react";
 import { useLocation } from "react-router";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
+import { ReplicationBadge } from "./replication_status.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
+import { IfAllowed } from "../if_allowed.tsx";
 import { screenTitle } from "./nav_items.ts";
 
 export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
@@ -17,6 +19,9 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         </Button>
         {/* The screen's name; status badges about the node sit beside it, in this row. */}
         <p className="truncate text-lg font-semibold text-slate-900" data-testid="screen-title">{screenTitle(pathname)}</p>
+        <div className="shrink-0">
+          <ReplicationBadge />
+        </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">
         <Tooltip content="No new notifications">
@@ -26,7 +31,7 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
             </Button>
           )}
         </Tooltip>
-        <Button onClick={() => openNewInstitution(true)}>New Institution</Button>
+        <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
       </div>
     </header>
   );

@@ -1,4 +1,8 @@
-/** The 14 signed-in routes of spec 2.1, in sidebar order, each in the sidebar group it is listed under. */
+/**
+ * The 14 signed-in routes of spec 2.1, then the staff screens of issue 20, in sidebar order, each in
+ * the sidebar group it is listed under; `api` names the route a screen cannot work without, so the
+ * sidebar shows it only to roles that may call it.
+ */
 export const NAV_GROUPS = ["Registry", "Payments", "Integrations", "Administration"] as const;
 export type NavGroup = typeof NAV_GROUPS[number];
 
@@ -17,7 +21,15 @@ export const NAV_ITEMS = [
   { path: "/api-management", label: "API Management", group: "Integrations" },
   { path: "/reports", label: "Reports & Analytics", group: "Administration" },
   { path: "/settings", label: "System Settings", group: "Administration" },
-] as const satisfies readonly { path: string; label: string; group: NavGroup | null }[];
+  { path: "/approvals", label: "Approvals", group: "Administration" },
+  { path: "/users", label: "Users", group: "Administration", api: ["GET", "/api/users"] },
+  { path: "/audit-trail", label: "Audit Trail", group: "Administration", api: ["GET", "/api/audit-trail"] },
+] as const satisfies readonly {
+  path: string;
+  label: string;
+  group: NavGroup | null;
+  api?: readonly [string, string];
+}[];
 
 export type NavItem = typeof NAV_ITEMS[number];
 

@@ -3,20 +3,26 @@ import {
   BookOpen,
   Cable,
   ChartColumn,
+  ClipboardCheck,
   CreditCard,
   Globe,
   Handshake,
   Hash,
+  History,
   KeyRound,
   Landmark,
   LayoutDashboard,
   type LucideIcon,
   Settings,
   ShieldCheck,
+  Users,
   Wallet,
 } from "lucide-react";
 import { NavLink } from "react-router";
+import { mayCall, ROLE_LABELS, ruleFor } from "../../../domain/access.ts";
+import { usePendingApprovalCount } from "../../lib/approval.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
+import { ChangePasswordButton } from "./change_password_button.tsx";
 import { NAV_GROUPS, NAV_ITEMS, type NavItem } from "./nav_items.ts";
 
 const ICONS: Record<NavItem["path"], LucideIcon> = {
@@ -34,9 +40,12 @@ const ICONS: Record<NavItem["path"], LucideIcon> = {
   "/api-management": KeyRound,
   "/reports": ChartColumn,
   "/settings": Settings,
+  "/approvals": ClipboardCheck,
+  "/users": Users,
+  "/audit-trail": History,
 };
 
-function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
+function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: number; onNavigate?: () => void }) {
   const Icon = ICONS[item.path];
   return (
     <li>
@@ -50,7 +59,16 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void
           }`}
       >
         <Icon aria-hidden="true" className="h-4 w-4 shrink-0" />
-        {item.label}
+        <span className="flex-1">{item.label}</span>
+        {item.path === "/approvals" && pending > 0 && (
+          <span
+            className="ml-2 rounded-full bg-amber-700 px-2 py-0.5 text-xs font-semibold text-white"
+            data-testid="approvals-badge"
+            aria-label={`${pending} pending`}
+          >
+            {pending}
+          </span>
+        )}
       </NavLink>
     </li>
   );
@@ -58,12 +76,19 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void
 
 /** Brand, the grouped navigation and the signed-in user: the same content in the sidebar and the slide-over. */
 export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
+  const pending = usePendingApprovalCount();
+  const roles = user?.roles ?? [];
+  const items = NAV_ITEMS.filter((item: NavItem) => {
+    if (!("api" in item)) return true;
+    const rule = ruleFor(item.api[0], item.api[1]);
+    return rule !== undefined && mayCall(rule, roles);
+  });
   return (
     <>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="space-y-1">
-          {NAV_ITEMS.filter((item) => item.group === null).map((item) => (
-            <NavEntry key={item.path} item={item} onNavigate={onNavigate} />
+          {items.filter((item) => item.group === null).map((item) => (
+            <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
           ))}
         </ul>
         {NAV_GROUPS.map((group) => (
@@ -72,8 +97,8 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
               {group}
             </h2>
             <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
-              {NAV_ITEMS.filter((item) => item.group === group).map((item) => (
-                <NavEntry key={item.path} item={item} onNavigate={onNavigate} />
+              {items.filter((item) => item.group === group).map((item) => (
+                <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
               ))}
             </ul>
           </div>
@@ -82,9 +107,13 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
       <div className="border-t border-slate-200 p-4">
         <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
         <p className="text-xs text-slate-600" data-testid="role-label">Central Bank Admin</p>
+        <p className="text-xs text-slate-600" data-testid="roles-label">
+          {roles.map((role) => ROLE_LABELS[role]).join(", ")}
+        </p>
+        <ChangePasswordButton />
         <a
           href="/api/logout"
-          className="mt-3 inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+          className="mt-2 inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
         >
           Sign Out
         </a>

@@ -12,6 +12,7 @@ import { KeysTab } from "./keys_tab.tsx";
 import { LogsTab } from "./logs_tab.tsx";
 import { TrafficCharts } from "./traffic_charts.tsx";
 import { API_LOG_STATS_KEY, type ApiLogStats } from "./types.ts";
+import { useMayCall } from "../../lib/auth.ts";
 
 function latency(ms: number | null): string {
   if (ms === null) return "—";
@@ -19,7 +20,9 @@ function latency(ms: number | null): string {
 }
 
 export default function ApiManagementPage() {
-  const stats = useQuery<ApiLogStats>({ queryKey: [API_LOG_STATS_KEY] });
+  const mayManageKeys = useMayCall("GET", "/api/api-keys");
+  const mayReadLogs = useMayCall("GET", "/api/api-logs");
+  const stats = useQuery<ApiLogStats>({ queryKey: [API_LOG_STATS_KEY], enabled: mayReadLogs });
   const figure = (value: (s: ApiLogStats) => string | number) =>
     stats.data ? value(stats.data) : stats.isError ? "—" : "…";
   return (
@@ -57,8 +60,8 @@ export default function ApiManagementPage() {
         label="API management sections"
         tabs={[
           { id: "endpoints", label: "Endpoints", content: <EndpointsTab /> },
-          { id: "keys", label: "Keys", content: <KeysTab /> },
-          { id: "logs", label: "Logs", content: <LogsTab /> },
+          ...(mayManageKeys ? [{ id: "keys", label: "Keys", content: <KeysTab /> }] : []),
+          ...(mayReadLogs ? [{ id: "logs", label: "Logs", content: <LogsTab /> }] : []),
           { id: "docs", label: "Docs", content: <DocsTab /> },
         ]}
       />

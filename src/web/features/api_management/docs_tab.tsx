@@ -132,9 +132,9 @@ function OpenApiReference() {
 export function DocsTab() {
   const baseUrl = `${globalThis.location.origin}/api`;
   const example = DOCUMENTED_ENDPOINTS.find((endpoint) => endpoint.path === "/api/routing-codes/{code}")!;
-  const curl = `curl -H "Authorization: Bearer ${API_KEY_PREFIX}…" ${baseUrl}/routing-codes/ABC00012345`;
+  const curl = `curl -H "Authorization: Bearer ${API_KEY_PREFIX}…" ${baseUrl}/routing-codes/ABC00012346`;
   const success = JSON.stringify(
-    { data: { code: "ABC00012345", status: "active" }, success: true, timestamp: "2026-01-15T09:30:00.000Z" },
+    { data: { code: "ABC00012346", status: "active" }, success: true, timestamp: "2026-01-15T09:30:00.000Z" },
     null,
     2,
   );

@@ -21,6 +21,8 @@ import {
   type LedgerAccount,
   MONEY_STEP,
 } from "./types.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 
 const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 const MAX_ACCOUNT_NAME_LENGTH = 255;
@@ -33,6 +35,7 @@ interface AccountForm {
   currency: string;
   currentBalance: string;
   sweepThreshold: string;
+  requestReason: string;
   targetLiquidAccount: string;
 }
 
@@ -43,6 +46,7 @@ const EMPTY: AccountForm = {
   currency: "USD",
   currentBalance: DEFAULT_INITIAL_BALANCE,
   sweepThreshold: "",
+  requestReason: "",
   targetLiquidAccount: "",
 };
 
@@ -68,6 +72,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
   const [errors, setErrors] = useState<FieldErrors>({});
   const queryClient = useQueryClient();
   const { toast } = useToast();
+  const onPending = useOnPendingApproval();
 
   const liquidTargets = useMemo(
     () =>
@@ -82,8 +87,12 @@ export function AddAccountDialog({ open, onClose, accounts }: {
   };
 
   const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson<LedgerAccount>("POST", ACCOUNTS_KEY, body),
+    mutationFn: (body: Record<string, unknown>) => apiJson<LedgerAccount | PendingApproval>("POST", ACCOUNTS_KEY, body),
     onSuccess: (account) => {
+      if (onPending(account)) {
+        close();
+        return;
+      }
       toast({
         title: "Ledger account created successfully",
         description: `${accountLabel(account)} opened with ${
@@ -125,6 +134,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
       currentBalance: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE,
       sweepThreshold: form.sweepThreshold.trim() || null,
       targetLiquidAccount: form.targetLiquidAccount || null,
+      ...(form.requestReason.trim() ? { requestReason: form.requestReason.trim() } : {}),
     });
   };
 
@@ -203,6 +213,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
           error={errors.targetLiquidAccount}
           hint={`Liquid accounts in ${form.currency}`}
         />
+        <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} error={errors.requestReason} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={close}>Cancel</Button>
           <Button type="submit" disabled={create.isPending}>

@@ -10,6 +10,7 @@ import { Dialog } from "../../components/ui/dialog.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { ApiError, apiJson } from "../../lib/api.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { AUTO_SWEEP_PATH, formatAmount, invalidateSweepData } from "./types.ts";
@@ -39,9 +40,13 @@ export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () 
     if (open) void plan.refetch();
   }, [open]);
 
+  const onPending = useOnPendingApproval();
   const run = useMutation({
-    mutationFn: (planId: string) => apiJson<{ sweepsExecuted: number }>("POST", AUTO_SWEEP_PATH, { planId }),
+    mutationFn: (planId: string) =>
+      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
     onSuccess: (result) => {
+      // A run above the approval threshold waits for a second person; nothing moved yet.
+      if (onPending(result)) return onClose();
       toast({
         title: "Auto Sweep Completed",
         description: `${result.sweepsExecuted} sweeps executed automatically`,

@@ -39,6 +39,7 @@ import {
   toMinor,
   totalsByCurrency,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
@@ -247,9 +248,15 @@ export default function BalanceSweepPage() {
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
           <>
-            <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
-            <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
-            <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
+              <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/balance-sweeps">
+              <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
+            </IfAllowed>
+            <IfAllowed method="POST" path="/api/ledger-accounts">
+              <Button onClick={() => setAddOpen(true)}>Add Account</Button>
+            </IfAllowed>
           </>
         }
       />

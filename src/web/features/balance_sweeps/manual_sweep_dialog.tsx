@@ -22,6 +22,7 @@ import {
   SWEEPS_PATH,
   toMinor,
 } from "./types.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 
 const MAX_SWEEP_REASON_LENGTH = 1_000;
 
@@ -69,12 +70,17 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     onClose();
   };
 
+  const onPending = useOnPendingApproval();
   const sweep = useMutation({
     mutationFn: async (body: Record<string, unknown>) => {
       const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
-      return (await res.json()) as BalanceSweep;
+      return (await res.json()) as BalanceSweep | PendingApproval;
     },
     onSuccess: (result) => {
+      if (onPending(result)) {
+        close();
+        return;
+      }
       toast({
         title: "Balance sweep executed successfully",
         description: `${formatAmount(result.sweepAmount, result.currency)} moved from ${

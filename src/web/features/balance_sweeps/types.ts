@@ -43,7 +43,7 @@ export interface BalanceSweep {
   executedAt: string;
   sourceAccount: { accountName: string; accountNumber: string };
   targetAccount: { accountName: string; accountNumber: string };
-  executedByUser: { firstName: string | null; lastName: string | null } | null;
+  executedByUser: { firstName: string | null; lastName: string | null; email: string } | null;
 }
 
 /** Minor units of an API amount; the API only sends valid decimal strings, so a failure is a bug. */
@@ -88,7 +88,7 @@ export function accountLabel(account: Pick<LedgerAccount, "accountName" | "accou
 
 export function executorName(sweep: BalanceSweep): string {
   const user = sweep.executedByUser;
-  return [user?.firstName, user?.lastName].filter(Boolean).join(" ") || "—";
+  return [user?.firstName, user?.lastName].filter(Boolean).join(" ") || user?.email || "—";
 }
 
 /** The local midnight that starts "today" for the Today's Sweeps card, as an ISO instant. */

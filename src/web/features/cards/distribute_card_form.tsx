@@ -23,6 +23,9 @@ import {
   type FundingConfirmation,
 } from "./types.ts";
 import { useRefreshCards } from "./use_refresh_cards.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const DISTRIBUTE_DEFAULTS = {
   recipientName: "",
@@ -30,6 +33,7 @@ const DISTRIBUTE_DEFAULTS = {
   cardType: "prepaid",
   distributionMethod: "digital",
   loadAmount: "0",
+  requestReason: "",
 };
 
 type DistributeForm = typeof DISTRIBUTE_DEFAULTS;
@@ -65,17 +69,20 @@ export function DistributeCardForm() {
     }
   };
 
+  const onPending = useOnPendingApproval();
   const distribute = useMutation({
     mutationFn: (values: DistributeForm) =>
-      apiJson<DistributedCard>("POST", "/api/cards/distribute", {
+      apiJson<DistributedCard | PendingApproval>("POST", "/api/cards/distribute", {
         recipientInfo: { name: values.recipientName, email: values.recipientEmail },
         cardType: values.cardType,
         distributionMethod: values.distributionMethod,
         loadAmount: values.loadAmount,
+        ...(values.requestReason.trim() ? { requestReason: values.requestReason.trim() } : {}),
       }),
     onSuccess: (card) => {
       setForm(DISTRIBUTE_DEFAULTS);
       setErrors({});
+      if (onPending(card)) return;
       refresh();
       toast({
         title: "Card Distributed",
@@ -139,10 +146,13 @@ export function DistributeCardForm() {
         error={errors.loadAmount}
         hint="Funded from the Central Bank Treasury"
       />
-      <div className="flex items-end justify-end">
-        <Button type="submit" disabled={distribute.isPending}>
-          {distribute.isPending ? "Distributing…" : "Distribute Card"}
-        </Button>
+      <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+      <div className="flex items-end justify-end sm:col-span-2">
+        <IfAllowed method="POST" path="/api/cards/distribute">
+          <Button type="submit" disabled={distribute.isPending}>
+            {distribute.isPending ? "Distributing…" : "Distribute Card"}
+          </Button>
+        </IfAllowed>
       </div>
     </form>
   );

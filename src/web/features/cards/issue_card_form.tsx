@@ -10,6 +10,9 @@ import { handleMutationError } from "../../lib/unauthorized.ts";
 import { checkValue, requiredText } from "../../lib/form_validation.ts";
 import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS, type CardItem, type FundingConfirmation } from "./types.ts";
 import { useRefreshCards } from "./use_refresh_cards.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const ISSUE_DEFAULTS = {
   cardholderName: "",
@@ -18,6 +21,7 @@ const ISSUE_DEFAULTS = {
   spendingLimit: "10000",
   dailyLimit: "1000",
   initialBalance: "0",
+  requestReason: "",
 };
 
 type IssueForm = typeof ISSUE_DEFAULTS;
@@ -38,10 +42,16 @@ export function IssueCardForm() {
     if (field === "cardholderName" && nameError) setNameError(checkValue(cardholderRule, value));
   };
 
+  const onPending = useOnPendingApproval();
   const issue = useMutation({
-    mutationFn: (body: IssueForm) => apiJson<IssuedCard>("POST", "/api/cards/issue", body),
+    mutationFn: ({ requestReason, ...body }: IssueForm) =>
+      apiJson<IssuedCard | PendingApproval>("POST", "/api/cards/issue", {
+        ...body,
+        ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}),
+      }),
     onSuccess: (card) => {
       setForm(ISSUE_DEFAULTS);
+      if (onPending(card)) return;
       refresh();
       toast({
         title: "Card Issued",
@@ -87,8 +97,11 @@ export function IssueCardForm() {
         onChange={set("initialBalance")}
         hint="Funded from the Central Bank Treasury"
       />
+      <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
       <div className="flex items-end justify-end sm:col-span-2">
-        <Button type="submit" disabled={issue.isPending}>{issue.isPending ? "Issuing…" : "Issue Card"}</Button>
+        <IfAllowed method="POST" path="/api/cards/issue">
+          <Button type="submit" disabled={issue.isPending}>{issue.isPending ? "Issuing…" : "Issue Card"}</Button>
+        </IfAllowed>
       </div>
     </form>
   );

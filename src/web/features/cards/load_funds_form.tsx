@@ -16,8 +16,12 @@ import {
   type FundingSourceItem,
 } from "./types.ts";
 import { useRefreshCards } from "./use_refresh_cards.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { useMayCall } from "../../lib/auth.ts";
+import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
-const LOAD_DEFAULTS = { cardId: "", amount: "", fundingSource: "central_bank_treasury" };
+const LOAD_DEFAULTS = { cardId: "", amount: "", fundingSource: "central_bank_treasury", requestReason: "" };
 
 type LoadForm = typeof LOAD_DEFAULTS;
 interface LoadResult {
@@ -34,11 +38,19 @@ export function LoadFundsForm() {
   const set = (field: keyof LoadForm) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
+  const onPending = useOnPendingApproval();
+  const mayLoad = useMayCall("POST", "/api/cards/:cardId/load");
   const load = useMutation({
-    mutationFn: ({ cardId, amount, fundingSource }: LoadForm) =>
-      apiJson<LoadResult>("POST", `/api/cards/${encodeURIComponent(cardId)}/load`, { amount, fundingSource }),
-    onSuccess: ({ loading, card }) => {
+    mutationFn: ({ cardId, amount, fundingSource, requestReason }: LoadForm) =>
+      apiJson<LoadResult | PendingApproval>("POST", `/api/cards/${encodeURIComponent(cardId)}/load`, {
+        amount,
+        fundingSource,
+        ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}),
+      }),
+    onSuccess: (result) => {
       setForm(LOAD_DEFAULTS);
+      if (onPending(result)) return;
+      const { loading, card } = result;
       refresh();
       toast({
         title: "Funds Loaded",
@@ -58,7 +70,7 @@ export function LoadFundsForm() {
     const source = sources?.find((candidate) => candidate.fundingSource === option.value);
     return source ? { ...option, label: `${option.label} (${formatCurrency(source.availableBalance)} available)` } : option;
   });
-  const disabled = !form.cardId || Number(form.amount) === 0 || load.isPending;
+  const disabled = !mayLoad || !form.cardId || Number(form.amount) === 0 || load.isPending;
 
   return (
     <form
@@ -81,8 +93,13 @@ export function LoadFundsForm() {
       </div>
       <TextField label="Amount" type="number" required min={0.01} step={0.01} value={form.amount} onChange={set("amount")} />
       <SelectField label="Funding Source" options={sourceOptions} value={form.fundingSource} onChange={set("fundingSource")} />
+      <div className="sm:col-span-2">
+        <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+      </div>
       <div className="flex justify-end sm:col-span-2">
-        <Button type="submit" disabled={disabled}>{load.isPending ? "Loading…" : "Load Funds"}</Button>
+        <IfAllowed method="POST" path="/api/cards/:cardId/load">
+          <Button type="submit" disabled={disabled}>{load.isPending ? "Loading…" : "Load Funds"}</Button>
+        </IfAllowed>
       </div>
     </form>
   );

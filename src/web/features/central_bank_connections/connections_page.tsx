@@ -30,7 +30,7 @@ import {
   PARTNER_CONFIG_KEY,
   type PartnerConfig,
 } from "./types.ts";
-
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
 function formatLimit(amount: string, currency: string): string {
@@ -41,7 +41,7 @@ function formatLimit(amount: string, currency: string): string {
 function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
-  return name || "—";
+  return name || user?.email || "—";
 }
 
 function columns(testingId: string | null, onTest: (id: string) => void): ColumnDef<Connection>[] {
@@ -100,15 +100,17 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       cell: ({ row }) => {
         const testing = testingId === row.original.id;
         return (
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={testing}
-            onClick={() => onTest(row.original.id)}
-            aria-label={`Test connection to ${row.original.partnerCentralBank}`}
-          >
-            {testing ? "Testing…" : "Test"}
-          </Button>
+          <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={testing}
+              onClick={() => onTest(row.original.id)}
+              aria-label={`Test connection to ${row.original.partnerCentralBank}`}
+            >
+              {testing ? "Testing…" : "Test"}
+            </Button>
+          </IfAllowed>
         );
       },
     },
@@ -157,7 +159,7 @@ export default function ConnectionsPage() {
       <PageHeader
         title="Central Bank Connections"
         subtitle="Links to partner central banks, with a live test of each endpoint"
-        actions={<Button onClick={() => setNewOpen(true)}>New Connection</Button>}
+        actions={<IfAllowed method="POST" path="/api/central-bank-connections"><Button onClick={() => setNewOpen(true)}>New Connection</Button></IfAllowed>}
       />
       {showPartner && <PartnerConnectionCard partner={partner.data} />}
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

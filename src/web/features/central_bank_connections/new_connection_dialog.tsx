@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BIC_LENGTH_WITH_BRANCH, validateBic } from "../../../domain/bic.ts";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { defaultCredentialsConfig } from "../../../domain/connection_credentials.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
@@ -170,7 +171,7 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
             spellCheck={false}
             className="font-mono"
             value={form.partnerSwiftCode}
-            onChange={(event) => set("partnerSwiftCode")(event.target.value.toUpperCase().trim())}
+            onChange={(event) => set("partnerSwiftCode")(asciiUpperCase(event.target.value).trim())}
             error={bic !== null && !bic.ok ? bic.error.message : null}
             hint="8 or 11 characters"
           />

@@ -20,6 +20,7 @@ import {
   MESSAGE_STANDARD_OPTIONS,
   type PartnerConfig,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
   const queryClient = useQueryClient();
@@ -69,9 +70,11 @@ export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
             <dt className="font-medium text-slate-700">Endpoint</dt>
             <dd className="break-all font-mono text-slate-900">{partner.apiEndpoint ?? "—"}</dd>
           </dl>
-          <Button onClick={() => setConfirming(true)} disabled={establish.isPending}>
-            {`Establish ${partner.associationName} Connection`}
-          </Button>
+          <IfAllowed method="POST" path="/api/establish-loc-connection">
+            <Button onClick={() => setConfirming(true)} disabled={establish.isPending}>
+              {`Establish ${partner.associationName} Connection`}
+            </Button>
+          </IfAllowed>
           <Dialog
             open={confirming}
             onClose={() => setConfirming(false)}

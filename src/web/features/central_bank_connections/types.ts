@@ -22,7 +22,7 @@ export interface Connection {
   establishedDate: string;
   lastConnectedAt: string | null;
   createdBy: string | null;
-  createdByUser: { firstName: string | null; lastName: string | null } | null;
+  createdByUser: { firstName: string | null; lastName: string | null; email: string } | null;
 }
 
 export interface PartnerConfig {

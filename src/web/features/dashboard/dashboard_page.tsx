@@ -20,6 +20,7 @@ import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { CodeLookup } from "./code_lookup.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 interface DashboardStats {
   totalInstitutions: number;
@@ -258,9 +259,11 @@ function QuickActions() {
         <CardTitle>Quick Actions</CardTitle>
       </CardHeader>
       <CardContent className="space-y-2">
-        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
-          Register New Bank
-        </Button>
+        <IfAllowed method="POST" path="/api/institutions">
+          <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
+            Register New Bank
+          </Button>
+        </IfAllowed>
         <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
         <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
         <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>

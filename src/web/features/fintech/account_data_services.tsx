@@ -9,6 +9,7 @@ import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import type { AccountBalance, AccountVerification } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const balanceText = (amount: string | null, currency: string | null) =>
   amount === null ? "not reported" : formatCurrency(amount, currency ?? "USD");
@@ -92,7 +93,9 @@ export function AccountDataServices() {
               value={routingNumber}
               onChange={(event) => setRoutingNumber(event.target.value)}
             />
-            <Button type="submit" disabled={verify.isPending}>{verify.isPending ? "Verifying…" : "Verify Account"}</Button>
+            <IfAllowed method="POST" path="/api/plaid/verify-account">
+              <Button type="submit" disabled={verify.isPending}>{verify.isPending ? "Verifying…" : "Verify Account"}</Button>
+            </IfAllowed>
           </form>
           {verification && (
             <div className="mt-4 rounded-md border border-slate-200 p-3 text-sm" aria-live="polite" data-testid="verification-result">
@@ -137,9 +140,11 @@ export function AccountDataServices() {
               onChange={(event) => setBalanceAccountId(event.target.value)}
               hint="The account ID returned by Account Verification"
             />
-            <Button type="submit" disabled={checkBalance.isPending}>
-              {checkBalance.isPending ? "Checking…" : "Check Balance"}
-            </Button>
+            <IfAllowed method="POST" path="/api/plaid/check-balance">
+              <Button type="submit" disabled={checkBalance.isPending}>
+                {checkBalance.isPending ? "Checking…" : "Check Balance"}
+              </Button>
+            </IfAllowed>
           </form>
           {balance && (
             <dl className="mt-4 grid grid-cols-2 gap-3 rounded-md border border-slate-200 p-3 text-sm" aria-live="polite">

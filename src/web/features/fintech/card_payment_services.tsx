@@ -9,6 +9,7 @@ import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import { type DirectTransfer, MERCHANT_LABEL, type PushPayment, VISA_DIRECT_CURRENCY } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const TRANSFER_DEFAULTS = { recipientCard: "", amount: "" };
 const PAYMENT_DEFAULTS = { accountId: "", cardNumber: "", amount: "" };
@@ -87,9 +88,11 @@ export function CardPaymentServices() {
               value={transfer.amount}
               onChange={(event) => setTransfer({ ...transfer, amount: event.target.value })}
             />
-            <Button type="submit" disabled={sendTransfer.isPending}>
-              {sendTransfer.isPending ? "Sending…" : "Send Transfer"}
-            </Button>
+            <IfAllowed method="POST" path="/api/visa/direct-transfer">
+              <Button type="submit" disabled={sendTransfer.isPending}>
+                {sendTransfer.isPending ? "Sending…" : "Send Transfer"}
+              </Button>
+            </IfAllowed>
           </form>
         </CardContent>
       </Card>
@@ -141,9 +144,11 @@ export function CardPaymentServices() {
               value={payment.amount}
               onChange={(event) => setPayment({ ...payment, amount: event.target.value })}
             />
-            <Button type="submit" disabled={sendPayment.isPending}>
-              {sendPayment.isPending ? "Processing…" : "Process Payment"}
-            </Button>
+            <IfAllowed method="POST" path="/api/visa/push-payment">
+              <Button type="submit" disabled={sendPayment.isPending}>
+                {sendPayment.isPending ? "Processing…" : "Process Payment"}
+              </Button>
+            </IfAllowed>
           </form>
         </CardContent>
       </Card>

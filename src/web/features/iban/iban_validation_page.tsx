@@ -14,6 +14,7 @@ import {
 } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { inputClassName, TextField } from "../../components/ui/form.tsx";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -174,7 +175,7 @@ export default function IbanValidationPage() {
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="GB29 NWBK 6016 1331 9268 19"
-                onChange={(event) => setIban(event.target.value.toUpperCase())}
+                onChange={(event) => setIban(asciiUpperCase(event.target.value))}
                 className="font-mono"
               />
             </div>

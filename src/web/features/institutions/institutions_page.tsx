@@ -22,6 +22,7 @@ import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { StatusAction } from "./status_action.tsx";
 import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 export const PAGE_SIZE = 100;
 
@@ -147,7 +148,7 @@ export default function InstitutionsPage() {
       <PageHeader
         title="Financial Institutions"
         subtitle="Register, approve and supervise banks, credit unions and other institutions"
-        actions={<Button onClick={() => openDialog(true)}>New Institution</Button>}
+        actions={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>New Institution</Button></IfAllowed>}
       />
       <Card>
         <CardContent className="space-y-4 pt-5">
@@ -196,7 +197,7 @@ export default function InstitutionsPage() {
                 <EmptyState
                   title="No institutions registered yet"
                   text="Register the first financial institution to start the registry."
-                  action={<Button onClick={() => openDialog(true)}>Register First Institution</Button>}
+                  action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
                 />
               )
               : page.isSuccess && total === 0 && search !== ""

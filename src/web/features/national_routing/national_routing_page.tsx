@@ -17,6 +17,7 @@ import {
   NATIONAL_ROUTING_KEY,
   type NationalRoutingEntry,
 } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -102,7 +103,7 @@ export default function NationalRoutingPage() {
       <PageHeader
         title="National Routing Registry"
         subtitle="Participants with their SWIFT and IBAN integration data"
-        actions={<Button onClick={() => setRegisterOpen(true)}>Register Institution</Button>}
+        actions={<IfAllowed method="POST" path="/api/national-routing"><Button onClick={() => setRegisterOpen(true)}>Register Institution</Button></IfAllowed>}
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="SWIFT Integration" value="Active" hint="ISO 20022 and MT messaging" />

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BIC_LENGTH_WITH_BRANCH, validateBic } from "../../../domain/bic.ts";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { CONSOLE_CENTRAL_BANK_CODE, defaultConnectionDetails } from "../../../domain/national_routing.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
@@ -181,7 +182,7 @@ export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; on
             maxLength={MAX_IBAN_PREFIX_LENGTH}
             autoComplete="off"
             value={form.ibanPrefix}
-            onChange={(event) => set("ibanPrefix")(event.target.value.toUpperCase().trim())}
+            onChange={(event) => set("ibanPrefix")(asciiUpperCase(event.target.value).trim())}
             placeholder="DE"
             className="font-mono"
             hint="Country code, optionally with check digits (max 4)"
@@ -192,7 +193,7 @@ export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; on
             autoComplete="off"
             spellCheck={false}
             value={form.swiftBicCode}
-            onChange={(event) => set("swiftBicCode")(event.target.value.toUpperCase().trim())}
+            onChange={(event) => set("swiftBicCode")(asciiUpperCase(event.target.value).trim())}
             placeholder="DEUTDEFF"
             className="font-mono"
             error={bic !== null && !bic.ok ? bic.error.message : null}

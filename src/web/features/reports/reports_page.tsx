@@ -39,6 +39,8 @@ import {
   localToday,
 } from "./date_range_calendar.tsx";
 import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./use_reports.ts";
+import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
+import { useAuth } from "../../lib/auth.ts";
 
 const LOADING_ROWS = 3;
 const BYTES_PER_KIB = 1024;
@@ -159,6 +161,12 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
 }
 
 export default function ReportsPage() {
+  const { user } = useAuth();
+  // The audit trail and request log reports are offered only to the roles that may read them.
+  const typeOptions = TYPE_OPTIONS.filter((option) => {
+    const rule = RESTRICTED_REPORT_TYPES[option.value];
+    return !rule || mayCall(rule, user?.roles ?? []);
+  });
   const { toast } = useToast();
   const reports = useReports();
   const generate = useGenerateReport();
@@ -231,7 +239,7 @@ export default function ReportsPage() {
               <SelectField
                 label="Report Type"
                 placeholder="Select report type"
-                options={TYPE_OPTIONS}
+                options={typeOptions}
                 value={type}
                 onChange={(event) => setType(event.target.value)}
               />

@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
@@ -93,7 +94,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
             maxLength={PREFIX_LENGTH}
             autoComplete="off"
             value={form.prefix}
-            onChange={(event) => set("prefix")(event.target.value.toUpperCase())}
+            onChange={(event) => set("prefix")(asciiUpperCase(event.target.value))}
             placeholder="ABC"
             hint="Three letters"
             className="font-mono uppercase"

@@ -12,6 +12,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
 import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },
@@ -85,7 +86,7 @@ export default function RoutingCodesPage() {
       <PageHeader
         title="Routing Codes"
         subtitle="National routing code assignment and management"
-        actions={<Button onClick={() => setAssignOpen(true)}>Assign New Code</Button>}
+        actions={<IfAllowed method="POST" path="/api/routing-codes"><Button onClick={() => setAssignOpen(true)}>Assign New Code</Button></IfAllowed>}
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total Codes" value={isLoading ? "…" : stats.total} />

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
+import { ReplicationDetails } from "../../components/layout/replication_status.tsx";
 import { useToast } from "../../lib/toast.ts";
 import {
   API_RATE_LIMIT_PER_HOUR,
@@ -351,6 +352,8 @@ export default function SettingsPage() {
         </div>
       </dl>
       <Button variant="outline" onClick={reset}>Reset to Defaults</Button>
+      <h3 className="pt-2 text-sm font-semibold text-slate-900">Replication</h3>
+      <ReplicationDetails />
     </Section>
   );
 

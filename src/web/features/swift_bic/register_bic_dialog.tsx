@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
+import { asciiUpperCase } from "../../../domain/ascii.ts";
 import {
   BIC_LENGTH_WITH_BRANCH,
   type BicParts,
@@ -103,7 +104,7 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
           autoComplete="off"
           spellCheck={false}
           value={form.bicCode}
-          onChange={(event) => set("bicCode")(event.target.value.toUpperCase().trim())}
+          onChange={(event) => set("bicCode")(asciiUpperCase(event.target.value).trim())}
           placeholder="NWBKGB2L"
           className="font-mono"
           error={bic !== null && !bic.ok ? bic.error.message : null}

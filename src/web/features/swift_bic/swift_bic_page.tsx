@@ -11,6 +11,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
 import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const FULL_MEMBERSHIP = "full";
 
@@ -107,7 +108,7 @@ export default function SwiftBicPage() {
       <PageHeader
         title="SWIFT/BIC Management"
         subtitle="Business Identifier Codes and SWIFT membership"
-        actions={<Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button>}
+        actions={<IfAllowed method="POST" path="/api/swift-codes"><Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button></IfAllowed>}
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total BIC Codes" value={isLoading ? "…" : stats.total} />

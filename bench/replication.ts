@@ -1,0 +1,182 @@
+/**
+ * The replicated topology (docs/deployment.md), against a real sqld:
+ * - local reads at a regional node (IBAN validation, routing code lookup, institution search)
+ *   against the same on a standalone node, under wrk, in alternating runs: target ≥ 0.9×;
+ * - a manual sweep at a regional node over an 80 ms round trip (a delaying relay on loopback):
+ *   target p50 ≤ 1.5 round trips (120 ms);
+ * - how long a registration at one region takes to be read at another, at the default sync interval.
+ */
+import { DEFAULT_SYNC_INTERVAL_MS } from "../src/server/config.ts";
+import { call, signIn, startCluster } from "../tests/replication/support/cluster.ts";
+import { BENCH_QUICK, type BenchRow, formatMs, formatNumber } from "./lib/report.ts";
+import { startServer } from "./lib/servers.ts";
+import { median, runWrk, type WrkRequest } from "./lib/wrk.ts";
+
+const ROUND_TRIP_MS = 80;
+const RUN_SECONDS = BENCH_QUICK ? 2 : 5;
+const ROUNDS = BENCH_QUICK ? 1 : 3;
+const SWEEPS = BENCH_QUICK ? 10 : 40;
+const PROPAGATIONS = BENCH_QUICK ? 10 : 40;
+const READ_RATIO_TARGET = 0.9;
+const SWEEP_P50_TARGET_MS = 1.5 * ROUND_TRIP_MS;
+const SEED_INSTITUTIONS = 300;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function institution(i: number) {
+  return {
+    name: `Bench Regional Bank ${i}`,
+    type: "commercial",
+    registrationNumber: `BR-${i}-${crypto.randomUUID().slice(0, 6)}`,
+    address: `${i} Harbour Road`,
+    phoneNumber: "+1 555 0100",
+    emailAddress: "ops@bank.example",
+  };
+}
+
+/** The same data at `baseUrl`: institutions and one routing code; returns that code. */
+async function seed(baseUrl: string, cookie: string): Promise<string> {
+  let firstId = "";
+  for (let i = 0; i < SEED_INSTITUTIONS; i++) {
+    const res = await call(baseUrl, "POST", "/api/institutions", cookie, institution(i));
+    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${JSON.stringify(res.body)}`);
+    firstId ||= res.body.id;
+  }
+  const code = await call(baseUrl, "POST", "/api/routing-codes", cookie, { institutionId: firstId, prefix: "BEN" });
+  if (code.status !== 201) throw new Error(`routing code failed: ${code.status} ${JSON.stringify(code.body)}`);
+  return code.body.code;
+}
+
+function readPaths(baseUrl: string, cookie: string, code: string): [string, WrkRequest][] {
+  const headers = { cookie };
+  return [
+    ["POST /api/iban/validate", {
+      url: `${baseUrl}/api/iban/validate`,
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ iban: "DE89 3704 0044 0532 0130 00" }),
+    }],
+    [`GET /api/routing-codes/{code}`, { url: `${baseUrl}/api/routing-codes/${code}`, headers }],
+    ["GET /api/institutions?search=", { url: `${baseUrl}/api/institutions?search=harbour&limit=20`, headers }],
+  ];
+}
+
+export async function replicationBench(log: (line: string) => void): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const standalone = await startServer();
+  const cluster = await startCluster({
+    regions: ["north", "south"],
+    oneWayDelayMs: ROUND_TRIP_MS / 2,
+    syncIntervalMs: DEFAULT_SYNC_INTERVAL_MS,
+  });
+  try {
+    const [north, south] = cluster.regions;
+    const standaloneCookie = await signIn(standalone.baseUrl);
+    const hqCookie = await signIn(cluster.headquarters.baseUrl);
+    log(`seeding ${SEED_INSTITUTIONS} institutions on the standalone node and through headquarters…`);
+    const standaloneCode = await seed(standalone.baseUrl, standaloneCookie);
+    const clusterCode = await seed(cluster.headquarters.baseUrl, hqCookie);
+    const northCookie = await signIn(north.server.baseUrl);
+    // The regional replica must carry the seed before it is measured.
+    await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SYNC_INTERVAL_MS + 500));
+
+    const local = readPaths(standalone.baseUrl, standaloneCookie, standaloneCode);
+    const regional = readPaths(north.server.baseUrl, northCookie, clusterCode);
+    for (const [i, [what, request]] of local.entries()) {
+      const ratios: number[] = [];
+      let lastStandalone = 0;
+      let lastRegional = 0;
+      let regionalP99 = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const a = await runWrk(request, RUN_SECONDS);
+        const b = await runWrk(regional[i][1], RUN_SECONDS);
+        if (a.non2xx > 0 || b.non2xx > 0) throw new Error(`${what}: ${a.non2xx} / ${b.non2xx} non-2xx answers`);
+        ratios.push(b.requestsPerSec / a.requestsPerSec);
+        lastStandalone = a.requestsPerSec;
+        lastRegional = b.requestsPerSec;
+        regionalP99 = b.p99Ms;
+      }
+      const ratio = median(ratios);
+      log(`${what}: regional/standalone ${ratios.map((r) => r.toFixed(2)).join(", ")}`);
+      rows.push({
+        what: `regional node's local read: ${what}`,
+        reference: `standalone ${formatNumber(lastStandalone)} req/s`,
+        ours: `${formatNumber(lastRegional)} req/s, p99 ${formatMs(regionalP99)}`,
+        ratio,
+        target: `≥ ${READ_RATIO_TARGET}×`,
+        pass: ratio >= READ_RATIO_TARGET,
+        note: `median of ${ROUNDS} alternating runs`,
+      });
+    }
+
+    log(`manual sweeps at a regional node over a ${ROUND_TRIP_MS} ms round trip…`);
+    const account = async (accountNumber: string, accountType: string, currentBalance: string) => {
+      const res = await call(cluster.headquarters.baseUrl, "POST", "/api/ledger-accounts", hqCookie, {
+        accountNumber,
+        accountName: accountNumber,
+        accountType,
+        currency: "USD",
+        currentBalance,
+      });
+      return res.body.id as string;
+    };
+    const source = await account("BENCH-SRC", "ledger", "100000.00");
+    const target = await account("BENCH-DST", "liquid", "0.00");
+    await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SYNC_INTERVAL_MS));
+    const sweepMs: number[] = [];
+    for (let i = 0; i < SWEEPS; i++) {
+      const res = await call(north.server.baseUrl, "POST", "/api/balance-sweeps", northCookie, {
+        sourceAccountId: source,
+        targetAccountId: target,
+        sweepAmount: "1.00",
+      }, { "Idempotency-Key": crypto.randomUUID() });
+      if (res.status !== 201) throw new Error(`sweep failed: ${res.status} ${JSON.stringify(res.body)}`);
+      sweepMs.push(res.ms);
+    }
+    const sweepP50 = percentile(sweepMs, 50);
+    rows.push({
+      what: `manual sweep at a regional node, ${ROUND_TRIP_MS} ms round trip`,
+      reference: `${ROUND_TRIP_MS} ms round trip`,
+      ours: `p50 ${formatMs(sweepP50)}, p99 ${formatMs(percentile(sweepMs, 99))}`,
+      ratio: null,
+      target: `p50 ≤ ${SWEEP_P50_TARGET_MS} ms`,
+      pass: sweepP50 <= SWEEP_P50_TARGET_MS,
+      note: `${SWEEPS} sweeps in a row`,
+    });
+
+    log(`propagation north → south at a ${DEFAULT_SYNC_INTERVAL_MS} ms sync interval…`);
+    const southCookie = await signIn(south.server.baseUrl);
+    const propagationMs: number[] = [];
+    for (let i = 0; i < PROPAGATIONS; i++) {
+      const created = await call(north.server.baseUrl, "POST", "/api/institutions", northCookie, institution(10_000 + i));
+      const started = performance.now() - created.ms / 2;
+      for (;;) {
+        if ((await call(south.server.baseUrl, "GET", `/api/institutions/${created.body.id}`, southCookie)).status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      propagationMs.push(performance.now() - started);
+      // Registrations land at random points of the sync cycle.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * DEFAULT_SYNC_INTERVAL_MS));
+    }
+    rows.push({
+      what: `propagation north → south (${DEFAULT_SYNC_INTERVAL_MS} ms sync, ${ROUND_TRIP_MS} ms round trip)`,
+      reference: "—",
+      ours: `p50 ${formatMs(percentile(propagationMs, 50))}, p99 ${formatMs(percentile(propagationMs, 99))}`,
+      ratio: null,
+      target: "—",
+      pass: null,
+      note: `${PROPAGATIONS} registrations; documented bound: sync interval + 1 s`,
+    });
+  } finally {
+    await cluster.stop();
+    await standalone.stop();
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  for (const row of await replicationBench(console.log)) console.log(JSON.stringify(row));
+}

@@ -1,0 +1,191 @@
+/**
+ * Staff roles and the role rule of every API route (issue 20; docs/security.md carries the same
+ * table). The server looks each request's route up here (src/server/access.ts) and refuses a route
+ * that has no rule, so a new route cannot be reached until someone decides who may call it.
+ *
+ * @module
+ */
+
+export const ROLES = ["administrator", "operator", "approver", "auditor"] as const;
+export type Role = typeof ROLES[number];
+
+export const ROLE_LABELS: Readonly<Record<Role, string>> = {
+  administrator: "Administrator",
+  operator: "Operator",
+  approver: "Approver",
+  auditor: "Auditor",
+};
+
+const ROLE_PLURALS: Readonly<Record<Role, string>> = {
+  administrator: "administrators",
+  operator: "operators",
+  approver: "approvers",
+  auditor: "auditors",
+};
+
+export interface RouteRule {
+  /** Who may call the route; "signed-in" is anyone with a session, whatever roles they hold. */
+  roles: readonly Role[] | "signed-in";
+  /** What the route does, completing "Only operators can …" in the 403 answer. */
+  action: string;
+  /** Still callable while the user must replace an initial or reset password. */
+  beforePasswordChange?: true;
+}
+
+/** Reading is open to every role: the auditor reads everything, the others need the data to work. */
+const EVERY_ROLE: readonly Role[] = ROLES;
+
+const read = (action: string): RouteRule => ({ roles: EVERY_ROLE, action });
+const operate = (action: string): RouteRule => ({ roles: ["operator"], action });
+const administer = (action: string): RouteRule => ({ roles: ["administrator"], action });
+const approve = (action: string): RouteRule => ({ roles: ["approver"], action });
+const oversee = (action: string): RouteRule => ({ roles: ["administrator", "auditor"], action });
+
+/** Keyed by "METHOD /api/path" with the router's own path pattern. */
+export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
+  "GET /api/auth/user": { roles: "signed-in", action: "see who is signed in", beforePasswordChange: true },
+  "POST /api/auth/password": {
+    roles: "signed-in",
+    action: "change their own password",
+    beforePasswordChange: true,
+  },
+  "GET /api/system/replication": {
+    roles: "signed-in",
+    action: "see how fresh this node's figures are",
+    beforePasswordChange: true,
+  },
+  "GET /api/sessions": { roles: "signed-in", action: "list their sessions" },
+  "DELETE /api/sessions/:sid": { roles: "signed-in", action: "end their sessions" },
+
+  "GET /api/users": administer("manage users"),
+  "POST /api/users": administer("create users"),
+  "PATCH /api/users/:id": administer("change users' roles or disable them"),
+  "POST /api/users/:id/reset-password": administer("reset users' passwords"),
+
+  "GET /api/api-keys": administer("manage API keys"),
+  "POST /api/api-keys": administer("manage API keys"),
+  "DELETE /api/api-keys/:id": administer("manage API keys"),
+  "GET /api/api-logs": oversee("read the API request log"),
+  "GET /api/api-logs/stats": oversee("read the API request log"),
+  "GET /api/api-logs/charts": oversee("read the API request log"),
+  "GET /api/openapi.json": read("read the API description"),
+
+  "GET /api/audit-trail": oversee("read the audit trail"),
+  "GET /api/audit-trail/facets": oversee("read the audit trail"),
+  "GET /api/audit-trail/verification": oversee("verify the audit trail"),
+
+  "GET /api/reports": read("list reports"),
+  "GET /api/reports/:id/download": read("download reports"),
+  "POST /api/reports": read("generate reports"),
+
+  "GET /api/dashboard/stats": read("read the dashboard"),
+  "GET /api/dashboard/recent-registrations": read("read the dashboard"),
+  "GET /api/dashboard/trends": read("read the dashboard"),
+  "GET /api/dashboard/alerts": read("read the dashboard"),
+  "GET /api/dashboard/charts": read("read the dashboard"),
+
+  "GET /api/institutions": read("read institutions"),
+  "GET /api/institutions/:id": read("read institutions"),
+  "GET /api/institutions/:id/overview": read("read institutions"),
+  "POST /api/institutions": operate("register institutions"),
+  "PATCH /api/institutions/:id/status": operate("request institution status changes"),
+  "GET /api/search": read("search the registry"),
+
+  "GET /api/routing-codes": read("read routing codes"),
+  "GET /api/routing-codes/:code": read("read routing codes"),
+  "POST /api/routing-codes": operate("register routing codes"),
+  "POST /api/routing-codes/generate-preview": operate("generate routing codes"),
+  "GET /api/swift-codes": read("read SWIFT codes"),
+  "GET /api/swift-codes/:bic": read("read SWIFT codes"),
+  "POST /api/swift-codes": operate("register SWIFT codes"),
+  "POST /api/iban/validate": read("validate IBANs"),
+  "GET /api/iban-configs": read("read IBAN formats"),
+  "POST /api/iban-configs": administer("change IBAN formats"),
+  "PATCH /api/iban-configs/:countryCode": administer("change IBAN formats"),
+  "GET /api/national-routing": read("read the national routing registry"),
+  "POST /api/national-routing": operate("register national routing entries"),
+
+  "GET /api/central-bank-connections": read("read central bank connections"),
+  "POST /api/central-bank-connections": administer("manage connection credentials"),
+  "POST /api/central-bank-connections/:id/test": administer("test central bank connections"),
+  "GET /api/establish-loc-connection/config": read("read the partner connection"),
+  "POST /api/establish-loc-connection": administer("manage connection credentials"),
+
+  "GET /api/ledger-accounts": read("read ledger accounts"),
+  "GET /api/ledger-accounts/reconciliation": read("read the reconciliation"),
+  "POST /api/ledger-accounts": operate("create accounts"),
+  "GET /api/balance-sweeps": read("read sweeps"),
+  "GET /api/balance-sweeps/count": read("read sweeps"),
+  "GET /api/balance-sweeps/charts": read("read sweeps"),
+  "GET /api/balance-sweeps/auto-sweep/plan": read("read the automatic sweep's plan"),
+  "GET /api/balance-sweeps/:id": read("read sweeps"),
+  "GET /api/balance-sweeps/:id/iso20022": read("read sweeps"),
+  "POST /api/balance-sweeps": operate("request sweeps"),
+  "POST /api/balance-sweeps/auto-sweep": operate("request the automatic sweep"),
+
+  "GET /api/cards": read("read cards"),
+  "GET /api/cards/funding-sources": read("read card funding sources"),
+  "POST /api/cards/issue": operate("request card issuance"),
+  "POST /api/cards/distribute": operate("distribute cards"),
+  "POST /api/cards/:cardId/load": operate("request card loads"),
+
+  "GET /api/fintech/status": read("read fintech provider status"),
+  "POST /api/plaid/verify-account": operate("verify accounts with providers"),
+  "POST /api/plaid/check-balance": operate("check balances with providers"),
+  "POST /api/visa/direct-transfer": operate("send transfers through providers"),
+  "POST /api/visa/push-payment": operate("send payments through providers"),
+
+  "GET /api/approvals": read("read approval requests"),
+  "GET /api/approvals/:id": read("read approval requests"),
+  "POST /api/approvals/:id/approve": approve("approve requests"),
+  "POST /api/approvals/:id/reject": approve("reject requests"),
+  "POST /api/approvals/:id/cancel": operate("withdraw their requests"),
+  "GET /api/approval-settings": read("read approval settings"),
+  "PUT /api/approval-settings": administer("change approval settings"),
+};
+
+export function routeKey(method: string, path: string): string {
+  return `${method === "HEAD" ? "GET" : method} ${path}`;
+}
+
+export function ruleFor(method: string, path: string): RouteRule | undefined {
+  return ROUTE_RULES[routeKey(method, path)];
+}
+
+export function holdsAny(roles: readonly Role[], needed: readonly Role[]): boolean {
+  return needed.some((role) => roles.includes(role));
+}
+
+export function mayCall(rule: RouteRule, roles: readonly Role[]): boolean {
+  return rule.roles === "signed-in" || holdsAny(roles, rule.roles);
+}
+
+/** "Only operators can request sweeps", "Only administrators or auditors can read the audit trail". */
+export function forbiddenMessage(rule: RouteRule): string {
+  if (rule.roles === "signed-in") return `Sign in to ${rule.action}`;
+  const names = rule.roles.map((role) => ROLE_PLURALS[role]);
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+  return `Only ${who} can ${rule.action}`;
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * Reports that copy out what only some roles may read: the audit trail and the API request log.
+ * Generating or downloading one needs the same roles as reading its source.
+ */
+export const RESTRICTED_REPORT_TYPES: Readonly<Record<string, RouteRule>> = {
+  "audit-trail": oversee("export the audit trail"),
+  "api-usage": oversee("export the API request log"),
+};
+
+/** Maker-checker: whatever roles they hold, nobody approves or rejects what they asked for. */
+export function mayDecide(
+  request: { requestedBy: string },
+  deciderId: string,
+  roles: readonly Role[],
+): boolean {
+  return roles.includes("approver") && request.requestedBy !== deciderId;
+}

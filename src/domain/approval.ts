@@ -1,0 +1,48 @@
+/**
+ * Four-eyes (maker-checker) rules of issue 20: which requests there are, when an amount needs a
+ * second person, and what state a request is in at a given instant.
+ *
+ * @module
+ */
+
+export const APPROVAL_KINDS = [
+  "sweep",
+  "auto_sweep",
+  "opening_balance",
+  "card_issue",
+  "card_distribute",
+  "card_load",
+  "institution_status",
+] as const;
+export type ApprovalKind = typeof APPROVAL_KINDS[number];
+
+export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
+  sweep: "Manual sweep",
+  auto_sweep: "Automatic sweep run",
+  opening_balance: "Opening balance",
+  card_issue: "Card issuance",
+  card_distribute: "Card distribution",
+  card_load: "Card load",
+  institution_status: "Institution status change",
+};
+
+export const STORED_APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;
+export type StoredApprovalStatus = typeof STORED_APPROVAL_STATUSES[number];
+/** "expired" is never stored: a pending request past its expiry is expired from that instant on. */
+export type ApprovalStatus = StoredApprovalStatus | "expired";
+
+/** 1,000,000.00 in minor units, for every currency until an administrator says otherwise. */
+export const DEFAULT_THRESHOLD_MINOR = 100_000_000n;
+export const DEFAULT_REQUEST_TTL_MINUTES = 24 * 60;
+export const MIN_REQUEST_TTL_MINUTES = 5;
+export const MAX_REQUEST_TTL_MINUTES = 30 * 24 * 60;
+export const MAX_REASON_LENGTH = 1_000;
+
+/** Strictly above the threshold (a manual sweep, an opening balance, a card's funding) needs approval; at or below it a movement executes at once. */
+export function amountNeedsApproval(amountMinor: bigint, thresholdMinor: bigint): boolean {
+  return amountMinor > thresholdMinor;
+}
+
+export function statusAt(stored: StoredApprovalStatus, expiresAt: string, now: Date): ApprovalStatus {
+  return stored === "pending" && Date.parse(expiresAt) <= now.getTime() ? "expired" : stored;
+}

@@ -1,0 +1,106 @@
+/**
+ * What each kind of four-eyes request does when approved: the owning feature's own service
+ * function, run inside the approval's transaction (four_eyes.ts `databaseInTransaction`) on the
+ * request body stored at submission, validated again by the feature's own schema. Composed here,
+ * beside app.ts, so that the approvals feature and the features it executes never import each other.
+ */
+import type { z } from "zod";
+import type { AppDeps } from "./context.ts";
+import { AppError } from "./errors.ts";
+import { type ApprovalExecutors, databaseInTransaction, type ExecutionContext } from "./four_eyes.ts";
+import { distributeCardSchema, issueCardSchema, loadCardSchema } from "./features/cards/schemas.ts";
+import { createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "./features/cards/service.ts";
+import { createAccountSchema } from "./features/ledger/schemas.ts";
+import { createAccount } from "./features/ledger/service.ts";
+import { statusChangeSchema } from "./features/institutions/schemas.ts";
+import { changeInstitutionStatus } from "./features/institutions/service.ts";
+import { createSweepSchema } from "./features/sweeps/schemas.ts";
+import { executeManualSweep, runAutoSweep, type SweepDto } from "./features/sweeps/service.ts";
+
+function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new AppError("unprocessable", "The stored request no longer passes validation; reject it", {
+      extra: { reason: "invalid_request" },
+    });
+  }
+  return parsed.data;
+}
+
+export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
+  const cardsIn = (context: ExecutionContext) =>
+    createCardService({ ...deps, db: databaseInTransaction(deps.db, context.tx) }, {
+      issuerPrefixes: issuerPrefixesFromEnv(deps.config.env),
+      randomDigits: secureRandomDigits,
+    });
+
+  return {
+    async sweep(context, payload) {
+      const outcome = await executeManualSweep(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        { ...context.approver, approvedBy: context.approver.userId },
+        revalidated(createSweepSchema, payload),
+        null,
+      );
+      const sweep = JSON.parse(outcome.bodyJson) as SweepDto;
+      return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
+    },
+
+    async auto_sweep(context) {
+      const sweeps = await runAutoSweep(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        { ...context.approver, approvedBy: context.approver.userId },
+        "threshold",
+      );
+      const ids = sweeps.map((sweep) => sweep.id);
+      return {
+        entityType: "balance_sweep",
+        entityId: ids.join(",") || "none",
+        result: { sweepsExecuted: sweeps.length, sweepIds: ids },
+      };
+    },
+
+    async opening_balance(context, payload) {
+      const account = await createAccount(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        revalidated(createAccountSchema, payload),
+      );
+      return { entityType: "ledger_account", entityId: account.id, result: account };
+    },
+
+    async card_issue(context, payload) {
+      const card = await cardsIn(context).issue(context.actor, revalidated(issueCardSchema, payload));
+      return { entityType: "card", entityId: card.id, result: card };
+    },
+
+    async card_distribute(context, payload) {
+      const card = await cardsIn(context).distribute(
+        context.actor,
+        revalidated(distributeCardSchema, payload),
+      );
+      return { entityType: "card", entityId: card.id, result: card };
+    },
+
+    async card_load(context, payload) {
+      const { cardId, ...body } = payload as { cardId: string };
+      const loaded = await cardsIn(context).load(context.actor, cardId, revalidated(loadCardSchema, body));
+      return { entityType: "card", entityId: cardId, result: loaded };
+    },
+
+    async institution_status(context, payload) {
+      const { id, ...body } = payload as { id: string };
+      const { status, reason } = revalidated(statusChangeSchema, body);
+      const institution = await changeInstitutionStatus(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        id,
+        status,
+        reason,
+      );
+      return { entityType: "institution", entityId: id, result: institution };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/** The approval queue (issue 20): list, detail, approve, reject, withdraw; and the approval settings. */
+import { Hono } from "hono";
+import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import type { ApprovalExecutors } from "../../four_eyes.ts";
+import { validate } from "../../validation.ts";
+import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
+import { cancel, decide, getApproval, getSettings, listApprovals, updateSettings } from "./service.ts";
+
+/** Lists answer a plain JSON array; the total for paging and the badge travels in this header. */
+export const TOTAL_COUNT_HEADER = "X-Total-Count";
+
+export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Hono<AppEnv> {
+  const { db, config } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.get("/approvals", validate("query", listApprovalsQuery), async (c) => {
+    const page = await listApprovals(db.read, c.req.valid("query"), c.get("user").id);
+    c.header(TOTAL_COUNT_HEADER, String(page.total));
+    return c.json(page.items);
+  });
+
+  app.get("/approvals/:id", validate("param", approvalIdParam), async (c) => {
+    return c.json(await getApproval(db.read, c.req.valid("param").id));
+  });
+
+  for (const decision of ["approve", "reject"] as const) {
+    app.post(
+      `/approvals/:id/${decision}`,
+      validate("param", approvalIdParam),
+      validate("json", decisionSchema),
+      async (c) => {
+        const user = c.get("user");
+        const decided = await decide(
+          db,
+          executors,
+          actorOf(c, config),
+          { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, roles: user.roles },
+          c.req.valid("param").id,
+          decision,
+          c.req.valid("json").reason,
+        );
+        return c.json(decided);
+      },
+    );
+  }
+
+  app.post("/approvals/:id/cancel", validate("param", approvalIdParam), async (c) => {
+    return c.json(await cancel(db, actorOf(c, config), c.req.valid("param").id));
+  });
+
+  app.get("/approval-settings", async (c) => c.json(await getSettings(db.read)));
+
+  app.put("/approval-settings", validate("json", updateSettingsSchema), async (c) => {
+    return c.json(await updateSettings(db, actorOf(c, config), c.req.valid("json")));
+  });
+
+  return app;
+}

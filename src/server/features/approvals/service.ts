@@ -1,0 +1,208 @@
+/**
+ * The approval queue: listing requests, the approver's decision, the maker's withdrawal, and the
+ * administrator's thresholds and expiry. An approval claims the request with one guarded UPDATE
+ * (status 'pending', not expired, not the caller's own) and executes it in the same transaction,
+ * together with both audit rows: when the executor refuses (the funds are gone, the institution
+ * moved on), everything rolls back, the request stays pending and nothing moves.
+ */
+import { sql } from "drizzle-orm";
+import { mayDecide, type Role } from "../../../domain/access.ts";
+import { DEFAULT_THRESHOLD_MINOR, statusAt } from "../../../domain/approval.ts";
+import { formatMoney } from "../../../domain/money.ts";
+import { type Actor, recordAudit } from "../../audit.ts";
+import type { Database, Queryable } from "../../db.ts";
+import { AppError, notFound } from "../../errors.ts";
+import {
+  APPROVAL_AUDIT_ENTITY,
+  APPROVAL_REQUEST_SELECT,
+  type ApprovalExecutors,
+  type ApprovalRequestDto,
+  type ApprovalRequestRow,
+  toApprovalDto,
+} from "../../four_eyes.ts";
+import { CURRENCY_CODES, type ListApprovalsQuery, type UpdateSettingsInput } from "./schemas.ts";
+
+export interface Decider {
+  userId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  roles: readonly Role[];
+}
+
+export async function listApprovals(
+  db: Queryable,
+  query: ListApprovalsQuery,
+  callerId: string,
+): Promise<{ items: ApprovalRequestDto[]; total: number }> {
+  const now = new Date().toISOString();
+  const conditions = [sql`1 = 1`];
+  if (query.status === "pending") conditions.push(sql`a.status = 'pending' AND a.expires_at > ${now}`);
+  else if (query.status === "expired") conditions.push(sql`a.status = 'pending' AND a.expires_at <= ${now}`);
+  else if (query.status) conditions.push(sql`a.status = ${query.status}`);
+  if (query.kind) conditions.push(sql`a.kind = ${query.kind}`);
+  if (query.requestedBy === "me") conditions.push(sql`a.requested_by = ${callerId}`);
+  const where = sql.join(conditions, sql` AND `);
+  const rows = await db.all<ApprovalRequestRow>(
+    sql`${sql.raw(APPROVAL_REQUEST_SELECT)} WHERE ${where} ORDER BY a.requested_at DESC, a.id
+      LIMIT ${query.limit} OFFSET ${query.offset}`,
+  );
+  const [count] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM approval_requests a WHERE ${where}`,
+  );
+  const at = new Date(now);
+  return { items: rows.map((row) => toApprovalDto(row, at)), total: count?.n ?? 0 };
+}
+
+async function readRequest(db: Queryable, id: string): Promise<ApprovalRequestRow> {
+  const [row] = await db.all<ApprovalRequestRow>(sql`${sql.raw(APPROVAL_REQUEST_SELECT)} WHERE a.id = ${id}`);
+  if (!row) throw notFound("Approval request");
+  return row;
+}
+
+export async function getApproval(db: Queryable, id: string): Promise<ApprovalRequestDto> {
+  return toApprovalDto(await readRequest(db, id));
+}
+
+function notPending(row: ApprovalRequestRow, now: Date): AppError {
+  const status = statusAt(row.status, row.expiresAt, now);
+  const message = status === "expired"
+    ? `This request expired at ${row.expiresAt} and can no longer be decided`
+    : `This request is already ${status}`;
+  return new AppError("conflict", message, { field: "status", extra: { reason: status, status } });
+}
+
+export async function decide(
+  db: Database,
+  executors: ApprovalExecutors,
+  actor: Actor,
+  decider: Decider,
+  id: string,
+  decision: "approve" | "reject",
+  reason: string,
+): Promise<ApprovalRequestDto> {
+  await db.transaction(async (tx) => {
+    const row = await readRequest(tx, id);
+    if (!mayDecide(row, decider.userId, decider.roles)) {
+      throw new AppError(
+        "forbidden",
+        "You cannot decide your own request: four-eyes control needs a second person",
+        {
+          extra: { reason: "own_request" },
+        },
+      );
+    }
+    const now = new Date();
+    const status = decision === "approve" ? "approved" : "rejected";
+    // The decision itself: of concurrent deciders in any process, only one UPDATE finds the row pending.
+    const claimed = await tx.all<{ id: string }>(sql`UPDATE approval_requests
+      SET status = ${status}, decided_by = ${decider.userId}, decided_at = ${now.toISOString()},
+        decision_reason = ${reason}, executed_by = ${decision === "approve" ? decider.userId : null}
+      WHERE id = ${id} AND status = 'pending' AND expires_at > ${now.toISOString()} AND requested_by <> ${decider.userId}
+      RETURNING id`);
+    if (claimed.length === 0) throw notPending(row, now);
+    let outcome: { entityType: string; entityId: string; result: unknown } | null = null;
+    if (decision === "approve") {
+      outcome = await executors[row.kind]({
+        tx,
+        actor,
+        approver: {
+          userId: decider.userId,
+          firstName: decider.firstName,
+          lastName: decider.lastName,
+          email: decider.email,
+        },
+        requestedBy: row.requestedBy,
+      }, JSON.parse(row.payload));
+      await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},
+        result_entity_id = ${outcome.entityId} WHERE id = ${id}`);
+    }
+    await recordAudit(tx, actor, {
+      entityType: APPROVAL_AUDIT_ENTITY,
+      entityId: id,
+      action: decision,
+      changes: {
+        before: { status: "pending" },
+        after: {
+          status,
+          reason,
+          requestedBy: row.requestedBy,
+          ...(outcome ? { executed: { entityType: outcome.entityType, entityId: outcome.entityId } } : {}),
+        },
+      },
+    });
+  });
+  return await getApproval(db.read, id);
+}
+
+/** The maker withdraws their own pending request. */
+export async function cancel(db: Database, actor: Actor, id: string): Promise<ApprovalRequestDto> {
+  await db.transaction(async (tx) => {
+    const row = await readRequest(tx, id);
+    if (row.requestedBy !== actor.userId) {
+      throw new AppError("forbidden", "Only the requester can withdraw a request");
+    }
+    const now = new Date();
+    const claimed = await tx.all<{ id: string }>(sql`UPDATE approval_requests
+      SET status = 'cancelled', decided_at = ${now.toISOString()}
+      WHERE id = ${id} AND status = 'pending' AND expires_at > ${now.toISOString()} RETURNING id`);
+    if (claimed.length === 0) throw notPending(row, now);
+    await recordAudit(tx, actor, {
+      entityType: APPROVAL_AUDIT_ENTITY,
+      entityId: id,
+      action: "cancel",
+      changes: { before: { status: "pending" }, after: { status: "cancelled" } },
+    });
+  });
+  return await getApproval(db.read, id);
+}
+
+export interface ApprovalSettings {
+  thresholds: Record<string, string>;
+  expiryMinutes: number;
+}
+
+export async function getSettings(db: Queryable): Promise<ApprovalSettings> {
+  const rows = await db.all<{ currency: string; thresholdMinor: number }>(
+    sql`SELECT currency, threshold_minor AS thresholdMinor FROM approval_thresholds`,
+  );
+  const thresholds: Record<string, string> = {};
+  for (const currency of CURRENCY_CODES) {
+    const row = rows.find((candidate) => candidate.currency === currency);
+    thresholds[currency] = formatMoney(row ? BigInt(row.thresholdMinor) : DEFAULT_THRESHOLD_MINOR);
+  }
+  const [policy] = await db.all<{ ttl: number }>(
+    sql`SELECT request_ttl_minutes AS ttl FROM approval_policy WHERE id = 1`,
+  );
+  return { thresholds, expiryMinutes: policy?.ttl ?? 0 };
+}
+
+export async function updateSettings(
+  db: Database,
+  actor: Actor,
+  input: UpdateSettingsInput,
+): Promise<ApprovalSettings> {
+  await db.transaction(async (tx) => {
+    const before = await getSettings(tx);
+    const now = new Date().toISOString();
+    for (const [currency, minor] of Object.entries(input.thresholds ?? {})) {
+      await tx.run(sql`INSERT INTO approval_thresholds (currency, threshold_minor, updated_at, updated_by)
+        VALUES (${currency}, ${Number(minor)}, ${now}, ${actor.userId})
+        ON CONFLICT (currency) DO UPDATE SET threshold_minor = excluded.threshold_minor,
+          updated_at = excluded.updated_at, updated_by = excluded.updated_by`);
+    }
+    if (input.expiryMinutes !== undefined) {
+      await tx.run(
+        sql`UPDATE approval_policy SET request_ttl_minutes = ${input.expiryMinutes}, updated_at = ${now},
+        updated_by = ${actor.userId} WHERE id = 1`,
+      );
+    }
+    await recordAudit(tx, actor, {
+      entityType: "approval_settings",
+      entityId: "approval_settings",
+      action: "update",
+      changes: { before, after: await getSettings(tx) },
+    });
+  });
+  return await getSettings(db.read);
+}

@@ -1,0 +1,192 @@
+/**
+ * Mutations of a regional node run at headquarters (docs/deployment.md).
+ *
+ * A regional node reads its replica and forwards every request that changes something to the
+ * headquarters console, which executes it against the primary next door: one round trip over the
+ * WAN, however many statements the change needs, and every decision taken on the primary (a money
+ * movement's guarded UPDATE, an idempotency key, the audit chain). Headquarters answers exactly as
+ * it would its own users; the regional node passes that answer on.
+ *
+ * Read-your-writes: once a forwarded change has been answered, the node pulls the primary's new
+ * frames, and the next request of the same session waits for that sync, so it sees its change.
+ *
+ * Headquarters trusts what a forwarding node says about its client (address, https) only from a
+ * request that carries a token signed by the key the primary itself trusts (NODES_PUBLIC_KEY_FILE).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { importSPKI, jwtVerify } from "jose";
+import { SESSION_COOKIE } from "./auth/sessions.ts";
+import { BoundedMap } from "./bounded_map.ts";
+import type { Config } from "./config.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import type { ReplicaSync } from "./replication.ts";
+
+/** A forwarded change that headquarters has not answered by then is reported as paused. */
+export const FORWARD_TIMEOUT_MS = 15_000;
+/** How long a read waits for the sync that carries its session's last change before reading anyway. */
+export const READ_YOUR_WRITES_WAIT_MS = 5_000;
+/** Sessions with a sync outstanding; more than this many at once and the oldest stop waiting. */
+const MAX_PENDING_SESSIONS = 10_000;
+/** Verified node tokens kept, so that a token is checked once and not on every forwarded request. */
+const MAX_TRUSTED_TOKENS = 64;
+
+export const NODE_TOKEN_HEADER = "x-console-node-token";
+export const CLIENT_ADDRESS_HEADER = "x-console-client-address";
+export const CLIENT_HTTPS_HEADER = "x-console-client-https";
+export const REGION_HEADER = "x-console-region";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Reads served only at headquarters: report files are written to its disk. */
+const HEADQUARTERS_READS = [/^\/api\/reports\/[^/]+\/download$/];
+/** Posts that change nothing, answered from the local copy like any read. */
+const LOCAL_POSTS = new Set(["/api/iban/validate", "/api/routing-codes/generate-preview"]);
+/** Not passed on: hop-by-hop headers, and what the regional node has already checked or sets itself. */
+const DROPPED_REQUEST_HEADERS = [
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "origin",
+  "sec-fetch-site",
+  "x-forwarded-for",
+  NODE_TOKEN_HEADER,
+  CLIENT_ADDRESS_HEADER,
+  CLIENT_HTTPS_HEADER,
+  REGION_HEADER,
+];
+/** fetch() has already decoded the body, so its encoding and length no longer hold. */
+const DROPPED_RESPONSE_HEADERS = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"];
+
+/** What a verified forwarding node says about the request's client. */
+export interface ForwardedClient {
+  region: string;
+  address: string | null;
+  https: boolean;
+}
+
+export function isForwardedRequest(method: string, path: string): boolean {
+  if (SAFE_METHODS.has(method)) return HEADQUARTERS_READS.some((pattern) => pattern.test(path));
+  return !(method === "POST" && LOCAL_POSTS.has(path));
+}
+
+/**
+ * The regional node's front door for /api, behind the body limit and the cross-site guard (which
+ * apply here, where the browser's origin is known): changes (and headquarters-only reads) go to
+ * headquarters; other reads wait for their session's outstanding sync and are served here.
+ */
+export function forwardToHeadquarters(
+  deps: AppDeps,
+  clientAddress: (c: Context) => string | null,
+): MiddlewareHandler<AppEnv> {
+  const replication = deps.config.replication!;
+  const replica = deps.db.replica!;
+  const headquartersUrl = replication.headquartersUrl!;
+  const pending = new BoundedMap<string, Promise<void>>(MAX_PENDING_SESSIONS);
+
+  const awaitOwnWrites = async (c: Context) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    const sync = token === undefined ? undefined : pending.get(token);
+    if (sync === undefined) return;
+    // While the primary cannot be reached no sync will bring the change: the read goes ahead.
+    if (!replica.primaryReachable) {
+      pending.delete(token!);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([sync, new Promise((resolve) => (timer = setTimeout(resolve, READ_YOUR_WRITES_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (pending.get(token!) === sync) pending.delete(token!);
+  };
+
+  const forward = async (c: Context<AppEnv>): Promise<Response> => {
+    const incoming = new URL(c.req.url);
+    const headers = new Headers(c.req.raw.headers);
+    for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
+    headers.set(NODE_TOKEN_HEADER, replication.authToken);
+    headers.set(REGION_HEADER, replication.region);
+    headers.set(CLIENT_HTTPS_HEADER, incoming.protocol === "https:" || deps.config.secureCookies ? "1" : "0");
+    const address = clientAddress(c);
+    if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
+    let answer: Response;
+    try {
+      answer = await fetch(`${headquartersUrl}${incoming.pathname}${incoming.search}`, {
+        method: c.req.method,
+        headers,
+        body: SAFE_METHODS.has(c.req.method) ? undefined : await c.req.arrayBuffer(),
+        redirect: "manual",
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      });
+    } catch {
+      // Nothing was confirmed: the client may retry (an Idempotency-Key makes a sweep's retry safe).
+      const paused = replica.pausedError();
+      return c.json(paused.toBody(), paused.status);
+    }
+    // Only a change that was made needs a sync before its session reads again.
+    if (!SAFE_METHODS.has(c.req.method) && answer.status < 400) markSessionsPending(c, answer, replica, pending);
+    const outgoing = new Headers(answer.headers);
+    for (const name of DROPPED_RESPONSE_HEADERS) outgoing.delete(name);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: outgoing });
+  };
+
+  return async (c, next) => {
+    if (isForwardedRequest(c.req.method, c.req.path)) return forward(c);
+    await awaitOwnWrites(c);
+    return next();
+  };
+}
+
+/**
+ * The change is committed at the primary: a sync that starts now carries it. The session that made
+ * it (or, for a sign-in, the session it opened) reads after that sync.
+ */
+function markSessionsPending(
+  c: Context,
+  answer: Response,
+  replica: ReplicaSync,
+  pending: BoundedMap<string, Promise<void>>,
+) {
+  const sync = replica.syncNow().catch(() => {});
+  const tokens = new Set<string>();
+  const current = getCookie(c, SESSION_COOKIE);
+  if (current) tokens.add(current);
+  for (const cookie of answer.headers.getSetCookie()) {
+    const [pair] = cookie.split(";");
+    const eq = pair.indexOf("=");
+    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE && eq < pair.length - 1) {
+      tokens.add(decodeURIComponent(pair.slice(eq + 1).trim()));
+    }
+  }
+  for (const token of tokens) pending.set(token, sync);
+}
+
+/**
+ * Headquarters: takes a forwarding node's word about its client from requests whose node token
+ * verifies against NODES_PUBLIC_KEY_FILE; without that file, or with a token that does not verify,
+ * the forwarded headers are ignored (the request is served as the node's own).
+ */
+export async function trustForwardingNodes(config: Config): Promise<MiddlewareHandler<AppEnv>> {
+  const keyFile = config.replication?.nodesPublicKeyFile ?? null;
+  const key = keyFile === null ? null : await importSPKI(await Deno.readTextFile(keyFile), "EdDSA");
+  const verified = new BoundedMap<string, boolean>(MAX_TRUSTED_TOKENS);
+  const isTrusted = async (token: string) => {
+    let ok = verified.get(token);
+    if (ok === undefined) {
+      ok = key !== null && await jwtVerify(token, key).then(() => true, () => false);
+      verified.set(token, ok);
+    }
+    return ok;
+  };
+  return async (c, next) => {
+    const token = c.req.header(NODE_TOKEN_HEADER);
+    if (token !== undefined && await isTrusted(token)) {
+      c.set("forwardedClient", {
+        region: c.req.header(REGION_HEADER)?.slice(0, 32) ?? "unknown",
+        address: c.req.header(CLIENT_ADDRESS_HEADER)?.slice(0, 45) ?? null,
+        https: c.req.header(CLIENT_HTTPS_HEADER) === "1",
+      });
+    }
+    return next();
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * Shared plumbing of four-eyes control (issue 20): the features whose actions may need a second
+ * person (sweeps, ledger, cards, institutions) file requests here instead of executing; the
+ * approvals feature executes them at approval through the executors that app.ts hands it.
+ */
+import type { Context } from "hono";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import {
+  amountNeedsApproval,
+  type ApprovalKind,
+  type ApprovalStatus,
+  DEFAULT_REQUEST_TTL_MINUTES,
+  DEFAULT_THRESHOLD_MINOR,
+  MAX_REASON_LENGTH,
+  statusAt,
+  type StoredApprovalStatus,
+} from "../domain/approval.ts";
+import { formatMoney } from "../domain/money.ts";
+import { type Actor, recordAudit } from "./audit.ts";
+import { actorOf, type AppDeps, type AppEnv } from "./context.ts";
+import { type Database, type Db, inSavepoint, type Queryable, statementsOf, type Tx } from "./db.ts";
+import { AppError } from "./errors.ts";
+
+export const APPROVAL_AUDIT_ENTITY = "approval_request";
+
+/** Who acts when a request executes: the approver, with the names the movement lists show. */
+export interface ExecutionContext {
+  tx: Tx;
+  actor: Actor;
+  approver: { userId: string; firstName: string | null; lastName: string | null; email: string };
+  requestedBy: string;
+}
+
+export interface ExecutionResult {
+  entityType: string;
+  entityId: string;
+  result: unknown;
+}
+
+/** Re-validates the stored payload and performs the action inside the approval's transaction. */
+export type ApprovalExecutor = (context: ExecutionContext, payload: unknown) => Promise<ExecutionResult>;
+export type ApprovalExecutors = Readonly<Record<ApprovalKind, ApprovalExecutor>>;
+
+/**
+ * The database as seen from inside the approval's open transaction, so that an executor calls the
+ * feature's own service function unchanged: its "transaction" becomes a savepoint of the approval's
+ * transaction (its rollback undoes only its own writes; any error still aborts the approval), and
+ * its reads see what the approval's transaction sees.
+ */
+export function databaseInTransaction(db: Database, tx: Tx): Database {
+  const statements = statementsOf(tx);
+  return {
+    ...db,
+    read: tx as unknown as Db,
+    statements,
+    transaction: (fn) => inSavepoint(statements, () => fn(tx)),
+    writeStatements: (fn) => inSavepoint(statements, () => fn(statements)),
+  };
+}
+
+export interface RequestDraft {
+  kind: ApprovalKind;
+  /** The validated request body, JSON-safe (money as decimal strings). */
+  payload: unknown;
+  /** What the request will do, for the queue: labels and figures as they are now. */
+  summary: Record<string, unknown>;
+  amountMinor: bigint | null;
+  currency: string | null;
+  /**
+   * Performs the action on the database it is given; run at submission inside a savepoint that is
+   * always rolled back, so a request that could not execute now (no such account, funds short) is
+   * refused at once with the action's own answer instead of waiting in the queue.
+   */
+  rehearse: (db: Database) => Promise<unknown>;
+}
+
+const REHEARSAL_SAVEPOINT = "four_eyes_rehearsal";
+
+async function rehearse(db: Database, tx: Tx, action: (db: Database) => Promise<unknown>): Promise<void> {
+  const statements = statementsOf(tx);
+  await statements.run(`SAVEPOINT ${REHEARSAL_SAVEPOINT}`, []);
+  try {
+    await action(databaseInTransaction(db, tx));
+  } finally {
+    await statements.run(`ROLLBACK TO ${REHEARSAL_SAVEPOINT}`, []);
+    await statements.run(`RELEASE ${REHEARSAL_SAVEPOINT}`, []);
+  }
+}
+
+export interface ApprovalRequestDto {
+  id: string;
+  kind: ApprovalKind;
+  status: ApprovalStatus;
+  summary: Record<string, unknown>;
+  amount: string | null;
+  currency: string | null;
+  requestedBy: string;
+  requestedByName: string;
+  requestReason: string;
+  requestedAt: string;
+  expiresAt: string;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  executedBy: string | null;
+  executedByName: string | null;
+  resultEntityType: string | null;
+  resultEntityId: string | null;
+}
+
+export interface ApprovalRequestRow {
+  [column: string]: unknown;
+  id: string;
+  kind: ApprovalKind;
+  status: StoredApprovalStatus;
+  payload: string;
+  summary: string;
+  amountMinor: number | null;
+  currency: string | null;
+  requestedBy: string;
+  requestedByName: string;
+  requestReason: string;
+  requestedAt: string;
+  expiresAt: string;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  executedBy: string | null;
+  executedByName: string | null;
+  resultEntityType: string | null;
+  resultEntityId: string | null;
+}
+
+/** A person's name for lists: first and last name, or else the e-mail. */
+const displayName = (alias: string) =>
+  `coalesce(nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '')), ''), ${alias}.email)`;
+
+export const APPROVAL_REQUEST_SELECT = `SELECT a.id, a.kind, a.status, a.payload, a.summary,
+    a.amount_minor AS amountMinor, a.currency, a.requested_by AS requestedBy, ${
+  displayName("rq")
+} AS requestedByName,
+    a.request_reason AS requestReason, a.requested_at AS requestedAt, a.expires_at AS expiresAt,
+    a.decided_by AS decidedBy, ${displayName("dc")} AS decidedByName, a.decided_at AS decidedAt,
+    a.decision_reason AS decisionReason, a.executed_by AS executedBy, ${displayName("ex")} AS executedByName,
+    a.result_entity_type AS resultEntityType, a.result_entity_id AS resultEntityId
+  FROM approval_requests a
+  JOIN users rq ON rq.id = a.requested_by
+  LEFT JOIN users dc ON dc.id = a.decided_by
+  LEFT JOIN users ex ON ex.id = a.executed_by`;
+
+export function toApprovalDto(row: ApprovalRequestRow, now = new Date()): ApprovalRequestDto {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: statusAt(row.status, row.expiresAt, now),
+    summary: JSON.parse(row.summary),
+    amount: row.amountMinor === null ? null : formatMoney(BigInt(row.amountMinor)),
+    currency: row.currency,
+    requestedBy: row.requestedBy,
+    requestedByName: row.requestedByName,
+    requestReason: row.requestReason,
+    requestedAt: row.requestedAt,
+    expiresAt: row.expiresAt,
+    decidedBy: row.decidedBy,
+    decidedByName: row.decidedBy === null ? null : row.decidedByName,
+    decidedAt: row.decidedAt,
+    decisionReason: row.decisionReason,
+    executedBy: row.executedBy,
+    executedByName: row.executedBy === null ? null : row.executedByName,
+    resultEntityType: row.resultEntityType,
+    resultEntityId: row.resultEntityId,
+  };
+}
+
+export async function thresholdMinorFor(db: Queryable, currency: string): Promise<bigint> {
+  const [row] = await db.all<{ thresholdMinor: number }>(
+    sql`SELECT threshold_minor AS thresholdMinor FROM approval_thresholds WHERE currency = ${currency}`,
+  );
+  return row ? BigInt(row.thresholdMinor) : DEFAULT_THRESHOLD_MINOR;
+}
+
+export async function needsApproval(db: Queryable, currency: string, amountMinor: bigint): Promise<boolean> {
+  return amountNeedsApproval(amountMinor, await thresholdMinorFor(db, currency));
+}
+
+const reasonBody = z.object({
+  requestReason: z.string().trim().max(MAX_REASON_LENGTH).optional(),
+});
+
+/**
+ * The maker's reason, `requestReason` in the JSON body beside the action's own fields (each
+ * feature's schema leaves it alone); `fallback` is a reason the action already carries.
+ */
+export async function requestReasonOf(c: Context, fallback: string | null = null): Promise<string | null> {
+  const body = await c.req.json().catch(() => ({}));
+  const parsed = reasonBody.safeParse(body ?? {});
+  if (!parsed.success) {
+    throw new AppError("validation", `requestReason: at most ${MAX_REASON_LENGTH} characters`, {
+      fields: { requestReason: `At most ${MAX_REASON_LENGTH} characters` },
+    });
+  }
+  return parsed.data.requestReason || fallback?.trim() || null;
+}
+
+const REASON_REQUIRED = "Give a reason: this needs the approval of a second person";
+
+/** Rehearses the action, then files the request with its audit row; the maker's answer is 202 with the request (`pendingBody`). */
+export async function fileApprovalRequest(
+  db: Database,
+  actor: Actor,
+  draft: RequestDraft,
+  reason: string | null,
+): Promise<ApprovalRequestDto> {
+  const id = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    await rehearse(db, tx, draft.rehearse);
+    // After the rehearsal: a request that could never execute is refused for that, not for its reason.
+    if (!reason) {
+      throw new AppError("validation", REASON_REQUIRED, {
+        field: "requestReason",
+        fields: { requestReason: REASON_REQUIRED },
+      });
+    }
+    const [policy] = await tx.all<{ ttl: number }>(
+      sql`SELECT request_ttl_minutes AS ttl FROM approval_policy WHERE id = 1`,
+    );
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + (policy?.ttl ?? DEFAULT_REQUEST_TTL_MINUTES) * 60_000);
+    await tx.run(
+      sql`INSERT INTO approval_requests (id, kind, status, payload, summary, amount_minor, currency,
+        requested_by, request_reason, requested_at, expires_at)
+      VALUES (${id}, ${draft.kind}, 'pending', ${JSON.stringify(draft.payload)}, ${
+        JSON.stringify(draft.summary)
+      },
+        ${draft.amountMinor === null ? null : Number(draft.amountMinor)}, ${draft.currency}, ${actor.userId},
+        ${reason}, ${now.toISOString()}, ${expiresAt.toISOString()})`,
+    );
+    await recordAudit(tx, actor, {
+      entityType: APPROVAL_AUDIT_ENTITY,
+      entityId: id,
+      action: "request",
+      changes: {
+        after: { kind: draft.kind, summary: draft.summary, reason, expiresAt: expiresAt.toISOString() },
+      },
+    });
+  });
+  const row = await db.statements.get<ApprovalRequestRow>(`${APPROVAL_REQUEST_SELECT} WHERE a.id = ?`, [id]);
+  if (!row) throw new Error(`Approval request ${id} vanished after its commit`);
+  return toApprovalDto(row);
+}
+
+/** The body of a 202: nothing happened yet, the request waits for a second person. */
+export function pendingBody(request: ApprovalRequestDto) {
+  return {
+    status: "pending_approval" as const,
+    message: "Submitted for approval: a second person with the approver role must approve it",
+    approvalRequest: request,
+  };
+}
+
+/** Files the draft with the maker's reason and answers 202 with the pending request. */
+export async function submitForApproval(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  draft: RequestDraft,
+  fallbackReason: string | null = null,
+) {
+  const reason = await requestReasonOf(c, fallbackReason);
+  const request = await fileApprovalRequest(deps.db, actorOf(c, deps.config), draft, reason);
+  return c.json(pendingBody(request), 202);
+}

@@ -1,0 +1,116 @@
+/**
+ * The signed-in user's own password change (issue 20): from the sidebar at any time, and as the only
+ * screen while an initial or reset password is still in use. Loaded on demand: the dialog library
+ * stays out of the initial download.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ApiError, apiJson, AUTH_USER_KEY } from "../../lib/api.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { Button } from "../ui/button.tsx";
+import { Dialog } from "../ui/dialog.tsx";
+import { TextField } from "../ui/form.tsx";
+
+const MIN_PASSWORD_LENGTH = 12;
+
+export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
+  const [currentPassword, setCurrent] = useState("");
+  const [newPassword, setNew] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const change = useMutation({
+    mutationFn: () => apiJson<void>("POST", "/api/auth/password", { currentPassword, newPassword }),
+    onSuccess: () => {
+      toast({ title: "Password changed", description: "Your other sessions have ended." });
+      queryClient.invalidateQueries({ queryKey: [AUTH_USER_KEY] });
+      setCurrent("");
+      setNew("");
+      setRepeat("");
+      onDone();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 400) {
+        setErrors(JSON.parse(error.bodyText).fields ?? {});
+        return;
+      }
+      handleMutationError(error, toast, "Failed to change the password");
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (newPassword !== repeat) {
+      setErrors({ repeat: "The two new passwords differ" });
+      return;
+    }
+    if (!change.isPending) change.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={currentPassword}
+        error={errors.currentPassword}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD_LENGTH}
+        maxLength={256}
+        value={newPassword}
+        error={errors.newPassword}
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not a common or breached password`}
+        onChange={(e) => setNew(e.target.value)}
+      />
+      <TextField
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={repeat}
+        error={errors.repeat}
+        onChange={(e) => setRepeat(e.target.value)}
+      />
+      <div className="flex justify-end">
+        <Button type="submit" disabled={change.isPending}>
+          {change.isPending ? "Changing…" : "Change password"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The sidebar's password change dialog; loaded on first open (change_password_button.tsx). */
+export default function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Change password">
+      <ChangePasswordForm onDone={onClose} />
+    </Dialog>
+  );
+}
+
+/** Shown instead of the console until the initial password is replaced. */
+export function ForcedPasswordChange({ email }: { email: string }) {
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6">
+      <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-2xl font-semibold text-slate-900">Choose your password</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {email} is signed in with a one-time password. Replace it with your own before you go on.
+        </p>
+        <div className="mt-6">
+          <ChangePasswordForm onDone={() => {}} />
+        </div>
+        <a href="/api/logout" className="mt-4 block text-center text-sm text-blue-800 underline">Sign out</a>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Where this node stands in the replicated topology (docs/deployment.md), from
+ * GET /api/system/replication: a freshness badge in the header of a regional node, a banner on
+ * every screen while changes are paused, and the full state for the System Information tab.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { getQueryFn } from "../../lib/api.ts";
+
+export interface ReplicationState {
+  role: "standalone" | "headquarters" | "regional";
+  region: string | null;
+  syncIntervalMs: number | null;
+  lastSyncAt: string | null;
+  secondsBehind: number | null;
+  primaryReachable: boolean;
+  frameNo: number | null;
+  lastError: string | null;
+  changesAccepted: boolean;
+  pausedMessage: string | null;
+}
+
+/** How often the screens ask: the badge's "synced N s ago" stays within this of the truth. */
+const REFRESH_MS = 5_000;
+
+export function useReplicationState() {
+  return useQuery<ReplicationState | null>({
+    queryKey: ["/api/system/replication"],
+    queryFn: getQueryFn({ on401: "returnNull" }),
+    refetchInterval: REFRESH_MS,
+    staleTime: 0,
+  });
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function ageText(seconds: number | null): string {
+  if (seconds === null) return "never synced";
+  if (seconds < 60) return `synced ${seconds} s ago`;
+  if (seconds < 3_600) return `synced ${Math.floor(seconds / 60)} min ago`;
+  return `synced ${Math.floor(seconds / 3_600)} h ago`;
+}
+
+/** "North · synced 2 s ago" on regional nodes; nothing on headquarters or a standalone console. */
+export function ReplicationBadge() {
+  const { data } = useReplicationState();
+  if (!data || data.role !== "regional" || data.region === null) return null;
+  const tone = data.primaryReachable ? "border-slate-300 text-slate-700" : "border-amber-400 bg-amber-50 text-amber-900";
+  return (
+    <span
+      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium ${tone}`}
+      title={data.lastSyncAt ? `Last synced with headquarters at ${data.lastSyncAt}` : undefined}
+    >
+      {capitalised(data.region)} · {ageText(data.secondsBehind)}
+    </span>
+  );
+}
+
+/** Shown on every screen while this node cannot reach headquarters: changes are refused meanwhile. */
+export function ChangesPausedBanner() {
+  const { data } = useReplicationState();
+  if (!data || data.changesAccepted || data.pausedMessage === null) return null;
+  return (
+    <div role="alert" className="border-b border-amber-300 bg-amber-50 px-6 py-2 text-sm text-amber-900">
+      {data.pausedMessage}
+    </div>
+  );
+}
+
+/** The full state, for administrators (System Information). */
+export function ReplicationDetails() {
+  const { data } = useReplicationState();
+  if (!data) return null;
+  const rows: [string, string][] = [
+    ["Node role", capitalised(data.role)],
+    ["Region", data.region === null ? "—" : capitalised(data.region)],
+    ["Primary reachable", data.primaryReachable ? "Yes" : "No"],
+    ["Last successful sync", data.lastSyncAt ?? (data.role === "standalone" ? "Not replicated" : "Never")],
+    ["Seconds behind (at most)", data.secondsBehind === null ? "—" : String(data.secondsBehind)],
+    ["Replication index (frame)", data.frameNo === null ? "—" : String(data.frameNo)],
+    ["Sync interval", data.syncIntervalMs === null ? "—" : `${data.syncIntervalMs} ms`],
+    ["Changes", data.changesAccepted ? "Accepted" : "Paused"],
+  ];
+  return (
+    <dl className="grid gap-3 text-sm sm:grid-cols-2" aria-label="Replication">
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt className="font-medium text-slate-800">{term}</dt>
+          <dd className="text-slate-700">{value}</dd>
+        </div>
+      ))}
+      {data.lastError && (
+        <div className="sm:col-span-2">
+          <dt className="font-medium text-slate-800">Last sync error</dt>
+          <dd className="break-words text-slate-700">{data.lastError}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}

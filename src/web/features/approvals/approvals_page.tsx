@@ -1,0 +1,396 @@
+/**
+ * Approvals (issue 20): the queue of pending four-eyes requests, each with what it will do, the
+ * figures before and after, requester, reason and age; approve or reject after a confirmation that
+ * restates the amount and accounts; the requester's own requests; the approval settings.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { PageHeader } from "../../components/layout/page_header.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { Tabs } from "../../components/ui/tabs.tsx";
+import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
+import { apiJson } from "../../lib/api.ts";
+import { type ApprovalFigures, type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
+import { useAuth, useMayCall } from "../../lib/auth.ts";
+import { formatCurrency, formatDateTime } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+
+const SETTINGS_KEY = "/api/approval-settings";
+const PAGE_SIZE = 100;
+const LOADING_ROWS = 3;
+const CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const;
+
+interface ApprovalSettings {
+  thresholds: Record<string, string>;
+  expiryMinutes: number;
+}
+
+const STATUS_CLASSES: Record<ApprovalStatus, string> = {
+  pending: "bg-amber-50 text-amber-900 border-transparent",
+  approved: "bg-green-50 text-green-800 border-transparent",
+  rejected: "bg-red-50 text-red-800 border-transparent",
+  cancelled: "bg-slate-100 text-slate-700 border-transparent",
+  expired: "bg-slate-100 text-slate-700 border-transparent",
+};
+
+/** "3 h 5 min", "2 days": how long a request has waited. */
+function age(iso: string): string {
+  const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+function Figures(
+  { label, figures, currency }: { label: string; figures?: ApprovalFigures | null; currency: string },
+) {
+  if (!figures) return null;
+  return (
+    <p className="text-xs text-slate-700">
+      <span className="font-medium">{label}</span> {figures.accountNumber}
+      {figures.accountName ? ` (${figures.accountName})` : ""}:{" "}
+      {formatCurrency(figures.balanceBefore, currency)} →{" "}
+      {figures.balanceAfter === null || figures.balanceAfter === undefined
+        ? "—"
+        : formatCurrency(figures.balanceAfter, currency)}
+    </p>
+  );
+}
+
+function RequestFigures({ request }: { request: ApprovalRequest }) {
+  const currency = request.currency ?? "USD";
+  return (
+    <div className="space-y-0.5">
+      <Figures label="From" figures={request.summary.source} currency={currency} />
+      <Figures label="To" figures={request.summary.target} currency={currency} />
+      <Figures label="Account" figures={request.summary.account} currency={currency} />
+    </div>
+  );
+}
+
+function DecisionDialog({ request, decision, onClose }: {
+  request: ApprovalRequest | null;
+  decision: "approve" | "reject";
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const decide = useMutation({
+    mutationFn: (id: string) =>
+      apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    onSuccess: (decided) => {
+      toast({
+        title: decision === "approve" ? "Request approved and executed" : "Request rejected",
+        description: decided.summary.description,
+      });
+      // Approval moves money: every screen's figures may have changed.
+      queryClient.invalidateQueries();
+      setReason("");
+      onClose();
+    },
+    onError: (failure) =>
+      handleMutationError(failure, toast, decision === "approve" ? "Approval failed" : "Rejection failed"),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!request || decide.isPending) return;
+    if (!reason.trim()) {
+      setError("Give a reason for the decision");
+      return;
+    }
+    decide.mutate(request.id);
+  };
+  const verb = decision === "approve" ? "Approve" : "Reject";
+  return (
+    <Dialog
+      open={request !== null}
+      onClose={onClose}
+      title={`${verb} this request?`}
+      description={decision === "approve"
+        ? "Approving executes it now, in your name, after checking every condition again."
+        : "Rejecting ends the request; nothing moves."}
+    >
+      {request && (
+        <form onSubmit={submit} className="space-y-4">
+          <div
+            className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
+            data-testid="decision-summary"
+          >
+            <p className="font-medium text-slate-900">{request.summary.description}</p>
+            {request.amount && (
+              <p className="mt-1 text-slate-800">
+                Amount: <strong>{formatCurrency(request.amount, request.currency ?? "USD")}</strong>
+              </p>
+            )}
+            <div className="mt-1">
+              <RequestFigures request={request} />
+            </div>
+            <p className="mt-1 text-xs text-slate-700">
+              Requested by {request.requestedByName}: “{request.requestReason}”
+            </p>
+          </div>
+          <TextAreaField
+            label="Reason for the decision"
+            required
+            maxLength={1000}
+            value={reason}
+            error={error}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setError(null);
+            }}
+          />
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={onClose}>Cancel</Button>
+            <Button
+              type="submit"
+              variant={decision === "approve" ? "default" : "destructive"}
+              disabled={decide.isPending}
+            >
+              {decide.isPending ? "Working…" : `Confirm ${verb.toLowerCase()}`}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function RequestsTable({ query, label, emptyText }: { query: string; label: string; emptyText: string }) {
+  const { user } = useAuth();
+  const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
+  const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}`;
+  const { data, isLoading } = useQuery<ApprovalRequest[]>({ queryKey: [key] });
+  const [deciding, setDeciding] = useState<
+    { request: ApprovalRequest; decision: "approve" | "reject" } | null
+  >(null);
+  const withdraw = useMutation({
+    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/cancel`),
+    onSuccess: () => {
+      toast({ title: "Request withdrawn" });
+      queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith(APPROVALS_KEY) });
+    },
+    onError: (failure) => handleMutationError(failure, toast, "Withdrawal failed"),
+  });
+  return (
+    <>
+      <Table label={label}>
+        <THead>
+          <Tr>
+            <Th>Requested</Th>
+            <Th>What it will do</Th>
+            <Th>Requester and reason</Th>
+            <Th>Status</Th>
+            <Th>Decision</Th>
+            <Th className="text-right">Actions</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={6} />}
+          {!isLoading && (data ?? []).length === 0 && (
+            <Tr>
+              <Td colSpan={6}>
+                <EmptyState title="No requests" text={emptyText} />
+              </Td>
+            </Tr>
+          )}
+          {(data ?? []).map((request) => {
+            const own = request.requestedBy === user?.id;
+            const pending = request.status === "pending";
+            return (
+              <Tr key={request.id} data-testid={`approval-${request.id}`}>
+                <Td className="whitespace-nowrap">
+                  <p>{formatDateTime(request.requestedAt)}</p>
+                  <p className="text-xs text-slate-600">{age(request.requestedAt)} ago</p>
+                </Td>
+                <Td>
+                  <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+                    {APPROVAL_KIND_LABELS[request.kind]}
+                  </p>
+                  <p className="font-medium text-slate-900">{request.summary.description}</p>
+                  {request.amount && <p>{formatCurrency(request.amount, request.currency ?? "USD")}</p>}
+                  <RequestFigures request={request} />
+                </Td>
+                <Td>
+                  <p className="font-medium">{request.requestedByName}</p>
+                  <p className="text-xs text-slate-700">{request.requestReason}</p>
+                </Td>
+                <Td>
+                  <span
+                    className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
+                      STATUS_CLASSES[request.status]
+                    }`}
+                  >
+                    {request.status}
+                  </span>
+                </Td>
+                <Td className="text-xs">
+                  {request.decidedByName && <p>By {request.decidedByName}</p>}
+                  {request.decisionReason && <p className="text-slate-700">{request.decisionReason}</p>}
+                  {request.executedByName && <p>Executed by {request.executedByName}</p>}
+                  {pending && <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>}
+                </Td>
+                <Td className="text-right">
+                  {pending && mayApprove && !own && (
+                    <div className="flex justify-end gap-2">
+                      <Button size="sm" onClick={() => setDeciding({ request, decision: "approve" })}>
+                        Approve
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => setDeciding({ request, decision: "reject" })}
+                      >
+                        Reject
+                      </Button>
+                    </div>
+                  )}
+                  {pending && own && mayWithdraw && (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => withdraw.mutate(request.id)}
+                      disabled={withdraw.isPending}
+                    >
+                      Withdraw
+                    </Button>
+                  )}
+                  {pending && own && mayApprove && (
+                    <p className="text-xs text-slate-600">Needs another approver</p>
+                  )}
+                </Td>
+              </Tr>
+            );
+          })}
+        </TBody>
+      </Table>
+      <DecisionDialog
+        request={deciding?.request ?? null}
+        decision={deciding?.decision ?? "approve"}
+        onClose={() => setDeciding(null)}
+      />
+    </>
+  );
+}
+
+function SettingsCard() {
+  const mayChange = useMayCall("PUT", SETTINGS_KEY);
+  const { data } = useQuery<ApprovalSettings>({ queryKey: [SETTINGS_KEY] });
+  const [draft, setDraft] = useState<ApprovalSettings | null>(null);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const save = useMutation({
+    mutationFn: (body: ApprovalSettings) => apiJson<ApprovalSettings>("PUT", SETTINGS_KEY, body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData([SETTINGS_KEY], saved);
+      setDraft(null);
+      toast({ title: "Approval settings saved" });
+    },
+    onError: (failure) => handleMutationError(failure, toast, "Failed to save approval settings"),
+  });
+  const shown = draft ?? data;
+  if (!shown) return null;
+  const edit = (next: ApprovalSettings) => setDraft(next);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Approval settings</CardTitle>
+        <CardDescription>
+          A manual sweep, an opening balance or a card's funding above its currency's threshold needs a second
+          person's approval. Pending requests expire after the time below.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="grid gap-4 sm:grid-cols-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (draft) save.mutate(draft);
+          }}
+        >
+          {CURRENCIES.map((currency) => (
+            <TextField
+              key={currency}
+              label={`Threshold ${currency}`}
+              inputMode="decimal"
+              readOnly={!mayChange}
+              value={shown.thresholds[currency] ?? ""}
+              onChange={(event) =>
+                edit({ ...shown, thresholds: { ...shown.thresholds, [currency]: event.target.value } })}
+            />
+          ))}
+          <TextField
+            label="Expiry (minutes)"
+            type="number"
+            min={5}
+            readOnly={!mayChange}
+            value={String(shown.expiryMinutes)}
+            onChange={(event) => edit({ ...shown, expiryMinutes: Number(event.target.value) })}
+          />
+          {mayChange && (
+            <div className="sm:col-span-5">
+              <Button type="submit" disabled={!draft || save.isPending}>Save settings</Button>
+            </div>
+          )}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function ApprovalsPage() {
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Approvals"
+        subtitle="Four-eyes control: large movements of money wait here until a second person approves them"
+      />
+      <Tabs
+        label="Requests"
+        tabs={[
+          {
+            id: "pending",
+            label: "Pending",
+            content: (
+              <RequestsTable
+                query="status=pending"
+                label="Pending requests"
+                emptyText="Nothing waits for approval."
+              />
+            ),
+          },
+          {
+            id: "mine",
+            label: "My requests",
+            content: (
+              <RequestsTable
+                query="requestedBy=me"
+                label="My requests"
+                emptyText="You have requested nothing."
+              />
+            ),
+          },
+          {
+            id: "all",
+            label: "All requests",
+            content: (
+              <RequestsTable query="" label="All requests" emptyText="No request has been filed yet." />
+            ),
+          },
+        ]}
+      />
+      <SettingsCard />
+    </div>
+  );
+}

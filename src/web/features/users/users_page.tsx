@@ -1,0 +1,350 @@
+/**
+ * Users (issue 20, administrators): create a user with roles and a one-time password, change roles,
+ * disable or re-enable, reset a password. The one-time password is shown once, to the administrator.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { PageHeader } from "../../components/layout/page_header.tsx";
+import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { TextField } from "../../components/ui/form.tsx";
+import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { type Role, ROLE_LABELS, ROLES } from "../../../domain/access.ts";
+import { ApiError, apiJson } from "../../lib/api.ts";
+import { useAuth, userLabel } from "../../lib/auth.ts";
+import { formatDate } from "../../lib/format.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+
+const USERS_KEY = "/api/users";
+const LOADING_ROWS = 3;
+
+interface StaffUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  roles: Role[];
+  disabled: boolean;
+  mustChangePassword: boolean;
+  createdAt: string;
+}
+
+const ROLE_HINTS: Record<Role, string> = {
+  administrator: "users, API keys, IBAN formats, approval settings, connection credentials",
+  operator: "registers institutions and codes, creates accounts, requests sweeps and card funding",
+  approver: "approves or rejects others' pending requests",
+  auditor: "reads everything including the audit trail, changes nothing",
+};
+
+function RoleChecklist(
+  { roles, onChange, error }: { roles: Role[]; onChange: (roles: Role[]) => void; error?: string },
+) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800">Roles</legend>
+      {ROLES.map((role) => (
+        <label key={role} className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="mt-1"
+            checked={roles.includes(role)}
+            onChange={(event) =>
+              onChange(event.target.checked ? [...roles, role] : roles.filter((held) => held !== role))}
+          />
+          <span>
+            <span className="font-medium text-slate-900">{ROLE_LABELS[role]}</span>
+            <span className="block text-xs text-slate-600">{ROLE_HINTS[role]}</span>
+          </span>
+        </label>
+      ))}
+      {error && <p role="alert" className="text-xs text-red-700">{error}</p>}
+    </fieldset>
+  );
+}
+
+function OneTimePasswordDialog(
+  { shown, onClose }: { shown: { email: string; password: string } | null; onClose: () => void },
+) {
+  return (
+    <Dialog
+      open={shown !== null}
+      onClose={onClose}
+      title="One-time password"
+      description="Give this password to the user through a safe channel. It is shown only now; the user must replace it at the first sign-in."
+    >
+      {shown && (
+        <div className="space-y-4">
+          <TextField
+            label={`Initial password for ${shown.email}`}
+            readOnly
+            value={shown.password}
+            className="font-mono"
+            onFocus={(event) => event.target.select()}
+          />
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function CreateUserDialog({ open, onClose, onCreated }: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (email: string, password: string) => void;
+}) {
+  const [email, setEmail] = useState("");
+  const [firstName, setFirstName] = useState("");
+  const [lastName, setLastName] = useState("");
+  const [roles, setRoles] = useState<Role[]>(["operator"]);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const create = useMutation({
+    mutationFn: () =>
+      apiJson<{ user: StaffUser; initialPassword: string }>("POST", USERS_KEY, {
+        email,
+        firstName,
+        lastName,
+        roles,
+      }),
+    onSuccess: (created) => {
+      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
+      setEmail("");
+      setFirstName("");
+      setLastName("");
+      setRoles(["operator"]);
+      onCreated(created.user.email, created.initialPassword);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
+        const body = JSON.parse(error.bodyText);
+        setErrors(body.fields ?? { email: body.message });
+        return;
+      }
+      handleMutationError(error, toast, "Failed to create the user");
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (roles.length === 0) {
+      setErrors({ roles: "Give at least one role" });
+      return;
+    }
+    if (!create.isPending) create.mutate();
+  };
+  return (
+    <Dialog open={open} onClose={onClose} title="New user" description="The user gets a one-time password.">
+      <form onSubmit={submit} className="space-y-4">
+        <TextField
+          label="E-mail address"
+          type="email"
+          required
+          maxLength={255}
+          value={email}
+          error={errors.email}
+          onChange={(event) =>
+            setEmail(event.target.value)}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="First name"
+            maxLength={255}
+            value={firstName}
+            onChange={(event) =>
+              setFirstName(event.target.value)}
+          />
+          <TextField
+            label="Last name"
+            maxLength={255}
+            value={lastName}
+            onChange={(event) =>
+              setLastName(event.target.value)}
+          />
+        </div>
+        <RoleChecklist roles={roles} onChange={setRoles} error={errors.roles} />
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={onClose}>Cancel</Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create user"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () => void }) {
+  const [roles, setRoles] = useState<Role[] | null>(null);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const shown = roles ?? user?.roles ?? [];
+  const save = useMutation({
+    mutationFn: () => apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user?.id}`, { roles: shown }),
+    onSuccess: (updated) => {
+      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
+      toast({
+        title: "Roles changed",
+        description: `${updated.email}: ${updated.roles.map((r) => ROLE_LABELS[r]).join(", ")}`,
+      });
+      setRoles(null);
+      onClose();
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to change the roles"),
+  });
+  return (
+    <Dialog
+      open={user !== null}
+      onClose={() => {
+        setRoles(null);
+        onClose();
+      }}
+      title={`Roles of ${user?.email ?? ""}`}
+      description="A change applies to the user's very next request."
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (shown.length > 0) save.mutate();
+        }}
+      >
+        <RoleChecklist
+          roles={shown}
+          onChange={setRoles}
+          error={shown.length === 0 ? "Give at least one role" : undefined}
+        />
+        <div className="flex justify-end gap-2">
+          <Button
+            variant="outline"
+            onClick={() => {
+              setRoles(null);
+              onClose();
+            }}
+          >
+            Cancel
+          </Button>
+          <Button type="submit" disabled={shown.length === 0 || save.isPending}>Save roles</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export default function UsersPage() {
+  const { user: me } = useAuth();
+  const { data, isLoading } = useQuery<StaffUser[]>({ queryKey: [USERS_KEY] });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<StaffUser | null>(null);
+  const [oneTime, setOneTime] = useState<{ email: string; password: string } | null>(null);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const toggle = useMutation({
+    mutationFn: (user: StaffUser) =>
+      apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user.id}`, { disabled: !user.disabled }),
+    onSuccess: (updated) => {
+      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
+      toast({
+        title: updated.disabled ? "User disabled; their sessions ended" : "User re-enabled",
+        description: updated.email,
+      });
+    },
+    onError: (error) => handleMutationError(error, toast, "Failed to change the user"),
+  });
+  const reset = useMutation({
+    mutationFn: (user: StaffUser) =>
+      apiJson<{ initialPassword: string }>("POST", `${USERS_KEY}/${user.id}/reset-password`).then((r) => ({
+        email: user.email,
+        password: r.initialPassword,
+      })),
+    onSuccess: (shown) => setOneTime(shown),
+    onError: (error) => handleMutationError(error, toast, "Failed to reset the password"),
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Users"
+        subtitle="Staff accounts and their roles"
+        actions={<Button onClick={() => setCreating(true)}>New User</Button>}
+      />
+      <Table label="Users">
+        <THead>
+          <Tr>
+            <Th>User</Th>
+            <Th>Roles</Th>
+            <Th>Status</Th>
+            <Th>Created</Th>
+            <Th className="text-right">Actions</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={5} />}
+          {!isLoading && (data ?? []).length === 0 && (
+            <Tr>
+              <Td colSpan={5}>
+                <EmptyState title="No users" />
+              </Td>
+            </Tr>
+          )}
+          {(data ?? []).map((user) => (
+            <Tr key={user.id}>
+              <Td>
+                <p className="font-medium text-slate-900">{userLabel(user)}</p>
+                <p className="text-xs text-slate-600">{user.email}</p>
+              </Td>
+              <Td>
+                <div className="flex flex-wrap gap-1">
+                  {user.roles.map((role) => <Badge key={role} variant="secondary">{ROLE_LABELS[role]}
+                  </Badge>)}
+                </div>
+              </Td>
+              <Td>
+                {user.disabled
+                  ? <Badge variant="destructive">disabled</Badge>
+                  : user.mustChangePassword
+                  ? <Badge variant="outline">must change password</Badge>
+                  : <StatusBadge status="active" />}
+              </Td>
+              <Td>{formatDate(user.createdAt)}</Td>
+              <Td className="text-right">
+                <div className="flex justify-end gap-2">
+                  <Button size="sm" variant="outline" onClick={() => setEditing(user)}>Roles</Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => reset.mutate(user)}
+                    disabled={reset.isPending}
+                  >
+                    Reset password
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant={user.disabled ? "outline" : "destructive"}
+                    onClick={() => toggle.mutate(user)}
+                    disabled={toggle.isPending || user.id === me?.id}
+                  >
+                    {user.disabled ? "Re-enable" : "Disable"}
+                  </Button>
+                </div>
+              </Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      <CreateUserDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(email, password) => {
+          setCreating(false);
+          setOneTime({ email, password });
+        }}
+      />
+      <RolesDialog user={editing} onClose={() => setEditing(null)} />
+      <OneTimePasswordDialog shown={oneTime} onClose={() => setOneTime(null)} />
+    </div>
+  );
+}

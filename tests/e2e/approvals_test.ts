@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import {
+  apiSession,
+  E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
+  e2eTest,
+  expectAccessible,
+  withBrowser,
+} from "./helpers.ts";
+
+const NEW_PASSWORD = "e2e-own-password-for-staff";
+
+/** Signs in with a one-time password and replaces it on the screen that allows nothing else. */
+async function firstSignIn(page: Page, baseUrl: string, email: string, initialPassword: string) {
+  await page.goto(`${baseUrl}/api/login`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(initialPassword);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("heading", { name: "Choose your password" }).waitFor();
+  await expectAccessible(page, "first sign-in password change");
+  await page.getByLabel("Current password").fill(initialPassword);
+  await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByTestId("user-label").waitFor();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("link", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign In" }).first().waitFor();
+}
+
+e2eTest(
+  "an operator requests a large sweep, an approver approves it in the Approvals screen, the balances change; an auditor sees the audit trail and no mutating buttons",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const staff: Record<string, string> = {};
+      for (
+        const [email, roles] of [
+          ["maker@centralbank.test", ["operator"]],
+          ["checker@centralbank.test", ["approver"]],
+          ["auditor@centralbank.test", ["auditor"]],
+        ] as const
+      ) {
+        const created = await admin("POST", "/api/users", { email, roles });
+        assert.equal(created.status, 201);
+        staff[email] = created.json.initialPassword;
+      }
+      // The accounts under test, opened below the default threshold; then sweeps above 1,000.00 need approval.
+      const liquid = await admin("POST", "/api/ledger-accounts", {
+        accountNumber: "E2E-4E-LIQ",
+        accountType: "liquid",
+        accountName: "Four-eyes Liquid",
+        currency: "USD",
+      });
+      const ledger = await admin("POST", "/api/ledger-accounts", {
+        accountNumber: "E2E-4E-LDG",
+        accountType: "ledger",
+        accountName: "Four-eyes Ledger",
+        currency: "USD",
+        currentBalance: "20000.00",
+      });
+      assert.equal(liquid.status, 201);
+      assert.equal(ledger.status, 201);
+      assert.equal(
+        (await admin("PUT", "/api/approval-settings", { thresholds: { USD: "1000.00" } })).status,
+        200,
+      );
+
+      // The maker: first sign-in, then a sweep above the threshold stays a request.
+      await firstSignIn(page, server.baseUrl, "maker@centralbank.test", staff["maker@centralbank.test"]);
+      await page.goto(`${server.baseUrl}/balance-sweep`);
+      await page.getByRole("heading", { name: "Balance Sweep Management" }).waitFor();
+      await page.getByRole("button", { name: "Manual Sweep" }).click();
+      const dialog = page.getByRole("dialog", { name: "Manual Sweep" });
+      await dialog.getByLabel("Source Account").waitFor();
+      await dialog.getByLabel("Source Account").selectOption({
+        label: "Four-eyes Ledger (E2E-4E-LDG) · $20,000.00",
+      });
+      await dialog.getByLabel("Target Account").selectOption({
+        label: "Four-eyes Liquid (E2E-4E-LIQ) · $0.00",
+      });
+      await dialog.getByLabel("Sweep Amount").fill("5000.00");
+      await dialog.getByLabel("Sweep Reason").fill("Month-end liquidity");
+      await dialog.getByRole("button", { name: "Execute Sweep" }).click();
+      await page.getByTestId("toast").filter({ hasText: "Submitted for approval" }).waitFor();
+      const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });
+      await accounts.getByRole("row", { name: /Four-eyes Ledger/ }).getByText("$20,000.00").first().waitFor();
+      await page.goto(`${server.baseUrl}/approvals`);
+      await page.getByRole("tab", { name: "My requests" }).click();
+      await page.getByText("Month-end liquidity").first().waitFor();
+      assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 0);
+      await signOut(page);
+
+      // The approver: the badge counts the request; approving restates the amount and executes it.
+      await firstSignIn(page, server.baseUrl, "checker@centralbank.test", staff["checker@centralbank.test"]);
+      assert.equal(await page.getByTestId("approvals-badge").innerText(), "1");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Approvals/ }).click();
+      await page.getByRole("heading", { name: "Approvals" }).waitFor();
+      await page.getByRole("table", { name: "Pending requests" }).getByText("Month-end liquidity").waitFor();
+      await expectAccessible(page, "approvals screen");
+      await page.getByRole("button", { name: "Approve" }).click();
+      const confirm = page.getByRole("dialog", { name: "Approve this request?" });
+      await confirm.getByLabel("Reason for the decision").waitFor();
+      const summary = await confirm.getByTestId("decision-summary").innerText();
+      assert.match(summary, /\$5,000\.00/);
+      assert.match(summary, /E2E-4E-LDG/);
+      assert.match(summary, /E2E-4E-LIQ/);
+      await confirm.getByLabel("Reason for the decision").fill("Checked against the plan");
+      await confirm.getByRole("button", { name: "Confirm approve" }).click();
+      await page.getByTestId("toast").filter({ hasText: "Request approved and executed" }).waitFor();
+      await page.goto(`${server.baseUrl}/balance-sweep`);
+      const after = page.getByRole("table", { name: "Ledger and liquid accounts" });
+      await after.getByRole("row", { name: /Four-eyes Ledger/ }).getByText("$15,000.00").first().waitFor();
+      await after.getByRole("row", { name: /Four-eyes Liquid/ }).getByText("$5,000.00").first().waitFor();
+      assert.equal(await page.getByRole("button", { name: "Manual Sweep" }).count(), 0);
+      await signOut(page);
+
+      // The auditor: reads the audit trail with its chain state, and meets no button that changes anything.
+      await firstSignIn(page, server.baseUrl, "auditor@centralbank.test", staff["auditor@centralbank.test"]);
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit Trail" }).click();
+      await page.getByRole("heading", { name: "Audit Trail" }).waitFor();
+      await page.getByText(/Hash chain verified up to row \d+/).waitFor();
+      await page.getByRole("table", { name: "Audit events" }).getByText("approval_request").first().waitFor();
+      await expectAccessible(page, "audit trail screen");
+      assert.equal(await page.getByRole("link", { name: "Users" }).count(), 0);
+      for (
+        const [path, heading] of [
+          ["/balance-sweep", "Balance Sweep Management"],
+          ["/institutions", "Financial Institutions"],
+          ["/card-management", "Card Management"],
+        ]
+      ) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole("heading", { name: heading }).first().waitFor();
+        for (
+          const name of [
+            "Manual Sweep",
+            "Add Account",
+            "Auto Sweep",
+            "New Institution",
+            "Issue Card",
+            "Load Funds",
+          ]
+        ) {
+          assert.equal(await page.getByRole("button", { name }).count(), 0, `${name} on ${path}`);
+        }
+      }
+    }),
+);

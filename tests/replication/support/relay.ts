@@ -1,0 +1,99 @@
+/**
+ * A TCP relay on loopback that delays each direction by `oneWayDelayMs`, standing in for a WAN link
+ * between a regional node and headquarters. Only 127.0.0.1 is ever dialled or listened on.
+ */
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // Already closed.
+  }
+}
+
+export class DelayRelay {
+  readonly #listener: Deno.TcpListener;
+  readonly #connections = new Set<Deno.Conn>();
+  targetPort: number;
+  oneWayDelayMs: number;
+  /** While false the relay refuses new connections and cuts the open ones: the link is down. */
+  #up = true;
+
+  constructor(targetPort: number, oneWayDelayMs: number) {
+    this.#listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    this.targetPort = targetPort;
+    this.oneWayDelayMs = oneWayDelayMs;
+    void this.#accept();
+  }
+
+  get port(): number {
+    return (this.#listener.addr as Deno.NetAddr).port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Cuts every open connection (the link fails); new ones pass again unless `down()`. */
+  cut(): void {
+    for (const conn of this.#connections) closeQuietly(conn);
+    this.#connections.clear();
+  }
+
+  down(): void {
+    this.#up = false;
+    this.cut();
+  }
+
+  up(): void {
+    this.#up = true;
+  }
+
+  async #accept() {
+    for await (const client of this.#listener) {
+      if (!this.#up) {
+        client.close();
+        continue;
+      }
+      void this.#relay(client);
+    }
+  }
+
+  async #relay(client: Deno.Conn) {
+    let server: Deno.Conn;
+    try {
+      server = await Deno.connect({ hostname: "127.0.0.1", port: this.targetPort });
+    } catch {
+      client.close();
+      return;
+    }
+    this.#connections.add(client);
+    this.#connections.add(server);
+    const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
+      // Chunks keep their order: each is written once its delay has passed and the previous one is out.
+      let chain = Promise.resolve();
+      try {
+        for await (const chunk of from.readable.values({ preventCancel: true })) {
+          const due = performance.now() + this.oneWayDelayMs;
+          chain = chain.then(async () => {
+            const wait = due - performance.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            for (let written = 0; written < chunk.length;) written += await to.write(chunk.subarray(written));
+          }).catch(() => closeQuietly(from));
+        }
+        await chain;
+      } catch {
+        // A closed side ends the relay of both.
+      }
+      for (const conn of [from, to]) {
+        closeQuietly(conn);
+        this.#connections.delete(conn);
+      }
+    };
+    await Promise.all([pipe(client, server), pipe(server, client)]);
+  }
+
+  close(): void {
+    this.cut();
+    this.#listener.close();
+  }
+}
