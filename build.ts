@@ -22,6 +22,12 @@ export interface BuildManifest {
   builtAt: string;
   initialJsGzipBytes: number;
   cssGzipBytes: number;
+  /**
+   * Per lazily loaded module (each route's screen, the chart, the slide-over menu): the gzipped
+   * JavaScript it adds on top of the initial download, its own chunk and the shared chunks it
+   * imports that are not initial. Keyed by source path relative to src/web.
+   */
+  lazyChunksGzipBytes: Record<string, number>;
 }
 
 async function newestSourceMtimeMs(): Promise<number> {
@@ -115,6 +121,29 @@ export async function build(): Promise<BuildManifest> {
     initialJsGzipBytes += gzipSize(await Deno.readFile(`${ROOT}${path}`));
   }
 
+  // What each lazily loaded module adds to the initial download when it first loads.
+  const lazyChunksGzipBytes: Record<string, number> = {};
+  const sizes = new Map<string, number>();
+  const sizeOf = async (path: string) => {
+    if (!sizes.has(path)) sizes.set(path, gzipSize(await Deno.readFile(`${ROOT}${path}`)));
+    return sizes.get(path)!;
+  };
+  for (const [path, output] of Object.entries(outputs)) {
+    if (!output.entryPoint || path === mainPath || initial.has(path)) continue;
+    const own = new Set<string>();
+    const collect = (chunk: string) => {
+      if (own.has(chunk) || initial.has(chunk)) return;
+      own.add(chunk);
+      for (const imported of outputs[chunk].imports) {
+        if (imported.kind === "import-statement") collect(imported.path);
+      }
+    };
+    collect(path);
+    let bytes = 0;
+    for (const chunk of own) bytes += await sizeOf(chunk);
+    lazyChunksGzipBytes[output.entryPoint.replace(/^.*src\/web\//, "")] = bytes;
+  }
+
   const css = await buildCss();
   const cssName = `styles-${(await sha256Hex(css)).slice(0, 10).toUpperCase()}.css`;
   await Deno.writeTextFile(`${ASSETS}/${cssName}`, css);
@@ -126,6 +155,7 @@ export async function build(): Promise<BuildManifest> {
     builtAt: new Date().toISOString(),
     initialJsGzipBytes,
     cssGzipBytes: gzipSize(new TextEncoder().encode(css)),
+    lazyChunksGzipBytes: Object.fromEntries(Object.entries(lazyChunksGzipBytes).sort(([a], [b]) => a.localeCompare(b))),
   };
   const modulePreloads = [...initial].filter((path) => path !== mainPath)
     .map((path) => `    <link rel="modulepreload" href="${relative(path)}">`).join("\n");

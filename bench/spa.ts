@@ -2,7 +2,8 @@
 import { type BenchRow, formatNumber } from "./lib/report.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-export const MAX_INITIAL_JS_GZIP_BYTES = 200 * 1024;
+/** Issue 23: the initial download stays at or under 120 KB gzipped; screens load their own code. */
+export const MAX_INITIAL_JS_GZIP_BYTES = 120 * 1024;
 
 export async function spaBench(log: (line: string) => void): Promise<BenchRow[]> {
   log("spa: build.ts --if-stale");
@@ -27,5 +28,14 @@ export async function spaBench(log: (line: string) => void): Promise<BenchRow[]>
       pass: js <= MAX_INITIAL_JS_GZIP_BYTES,
     },
     { what: "SPA CSS, gzipped", reference: "—", ours: kb(css), ratio: null, target: "—", pass: null },
+    // Each lazily loaded module: what it adds when its screen (or the chart, or the menu) first opens.
+    ...Object.entries(manifest.lazyChunksGzipBytes as Record<string, number>).map(([module, bytes]) => ({
+      what: `SPA chunk loaded on demand: ${module}, gzipped`,
+      reference: "—",
+      ours: kb(bytes),
+      ratio: null,
+      target: "—",
+      pass: null,
+    })),
   ];
 }

@@ -79,6 +79,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "DELETE /api/api-keys/:id": administer("manage API keys"),
   "GET /api/api-logs": oversee("read the API request log"),
   "GET /api/api-logs/stats": oversee("read the API request log"),
+  "GET /api/api-logs/charts": oversee("read the API request log"),
   "GET /api/openapi.json": read("read the API description"),
 
   "GET /api/audit-trail": oversee("read the audit trail"),
@@ -91,9 +92,13 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
 
   "GET /api/dashboard/stats": read("read the dashboard"),
   "GET /api/dashboard/recent-registrations": read("read the dashboard"),
+  "GET /api/dashboard/trends": read("read the dashboard"),
+  "GET /api/dashboard/alerts": read("read the dashboard"),
+  "GET /api/dashboard/charts": read("read the dashboard"),
 
   "GET /api/institutions": read("read institutions"),
   "GET /api/institutions/:id": read("read institutions"),
+  "GET /api/institutions/:id/overview": read("read institutions"),
   "POST /api/institutions": operate("register institutions"),
   "PATCH /api/institutions/:id/status": operate("request institution status changes"),
   "GET /api/search": read("search the registry"),
@@ -123,6 +128,8 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/ledger-accounts": operate("create accounts"),
   "GET /api/balance-sweeps": read("read sweeps"),
   "GET /api/balance-sweeps/count": read("read sweeps"),
+  "GET /api/balance-sweeps/charts": read("read sweeps"),
+  "GET /api/balance-sweeps/auto-sweep/plan": read("read the automatic sweep's plan"),
   "GET /api/balance-sweeps/:id": read("read sweeps"),
   "GET /api/balance-sweeps/:id/iso20022": read("read sweeps"),
   "POST /api/balance-sweeps": operate("request sweeps"),

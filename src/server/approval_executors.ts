@@ -92,11 +92,13 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async institution_status(context, payload) {
       const { id, ...body } = payload as { id: string };
+      const { status, reason } = revalidated(statusChangeSchema, body);
       const institution = await changeInstitutionStatus(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
         id,
-        revalidated(statusChangeSchema, body).status,
+        status,
+        reason,
       );
       return { entityType: "institution", entityId: id, result: institution };
     },

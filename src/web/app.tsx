@@ -1,15 +1,24 @@
-import { Suspense } from "react";
-import { Route, Routes } from "react-router";
-import { ForcedPasswordChange } from "./components/layout/change_password.tsx";
+import { lazy, Suspense, useEffect } from "react";
+import { Route, Routes, useNavigate } from "react-router";
 import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
 import { Toaster } from "./components/ui/toaster.tsx";
 import { NewInstitutionDialogHost } from "./features/institutions/new_institution_dialog_host.tsx";
 import { StaySignedIn } from "./features/session/stay_signed_in.tsx";
 import { useAuth } from "./lib/auth.ts";
+import { takeReturnPath } from "./lib/return_to.ts";
 import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
 
+const ForcedPasswordChange = lazy(() =>
+  import("./components/layout/change_password.tsx").then((module) => ({ default: module.ForcedPasswordChange }))
+);
+
 function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const path = takeReturnPath();
+    if (path) navigate(path, { replace: true });
+  }, []);
   return (
     <Shell user={user} dialogs={<><NewInstitutionDialogHost /><StaySignedIn /></>}>
       <Suspense fallback={<Spinner />}>
@@ -29,7 +38,11 @@ export function App() {
       {isLoading
         ? <div className="flex min-h-screen items-center justify-center"><Spinner label="Checking your session" /></div>
         : isAuthenticated && user?.mustChangePassword
-        ? <ForcedPasswordChange email={user.email} />
+        ? (
+          <Suspense fallback={<Spinner />}>
+            <ForcedPasswordChange email={user.email} />
+          </Suspense>
+        )
         : isAuthenticated
         ? <SignedInApp user={user} />
         : (

@@ -4,6 +4,7 @@ import { lazy } from "react";
 export const ROUTES = [
   { path: "/", Screen: lazy(() => import("./features/dashboard/dashboard_page.tsx")) },
   { path: "/institutions", Screen: lazy(() => import("./features/institutions/institutions_page.tsx")) },
+  { path: "/institutions/:id", Screen: lazy(() => import("./features/institutions/institution_page.tsx")) },
   { path: "/routing-codes", Screen: lazy(() => import("./features/routing_codes/routing_codes_page.tsx")) },
   { path: "/swift-bic", Screen: lazy(() => import("./features/swift_bic/swift_bic_page.tsx")) },
   { path: "/iban-validation", Screen: lazy(() => import("./features/iban/iban_validation_page.tsx")) },

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { apiLogs, routingCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
+import { recordTestResult } from "../../src/server/features/central_bank_connections/service.ts";
 import { startOfUtcDay, startOfUtcMonth } from "../../src/server/features/dashboard/service.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
+import { approvePending, createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
@@ -168,9 +170,141 @@ Deno.test("GET /api/dashboard/recent-registrations answers the 5 newest with the
   });
 });
 
+async function addApiLog(t: TestApp, createdAt: string, responseStatus = 200) {
+  await t.deps.db.transaction((tx) =>
+    tx.insert(apiLogs).values({
+      id: crypto.randomUUID(),
+      endpoint: "/api/institutions",
+      method: "GET",
+      responseStatus,
+      createdAt,
+    })
+  );
+}
+
+async function alertTitles(req: ReturnType<TestApp["as"]>): Promise<string[]> {
+  const body = await expectJson(await req("GET", "/api/dashboard/alerts"), 200);
+  return body.alerts.map((alert: { title: string }) => alert.title);
+}
+
+Deno.test("GET /api/dashboard/alerts: nothing pending is no approval alert, and all endpoints operational", async () => {
+  await withApp(async (_t, req) => {
+    assert.deepEqual(await alertTitles(req), ["All endpoints operational"]);
+  });
+});
+
+Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approving one lowers the count", async () => {
+  await withApp(async (t, req) => {
+    const now = new Date().toISOString();
+    const first = await addInstitution(t, now);
+    for (let i = 0; i < 5; i++) await addInstitution(t, now);
+    assert.deepEqual(await alertTitles(req), ["6 institutions awaiting approval", "All endpoints operational"]);
+    // Approving is a four-eyes request (issue 20): the count drops once a second person approves.
+    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    await approvePending(
+      t,
+      approver.cookie,
+      await req("PATCH", `/api/institutions/${first.id}/status`, { body: { status: "active", reason: "Licensed" } }),
+    );
+    assert.equal((await alertTitles(req))[0], "5 institutions awaiting approval");
+  });
+});
+
+Deno.test("GET /api/dashboard/alerts: a connection whose last test failed, or API 5xx in the last hour, is not operational", async () => {
+  await withApp(async (t, req) => {
+    const connection = await expectJson(
+      await req("POST", "/api/central-bank-connections", {
+        body: {
+          partnerCentralBank: "Bank of Testland",
+          connectionType: "bilateral",
+          messageStandard: "iso20022",
+          settlementCurrency: "EUR",
+          apiEndpoint: null,
+          authenticationMethod: "oauth2",
+          credentialsConfig: { authenticationType: "oauth2" },
+        },
+      }),
+      201,
+    );
+    const actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
+    const result = (success: boolean) => ({ success, message: "probe", latencyMs: 5, statusCode: null });
+    await recordTestResult(t.deps.db, actor, connection.id, result(false));
+    assert.deepEqual(await alertTitles(req), ["1 partner connection failing"]);
+    await recordTestResult(t.deps.db, actor, connection.id, result(true));
+    assert.deepEqual(await alertTitles(req), ["All endpoints operational"], "only the latest test counts");
+
+    const now = Date.now();
+    await addApiLog(t, new Date(now - 2 * 3_600_000).toISOString(), 500);
+    assert.deepEqual(await alertTitles(req), ["All endpoints operational"], "errors older than an hour do not count");
+    await addApiLog(t, new Date(now - 60_000).toISOString(), 503);
+    await addApiLog(t, new Date(now - 60_000).toISOString(), 200);
+    const body = await expectJson(await req("GET", "/api/dashboard/alerts"), 200);
+    assert.deepEqual(body.alerts, [{
+      id: "api-errors",
+      tone: "error",
+      title: "API errors in the last hour",
+      text: "1 request of 2 answered with a server error.",
+    }]);
+  });
+});
+
+Deno.test("GET /api/dashboard/trends: yesterday's requests up to this time of day, SWIFT participants this month", async () => {
+  await withApp(async (t, req) => {
+    const now = Date.now();
+    const dayStart = Date.parse(startOfUtcDay(new Date(now)));
+    const monthStart = Date.parse(startOfUtcMonth(new Date(now)));
+    // Yesterday: one request at its first second (counted), one later than this time yesterday (not counted).
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY).toISOString());
+    await addApiLog(t, new Date(now - MS_PER_DAY + 1000).toISOString());
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY - 1000).toISOString());
+    await addInstitution(t, new Date(monthStart + 1000).toISOString(), true);
+    await addInstitution(t, new Date(monthStart - 1000).toISOString(), true);
+    await addInstitution(t, new Date(monthStart + 1000).toISOString(), false);
+    assert.deepEqual(await expectJson(await req("GET", "/api/dashboard/trends"), 200), {
+      yesterdayApiRequestsSameTime: 1,
+      monthlySwiftParticipantGrowth: 1,
+    });
+  });
+});
+
+Deno.test("GET /api/dashboard/charts counts registrations per month and API requests per hour, today and yesterday", async () => {
+  await withApp(async (t, req) => {
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const monthsBack = (n: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 15)).toISOString();
+    await addInstitution(t, new Date(monthStart).toISOString());
+    await addInstitution(t, now.toISOString());
+    await addInstitution(t, monthsBack(2));
+    await addInstitution(t, monthsBack(12), true); // outside the 12-month window
+
+    const dayStart = Date.parse(startOfUtcDay(now));
+    await addApiLog(t, new Date(dayStart).toISOString()); // today, hour 0
+    await addApiLog(t, new Date(dayStart + 60_000).toISOString()); // today, hour 0
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY + 5 * 3_600_000).toISOString()); // yesterday, hour 5
+    await addApiLog(t, new Date(dayStart - MS_PER_DAY - 1000).toISOString()); // two days ago
+
+    const charts = await expectJson(await req("GET", "/api/dashboard/charts"), 200);
+    assert.equal(charts.registrationsPerMonth.length, 12);
+    assert.equal(charts.registrationsPerMonth.at(-1).month, now.toISOString().slice(0, 7));
+    assert.deepEqual(
+      charts.registrationsPerMonth.map((bucket: { count: number }) => bucket.count),
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2],
+    );
+    assert.equal(charts.apiRequestsPerHour.today.length, 24);
+    assert.equal(charts.apiRequestsPerHour.today[0], 2);
+    assert.equal(charts.apiRequestsPerHour.today.reduce((a: number, b: number) => a + b, 0), 2);
+    assert.equal(charts.apiRequestsPerHour.yesterday[5], 1);
+    assert.equal(charts.apiRequestsPerHour.yesterday.reduce((a: number, b: number) => a + b, 0), 1);
+  });
+});
+
 Deno.test("dashboard routes answer 401 without a session", async () => {
   const t = await createTestApp();
   try {
+    await expectJson(await t.request("GET", "/api/dashboard/trends"), 401);
+    await expectJson(await t.request("GET", "/api/dashboard/charts"), 401);
+    await expectJson(await t.request("GET", "/api/dashboard/alerts"), 401);
     await expectJson(await t.request("GET", "/api/dashboard/stats"), 401);
     await expectJson(await t.request("GET", "/api/dashboard/recent-registrations"), 401);
   } finally {

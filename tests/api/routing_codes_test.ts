@@ -203,7 +203,8 @@ Deno.test("GET /api/routing-codes lists codes newest first", async () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const list = await expectJson(await req("GET", "/api/routing-codes"), 200);
-    assert.deepEqual(list, assigned.reverse());
+    // Issue 23: each list row also names its institution.
+    assert.deepEqual(list, assigned.reverse().map((code) => ({ ...code, institutionName: "Meridian Commercial Bank" })));
   } finally {
     await t.close();
   }

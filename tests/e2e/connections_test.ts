@@ -120,7 +120,10 @@ e2eTest(
         assert.deepEqual(hits, ["/ping"]);
         await expectAccessible(page, "connections after a test");
 
+        // Issue 23: establishing asks to confirm first.
         await offer.getByRole("button", { name: "Establish Loc Community Association Connection" }).click();
+        const confirm = page.getByRole("dialog", { name: /^Establish a connection to / });
+        await confirm.getByRole("button", { name: "Establish Connection" }).click();
         await expectToast(page, "Loc Community Association connection established");
         await offer.waitFor({ state: "detached" });
         await table.getByText("Loc Community Association").waitFor();

@@ -23,16 +23,16 @@ e2eTest(
       await page.getByText("Central Bank Registry System Overview").waitFor();
       await page.getByText("No recent registrations").waitFor();
       await page.getByText("New institution registrations will appear here.").waitFor();
-      for (
-        const text of [
-          "No change",
-          "+18% vs yesterday",
-          "3 institutions awaiting approval",
-          "All endpoints operational",
-        ]
-      ) {
-        await page.getByText(text).first().waitFor();
+      // Issue 23: the trends and alerts are computed, so an empty registry shows no growth and no approval alert.
+      const emptyCards = page.getByTestId("stat-cards");
+      for (const label of ["Registered Institutions", "SWIFT Participants"]) {
+        await emptyCards.filter({ hasText: new RegExp(`${label}\\s*0\\s*No change`) }).waitFor();
       }
+      // A new database has no requests yesterday, so today's figure has nothing to be compared with.
+      await emptyCards.filter({ hasText: /API Requests Today\s*\d+\s*(No change|None yesterday)/ }).waitFor();
+      const alerts = page.getByTestId("system-alerts");
+      await alerts.getByText("All endpoints operational").waitFor();
+      assert.doesNotMatch(await alerts.innerText(), /awaiting approval/);
       await expectAccessible(page, "dashboard (empty)");
 
       await page.getByRole("banner").getByRole("button", { name: "New Institution" }).click();
@@ -75,7 +75,8 @@ e2eTest(
       const cards = page.getByTestId("stat-cards");
       await cards.getByText("+1 this month").first().waitFor();
       assert.match(await cards.innerText(), /Registered Institutions\s+1\s+\+1 this month/);
-      assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+No change/);
+      assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+\+1 this month/);
+      await alerts.getByText("1 institution awaiting approval").waitFor();
       await expectAccessible(page, "dashboard (with a registration)");
 
       await page.getByRole("link", { name: "View All" }).click();
@@ -90,12 +91,16 @@ e2eTest(
       }
       await expectAccessible(page, "institutions");
 
-      // Approving an institution is a four-eyes request: it waits for a second person.
+      // Issue 23: a status change asks for its reason first; issue 20: it is a four-eyes request
+      // that waits for a second person, and the reason travels with it.
       await row.getByRole("button", { name: `Approve ${NAME}` }).click();
       const request = page.getByRole("dialog", { name: `Approve ${NAME}?` });
-      await request.getByLabel("Reason for approval").waitFor();
+      await request.getByLabel("Reason").waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the reason has focus");
+      await request.getByRole("button", { name: "Submit for approval" }).click();
+      await request.getByText("Required").waitFor();
       await expectAccessible(page, "institution status request dialog");
-      await request.getByLabel("Reason for approval").fill("Licence granted by the board");
+      await request.getByLabel("Reason").fill("Licence granted by the board");
       await request.getByRole("button", { name: "Submit for approval" }).click();
       await expectToast(page, /Submitted for approval/);
       await row.getByText("Approval pending").waitFor();
@@ -111,6 +116,7 @@ e2eTest(
       const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-checker-own-password");
       const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
       assert.equal(queue.json.length, 1);
+      assert.equal(queue.json[0].requestReason, "Licence granted by the board");
       const approved = await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Verified" });
       assert.equal(approved.status, 200);
       await page.reload();
@@ -134,6 +140,7 @@ e2eTest(
 
       await page.getByRole("link", { name: "Dashboard", exact: true }).click();
       await recent.getByRole("row").filter({ hasText: NAME }).getByText("active", { exact: true }).waitFor();
+      await alerts.getByText("1 institution awaiting approval").waitFor({ state: "detached" });
     }),
 );
 

@@ -88,7 +88,18 @@ e2eTest(
       await page.getByTestId("toast").filter({ hasText: "Balance sweep executed successfully" }).waitFor();
       await dialog.waitFor({ state: "detached" });
 
+      // Issue 23: the automatic sweep first shows what it will move and asks to confirm.
       await page.getByRole("button", { name: "Auto Sweep" }).click();
+      const confirm = page.getByRole("dialog", { name: "Auto Sweep" });
+      const planned = confirm.getByRole("table", { name: "Planned sweeps" });
+      await planned.getByRole("row", { name: /E2E Ledger[\s\S]*E2E Liquid[\s\S]*\$300\.00/ }).waitFor();
+      assert.equal(await confirm.getByTestId("auto-sweep-totals").innerText(), "Total: $300.00");
+      await expectAccessible(page, "auto sweep confirmation");
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await confirm.waitFor({ state: "detached" });
+      assert.equal(await statValue(page, "Total Liquid Balance"), "$200.00", "cancelling moves nothing");
+      await page.getByRole("button", { name: "Auto Sweep" }).click();
+      await confirm.getByRole("button", { name: "Confirm Auto Sweep" }).click();
       await page.getByTestId("toast").filter({ hasText: "1 sweeps executed automatically" }).waitFor();
 
       const recent = page.getByRole("table", { name: "Recent balance sweeps" });

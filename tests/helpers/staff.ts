@@ -31,3 +31,15 @@ export async function createStaff(
   );
   return { id: created.user.id, email, cookie };
 }
+
+/** Approves, as `approverCookie`, the four-eyes request a 202 answer filed; answers the approval's body. */
+export async function approvePending(t: TestApp, approverCookie: string, pendingAnswer: Response) {
+  const pending = await expectJson<{ approvalRequest: { id: string } }>(pendingAnswer, 202);
+  return await expectJson(
+    await t.request("POST", `/api/approvals/${pending.approvalRequest.id}/approve`, {
+      cookie: approverCookie,
+      body: { reason: "Checked" },
+    }),
+    200,
+  );
+}

@@ -25,7 +25,7 @@ export interface ApprovalRequest {
     source?: ApprovalFigures | null;
     target?: ApprovalFigures;
     account?: ApprovalFigures;
-    institution?: { id: string; name: string; statusBefore: string; statusAfter: string };
+    institution?: { id: string; name: string; statusBefore: string; statusAfter: string; reason?: string | null };
   };
   amount: string | null;
   currency: string | null;

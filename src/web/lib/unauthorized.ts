@@ -1,4 +1,5 @@
 /** Spec 5 and 8: recognising an unauthorized error and sending the user back to sign-in. */
+import { currentPath, rememberReturnPath } from "./return_to.ts";
 import type { ToastInput } from "./toast.ts";
 
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
@@ -13,6 +14,7 @@ export function redirectToLogin(toast: (input: ToastInput) => void): void {
     description: "You are logged out. Logging in again...",
     variant: "destructive",
   });
+  rememberReturnPath(currentPath());
   setTimeout(() => {
     window.location.href = "/api/login";
   }, UNAUTHORIZED_REDIRECT_DELAY_MS);

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { validate } from "../../validation.ts";
 import { apiLogQuerySchema } from "./schemas.ts";
-import { apiLogStats, listApiLogs } from "./service.ts";
+import { apiLogCharts, apiLogStats, listApiLogs } from "./service.ts";
 
 export function apiLogsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -13,6 +13,7 @@ export function apiLogsRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/api-logs/stats", async (c) => c.json(await apiLogStats(deps.db.read)));
+  app.get("/api-logs/charts", async (c) => c.json(await apiLogCharts(deps.db.read)));
 
   return app;
 }

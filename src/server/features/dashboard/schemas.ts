@@ -25,3 +25,19 @@ export const recentRegistrationSchema = z.object({
   createdAt: z.string(),
 });
 export type RecentRegistration = z.infer<typeof recentRegistrationSchema>;
+
+export const dashboardTrendsSchema = z.object({
+  /** API log rows from midnight UTC yesterday up to this time yesterday. */
+  yesterdayApiRequestsSameTime: z.number().int(),
+  /** SWIFT participants registered since the start of the current calendar month (UTC). */
+  monthlySwiftParticipantGrowth: z.number().int(),
+});
+export type DashboardTrends = z.infer<typeof dashboardTrendsSchema>;
+
+export const dashboardChartsSchema = z.object({
+  /** The last 12 UTC months, oldest first, each with its count of new institutions. */
+  registrationsPerMonth: z.array(z.object({ month: z.string(), count: z.number().int() })),
+  /** Requests per UTC hour (24 entries, hour 0 first). */
+  apiRequestsPerHour: z.object({ today: z.array(z.number().int()), yesterday: z.array(z.number().int()) }),
+});
+export type DashboardCharts = z.infer<typeof dashboardChartsSchema>;

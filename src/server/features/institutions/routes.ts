@@ -21,6 +21,7 @@ import {
   searchSwiftCodes,
 } from "./service.ts";
 import { SearchTexts } from "./search_texts.ts";
+import { institutionOverview } from "./overview.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -35,6 +36,11 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     const page = await listInstitutions(db.read, c.req.valid("query"), counts, texts);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
+  });
+
+  /** The institution page: details, status history, codes, registry entry, accounts, audit events. */
+  app.get("/institutions/:id/overview", validate("param", institutionIdParamSchema), async (c) => {
+    return c.json(await institutionOverview(db.read, c.req.valid("param").id));
   });
 
   app.get("/institutions/:id", validate("param", institutionIdParamSchema), async (c) => {
@@ -53,22 +59,25 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     validate("param", institutionIdParamSchema),
     validate("json", statusChangeSchema),
     async (c) => {
-      // Approving, suspending or reactivating an institution always needs a second person.
+      // Approving, suspending or reactivating an institution always needs a second person. The
+      // reason travels in the payload so that the change's own audit row carries it at approval.
       const { id } = c.req.valid("param");
-      const { status } = c.req.valid("json");
+      const { status, reason } = c.req.valid("json");
       const current = await getInstitution(db.read, id);
       if (!current) throw notFound("Institution");
       return await submitForApproval(c, deps, {
         kind: "institution_status",
-        payload: { id, status },
+        payload: { id, status, reason },
         summary: {
-          description: `Change the status of ${current.name} from ${current.status} to ${status}`,
-          institution: { id, name: current.name, statusBefore: current.status, statusAfter: status },
+          description: `Change the status of ${current.name} from ${current.status} to ${status}${
+            reason ? `: ${reason}` : ""
+          }`,
+          institution: { id, name: current.name, statusBefore: current.status, statusAfter: status, reason },
         },
         amountMinor: null,
         currency: null,
-        rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status),
-      });
+        rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status, reason),
+      }, reason);
     },
   );
 

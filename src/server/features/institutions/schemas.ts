@@ -16,6 +16,7 @@ import {
   MAX_NUMBER_OF_BRANCHES,
   MAX_PHONE_NUMBER_LENGTH,
   MAX_REGISTRATION_NUMBER_LENGTH,
+  MAX_STATUS_CHANGE_REASON_LENGTH,
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
@@ -52,9 +53,21 @@ export const institutionSchema = z.object({
 });
 export type Institution = z.infer<typeof institutionSchema>;
 
+/** The columns the registry list can be ordered by (issue 23: the sortable table). */
+export const INSTITUTION_SORT_KEYS = ["name", "type", "registrationNumber", "status", "createdAt"] as const;
+export type InstitutionSortKey = (typeof INSTITUTION_SORT_KEYS)[number];
+
 export const institutionListQuerySchema = paginationQuery.extend({
   /** Case-insensitive; blank means the full list. */
   search: z.string().trim().max(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE).optional(),
+  /** Only institutions in this status. */
+  status: z.enum(INSTITUTION_STATUSES).optional(),
+  /** Only institutions of this type. */
+  type: z.enum(INSTITUTION_TYPES).optional(),
+  /** Order by this column (ties newest first); without it the list is newest first. */
+  sort: z.enum(INSTITUTION_SORT_KEYS).optional(),
+  /** Ascending unless "desc". */
+  order: z.enum(["asc", "desc"]).optional(),
 });
 export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
 
@@ -85,7 +98,11 @@ export const createInstitutionSchema = z.object({
 });
 export type CreateInstitutionInput = z.output<typeof createInstitutionSchema>;
 
-export const statusChangeSchema = z.object({ status: requiredEnum(INSTITUTION_STATUSES) });
+export const statusChangeSchema = z.object({
+  status: requiredEnum(INSTITUTION_STATUSES),
+  /** Why the status changes; kept in the audit row. Blank means none given. */
+  reason: optionalText(MAX_STATUS_CHANGE_REASON_LENGTH),
+});
 
 export const SEARCH_TYPES = ["routing", "swift", "institution"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];

@@ -19,6 +19,7 @@ import {
   type CreateInstitutionInput,
   type Institution,
   type InstitutionListQuery,
+  type InstitutionSortKey,
   TRIGRAM_MIN_QUERY_LENGTH,
 } from "./schemas.ts";
 
@@ -187,6 +188,7 @@ export async function listInstitutions(
 ): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
+  if (query.status || query.type || query.sort) return await filteredList(db, { ...query, search });
   if (search === "") {
     const [rows, [count]] = await Promise.all([
       db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i
@@ -207,6 +209,44 @@ export async function listInstitutions(
     );
   }
   return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset, counts);
+}
+
+const SORT_COLUMNS: Record<InstitutionSortKey, string> = {
+  name: "i.name COLLATE NOCASE",
+  type: "i.type",
+  registrationNumber: "i.registration_number COLLATE NOCASE",
+  status: "i.status",
+  createdAt: "i.created_at",
+};
+
+/**
+ * The list narrowed by status and type and/or ordered by a column, optionally within a search's
+ * matches. The plain newest-first list and plain searches keep their index-ordered paths above;
+ * this one sorts the filtered rows, which the status index and the search indexes keep small.
+ */
+async function filteredList(db: Queryable, query: InstitutionListQuery & { search: string }): Promise<Page<Institution>> {
+  const conditions: SQL[] = [];
+  if (query.status) conditions.push(sql`i.status = ${query.status}`);
+  if (query.type) conditions.push(sql`i.type = ${query.type}`);
+  if (query.search !== "") {
+    const trigram = [...query.search].length >= TRIGRAM_MIN_QUERY_LENGTH;
+    const table = sql.raw(trigram ? "institutions_fts" : "institutions_prefix_fts");
+    const match = trigram ? ftsPhrase(query.search) : wordPrefixQuery(query.search);
+    conditions.push(sql`i.id IN (SELECT k.institution_id FROM institution_search_keys k
+      WHERE k.search_key IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ${match}))`);
+  }
+  const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+  const direction = sql.raw(query.order === "desc" ? "DESC" : "ASC");
+  const order = query.sort
+    ? sql`${sql.raw(SORT_COLUMNS[query.sort])} ${direction}, i.created_at DESC, i.rowid DESC`
+    : sql`i.created_at DESC, i.rowid DESC`;
+  const [rows, [count]] = await Promise.all([
+    db.all<InstitutionRow>(
+      sql`SELECT ${COLUMNS} FROM institutions i ${where} ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`,
+    ),
+    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions i ${where}`),
+  ]);
+  return { items: rows.map(toInstitution), total: count.total };
 }
 
 export async function getInstitution(db: Queryable, id: string): Promise<Institution | null> {
@@ -274,8 +314,9 @@ export function changeInstitutionStatus(
   actor: Actor,
   id: string,
   to: InstitutionStatus,
+  reason: string | null = null,
 ): Promise<Institution> {
-  return db.transaction((tx) => applyStatusChange(tx, actor, id, to));
+  return db.transaction((tx) => applyStatusChange(tx, actor, id, to, reason));
 }
 
 /** The status change itself, inside the caller's transaction. */
@@ -284,6 +325,7 @@ export async function applyStatusChange(
   actor: Actor,
   id: string,
   to: InstitutionStatus,
+  reason: string | null = null,
 ): Promise<Institution> {
   const current = await tx.select().from(institutions).where(eq(institutions.id, id)).get();
   if (!current) throw notFound("Institution");
@@ -302,7 +344,7 @@ export async function applyStatusChange(
     entityType: AUDIT_ENTITY_TYPE,
     entityId: id,
     action: "status_change",
-    changes: { before: { status: current.status }, after: { status: to } },
+    changes: { before: { status: current.status }, after: { status: to }, ...(reason ? { reason } : {}) },
   });
   return toInstitution({ ...current, status: to, updatedAt });
 }

@@ -27,6 +27,8 @@ export interface ReportColumn {
   kind: "text" | "integer" | "boolean" | "timestamp";
   /** Relative width in the PDF table; columns without one are left out of the PDF (ids, user agents). */
   pdfWeight?: number;
+  /** Counted by value on the PDF's summary page (a status, a type, an outcome). */
+  summarize?: true;
 }
 
 export interface ReportNote {
@@ -91,10 +93,10 @@ async function* keysetPages<Row, Key>(
 const INSTITUTION_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "name", label: "Institution", kind: "text", pdfWeight: 3 },
-  { key: "type", label: "Type", kind: "text", pdfWeight: 1.4 },
+  { key: "type", label: "Type", kind: "text", pdfWeight: 1.4, summarize: true },
   { key: "registrationNumber", label: "Registration Number", kind: "text", pdfWeight: 2 },
   { key: "licenseNumber", label: "License Number", kind: "text", pdfWeight: 1.6 },
-  { key: "status", label: "Status", kind: "text", pdfWeight: 1 },
+  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true },
   { key: "numberOfBranches", label: "Branches", kind: "integer", pdfWeight: 0.9 },
   { key: "swiftParticipant", label: "SWIFT Participant", kind: "boolean", pdfWeight: 1 },
   { key: "swiftMembershipType", label: "SWIFT Membership", kind: "text", pdfWeight: 1.2 },
@@ -154,7 +156,7 @@ const ROUTING_CODE_COLUMNS: readonly ReportColumn[] = [
   { key: "institutionId", label: "Institution Id", kind: "text" },
   { key: "institutionName", label: "Institution", kind: "text", pdfWeight: 3 },
   { key: "branchCode", label: "Branch Code", kind: "text", pdfWeight: 1.1 },
-  { key: "status", label: "Status", kind: "text", pdfWeight: 1 },
+  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true },
   { key: "description", label: "Description", kind: "text", pdfWeight: 3.5 },
   { key: "createdAt", label: "Created", kind: "timestamp", pdfWeight: 2.1 },
   { key: "updatedAt", label: "Updated", kind: "timestamp" },
@@ -200,7 +202,7 @@ function routingCodesReport(ctx: SourceContext): ReportData {
 }
 
 const SWIFT_ACTIVITY_COLUMNS: readonly ReportColumn[] = [
-  { key: "activity", label: "Activity", kind: "text", pdfWeight: 1.2 },
+  { key: "activity", label: "Activity", kind: "text", pdfWeight: 1.2, summarize: true },
   { key: "activityAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
   { key: "id", label: "Id", kind: "text" },
   { key: "bicCode", label: "BIC Code", kind: "text", pdfWeight: 1.6 },
@@ -276,7 +278,7 @@ const IBAN_VALIDATION_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "createdAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
   { key: "iban", label: "IBAN (masked)", kind: "text", pdfWeight: 2.4 },
-  { key: "outcome", label: "Outcome", kind: "text", pdfWeight: 1 },
+  { key: "outcome", label: "Outcome", kind: "text", pdfWeight: 1, summarize: true },
   { key: "countryCode", label: "Country", kind: "text", pdfWeight: 0.8 },
   { key: "reason", label: "Reason", kind: "text", pdfWeight: 3.2 },
   { key: "responseStatus", label: "HTTP Status", kind: "integer", pdfWeight: 0.9 },
@@ -373,9 +375,9 @@ function ibanValidationReport(ctx: SourceContext): ReportData {
 const API_USAGE_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "createdAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
-  { key: "method", label: "Method", kind: "text", pdfWeight: 0.8 },
+  { key: "method", label: "Method", kind: "text", pdfWeight: 0.8, summarize: true },
   { key: "endpoint", label: "Endpoint", kind: "text", pdfWeight: 4 },
-  { key: "responseStatus", label: "HTTP Status", kind: "integer", pdfWeight: 0.9 },
+  { key: "responseStatus", label: "HTTP Status", kind: "integer", pdfWeight: 0.9, summarize: true },
   { key: "responseTimeMs", label: "Time (ms)", kind: "integer", pdfWeight: 0.9 },
   { key: "clientIp", label: "Client IP", kind: "text", pdfWeight: 1.6 },
   { key: "userAgent", label: "User Agent", kind: "text" },
@@ -434,9 +436,9 @@ const AUDIT_TRAIL_COLUMNS: readonly ReportColumn[] = [
   { key: "seq", label: "Seq", kind: "integer", pdfWeight: 0.7 },
   { key: "id", label: "Id", kind: "text" },
   { key: "performedAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
-  { key: "entityType", label: "Entity", kind: "text", pdfWeight: 1.3 },
+  { key: "entityType", label: "Entity", kind: "text", pdfWeight: 1.3, summarize: true },
   { key: "entityId", label: "Entity Id", kind: "text", pdfWeight: 2.3 },
-  { key: "action", label: "Action", kind: "text", pdfWeight: 1.1 },
+  { key: "action", label: "Action", kind: "text", pdfWeight: 1.1, summarize: true },
   { key: "performedBy", label: "Performed By (Id)", kind: "text" },
   { key: "performedByEmail", label: "Performed By", kind: "text", pdfWeight: 2 },
   { key: "ipAddress", label: "IP Address", kind: "text", pdfWeight: 1.3 },

@@ -10,6 +10,7 @@
  */
 import { PassThrough } from "node:stream";
 import PDFDocument from "pdfkit";
+import { fitColumnWidths, headerWords, pdfTimestamp, summaryEntries } from "../../../domain/pdf_layout.ts";
 import type ExcelJS from "exceljs";
 // The streaming writer alone: exceljs's index also loads its readers, whose dependencies ask for
 // process.umask() at import, which the server's --allow-sys list does not grant.
@@ -173,6 +174,17 @@ const PDF_RULE_COLOR = "#cbd5e1";
 const PDF_HEADER_FILL = "#e2e8f0";
 const BODY_FONT = "Helvetica";
 const BOLD_FONT = "Helvetica-Bold";
+const PDF_SUMMARY_TITLE_SIZE_PT = 11;
+const PDF_SUMMARY_SIZE_PT = 8;
+const PDF_SUMMARY_ROW_PT = 11;
+const PDF_SUMMARY_LABEL_WIDTH_PT = 180;
+const PDF_SUMMARY_COUNT_WIDTH_PT = 60;
+const PDF_SUMMARY_BAR_WIDTH_PT = 220;
+const PDF_SUMMARY_BAR_FILL = "#1e40af";
+/** Values listed per summarized column; the rest are counted together as "Other". */
+export const MAX_PDF_SUMMARY_VALUES = 12;
+/** Measured widths are exact; this keeps a word that fits exactly from wrapping on rounding. */
+const PDF_WORD_SLACK_PT = 0.5;
 
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const columns = data.columns.filter((column) => column.pdfWeight !== undefined);
@@ -265,20 +277,83 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     y = doc.y + 2;
   };
 
+  const summarized = data.columns.map((column, index) => ({ column, index })).filter(({ column }) => column.summarize);
+
+  /**
+   * The first page's summary: the row count and, for each summarized column (a status, a type, an
+   * outcome), the count of each value with a bar in proportion. Counted in a first pass over the
+   * rows (a PDF holds at most MAX_PDF_ROWS), so the summary can open the report while the table
+   * still streams after it.
+   */
+  const summaryPage = async () => {
+    const counts = summarized.map(() => new Map<string, number>());
+    let total = 0;
+    for await (const rows of data.pages()) {
+      for (const row of rows) {
+        total += 1;
+        summarized.forEach(({ index }, i) => {
+          const cell = row[index];
+          const value = cell === null || cell === "" ? "(none)" : pdfText(cell, MAX_PDF_CELL_CHARS);
+          counts[i].set(value, (counts[i].get(value) ?? 0) + 1);
+        });
+      }
+      await nextTick();
+    }
+    line("Summary", PDF_SUMMARY_TITLE_SIZE_PT, BOLD_FONT);
+    line(total === 0 ? "No rows in this range." : `Rows: ${total.toLocaleString("en-US")}`, PDF_SUMMARY_SIZE_PT);
+    if (total === 0) return;
+    const labelWidth = PDF_SUMMARY_LABEL_WIDTH_PT;
+    const countX = PDF_MARGIN_PT + labelWidth;
+    const barX = countX + PDF_SUMMARY_COUNT_WIDTH_PT;
+    summarized.forEach(({ column }, i) => {
+      y += PDF_SUMMARY_SIZE_PT / 2;
+      line(`By ${column.label.toLowerCase()}`, PDF_SUMMARY_SIZE_PT, BOLD_FONT);
+      const entries = summaryEntries(counts[i], MAX_PDF_SUMMARY_VALUES);
+      const most = Math.max(...entries.map(([, count]) => count));
+      doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT);
+      for (const [value, count] of entries) {
+        if (y + PDF_SUMMARY_ROW_PT > bottom()) return;
+        doc.fillColor("black").text(value, PDF_MARGIN_PT, y, { width: labelWidth - PDF_CELL_PADDING_PT, lineBreak: false, ellipsis: true });
+        doc.text(count.toLocaleString("en-US"), countX, y, {
+          width: PDF_SUMMARY_COUNT_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
+          align: "right",
+          lineBreak: false,
+        });
+        doc.rect(barX, y + 1, Math.max(1, (PDF_SUMMARY_BAR_WIDTH_PT * count) / most), PDF_SUMMARY_SIZE_PT - 1)
+          .fill(PDF_SUMMARY_BAR_FILL);
+        y += PDF_SUMMARY_ROW_PT;
+      }
+      doc.fillColor("black");
+    });
+  };
+
   async function* chunks(): AsyncGenerator<Uint8Array> {
     doc.addPage();
     pageNumber = 1;
     const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
-    const totalWeight = columns.reduce((sum, column) => sum + (column.pdfWeight ?? 0), 0);
-    widths = columns.map((column) => (tableWidth * (column.pdfWeight ?? 0)) / totalWeight);
+    // Each column is at least as wide as its header's longest word, so no header breaks inside a word.
+    doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
+    const minimums = columns.map((column) =>
+      Math.max(...headerWords(pdfText(column.label, MAX_PDF_CELL_CHARS)).map((word) => doc.widthOfString(word))) +
+      2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT
+    );
+    widths = fitColumnWidths(tableWidth, columns.map((column) => column.pdfWeight ?? 0), minimums);
     xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
     y = PDF_MARGIN_PT;
     footer();
     line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
-    for (const entry of headerLines(meta).slice(1)) line(`${entry.label}: ${entry.value}`, PDF_META_SIZE_PT);
+    for (const entry of headerLines(meta).slice(1)) {
+      line(`${entry.label}: ${entry.label === "Generated at" ? pdfTimestamp(entry.value) : entry.value}`, PDF_META_SIZE_PT);
+    }
     for (const note of data.notes) line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
     y += PDF_META_SIZE_PT;
-    tableHeader();
+    if (summarized.length > 0) {
+      await summaryPage();
+      yield* output.take();
+      newPage();
+    } else {
+      tableHeader();
+    }
     yield* output.take();
 
     for await (const rows of data.pages()) {
@@ -287,7 +362,9 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
         const texts = columns.map((column) => {
           const cell = row[data.columns.indexOf(column)];
           if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) truncated = true;
-          return pdfText(cell, MAX_PDF_CELL_CHARS);
+          // Timestamps read "2026-01-11 15:13 UTC" on paper; the other formats keep the exact instant.
+          const shown = column.kind === "timestamp" && typeof cell === "string" ? pdfTimestamp(cell) : cell;
+          return pdfText(shown, MAX_PDF_CELL_CHARS);
         });
         const height = rowHeight(texts);
         if (y + height > bottom()) newPage();

@@ -50,5 +50,8 @@ export const routingCodeSchema = z.object({
 });
 export type RoutingCode = z.infer<typeof routingCodeSchema>;
 
-export const routingCodeListSchema = z.array(routingCodeSchema);
+/** A list row also names the institution (null only if it no longer exists). */
+export const routingCodeListItemSchema = routingCodeSchema.extend({ institutionName: z.string().nullable() });
+export type RoutingCodeListItem = z.infer<typeof routingCodeListItemSchema>;
+export const routingCodeListSchema = z.array(routingCodeListItemSchema);
 export const routingCodePreviewSchema = z.object({ code: z.string() });

@@ -10,13 +10,17 @@ import { type Actor, recordAudit } from "../../audit.ts";
 import { EpochCache } from "../../change_epochs.ts";
 import type { Database, Queryable } from "../../db.ts";
 import { AppError, fromDomainError } from "../../errors.ts";
-import type { AssignRoutingCodeInput, RoutingCode } from "./schemas.ts";
+import type { AssignRoutingCodeInput, RoutingCode, RoutingCodeListItem } from "./schemas.ts";
 
 /** Attempts before a lost race on the UNIQUE code gives up (each attempt recomputes the serial). */
 export const MAX_ASSIGN_ATTEMPTS = 5;
 
-export function listRoutingCodes(db: Queryable): Promise<RoutingCode[]> {
-  return db.select().from(routingCodes).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code)).all();
+/** Every code, newest first, with its institution's name so screens show a name rather than an id. */
+export async function listRoutingCodes(db: Queryable): Promise<RoutingCodeListItem[]> {
+  const rows = await db.select({ code: routingCodes, institutionName: institutions.name }).from(routingCodes)
+    .leftJoin(institutions, eq(institutions.id, routingCodes.institutionId))
+    .orderBy(desc(routingCodes.createdAt), desc(routingCodes.code)).all();
+  return rows.map((row) => ({ ...row.code, institutionName: row.institutionName }));
 }
 
 /** Codes kept in memory for the public lookup; past this the oldest is forgotten (and re-read). */

@@ -6,6 +6,7 @@ import { needsApproval, submitForApproval } from "../../four_eyes.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
+  autoSweepBodySchema,
   countSweepsQuery,
   createSweepSchema,
   idempotencyKeySchema,
@@ -20,8 +21,10 @@ import {
   getSweep,
   listSweeps,
   loadSweepMessageData,
+  autoSweepPlan,
   previewAutoSweep,
   runAutoSweep,
+  sweepCharts,
 } from "./service.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -48,7 +51,13 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ since, count: await countSweepsSince(deps.db.read, since) });
   });
 
-  app.post("/balance-sweeps/auto-sweep", async (c) => {
+  /** Sweeps per day and ledger/liquid totals per currency per day, over the last 30 days. */
+  app.get("/balance-sweeps/charts", async (c) => c.json(await sweepCharts(deps.db.read)));
+
+  /** What the automatic sweep would move now (accounts, amounts, currencies), moving nothing. */
+  app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await autoSweepPlan(deps.db.read)));
+
+  app.post("/balance-sweeps/auto-sweep", validate("json", autoSweepBodySchema), async (c) => {
     // A run that would move more than the approval threshold in any one sweep needs a second person.
     const planned = await previewAutoSweep(deps.db);
     const large = [];
@@ -78,6 +87,7 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
       actorOf(c, deps.config),
       executorOf(c.get("user")),
       "threshold",
+      c.req.valid("json").planId,
     );
     return c.json({ sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) });
   });

@@ -44,3 +44,14 @@ export const listSweepsQuery = paginationQuery;
 export const countSweepsQuery = z.object({
   since: z.iso.datetime({ offset: true }),
 });
+
+/** A plan's fingerprint: the SHA-256 (hex) of its moves, as GET /balance-sweeps/auto-sweep/plan answers it. */
+const PLAN_ID_PATTERN = /^[0-9a-f]{64}$/;
+
+/**
+ * The automatic sweep's optional body. With `planId` the run goes ahead only if it would make
+ * exactly the moves of that plan (the one the user confirmed); without it, it sweeps as planned now.
+ */
+export const autoSweepBodySchema = z.object({
+  planId: z.string().regex(PLAN_ID_PATTERN, "Not a plan id from the auto-sweep plan").optional(),
+});

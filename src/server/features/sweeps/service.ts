@@ -24,6 +24,7 @@ import {
   users,
 } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
+import { fillBuckets, lastDays } from "../../../domain/time_buckets.ts";
 import { planAutoSweeps, planManualSweep, type SweepAccount, type SweepPlan } from "../../../domain/sweep.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
 import {
@@ -34,7 +35,7 @@ import {
   statementsOf,
   type Writer,
 } from "../../db.ts";
-import { AppError, fromDomainError, notFound } from "../../errors.ts";
+import { AppError, conflict, fromDomainError, notFound } from "../../errors.ts";
 import {
   type BalanceMoveResult,
   moveBalances,
@@ -533,6 +534,7 @@ export async function autoSweepInTransaction(
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
+  expectedPlanId?: string,
 ): Promise<SweepDto[]> {
   const statements = statementsOf(writer);
   const rows = await statements.all<MovedAccount>(
@@ -541,6 +543,9 @@ export async function autoSweepInTransaction(
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const plans = planAutoSweeps(rows.map(toSweepAccount));
+  if (expectedPlanId !== undefined && autoSweepPlanId(plans) !== expectedPlanId) {
+    throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+  }
   const label = sweepType === "scheduled" ? "Scheduled" : "Automatic";
   const sweeps: SweepDto[] = [];
   for (const plan of plans) {
@@ -563,10 +568,69 @@ export async function runAutoSweep(
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
+  expectedPlanId?: string,
 ): Promise<SweepDto[]> {
   return await db.writeStatements((statements) =>
-    autoSweepInTransaction(statements, actor, executor, sweepType)
+    autoSweepInTransaction(statements, actor, executor, sweepType, expectedPlanId)
   );
+}
+
+export const AUTO_SWEEP_PLAN_CHANGED =
+  "The balances changed since this plan was shown; review the new plan before sweeping";
+
+/** The fingerprint of a run's moves: which account sends how much where, in order. */
+function autoSweepPlanId(plans: readonly SweepPlan[]): string {
+  const text = plans.map((plan) => `${plan.sourceId}>${plan.targetId}:${plan.amountMinor}`).join("\n");
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export interface AutoSweepPlanMove {
+  sourceAccountNumber: string;
+  sourceAccountName: string;
+  targetAccountNumber: string;
+  targetAccountName: string;
+  currency: string;
+  /** Decimal string, e.g. "1250.00". */
+  amount: string;
+}
+
+export interface AutoSweepPlanDto {
+  planId: string;
+  sweeps: AutoSweepPlanMove[];
+  totals: { currency: string; amount: string }[];
+}
+
+/**
+ * What an automatic run would move now, without moving anything: the same planner over the same
+ * accounts in the same order as the run itself. Confirming sends back `planId`, and the run
+ * refuses if its own plan has changed in between.
+ */
+export async function autoSweepPlan(db: Queryable): Promise<AutoSweepPlanDto> {
+  const rows = await db.all<MovedAccount>(
+    sql.raw(`SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const plans = planAutoSweeps(rows.map(toSweepAccount));
+  const totals = new Map<string, bigint>();
+  const sweeps = plans.map((plan) => {
+    const source = byId.get(plan.sourceId)!;
+    const target = byId.get(plan.targetId)!;
+    totals.set(source.currency, (totals.get(source.currency) ?? 0n) + plan.amountMinor);
+    return {
+      sourceAccountNumber: source.accountNumber,
+      sourceAccountName: source.accountName,
+      targetAccountNumber: target.accountNumber,
+      targetAccountName: target.accountName,
+      currency: source.currency,
+      amount: formatMoney(plan.amountMinor),
+    };
+  });
+  return {
+    planId: autoSweepPlanId(plans),
+    sweeps,
+    totals: [...totals].sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, minor]) => ({ currency, amount: formatMoney(minor) })),
+  };
 }
 
 const sourceAccount = alias(ledgerAccounts, "source_account");
@@ -691,4 +755,61 @@ export async function loadSweepMessageData(db: Queryable, id: string): Promise<S
   const target = accounts.find((row) => row.id === sweep.targetAccountId);
   if (!source || !target) throw new Error(`Sweep ${id} references a missing account`);
   return { sweep, debtor: await messageAccount(db, source), creditor: await messageAccount(db, target) };
+}
+
+/** The Balance Sweep Management charts cover this many days, today included. */
+export const SWEEP_CHART_DAYS = 30;
+
+export interface SweepChartsDto {
+  /** "YYYY-MM-DD" (UTC), oldest first. */
+  days: string[];
+  /** Sweeps executed per day. */
+  sweepsPerDay: number[];
+  /** Per currency, the summed closing balance of ledger and of liquid accounts per day, as decimal strings. */
+  liquidity: { currency: string; ledger: string[]; liquid: string[] }[];
+}
+
+/**
+ * The screen's charts, aggregated here: sweeps per day, and per currency the ledger and liquid
+ * totals at each day's close, read from the ledger journal (each account's last balance_after
+ * before the next midnight UTC), so the history is what the books said, not a reconstruction.
+ */
+export async function sweepCharts(db: Queryable, now = new Date()): Promise<SweepChartsDto> {
+  const days = lastDays(now, SWEEP_CHART_DAYS);
+  const [sweeps, closings] = await Promise.all([
+    db.all<{ bucket: string; count: number }>(sql`SELECT substr(executed_at, 1, 10) AS bucket, count(*) AS count
+      FROM balance_sweeps WHERE executed_at >= ${days[0]} GROUP BY bucket`),
+    db.all<{ day: string; currency: string; accountType: string; balanceMinor: number }>(sql`
+      WITH RECURSIVE chart_days(day) AS (
+        SELECT ${days[0]} UNION ALL SELECT date(day, '+1 day') FROM chart_days WHERE day < ${days.at(-1)}
+      )
+      SELECT d.day AS day, a.currency AS currency, a.account_type AS accountType,
+        sum(coalesce((SELECT e.balance_after_minor FROM ledger_entries e
+          WHERE e.account_id = a.id AND e.created_at < date(d.day, '+1 day')
+          ORDER BY e.seq DESC LIMIT 1), 0)) AS balanceMinor
+      FROM chart_days d CROSS JOIN ledger_accounts a
+      WHERE a.account_type IN ('ledger', 'liquid')
+      GROUP BY d.day, a.currency, a.account_type`),
+  ]);
+  const dayIndex = new Map(days.map((day, index) => [day, index]));
+  const byCurrency = new Map<string, { ledger: bigint[]; liquid: bigint[] }>();
+  for (const row of closings) {
+    const index = dayIndex.get(row.day);
+    if (index === undefined) continue;
+    let entry = byCurrency.get(row.currency);
+    if (!entry) {
+      entry = { ledger: days.map(() => 0n), liquid: days.map(() => 0n) };
+      byCurrency.set(row.currency, entry);
+    }
+    entry[row.accountType === "ledger" ? "ledger" : "liquid"][index] = BigInt(row.balanceMinor);
+  }
+  return {
+    days,
+    sweepsPerDay: fillBuckets(days, sweeps),
+    liquidity: [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, entry]) => ({
+      currency,
+      ledger: entry.ledger.map(formatMoney),
+      liquid: entry.liquid.map(formatMoney),
+    })),
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * The signed-in user's own password change (issue 20): from the sidebar at any time, and as the only
- * screen while an initial or reset password is still in use.
+ * screen while an initial or reset password is still in use. Loaded on demand: the dialog library
+ * stays out of the initial download.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -87,17 +88,12 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-export function ChangePasswordButton() {
-  const [open, setOpen] = useState(false);
+/** The sidebar's password change dialog; loaded on first open (change_password_button.tsx). */
+export default function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <>
-      <Button variant="outline" size="sm" className="mt-3 w-full" onClick={() => setOpen(true)}>
-        Change password
-      </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Change password">
-        <ChangePasswordForm onDone={() => setOpen(false)} />
-      </Dialog>
-    </>
+    <Dialog open={open} onClose={onClose} title="Change password">
+      <ChangePasswordForm onDone={onClose} />
+    </Dialog>
   );
 }
 

@@ -1,24 +1,33 @@
 import { useSetAtom } from "jotai";
+import { Bell, Menu } from "lucide-react";
+import { useLocation } from "react-router";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
 import { ReplicationBadge } from "./replication_status.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
 import { IfAllowed } from "../if_allowed.tsx";
+import { screenTitle } from "./nav_items.ts";
 
-export function Header() {
+export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
+  const { pathname } = useLocation();
   return (
-    <header className="flex h-16 items-center justify-between border-b border-slate-200 bg-white px-6">
-      <p className="text-lg font-semibold text-slate-900">Dashboard</p>
-      <div className="flex items-center gap-3">
-        <ReplicationBadge />
+    <header className="flex h-16 shrink-0 items-center justify-between gap-2 border-b border-slate-200 bg-white px-4 sm:px-6">
+      <div className="flex min-w-0 items-center gap-2">
+        <Button variant="ghost" size="icon" className="shrink-0 lg:hidden" aria-label="Open menu" onClick={onOpenMenu}>
+          <Menu aria-hidden="true" className="h-5 w-5" />
+        </Button>
+        {/* The screen's name; status badges about the node sit beside it, in this row. */}
+        <p className="truncate text-lg font-semibold text-slate-900" data-testid="screen-title">{screenTitle(pathname)}</p>
+        <div className="shrink-0">
+          <ReplicationBadge />
+        </div>
+      </div>
+      <div className="flex shrink-0 items-center gap-2 sm:gap-3">
         <Tooltip content="No new notifications">
           {(tooltipProps) => (
             <Button variant="ghost" size="icon" aria-label="Notifications" {...tooltipProps}>
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-                <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-                <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-              </svg>
+              <Bell aria-hidden="true" className="h-5 w-5" />
             </Button>
           )}
         </Tooltip>

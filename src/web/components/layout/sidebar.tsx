@@ -1,50 +1,108 @@
+import {
+  ArrowLeftRight,
+  BookOpen,
+  Cable,
+  ChartColumn,
+  ClipboardCheck,
+  CreditCard,
+  Globe,
+  Handshake,
+  Hash,
+  History,
+  KeyRound,
+  Landmark,
+  LayoutDashboard,
+  type LucideIcon,
+  Settings,
+  ShieldCheck,
+  Users,
+  Wallet,
+} from "lucide-react";
 import { NavLink } from "react-router";
 import { mayCall, ROLE_LABELS, ruleFor } from "../../../domain/access.ts";
 import { usePendingApprovalCount } from "../../lib/approval.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
-import { ChangePasswordButton } from "./change_password.tsx";
-import { NAV_ITEMS } from "./nav_items.ts";
+import { ChangePasswordButton } from "./change_password_button.tsx";
+import { NAV_GROUPS, NAV_ITEMS, type NavItem } from "./nav_items.ts";
 
-export function Sidebar({ user }: { user: AuthUser | undefined }) {
+const ICONS: Record<NavItem["path"], LucideIcon> = {
+  "/": LayoutDashboard,
+  "/institutions": Landmark,
+  "/routing-codes": Hash,
+  "/swift-bic": Globe,
+  "/iban-validation": ShieldCheck,
+  "/national-routing": BookOpen,
+  "/central-bank-connections": Cable,
+  "/balance-sweep": ArrowLeftRight,
+  "/fintech-operations": Wallet,
+  "/card-management": CreditCard,
+  "/partnership-expediter": Handshake,
+  "/api-management": KeyRound,
+  "/reports": ChartColumn,
+  "/settings": Settings,
+  "/approvals": ClipboardCheck,
+  "/users": Users,
+  "/audit-trail": History,
+};
+
+function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: number; onNavigate?: () => void }) {
+  const Icon = ICONS[item.path];
+  return (
+    <li>
+      <NavLink
+        to={item.path}
+        end={item.path === "/"}
+        onClick={onNavigate}
+        className={({ isActive }) =>
+          `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
+            isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          }`}
+      >
+        <Icon aria-hidden="true" className="h-4 w-4 shrink-0" />
+        <span className="flex-1">{item.label}</span>
+        {item.path === "/approvals" && pending > 0 && (
+          <span
+            className="ml-2 rounded-full bg-amber-700 px-2 py-0.5 text-xs font-semibold text-white"
+            data-testid="approvals-badge"
+            aria-label={`${pending} pending`}
+          >
+            {pending}
+          </span>
+        )}
+      </NavLink>
+    </li>
+  );
+}
+
+/** Brand, the grouped navigation and the signed-in user: the same content in the sidebar and the slide-over. */
+export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
   const pending = usePendingApprovalCount();
   const roles = user?.roles ?? [];
-  const items = NAV_ITEMS.filter((item) => {
-    if (!item.api) return true;
+  const items = NAV_ITEMS.filter((item: NavItem) => {
+    if (!("api" in item)) return true;
     const rule = ruleFor(item.api[0], item.api[1]);
     return rule !== undefined && mayCall(rule, roles);
   });
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white">
-      <div className="border-b border-slate-200 px-5 py-4">
-        <p className="text-base font-semibold text-slate-900">Central Bank Registry</p>
-        <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
-      </div>
+    <>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="space-y-1">
-          {items.map((item) => (
-            <li key={item.path}>
-              <NavLink
-                to={item.path}
-                end={item.path === "/"}
-                className={({ isActive }) =>
-                  `flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
-                    isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-                  }`}
-              >
-                {item.label}
-                {item.path === "/approvals" && pending > 0 && (
-                  <span
-                    className="ml-2 rounded-full bg-amber-700 px-2 py-0.5 text-xs font-semibold text-white"
-                    data-testid="approvals-badge"
-                    aria-label={`${pending} pending`}
-                  >
-                    {pending}
-                  </span>
-                )}
-              </NavLink>
-            </li>
+          {items.filter((item) => item.group === null).map((item) => (
+            <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
           ))}
         </ul>
+        {NAV_GROUPS.map((group) => (
+          <div key={group} className="mt-5">
+            <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              {group}
+            </h2>
+            <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
+              {items.filter((item) => item.group === group).map((item) => (
+                <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <div className="border-t border-slate-200 p-4">
         <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
@@ -63,6 +121,27 @@ export function Sidebar({ user }: { user: AuthUser | undefined }) {
           </button>
         </form>
       </div>
+    </>
+  );
+}
+
+export function Brand() {
+  return (
+    <>
+      <p className="text-base font-semibold text-slate-900">Central Bank Registry</p>
+      <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
+    </>
+  );
+}
+
+/** The fixed sidebar from 1024 px up; narrower windows use the slide-over below instead. */
+export function Sidebar({ user }: { user: AuthUser | undefined }) {
+  return (
+    <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
+      <div className="border-b border-slate-200 px-5 py-4">
+        <Brand />
+      </div>
+      <SidebarContent user={user} />
     </aside>
   );
 }

@@ -1,9 +1,18 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { Skeleton } from "./spinner.tsx";
 
+/**
+ * A table that scrolls sideways inside its card when the window is narrower than its columns; the
+ * scrolling region is focusable and named, so keyboard users can scroll it too.
+ */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div className="w-full overflow-x-auto">
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="relative w-full overflow-x-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+    >
       <table aria-label={label} className="w-full caption-bottom text-sm">{children}</table>
     </div>
   );

@@ -52,7 +52,10 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
   );
 }
 
-/** The notification region: F8 moves focus to it, as the spec requires. */
+/**
+ * The notification region: F8 moves focus to it, as the spec requires. From 1024 px up it sits over
+ * the sidebar's foot, so a toast never covers a table's last column or a row's action.
+ */
 export function Toaster() {
   const toasts = useAtomValue(toastsAtom);
   const region = useRef<HTMLElement>(null);
@@ -69,7 +72,7 @@ export function Toaster() {
   }, []);
 
   return (
-    <section ref={region} tabIndex={-1} aria-label="Notifications (F8)" className="pointer-events-none fixed bottom-0 right-0 z-50 flex w-full max-w-sm flex-col p-4 focus:outline-none">
+    <section ref={region} tabIndex={-1} aria-label="Notifications (F8)" className="pointer-events-none fixed bottom-0 left-0 z-50 flex w-full flex-col p-4 focus:outline-none sm:max-w-sm lg:w-64">
       <ol className="flex flex-col gap-2">
         {toasts.map((item) => <ToastView key={item.id} item={item} onDismiss={() => dismissToast(item.id)} />)}
       </ol>

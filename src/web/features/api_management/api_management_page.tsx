@@ -10,6 +10,7 @@ import { DocsTab } from "./docs_tab.tsx";
 import { EndpointsTab } from "./endpoints_tab.tsx";
 import { KeysTab } from "./keys_tab.tsx";
 import { LogsTab } from "./logs_tab.tsx";
+import { TrafficCharts } from "./traffic_charts.tsx";
 import { API_LOG_STATS_KEY, type ApiLogStats } from "./types.ts";
 import { useMayCall } from "../../lib/auth.ts";
 
@@ -54,6 +55,7 @@ export default function ApiManagementPage() {
           hint="Neither revoked nor expired"
         />
       </div>
+      <TrafficCharts />
       <Tabs
         label="API management sections"
         tabs={[

@@ -1,12 +1,13 @@
 /** API keys (administrators): create one (shown once, with a copy button), list them, revoke one. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -67,7 +68,7 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+        <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
           <TextField
             label="Key name"
             required
@@ -175,11 +176,51 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
   );
 }
 
+function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
+  return [
+    { accessorKey: "name", header: "Name", meta: { cellClassName: "font-medium" } },
+    {
+      accessorKey: "keyPrefix",
+      header: "Key",
+      enableSorting: false,
+      meta: { cellClassName: "font-mono text-xs" },
+      cell: ({ row }) => `${row.original.keyPrefix}…`,
+    },
+    { accessorKey: "status", header: "Status", cell: ({ row }) => <KeyStatusBadge status={row.original.status} /> },
+    { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
+    {
+      id: "lastUsedAt",
+      header: "Last used",
+      accessorFn: (apiKey) => apiKey.lastUsedAt ?? "",
+      cell: ({ row }) => (row.original.lastUsedAt ? formatDateTime(row.original.lastUsedAt) : "Never"),
+    },
+    {
+      id: "expiresAt",
+      header: "Expires",
+      accessorFn: (apiKey) => apiKey.expiresAt ?? "9999",
+      cell: ({ row }) => (row.original.expiresAt ? formatDateTime(row.original.expiresAt) : "Never"),
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      enableSorting: false,
+      meta: { srOnlyHeader: true, cellClassName: "text-right" },
+      cell: ({ row }) =>
+        row.original.status !== "revoked" && (
+          <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`} onClick={() => onRevoke(row.original)}>
+            Revoke
+          </Button>
+        ),
+    },
+  ];
+}
+
 export function KeysTab() {
   const keys = useQuery<ApiKey[]>({ queryKey: [API_KEYS_KEY] });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const list = keys.data ?? [];
+  const columns = useMemo(() => keyColumns(setRevoking), []);
   return (
     <div className="space-y-6">
       <CreateKeyCard onCreated={setCreated} />
@@ -189,65 +230,22 @@ export function KeysTab() {
           <CardDescription>Newest first. A revoked or expired key answers 401 Unauthorized.</CardDescription>
         </CardHeader>
         <CardContent>
-          {keys.isError
-            ? (
-              <EmptyState
-                title="API keys could not be loaded"
-                text="Only administrators can manage API keys."
-              />
-            )
-            : !keys.isLoading && list.length === 0
-            ? (
-              <EmptyState
-                title="No API keys yet"
-                text="Create a key above to let a bank or payment system call the API."
-              />
-            )
-            : (
-              <Table label="API keys">
-                <THead>
-                  <Tr>
-                    <Th>Name</Th>
-                    <Th>Key</Th>
-                    <Th>Status</Th>
-                    <Th>Created</Th>
-                    <Th>Last used</Th>
-                    <Th>Expires</Th>
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {keys.isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={7} />
-                    : list.map((apiKey) => (
-                      <Tr key={apiKey.id}>
-                        <Td className="font-medium">{apiKey.name}</Td>
-                        <Td className="font-mono text-xs">{apiKey.keyPrefix}…</Td>
-                        <Td>
-                          <KeyStatusBadge status={apiKey.status} />
-                        </Td>
-                        <Td>{formatDate(apiKey.createdAt)}</Td>
-                        <Td>{apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : "Never"}</Td>
-                        <Td>{apiKey.expiresAt ? formatDateTime(apiKey.expiresAt) : "Never"}</Td>
-                        <Td className="text-right">
-                          {apiKey.status !== "revoked" && (
-                            <Button
-                              variant="outline"
-                              size="sm"
-                              aria-label={`Revoke ${apiKey.name}`}
-                              onClick={() => setRevoking(apiKey)}
-                            >
-                              Revoke
-                            </Button>
-                          )}
-                        </Td>
-                      </Tr>
-                    ))}
-                </TBody>
-              </Table>
-            )}
+          <DataTable
+            label="API keys"
+            columns={columns}
+            rows={list}
+            getRowId={(apiKey) => apiKey.id}
+            isLoading={keys.isLoading}
+            loadingRows={LOADING_ROWS}
+            empty={keys.isError
+              ? <EmptyState title="API keys could not be loaded" text="Only administrators can manage API keys." />
+              : (
+                <EmptyState
+                  title="No API keys yet"
+                  text="Create a key above to let a bank or payment system call the API."
+                />
+              )}
+          />
         </CardContent>
       </Card>
       <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />

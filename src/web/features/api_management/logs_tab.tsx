@@ -1,12 +1,13 @@
 /** Recent API requests from the request log, filtered by status and endpoint, with their (redacted) payloads. */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { MethodBadge } from "./endpoints_tab.tsx";
@@ -83,6 +84,60 @@ function EntryDialog({ entry, onClose }: { entry: ApiLogEntry | null; onClose: (
   );
 }
 
+function logColumns(onDetails: (entry: ApiLogEntry) => void): ColumnDef<ApiLogEntry>[] {
+  return [
+    {
+      accessorKey: "createdAt",
+      header: "Time",
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: ({ row }) => formatDateTime(row.original.createdAt),
+    },
+    { accessorKey: "method", header: "Method", cell: ({ row }) => <MethodBadge method={row.original.method} /> },
+    {
+      accessorKey: "endpoint",
+      header: "Endpoint",
+      meta: { cellClassName: "max-w-xs truncate font-mono text-xs" },
+      cell: ({ row }) => <span title={row.original.endpoint}>{row.original.endpoint}</span>,
+    },
+    {
+      accessorKey: "responseStatus",
+      header: "Status",
+      cell: ({ row }) => <StatusCode status={row.original.responseStatus} />,
+    },
+    {
+      id: "latency",
+      header: "Latency",
+      accessorFn: (entry) => entry.responseTime ?? -1,
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: ({ row }) => (row.original.responseTime === null ? "—" : `${row.original.responseTime} ms`),
+    },
+    { id: "caller", header: "Caller", accessorFn: caller, meta: { cellClassName: "whitespace-nowrap" } },
+    {
+      id: "client",
+      header: "Client",
+      enableSorting: false,
+      meta: { cellClassName: "font-mono text-xs" },
+      cell: ({ row }) => row.original.clientIp ?? "—",
+    },
+    {
+      id: "details",
+      header: "Details",
+      enableSorting: false,
+      meta: { srOnlyHeader: true, cellClassName: "text-right" },
+      cell: ({ row }) => (
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Details of ${row.original.method} ${row.original.endpoint} at ${formatDateTime(row.original.createdAt)}`}
+          onClick={() => onDetails(row.original)}
+        >
+          Details
+        </Button>
+      ),
+    },
+  ];
+}
+
 export function LogsTab() {
   const [filters, setFilters] = useState({ status: "", endpoint: "" });
   const [open, setOpen] = useState<ApiLogEntry | null>(null);
@@ -90,6 +145,7 @@ export function LogsTab() {
   const url = apiLogsUrl(filters, LOG_PAGE_SIZE);
   const logs = useQuery<ApiLogEntry[]>({ queryKey: [url] });
   const entries = logs.data ?? [];
+  const columns = useMemo(() => logColumns(setOpen), []);
   const refresh = () =>
     queryClient.invalidateQueries({
       predicate: (query) => String(query.queryKey[0]).startsWith(API_LOGS_KEY),
@@ -127,68 +183,17 @@ export function LogsTab() {
             options={ENDPOINT_OPTIONS}
           />
         </div>
-        {logs.isError
-          ? (
-            <EmptyState
-              title="The request log could not be loaded"
-              text="Only administrators can read the request log."
-            />
-          )
-          : !logs.isLoading && entries.length === 0
-          ? <EmptyState title="No requests found" text="No logged request matches these filters yet." />
-          : (
-            <Table label="Recent API requests">
-              <THead>
-                <Tr>
-                  <Th>Time</Th>
-                  <Th>Method</Th>
-                  <Th>Endpoint</Th>
-                  <Th>Status</Th>
-                  <Th>Latency</Th>
-                  <Th>Caller</Th>
-                  <Th>Client</Th>
-                  <Th>
-                    <span className="sr-only">Details</span>
-                  </Th>
-                </Tr>
-              </THead>
-              <TBody>
-                {logs.isLoading
-                  ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
-                  : entries.map((entry) => (
-                    <Tr key={entry.id}>
-                      <Td className="whitespace-nowrap">{formatDateTime(entry.createdAt)}</Td>
-                      <Td>
-                        <MethodBadge method={entry.method} />
-                      </Td>
-                      <Td className="max-w-xs truncate font-mono text-xs" title={entry.endpoint}>
-                        {entry.endpoint}
-                      </Td>
-                      <Td>
-                        <StatusCode status={entry.responseStatus} />
-                      </Td>
-                      <Td className="whitespace-nowrap">
-                        {entry.responseTime === null ? "—" : `${entry.responseTime} ms`}
-                      </Td>
-                      <Td className="whitespace-nowrap">{caller(entry)}</Td>
-                      <Td className="font-mono text-xs">{entry.clientIp ?? "—"}</Td>
-                      <Td className="text-right">
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-label={`Details of ${entry.method} ${entry.endpoint} at ${
-                            formatDateTime(entry.createdAt)
-                          }`}
-                          onClick={() => setOpen(entry)}
-                        >
-                          Details
-                        </Button>
-                      </Td>
-                    </Tr>
-                  ))}
-              </TBody>
-            </Table>
-          )}
+        <DataTable
+          label="Recent API requests"
+          columns={columns}
+          rows={entries}
+          getRowId={(entry) => entry.id}
+          isLoading={logs.isLoading}
+          loadingRows={LOADING_ROWS}
+          empty={logs.isError
+            ? <EmptyState title="The request log could not be loaded" text="Only administrators can read the request log." />
+            : <EmptyState title="No requests found" text="No logged request matches these filters yet." />}
+        />
       </CardContent>
       <EntryDialog entry={open} onClose={() => setOpen(null)} />
     </Card>

@@ -1,10 +1,10 @@
 /**
- * Spec 2.10 Balance Sweep Management: Auto Sweep, the Manual Sweep and Add Account dialogs, four
+ * Spec 2.10 Balance Sweep Management: Auto Sweep (planned and confirmed first), the Manual Sweep and Add Account dialogs, four
  * summary cards (ledger and liquid totals summed here by account type in exact BigInt minor units,
  * today's sweeps, active accounts), the accounts table and the 10 newest sweeps, each with its
  * ISO 20022 camt.050 message to download.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
@@ -17,159 +17,210 @@ import {
   CardTitle,
   StatCard,
 } from "../../components/ui/card.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime, titleCase } from "../../lib/format.ts";
-import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
+import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
+import { SweepCharts } from "./sweep_charts.tsx";
 import {
+  ACCOUNT_TYPES,
   ACCOUNTS_KEY,
-  AUTO_SWEEP_PATH,
   type BalanceSweep,
   executorName,
   formatAmount,
   formatTotals,
-  invalidateSweepData,
   type LedgerAccount,
   RECENT_SWEEPS_KEY,
   RECENT_SWEEPS_SHOWN,
   SWEEPS_PATH,
   todayCountKey,
+  toMinor,
   totalsByCurrency,
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 
-const LOADING_ROWS = 5;
-
-function LoadingRows({ columns }: { columns: number }) {
-  return (
-    <>
-      {Array.from({ length: LOADING_ROWS }, (_, row) => (
-        <Tr key={row}>
-          {Array.from({ length: columns }, (_, column) => (
-            <Td key={column}>
-              <Skeleton className="h-4 w-full" />
-            </Td>
-          ))}
-        </Tr>
-      ))}
-    </>
-  );
+function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
+  return [
+    {
+      accessorKey: "accountName",
+      header: "Account",
+      cell: ({ row }) => (
+        <>
+          <div className="font-medium text-slate-900">{row.original.accountName}</div>
+          <div className="font-mono text-xs text-slate-600">{row.original.accountNumber}</div>
+        </>
+      ),
+    },
+    {
+      accessorKey: "accountType",
+      header: "Type",
+      filterFn: "equals",
+      cell: ({ row }) => <Badge variant="outline">{titleCase(row.original.accountType)}</Badge>,
+    },
+    {
+      id: "currentBalance",
+      header: "Current Balance",
+      accessorFn: (account) => toMinor(account.currentBalance),
+      sortingFn: "basic",
+      meta: { cellClassName: "text-right tabular-nums" },
+      cell: ({ row }) => formatAmount(row.original.currentBalance, row.original.currency),
+    },
+    {
+      id: "availableBalance",
+      header: "Available",
+      accessorFn: (account) => toMinor(account.availableBalance),
+      sortingFn: "basic",
+      meta: { cellClassName: "text-right tabular-nums" },
+      cell: ({ row }) => formatAmount(row.original.availableBalance, row.original.currency),
+    },
+    {
+      id: "sweepThreshold",
+      header: "Sweep Threshold",
+      enableSorting: false,
+      meta: { cellClassName: "text-right tabular-nums" },
+      cell: ({ row }) =>
+        row.original.sweepThreshold === null ? "—" : formatAmount(row.original.sweepThreshold, row.original.currency),
+    },
+    {
+      id: "target",
+      header: "Target Liquid Account",
+      accessorFn: (account) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
+    },
+    {
+      accessorKey: "accountStatus",
+      header: "Status",
+      filterFn: "equals",
+      cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
+    },
+    {
+      id: "lastSweepDate",
+      header: "Last Sweep",
+      accessorFn: (account) => account.lastSweepDate ?? "",
+      cell: ({ row }) => (row.original.lastSweepDate ? formatDateTime(row.original.lastSweepDate) : "Never"),
+    },
+  ];
 }
+
+const ACCOUNT_FILTERS: FilterDef[] = [
+  {
+    columnId: "accountType",
+    label: "Filter by account type",
+    allLabel: "All types",
+    options: ACCOUNT_TYPES.map((type) => ({ value: type, label: titleCase(type) })),
+  },
+  {
+    columnId: "accountStatus",
+    label: "Filter by status",
+    allLabel: "All statuses",
+    options: ["active", "inactive", "frozen", "closed"].map((status) => ({ value: status, label: titleCase(status) })),
+  },
+];
 
 function AccountsTable({ accounts, isLoading }: { accounts: readonly LedgerAccount[]; isLoading: boolean }) {
-  const names = useMemo(() => new Map(accounts.map((account) => [account.id, account.accountName])), [
-    accounts,
-  ]);
-  if (!isLoading && accounts.length === 0) {
-    return <EmptyState title="No accounts yet" text="Ledger and liquid accounts you add will appear here." />;
-  }
+  const columns = useMemo(
+    () => accountColumns(new Map(accounts.map((account) => [account.id, account.accountName]))),
+    [accounts],
+  );
   return (
-    <Table label="Ledger and liquid accounts">
-      <THead>
-        <Tr>
-          <Th>Account</Th>
-          <Th>Type</Th>
-          <Th className="text-right">Current Balance</Th>
-          <Th className="text-right">Available</Th>
-          <Th className="text-right">Sweep Threshold</Th>
-          <Th>Target Liquid Account</Th>
-          <Th>Status</Th>
-          <Th>Last Sweep</Th>
-        </Tr>
-      </THead>
-      <TBody>
-        {isLoading ? <LoadingRows columns={8} /> : accounts.map((account) => (
-          <Tr key={account.id}>
-            <Td>
-              <div className="font-medium text-slate-900">{account.accountName}</div>
-              <div className="font-mono text-xs text-slate-600">{account.accountNumber}</div>
-            </Td>
-            <Td>
-              <Badge variant="outline">{titleCase(account.accountType)}</Badge>
-            </Td>
-            <Td className="text-right tabular-nums">
-              {formatAmount(account.currentBalance, account.currency)}
-            </Td>
-            <Td className="text-right tabular-nums">
-              {formatAmount(account.availableBalance, account.currency)}
-            </Td>
-            <Td className="text-right tabular-nums">
-              {account.sweepThreshold === null ? "—" : formatAmount(account.sweepThreshold, account.currency)}
-            </Td>
-            <Td>{account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"}</Td>
-            <Td>
-              <StatusBadge status={account.accountStatus} />
-            </Td>
-            <Td>{account.lastSweepDate ? formatDateTime(account.lastSweepDate) : "Never"}</Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
+    <DataTable
+      label="Ledger and liquid accounts"
+      columns={columns}
+      rows={accounts}
+      getRowId={(account) => account.id}
+      isLoading={isLoading}
+      filters={ACCOUNT_FILTERS}
+      empty={accounts.length === 0
+        ? <EmptyState title="No accounts yet" text="Ledger and liquid accounts you add will appear here." />
+        : <EmptyState title="No matching accounts" text="Choose another type or status." />}
+    />
   );
 }
 
+const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
+  {
+    accessorKey: "executedAt",
+    header: "Executed",
+    cell: ({ row }) => (
+      <>
+        <div>{formatDateTime(row.original.executedAt)}</div>
+        <div className="font-mono text-xs text-slate-600">{row.original.transactionReference}</div>
+      </>
+    ),
+  },
+  {
+    accessorKey: "sweepType",
+    header: "Type",
+    cell: ({ row }) => <Badge variant="outline">{titleCase(row.original.sweepType)}</Badge>,
+  },
+  {
+    id: "from",
+    header: "From",
+    accessorFn: (sweep) => sweep.sourceAccount.accountName,
+    cell: ({ row }) => (
+      <>
+        <div>{row.original.sourceAccount.accountName}</div>
+        <div className="font-mono text-xs text-slate-600">{row.original.sourceAccount.accountNumber}</div>
+      </>
+    ),
+  },
+  {
+    id: "to",
+    header: "To",
+    accessorFn: (sweep) => sweep.targetAccount.accountName,
+    cell: ({ row }) => (
+      <>
+        <div>{row.original.targetAccount.accountName}</div>
+        <div className="font-mono text-xs text-slate-600">{row.original.targetAccount.accountNumber}</div>
+      </>
+    ),
+  },
+  {
+    id: "amount",
+    header: "Amount",
+    accessorFn: (sweep) => toMinor(sweep.sweepAmount),
+    sortingFn: "basic",
+    meta: { cellClassName: "text-right tabular-nums" },
+    cell: ({ row }) => formatAmount(row.original.sweepAmount, row.original.currency),
+  },
+  {
+    accessorKey: "sweepStatus",
+    header: "Status",
+    cell: ({ row }) => (
+      <Badge variant={row.original.sweepStatus === "completed" ? "default" : "secondary"}>
+        {row.original.sweepStatus}
+      </Badge>
+    ),
+  },
+  { id: "executedBy", header: "Executed By", accessorFn: executorName },
+  {
+    id: "iso20022",
+    header: "ISO 20022",
+    enableSorting: false,
+    cell: ({ row }) => (
+      <a
+        href={`${SWEEPS_PATH}/${row.original.id}/iso20022`}
+        download
+        className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
+        aria-label={`Download ISO 20022 message for sweep ${row.original.transactionReference ?? row.original.id}`}
+      >
+        camt.050
+      </a>
+    ),
+  },
+];
+
 function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSweep[]; isLoading: boolean }) {
-  if (!isLoading && sweeps.length === 0) {
-    return <EmptyState title="No sweeps yet" text="Manual and automatic sweeps will appear here." />;
-  }
   return (
-    <Table label="Recent balance sweeps">
-      <THead>
-        <Tr>
-          <Th>Executed</Th>
-          <Th>Type</Th>
-          <Th>From</Th>
-          <Th>To</Th>
-          <Th className="text-right">Amount</Th>
-          <Th>Status</Th>
-          <Th>Executed By</Th>
-          <Th>ISO 20022</Th>
-        </Tr>
-      </THead>
-      <TBody>
-        {isLoading ? <LoadingRows columns={8} /> : sweeps.map((sweep) => (
-          <Tr key={sweep.id}>
-            <Td>
-              <div>{formatDateTime(sweep.executedAt)}</div>
-              <div className="font-mono text-xs text-slate-600">{sweep.transactionReference}</div>
-            </Td>
-            <Td>
-              <Badge variant="outline">{titleCase(sweep.sweepType)}</Badge>
-            </Td>
-            <Td>
-              <div>{sweep.sourceAccount.accountName}</div>
-              <div className="font-mono text-xs text-slate-600">{sweep.sourceAccount.accountNumber}</div>
-            </Td>
-            <Td>
-              <div>{sweep.targetAccount.accountName}</div>
-              <div className="font-mono text-xs text-slate-600">{sweep.targetAccount.accountNumber}</div>
-            </Td>
-            <Td className="text-right tabular-nums">{formatAmount(sweep.sweepAmount, sweep.currency)}</Td>
-            <Td>
-              <Badge variant={sweep.sweepStatus === "completed" ? "default" : "secondary"}>
-                {sweep.sweepStatus}
-              </Badge>
-            </Td>
-            <Td>{executorName(sweep)}</Td>
-            <Td>
-              <a
-                href={`${SWEEPS_PATH}/${sweep.id}/iso20022`}
-                download
-                className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-                aria-label={`Download ISO 20022 message for sweep ${sweep.transactionReference ?? sweep.id}`}
-              >
-                camt.050
-              </a>
-            </Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
+    <DataTable
+      label="Recent balance sweeps"
+      columns={SWEEP_COLUMNS}
+      rows={sweeps}
+      getRowId={(sweep) => sweep.id}
+      isLoading={isLoading}
+      empty={<EmptyState title="No sweeps yet" text="Manual and automatic sweeps will appear here." />}
+    />
   );
 }
 
@@ -178,9 +229,8 @@ export default function BalanceSweepPage() {
   const sweepsQuery = useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
   const todayQuery = useQuery<{ count: number }>({ queryKey: [todayCountKey()] });
   const [manualOpen, setManualOpen] = useState(false);
+  const [autoOpen, setAutoOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
   const accounts = accountsQuery.data ?? [];
 
   const summary = useMemo(() => ({
@@ -188,27 +238,6 @@ export default function BalanceSweepPage() {
     liquid: formatTotals(totalsByCurrency(accounts, "liquid")),
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
-
-  const onPending = useOnPendingApproval();
-  const autoSweep = useMutation({
-    mutationFn: () => apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH),
-    onSuccess: (result) => {
-      if (onPending(result)) return;
-      toast({
-        title: "Auto Sweep Completed",
-        description: `${result.sweepsExecuted} sweeps executed automatically`,
-      });
-      invalidateSweepData(queryClient);
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({
-        title: "Auto Sweep Failed",
-        description: "Failed to execute automatic sweep",
-        variant: "destructive",
-      });
-    },
-  });
 
   const pending = (value: string | number) => (accountsQuery.isLoading ? "…" : value);
 
@@ -220,9 +249,7 @@ export default function BalanceSweepPage() {
         actions={
           <>
             <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
-              <Button variant="outline" onClick={() => autoSweep.mutate()} disabled={autoSweep.isPending}>
-                {autoSweep.isPending ? "Sweeping…" : "Auto Sweep"}
-              </Button>
+              <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
             </IfAllowed>
             <IfAllowed method="POST" path="/api/balance-sweeps">
               <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
@@ -243,6 +270,7 @@ export default function BalanceSweepPage() {
           hint={`of ${accounts.length} accounts`}
         />
       </div>
+      <SweepCharts />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>Accounts</CardTitle>
@@ -270,6 +298,7 @@ export default function BalanceSweepPage() {
         </CardContent>
       </Card>
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
+      <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />
     </>
   );

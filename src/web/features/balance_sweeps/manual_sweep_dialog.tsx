@@ -1,6 +1,6 @@
 /**
  * "Manual Sweep" (spec 2.10 and 5): sources are ledger accounts with a balance above 0, targets are
- * liquid accounts; the amount is required (step 0.01) and its bounds are left to the server, whose
+ * liquid accounts in the source's currency; the amount is required (step 0.01) and its bounds are left to the server, whose
  * reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
  * arrived, so a resubmit after a lost response can never move the money twice.
  */
@@ -53,7 +53,15 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
       accounts.filter((account) => account.accountType === "ledger" && toMinor(account.currentBalance) > 0n),
     [accounts],
   );
-  const targets = useMemo(() => accounts.filter((account) => account.accountType === "liquid"), [accounts]);
+  // A sweep never converts currency: only liquid accounts in the source's currency are offered.
+  const sourceCurrency = accounts.find((account) => account.id === form.sourceAccountId)?.currency;
+  const targets = useMemo(
+    () =>
+      accounts.filter((account) =>
+        account.accountType === "liquid" && (sourceCurrency === undefined || account.currency === sourceCurrency)
+      ),
+    [accounts, sourceCurrency],
+  );
 
   const close = () => {
     setForm(EMPTY);
@@ -90,7 +98,15 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   });
 
   const set = (field: keyof SweepForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
+    setForm((current) => {
+      const next = { ...current, [field]: value };
+      if (field === "sourceAccountId") {
+        const currency = accounts.find((account) => account.id === value)?.currency;
+        const target = accounts.find((account) => account.id === current.targetAccountId);
+        if (target && target.currency !== currency) next.targetAccountId = "";
+      }
+      return next;
+    });
     setErrors((current) => ({ ...current, [field]: undefined }));
     setIdempotencyKey(crypto.randomUUID());
   };
@@ -139,7 +155,11 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
           value={form.targetAccountId}
           onChange={(event) => set("targetAccountId")(event.target.value)}
           options={targets.map(option)}
-          placeholder={targets.length === 0 ? "No liquid account yet" : "Select a liquid account"}
+          placeholder={targets.length > 0
+            ? "Select a liquid account"
+            : sourceCurrency
+            ? `No liquid account in ${sourceCurrency}`
+            : "No liquid account yet"}
           error={errors.targetAccountId}
         />
         <TextField

@@ -1,12 +1,21 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { object, safeParse } from "zod/mini";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
+import {
+  checkValue,
+  type FieldErrors,
+  fieldErrors,
+  requiredEmail,
+  requiredText,
+  serverFieldErrors,
+} from "../../lib/form_validation.ts";
 import {
   type CardItem,
   DISTRIBUTION_CARD_TYPE_OPTIONS,
@@ -28,14 +37,37 @@ const DISTRIBUTE_DEFAULTS = {
 };
 
 type DistributeForm = typeof DISTRIBUTE_DEFAULTS;
+
+/** The server's recipientInfo rules (cards schemas): a name and an e-mail address, 255 characters each. */
+const MAX_RECIPIENT_TEXT_LENGTH = 255;
+const recipientRules = object({
+  recipientName: requiredText(MAX_RECIPIENT_TEXT_LENGTH),
+  recipientEmail: requiredEmail(MAX_RECIPIENT_TEXT_LENGTH),
+});
+/** Server field paths of the recipient, as a 400 names them. */
+const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
+  "recipientInfo.name": "recipientName",
+  "recipientInfo.email": "recipientEmail",
+  recipientInfo: "recipientName",
+  loadAmount: "loadAmount",
+};
 type DistributedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
 export function DistributeCardForm() {
   const [form, setForm] = useState<DistributeForm>(DISTRIBUTE_DEFAULTS);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const { toast } = useToast();
   const refresh = useRefreshCards();
-  const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
+  const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setForm((current) => ({ ...current, [field]: value }));
+    // An error already shown is re-checked as the user types, and goes once the value is valid.
+    const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
+    if (errors[field] && rule) {
+      const message = checkValue(rule, value);
+      setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
+    }
+  };
 
   const onPending = useOnPendingApproval();
   const distribute = useMutation({
@@ -49,6 +81,7 @@ export function DistributeCardForm() {
       }),
     onSuccess: (card) => {
       setForm(DISTRIBUTE_DEFAULTS);
+      setErrors({});
       if (onPending(card)) return;
       refresh();
       toast({
@@ -58,25 +91,43 @@ export function DistributeCardForm() {
         }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
       });
     },
-    onError: (error) => handleMutationError(error, toast, "Failed to distribute card"),
+    onError: (error) => {
+      const server = serverFieldErrors(error);
+      setErrors(Object.fromEntries(
+        Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
+      ));
+      handleMutationError(error, toast, "Failed to distribute card");
+    },
   });
 
   return (
     <form
+      noValidate
       className="grid gap-4 sm:grid-cols-2"
       onSubmit={(event) => {
         event.preventDefault();
-        distribute.mutate(form);
+        const checked = safeParse(recipientRules, form);
+        if (!checked.success) return setErrors(fieldErrors(checked.error));
+        setErrors({});
+        if (!distribute.isPending) distribute.mutate(form);
       }}
     >
-      <TextField label="Recipient Name" required maxLength={255} value={form.recipientName} onChange={set("recipientName")} />
+      <TextField
+        label="Recipient Name"
+        required
+        maxLength={MAX_RECIPIENT_TEXT_LENGTH}
+        value={form.recipientName}
+        onChange={set("recipientName")}
+        error={errors.recipientName}
+      />
       <TextField
         label="Recipient Email"
         type="email"
         required
-        maxLength={255}
+        maxLength={MAX_RECIPIENT_TEXT_LENGTH}
         value={form.recipientEmail}
         onChange={set("recipientEmail")}
+        error={errors.recipientEmail}
       />
       <SelectField label="Card Type" options={DISTRIBUTION_CARD_TYPE_OPTIONS} value={form.cardType} onChange={set("cardType")} />
       <SelectField
@@ -92,6 +143,7 @@ export function DistributeCardForm() {
         step={0.01}
         value={form.loadAmount}
         onChange={set("loadAmount")}
+        error={errors.loadAmount}
         hint="Funded from the Central Bank Treasury"
       />
       <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />

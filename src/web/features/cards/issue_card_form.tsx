@@ -7,6 +7,7 @@ import { apiJson } from "../../lib/api.ts";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
+import { checkValue, requiredText } from "../../lib/form_validation.ts";
 import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS, type CardItem, type FundingConfirmation } from "./types.ts";
 import { useRefreshCards } from "./use_refresh_cards.ts";
 import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
@@ -24,14 +25,22 @@ const ISSUE_DEFAULTS = {
 };
 
 type IssueForm = typeof ISSUE_DEFAULTS;
+
+/** The server's rule for the cardholder (cards schemas): required, at most 255 characters. */
+const MAX_CARDHOLDER_NAME_LENGTH = 255;
+const cardholderRule = requiredText(MAX_CARDHOLDER_NAME_LENGTH);
 type IssuedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
 export function IssueCardForm() {
   const [form, setForm] = useState<IssueForm>(ISSUE_DEFAULTS);
+  const [nameError, setNameError] = useState<string | undefined>();
   const { toast } = useToast();
   const refresh = useRefreshCards();
-  const set = (field: keyof IssueForm) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
+  const set = (field: keyof IssueForm) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setForm((current) => ({ ...current, [field]: value }));
+    if (field === "cardholderName" && nameError) setNameError(checkValue(cardholderRule, value));
+  };
 
   const onPending = useOnPendingApproval();
   const issue = useMutation({
@@ -56,14 +65,24 @@ export function IssueCardForm() {
 
   return (
     <form
+      noValidate
       className="grid gap-4 sm:grid-cols-2"
       onSubmit={(event) => {
         event.preventDefault();
-        issue.mutate(form);
+        const error = checkValue(cardholderRule, form.cardholderName);
+        setNameError(error);
+        if (!error && !issue.isPending) issue.mutate(form);
       }}
     >
       <div className="sm:col-span-2">
-        <TextField label="Cardholder Name" required maxLength={255} value={form.cardholderName} onChange={set("cardholderName")} />
+        <TextField
+          label="Cardholder Name"
+          required
+          maxLength={MAX_CARDHOLDER_NAME_LENGTH}
+          value={form.cardholderName}
+          onChange={set("cardholderName")}
+          error={nameError}
+        />
       </div>
       <SelectField label="Card Type" options={CARD_TYPE_OPTIONS} value={form.cardType} onChange={set("cardType")} />
       <SelectField label="Card Brand" options={CARD_BRAND_OPTIONS} value={form.cardBrand} onChange={set("cardBrand")} />

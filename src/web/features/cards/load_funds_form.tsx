@@ -74,6 +74,7 @@ export function LoadFundsForm() {
 
   return (
     <form
+      noValidate
       className="grid gap-4 sm:grid-cols-2"
       onSubmit={(event) => {
         event.preventDefault();

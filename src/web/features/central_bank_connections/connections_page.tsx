@@ -9,8 +9,10 @@ import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
+import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -30,9 +32,6 @@ import {
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
-const LOADING_ROWS = 5;
-const COLUMN_COUNT = 9;
-
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
 function formatLimit(amount: string, currency: string): string {
   const minor = parseMoney(amount);
@@ -43,6 +42,79 @@ function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
   return name || user?.email || "—";
+}
+
+function columns(testingId: string | null, onTest: (id: string) => void): ColumnDef<Connection>[] {
+  return [
+    {
+      accessorKey: "partnerCentralBank",
+      header: "Partner Central Bank",
+      cell: ({ row }) => (
+        <>
+          <div className="font-medium text-slate-900">{row.original.partnerCentralBank}</div>
+          <div className="font-mono text-xs text-slate-600">
+            {[row.original.partnerSwiftCode, row.original.partnerBankCode].filter(Boolean).join(" · ") || "—"}
+          </div>
+        </>
+      ),
+    },
+    { id: "type", header: "Type", accessorFn: (c) => labelOf(CONNECTION_TYPE_OPTIONS, c.connectionType) },
+    {
+      id: "messageStandard",
+      header: "Message Standard",
+      accessorFn: (c) => labelOf(MESSAGE_STANDARD_OPTIONS, c.messageStandard),
+    },
+    {
+      id: "dailyLimit",
+      header: "Daily Limit",
+      enableSorting: false,
+      cell: ({ row }) =>
+        row.original.dailySettlementLimit === null
+          ? "No limit"
+          : formatLimit(row.original.dailySettlementLimit, row.original.settlementCurrency),
+    },
+    {
+      id: "endpoint",
+      header: "Endpoint",
+      enableSorting: false,
+      meta: { cellClassName: "max-w-56 break-all font-mono text-xs" },
+      cell: ({ row }) => row.original.apiEndpoint ?? "—",
+    },
+    {
+      accessorKey: "connectionStatus",
+      header: "Status",
+      cell: ({ row }) => <StatusBadge status={row.original.connectionStatus} />,
+    },
+    {
+      id: "lastConnectedAt",
+      header: "Last Connected",
+      accessorFn: (c) => c.lastConnectedAt ?? "",
+      cell: ({ row }) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
+    },
+    { id: "createdBy", header: "Created By", accessorFn: creatorName },
+    {
+      id: "actions",
+      header: "Actions",
+      enableSorting: false,
+      meta: { srOnlyHeader: true, cellClassName: "text-right" },
+      cell: ({ row }) => {
+        const testing = testingId === row.original.id;
+        return (
+          <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={testing}
+              onClick={() => onTest(row.original.id)}
+              aria-label={`Test connection to ${row.original.partnerCentralBank}`}
+            >
+              {testing ? "Testing…" : "Test"}
+            </Button>
+          </IfAllowed>
+        );
+      },
+    },
+  ];
 }
 
 export default function ConnectionsPage() {
@@ -63,18 +135,21 @@ export default function ConnectionsPage() {
   const test = useMutation({
     mutationFn: (id: string) => apiJson<ConnectionTestResult>("POST", `${CONNECTIONS_KEY}/${id}/test`),
     onSuccess: (result) => {
-      toast({
-        title: result.success ? "Connection Successful" : "Connection Failed",
-        description: `${result.message} (latency ${result.latency} ms)`,
-        variant: result.success ? "default" : "destructive",
-      });
+      toast({ ...connectionTestToast(result), variant: result.success ? "default" : "destructive" });
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return redirectToLogin(toast);
       toast({ title: "Test Failed", description: "Failed to test connection", variant: "destructive" });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] }),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
+      // The dashboard's operational-status alert follows each connection's last test.
+      queryClient.invalidateQueries({ queryKey: ["/api/dashboard/alerts"] });
+    },
   });
+
+  const testingId = test.isPending ? test.variables ?? null : null;
+  const tableColumns = useMemo(() => columns(testingId, (id) => test.mutate(id)), [testingId]);
 
   const showPartner = partner.data !== undefined && connections.isSuccess &&
     !hasPartnerConnection(list, partner.data.associationName);
@@ -98,85 +173,21 @@ export default function ConnectionsPage() {
           <CardTitle>Partner Connections</CardTitle>
         </CardHeader>
         <CardContent>
-          {connections.isError
-            ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
-            : !connections.isLoading && list.length === 0
-            ? (
-              <EmptyState
-                title="No connections yet"
-                text="Connections to partner central banks will appear here."
-              />
-            )
-            : (
-              <Table label="Central bank connections">
-                <THead>
-                  <Tr>
-                    <Th>Partner Central Bank</Th>
-                    <Th>Type</Th>
-                    <Th>Message Standard</Th>
-                    <Th>Daily Limit</Th>
-                    <Th>Endpoint</Th>
-                    <Th>Status</Th>
-                    <Th>Last Connected</Th>
-                    <Th>Created By</Th>
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {connections.isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={COLUMN_COUNT} />
-                    : list.map((connection) => {
-                      const testing = test.isPending && test.variables === connection.id;
-                      return (
-                        <Tr key={connection.id}>
-                          <Td>
-                            <div className="font-medium text-slate-900">{connection.partnerCentralBank}</div>
-                            <div className="font-mono text-xs text-slate-600">
-                              {[connection.partnerSwiftCode, connection.partnerBankCode].filter(Boolean).join(
-                                " · ",
-                              ) || "—"}
-                            </div>
-                          </Td>
-                          <Td>{labelOf(CONNECTION_TYPE_OPTIONS, connection.connectionType)}</Td>
-                          <Td>{labelOf(MESSAGE_STANDARD_OPTIONS, connection.messageStandard)}</Td>
-                          <Td>
-                            {connection.dailySettlementLimit === null
-                              ? "No limit"
-                              : formatLimit(connection.dailySettlementLimit, connection.settlementCurrency)}
-                          </Td>
-                          <Td className="max-w-56 break-all font-mono text-xs">
-                            {connection.apiEndpoint ?? "—"}
-                          </Td>
-                          <Td>
-                            <StatusBadge status={connection.connectionStatus} />
-                          </Td>
-                          <Td>
-                            {connection.lastConnectedAt
-                              ? formatDateTime(connection.lastConnectedAt)
-                              : "Never"}
-                          </Td>
-                          <Td>{creatorName(connection)}</Td>
-                          <Td className="text-right">
-                            <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
-                              <Button
-                                variant="outline"
-                                size="sm"
-                                disabled={testing}
-                                onClick={() => test.mutate(connection.id)}
-                                aria-label={`Test connection to ${connection.partnerCentralBank}`}
-                              >
-                                {testing ? "Testing…" : "Test"}
-                              </Button>
-                            </IfAllowed>
-                          </Td>
-                        </Tr>
-                      );
-                    })}
-                </TBody>
-              </Table>
-            )}
+          <DataTable
+            label="Central bank connections"
+            columns={tableColumns}
+            rows={list}
+            getRowId={(connection) => connection.id}
+            isLoading={connections.isLoading}
+            empty={connections.isError
+              ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
+              : (
+                <EmptyState
+                  title="No connections yet"
+                  text="Connections to partner central banks will appear here."
+                />
+              )}
+          />
         </CardContent>
       </Card>
       <NewConnectionDialog open={newOpen} onClose={() => setNewOpen(false)} />

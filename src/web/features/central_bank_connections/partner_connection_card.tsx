@@ -1,9 +1,12 @@
 /**
  * The pre-configured partner of spec 2.9: offered while no connection's partner name contains the
- * association's name. Everything it creates comes from the server's partner configuration.
+ * association's name. Everything it creates comes from the server's partner configuration; the
+ * user confirms first (issue 23), since it opens a settlement link to another central bank.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -22,6 +25,7 @@ import { IfAllowed } from "../../components/if_allowed.tsx";
 export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
   const queryClient = useQueryClient();
   const { toast } = useToast();
+  const [confirming, setConfirming] = useState(false);
   const establish = useMutation({
     mutationFn: () => apiJson<Connection>("POST", ESTABLISH_PARTNER_PATH, {}),
     onSuccess: (connection) => {
@@ -30,6 +34,7 @@ export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
         description:
           `${connection.partnerCentralBank} is connected with status ${connection.connectionStatus}; run a test to activate it.`,
       });
+      setConfirming(false);
       queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
     },
     onError: (error) => handleMutationError(error, toast, "Failed to establish Loc connection"),
@@ -66,10 +71,23 @@ export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
             <dd className="break-all font-mono text-slate-900">{partner.apiEndpoint ?? "—"}</dd>
           </dl>
           <IfAllowed method="POST" path="/api/establish-loc-connection">
-            <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
-              {establish.isPending ? "Establishing…" : `Establish ${partner.associationName} Connection`}
+            <Button onClick={() => setConfirming(true)} disabled={establish.isPending}>
+              {`Establish ${partner.associationName} Connection`}
             </Button>
           </IfAllowed>
+          <Dialog
+            open={confirming}
+            onClose={() => setConfirming(false)}
+            title={`Establish a connection to ${partner.partnerCentralBank}?`}
+            description={`The connection uses the partner configuration's endpoint and credentials and settles in ${partner.settlementCurrency}.`}
+          >
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
+              <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
+                {establish.isPending ? "Establishing…" : "Establish Connection"}
+              </Button>
+            </div>
+          </Dialog>
         </CardContent>
       </Card>
     </section>

@@ -83,7 +83,7 @@ export function CodeLookup() {
         <CardDescription>Find a routing code, a SWIFT/BIC code or an institution.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <form role="search" aria-label="Code lookup" onSubmit={submit} className="space-y-3">
+        <form role="search" aria-label="Code lookup" noValidate onSubmit={submit} className="space-y-3">
           <SelectField
             label="Lookup type"
             value={type}

@@ -1,8 +1,16 @@
-/** The Dashboard (spec 2.3): stats, recent registrations, quick actions, static alerts, code lookup. */
+/** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
 import { useQuery } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
+import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "react-router";
+import {
+  type AlertTone,
+  type DashboardAlert,
+  monthlyGrowthText,
+  versusYesterdayText,
+} from "../../../domain/dashboard.ts";
 import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -42,28 +50,91 @@ const RECENT_COLUMNS = 5;
 const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
-const SYSTEM_ALERTS = [
-  {
-    tone: "border-amber-300 bg-amber-50 text-amber-900",
-    title: "3 institutions awaiting approval",
-    text: "Pending registrations need a supervisor's review.",
-  },
-  {
-    tone: "border-blue-300 bg-blue-50 text-blue-900",
-    title: "Maintenance scheduled",
-    text: "Jan 20, 2:00 AM: registry services briefly unavailable.",
-  },
-  {
-    tone: "border-green-300 bg-green-50 text-green-900",
-    title: "All endpoints operational",
-    text: "Every API endpoint is responding normally.",
-  },
-] as const;
+interface DashboardCharts {
+  registrationsPerMonth: { month: string; count: number }[];
+  apiRequestsPerHour: { today: number[]; yesterday: number[] };
+}
+
+/** Chart.js loads only when the charts draw, after the figures above them. */
+const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
+const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
+
+function monthLabel(month: string): string {
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+function ActivityCharts() {
+  const charts = useQuery<DashboardCharts>({ queryKey: ["/api/dashboard/charts"] });
+  const data = charts.data;
+  const registrations = useMemo(() => {
+    if (!data) return null;
+    const counts = data.registrationsPerMonth.map((bucket) => bucket.count);
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    return {
+      labels: data.registrationsPerMonth.map((bucket) => monthLabel(bucket.month)),
+      series: [{ label: "Registrations", values: counts }],
+      summary: `Registrations per month over the last 12 months: ${total} in all, ${counts.at(-1)} this month.`,
+    };
+  }, [data]);
+  const requests = useMemo(() => {
+    if (!data) return null;
+    const { today, yesterday } = data.apiRequestsPerHour;
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    return {
+      series: [{ label: "Today", values: today }, { label: "Yesterday", values: yesterday }],
+      summary: `API requests per hour (UTC): ${sum(today)} today, ${sum(yesterday)} yesterday.`,
+    };
+  }, [data]);
+  const body = (content: ReactNode) =>
+    charts.isError
+      ? <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>
+      : content ?? <Skeleton className="h-56 w-full" />;
+  return (
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+      <Card>
+        <CardHeader>
+          <CardTitle>Registrations per Month</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {body(registrations && (
+            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+              <ChartView kind="bar" labelHeading="Month" {...registrations} />
+            </Suspense>
+          ))}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>API Requests per Hour</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {body(requests && (
+            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+              <ChartView kind="line" labelHeading="Hour (UTC)" labels={HOUR_LABELS} {...requests} />
+            </Suspense>
+          ))}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+interface DashboardTrends {
+  yesterdayApiRequestsSameTime: number;
+  monthlySwiftParticipantGrowth: number;
+}
+
+const ALERT_TONES: Record<AlertTone, string> = {
+  warning: "border-amber-300 bg-amber-50 text-amber-900",
+  error: "border-red-300 bg-red-50 text-red-900",
+  ok: "border-green-300 bg-green-50 text-green-900",
+};
 
 const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
 
 function StatCards() {
   const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
+  const trends = useQuery<DashboardTrends>({ queryKey: ["/api/dashboard/trends"] });
   if (stats.isLoading) {
     return (
       <div
@@ -85,20 +156,31 @@ function StatCards() {
     );
   }
   const data = stats.data;
+  const trend = trends.data;
+  // A trend is shown only once both of its figures are known, so it never disagrees with the count.
+  const growth = (added: number | undefined) => (added === undefined ? undefined : monthlyGrowthText(added));
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="stat-cards">
       <StatCard
         label="Registered Institutions"
         value={count(data?.totalInstitutions)}
-        hint={`+${count(data?.monthlyInstitutionGrowth)} this month`}
+        hint={growth(data?.monthlyInstitutionGrowth)}
       />
       <StatCard
         label="Active Routing Codes"
         value={count(data?.activeRoutingCodes)}
-        hint={`+${count(data?.monthlyRoutingCodeGrowth)} this month`}
+        hint={growth(data?.monthlyRoutingCodeGrowth)}
       />
-      <StatCard label="SWIFT Participants" value={count(data?.swiftParticipants)} hint="No change" />
-      <StatCard label="API Requests Today" value={count(data?.todayApiRequests)} hint="+18% vs yesterday" />
+      <StatCard
+        label="SWIFT Participants"
+        value={count(data?.swiftParticipants)}
+        hint={growth(trend?.monthlySwiftParticipantGrowth)}
+      />
+      <StatCard
+        label="API Requests Today"
+        value={count(data?.todayApiRequests)}
+        hint={data && trend ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime) : undefined}
+      />
     </div>
   );
 }
@@ -142,7 +224,7 @@ function RecentRegistrations() {
             {rows.map((institution) => (
               <Tr key={institution.id}>
                 <Td>
-                  <p className="font-medium text-slate-900">{institution.name}</p>
+                  <InstitutionLink id={institution.id} name={institution.name} />
                   <p className="text-xs text-slate-600">{branchLabel(institution.numberOfBranches)}</p>
                 </Td>
                 <Td>{titleCase(institution.type)}</Td>
@@ -191,15 +273,18 @@ function QuickActions() {
 }
 
 function SystemAlerts() {
+  const alerts = useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
   return (
     <Card>
       <CardHeader>
         <CardTitle>System Alerts</CardTitle>
       </CardHeader>
       <CardContent>
-        <ul className="space-y-2">
-          {SYSTEM_ALERTS.map((alert) => (
-            <li key={alert.title} className={`rounded-md border p-3 ${alert.tone}`}>
+        {alerts.isLoading && <Skeleton className="h-14 w-full" />}
+        {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+        <ul className="space-y-2" data-testid="system-alerts">
+          {alerts.data?.alerts.map((alert) => (
+            <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
               <p className="text-sm font-semibold">{alert.title}</p>
               <p className="text-xs">{alert.text}</p>
             </li>
@@ -215,7 +300,8 @@ export default function DashboardPage() {
     <div className="space-y-6">
       <PageHeader title="Dashboard" subtitle="Central Bank Registry System Overview" />
       <StatCards />
-      <div className="grid gap-6 xl:grid-cols-3">
+      <ActivityCharts />
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="xl:col-span-2">
           <RecentRegistrations />
         </div>

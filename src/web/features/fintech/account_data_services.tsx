@@ -63,6 +63,7 @@ export function AccountDataServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();
@@ -121,6 +122,7 @@ export function AccountDataServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();

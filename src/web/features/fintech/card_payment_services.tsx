@@ -58,6 +58,7 @@ export function CardPaymentServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();
@@ -102,6 +103,7 @@ export function CardPaymentServices() {
         </CardHeader>
         <CardContent>
           <form
+            noValidate
             className="space-y-4"
             onSubmit={(event) => {
               event.preventDefault();

@@ -1,6 +1,6 @@
 /** Spec 2.7: an IBAN validator with the result's details, counters, and the table of country formats. */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -12,15 +12,46 @@ import {
   CardTitle,
   StatCard,
 } from "../../components/ui/card.tsx";
-import { TextField } from "../../components/ui/form.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { inputClassName, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { IBAN_CONFIGS_KEY, IBAN_VALIDATE_PATH, type IbanConfig, type IbanValidationResult } from "./types.ts";
 
-const LOADING_ROWS = 5;
+/** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
+const FORMATS_PAGE_SIZE = 100;
+
+const COLUMNS: ColumnDef<IbanConfig>[] = [
+  {
+    accessorKey: "countryCode",
+    header: "Country Code",
+    cell: ({ row }) => (
+      <>
+        <span className="font-mono font-medium">{row.original.countryCode}</span>
+        {row.original.countryName && <span className="ml-2 text-slate-600">{row.original.countryName}</span>}
+      </>
+    ),
+  },
+  { accessorKey: "ibanLength", header: "IBAN Length" },
+  { accessorKey: "bankCodeLength", header: "Bank Code Length" },
+  { accessorKey: "accountNumberLength", header: "Account Number Length" },
+  {
+    accessorKey: "exampleIban",
+    header: "Example IBAN",
+    enableSorting: false,
+    meta: { cellClassName: "font-mono text-xs" },
+    cell: ({ row }) => row.original.exampleIban ?? "",
+  },
+  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+];
+
+function matchesFormat(config: IbanConfig, needle: string): boolean {
+  return [config.countryCode, config.countryName, config.exampleIban]
+    .some((value) => value?.toLowerCase().includes(needle));
+}
 const IBAN_STANDARD = "ISO 13616";
 /** Room for a pasted print form ("IBAN " plus 34 characters in groups of four). */
 const MAX_IBAN_INPUT_LENGTH = 64;
@@ -81,6 +112,11 @@ export default function IbanValidationPage() {
   const [result, setResult] = useState<IbanValidationResult | null>(null);
   const { toast } = useToast();
   const configs = data ?? [];
+  const [formatSearch, setFormatSearch] = useState("");
+  const visibleConfigs = useMemo(() => {
+    const needle = formatSearch.trim().toLowerCase();
+    return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
+  }, [configs, formatSearch]);
 
   const validate = useMutation({
     mutationFn: (value: string) => apiJson<IbanValidationResult>("POST", IBAN_VALIDATE_PATH, { iban: value }),
@@ -130,7 +166,7 @@ export default function IbanValidationPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <div className="flex-1">
               <TextField
                 label="IBAN"
@@ -156,50 +192,29 @@ export default function IbanValidationPage() {
           <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
         </CardHeader>
         <CardContent>
-          {isError
-            ? (
-              <EmptyState
-                title="Country configurations could not be loaded"
-                text="Reload the page to try again."
+          <DataTable
+            label="IBAN country configurations"
+            columns={COLUMNS}
+            rows={visibleConfigs}
+            getRowId={(config) => config.id}
+            isLoading={isLoading}
+            pageSize={FORMATS_PAGE_SIZE}
+            toolbar={
+              <input
+                type="search"
+                aria-label="Search IBAN formats"
+                placeholder="Search by country code or name"
+                value={formatSearch}
+                onChange={(event) => setFormatSearch(event.target.value)}
+                className={`${inputClassName} sm:max-w-xs`}
               />
-            )
-            : !isLoading && configs.length === 0
-            ? <EmptyState title="No country configurations" />
-            : (
-              <Table label="IBAN country configurations">
-                <THead>
-                  <Tr>
-                    <Th>Country Code</Th>
-                    <Th>IBAN Length</Th>
-                    <Th>Bank Code Length</Th>
-                    <Th>Account Number Length</Th>
-                    <Th>Example IBAN</Th>
-                    <Th>Status</Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={6} />
-                    : configs.map((config) => (
-                      <Tr key={config.id}>
-                        <Td>
-                          <span className="font-mono font-medium">{config.countryCode}</span>
-                          {config.countryName && (
-                            <span className="ml-2 text-slate-600">{config.countryName}</span>
-                          )}
-                        </Td>
-                        <Td>{config.ibanLength}</Td>
-                        <Td>{config.bankCodeLength}</Td>
-                        <Td>{config.accountNumberLength}</Td>
-                        <Td className="font-mono text-xs">{config.exampleIban ?? ""}</Td>
-                        <Td>
-                          <StatusBadge status={config.status} />
-                        </Td>
-                      </Tr>
-                    ))}
-                </TBody>
-              </Table>
-            )}
+            }
+            empty={isError
+              ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
+              : configs.length === 0
+              ? <EmptyState title="No country configurations" />
+              : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
+          />
         </CardContent>
       </Card>
     </>

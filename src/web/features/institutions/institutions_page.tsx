@@ -1,158 +1,124 @@
 /**
- * Financial Institutions (spec 2.4): search, the registry table a page at a time, a status action
+ * Financial Institutions (spec 2.4): search, the registry table a page at a time (sorted and filtered
+ * by the server), a status action
  * per row (Approve, Suspend, Reactivate), and the New Institution dialog.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
-import { branchLabel, STATUS_ACTIONS } from "../../../domain/institution.ts";
+import { branchLabel, INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
-import { inputClassName, TextAreaField } from "../../components/ui/form.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
-import { apiJson, apiRequest } from "../../lib/api.ts";
+import { inputClassName } from "../../components/ui/form.tsx";
+import { type ColumnDef, DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
+import { apiRequest } from "../../lib/api.ts";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized.ts";
-import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { InstitutionLink } from "../../components/institution_link.tsx";
+import { StatusAction } from "./status_action.tsx";
+import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-import { useMayCall } from "../../lib/auth.ts";
-import { type ApprovalRequest, type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
-
-const PENDING_STATUS_CHANGES_KEY = "/api/approvals?status=pending&kind=institution_status&limit=500";
 
 export const PAGE_SIZE = 100;
-const LOADING_ROWS = 5;
-const COLUMN_COUNT = 7;
 
 interface InstitutionPage {
   items: Institution[];
   total: number;
 }
 
-async function fetchPage(search: string, offset: number): Promise<InstitutionPage> {
+interface ListQuery {
+  search: string;
+  offset: number;
+  sorting: SortingState;
+  filters: Record<string, string>;
+}
+
+async function fetchPage({ search, offset, sorting, filters }: ListQuery): Promise<InstitutionPage> {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
   if (search) params.set("search", search);
+  if (sorting[0]) {
+    params.set("sort", sorting[0].id);
+    params.set("order", sorting[0].desc ? "desc" : "asc");
+  }
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
   const res = await apiRequest("GET", `${INSTITUTIONS_KEY}?${params}`);
   const items = (await res.json()) as Institution[];
   return { items, total: Number(res.headers.get("X-Total-Count") ?? items.length) };
 }
 
-/** Institutions with a status change waiting for a second person's approval. */
-function usePendingStatusChanges(): ReadonlySet<string> {
-  const { data } = useQuery<ApprovalRequest[]>({ queryKey: [PENDING_STATUS_CHANGES_KEY] });
-  return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
-}
+const FILTERS: FilterDef[] = [
+  {
+    columnId: "status",
+    label: "Filter by status",
+    allLabel: "All statuses",
+    options: INSTITUTION_STATUSES.map((status) => ({ value: status, label: titleCase(status) })),
+  },
+  {
+    columnId: "type",
+    label: "Filter by type",
+    allLabel: "All types",
+    options: INSTITUTION_TYPES.map((type) => ({ value: type, label: titleCase(type) })),
+  },
+];
 
-/** A status change is a four-eyes request: the maker gives a reason, an approver executes it. */
-function StatusAction({ institution, pending }: { institution: Institution; pending: boolean }) {
-  const mayChangeStatus = useMayCall("PATCH", "/api/institutions/:id/status");
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const onPending = useOnPendingApproval();
-  const action = STATUS_ACTIONS[institution.status];
-  const change = useMutation({
-    mutationFn: () =>
-      apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`, {
-        status: action.to,
-        requestReason: reason.trim(),
-      }),
-    onSuccess: (updated) => {
-      setOpen(false);
-      setReason("");
-      if (onPending(updated)) return;
-      toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
-      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
-    },
-    onError: (failure) => handleMutationError(failure, toast, "Failed to update institution status"),
-  });
-  if (!mayChangeStatus) return null;
-  if (pending) return <span className="text-xs font-medium text-amber-800">Approval pending</span>;
-  return (
-    <>
-      <Button
-        size="sm"
-        variant={action.to === "suspended" ? "outline" : "default"}
-        disabled={change.isPending}
-        aria-label={`${action.label} ${institution.name}`}
-        onClick={() => setOpen(true)}
-      >
-        {action.label}
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`${action.label} ${institution.name}?`}
-        description={`The status changes from ${institution.status} to ${action.to} once a second person with the approver role approves.`}
-      >
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!reason.trim()) {
-              setError("Give a reason: this needs the approval of a second person");
-              return;
-            }
-            if (!change.isPending) change.mutate();
-          }}
-        >
-          <TextAreaField
-            label="Reason for approval"
-            required
-            maxLength={1000}
-            value={reason}
-            error={error}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setError(null);
-            }}
-          />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
-            <Button type="submit" disabled={change.isPending}>Submit for approval</Button>
-          </div>
-        </form>
-      </Dialog>
-    </>
-  );
-}
-
-function LoadingRows() {
-  return (
-    <>
-      {Array.from({ length: LOADING_ROWS }, (_, row) => (
-        <Tr key={row}>
-          {Array.from({ length: COLUMN_COUNT }, (_, cell) => (
-            <Td key={cell}>
-              <Skeleton className="h-4 w-full" />
-            </Td>
-          ))}
-        </Tr>
-      ))}
-    </>
-  );
-}
+const COLUMNS: ColumnDef<Institution>[] = [
+  {
+    accessorKey: "name",
+    header: "Institution",
+    cell: ({ row }) => (
+      <>
+        <InstitutionLink id={row.original.id} name={row.original.name} />
+        <p className="text-xs text-slate-600">{branchLabel(row.original.numberOfBranches)}</p>
+      </>
+    ),
+  },
+  { accessorKey: "type", header: "Type", cell: ({ row }) => titleCase(row.original.type) },
+  {
+    accessorKey: "registrationNumber",
+    header: "Registration Number",
+    cell: ({ row }) => row.original.registrationNumber,
+    meta: { cellClassName: "font-mono text-xs" },
+  },
+  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  {
+    id: "contact",
+    header: "Contact",
+    enableSorting: false,
+    cell: ({ row }) => (
+      <>
+        <p>{row.original.emailAddress}</p>
+        <p className="text-xs text-slate-600">{row.original.phoneNumber}</p>
+      </>
+    ),
+  },
+  { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
+  {
+    id: "actions",
+    header: "Actions",
+    enableSorting: false,
+    meta: { srOnlyHeader: true, cellClassName: "text-right" },
+    cell: ({ row }) => <StatusAction institution={row.original} />,
+  },
+];
 
 export default function InstitutionsPage() {
-  const pendingChanges = usePendingStatusChanges();
   const openDialog = useSetAtom(newInstitutionDialogOpenAtom);
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [text, setText] = useState("");
   const [search, setSearch] = useState("");
   const [offset, setOffset] = useState(0);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [filters, setFilters] = useState<Record<string, string>>({});
 
   const page = useQuery({
-    queryKey: [INSTITUTIONS_KEY, { search, offset }],
-    queryFn: () => fetchPage(search, offset),
+    queryKey: [INSTITUTIONS_KEY, { search, offset, sorting, filters }],
+    queryFn: () => fetchPage({ search, offset, sorting, filters }),
     placeholderData: keepPreviousData,
   });
 
@@ -169,14 +135,13 @@ export default function InstitutionsPage() {
     setSearch(next);
     // Searching again for the same text (or reloading the full list) still asks the server.
     if (next === search && offset === 0) {
-      queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, { search: next, offset: 0 }] });
+      queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, { search: next, offset: 0, sorting, filters }] });
     }
   };
 
   const items = page.data?.items ?? [];
   const total = page.data?.total ?? 0;
-  const first = total === 0 ? 0 : offset + 1;
-  const last = Math.min(offset + PAGE_SIZE, total);
+  const narrowed = search !== "" || Object.values(filters).some(Boolean);
 
   return (
     <div className="space-y-6">
@@ -187,100 +152,60 @@ export default function InstitutionsPage() {
       />
       <Card>
         <CardContent className="space-y-4 pt-5">
-          <form role="search" onSubmit={submitSearch} className="flex flex-wrap gap-2">
-            <label htmlFor="institution-search" className="sr-only">Search institutions</label>
-            <input
-              id="institution-search"
-              type="search"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-              placeholder="Search by name, registration number, licence number or e-mail"
-              className={`${inputClassName} max-w-xl flex-1`}
-            />
-            <Button type="submit" variant="outline">Search</Button>
-          </form>
-
-          <Table label="Financial institutions">
-            <THead>
-              <tr>
-                <Th>Institution</Th>
-                <Th>Type</Th>
-                <Th>Registration Number</Th>
-                <Th>Status</Th>
-                <Th>Contact</Th>
-                <Th>Created</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </THead>
-            <TBody>
-              {page.isLoading && <LoadingRows />}
-              {items.map((institution) => (
-                <Tr key={institution.id}>
-                  <Td>
-                    <p className="font-medium text-slate-900">{institution.name}</p>
-                    <p className="text-xs text-slate-600">{branchLabel(institution.numberOfBranches)}</p>
-                  </Td>
-                  <Td>{titleCase(institution.type)}</Td>
-                  <Td className="font-mono text-xs">{institution.registrationNumber}</Td>
-                  <Td>
-                    <StatusBadge status={institution.status} />
-                  </Td>
-                  <Td>
-                    <p>{institution.emailAddress}</p>
-                    <p className="text-xs text-slate-600">{institution.phoneNumber}</p>
-                  </Td>
-                  <Td>{formatDate(institution.createdAt)}</Td>
-                  <Td className="text-right">
-                    <StatusAction institution={institution} pending={pendingChanges.has(institution.id)} />
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-
-          {page.isError && search === "" && (
-            <p role="alert" className="text-sm text-red-700">Failed to load institutions.</p>
-          )}
-          {page.isSuccess && total === 0 && search === "" && (
-            <EmptyState
-              title="No institutions registered yet"
-              text="Register the first financial institution to start the registry."
-              action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
-            />
-          )}
-          {page.isSuccess && total === 0 && search !== "" && (
-            <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />
-          )}
-
-          {total > 0 && (
-            <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
-              <p className="text-sm text-slate-600" aria-live="polite">
-                Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()}
-              </p>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={offset === 0 || page.isFetching}
-                  onClick={() =>
-                    setOffset(Math.max(0, offset - PAGE_SIZE))}
-                >
-                  Previous
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={offset + PAGE_SIZE >= total || page.isFetching}
-                  onClick={() =>
-                    setOffset(offset + PAGE_SIZE)}
-                >
-                  Next
-                </Button>
-              </div>
-            </nav>
-          )}
+          <DataTable
+            label="Financial institutions"
+            columns={COLUMNS}
+            rows={items}
+            getRowId={(institution) => institution.id}
+            isLoading={page.isLoading}
+            filters={FILTERS}
+            toolbar={
+              <form role="search" noValidate onSubmit={submitSearch} className="flex min-w-0 flex-1 flex-wrap gap-2">
+                <label htmlFor="institution-search" className="sr-only">Search institutions</label>
+                <input
+                  id="institution-search"
+                  type="search"
+                  value={text}
+                  onChange={(event) => setText(event.target.value)}
+                  placeholder="Search by name, registration number, licence number or e-mail"
+                  className={`${inputClassName} min-w-0 max-w-xl flex-1`}
+                />
+                <Button type="submit" variant="outline">Search</Button>
+              </form>
+            }
+            server={{
+              total,
+              offset,
+              pageSize: PAGE_SIZE,
+              onOffsetChange: setOffset,
+              isFetching: page.isFetching,
+              sorting,
+              onSortingChange: (next) => {
+                setSorting(next);
+                setOffset(0);
+              },
+              filterValues: filters,
+              onFilterChange: (columnId, value) => {
+                setFilters((current) => ({ ...current, [columnId]: value }));
+                setOffset(0);
+              },
+            }}
+            empty={page.isError && search === ""
+              ? <p role="alert" className="text-sm text-red-700">Failed to load institutions.</p>
+              : page.isSuccess && total === 0 && !narrowed
+              ? (
+                <EmptyState
+                  title="No institutions registered yet"
+                  text="Register the first financial institution to start the registry."
+                  action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
+                />
+              )
+              : page.isSuccess && total === 0 && search !== ""
+              ? <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />
+              : page.isSuccess && total === 0
+              ? <EmptyState title="No institutions match these filters" text="Choose another status or type." />
+              : null}
+          />
         </CardContent>
       </Card>
     </div>

@@ -5,7 +5,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAtom } from "jotai";
 import { type FormEvent, useState } from "react";
-import { z } from "zod";
+import {
+  boolean,
+  enum as zEnum,
+  gte,
+  int,
+  lte,
+  maxLength,
+  nullable,
+  object,
+  type output,
+  pipe,
+  safeParse,
+  string,
+  transform,
+  trim,
+} from "zod/mini";
 import {
   DEFAULT_NUMBER_OF_BRANCHES,
   INITIAL_INSTITUTION_STATUS,
@@ -24,7 +39,8 @@ import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
-import { ApiError, apiJson } from "../../lib/api.ts";
+import { apiJson } from "../../lib/api.ts";
+import { requiredEmail, requiredText, serverFieldErrors } from "../../lib/form_validation.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
@@ -57,23 +73,25 @@ const EMPTY_FORM: FormState = {
   swiftMembershipType: "",
 };
 
-const required = (max: number) => z.string().trim().min(1, "Required").max(max);
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => (issue.input === "" ? "Required" : undefined) });
+  zEnum(values, { error: (issue) => (issue.input === "" ? "Required" : undefined) });
 
-const institutionForm = z.object({
-  name: required(MAX_INSTITUTION_NAME_LENGTH),
+const institutionForm = object({
+  name: requiredText(MAX_INSTITUTION_NAME_LENGTH),
   type: choice(INSTITUTION_TYPES),
-  registrationNumber: required(MAX_REGISTRATION_NUMBER_LENGTH),
-  licenseNumber: z.string().trim().max(MAX_LICENSE_NUMBER_LENGTH).transform((value) => value || null),
-  address: required(MAX_ADDRESS_LENGTH),
-  phoneNumber: required(MAX_PHONE_NUMBER_LENGTH),
-  emailAddress: required(MAX_EMAIL_ADDRESS_LENGTH).pipe(z.email()),
-  numberOfBranches: z.number().int().min(MIN_NUMBER_OF_BRANCHES).max(MAX_NUMBER_OF_BRANCHES),
-  swiftParticipant: z.boolean(),
-  swiftMembershipType: choice(SWIFT_MEMBERSHIP_TYPES).nullable(),
+  registrationNumber: requiredText(MAX_REGISTRATION_NUMBER_LENGTH),
+  licenseNumber: pipe(
+    string().check(trim(), maxLength(MAX_LICENSE_NUMBER_LENGTH)),
+    transform((value: string) => value || null),
+  ),
+  address: requiredText(MAX_ADDRESS_LENGTH),
+  phoneNumber: requiredText(MAX_PHONE_NUMBER_LENGTH),
+  emailAddress: requiredEmail(MAX_EMAIL_ADDRESS_LENGTH),
+  numberOfBranches: int().check(gte(MIN_NUMBER_OF_BRANCHES), lte(MAX_NUMBER_OF_BRANCHES)),
+  swiftParticipant: boolean(),
+  swiftMembershipType: nullable(choice(SWIFT_MEMBERSHIP_TYPES)),
 });
-type InstitutionInput = z.output<typeof institutionForm>;
+type InstitutionInput = output<typeof institutionForm>;
 
 /** Spec 5: the number of branches falls back to 1 when it is not a number. */
 export function branchesFromInput(text: string): number {
@@ -83,17 +101,6 @@ export function branchesFromInput(text: string): number {
 
 const typeOptions = INSTITUTION_TYPES.map((value) => ({ value, label: titleCase(value) }));
 const membershipOptions = SWIFT_MEMBERSHIP_TYPES.map((value) => ({ value, label: titleCase(value) }));
-
-/** A 400 from the server names fields; show them next to the inputs as well as in the toast. */
-function serverFieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.status === 401) return {};
-  try {
-    const fields = JSON.parse(error.bodyText)?.fields;
-    return fields && typeof fields === "object" ? fields : {};
-  } catch {
-    return {};
-  }
-}
 
 export default function NewInstitutionDialog() {
   const [open, setOpen] = useAtom(newInstitutionDialogOpenAtom);
@@ -129,7 +136,7 @@ export default function NewInstitutionDialog() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = institutionForm.safeParse({
+    const parsed = safeParse(institutionForm, {
       ...form,
       numberOfBranches: branchesFromInput(form.numberOfBranches),
       swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== ""

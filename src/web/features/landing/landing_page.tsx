@@ -1,4 +1,5 @@
 import { Button } from "../../components/ui/button.tsx";
+import { currentPath, rememberReturnPath } from "../../lib/return_to.ts";
 
 const FEATURES = [
   { title: "Institution Registry", text: "Register, approve and supervise banks, credit unions and other financial institutions." },
@@ -15,6 +16,8 @@ const SECURITY_POINTS = [
 ];
 
 function signIn() {
+  // Signed out on a deep link (e.g. /reports): come back to it after signing in.
+  rememberReturnPath(currentPath());
   window.location.href = "/api/login";
 }
 

@@ -5,8 +5,9 @@ import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
-import { formatDate } from "../../lib/format.ts";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
+import { formatDate, titleCase } from "../../lib/format.ts";
 import { EntryDetailsDialog } from "./entry_details_dialog.tsx";
 import { RegisterInstitutionDialog } from "./register_institution_dialog.tsx";
 import {
@@ -18,8 +19,65 @@ import {
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
-const LOADING_ROWS = 5;
-const COLUMN_COUNT = 9;
+function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
+  return [
+    { accessorKey: "centralBankCode", header: "Central Bank Code", meta: { cellClassName: "font-mono font-medium" } },
+    {
+      accessorKey: "institutionName",
+      header: "Institution",
+      cell: ({ row }) => (
+        <>
+          <div className="font-medium text-slate-900">{row.original.institutionName}</div>
+          <div className="text-xs text-slate-600">
+            {labelOf(INSTITUTION_TYPE_OPTIONS, row.original.institutionType)} · registered{" "}
+            {formatDate(row.original.registrationDate)}
+          </div>
+        </>
+      ),
+    },
+    { accessorKey: "registryNumber", header: "Registry Number" },
+    { accessorKey: "nationalBankCode", header: "National Bank Code", meta: { cellClassName: "font-mono" } },
+    {
+      id: "swiftBicCode",
+      header: "SWIFT/BIC",
+      accessorFn: (entry) => entry.swiftBicCode ?? "—",
+      meta: { cellClassName: "font-mono" },
+    },
+    {
+      id: "ibanPrefix",
+      header: "IBAN Prefix",
+      accessorFn: (entry) => entry.ibanPrefix ?? "—",
+      meta: { cellClassName: "font-mono" },
+    },
+    {
+      id: "protocol",
+      header: "Protocol",
+      accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
+    },
+    {
+      accessorKey: "participantStatus",
+      header: "Status",
+      filterFn: "equals",
+      cell: ({ row }) => <StatusBadge status={row.original.participantStatus} />,
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      enableSorting: false,
+      meta: { srOnlyHeader: true, cellClassName: "text-right" },
+      cell: ({ row }) => (
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => onDetails(row.original)}
+          aria-label={`View details of ${row.original.institutionName}`}
+        >
+          Details
+        </Button>
+      ),
+    },
+  ];
+}
 
 export default function NationalRoutingPage() {
   const { data, isLoading, isError } = useQuery<NationalRoutingEntry[]>({ queryKey: [NATIONAL_ROUTING_KEY] });
@@ -31,6 +89,14 @@ export default function NationalRoutingPage() {
     withBic: entries.filter((entry) => entry.swiftBicCode).length,
     withIban: entries.filter((entry) => entry.ibanPrefix).length,
   }), [entries]);
+  const tableColumns = useMemo(() => columns(setSelected), []);
+  const filters = useMemo<FilterDef[]>(() => [{
+    columnId: "participantStatus",
+    label: "Filter by status",
+    allLabel: "All statuses",
+    options: [...new Set(entries.map((entry) => entry.participantStatus))].sort()
+      .map((status) => ({ value: status, label: titleCase(status) })),
+  }], [entries]);
 
   return (
     <>
@@ -53,76 +119,25 @@ export default function NationalRoutingPage() {
           <CardTitle>Registry</CardTitle>
         </CardHeader>
         <CardContent>
-          {isError
-            ? <EmptyState title="The registry could not be loaded" text="Reload the page to try again." />
-            : !isLoading && entries.length === 0
-            ? (
-              <EmptyState
-                title="No registry entries yet"
-                text="Registered institutions will appear here."
-                action={
-                  <Button
-                    variant="outline"
-                    onClick={() => setRegisterOpen(true)}
-                  >
-                    Register First Institution
-                  </Button>
-                }
-              />
-            )
-            : (
-              <Table label="National routing registry">
-                <THead>
-                  <Tr>
-                    <Th>Central Bank Code</Th>
-                    <Th>Institution</Th>
-                    <Th>Registry Number</Th>
-                    <Th>National Bank Code</Th>
-                    <Th>SWIFT/BIC</Th>
-                    <Th>IBAN Prefix</Th>
-                    <Th>Protocol</Th>
-                    <Th>Status</Th>
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={COLUMN_COUNT} />
-                    : entries.map((entry) => (
-                      <Tr key={entry.id}>
-                        <Td className="font-mono font-medium">{entry.centralBankCode}</Td>
-                        <Td>
-                          <div className="font-medium text-slate-900">{entry.institutionName}</div>
-                          <div className="text-xs text-slate-600">
-                            {labelOf(INSTITUTION_TYPE_OPTIONS, entry.institutionType)} · registered{" "}
-                            {formatDate(entry.registrationDate)}
-                          </div>
-                        </Td>
-                        <Td>{entry.registryNumber}</Td>
-                        <Td className="font-mono">{entry.nationalBankCode}</Td>
-                        <Td className="font-mono">{entry.swiftBicCode ?? "—"}</Td>
-                        <Td className="font-mono">{entry.ibanPrefix ?? "—"}</Td>
-                        <Td>{labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol)}</Td>
-                        <Td>
-                          <StatusBadge status={entry.participantStatus} />
-                        </Td>
-                        <Td className="text-right">
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            onClick={() => setSelected(entry)}
-                            aria-label={`View details of ${entry.institutionName}`}
-                          >
-                            Details
-                          </Button>
-                        </Td>
-                      </Tr>
-                    ))}
-                </TBody>
-              </Table>
-            )}
+          <DataTable
+            label="National routing registry"
+            columns={tableColumns}
+            rows={entries}
+            getRowId={(entry) => entry.id}
+            isLoading={isLoading}
+            filters={filters}
+            empty={isError
+              ? <EmptyState title="The registry could not be loaded" text="Reload the page to try again." />
+              : entries.length === 0
+              ? (
+                <EmptyState
+                  title="No registry entries yet"
+                  text="Registered institutions will appear here."
+                  action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
+                />
+              )
+              : <EmptyState title="No matching registry entries" text="Choose another status." />}
+          />
         </CardContent>
       </Card>
       <RegisterInstitutionDialog open={registerOpen} onClose={() => setRegisterOpen(false)} />

@@ -3,7 +3,7 @@
  * Generate, which downloads the file; counters and the recent-reports table come from the recorded
  * reports; the compliance schedule is static. Texts of spec 5 are a contract.
  */
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -16,7 +16,8 @@ import {
   StatCard,
 } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import {
   DEFAULT_REPORT_FORMAT,
   isReportFormat,
@@ -77,71 +78,85 @@ function firstOfMonth(day: string): string {
   return `${day.slice(0, 7)}-01`;
 }
 
+function reportColumns(download: (report: ReportRecord) => void): ColumnDef<ReportRecord>[] {
+  return [
+    { accessorKey: "label", header: "Report", meta: { cellClassName: "font-medium" } },
+    {
+      id: "range",
+      header: "Range",
+      accessorFn: (report) => report.from,
+      cell: ({ row }) => `${formatDay(row.original.from)} – ${formatDay(row.original.to)}`,
+    },
+    { id: "format", header: "Format", accessorFn: (report) => REPORT_FORMAT_LABELS[report.format] },
+    { id: "rows", header: "Rows", accessorFn: (report) => report.rowCount ?? -1, cell: ({ row }) => row.original.rowCount ?? "—" },
+    {
+      id: "size",
+      header: "Size",
+      accessorFn: (report) => report.sizeBytes ?? -1,
+      cell: ({ row }) => formatSize(row.original.sizeBytes),
+    },
+    {
+      id: "generated",
+      header: "Generated",
+      accessorFn: (report) => report.completedAt ?? report.createdAt,
+      cell: ({ row }) => (
+        <>
+          {formatDateTime(row.original.completedAt ?? row.original.createdAt)}
+          {row.original.createdByName && (
+            <span className="block text-xs text-slate-600">{row.original.createdByName}</span>
+          )}
+        </>
+      ),
+    },
+    {
+      accessorKey: "status",
+      header: "Status",
+      cell: ({ row }) =>
+        row.original.status === "completed"
+          ? <Badge className="bg-green-800 text-white">Completed</Badge>
+          : <Badge variant="destructive" className="bg-red-700 text-white">Failed</Badge>,
+    },
+    {
+      id: "file",
+      header: "File",
+      enableSorting: false,
+      cell: ({ row }) => {
+        const report = row.original;
+        return report.downloadUrl
+          ? (
+            <a
+              href={report.downloadUrl}
+              download={report.fileName}
+              aria-label={`Download ${report.fileName}`}
+              onClick={(event) => {
+                // Fetched by script so an ended session gets the sign-in redirect, not an error file.
+                event.preventDefault();
+                download(report);
+              }}
+              className="font-medium text-blue-800 underline hover:text-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+            >
+              Download
+            </a>
+          )
+          : <span className="text-xs text-slate-600" title={report.error ?? undefined}>No file</span>;
+      },
+    },
+  ];
+}
+
 function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading: boolean }) {
   const download = useDownloadReport();
-  if (!isLoading && items.length === 0) {
-    return (
-      <EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />
-    );
-  }
+  const columns = useMemo(() => reportColumns((report) => download.mutate(report)), []);
   return (
-    <Table label="Recent reports">
-      <THead>
-        <Tr>
-          <Th>Report</Th>
-          <Th>Range</Th>
-          <Th>Format</Th>
-          <Th>Rows</Th>
-          <Th>Size</Th>
-          <Th>Generated</Th>
-          <Th>Status</Th>
-          <Th>File</Th>
-        </Tr>
-      </THead>
-      <TBody>
-        {isLoading
-          ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
-          : items.map((report) => (
-            <Tr key={report.id}>
-              <Td className="font-medium">{report.label}</Td>
-              <Td>{formatDay(report.from)} – {formatDay(report.to)}</Td>
-              <Td>{REPORT_FORMAT_LABELS[report.format]}</Td>
-              <Td>{report.rowCount ?? "—"}</Td>
-              <Td>{formatSize(report.sizeBytes)}</Td>
-              <Td>
-                {formatDateTime(report.completedAt ?? report.createdAt)}
-                {report.createdByName && (
-                  <span className="block text-xs text-slate-600">{report.createdByName}</span>
-                )}
-              </Td>
-              <Td>
-                {report.status === "completed"
-                  ? <Badge className="bg-green-800 text-white">Completed</Badge>
-                  : <Badge variant="destructive" className="bg-red-700 text-white">Failed</Badge>}
-              </Td>
-              <Td>
-                {report.downloadUrl
-                  ? (
-                    <a
-                      href={report.downloadUrl}
-                      download={report.fileName}
-                      aria-label={`Download ${report.fileName}`}
-                      onClick={(event) => {
-                        // Fetched by script so an ended session gets the sign-in redirect, not an error file.
-                        event.preventDefault();
-                        download.mutate(report);
-                      }}
-                      className="font-medium text-blue-800 underline hover:text-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-                    >
-                      Download
-                    </a>
-                  )
-                  : <span className="text-xs text-slate-600" title={report.error ?? undefined}>No file</span>}
-              </Td>
-            </Tr>
-          ))}
-      </TBody>
-    </Table>
+    <DataTable
+      label="Recent reports"
+      columns={columns}
+      rows={items}
+      getRowId={(report) => report.id}
+      isLoading={isLoading}
+      loadingRows={LOADING_ROWS}
+      empty={<EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />}
+    />
   );
 }
 

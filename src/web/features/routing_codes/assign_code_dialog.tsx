@@ -85,7 +85,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
       title="Assign New Code"
       description="The next routing code for the prefix is assigned, with MOD 97-10 check digits."
     >
-      <form onSubmit={submit} className="space-y-4">
+      <form noValidate onSubmit={submit} className="space-y-4">
         <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
         <div>
           <TextField

@@ -1,18 +1,56 @@
 /** Spec 2.5: counters, a searchable table of routing codes, and the "Assign New Code" dialog. */
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
-import { formatDate } from "../../lib/format.ts";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
+import { formatDate, titleCase } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
 import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
-const LOADING_ROWS = 5;
+const COLUMNS: ColumnDef<RoutingCode>[] = [
+  { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },
+  { accessorKey: "prefix", header: "Prefix", meta: { cellClassName: "font-mono" } },
+  {
+    id: "institution",
+    header: "Institution",
+    accessorFn: (code) => code.institutionName ?? code.institutionId,
+    cell: ({ row }) => (
+      <InstitutionLink
+        id={row.original.institutionId}
+        name={row.original.institutionName ?? row.original.institutionId}
+      />
+    ),
+  },
+  { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
+  {
+    accessorKey: "status",
+    header: "Status",
+    filterFn: "equals",
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
+  { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
+  {
+    accessorKey: "description",
+    header: "Description",
+    enableSorting: false,
+    meta: { cellClassName: "max-w-xs truncate" },
+    cell: ({ row }) => row.original.description ?? "",
+  },
+];
+
+const FILTERS: FilterDef[] = [{
+  columnId: "status",
+  label: "Filter by status",
+  allLabel: "All statuses",
+  options: ["active", "inactive", "suspended"].map((status) => ({ value: status, label: titleCase(status) })),
+}];
 
 function isInMonthOf(iso: string, now: Date): boolean {
   const date = new Date(iso);
@@ -22,7 +60,7 @@ function isInMonthOf(iso: string, now: Date): boolean {
 function matches(code: RoutingCode, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === "") return true;
-  return [code.code, code.prefix, code.institutionId, code.branchCode, code.description, code.status]
+  return [code.code, code.prefix, code.institutionName, code.branchCode, code.description, code.status]
     .some((value) => value?.toLowerCase().includes(needle));
 }
 
@@ -69,46 +107,19 @@ export default function RoutingCodesPage() {
           />
         </CardHeader>
         <CardContent>
-          {isError
-            ? <EmptyState title="Routing codes could not be loaded" text="Reload the page to try again." />
-            : !isLoading && visible.length === 0
-            ? (
-              codes.length === 0
-                ? <EmptyState title="No routing codes yet" text="Assigned routing codes will appear here." />
-                : <EmptyState title="No matching routing codes" text="Try a different search." />
-            )
-            : (
-              <Table label="Routing codes">
-                <THead>
-                  <Tr>
-                    <Th>Routing Code</Th>
-                    <Th>Prefix</Th>
-                    <Th>Institution ID</Th>
-                    <Th>Branch Code</Th>
-                    <Th>Status</Th>
-                    <Th>Created</Th>
-                    <Th>Description</Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={7} />
-                    : visible.map((code) => (
-                      <Tr key={code.id}>
-                        <Td className="font-mono font-medium">{code.code}</Td>
-                        <Td className="font-mono">{code.prefix}</Td>
-                        <Td className="font-mono text-xs">{code.institutionId}</Td>
-                        <Td>{code.branchCode ?? "—"}</Td>
-                        <Td>
-                          <StatusBadge status={code.status} />
-                        </Td>
-                        <Td>{formatDate(code.createdAt)}</Td>
-                        <Td className="max-w-xs truncate">{code.description ?? ""}</Td>
-                      </Tr>
-                    ))}
-                </TBody>
-              </Table>
-            )}
+          <DataTable
+            label="Routing codes"
+            columns={COLUMNS}
+            rows={visible}
+            getRowId={(code) => code.id}
+            isLoading={isLoading}
+            filters={FILTERS}
+            empty={isError
+              ? <EmptyState title="Routing codes could not be loaded" text="Reload the page to try again." />
+              : codes.length === 0
+              ? <EmptyState title="No routing codes yet" text="Assigned routing codes will appear here." />
+              : <EmptyState title="No matching routing codes" text="Try a different search or filter." />}
+          />
         </CardContent>
       </Card>
       <AssignCodeDialog open={assignOpen} onClose={() => setAssignOpen(false)} />

@@ -2,6 +2,8 @@
 export interface RoutingCode {
   id: string;
   institutionId: string;
+  /** The institution's name (the list joins it in); null if the institution no longer exists. */
+  institutionName: string | null;
   code: string;
   prefix: string;
   branchCode: string | null;

@@ -95,7 +95,7 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
       title="Register BIC Code"
       description="Bank, country, location and branch codes are taken from the BIC (ISO 9362)."
     >
-      <form onSubmit={submit} className="space-y-4">
+      <form noValidate onSubmit={submit} className="space-y-4">
         <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
         <TextField
           label="BIC Code"

@@ -6,13 +6,13 @@ import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, TBody, THead, Table, Td, Th, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
 import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
-const LOADING_ROWS = 5;
 const FULL_MEMBERSHIP = "full";
 
 function isInMonthOf(iso: string, now: Date): boolean {
@@ -24,6 +24,38 @@ function isInMonthOf(iso: string, now: Date): boolean {
 function formatCalendarDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { timeZone: "UTC" });
 }
+
+const COLUMNS: ColumnDef<SwiftCode>[] = [
+  { accessorKey: "bicCode", header: "BIC Code", meta: { cellClassName: "font-mono font-medium" } },
+  { accessorKey: "bankCode", header: "Bank Code", meta: { cellClassName: "font-mono" } },
+  { accessorKey: "countryCode", header: "Country" },
+  { accessorKey: "locationCode", header: "Location", meta: { cellClassName: "font-mono" } },
+  {
+    id: "branch",
+    header: "Branch",
+    accessorFn: (code) => code.branchCode || "XXX",
+    meta: { cellClassName: "font-mono" },
+  },
+  {
+    id: "membership",
+    header: "Membership",
+    accessorFn: (code) => (code.membershipType ? titleCase(code.membershipType) : "Standard"),
+    filterFn: "equals",
+  },
+  {
+    accessorKey: "status",
+    header: "Status",
+    filterFn: "equals",
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
+  {
+    id: "validUntil",
+    header: "Valid Until",
+    // Open-ended validity sorts after every date.
+    accessorFn: (code) => code.validUntil ?? "9999",
+    cell: ({ row }) => (row.original.validUntil ? formatCalendarDate(row.original.validUntil) : "Indefinite"),
+  },
+];
 
 function matches(code: SwiftCode, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -56,6 +88,20 @@ export default function SwiftBicPage() {
     };
   }, [codes]);
   const visible = useMemo(() => codes.filter((code) => matches(code, search)), [codes, search]);
+  // Filter choices are the values present, so no choice ever empties the table by itself.
+  const filters = useMemo<FilterDef[]>(() => {
+    const present = (values: string[]) => [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
+    return [
+      { columnId: "status", label: "Filter by status", allLabel: "All statuses", options: present(codes.map((c) => c.status)) },
+      {
+        columnId: "membership",
+        label: "Filter by membership",
+        allLabel: "All memberships",
+        options: [...new Set(codes.map((c) => (c.membershipType ? titleCase(c.membershipType) : "Standard")))].sort()
+          .map((value) => ({ value, label: value })),
+      },
+    ];
+  }, [codes]);
 
   return (
     <>
@@ -83,48 +129,19 @@ export default function SwiftBicPage() {
           />
         </CardHeader>
         <CardContent>
-          {isError
-            ? <EmptyState title="BIC codes could not be loaded" text="Reload the page to try again." />
-            : !isLoading && visible.length === 0
-            ? (
-              codes.length === 0
-                ? <EmptyState title="No BIC codes yet" text="Registered BIC codes will appear here." />
-                : <EmptyState title="No matching BIC codes" text="Try a different search." />
-            )
-            : (
-              <Table label="BIC codes">
-                <THead>
-                  <Tr>
-                    <Th>BIC Code</Th>
-                    <Th>Bank Code</Th>
-                    <Th>Country</Th>
-                    <Th>Location</Th>
-                    <Th>Branch</Th>
-                    <Th>Membership</Th>
-                    <Th>Status</Th>
-                    <Th>Valid Until</Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {isLoading
-                    ? <SkeletonRows rows={LOADING_ROWS} columns={8} />
-                    : visible.map((code) => (
-                      <Tr key={code.id}>
-                        <Td className="font-mono font-medium">{code.bicCode}</Td>
-                        <Td className="font-mono">{code.bankCode}</Td>
-                        <Td>{code.countryCode}</Td>
-                        <Td className="font-mono">{code.locationCode}</Td>
-                        <Td className="font-mono">{code.branchCode || "XXX"}</Td>
-                        <Td>{code.membershipType ? titleCase(code.membershipType) : "Standard"}</Td>
-                        <Td>
-                          <StatusBadge status={code.status} />
-                        </Td>
-                        <Td>{code.validUntil ? formatCalendarDate(code.validUntil) : "Indefinite"}</Td>
-                      </Tr>
-                    ))}
-                </TBody>
-              </Table>
-            )}
+          <DataTable
+            label="BIC codes"
+            columns={COLUMNS}
+            rows={visible}
+            getRowId={(code) => code.id}
+            isLoading={isLoading}
+            filters={filters}
+            empty={isError
+              ? <EmptyState title="BIC codes could not be loaded" text="Reload the page to try again." />
+              : codes.length === 0
+              ? <EmptyState title="No BIC codes yet" text="Registered BIC codes will appear here." />
+              : <EmptyState title="No matching BIC codes" text="Try a different search or filter." />}
+          />
         </CardContent>
       </Card>
       <RegisterBicDialog open={registerOpen} onClose={() => setRegisterOpen(false)} />

@@ -1,0 +1,131 @@
+/**
+ * One institution with everything recorded about it (issue 23, the /institutions/:id page): its
+ * details, status history and recent audit events (from the audit trail), its routing codes and
+ * BICs, its national routing registry entry (matched by one of its BICs or by its name, as the
+ * registry keeps no institution id) and its ledger accounts. Each list is bounded.
+ */
+import { sql } from "drizzle-orm";
+import { formatMoney } from "../../../domain/money.ts";
+import type { Queryable } from "../../db.ts";
+import { notFound } from "../../errors.ts";
+import type { Institution } from "./schemas.ts";
+import { AUDIT_ENTITY_TYPE, getInstitution } from "./service.ts";
+
+export const MAX_OVERVIEW_CODES = 100;
+export const MAX_OVERVIEW_ACCOUNTS = 100;
+export const MAX_OVERVIEW_AUDIT_EVENTS = 20;
+export const MAX_STATUS_HISTORY = 50;
+
+export interface InstitutionOverview {
+  institution: Institution;
+  statusHistory: { at: string; from: string | null; to: string; reason: string | null; by: string }[];
+  routingCodes: { id: string; code: string; branchCode: string | null; status: string; createdAt: string }[];
+  bicCodes: {
+    id: string;
+    bicCode: string;
+    membershipType: string | null;
+    status: string;
+    validUntil: string | null;
+  }[];
+  nationalRegistryEntry: {
+    id: string;
+    centralBankCode: string;
+    nationalBankCode: string;
+    swiftBicCode: string | null;
+    ibanPrefix: string | null;
+    participantStatus: string;
+  } | null;
+  accounts: {
+    id: string;
+    accountNumber: string;
+    accountName: string;
+    accountType: string;
+    currency: string;
+    currentBalance: string;
+    accountStatus: string;
+  }[];
+  recentAuditEvents: { at: string; action: string; by: string }[];
+}
+
+const ACTOR_NAME = sql.raw(
+  `coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email, 'System')`,
+);
+
+export async function institutionOverview(db: Queryable, id: string): Promise<InstitutionOverview> {
+  const institution = await getInstitution(db, id);
+  if (!institution) throw notFound("Institution");
+  const [history, routingCodes, bicCodes, accounts, audit] = await Promise.all([
+    db.all<{ at: string; changes: string | null; action: string; by: string }>(
+      sql`SELECT a.performed_at AS at,
+      a.changes AS changes, a.action AS action, ${ACTOR_NAME} AS by
+      FROM audit_trail a LEFT JOIN users u ON u.id = a.performed_by
+      WHERE a.entity_type = ${AUDIT_ENTITY_TYPE} AND a.entity_id = ${id} AND a.action IN ('create', 'status_change')
+      ORDER BY a.seq DESC LIMIT ${MAX_STATUS_HISTORY}`,
+    ),
+    db.all<InstitutionOverview["routingCodes"][number]>(
+      sql`SELECT id, code, branch_code AS branchCode, status,
+      created_at AS createdAt FROM routing_codes WHERE institution_id = ${id}
+      ORDER BY created_at DESC LIMIT ${MAX_OVERVIEW_CODES}`,
+    ),
+    db.all<InstitutionOverview["bicCodes"][number]>(sql`SELECT id, bic_code AS bicCode,
+      membership_type AS membershipType, status, valid_until AS validUntil FROM swift_codes
+      WHERE institution_id = ${id} ORDER BY bic_code LIMIT ${MAX_OVERVIEW_CODES}`),
+    db.all<{
+      id: string;
+      accountNumber: string;
+      accountName: string;
+      accountType: string;
+      currency: string;
+      balanceMinor: number;
+      accountStatus: string;
+    }>(
+      sql`SELECT id, account_number AS accountNumber, account_name AS accountName, account_type AS accountType,
+      currency, current_balance_minor AS balanceMinor, account_status AS accountStatus FROM ledger_accounts
+      WHERE institution_id = ${id} ORDER BY account_number LIMIT ${MAX_OVERVIEW_ACCOUNTS}`,
+    ),
+    db.all<InstitutionOverview["recentAuditEvents"][number]>(
+      sql`SELECT a.performed_at AS at, a.action AS action,
+      ${ACTOR_NAME} AS by FROM audit_trail a LEFT JOIN users u ON u.id = a.performed_by
+      WHERE a.entity_type = ${AUDIT_ENTITY_TYPE} AND a.entity_id = ${id}
+      ORDER BY a.seq DESC LIMIT ${MAX_OVERVIEW_AUDIT_EVENTS}`,
+    ),
+  ]);
+  const bics = bicCodes.map((bic) => bic.bicCode);
+  const [entry] = await db.all<NonNullable<InstitutionOverview["nationalRegistryEntry"]>>(sql`SELECT id,
+    central_bank_code AS centralBankCode, national_bank_code AS nationalBankCode, swift_bic_code AS swiftBicCode,
+    iban_prefix AS ibanPrefix, participant_status AS participantStatus FROM national_routing_registry
+    WHERE ${
+    bics.length > 0 ? sql`swift_bic_code IN (${sql.join(bics.map((b) => sql`${b}`), sql`, `)}) OR ` : sql``
+  }
+      institution_name = ${institution.name} COLLATE NOCASE
+    ORDER BY registration_date DESC LIMIT 1`);
+  return {
+    institution,
+    statusHistory: history.map((row) => {
+      const changes = row.changes ? JSON.parse(row.changes) : {};
+      return row.action === "create"
+        ? {
+          at: row.at,
+          from: null,
+          to: changes?.after?.status ?? changes?.status ?? "pending",
+          reason: null,
+          by: row.by,
+        }
+        : {
+          at: row.at,
+          from: changes?.before?.status ?? null,
+          to: changes?.after?.status ?? "",
+          reason: typeof changes?.reason === "string" ? changes.reason : null,
+          by: row.by,
+        };
+    }),
+    routingCodes,
+    bicCodes,
+    nationalRegistryEntry: entry ?? null,
+    accounts: accounts.map(({ balanceMinor, ...account }) => ({
+      ...account,
+      currentBalance: formatMoney(BigInt(balanceMinor)),
+    })),
+    recentAuditEvents: audit,
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * The one table for every list screen (issue 23), on TanStack Table: sortable columns, select
+ * filters, paging, a header that stays in view while the rows scroll, loading rows and the screen's
+ * own empty state. Two modes:
+ * - client: the screen has every row; sorting, filtering and paging happen here;
+ * - server: the screen passes one page plus the total (X-Total-Count) and is told when the sort,
+ *   a filter or the page changes, and asks the server for that page (limit/offset).
+ */
+import {
+  type ColumnDef,
+  type ColumnFiltersState,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getPaginationRowModel,
+  getSortedRowModel,
+  type PaginationState,
+  type SortingState,
+  useReactTable,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ChevronsUpDown } from "lucide-react";
+import { type ReactNode, useId, useState } from "react";
+import { Button } from "./button.tsx";
+import { inputClassName, type Option } from "./form.tsx";
+import { Skeleton } from "./spinner.tsx";
+
+export type { ColumnDef, SortingState };
+
+/** Per-column presentation, set in a column's `meta`. */
+export interface ColumnMeta {
+  /** Classes for the body cells (e.g. "font-mono text-xs"). */
+  cellClassName?: string;
+  /** A header shown to screen readers only (an actions column). */
+  srOnlyHeader?: boolean;
+}
+
+/** A select above the table that keeps the rows whose column `columnId` equals the chosen value. */
+export interface FilterDef {
+  columnId: string;
+  label: string;
+  allLabel: string;
+  options: readonly Option[];
+}
+
+export const CLIENT_PAGE_SIZE = 50;
+const LOADING_ROWS = 5;
+
+export interface ServerPaging {
+  total: number;
+  offset: number;
+  pageSize: number;
+  onOffsetChange: (offset: number) => void;
+  /** True while the next page is on its way: the paging buttons wait for it. */
+  isFetching: boolean;
+  sorting: SortingState;
+  onSortingChange: (sorting: SortingState) => void;
+  filterValues: Record<string, string>;
+  onFilterChange: (columnId: string, value: string) => void;
+}
+
+export interface DataTableProps<T> {
+  /** The table's accessible name. */
+  label: string;
+  columns: ColumnDef<T, any>[];
+  rows: readonly T[];
+  getRowId: (row: T) => string;
+  isLoading: boolean;
+  /** Shown instead of the rows when there are none (the screen's empty states). */
+  empty?: ReactNode;
+  filters?: readonly FilterDef[];
+  /** Extra controls beside the filters, e.g. a search box. */
+  toolbar?: ReactNode;
+  /** Present in server mode. */
+  server?: ServerPaging;
+  /** Client mode: rows per page. */
+  pageSize?: number;
+  initialSorting?: SortingState;
+  /** Placeholder rows while loading. */
+  loadingRows?: number;
+}
+
+function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
+  const Icon = direction === "asc" ? ArrowUp : direction === "desc" ? ArrowDown : ChevronsUpDown;
+  return (
+    <Icon aria-hidden="true" className={`h-3.5 w-3.5 ${direction ? "text-slate-900" : "text-slate-500"}`} />
+  );
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { label, columns, rows, getRowId, isLoading, empty, filters = [], toolbar, server } = props;
+  const [clientSorting, setClientSorting] = useState<SortingState>(props.initialSorting ?? []);
+  const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>([]);
+  const [pagination, setPagination] = useState<PaginationState>({
+    pageIndex: 0,
+    pageSize: props.pageSize ?? CLIENT_PAGE_SIZE,
+  });
+  const filterId = useId();
+
+  const sorting = server ? server.sorting : clientSorting;
+  const table = useReactTable<T>({
+    data: rows as T[],
+    columns,
+    getRowId,
+    state: server ? { sorting } : { sorting, columnFilters, pagination },
+    onSortingChange: (updater) => {
+      const next = typeof updater === "function" ? updater(sorting) : updater;
+      if (server) server.onSortingChange(next);
+      else setClientSorting(next);
+    },
+    onColumnFiltersChange: setColumnFilters,
+    onPaginationChange: setPagination,
+    manualSorting: Boolean(server),
+    manualFiltering: Boolean(server),
+    manualPagination: Boolean(server),
+    enableSortingRemoval: false,
+    autoResetPageIndex: true,
+    getCoreRowModel: getCoreRowModel(),
+    ...(server ? {} : {
+      getSortedRowModel: getSortedRowModel(),
+      getFilteredRowModel: getFilteredRowModel(),
+      getPaginationRowModel: getPaginationRowModel(),
+    }),
+  });
+
+  const filterValue = (columnId: string) =>
+    server
+      ? server.filterValues[columnId] ?? ""
+      : (columnFilters.find((filter) => filter.id === columnId)?.value as string | undefined) ?? "";
+  const setFilter = (columnId: string, value: string) => {
+    if (server) server.onFilterChange(columnId, value);
+    else table.getColumn(columnId)?.setFilterValue(value === "" ? undefined : value);
+  };
+
+  const total = server ? server.total : table.getFilteredRowModel().rows.length;
+  const offset = server ? server.offset : pagination.pageIndex * pagination.pageSize;
+  const pageSize = server ? server.pageSize : pagination.pageSize;
+  const visibleRows = table.getRowModel().rows;
+  const headerGroups = table.getHeaderGroups();
+  const columnCount = columns.length;
+
+  const goTo = (nextOffset: number) => {
+    if (server) server.onOffsetChange(nextOffset);
+    else table.setPageIndex(Math.floor(nextOffset / pageSize));
+  };
+
+  return (
+    <div className="space-y-3">
+      {(filters.length > 0 || toolbar) && (
+        <div className="flex flex-wrap items-end gap-2">
+          {toolbar}
+          {filters.map((filter) => (
+            <div key={filter.columnId} className="min-w-36">
+              <label htmlFor={`${filterId}-${filter.columnId}`} className="sr-only">{filter.label}</label>
+              <select
+                id={`${filterId}-${filter.columnId}`}
+                value={filterValue(filter.columnId)}
+                onChange={(event) => setFilter(filter.columnId, event.target.value)}
+                className={inputClassName}
+              >
+                <option value="">{filter.allLabel}</option>
+                {filter.options.map((option) => (
+                  <option key={option.value} value={option.value}>{option.label}</option>
+                ))}
+              </select>
+            </div>
+          ))}
+        </div>
+      )}
+      <div
+        role="region"
+        aria-label={label}
+        tabIndex={0}
+        className="relative max-h-[70vh] w-full overflow-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+      >
+        <table aria-label={label} className="w-full text-sm">
+          <thead className="sticky top-0 z-10 bg-white shadow-[inset_0_-1px_0_var(--color-slate-200)]">
+            {headerGroups.map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const meta = header.column.columnDef.meta as ColumnMeta | undefined;
+                  const direction = header.column.getIsSorted();
+                  const content = flexRender(header.column.columnDef.header, header.getContext());
+                  return (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      aria-sort={direction === "asc"
+                        ? "ascending"
+                        : direction === "desc"
+                        ? "descending"
+                        : undefined}
+                      className="h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600"
+                    >
+                      {meta?.srOnlyHeader
+                        ? <span className="sr-only">{content}</span>
+                        : header.column.getCanSort()
+                        ? (
+                          <button
+                            type="button"
+                            onClick={header.column.getToggleSortingHandler()}
+                            className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+                          >
+                            {content}
+                            <SortIcon direction={direction} />
+                          </button>
+                        )
+                        : content}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {isLoading &&
+              Array.from({ length: LOADING_ROWS }, (_, row) => (
+                <tr key={row} data-testid="loading-row">
+                  {Array.from({ length: columnCount }, (_, cell) => (
+                    <td key={cell} className="px-3 py-3">
+                      <Skeleton className="h-4 w-full" />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            {visibleRows.map((row) => (
+              <tr key={row.id} className="hover:bg-slate-50">
+                {row.getVisibleCells().map((cell) => {
+                  const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+                  return (
+                    <td
+                      key={cell.id}
+                      className={`px-3 py-3 align-middle text-slate-800 ${meta?.cellClassName ?? ""}`}
+                    >
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {!isLoading && visibleRows.length === 0 && empty}
+      {total > pageSize || (server && total > 0)
+        ? (
+          <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-600" aria-live="polite">
+              Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of
+              {" "}
+              {total.toLocaleString()}
+            </p>
+            <div className="flex gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={offset === 0 || server?.isFetching}
+                onClick={() => goTo(Math.max(0, offset - pageSize))}
+              >
+                Previous
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={offset + pageSize >= total || server?.isFetching}
+                onClick={() => goTo(offset + pageSize)}
+              >
+                Next
+              </Button>
+            </div>
+          </nav>
+        )
+        : null}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Auto Sweep with a confirmation (issue 23): the dialog first shows what the run would move now
+ * (the server plans it; nothing moves), then runs it on confirmation with the plan's id, so the
+ * server refuses if balances changed in between and the user sees the new plan instead.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { ApiError, apiJson } from "../../lib/api.ts";
+import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { AUTO_SWEEP_PATH, formatAmount, invalidateSweepData } from "./types.ts";
+
+export const AUTO_SWEEP_PLAN_KEY = `${AUTO_SWEEP_PATH}/plan`;
+const CONFLICT_STATUS = 409;
+
+interface AutoSweepPlan {
+  planId: string;
+  sweeps: {
+    sourceAccountNumber: string;
+    sourceAccountName: string;
+    targetAccountNumber: string;
+    targetAccountName: string;
+    currency: string;
+    amount: string;
+  }[];
+  totals: { currency: string; amount: string }[];
+}
+
+export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const plan = useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
+  // Planned afresh each time the dialog opens: a plan from an earlier visit is no promise.
+  useEffect(() => {
+    if (open) void plan.refetch();
+  }, [open]);
+
+  const onPending = useOnPendingApproval();
+  const run = useMutation({
+    mutationFn: (planId: string) =>
+      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+    onSuccess: (result) => {
+      // A run above the approval threshold waits for a second person; nothing moved yet.
+      if (onPending(result)) return onClose();
+      toast({
+        title: "Auto Sweep Completed",
+        description: `${result.sweepsExecuted} sweeps executed automatically`,
+      });
+      invalidateSweepData(queryClient);
+      onClose();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === CONFLICT_STATUS) {
+        toast({ title: "Balances changed", description: error.serverMessage, variant: "destructive" });
+        void plan.refetch();
+        return;
+      }
+      handleMutationError(error, toast, "Auto Sweep Failed", "Failed to execute automatic sweep");
+    },
+  });
+
+  const data = plan.data;
+  const nothing = data !== undefined && data.sweeps.length === 0;
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      wide
+      title="Auto Sweep"
+      description="Every active account above its sweep threshold moves the excess to its target liquid account."
+    >
+      {plan.isFetching && <Spinner label="Planning the sweep" />}
+      {plan.isError && !plan.isFetching && (
+        <p role="alert" className="text-sm text-red-700">
+          The sweep could not be planned. Close and try again.
+        </p>
+      )}
+      {data && !plan.isFetching && (
+        nothing
+          ? <p className="text-sm text-slate-700">Nothing to sweep: no account is above its threshold.</p>
+          : (
+            <div className="space-y-3">
+              <p className="text-sm text-slate-700">
+                {data.sweeps.length === 1 ? "This sweep" : `These ${data.sweeps.length} sweeps`} will run:
+              </p>
+              <Table label="Planned sweeps">
+                <THead>
+                  <Tr>
+                    <Th>From</Th>
+                    <Th>To</Th>
+                    <Th className="text-right">Amount</Th>
+                  </Tr>
+                </THead>
+                <TBody>
+                  {data.sweeps.map((sweep) => (
+                    <Tr key={`${sweep.sourceAccountNumber}>${sweep.targetAccountNumber}`}>
+                      <Td>
+                        <div>{sweep.sourceAccountName}</div>
+                        <div className="font-mono text-xs text-slate-600">{sweep.sourceAccountNumber}</div>
+                      </Td>
+                      <Td>
+                        <div>{sweep.targetAccountName}</div>
+                        <div className="font-mono text-xs text-slate-600">{sweep.targetAccountNumber}</div>
+                      </Td>
+                      <Td className="text-right tabular-nums">
+                        {formatAmount(sweep.amount, sweep.currency)}
+                      </Td>
+                    </Tr>
+                  ))}
+                </TBody>
+              </Table>
+              <p className="text-sm font-medium text-slate-900" data-testid="auto-sweep-totals">
+                Total: {data.totals.map((total) => formatAmount(total.amount, total.currency)).join(" · ")}
+              </p>
+            </div>
+          )
+      )}
+      <div className="mt-6 flex flex-wrap justify-end gap-2">
+        <Button variant="outline" onClick={onClose}>{nothing ? "Close" : "Cancel"}</Button>
+        {!nothing && (
+          <Button
+            disabled={!data || plan.isFetching || run.isPending}
+            onClick={() => data && run.mutate(data.planId)}
+          >
+            {run.isPending ? "Sweeping…" : "Confirm Auto Sweep"}
+          </Button>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,287 @@
+/**
+ * The institution page (/institutions/:id, issue 23): details, status history with reasons,
+ * routing codes, BICs, the national routing registry entry, ledger accounts and recent audit
+ * events, from one call (GET /api/institutions/:id/overview).
+ */
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode } from "react";
+import { Link, useParams } from "react-router";
+import { branchLabel } from "../../../domain/institution.ts";
+import { PageHeader } from "../../components/layout/page_header.tsx";
+import { StatusBadge } from "../../components/ui/badge.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
+import { apiRequest } from "../../lib/api.ts";
+import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
+import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
+import { StatusAction } from "./status_action.tsx";
+import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
+
+interface Overview {
+  institution: Institution;
+  statusHistory: { at: string; from: string | null; to: string; reason: string | null; by: string }[];
+  routingCodes: { id: string; code: string; branchCode: string | null; status: string; createdAt: string }[];
+  bicCodes: {
+    id: string;
+    bicCode: string;
+    membershipType: string | null;
+    status: string;
+    validUntil: string | null;
+  }[];
+  nationalRegistryEntry: {
+    centralBankCode: string;
+    nationalBankCode: string;
+    swiftBicCode: string | null;
+    ibanPrefix: string | null;
+    participantStatus: string;
+  } | null;
+  accounts: {
+    id: string;
+    accountNumber: string;
+    accountName: string;
+    accountType: string;
+    currency: string;
+    currentBalance: string;
+    accountStatus: string;
+  }[];
+  recentAuditEvents: { at: string; action: string; by: string }[];
+}
+
+type Row<K extends keyof Overview> = Overview[K] extends readonly (infer T)[] ? T : never;
+
+const CODE_COLUMNS: ColumnDef<Row<"routingCodes">>[] = [
+  { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono" } },
+  { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
+  { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
+];
+
+const BIC_COLUMNS: ColumnDef<Row<"bicCodes">>[] = [
+  { accessorKey: "bicCode", header: "BIC Code", meta: { cellClassName: "font-mono" } },
+  {
+    id: "membership",
+    header: "Membership",
+    accessorFn: (bic) => (bic.membershipType ? titleCase(bic.membershipType) : "Standard"),
+  },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
+  {
+    id: "validUntil",
+    header: "Valid Until",
+    accessorFn: (bic) => bic.validUntil ?? "9999",
+    cell: ({ row }) => (row.original.validUntil ? formatDate(row.original.validUntil) : "Indefinite"),
+  },
+];
+
+const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
+  {
+    accessorKey: "accountName",
+    header: "Account",
+    cell: ({ row }) => (
+      <>
+        <div className="font-medium text-slate-900">{row.original.accountName}</div>
+        <div className="font-mono text-xs text-slate-600">{row.original.accountNumber}</div>
+      </>
+    ),
+  },
+  { accessorKey: "accountType", header: "Type", cell: ({ row }) => titleCase(row.original.accountType) },
+  {
+    id: "balance",
+    header: "Current Balance",
+    enableSorting: false,
+    meta: { cellClassName: "text-right tabular-nums" },
+    cell: ({ row }) => {
+      const minor = parseMoney(row.original.currentBalance);
+      return minor.ok ? formatCurrencyEnUs(minor.value, row.original.currency) : row.original.currentBalance;
+    },
+  },
+  {
+    accessorKey: "accountStatus",
+    header: "Status",
+    cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
+  },
+];
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+export default function InstitutionPage() {
+  const { id = "" } = useParams();
+  // Keyed under the registry's key, so a status change (which refreshes the registry) refreshes this too.
+  const overview = useQuery<Overview>({
+    queryKey: [INSTITUTIONS_KEY, id, "overview"],
+    queryFn: async () =>
+      (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/overview`)).json(),
+  });
+  if (overview.isLoading) return <Spinner label="Loading the institution" />;
+  if (overview.isError || !overview.data) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold text-slate-900">Institution not found</h1>
+        <p className="text-sm text-slate-600">It may have been removed, or the link is wrong.</p>
+        <Link to="/institutions" className="text-sm font-medium text-blue-900 underline">
+          Back to Financial Institutions
+        </Link>
+      </div>
+    );
+  }
+  const {
+    institution,
+    statusHistory,
+    routingCodes,
+    bicCodes,
+    nationalRegistryEntry,
+    accounts,
+    recentAuditEvents,
+  } = overview.data;
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link to="/institutions" className="text-blue-900 underline underline-offset-2">
+          Financial Institutions
+        </Link>
+        <span aria-hidden="true" className="px-1 text-slate-500">/</span>
+        <span aria-current="page" className="text-slate-700">{institution.name}</span>
+      </nav>
+      <PageHeader
+        title={institution.name}
+        subtitle={`${titleCase(institution.type)} · ${institution.registrationNumber}`}
+        actions={<StatusAction institution={institution} />}
+      />
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
+        <div className="min-w-0 space-y-6 xl:col-span-2">
+          <Section title="Details">
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <Fact label="Status">
+                <StatusBadge status={institution.status} />
+              </Fact>
+              <Fact label="Licence Number">{institution.licenseNumber ?? "—"}</Fact>
+              <Fact label="Address">{institution.address}</Fact>
+              <Fact label="Contact">{institution.emailAddress} · {institution.phoneNumber}</Fact>
+              <Fact label="Branches">{branchLabel(institution.numberOfBranches)}</Fact>
+              <Fact label="SWIFT">
+                {institution.swiftParticipant
+                  ? `Participant${
+                    institution.swiftMembershipType ? ` (${titleCase(institution.swiftMembershipType)})` : ""
+                  }`
+                  : "Not a participant"}
+              </Fact>
+              <Fact label="Registered">{formatDateTime(institution.createdAt)}</Fact>
+            </dl>
+          </Section>
+          <Section title="Routing Codes">
+            <DataTable
+              label={`Routing codes of ${institution.name}`}
+              columns={CODE_COLUMNS}
+              rows={routingCodes}
+              getRowId={(code) => code.id}
+              isLoading={false}
+              empty={
+                <EmptyState title="No routing codes" text="Codes assigned to this institution appear here." />
+              }
+            />
+          </Section>
+          <Section title="BIC Codes">
+            <DataTable
+              label={`BIC codes of ${institution.name}`}
+              columns={BIC_COLUMNS}
+              rows={bicCodes}
+              getRowId={(bic) => bic.id}
+              isLoading={false}
+              empty={
+                <EmptyState title="No BIC codes" text="BICs registered for this institution appear here." />
+              }
+            />
+          </Section>
+          <Section title="Accounts">
+            <DataTable
+              label={`Ledger accounts of ${institution.name}`}
+              columns={ACCOUNT_COLUMNS}
+              rows={accounts}
+              getRowId={(account) => account.id}
+              isLoading={false}
+              empty={
+                <EmptyState
+                  title="No accounts"
+                  text="Ledger accounts held for this institution appear here."
+                />
+              }
+            />
+          </Section>
+        </div>
+        <div className="min-w-0 space-y-6">
+          <Section title="National Routing Registry">
+            {nationalRegistryEntry
+              ? (
+                <dl className="grid gap-3">
+                  <Fact label="Central Bank Code">{nationalRegistryEntry.centralBankCode}</Fact>
+                  <Fact label="National Bank Code">{nationalRegistryEntry.nationalBankCode}</Fact>
+                  <Fact label="SWIFT/BIC">{nationalRegistryEntry.swiftBicCode ?? "—"}</Fact>
+                  <Fact label="IBAN Prefix">{nationalRegistryEntry.ibanPrefix ?? "—"}</Fact>
+                  <Fact label="Participant Status">
+                    <StatusBadge status={nationalRegistryEntry.participantStatus} />
+                  </Fact>
+                </dl>
+              )
+              : (
+                <p className="text-sm text-slate-600">
+                  No registry entry names this institution or its BICs.
+                </p>
+              )}
+          </Section>
+          <Section title="Status History">
+            <ol className="space-y-3" aria-label="Status history, newest first">
+              {statusHistory.map((entry) => (
+                <li key={`${entry.at}-${entry.to}`} className="text-sm">
+                  <p className="font-medium text-slate-900">
+                    {entry.from
+                      ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
+                      : `Registered as ${entry.to}`}
+                  </p>
+                  <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
+                  {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+                </li>
+              ))}
+            </ol>
+          </Section>
+          <Section title="Recent Audit Events">
+            <ol className="space-y-2" aria-label="Recent audit events, newest first">
+              {recentAuditEvents.map((event) => (
+                <li key={`${event.at}-${event.action}`} className="text-sm">
+                  <span className="font-medium text-slate-900">{titleCase(event.action)}</span>
+                  <span className="text-xs text-slate-600">· {formatDateTime(event.at)} · {event.by}</span>
+                </li>
+              ))}
+            </ol>
+          </Section>
+        </div>
+      </div>
+    </div>
+  );
+}

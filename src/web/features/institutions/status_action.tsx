@@ -1,0 +1,112 @@
+/**
+ * An institution's status action (Approve, Suspend, Reactivate), on the registry's rows and on the
+ * institution page.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { MAX_STATUS_CHANGE_REASON_LENGTH, STATUS_ACTIONS } from "../../../domain/institution.ts";
+import { Button } from "../../components/ui/button.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
+import { TextAreaField } from "../../components/ui/form.tsx";
+import { apiJson } from "../../lib/api.ts";
+import { type ApprovalRequest, type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { useMayCall } from "../../lib/auth.ts";
+import { useToast } from "../../lib/toast.ts";
+import { handleMutationError } from "../../lib/unauthorized.ts";
+import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+
+const PENDING_STATUS_CHANGES_KEY = "/api/approvals?status=pending&kind=institution_status&limit=500";
+
+/** Institutions with a status change waiting for a second person's approval (one query for all rows). */
+function usePendingStatusChanges(): ReadonlySet<string> {
+  const { data } = useQuery<ApprovalRequest[]>({ queryKey: [PENDING_STATUS_CHANGES_KEY] });
+  return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
+}
+
+/**
+ * A status change asks why first (issue 23) and is a four-eyes request (issue 20): the reason is
+ * required here, becomes the request's reason, and reaches the change's audit row at approval.
+ */
+export function StatusAction({ institution }: { institution: Institution }) {
+  const mayChangeStatus = useMayCall("PATCH", "/api/institutions/:id/status");
+  const pending = usePendingStatusChanges().has(institution.id);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const onPending = useOnPendingApproval();
+  const action = STATUS_ACTIONS[institution.status];
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setOpen(false);
+    setReason("");
+    setError(null);
+  };
+  const change = useMutation({
+    mutationFn: () =>
+      apiJson<Institution | PendingApproval>(
+        "PATCH",
+        `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`,
+        { status: action.to, reason: reason.trim() },
+      ),
+    onSuccess: (updated) => {
+      close();
+      if (onPending(updated)) return;
+      toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
+      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
+    },
+    onError: (failure) => handleMutationError(failure, toast, "Failed to update institution status"),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (reason.trim() === "") return setError("Required");
+    if (!change.isPending) change.mutate();
+  };
+  if (!mayChangeStatus) return null;
+  if (pending) return <span className="text-xs font-medium text-amber-800">Approval pending</span>;
+  return (
+    <>
+      <Button
+        size="sm"
+        variant={action.to === "suspended" ? "outline" : "default"}
+        disabled={change.isPending}
+        aria-label={`${action.label} ${institution.name}`}
+        onClick={() => setOpen(true)}
+      >
+        {action.label}
+      </Button>
+      <Dialog
+        open={open}
+        onClose={close}
+        title={`${action.label} ${institution.name}?`}
+        description={`The status changes from ${institution.status} to ${action.to} once a second person with the approver role approves. The reason is kept in the audit trail.`}
+      >
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <TextAreaField
+            label="Reason"
+            rows={3}
+            autoFocus
+            required
+            maxLength={MAX_STATUS_CHANGE_REASON_LENGTH}
+            value={reason}
+            error={error}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setError(null);
+            }}
+          />
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={close}>Cancel</Button>
+            <Button
+              type="submit"
+              variant={action.to === "suspended" ? "destructive" : "default"}
+              disabled={change.isPending}
+            >
+              Submit for approval
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

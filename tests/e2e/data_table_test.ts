@@ -1,0 +1,80 @@
+/**
+ * Issue 23: the shared data table in the browser: sorting by a column header, a status filter
+ * answered by the server with X-Total-Count paging, routing codes naming their institution, and
+ * the search box of the IBAN formats table.
+ */
+import assert from "node:assert/strict";
+import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+
+const INSTITUTIONS = 130;
+
+e2eTest(
+  "institutions: sort by a column, filter by status, page through the server's total",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      for (let i = 0; i < INSTITUTIONS; i++) {
+        const res = await page.request.post(`${server.baseUrl}/api/institutions`, {
+          data: {
+            name: `Table Bank ${String((i * 37) % INSTITUTIONS).padStart(3, "0")}`,
+            type: i % 2 === 0 ? "savings" : "commercial",
+            registrationNumber: `TBL-${String(i).padStart(3, "0")}`,
+            address: "1 Table Street",
+            phoneNumber: "+1 202 555 0100",
+            emailAddress: `bank${i}@table.example`,
+          },
+        });
+        assert.equal(res.status(), 201);
+      }
+      await page.goto(`${server.baseUrl}/institutions`);
+      const table = page.getByRole("table", { name: "Financial institutions" });
+      const pagination = page.getByRole("navigation", { name: "Pagination" });
+      await pagination.getByText(`Showing 1–100 of ${INSTITUTIONS}`).waitFor();
+
+      await table.getByRole("button", { name: "Institution" }).click();
+      await table.locator("th[aria-sort=ascending]").waitFor();
+      await table.locator("tbody tr").first().getByText("Table Bank 000", { exact: true }).waitFor();
+      await table.getByRole("button", { name: "Institution" }).click();
+      await table.locator("th[aria-sort=descending]").waitFor();
+      await table.locator("tbody tr").first().getByText("Table Bank 129", { exact: true }).waitFor();
+
+      await pagination.getByRole("button", { name: "Next" }).click();
+      await pagination.getByText(`Showing 101–${INSTITUTIONS} of ${INSTITUTIONS}`).waitFor();
+      assert.equal(await table.locator("tbody tr").count(), INSTITUTIONS - 100);
+
+      await page.getByLabel("Filter by type").selectOption("commercial");
+      await pagination.getByText(`Showing 1–${INSTITUTIONS / 2} of ${INSTITUTIONS / 2}`).waitFor();
+      const types = await table.locator("tbody tr td:nth-child(2)").allInnerTexts();
+      assert.ok(types.every((type) => type === "Commercial"), types.join(","));
+
+      await page.getByLabel("Filter by status").selectOption("active");
+      await page.getByText("No institutions match these filters").waitFor();
+      await expectAccessible(page, "/institutions filtered");
+    }),
+);
+
+e2eTest(
+  "routing codes name their institution; the IBAN formats table has a search box",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/routing-codes`);
+      const codes = page.getByRole("table", { name: "Routing codes" });
+      await codes.locator("tbody tr").first().waitFor();
+      assert.equal(await codes.getByRole("columnheader", { name: "Institution" }).count(), 1);
+      const institutionCells = await codes.locator("tbody tr td:nth-child(3)").allInnerTexts();
+      assert.ok(institutionCells.length > 0);
+      for (const cell of institutionCells) {
+        assert.doesNotMatch(cell, /^[0-9a-f]{8}-[0-9a-f]{4}-/, "a name, not a UUID");
+      }
+
+      await page.goto(`${server.baseUrl}/iban-validation`);
+      const formats = page.getByRole("table", { name: "IBAN country configurations" });
+      await formats.getByRole("cell", { name: "GB29NWBK60161331926819" }).waitFor();
+      await page.getByLabel("Search IBAN formats").fill("germany");
+      await formats.locator("tbody tr").filter({ hasText: "DE" }).first().waitFor();
+      assert.equal(await formats.locator("tbody tr").count(), 1);
+      await page.getByLabel("Search IBAN formats").fill("no such country");
+      await page.getByText("No matching country formats").waitFor();
+    }, { SEED_DEMO: "1" }),
+);
