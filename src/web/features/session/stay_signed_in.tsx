@@ -4,13 +4,14 @@
  * /api/auth/session/extend, which does. Every other API call also keeps the session alive, so the
  * expiry is read again every POLL_INTERVAL_MS rather than assumed.
  */
-import { useEffect, useState } from "react";
-import { formatCountdown, offerStaySignedIn, type SessionExpiry } from "../../../domain/session_expiry.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { offerStaySignedIn, type SessionExpiry } from "../../../domain/session_expiry.ts";
 import { apiJson } from "../../lib/api.ts";
 import { showToast } from "../../lib/toast.ts";
 import { redirectToLogin } from "../../lib/unauthorized.ts";
+
+// The dialog (and the dialog library) loads only when the offer is due, not with every screen.
+const StaySignedInDialog = lazy(() => import("./stay_signed_in_dialog.tsx"));
 
 const POLL_INTERVAL_MS = 30_000;
 const TICK_MS = 1_000;
@@ -67,25 +68,10 @@ export function StaySignedIn() {
     }
   };
 
+  if (!open) return null;
   return (
-    <Dialog
-      open={open}
-      onClose={stay}
-      title="Your session is about to end"
-      description="You have been inactive for a while. For security, you will be signed out automatically."
-    >
-      <p className="text-sm text-slate-800" role="timer" aria-live="off">
-        Signing out in{" "}
-        <span className="font-semibold" data-testid="session-countdown">
-          {expiry ? formatCountdown(expiry.expiresAtMs - now) : ""}
-        </span>
-      </p>
-      <div className="mt-6 flex justify-end gap-3">
-        <form method="post" action="/api/logout">
-          <Button type="submit" variant="outline">Sign Out</Button>
-        </form>
-        <Button onClick={stay} disabled={extending}>Stay signed in</Button>
-      </div>
-    </Dialog>
+    <Suspense fallback={null}>
+      <StaySignedInDialog expiry={expiry} now={now} extending={extending} onStay={stay} />
+    </Suspense>
   );
 }
