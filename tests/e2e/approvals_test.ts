@@ -27,7 +27,7 @@ async function firstSignIn(page: Page, baseUrl: string, email: string, initialPa
 }
 
 async function signOut(page: Page) {
-  await page.getByRole("link", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign Out" }).click();
   await page.getByRole("button", { name: "Sign In" }).first().waitFor();
 }
 

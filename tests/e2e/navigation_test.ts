@@ -46,7 +46,7 @@ e2eTest(
       await page.getByRole("heading", { name: "Reports & Analytics", level: 1 }).waitFor();
 
       // Only once: signing out and in again from the landing page goes to the dashboard.
-      await page.getByRole("link", { name: "Sign Out" }).click();
+      await page.getByRole("button", { name: "Sign Out" }).click();
       await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
       await signIn(page, server.baseUrl);
       assert.equal(new URL(page.url()).pathname, "/");

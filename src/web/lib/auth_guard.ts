@@ -16,7 +16,9 @@ export function useAuthGuard(): void {
     if (UNGUARDED_PATHS.has(pathname)) return;
     const controller = new AbortController();
     fetch("/api/auth/user", { credentials: "include", signal: controller.signal })
-      .then((res) => {
+      .then(async (res) => {
+        // Read to the end: a response left unread stays open in the browser for as long as the page lives.
+        await res.body?.cancel();
         if (res.status === 401) redirectToLogin(showToast);
       })
       .catch(() => {

@@ -112,7 +112,7 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
         </p>
         <ChangePasswordButton />
         {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
-        <form method="post" action="/api/logout" className="mt-2">
+        <form method="post" action="/api/logout" className="mt-2" noValidate>
           <button
             type="submit"
             className="inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"

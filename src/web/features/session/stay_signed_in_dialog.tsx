@@ -20,7 +20,7 @@ export default function StaySignedInDialog(
         </span>
       </p>
       <div className="mt-6 flex justify-end gap-3">
-        <form method="post" action="/api/logout">
+        <form method="post" action="/api/logout" noValidate>
           <Button type="submit" variant="outline">Sign Out</Button>
         </form>
         <Button onClick={onStay} disabled={extending}>Stay signed in</Button>
