@@ -27,6 +27,11 @@ async function createAccount(
   return res.body as { id: string };
 }
 
+async function balanceAt(baseUrl: string, cookie: string, accountId: string): Promise<string> {
+  const accounts = await call(baseUrl, "GET", "/api/ledger-accounts", cookie);
+  return accounts.body.find((account: { id: string }) => account.id === accountId).currentBalance;
+}
+
 function institution(name: string) {
   return {
     name,
@@ -141,6 +146,69 @@ Deno.test({
         const accounts = await call(cluster.headquarters.baseUrl, "GET", "/api/ledger-accounts", hqCookie);
         const after = accounts.body.find((account: { id: string }) => account.id === source.id);
         assert.equal(after.currentBalance, "425.00");
+      });
+
+      await t.step("four eyes across regions: a sweep requested at north is approved at south, once; a disabled user is out everywhere", async () => {
+        const hq = cluster.headquarters.baseUrl;
+        const staff = async (node: string, email: string, roles: string[]) => {
+          const created = await call(hq, "POST", "/api/users", hqCookie, { email, roles });
+          assert.equal(created.status, 201, JSON.stringify(created.body));
+          const first = await signIn(node, email, created.body.initialPassword);
+          const changed = await call(node, "POST", "/api/auth/password", first, {
+            currentPassword: created.body.initialPassword,
+            newPassword: "regional-staff-password",
+          });
+          assert.equal(changed.status, 204, JSON.stringify(changed.body));
+          return first;
+        };
+        const maker = await staff(north.server.baseUrl, "maker@north.test", ["operator"]);
+        const checker = await staff(south.server.baseUrl, "checker@south.test", ["approver"]);
+        const source = await createAccount(hq, hqCookie, {
+          accountNumber: "FOUR-EYES-SRC",
+          accountType: "ledger",
+          currency: "GBP",
+          currentBalance: "500.00",
+        });
+        const target = await createAccount(hq, hqCookie, {
+          accountNumber: "FOUR-EYES-DST",
+          accountType: "liquid",
+          currency: "GBP",
+          currentBalance: "0.00",
+        });
+        const thresholds = await call(hq, "PUT", "/api/approval-settings", hqCookie, { thresholds: { GBP: "100.00" } });
+        assert.equal(thresholds.status, 200, JSON.stringify(thresholds.body));
+        const pending = await call(north.server.baseUrl, "POST", "/api/balance-sweeps", maker, {
+          sourceAccountId: source.id,
+          targetAccountId: target.id,
+          sweepAmount: "200.00",
+          requestReason: "Quarter-end liquidity",
+        });
+        assert.equal(pending.status, 202, JSON.stringify(pending.body));
+        const id = pending.body.approvalRequest.id;
+        // Nothing has moved while the request waits, as the maker's own region reads at once.
+        assert.equal(await balanceAt(north.server.baseUrl, maker, source.id), "500.00");
+        const approved = await call(south.server.baseUrl, "POST", `/api/approvals/${id}/approve`, checker, {
+          reason: "Checked",
+        });
+        assert.equal(approved.status, 200, JSON.stringify(approved.body));
+        const again = await call(south.server.baseUrl, "POST", `/api/approvals/${id}/approve`, checker, {
+          reason: "Checked twice",
+        });
+        assert.ok(again.status >= 400 && again.status < 500, `${again.status} ${JSON.stringify(again.body)}`);
+        // The approver's region reads the executed movement at once.
+        assert.equal(await balanceAt(south.server.baseUrl, checker, source.id), "300.00");
+        const reconciliation = await call(hq, "GET", "/api/ledger-accounts/reconciliation", hqCookie);
+        assert.equal(reconciliation.body.ok, true, JSON.stringify(reconciliation.body));
+
+        // Disabling the maker at headquarters ends their session at north within the same bound.
+        const users = await call(hq, "GET", "/api/users", hqCookie);
+        const makerId = users.body.find((user: { email: string }) => user.email === "maker@north.test").id;
+        const disabled = await call(hq, "PATCH", `/api/users/${makerId}`, hqCookie, { disabled: true });
+        assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+        const elapsedMs = await within(PROPAGATION_BOUND_MS, async () =>
+          (await call(north.server.baseUrl, "GET", "/api/auth/user", maker)).status === 401
+        );
+        assert.ok(elapsedMs <= PROPAGATION_BOUND_MS, `${elapsedMs} ms`);
       });
 
       await t.step("a sign-out at one region ends that session at the other within the bound", async () => {
