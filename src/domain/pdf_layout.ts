@@ -59,3 +59,35 @@ export function summaryEntries(counts: ReadonlyMap<string, number>, limit: numbe
   const rest = sorted.slice(limit - 1).reduce((sum, [, count]) => sum + count, 0);
   return [...kept, ["Other", rest]];
 }
+
+/**
+ * Which summary the first page's chart draws: the one with the most rows (the most distinct
+ * values), the first of them on a tie; -1 when there is none to draw.
+ */
+export function chartedSummary(summaries: readonly (readonly unknown[])[]): number {
+  let chosen = -1;
+  summaries.forEach((entries, i) => {
+    if (entries.length > 0 && (chosen === -1 || entries.length > summaries[chosen].length)) chosen = i;
+  });
+  return chosen;
+}
+
+/**
+ * The count axis of a bar chart: whole-number ticks from 0 in steps of 1, 2 or 5 times a power of
+ * ten, the last at or above `most`, at most `maxTicks` intervals.
+ */
+export function countAxisTicks(most: number, maxTicks: number): number[] {
+  const top = Math.max(1, Math.ceil(most));
+  let step = 1;
+  for (let magnitude = 1;; magnitude *= 10) {
+    const fit = [1, 2, 5].map((factor) => factor * magnitude).find((candidate) =>
+      Math.ceil(top / candidate) <= maxTicks
+    );
+    if (fit !== undefined) {
+      step = fit;
+      break;
+    }
+  }
+  const intervals = Math.ceil(top / step);
+  return Array.from({ length: intervals + 1 }, (_, i) => i * step);
+}

@@ -74,3 +74,63 @@ Deno.test("every PDF report: a summary first, headers whole words, timestamps in
     await t.close();
   }
 });
+
+Deno.test("the PDF summary page carries a bar chart of its largest summary, with axis, labels and values", async () => {
+  const t = await createTestApp();
+  try {
+    const req = t.as(await t.login());
+    // Every new institution is pending, so the type summary (two values) is the one charted.
+    for (const [i, type] of (["savings", "commercial", "savings"] as const).entries()) {
+      await expectJson(
+        await req("POST", "/api/institutions", {
+          body: {
+            name: `Chart Bank ${i + 1}`,
+            type,
+            registrationNumber: `CHART-${i + 1}`,
+            address: `${i + 1} Axis Street`,
+            phoneNumber: "+1 202 555 0140",
+            emailAddress: `ops${i + 1}@chart.example`,
+          },
+        }),
+        201,
+      );
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await req("POST", "/api/reports", {
+      body: { type: "institutions", format: "pdf", from: today, to: today },
+    });
+    assert.equal(res.status, 200);
+    const pdf = await getDocumentProxy(new Uint8Array(await res.arrayBuffer()));
+    const pageText = async (number: number) =>
+      (await (await pdf.getPage(number)).getTextContent()).items.flatMap((item) =>
+        "str" in item && item.str ? [{ text: item.str, x: item.transform[4], y: item.transform[5] }] : []
+      );
+    const first = await pageText(1);
+    const title = first.find((item) => item.text === "Chart: rows by type");
+    assert.ok(title, "the chart's title is on page 1");
+    // The chart stands right of the summary lists: what is drawn from its title's left edge on.
+    const chart = first.filter((item) => item.x >= title.x - 1 && item.y <= title.y);
+    const at = (text: string) => chart.filter((item) => item.text === text);
+    const [savings] = at("savings");
+    const [commercial] = at("commercial");
+    assert.ok(savings && commercial, `bar labels: ${JSON.stringify(chart)}`);
+    assert.ok(savings.y > commercial.y, "the larger count is drawn first, at the top");
+    // Each bar's value sits on its label's line, right of the label; the axis ticks (0, 1, 2) and
+    // its title "Rows" are below the bars.
+    const valueOn = (label: { y: number; x: number }, value: string) =>
+      at(value).some((item) => Math.abs(item.y - label.y) < 1 && item.x > label.x);
+    assert.ok(valueOn(savings, "2"), "savings: 2");
+    assert.ok(valueOn(commercial, "1"), "commercial: 1");
+    for (const tick of ["0", "1", "2"]) {
+      assert.ok(at(tick).some((item) => item.y < commercial.y - 1), `the axis tick ${tick}`);
+    }
+    assert.ok(at("Rows").some((item) => item.y < commercial.y), "the axis title");
+    // The status summary (one value) is listed but not charted, and no chart is drawn past page 1.
+    assert.equal(first.filter((item) => item.text.startsWith("Chart: ")).length, 1);
+    for (let number = 2; number <= pdf.numPages; number++) {
+      assert.ok(!(await pageText(number)).some((item) => item.text.startsWith("Chart: ")), `page ${number}`);
+    }
+  } finally {
+    await t.close();
+  }
+});

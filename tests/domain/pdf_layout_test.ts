@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { fitColumnWidths, headerWords, pdfTimestamp, summaryEntries } from "../../src/domain/pdf_layout.ts";
+import {
+  chartedSummary,
+  countAxisTicks,
+  fitColumnWidths,
+  headerWords,
+  pdfTimestamp,
+  summaryEntries,
+} from "../../src/domain/pdf_layout.ts";
 
 Deno.test("pdfTimestamp() reads 'YYYY-MM-DD HH:MM UTC' and leaves other text alone", () => {
   assert.equal(pdfTimestamp("2026-01-11T15:13:45.123Z"), "2026-01-11 15:13 UTC");
@@ -28,4 +35,22 @@ Deno.test("summaryEntries() lists values by count and folds the tail into Other"
   const counts = new Map([["active", 5], ["pending", 7], ["suspended", 1], ["closed", 1]]);
   assert.deepEqual(summaryEntries(counts, 10), [["pending", 7], ["active", 5], ["closed", 1], ["suspended", 1]]);
   assert.deepEqual(summaryEntries(counts, 3), [["pending", 7], ["active", 5], ["Other", 2]]);
+});
+
+Deno.test("chartedSummary() picks the summary with the most values, the first on a tie, -1 when all are empty", () => {
+  assert.equal(chartedSummary([[["pending", 3]], [["savings", 2], ["commercial", 1]]]), 1);
+  assert.equal(chartedSummary([[["a", 1], ["b", 1]], [["c", 1], ["d", 1]]]), 0);
+  assert.equal(chartedSummary([[], []]), -1);
+  assert.equal(chartedSummary([]), -1);
+});
+
+Deno.test("countAxisTicks() runs from 0 in steps of 1, 2 or 5 x 10^n to at least the largest count", () => {
+  assert.deepEqual(countAxisTicks(0, 5), [0, 1]);
+  assert.deepEqual(countAxisTicks(1, 5), [0, 1]);
+  assert.deepEqual(countAxisTicks(3, 5), [0, 1, 2, 3]);
+  assert.deepEqual(countAxisTicks(7, 5), [0, 2, 4, 6, 8]);
+  assert.deepEqual(countAxisTicks(10, 5), [0, 2, 4, 6, 8, 10]);
+  assert.deepEqual(countAxisTicks(23, 5), [0, 5, 10, 15, 20, 25]);
+  assert.deepEqual(countAxisTicks(50_000, 5), [0, 10_000, 20_000, 30_000, 40_000, 50_000]);
+  assert.deepEqual(countAxisTicks(50_001, 5), [0, 20_000, 40_000, 60_000]);
 });

@@ -10,7 +10,14 @@
  */
 import { PassThrough } from "node:stream";
 import PDFDocument from "pdfkit";
-import { fitColumnWidths, headerWords, pdfTimestamp, summaryEntries } from "../../../domain/pdf_layout.ts";
+import {
+  chartedSummary,
+  countAxisTicks,
+  fitColumnWidths,
+  headerWords,
+  pdfTimestamp,
+  summaryEntries,
+} from "../../../domain/pdf_layout.ts";
 import type ExcelJS from "exceljs";
 // The streaming writer alone: exceljs's index also loads its readers, whose dependencies ask for
 // process.umask() at import, which the server's --allow-sys list does not grant.
@@ -181,6 +188,17 @@ const PDF_SUMMARY_LABEL_WIDTH_PT = 180;
 const PDF_SUMMARY_COUNT_WIDTH_PT = 60;
 const PDF_SUMMARY_BAR_WIDTH_PT = 220;
 const PDF_SUMMARY_BAR_FILL = "#1e40af";
+/** The first page's chart sits right of the summary lists, from here to the right margin. */
+const PDF_CHART_LEFT_PT = PDF_MARGIN_PT + 500;
+const PDF_CHART_LABEL_WIDTH_PT = 90;
+const PDF_CHART_VALUE_WIDTH_PT = 40;
+const PDF_CHART_ROW_PT = 13;
+const PDF_CHART_BAR_PT = 8;
+const PDF_CHART_SIZE_PT = 7;
+const PDF_CHART_TITLE_SIZE_PT = 9;
+const PDF_CHART_AXIS_COLOR = "#334155";
+/** Intervals on the count axis, so its labels never crowd each other. */
+const PDF_CHART_MAX_TICKS = 5;
 /** Values listed per summarized column; the rest are counted together as "Other". */
 export const MAX_PDF_SUMMARY_VALUES = 12;
 /** Measured widths are exact; this keeps a word that fits exactly from wrapping on rounding. */
@@ -281,7 +299,8 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
 
   /**
    * The first page's summary: the row count and, for each summarized column (a status, a type, an
-   * outcome), the count of each value with a bar in proportion. Counted in a first pass over the
+   * outcome), the count of each value with a bar in proportion, and beside them a chart of the
+   * summary with the most values. Counted in a first pass over the
    * rows (a PDF holds at most MAX_PDF_ROWS), so the summary can open the report while the table
    * still streams after it.
    */
@@ -302,13 +321,15 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     line("Summary", PDF_SUMMARY_TITLE_SIZE_PT, BOLD_FONT);
     line(total === 0 ? "No rows in this range." : `Rows: ${total.toLocaleString("en-US")}`, PDF_SUMMARY_SIZE_PT);
     if (total === 0) return;
+    const top = y;
+    const groups = counts.map((count) => summaryEntries(count, MAX_PDF_SUMMARY_VALUES));
     const labelWidth = PDF_SUMMARY_LABEL_WIDTH_PT;
     const countX = PDF_MARGIN_PT + labelWidth;
     const barX = countX + PDF_SUMMARY_COUNT_WIDTH_PT;
     summarized.forEach(({ column }, i) => {
       y += PDF_SUMMARY_SIZE_PT / 2;
       line(`By ${column.label.toLowerCase()}`, PDF_SUMMARY_SIZE_PT, BOLD_FONT);
-      const entries = summaryEntries(counts[i], MAX_PDF_SUMMARY_VALUES);
+      const entries = groups[i];
       const most = Math.max(...entries.map(([, count]) => count));
       doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT);
       for (const [value, count] of entries) {
@@ -325,6 +346,69 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
       }
       doc.fillColor("black");
     });
+    const charted = chartedSummary(groups);
+    if (charted !== -1) summaryChart(summarized[charted].column, groups[charted], top);
+  };
+
+  /**
+   * A horizontal bar chart of one summary at `top`, right of the summary lists: the values down the
+   * left, a bar per value against a count axis from 0 with its tick labels and title, and each
+   * count at the end of its bar.
+   */
+  const summaryChart = (column: ReportColumn, entries: [string, number][], top: number) => {
+    const left = PDF_CHART_LEFT_PT;
+    const plotX = left + PDF_CHART_LABEL_WIDTH_PT;
+    const plotWidth = doc.page.width - PDF_MARGIN_PT - plotX - PDF_CHART_VALUE_WIDTH_PT;
+    const ticks = countAxisTicks(Math.max(...entries.map(([, count]) => count)), PDF_CHART_MAX_TICKS);
+    const axisMax = ticks[ticks.length - 1];
+    const xOf = (count: number) => plotX + (plotWidth * count) / axisMax;
+    doc.font(BOLD_FONT).fontSize(PDF_CHART_TITLE_SIZE_PT).fillColor("black").text(
+      pdfText(`Chart: rows by ${column.label.toLowerCase()}`, MAX_PDF_CELL_CHARS),
+      left,
+      top,
+      { width: doc.page.width - PDF_MARGIN_PT - left, lineBreak: false, ellipsis: true },
+    );
+    const plotTop = top + PDF_CHART_TITLE_SIZE_PT * 2;
+    const plotBottom = plotTop + entries.length * PDF_CHART_ROW_PT;
+    for (const tick of ticks) {
+      doc.moveTo(xOf(tick), plotTop).lineTo(xOf(tick), plotBottom + 2).lineWidth(0.3)
+        .strokeColor(tick === 0 ? PDF_CHART_AXIS_COLOR : PDF_RULE_COLOR).stroke();
+    }
+    doc.moveTo(plotX, plotBottom).lineTo(plotX + plotWidth, plotBottom).lineWidth(0.5)
+      .strokeColor(PDF_CHART_AXIS_COLOR).stroke();
+    doc.font(BODY_FONT).fontSize(PDF_CHART_SIZE_PT);
+    entries.forEach(([value, count], i) => {
+      const rowTop = plotTop + i * PDF_CHART_ROW_PT;
+      const textTop = rowTop + (PDF_CHART_ROW_PT - PDF_CHART_SIZE_PT) / 2;
+      doc.fillColor("black").text(value, left, textTop, {
+        width: PDF_CHART_LABEL_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
+        align: "right",
+        lineBreak: false,
+        ellipsis: true,
+      });
+      const barEnd = Math.max(xOf(count), plotX + 1);
+      doc.rect(plotX, rowTop + (PDF_CHART_ROW_PT - PDF_CHART_BAR_PT) / 2, barEnd - plotX, PDF_CHART_BAR_PT)
+        .fill(PDF_SUMMARY_BAR_FILL);
+      doc.fillColor("black").text(count.toLocaleString("en-US"), barEnd + PDF_CELL_PADDING_PT, textTop, {
+        width: PDF_CHART_VALUE_WIDTH_PT,
+        lineBreak: false,
+      });
+    });
+    doc.fillColor(PDF_CHART_AXIS_COLOR);
+    const tickWidth = plotWidth / (ticks.length - 1);
+    for (const tick of ticks) {
+      doc.text(tick.toLocaleString("en-US"), xOf(tick) - tickWidth / 2, plotBottom + 4, {
+        width: tickWidth,
+        align: "center",
+        lineBreak: false,
+      });
+    }
+    doc.text("Rows", plotX, plotBottom + 6 + PDF_CHART_SIZE_PT * 1.5, {
+      width: plotWidth,
+      align: "center",
+      lineBreak: false,
+    });
+    doc.fillColor("black");
   };
 
   async function* chunks(): AsyncGenerator<Uint8Array> {
