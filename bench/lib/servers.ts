@@ -12,6 +12,7 @@ import {
 } from "../../tests/e2e/helpers.ts";
 
 const HELLO_SERVER = new URL("../hello_server.ts", import.meta.url).pathname;
+const FLOOR_SERVER = new URL("../floor_server.ts", import.meta.url).pathname;
 const HELLO_START_TIMEOUT_MS = 15_000;
 /** Rows per multi-row INSERT: 15 columns each, far below SQLite's 32,766 bound variables. */
 const SEED_ROWS_PER_INSERT = 500;
@@ -23,9 +24,22 @@ export interface HelloServer {
   stop(): Promise<void>;
 }
 
-export async function startHello(): Promise<HelloServer> {
+export function startHello(): Promise<HelloServer> {
+  return startScriptServer(HELLO_SERVER, []);
+}
+
+/**
+ * The floor app (bench/floor_server.ts): plain Hono doing the console's validation and lookup with
+ * nothing around them. It answers `routingCode` (the console's own record) from a map.
+ */
+export function startFloor(routingCode: Record<string, unknown>): Promise<HelloServer> {
+  return startScriptServer(FLOOR_SERVER, ["0", JSON.stringify(routingCode)]);
+}
+
+/** Starts a bench server script that prints "listening <port>" once it accepts connections. */
+async function startScriptServer(script: string, args: string[]): Promise<HelloServer> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net=127.0.0.1", HELLO_SERVER],
+    args: ["run", "--allow-net=127.0.0.1", script, ...args],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -34,7 +48,7 @@ export async function startHello(): Promise<HelloServer> {
   const timer = setTimeout(() => child.kill("SIGKILL"), HELLO_START_TIMEOUT_MS);
   while (!/listening (\d+)/.test(seen)) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`hello-world server exited before listening: ${seen}`);
+    if (done) throw new Error(`${script} exited before listening: ${seen}`);
     seen += value;
   }
   clearTimeout(timer);

@@ -3,6 +3,7 @@
  * engine's time the way autocannon does) and parses its report.
  */
 export const WRK_PATH = Deno.env.get("WRK_PATH") ?? "/usr/bin/wrk";
+export const TASKSET_PATH = "/usr/bin/taskset";
 export const WRK_THREADS = 2;
 export const WRK_CONNECTIONS = 50;
 /**
@@ -92,12 +93,23 @@ export function parseWrkOutput(output: string): WrkResult {
   };
 }
 
-export async function runWrk(request: WrkRequest, durationSec: number): Promise<WrkResult> {
+export interface WrkOptions {
+  /** Run wrk on this CPU alone (taskset -c), so it never takes the server's core. */
+  cpu?: number;
+}
+
+export async function runWrk(
+  request: WrkRequest,
+  durationSec: number,
+  options: WrkOptions = {},
+): Promise<WrkResult> {
   const scriptPath = await Deno.makeTempFile({ prefix: "bench-wrk-", suffix: ".lua" });
+  const pin = options.cpu === undefined ? [] : ["-c", String(options.cpu), WRK_PATH];
   try {
     await Deno.writeTextFile(scriptPath, luaScript(request));
-    const { stdout, stderr, success } = await new Deno.Command(WRK_PATH, {
+    const { stdout, stderr, success } = await new Deno.Command(pin.length > 0 ? TASKSET_PATH : WRK_PATH, {
       args: [
+        ...pin,
         `-t${WRK_THREADS}`,
         `-c${WRK_CONNECTIONS}`,
         `-d${durationSec}s`,
