@@ -3,7 +3,7 @@ export interface BenchRow {
   what: string;
   reference: string;
   ours: string;
-  /** ours / reference, oriented so that higher is better where a target exists; null when not comparable. */
+  /** ours against reference; the target says which way is better (≥ for speed, ≤ for cost); null when not comparable. */
   ratio: number | null;
   target: string;
   /** null: informational row without a target, or a row that could not be measured. */
