@@ -1,7 +1,8 @@
 /**
  * Issue 23: the shared data table in the browser: sorting by a column header, a status filter
  * answered by the server with X-Total-Count paging, routing codes naming their institution, and
- * the search box of the IBAN formats table.
+ * the search box of the IBAN formats table; the Users, Approvals and Audit Trail screens on the same
+ * table (role and status filters, empty states, the audit trail paged by the server).
  */
 import assert from "node:assert/strict";
 import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
@@ -77,4 +78,72 @@ e2eTest(
       await page.getByLabel("Search IBAN formats").fill("no such country");
       await page.getByText("No matching country formats").waitFor();
     }, { SEED_DEMO: "1" }),
+);
+
+e2eTest(
+  "users, approvals and the audit trail use the shared table: filters, empty states, server paging",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      for (
+        const [email, roles] of [["auditor@table.test", ["auditor"]], ["checker@table.test", ["approver"]]]
+      ) {
+        const res = await page.request.post(`${server.baseUrl}/api/users`, { data: { email, roles } });
+        assert.equal(res.status(), 201);
+      }
+      // Enough changes for the audit trail to need a second page of 50.
+      for (let i = 0; i < 60; i++) {
+        const res = await page.request.post(`${server.baseUrl}/api/institutions`, {
+          data: {
+            name: `Audit Bank ${String(i).padStart(2, "0")}`,
+            type: "savings",
+            registrationNumber: `AUD-${String(i).padStart(3, "0")}`,
+            address: "1 Audit Street",
+            phoneNumber: "+1 202 555 0100",
+            emailAddress: `audit${i}@table.example`,
+          },
+        });
+        assert.equal(res.status(), 201);
+      }
+
+      await page.goto(`${server.baseUrl}/users`);
+      const users = page.getByRole("table", { name: "Users" });
+      await users.getByRole("row", { name: /auditor@table\.test/ }).waitFor();
+      assert.equal(await users.locator("tbody tr").count(), 3);
+      await page.getByLabel("Filter by role").selectOption("auditor");
+      await users.getByRole("row", { name: /checker@table\.test/ }).waitFor({ state: "detached" });
+      assert.equal(await users.locator("tbody tr").count(), 1);
+      await users.getByRole("button", { name: "Reset password" }).waitFor();
+      await page.getByLabel("Filter by status").selectOption("disabled");
+      await page.getByText("No users match these filters").waitFor();
+      await expectAccessible(page, "/users filtered");
+
+      await page.goto(`${server.baseUrl}/approvals`);
+      await page.getByRole("table", { name: "Pending requests" }).waitFor();
+      await page.getByText("Nothing waits for approval.").waitFor();
+
+      const total = Number(
+        (await page.request.get(`${server.baseUrl}/api/audit-trail?limit=1`)).headers()["x-total-count"],
+      );
+      assert.ok(total > 60, `audit events: ${total}`);
+      await page.goto(`${server.baseUrl}/audit-trail`);
+      const events = page.getByRole("table", { name: "Audit events" });
+      const pagination = page.getByRole("navigation", { name: "Pagination" });
+      await pagination.getByText(`Showing 1–50 of ${total}`).waitFor();
+      assert.equal(await events.locator("tbody tr").count(), 50);
+      await pagination.getByRole("button", { name: "Next" }).click();
+      await pagination.getByText(`Showing 51–${Math.min(100, total)} of ${total}`).waitFor();
+      const userEvents = Number(
+        (await page.request.get(`${server.baseUrl}/api/audit-trail?limit=1&entityType=user`)).headers()[
+          "x-total-count"
+        ],
+      );
+      assert.ok(userEvents >= 2 && userEvents < 50, `user events: ${userEvents}`);
+      await page.getByLabel("Entity", { exact: true }).selectOption("user");
+      await page.getByRole("button", { name: "Filter", exact: true }).click();
+      await pagination.getByText(`Showing 1–${userEvents} of ${userEvents}`).waitFor();
+      const entities = await events.locator("tbody tr td:nth-child(4) p:first-child").allInnerTexts();
+      assert.ok(entities.length > 0 && entities.every((entity) => entity === "user"), entities.join(","));
+      await expectAccessible(page, "/audit-trail filtered");
+    }),
 );

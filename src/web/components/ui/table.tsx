@@ -1,5 +1,4 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
-import { Skeleton } from "./spinner.tsx";
 
 /**
  * A table that scrolls sideways inside its card when the window is narrower than its columns; the
@@ -35,15 +34,4 @@ export function EmptyState({ title, text, action }: { title: string; text?: stri
       {action}
     </div>
   );
-}
-
-/** Placeholder rows while a table's data loads: one full-width skeleton bar per row. */
-export function SkeletonRows({ rows, columns }: { rows: number; columns: number }) {
-  return Array.from({ length: rows }, (_, row) => (
-    <Tr key={row}>
-      <Td colSpan={columns}>
-        <Skeleton className="h-5 w-full" />
-      </Td>
-    </Tr>
-  ));
 }

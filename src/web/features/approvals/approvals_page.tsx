@@ -3,17 +3,18 @@
  * figures before and after, requester, reason and age; approve or reject after a confirmation that
  * restates the amount and accounts; the requester's own requests; the approval settings.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
-import { apiJson } from "../../lib/api.ts";
+import { apiJson, apiRequest } from "../../lib/api.ts";
 import { type ApprovalFigures, type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useAuth, useMayCall } from "../../lib/auth.ts";
 import { formatCurrency, formatDateTime } from "../../lib/format.ts";
@@ -22,7 +23,6 @@ import { handleMutationError } from "../../lib/unauthorized.ts";
 
 const SETTINGS_KEY = "/api/approval-settings";
 const PAGE_SIZE = 100;
-const LOADING_ROWS = 3;
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const;
 
 interface ApprovalSettings {
@@ -164,14 +164,28 @@ function DecisionDialog({ request, decision, onClose }: {
   );
 }
 
+interface RequestPage {
+  items: ApprovalRequest[];
+  total: number;
+}
+
 function RequestsTable({ query, label, emptyText }: { query: string; label: string; emptyText: string }) {
   const { user } = useAuth();
   const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}`;
-  const { data, isLoading } = useQuery<ApprovalRequest[]>({ queryKey: [key] });
+  const [offset, setOffset] = useState(0);
+  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}&offset=${offset}`;
+  const page = useQuery<RequestPage>({
+    queryKey: [key],
+    queryFn: async () => {
+      const res = await apiRequest("GET", key);
+      const items = (await res.json()) as ApprovalRequest[];
+      return { items, total: Number(res.headers.get("X-Total-Count") ?? items.length) };
+    },
+    placeholderData: keepPreviousData,
+  });
   const [deciding, setDeciding] = useState<
     { request: ApprovalRequest; decision: "approve" | "reject" } | null
   >(null);
@@ -183,98 +197,144 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
     },
     onError: (failure) => handleMutationError(failure, toast, "Withdrawal failed"),
   });
+  // The server answers the queue newest first and has no other order, so no column sorts.
+  const columns: ColumnDef<ApprovalRequest>[] = [
+    {
+      id: "requested",
+      header: "Requested",
+      enableSorting: false,
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: ({ row }) => (
+        <>
+          <p>{formatDateTime(row.original.requestedAt)}</p>
+          <p className="text-xs text-slate-600">{age(row.original.requestedAt)} ago</p>
+        </>
+      ),
+    },
+    {
+      id: "what",
+      header: "What it will do",
+      enableSorting: false,
+      cell: ({ row }) => {
+        const request = row.original;
+        return (
+          <>
+            <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+              {APPROVAL_KIND_LABELS[request.kind]}
+            </p>
+            <p className="font-medium text-slate-900">{request.summary.description}</p>
+            {request.amount && <p>{formatCurrency(request.amount, request.currency ?? "USD")}</p>}
+            <RequestFigures request={request} />
+          </>
+        );
+      },
+    },
+    {
+      id: "requester",
+      header: "Requester and reason",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <>
+          <p className="font-medium">{row.original.requestedByName}</p>
+          <p className="text-xs text-slate-700">{row.original.requestReason}</p>
+        </>
+      ),
+    },
+    {
+      id: "status",
+      header: "Status",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <span
+          className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
+            STATUS_CLASSES[row.original.status]
+          }`}
+        >
+          {row.original.status}
+        </span>
+      ),
+    },
+    {
+      id: "decision",
+      header: "Decision",
+      enableSorting: false,
+      meta: { cellClassName: "text-xs" },
+      cell: ({ row }) => {
+        const request = row.original;
+        return (
+          <>
+            {request.decidedByName && <p>By {request.decidedByName}</p>}
+            {request.decisionReason && <p className="text-slate-700">{request.decisionReason}</p>}
+            {request.executedByName && <p>Executed by {request.executedByName}</p>}
+            {request.status === "pending" && (
+              <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      enableSorting: false,
+      meta: { cellClassName: "text-right" },
+      cell: ({ row }) => {
+        const request = row.original;
+        const own = request.requestedBy === user?.id;
+        const pending = request.status === "pending";
+        return (
+          <>
+            {pending && mayApprove && !own && (
+              <div className="flex justify-end gap-2">
+                <Button size="sm" onClick={() => setDeciding({ request, decision: "approve" })}>
+                  Approve
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => setDeciding({ request, decision: "reject" })}
+                >
+                  Reject
+                </Button>
+              </div>
+            )}
+            {pending && own && mayWithdraw && (
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => withdraw.mutate(request.id)}
+                disabled={withdraw.isPending}
+              >
+                Withdraw
+              </Button>
+            )}
+            {pending && own && mayApprove && <p className="text-xs text-slate-600">Needs another approver</p>}
+          </>
+        );
+      },
+    },
+  ];
   return (
     <>
-      <Table label={label}>
-        <THead>
-          <Tr>
-            <Th>Requested</Th>
-            <Th>What it will do</Th>
-            <Th>Requester and reason</Th>
-            <Th>Status</Th>
-            <Th>Decision</Th>
-            <Th className="text-right">Actions</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={6} />}
-          {!isLoading && (data ?? []).length === 0 && (
-            <Tr>
-              <Td colSpan={6}>
-                <EmptyState title="No requests" text={emptyText} />
-              </Td>
-            </Tr>
-          )}
-          {(data ?? []).map((request) => {
-            const own = request.requestedBy === user?.id;
-            const pending = request.status === "pending";
-            return (
-              <Tr key={request.id} data-testid={`approval-${request.id}`}>
-                <Td className="whitespace-nowrap">
-                  <p>{formatDateTime(request.requestedAt)}</p>
-                  <p className="text-xs text-slate-600">{age(request.requestedAt)} ago</p>
-                </Td>
-                <Td>
-                  <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">
-                    {APPROVAL_KIND_LABELS[request.kind]}
-                  </p>
-                  <p className="font-medium text-slate-900">{request.summary.description}</p>
-                  {request.amount && <p>{formatCurrency(request.amount, request.currency ?? "USD")}</p>}
-                  <RequestFigures request={request} />
-                </Td>
-                <Td>
-                  <p className="font-medium">{request.requestedByName}</p>
-                  <p className="text-xs text-slate-700">{request.requestReason}</p>
-                </Td>
-                <Td>
-                  <span
-                    className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
-                      STATUS_CLASSES[request.status]
-                    }`}
-                  >
-                    {request.status}
-                  </span>
-                </Td>
-                <Td className="text-xs">
-                  {request.decidedByName && <p>By {request.decidedByName}</p>}
-                  {request.decisionReason && <p className="text-slate-700">{request.decisionReason}</p>}
-                  {request.executedByName && <p>Executed by {request.executedByName}</p>}
-                  {pending && <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>}
-                </Td>
-                <Td className="text-right">
-                  {pending && mayApprove && !own && (
-                    <div className="flex justify-end gap-2">
-                      <Button size="sm" onClick={() => setDeciding({ request, decision: "approve" })}>
-                        Approve
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        onClick={() => setDeciding({ request, decision: "reject" })}
-                      >
-                        Reject
-                      </Button>
-                    </div>
-                  )}
-                  {pending && own && mayWithdraw && (
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      onClick={() => withdraw.mutate(request.id)}
-                      disabled={withdraw.isPending}
-                    >
-                      Withdraw
-                    </Button>
-                  )}
-                  {pending && own && mayApprove && (
-                    <p className="text-xs text-slate-600">Needs another approver</p>
-                  )}
-                </Td>
-              </Tr>
-            );
-          })}
-        </TBody>
-      </Table>
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={page.data?.items ?? []}
+        getRowId={(request) => request.id}
+        isLoading={page.isLoading}
+        empty={<EmptyState title="No requests" text={emptyText} />}
+        server={{
+          total: page.data?.total ?? 0,
+          offset,
+          pageSize: PAGE_SIZE,
+          onOffsetChange: setOffset,
+          isFetching: page.isFetching,
+          sorting: [],
+          onSortingChange: () => {},
+          filterValues: {},
+          onFilterChange: () => {},
+        }}
+      />
       <DecisionDialog
         request={deciding?.request ?? null}
         decision={deciding?.decision ?? "approve"}

@@ -3,18 +3,18 @@
  * date range, paged on the server, each with its before/after values, and the hash chain's state.
  * Exports go through Reports & Analytics (report type "audit-trail").
  */
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 
 const AUDIT_KEY = "/api/audit-trail";
 const PAGE_SIZE = 50;
-const LOADING_ROWS = 5;
 
 interface AuditEvent {
   id: string;
@@ -88,13 +88,14 @@ export default function AuditTrailPage() {
     queryKey: [`${AUDIT_KEY}/facets`],
   });
   const key = queryOf(filters, offset);
-  const { data, isLoading } = useQuery<{ items: AuditEvent[]; total: number }>({
+  const { data, isLoading, isFetching } = useQuery<{ items: AuditEvent[]; total: number }>({
     queryKey: [key],
     queryFn: async () => {
       const res = await fetch(key, { credentials: "include" });
       if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
       return { items: await res.json(), total: Number(res.headers.get("x-total-count") ?? 0) };
     },
+    placeholderData: keepPreviousData,
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -103,7 +104,56 @@ export default function AuditTrailPage() {
   };
   const set = (field: keyof Filters) => (value: string) =>
     setDraft((current) => ({ ...current, [field]: value }));
-  const total = data?.total ?? 0;
+  // The chain is read in its own order (seq, newest first); filters live in the form above.
+  const columns: ColumnDef<AuditEvent>[] = [
+    { accessorKey: "seq", header: "#", enableSorting: false },
+    {
+      accessorKey: "performedAt",
+      header: "When",
+      enableSorting: false,
+      meta: { cellClassName: "whitespace-nowrap" },
+      cell: ({ row }) => formatDateTime(row.original.performedAt),
+    },
+    { accessorKey: "performedByName", header: "Actor", enableSorting: false },
+    {
+      id: "entity",
+      header: "Entity",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <>
+          <p>{row.original.entityType}</p>
+          <p className="font-mono text-xs text-slate-600">{row.original.entityId}</p>
+        </>
+      ),
+    },
+    { accessorKey: "action", header: "Action", enableSorting: false },
+    {
+      id: "changes",
+      header: "Changes",
+      enableSorting: false,
+      cell: ({ row }) => {
+        const event = row.original;
+        if (event.changes === null) return "";
+        return (
+          <>
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-expanded={open === event.id}
+              onClick={() => setOpen(open === event.id ? null : event.id)}
+            >
+              {open === event.id ? "Hide" : "Show"} before/after
+            </Button>
+            {open === event.id && (
+              <pre className="mt-2 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 text-xs">
+                {JSON.stringify(event.changes, null, 2)}
+              </pre>
+            )}
+          </>
+        );
+      },
+    },
+  ];
   return (
     <div className="space-y-6">
       <PageHeader
@@ -159,80 +209,25 @@ export default function AuditTrailPage() {
           </Button>
         </div>
       </form>
-      <Table label="Audit events">
-        <THead>
-          <Tr>
-            <Th>#</Th>
-            <Th>When</Th>
-            <Th>Actor</Th>
-            <Th>Entity</Th>
-            <Th>Action</Th>
-            <Th>Changes</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={6} />}
-          {!isLoading && total === 0 && (
-            <Tr>
-              <Td colSpan={6}>
-                <EmptyState title="No events" text="No event matches these filters." />
-              </Td>
-            </Tr>
-          )}
-          {(data?.items ?? []).map((event) => (
-            <Tr key={event.id}>
-              <Td>{event.seq}</Td>
-              <Td className="whitespace-nowrap">{formatDateTime(event.performedAt)}</Td>
-              <Td>{event.performedByName}</Td>
-              <Td>
-                <p>{event.entityType}</p>
-                <p className="font-mono text-xs text-slate-600">{event.entityId}</p>
-              </Td>
-              <Td>{event.action}</Td>
-              <Td>
-                {event.changes === null ? "" : (
-                  <>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-expanded={open === event.id}
-                      onClick={() => setOpen(open === event.id ? null : event.id)}
-                    >
-                      {open === event.id ? "Hide" : "Show"} before/after
-                    </Button>
-                    {open === event.id && (
-                      <pre className="mt-2 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 text-xs">
-                        {JSON.stringify(event.changes, null, 2)}
-                      </pre>
-                    )}
-                  </>
-                )}
-              </Td>
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
-      <div className="flex items-center justify-between text-sm text-slate-700">
-        <p>{total === 0 ? "" : `Events ${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`}</p>
-        <div className="flex gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={offset + PAGE_SIZE >= total}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next
-          </Button>
-        </div>
-      </div>
+      <DataTable
+        label="Audit events"
+        columns={columns}
+        rows={data?.items ?? []}
+        getRowId={(event) => event.id}
+        isLoading={isLoading}
+        empty={<EmptyState title="No events" text="No event matches these filters." />}
+        server={{
+          total: data?.total ?? 0,
+          offset,
+          pageSize: PAGE_SIZE,
+          onOffsetChange: setOffset,
+          isFetching,
+          sorting: [],
+          onSortingChange: () => {},
+          filterValues: {},
+          onFilterChange: () => {},
+        }}
+      />
     </div>
   );
 }

@@ -9,16 +9,25 @@ import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { EmptyState, SkeletonRows, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
 import { type Role, ROLE_LABELS, ROLES } from "../../../domain/access.ts";
 import { ApiError, apiJson } from "../../lib/api.ts";
 import { useAuth, userLabel } from "../../lib/auth.ts";
-import { formatDate } from "../../lib/format.ts";
+import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 
 const USERS_KEY = "/api/users";
-const LOADING_ROWS = 3;
+
+type AccountState = "active" | "must change password" | "disabled";
+
+/** What the Status column shows and filters on. */
+function accountState(user: { disabled: boolean; mustChangePassword: boolean }): AccountState {
+  return user.disabled ? "disabled" : user.mustChangePassword ? "must change password" : "active";
+}
+
+const ACCOUNT_STATES: readonly AccountState[] = ["active", "must change password", "disabled"];
 
 interface StaffUser {
   id: string;
@@ -37,6 +46,21 @@ const ROLE_HINTS: Record<Role, string> = {
   approver: "approves or rejects others' pending requests",
   auditor: "reads everything including the audit trail, changes nothing",
 };
+
+const FILTERS: FilterDef[] = [
+  {
+    columnId: "roles",
+    label: "Filter by role",
+    allLabel: "All roles",
+    options: ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+  },
+  {
+    columnId: "status",
+    label: "Filter by status",
+    allLabel: "All statuses",
+    options: ACCOUNT_STATES.map((state) => ({ value: state, label: titleCase(state) })),
+  },
+];
 
 function RoleChecklist(
   { roles, onChange, error }: { roles: Role[]; onChange: (roles: Role[]) => void; error?: string },
@@ -264,6 +288,76 @@ export default function UsersPage() {
     onSuccess: (shown) => setOneTime(shown),
     onError: (error) => handleMutationError(error, toast, "Failed to reset the password"),
   });
+  const users = data ?? [];
+  const columns: ColumnDef<StaffUser>[] = [
+    {
+      id: "user",
+      header: "User",
+      accessorFn: (user) => userLabel(user),
+      cell: ({ row }) => (
+        <>
+          <p className="font-medium text-slate-900">{userLabel(row.original)}</p>
+          <p className="text-xs text-slate-600">{row.original.email}</p>
+        </>
+      ),
+    },
+    {
+      id: "roles",
+      header: "Roles",
+      accessorFn: (user) => user.roles,
+      enableSorting: false,
+      filterFn: "arrIncludes",
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {row.original.roles.map((role) => <Badge key={role} variant="secondary">{ROLE_LABELS[role]}
+          </Badge>)}
+        </div>
+      ),
+    },
+    {
+      id: "status",
+      header: "Status",
+      accessorFn: accountState,
+      filterFn: "equals",
+      cell: ({ row }) =>
+        row.original.disabled
+          ? <Badge variant="destructive">disabled</Badge>
+          : row.original.mustChangePassword
+          ? <Badge variant="outline">must change password</Badge>
+          : <StatusBadge status="active" />,
+    },
+    { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
+    {
+      id: "actions",
+      header: "Actions",
+      enableSorting: false,
+      meta: { cellClassName: "text-right" },
+      cell: ({ row }) => {
+        const user = row.original;
+        return (
+          <div className="flex justify-end gap-2">
+            <Button size="sm" variant="outline" onClick={() => setEditing(user)}>Roles</Button>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => reset.mutate(user)}
+              disabled={reset.isPending}
+            >
+              Reset password
+            </Button>
+            <Button
+              size="sm"
+              variant={user.disabled ? "outline" : "destructive"}
+              onClick={() => toggle.mutate(user)}
+              disabled={toggle.isPending || user.id === me?.id}
+            >
+              {user.disabled ? "Re-enable" : "Disable"}
+            </Button>
+          </div>
+        );
+      },
+    },
+  ];
   return (
     <div className="space-y-6">
       <PageHeader
@@ -271,70 +365,17 @@ export default function UsersPage() {
         subtitle="Staff accounts and their roles"
         actions={<Button onClick={() => setCreating(true)}>New User</Button>}
       />
-      <Table label="Users">
-        <THead>
-          <Tr>
-            <Th>User</Th>
-            <Th>Roles</Th>
-            <Th>Status</Th>
-            <Th>Created</Th>
-            <Th className="text-right">Actions</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {isLoading && <SkeletonRows rows={LOADING_ROWS} columns={5} />}
-          {!isLoading && (data ?? []).length === 0 && (
-            <Tr>
-              <Td colSpan={5}>
-                <EmptyState title="No users" />
-              </Td>
-            </Tr>
-          )}
-          {(data ?? []).map((user) => (
-            <Tr key={user.id}>
-              <Td>
-                <p className="font-medium text-slate-900">{userLabel(user)}</p>
-                <p className="text-xs text-slate-600">{user.email}</p>
-              </Td>
-              <Td>
-                <div className="flex flex-wrap gap-1">
-                  {user.roles.map((role) => <Badge key={role} variant="secondary">{ROLE_LABELS[role]}
-                  </Badge>)}
-                </div>
-              </Td>
-              <Td>
-                {user.disabled
-                  ? <Badge variant="destructive">disabled</Badge>
-                  : user.mustChangePassword
-                  ? <Badge variant="outline">must change password</Badge>
-                  : <StatusBadge status="active" />}
-              </Td>
-              <Td>{formatDate(user.createdAt)}</Td>
-              <Td className="text-right">
-                <div className="flex justify-end gap-2">
-                  <Button size="sm" variant="outline" onClick={() => setEditing(user)}>Roles</Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => reset.mutate(user)}
-                    disabled={reset.isPending}
-                  >
-                    Reset password
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant={user.disabled ? "outline" : "destructive"}
-                    onClick={() => toggle.mutate(user)}
-                    disabled={toggle.isPending || user.id === me?.id}
-                  >
-                    {user.disabled ? "Re-enable" : "Disable"}
-                  </Button>
-                </div>
-              </Td>
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
+      <DataTable
+        label="Users"
+        columns={columns}
+        rows={users}
+        getRowId={(user) => user.id}
+        isLoading={isLoading}
+        filters={FILTERS}
+        empty={users.length === 0
+          ? <EmptyState title="No users" />
+          : <EmptyState title="No users match these filters" text="Choose another role or status." />}
+      />
       <CreateUserDialog
         open={creating}
         onClose={() => setCreating(false)}
