@@ -8,7 +8,7 @@ import { call, signIn } from "./support/cluster.ts";
 const ROOT = new URL("../..", import.meta.url).pathname;
 const STACK_START_TIMEOUT_MS = 180_000;
 
-async function freeBlock(): Promise<number> {
+function freeBlock(): number {
   // Four consecutive free ports: PORT to PORT+3.
   for (;;) {
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -33,7 +33,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "cbr-stack-" });
-    const port = await freeBlock();
+    const port = freeBlock();
     const env = {
       PATH: Deno.env.get("PATH") ?? "",
       HOME: Deno.env.get("HOME") ?? "/tmp",
