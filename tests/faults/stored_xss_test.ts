@@ -170,8 +170,9 @@ async function expectLiteral(
   scope: Locator | Page = page,
 ) {
   for (const text of texts) {
-    // getByText matches a substring with white space normalised: the whole payload, as text.
-    await scope.getByText(text).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(
+    // getByText matches a substring with white space normalised: the whole payload, as text. The
+    // first visible match: a chart's collapsed text alternative may name the same record first.
+    await scope.getByText(text).filter({ visible: true }).first().waitFor({ state: "visible", timeout: SCREEN_TIMEOUT_MS }).catch(
       () => {
         throw new Error(`${screen}: the text ${JSON.stringify(text)} is not shown literally`);
       },
