@@ -110,28 +110,13 @@ export interface ApprovalRequestDto {
   resultEntityId: string | null;
 }
 
-export interface ApprovalRequestRow {
+/** A stored request as read back: the DTO's fields, with the payload, summary and amount as stored. */
+export interface ApprovalRequestRow extends Omit<ApprovalRequestDto, "status" | "summary" | "amount"> {
   [column: string]: unknown;
-  id: string;
-  kind: ApprovalKind;
   status: StoredApprovalStatus;
   payload: string;
   summary: string;
   amountMinor: number | null;
-  currency: string | null;
-  requestedBy: string;
-  requestedByName: string;
-  requestReason: string;
-  requestedAt: string;
-  expiresAt: string;
-  decidedBy: string | null;
-  decidedByName: string | null;
-  decidedAt: string | null;
-  decisionReason: string | null;
-  executedBy: string | null;
-  executedByName: string | null;
-  resultEntityType: string | null;
-  resultEntityId: string | null;
 }
 
 /** A person's name for lists: first and last name, or else the e-mail. */
