@@ -41,6 +41,10 @@ e2eTest(
 
       await pagination.getByRole("button", { name: "Next" }).click();
       await pagination.getByText(`Showing 101–${INSTITUTIONS} of ${INSTITUTIONS}`).waitFor();
+      // The counter can change before the second page's rows replace the first's: wait for the rows.
+      await table.locator("tbody tr").first().getByText(`Table Bank ${String(INSTITUTIONS - 101).padStart(3, "0")}`, {
+        exact: true,
+      }).waitFor();
       assert.equal(await table.locator("tbody tr").count(), INSTITUTIONS - 100);
 
       await page.getByLabel("Filter by type").selectOption("commercial");
