@@ -15,7 +15,7 @@ import { setImmediate } from "node:timers";
 import { BoundedMap } from "./bounded_map.ts";
 import type { Statements } from "./db.ts";
 
-export const EPOCH_TOPICS = ["auth", "routing_codes"] as const;
+export const EPOCH_TOPICS = ["auth", "routing_codes", "institutions"] as const;
 export type EpochTopic = typeof EPOCH_TOPICS[number];
 export type Epochs = Readonly<Record<EpochTopic, number>>;
 

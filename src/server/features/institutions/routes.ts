@@ -1,5 +1,6 @@
 /** Institution registry and code lookup routes (spec 7), mounted under /api. */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import type { ApiAccessEnv } from "../../api_access/env.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
 import { submitForApproval } from "../../four_eyes.ts";
 import { notFound } from "../../errors.ts";
@@ -21,21 +22,37 @@ import {
   searchSwiftCodes,
 } from "./service.ts";
 import { SearchTexts } from "./search_texts.ts";
+import { type CachedPage, PageCache } from "./page_cache.ts";
+import type { InstitutionListQuery } from "./schemas.ts";
 import { institutionOverview } from "./overview.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
+
+/**
+ * A page's JSON as kept by the page cache, handed to the request log as sent: reading it back from a
+ * copy of the response would copy a 100-row page (about 45,000 characters) once more per request.
+ */
+function sendPage(c: Context<AppEnv>, page: CachedPage): Response {
+  (c as unknown as Context<ApiAccessEnv>).set("sentResponseBody", page.body);
+  c.header(TOTAL_COUNT_HEADER, String(page.total));
+  return c.body(page.body, 200, { "content-type": "application/json" });
+}
 
 export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
   const counts = createCountCache();
   const texts = new SearchTexts(db.statements);
+  const pages = new PageCache(db.epochs);
+  const listPage = (query: InstitutionListQuery): Promise<CachedPage> =>
+    pages.get(query, async () => {
+      const page = await listInstitutions(db.read, query, counts, texts);
+      return { body: JSON.stringify(page.items), total: page.total };
+    });
 
   app.get("/institutions", validate("query", institutionListQuerySchema), async (c) => {
-    const page = await listInstitutions(db.read, c.req.valid("query"), counts, texts);
-    c.header(TOTAL_COUNT_HEADER, String(page.total));
-    return c.json(page.items);
+    return sendPage(c, await listPage(c.req.valid("query")));
   });
 
   /** The institution page: details, status history, codes, registry entry, accounts, audit events. */
@@ -83,11 +100,10 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/search", validate("query", searchQuerySchema), async (c) => {
     const { type, query, limit, offset } = c.req.valid("query");
+    if (type === "institution") return sendPage(c, await listPage({ search: query, limit, offset }));
     const page = type === "routing"
       ? await searchRoutingCodes(db.read, query, limit, offset)
-      : type === "swift"
-      ? await searchSwiftCodes(db.read, query, limit, offset)
-      : await listInstitutions(db.read, { search: query, limit, offset }, counts, texts);
+      : await searchSwiftCodes(db.read, query, limit, offset);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
   });
