@@ -23,9 +23,9 @@ const API_LOG_COUNT = 5_000;
 const INSERT_BATCH = 500;
 export const TARGET_P95_MS = 20;
 /** Registrations spread over five years, oldest first (as the registry grows). */
-const HISTORY_MS = 5 * 365 * 86_400_000;
+export const HISTORY_MS = 5 * 365 * 86_400_000;
 
-const PLACES = [
+export const PLACES = [
   "Harbor",
   "Meridian",
   "Northgate",
@@ -62,7 +62,7 @@ const PLACES = [
   "Redwood",
   "Cedar",
 ] as const;
-const QUALIFIERS = [
+export const QUALIFIERS = [
   "National",
   "Community",
   "Federal",
@@ -80,7 +80,7 @@ const QUALIFIERS = [
   "Guaranty",
   "Cooperative",
 ] as const;
-const TYPE_WORDS: Record<(typeof INSTITUTION_TYPES)[number], string> = {
+export const TYPE_WORDS: Record<(typeof INSTITUTION_TYPES)[number], string> = {
   commercial: "Bank",
   savings: "Savings Bank",
   credit_union: "Credit Union",
@@ -88,7 +88,8 @@ const TYPE_WORDS: Record<(typeof INSTITUTION_TYPES)[number], string> = {
   investment: "Investment Bank",
 };
 
-function institutionAt(i: number) {
+/** The i-th of `count` institutions; bench/institutions_cost.ts builds the same rows in SQL. */
+export function institutionAt(i: number, count = INSTITUTION_COUNT) {
   const type = INSTITUTION_TYPES[i % INSTITUTION_TYPES.length];
   const place = PLACES[(i * 7) % PLACES.length];
   const qualifier = QUALIFIERS[(i * 13) % QUALIFIERS.length];
@@ -102,7 +103,7 @@ function institutionAt(i: number) {
     emailAddress: `compliance${i}@${slug}.example`,
     swiftParticipant: i % 4 === 0 ? 1 : 0,
     status: ["pending", "active", "active", "suspended"][i % 4],
-    createdAt: new Date(Date.now() - HISTORY_MS + Math.floor((i * HISTORY_MS) / INSTITUTION_COUNT))
+    createdAt: new Date(Date.now() - HISTORY_MS + Math.floor((i * HISTORY_MS) / count))
       .toISOString(),
   };
 }
@@ -191,10 +192,11 @@ async function measure(
   request: (path: string) => Promise<Response>,
   /** Runs before each request, outside the timing. */
   beforeEach?: () => Promise<void>,
+  rounds = ROUNDS,
 ): Promise<Measured> {
   const timings: number[] = [];
   const totals = new Set<string>();
-  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+  for (let round = 0; round < WARMUP_ROUNDS + rounds; round++) {
     const path = paths();
     await beforeEach?.();
     // A server's requests arrive as I/O events, each after a turn of the event loop in which work
@@ -242,62 +244,91 @@ export async function institutionsSearchBench(log: (line: string) => void): Prom
   const t = await createTestApp();
   try {
     await seed(t, log);
-    const as = t.as(await t.login());
-    const request = (path: string) => as("GET", path);
-    const pick = picker(42);
-    const list = (search: string) => `/api/institutions?search=${encodeURIComponent(search)}`;
-    const broad = ["bank", "savings", "credit union", "harbor", "national", "trust", ".example", "CBR-00"];
-    // The first counted search of a process starts loading the in-memory search text in the
-    // background (search_texts.ts); the index counts until it is ready.
-    const loadStartedMs = performance.now();
-    await (await request(list("bank"))).arrayBuffer();
-    log(
-      `  first broad search after start (counted by the index; starts the copy's load): ${
-        formatMs(performance.now() - loadStartedMs)
-      }`,
-    );
-    const short = ["a", "h", "c", "me", "cb", "zz", "1"];
-    // A change to a searched field (as a registration makes) bumps institutions_search_version,
-    // which invalidates the cached search counts: the request after it pays for the full count, as
-    // the first search for a text always does.
-    const invalidateCounts = () =>
-      t.deps.db.transaction(async (tx) => {
-        await tx.run(sql`UPDATE institutions SET email_address = email_address
-          WHERE id = (SELECT id FROM institutions ORDER BY created_at LIMIT 1)`);
-      });
-    const scenarios: [string, () => string, (() => Promise<void>)?][] = [
-      ["search: exact name", () => list(institutionAt(pick(INSTITUTION_COUNT)).name)],
-      ["search: registration number", () => list(institutionAt(pick(INSTITUTION_COUNT)).registrationNumber)],
-      ["search: licence number", () => list(`LIC-${(pick(INSTITUTION_COUNT) * 7919) % 10_000_000}`)],
-      [
-        "search: e-mail (mixed case)",
-        () => list(institutionAt(pick(INSTITUTION_COUNT)).emailAddress.toUpperCase()),
-      ],
-      [
-        "search: broad word, first request (6k–100k hits)",
-        () => list(broad[pick(broad.length)]),
-        invalidateCounts,
-      ],
-      [
-        "search: broad word, paging (count cached)",
-        () => `${list(broad[pick(broad.length)])}&offset=${pick(50) * 100}`,
-      ],
-      ["search: 1–2 characters, first request", () => list(short[pick(short.length)]), invalidateCounts],
-      ["search: no match", () => list(`nothing-${pick(1_000_000)}`)],
-      ["list: no search, deep page", () => `/api/institutions?offset=${pick(1_000) * 100}`],
-    ];
-    const results: Measured[] = [];
-    for (const [label, path, beforeEach] of scenarios) {
-      results.push(await measure(label, path, request, beforeEach));
-    }
-    const firstRequests = scenarios.filter(([label]) => !label.includes("paging"));
-    const mixed = await measure(
-      "search: all kinds mixed, first requests",
-      () => firstRequests[pick(firstRequests.length - 1)][1](),
-      request,
+    return await searchKindRows(t, log, {
+      count: INSTITUTION_COUNT,
+      targetP95Ms: TARGET_P95_MS,
+      rounds: ROUNDS,
+      dashboard: true,
+    });
+  } finally {
+    await t.close();
+  }
+}
+
+export interface SearchKindOptions {
+  /** Institutions in the database, made by institutionAt(0 … count - 1). */
+  count: number;
+  targetP95Ms: number;
+  /** Measured requests per kind (after WARMUP_ROUNDS). */
+  rounds: number;
+  /** Also the dashboard's two requests (they need the routing codes and API log rows of seed()). */
+  dashboard: boolean;
+}
+
+/** p95 of every search kind, signed in, one request at a time through app.request(). */
+export async function searchKindRows(
+  t: TestApp,
+  log: (line: string) => void,
+  { count, targetP95Ms, rounds, dashboard }: SearchKindOptions,
+): Promise<BenchRow[]> {
+  const as = t.as(await t.login());
+  const request = (path: string) => as("GET", path);
+  const pick = picker(42);
+  const list = (search: string) => `/api/institutions?search=${encodeURIComponent(search)}`;
+  const broad = ["bank", "savings", "credit union", "harbor", "national", "trust", ".example", "CBR-00"];
+  // The first counted search of a process starts loading the in-memory search text in the
+  // background (search_texts.ts); the index counts until it is ready.
+  const loadStartedMs = performance.now();
+  await (await request(list("bank"))).arrayBuffer();
+  log(
+    `  first broad search after start (counted by the index; starts the copy's load): ${
+      formatMs(performance.now() - loadStartedMs)
+    }`,
+  );
+  const short = ["a", "h", "c", "me", "cb", "zz", "1"];
+  // A change to a searched field (as a registration makes) bumps institutions_search_version,
+  // which invalidates the cached search counts: the request after it pays for the full count, as
+  // the first search for a text always does.
+  const invalidateCounts = () =>
+    t.deps.db.transaction(async (tx) => {
+      await tx.run(sql`UPDATE institutions SET email_address = email_address
+        WHERE id = (SELECT id FROM institutions ORDER BY created_at LIMIT 1)`);
+    });
+  const scenarios: [string, () => string, (() => Promise<void>)?][] = [
+    ["search: exact name", () => list(institutionAt(pick(count)).name)],
+    ["search: registration number", () => list(institutionAt(pick(count)).registrationNumber)],
+    ["search: licence number", () => list(`LIC-${(pick(count) * 7919) % 10_000_000}`)],
+    [
+      "search: e-mail (mixed case)",
+      () => list(institutionAt(pick(count)).emailAddress.toUpperCase()),
+    ],
+    [
+      "search: broad word, first request (6k–100k hits)",
+      () => list(broad[pick(broad.length)]),
       invalidateCounts,
-    );
-    results.push(mixed);
+    ],
+    [
+      "search: broad word, paging (count cached)",
+      () => `${list(broad[pick(broad.length)])}&offset=${pick(50) * 100}`,
+    ],
+    ["search: 1–2 characters, first request", () => list(short[pick(short.length)]), invalidateCounts],
+    ["search: no match", () => list(`nothing-${pick(1_000_000)}`)],
+    ["list: no search, deep page", () => `/api/institutions?offset=${pick(1_000) * 100}`],
+  ];
+  const results: Measured[] = [];
+  for (const [label, path, beforeEach] of scenarios) {
+    results.push(await measure(label, path, request, beforeEach, rounds));
+  }
+  const firstRequests = scenarios.filter(([label]) => !label.includes("paging"));
+  const mixed = await measure(
+    "search: all kinds mixed, first requests",
+    () => firstRequests[pick(firstRequests.length - 1)][1](),
+    request,
+    invalidateCounts,
+    rounds,
+  );
+  results.push(mixed);
+  if (dashboard) {
     results.push(await measure("GET /api/dashboard/stats", () => "/api/dashboard/stats", request));
     results.push(
       await measure(
@@ -306,43 +337,41 @@ export async function institutionsSearchBench(log: (line: string) => void): Prom
         request,
       ),
     );
-
-    // Which broad texts cost what on a first request (count included): informational.
-    for (const text of broad) {
-      const timings: number[] = [];
-      let total = "";
-      for (let round = 0; round < BROAD_DETAIL_ROUNDS; round++) {
-        await invalidateCounts();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        const t0 = performance.now();
-        const res = await request(list(text));
-        await res.arrayBuffer();
-        timings.push(performance.now() - t0);
-        total = res.headers.get("x-total-count") ?? "";
-      }
-      timings.sort((a, b) => a - b);
-      log(`  first request for "${text}" (${total} hits): median ${formatMs(percentile(timings, 50))}`);
-    }
-
-    for (const r of results) {
-      log(
-        `${r.label.padEnd(50)} p50 ${formatMs(r.p50).padStart(9)}  p95 ${formatMs(r.p95).padStart(9)}  max ${
-          formatMs(r.max).padStart(9)
-        }  X-Total-Count ${r.matches}`,
-      );
-    }
-    return results.map((r) => ({
-      what: `${r.label} at ${INSTITUTION_COUNT.toLocaleString("en-US")} institutions, p95`,
-      reference: "—",
-      ours: formatMs(r.p95),
-      ratio: null,
-      target: `< ${TARGET_P95_MS} ms`,
-      pass: r.p95 < TARGET_P95_MS,
-      note: `p50 ${formatMs(r.p50)}, max ${formatMs(r.max)}, ${ROUNDS} requests through app.request()`,
-    }));
-  } finally {
-    await t.close();
   }
+
+  // Which broad texts cost what on a first request (count included): informational.
+  for (const text of broad) {
+    const timings: number[] = [];
+    let total = "";
+    for (let round = 0; round < BROAD_DETAIL_ROUNDS; round++) {
+      await invalidateCounts();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const t0 = performance.now();
+      const res = await request(list(text));
+      await res.arrayBuffer();
+      timings.push(performance.now() - t0);
+      total = res.headers.get("x-total-count") ?? "";
+    }
+    timings.sort((a, b) => a - b);
+    log(`  first request for "${text}" (${total} hits): median ${formatMs(percentile(timings, 50))}`);
+  }
+
+  for (const r of results) {
+    log(
+      `${r.label.padEnd(50)} p50 ${formatMs(r.p50).padStart(9)}  p95 ${formatMs(r.p95).padStart(9)}  max ${
+        formatMs(r.max).padStart(9)
+      }  X-Total-Count ${r.matches}`,
+    );
+  }
+  return results.map((r) => ({
+    what: `${r.label} at ${count.toLocaleString("en-US")} institutions, p95`,
+    reference: "—",
+    ours: formatMs(r.p95),
+    ratio: null,
+    target: `< ${targetP95Ms} ms`,
+    pass: r.p95 < targetP95Ms,
+    note: `p50 ${formatMs(r.p50)}, max ${formatMs(r.max)}, ${rounds} requests through app.request()`,
+  }));
 }
 
 if (import.meta.main) {
