@@ -265,6 +265,11 @@ export interface SearchKindOptions {
   dashboard: boolean;
 }
 
+/** 6250 as "6k", 1000000 as "1M". */
+function compactCount(n: number): string {
+  return n >= 1_000_000 ? `${n / 1_000_000}M` : `${Math.round(n / 1000)}k`;
+}
+
 /** p95 of every search kind, signed in, one request at a time through app.request(). */
 export async function searchKindRows(
   t: TestApp,
@@ -303,7 +308,7 @@ export async function searchKindRows(
       () => list(institutionAt(pick(count)).emailAddress.toUpperCase()),
     ],
     [
-      "search: broad word, first request (6k–100k hits)",
+      `search: broad word, first request (${compactCount(count / 16)}–${compactCount(count)} hits)`,
       () => list(broad[pick(broad.length)]),
       invalidateCounts,
     ],

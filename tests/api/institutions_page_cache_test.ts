@@ -108,6 +108,34 @@ Deno.test("a change made by another connection to the file (another process) is 
   }
 });
 
+Deno.test("the whole list's X-Total-Count follows registrations and deletions, whichever connection makes them", async () => {
+  const t = await createTestApp();
+  try {
+    for (let n = 0; n < 3; n++) await register(t, n);
+    const req = t.as(await t.login());
+    const total = async () => (await list(req, "/api/institutions?limit=2")).total;
+    assert.equal(await total(), 3);
+    assert.equal(await total(), 3);
+    await register(t, 3);
+    assert.equal(await total(), 4);
+    const other = await openDatabase(t.deps.db.url);
+    try {
+      await other.transaction(async (tx) => {
+        await tx.run(sql`DELETE FROM institutions WHERE registration_number IN ('CACHE-0', 'CACHE-1')`);
+      });
+      assert.equal(await total(), 2, "a full page of 2 with nothing after it");
+      await other.transaction(async (tx) => {
+        await tx.run(sql`DELETE FROM institutions WHERE registration_number = 'CACHE-2'`);
+      });
+      assert.equal(await total(), 1);
+    } finally {
+      other.close();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("PageCache keeps at most its bounds of pages and characters, dropping the least recently used", async () => {
   const t = await createTestApp();
   try {
