@@ -61,6 +61,29 @@ interface Sample {
   usPerRequest: number;
 }
 
+/** How often, and for how long at most, settledCpuTicks() looks for the server to go quiet. */
+const SETTLE_POLL_MS = 250;
+const SETTLE_MAX_MS = 60_000;
+/** At most this many clock ticks per poll (4% of a core at 100 ticks/s) counts as quiet. */
+const QUIET_TICKS_PER_POLL = 1;
+
+/**
+ * The server's CPU ticks once it has finished the work its requests left behind. The request log's
+ * thread writes a run's entries after wrk has its answers (redacting each search page's JSON takes
+ * it longer than the serving takes), and that work belongs to the run: read at the end of wrk, a
+ * fast run's cost would spill into the next run's figure.
+ */
+async function settledCpuTicks(pid: number): Promise<number> {
+  let last = await cpuTicks(pid);
+  for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const now = await cpuTicks(pid);
+    if (now - last <= QUIET_TICKS_PER_POLL) return now;
+    last = now;
+  }
+  return last;
+}
+
 /**
  * Terms of three of benchSearchTerms()'s kinds for many different institutions (a registration
  * number, a name's number, an e-mail's local part: short pages), none repeated within the list.
@@ -96,9 +119,9 @@ export async function institutionsSearchLoadBench(log: (line: string) => void): 
     };
     const distinct: WrkRequest = { ...cycled, paths: distinctSearchPaths(DISTINCT_TERMS) };
     const measure = async (request: WrkRequest, seconds: number): Promise<Sample> => {
-      const before = await cpuTicks(server.pid);
+      const before = await settledCpuTicks(server.pid);
       const wrk = await runWrk(request, seconds, { cpu: LOAD_CPU });
-      const after = await cpuTicks(server.pid);
+      const after = await settledCpuTicks(server.pid);
       const usPerRequest = wrk.requests > 0
         ? ((after - before) / ticksPerSecond) * US_PER_SECOND / wrk.requests
         : NaN;
