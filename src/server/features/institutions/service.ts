@@ -11,10 +11,11 @@ import {
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
-import { EpochCache } from "../../change_epochs.ts";
+import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { SearchTexts } from "./search_texts.ts";
+import { PreviousTextMatcher } from "./previous_texts.ts";
 import {
   type CreateInstitutionInput,
   type Institution,
@@ -134,8 +135,89 @@ async function searchIndex(
       ))[0]
         .total;
   const total = totalFromPage(rows.length, limit, offset) ??
-    (counts ? await counts.get(db, `${index}\u0000${match}`, count) : await count());
+    (counts
+      ? await counts.get(
+        db,
+        `${index}\u0000${match}`,
+        count,
+        (from, to) => countChange(db, index, match, from, to),
+      )
+      : await count());
   return { items: rows.map(toInstitution), total };
+}
+
+/** Past this many changes since a count, counting again is cheaper than checking each change. */
+export const MAX_COUNT_CATCH_UP_CHANGES = 200;
+
+interface JournalRow {
+  [column: string]: unknown;
+  institutionId: string;
+  previousKnown: number;
+  name: string | null;
+  registrationNumber: string | null;
+  licenseNumber: string | null;
+  emailAddress: string | null;
+}
+
+const previousTexts = new PreviousTextMatcher();
+const indexDefinitions = new Map<string, string>();
+
+/**
+ * How the changes of search versions `from` + 1 … `to` moved a match count: the changed institutions
+ * that match now, less those whose text at `from` (each one's first journal row keeps it) matched
+ * then. Null when the journal cannot say: it was trimmed, it holds rows from before migration 1251,
+ * or the changes are too many to be worth it.
+ */
+export async function countChange(
+  db: Queryable,
+  index: "institutions_fts" | "institutions_prefix_fts",
+  match: string,
+  from: number,
+  to: number,
+): Promise<number | null> {
+  if (to - from > MAX_COUNT_CATCH_UP_CHANGES) return null;
+  const changes = await db.all<JournalRow>(sql`SELECT institution_id AS institutionId,
+    previous_known AS previousKnown, previous_name AS name,
+    previous_registration_number AS registrationNumber, previous_license_number AS licenseNumber,
+    previous_email_address AS emailAddress
+    FROM institution_search_changes WHERE version > ${from} AND version <= ${to} ORDER BY version`);
+  if (changes.length !== to - from || changes.some((change) => change.previousKnown !== 1)) return null;
+  const atFrom = new Map<string, JournalRow>();
+  for (const change of changes) {
+    if (!atFrom.has(change.institutionId)) atFrom.set(change.institutionId, change);
+  }
+  let definition = indexDefinitions.get(index);
+  if (definition === undefined) {
+    [{ definition }] = await db.all<{ definition: string }>(
+      sql`SELECT sql AS definition FROM sqlite_master WHERE type = 'table' AND name = ${index}`,
+    );
+    indexDefinitions.set(index, definition);
+  }
+  const matchedBefore = previousTexts.count(
+    definition,
+    match,
+    [...atFrom.values()].flatMap(({ name, registrationNumber, licenseNumber, emailAddress }) =>
+      name === null ? [] : [{
+        name,
+        registrationNumber: registrationNumber!,
+        licenseNumber: licenseNumber!,
+        emailAddress: emailAddress!,
+      }]
+    ),
+  );
+  const table = sql.raw(index);
+  const keys = await db.all<{ searchKey: number }>(sql`SELECT search_key AS searchKey
+    FROM institution_search_keys
+    WHERE institution_id IN (${sql.join([...atFrom.keys()].map((id) => sql`${id}`), sql`, `)})`);
+  let matchedNow = 0;
+  for (const { searchKey } of keys) {
+    // One row at a time: FTS5 checks a rowid = constraint without walking the whole match.
+    const [{ matched }] = await db.all<{ matched: number }>(
+      sql`SELECT count(*) AS matched FROM ${table} WHERE ${table} MATCH ${match} AND rowid = ${searchKey}`,
+    );
+    matchedNow += matched;
+  }
+  return matchedNow - matchedBefore;
 }
 
 export const MAX_CACHED_COUNTS = 256;
@@ -145,23 +227,52 @@ const WHOLE_REGISTRY_COUNT_KEY = "\u0000all";
 /**
  * Match counts of recent searches. Counting visits every match (a search hitting all 100,000 rows
  * takes tens of milliseconds), and paging through results asks for the same count on every page.
- * An entry is valid while `institutions_search_version` is unchanged: triggers bump it in the same
- * statement as any change to the search indexes (migration 0103), whichever process makes it.
+ * An entry is the count at one `institutions_search_version`: triggers bump it in the same statement
+ * as any change to the search indexes (migration 0103), whichever process makes it. At a later
+ * version the entry is brought up to date by `catchUp` (the change those versions made to the
+ * count) where it can say, else counted again.
  */
 export interface CountCache {
-  get(db: Queryable, key: string, compute: () => Promise<number>): Promise<number>;
+  get(
+    db: Queryable,
+    key: string,
+    compute: () => Promise<number>,
+    catchUp?: (from: number, to: number) => Promise<number | null>,
+  ): Promise<number>;
+}
+
+async function searchVersion(db: Queryable): Promise<number> {
+  const [{ version }] = await db.all<{ version: number }>(
+    sql`SELECT version FROM institutions_search_version WHERE id = 1`,
+  );
+  return version;
 }
 
 export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
-  const totals = new EpochCache<string, number>(maxEntries);
+  const totals = new BoundedMap<string, { total: number; version: number }>(maxEntries);
   return {
-    async get(db, key, compute) {
-      // Read before counting: a commit in between then only makes the entry look older than it is.
-      const [{ version }] = await db.all<{ version: number }>(
-        sql`SELECT version FROM institutions_search_version WHERE id = 1`,
-      );
-      const total = totals.get(key, version) ?? await compute();
-      totals.set(key, total, version);
+    async get(db, key, compute, catchUp) {
+      const version = await searchVersion(db);
+      const entry = totals.get(key);
+      if (entry?.version === version) {
+        totals.set(key, entry);
+        return entry.total;
+      }
+      // The journal, the rows and the version are read by separate statements: they describe one
+      // state only if no searched field changed meanwhile, so the version is read again after them.
+      if (entry !== undefined && entry.version < version && catchUp) {
+        const change = await catchUp(entry.version, version);
+        if (change !== null && await searchVersion(db) === version) {
+          const total = entry.total + change;
+          totals.set(key, { total, version });
+          return total;
+        }
+      }
+      // A count is exact as of its own moment; it is kept only if that moment was at `version`, as a
+      // later catch-up from it assumes.
+      const total = await compute();
+      if (await searchVersion(db) === version) totals.set(key, { total, version });
+      else totals.delete(key);
       return total;
     },
   };
@@ -229,7 +340,10 @@ const SORT_COLUMNS: Record<InstitutionSortKey, string> = {
  * matches. The plain newest-first list and plain searches keep their index-ordered paths above;
  * this one sorts the filtered rows, which the status index and the search indexes keep small.
  */
-async function filteredList(db: Queryable, query: InstitutionListQuery & { search: string }): Promise<Page<Institution>> {
+async function filteredList(
+  db: Queryable,
+  query: InstitutionListQuery & { search: string },
+): Promise<Page<Institution>> {
   const conditions: SQL[] = [];
   if (query.status) conditions.push(sql`i.status = ${query.status}`);
   if (query.type) conditions.push(sql`i.type = ${query.type}`);

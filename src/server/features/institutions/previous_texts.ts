@@ -1,0 +1,53 @@
+/**
+ * Whether searchable texts an institution had before a change matched a search: they are put in an
+ * in-memory FTS5 table made by the very statement that made the index (read from sqlite_master, its
+ * name changed), so they are tokenized, folded and matched exactly as the index would have. Used to
+ * bring a cached match count up to date from the search journal (migration 1251).
+ */
+import NativeDatabase from "libsql";
+
+export interface PreviousText {
+  name: string;
+  registrationNumber: string;
+  licenseNumber: string;
+  emailAddress: string;
+}
+
+const SCRATCH_TABLE = "previous_texts";
+
+export class PreviousTextMatcher {
+  #db: NativeDatabase.Database | null = null;
+  /** The index whose definition the scratch table has now. */
+  #definedAs: string | null = null;
+
+  /** How many of `texts` the index defined by `createSql` matches for the FTS5 query `match`. */
+  count(createSql: string, match: string, texts: readonly PreviousText[]): number {
+    if (texts.length === 0) return 0;
+    const db = this.#db ??= new NativeDatabase(":memory:");
+    if (this.#definedAs !== createSql) {
+      db.exec(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
+      const definition = createSql.replace(
+        /^CREATE VIRTUAL TABLE\s+("?)\w+\1\s+USING/i,
+        `CREATE VIRTUAL TABLE ${SCRATCH_TABLE} USING`,
+      );
+      if (definition === createSql) throw new Error(`unexpected FTS5 index definition: ${createSql}`);
+      db.exec(definition);
+      this.#definedAs = createSql;
+    }
+    const insert = db.prepare(
+      `INSERT INTO ${SCRATCH_TABLE} (name, registration_number, license_number, email_address) VALUES (?, ?, ?, ?)`,
+    );
+    db.exec("BEGIN");
+    try {
+      for (const text of texts) {
+        insert.run([text.name, text.registrationNumber, text.licenseNumber, text.emailAddress]);
+      }
+      const row = db.prepare(`SELECT count(*) AS total FROM ${SCRATCH_TABLE} WHERE ${SCRATCH_TABLE} MATCH ?`)
+        .get([match]) as { total: number };
+      return row.total;
+    } finally {
+      // Nothing is kept: the next count starts from an empty table.
+      db.exec("ROLLBACK");
+    }
+  }
+}
