@@ -15,7 +15,7 @@ import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { SearchTexts } from "./search_texts.ts";
-import { PreviousTextMatcher } from "./previous_texts.ts";
+import { type SearchableText, TextMatcher } from "./text_matcher.ts";
 import {
   type CreateInstitutionInput,
   type Institution,
@@ -159,7 +159,7 @@ interface JournalRow {
   emailAddress: string | null;
 }
 
-const previousTexts = new PreviousTextMatcher();
+const textMatcher = new TextMatcher();
 const indexDefinitions = new Map<string, string>();
 
 /**
@@ -193,7 +193,7 @@ export async function countChange(
     );
     indexDefinitions.set(index, definition);
   }
-  const matchedBefore = previousTexts.count(
+  const matchedBefore = textMatcher.count(
     definition,
     match,
     [...atFrom.values()].flatMap(({ name, registrationNumber, licenseNumber, emailAddress }) =>
@@ -205,18 +205,12 @@ export async function countChange(
       }]
     ),
   );
-  const table = sql.raw(index);
-  const keys = await db.all<{ searchKey: number }>(sql`SELECT search_key AS searchKey
-    FROM institution_search_keys
-    WHERE institution_id IN (${sql.join([...atFrom.keys()].map((id) => sql`${id}`), sql`, `)})`);
-  let matchedNow = 0;
-  for (const { searchKey } of keys) {
-    // One row at a time: FTS5 checks a rowid = constraint without walking the whole match.
-    const [{ matched }] = await db.all<{ matched: number }>(
-      sql`SELECT count(*) AS matched FROM ${table} WHERE ${table} MATCH ${match} AND rowid = ${searchKey}`,
-    );
-    matchedNow += matched;
-  }
+  // As the triggers give them to the index (a deleted institution has no row, and no match now).
+  const current = await db.all<SearchableText & { [column: string]: unknown }>(sql`SELECT name,
+    registration_number AS registrationNumber, coalesce(license_number, '') AS licenseNumber,
+    email_address AS emailAddress
+    FROM institutions WHERE id IN (${sql.join([...atFrom.keys()].map((id) => sql`${id}`), sql`, `)})`);
+  const matchedNow = textMatcher.count(definition, match, current);
   return matchedNow - matchedBefore;
 }
 
