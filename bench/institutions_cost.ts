@@ -256,7 +256,7 @@ function seedMillion(databasePath: string, count: number): void {
   }
 }
 
-/** Texts no earlier request asked for: 4- and 5-letter pieces of the names' words. */
+/** Texts no earlier request asked for: 4- and 5-letter pieces of the words in the seeded names. */
 function unseenBroadTexts(count: number): string[] {
   const seen = new Set([
     "bank",
@@ -268,8 +268,14 @@ function unseenBroadTexts(count: number): string[] {
     ".example",
     "cbr-00",
   ]);
+  const words = new Set<string>();
+  for (let i = 0; i < 2 * PLACES.length * QUALIFIERS.length; i++) {
+    for (const word of institutionAt(i, MILLION_INSTITUTIONS).name.toLowerCase().split(" ")) {
+      if (/^[a-z]{4,}$/.test(word)) words.add(word);
+    }
+  }
   const texts: string[] = [];
-  for (const word of [...PLACES, ...QUALIFIERS].map((w) => w.toLowerCase())) {
+  for (const word of words) {
     for (const length of [4, 5]) {
       for (let at = 0; at + length <= word.length && texts.length < count; at += 2) {
         const text = word.slice(at, at + length);
