@@ -60,6 +60,11 @@ e2eTest(
         threshold: "1000.00",
         target: "E2E Liquid (E2E-LIQ-001)",
       });
+      // The screen shows the request as waiting, not the account as funded.
+      const waiting = page.getByTestId("awaiting-approval");
+      await waiting.getByRole("heading", { name: "Awaiting approval (1)" }).waitFor();
+      assert.match(await waiting.innerText(), /Opening balance · \$1,500\.00: Open ledger account E2E-LDG-001/);
+      await expectAccessible(page, "balance sweep screen with a request awaiting approval");
       // A second person approves the opening balance.
       const approver = await createApproverSession(
         server.baseUrl,
@@ -115,12 +120,14 @@ e2eTest(
       // Every automatic run with moves waits for a second person; nothing has moved yet.
       await page.getByTestId("toast").filter({ hasText: "Submitted for approval" }).waitFor();
       assert.equal(await statValue(page, "Total Liquid Balance"), "$200.00");
+      await waiting.getByText(/Automatic sweep run · \$300\.00/).waitFor();
       const [run] = await approveAllPending(server.baseUrl, approver);
       assert.equal(run.kind, "auto_sweep");
       await page.reload();
 
       const recent = page.getByRole("table", { name: "Recent balance sweeps" });
       await recent.getByRole("row", { name: /Threshold/ }).waitFor();
+      await waiting.waitFor({ state: "detached" });
       const rows = recent.locator("tbody tr");
       assert.equal(await rows.count(), 2);
       assert.match(
