@@ -102,7 +102,6 @@ Deno.test("the approval queue sorts on the server by each column, both ways, and
       amount: (r) => (r.amount === null ? null : Math.round(Number(r.amount) * 100)),
       requester: (r) => r.requestedByName.toLowerCase(),
       status: (r) => r.status,
-      expiresAt: (r) => r.expiresAt,
     };
     for (const key of APPROVAL_SORT_KEYS) {
       for (const order of ["asc", "desc"] as const) {

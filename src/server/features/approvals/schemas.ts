@@ -15,7 +15,7 @@ import { paginationQuery } from "../../validation.ts";
 export const CURRENCY_CODES = CURRENCIES;
 
 /** The columns the queue can be ordered by (issue 23: the sortable table). */
-export const APPROVAL_SORT_KEYS = ["requestedAt", "kind", "amount", "requester", "status", "expiresAt"] as const;
+export const APPROVAL_SORT_KEYS = ["requestedAt", "kind", "amount", "requester", "status"] as const;
 export type ApprovalSortKey = (typeof APPROVAL_SORT_KEYS)[number];
 
 export const listApprovalsQuery = paginationQuery.extend({

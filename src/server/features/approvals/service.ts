@@ -57,7 +57,6 @@ export async function listApprovals(
     requester: sql`requestedByName COLLATE NOCASE`,
     // The status the table shows: a pending request past its expiry reads "expired".
     status: sql`CASE WHEN a.status = 'pending' AND a.expires_at <= ${now} THEN 'expired' ELSE a.status END`,
-    expiresAt: sql`a.expires_at`,
   };
   const order = orderBySql(sortColumns, query, sql`a.requested_at DESC, a.id`);
   const rows = await db.all<ApprovalRequestRow>(

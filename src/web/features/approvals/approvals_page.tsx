@@ -10,7 +10,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
@@ -176,7 +176,9 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [offset, setOffset] = useState(0);
-  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}&offset=${offset}`;
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const order = sorting[0] ? `&sort=${sorting[0].id}&order=${sorting[0].desc ? "desc" : "asc"}` : "";
+  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}&offset=${offset}${order}`;
   const page = useQuery<RequestPage>({
     queryKey: [key],
     queryFn: async () => {
@@ -197,12 +199,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
     },
     onError: (failure) => handleMutationError(failure, toast, "Withdrawal failed"),
   });
-  // The server answers the queue newest first and has no other order, so no column sorts.
+  // Sortable columns are named by the server's sort keys (APPROVAL_SORT_KEYS); unsorted, newest first.
   const columns: ColumnDef<ApprovalRequest>[] = [
     {
-      id: "requested",
+      accessorKey: "requestedAt",
       header: "Requested",
-      enableSorting: false,
       meta: { cellClassName: "whitespace-nowrap" },
       cell: ({ row }) => (
         <>
@@ -212,9 +213,8 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
       ),
     },
     {
-      id: "what",
+      accessorKey: "kind",
       header: "What it will do",
-      enableSorting: false,
       cell: ({ row }) => {
         const request = row.original;
         return (
@@ -223,16 +223,22 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
               {APPROVAL_KIND_LABELS[request.kind]}
             </p>
             <p className="font-medium text-slate-900">{request.summary.description}</p>
-            {request.amount && <p>{formatCurrency(request.amount, request.currency ?? "USD")}</p>}
             <RequestFigures request={request} />
           </>
         );
       },
     },
     {
+      accessorKey: "amount",
+      header: "Amount",
+      meta: { cellClassName: "whitespace-nowrap text-right tabular-nums" },
+      cell: ({ row }) =>
+        row.original.amount ? formatCurrency(row.original.amount, row.original.currency ?? "USD") : "—",
+    },
+    {
       id: "requester",
+      accessorFn: (request) => request.requestedByName,
       header: "Requester and reason",
-      enableSorting: false,
       cell: ({ row }) => (
         <>
           <p className="font-medium">{row.original.requestedByName}</p>
@@ -241,9 +247,8 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
       ),
     },
     {
-      id: "status",
+      accessorKey: "status",
       header: "Status",
-      enableSorting: false,
       cell: ({ row }) => (
         <span
           className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
@@ -329,8 +334,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
           pageSize: PAGE_SIZE,
           onOffsetChange: setOffset,
           isFetching: page.isFetching,
-          sorting: [],
-          onSortingChange: () => {},
+          sorting,
+          onSortingChange: (next) => {
+            setSorting(next);
+            setOffset(0);
+          },
           filterValues: {},
           onFilterChange: () => {},
         }}
