@@ -36,13 +36,15 @@ async function seedApprovals(t: TestApp, requesters: Staff[], decider: Staff) {
       // Every fifth pending request has expired: it lists (and sorts) as "expired".
       const expiresAt = new Date(now + (i % 5 === 0 ? -MINUTE_MS : (i + 1) * MINUTE_MS)).toISOString();
       const decided = stored === "approved" || stored === "rejected";
-      await tx.run(sql`INSERT INTO approval_requests (id, kind, status, payload, summary, amount_minor, currency,
+      await tx.run(
+        sql`INSERT INTO approval_requests (id, kind, status, payload, summary, amount_minor, currency,
           requested_by, request_reason, requested_at, expires_at, decided_by, decided_at, decision_reason)
         VALUES (${crypto.randomUUID()}, ${KINDS[i % KINDS.length]}, ${stored}, '{}',
           ${JSON.stringify({ description: `Request ${i}` })}, ${i % 4 === 3 ? null : (i * 7919) % 100_000},
           ${i % 4 === 3 ? null : "USD"}, ${requesters[i % requesters.length].id}, ${`Reason ${i}`},
           ${requestedAt}, ${expiresAt}, ${decided ? decider.id : null}, ${decided ? requestedAt : null},
-          ${decided ? "Checked" : null})`);
+          ${decided ? "Checked" : null})`,
+      );
     }
   });
 }
@@ -50,7 +52,11 @@ async function seedApprovals(t: TestApp, requesters: Staff[], decider: Staff) {
 type Direction = "asc" | "desc";
 
 /** Orders rows by `value` in `direction`; equal values keep the order of `fallback` (the default list). */
-function expectedOrder<T>(fallback: T[], value: (row: T) => string | number | null, direction: Direction): T[] {
+function expectedOrder<T>(
+  fallback: T[],
+  value: (row: T) => string | number | null,
+  direction: Direction,
+): T[] {
   const rank = (v: string | number | null) => v;
   return fallback.map((row, index) => ({ row, index })).sort((a, b) => {
     const x = rank(value(a.row));
@@ -65,7 +71,11 @@ function expectedOrder<T>(fallback: T[], value: (row: T) => string | number | nu
 }
 
 /** Every row of a list, `pageSize` at a time. */
-async function allPages<T>(get: (query: string) => Promise<Response>, query: string, pageSize: number): Promise<T[]> {
+async function allPages<T>(
+  get: (query: string) => Promise<Response>,
+  query: string,
+  pageSize: number,
+): Promise<T[]> {
   const rows: T[] = [];
   for (let offset = 0;; offset += pageSize) {
     const res = await get(`${query}&limit=${pageSize}&offset=${offset}`);
@@ -96,13 +106,14 @@ Deno.test("the approval queue sorts on the server by each column, both ways, and
     assert.deepEqual(unsorted.map((r) => r.id), newestFirst.map((r) => r.id), "without sort: newest first");
     assert.ok(unsorted.some((r) => r.status === "expired"), "the data has expired requests");
 
-    const values: Record<(typeof APPROVAL_SORT_KEYS)[number], (row: ApprovalRow) => string | number | null> = {
-      requestedAt: (r) => r.requestedAt,
-      kind: (r) => r.kind,
-      amount: (r) => (r.amount === null ? null : Math.round(Number(r.amount) * 100)),
-      requester: (r) => r.requestedByName.toLowerCase(),
-      status: (r) => r.status,
-    };
+    const values: Record<(typeof APPROVAL_SORT_KEYS)[number], (row: ApprovalRow) => string | number | null> =
+      {
+        requestedAt: (r) => r.requestedAt,
+        kind: (r) => r.kind,
+        amount: (r) => (r.amount === null ? null : Math.round(Number(r.amount) * 100)),
+        requester: (r) => r.requestedByName.toLowerCase(),
+        status: (r) => r.status,
+      };
     for (const key of APPROVAL_SORT_KEYS) {
       for (const order of ["asc", "desc"] as const) {
         const expected = expectedOrder(unsorted, values[key], order).map((r) => r.id);
@@ -122,7 +133,10 @@ Deno.test("the approval queue sorts on the server by each column, both ways, and
 
     const badSort = await expectJson<{ fields: Record<string, string> }>(await get("sort=payload"), 400);
     assert.ok(badSort.fields.sort, "an unknown sort key names the field");
-    const badOrder = await expectJson<{ fields: Record<string, string> }>(await get("sort=kind&order=up"), 400);
+    const badOrder = await expectJson<{ fields: Record<string, string> }>(
+      await get("sort=kind&order=up"),
+      400,
+    );
     assert.ok(badOrder.fields.order, "an unknown order names the field");
   } finally {
     await t.close();
@@ -151,7 +165,12 @@ Deno.test("the audit trail sorts on the server by each column, both ways, ties n
       await expectJson(
         await t.request("POST", "/api/ledger-accounts", {
           cookie: operators[i % 2].cookie,
-          body: { accountNumber: `SORT-${i}`, accountType: "ledger", accountName: `Sorted ${i}`, currency: "USD" },
+          body: {
+            accountNumber: `SORT-${i}`,
+            accountType: "ledger",
+            accountName: `Sorted ${i}`,
+            currency: "USD",
+          },
         }),
         201,
       );
@@ -181,7 +200,10 @@ Deno.test("the audit trail sorts on the server by each column, both ways, ties n
       }
     }
     // Sorting combines with the filters: one operator's events, by action.
-    const mine = await expectJson<AuditRow[]>(await get(`actor=${operators[1].id}&sort=action&order=asc`), 200);
+    const mine = await expectJson<AuditRow[]>(
+      await get(`actor=${operators[1].id}&sort=action&order=asc`),
+      200,
+    );
     assert.ok(mine.length >= 3);
     assert.deepEqual(
       mine.map((e) => e.seq),
