@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
@@ -215,6 +216,8 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
     {
       accessorKey: "kind",
       header: "What it will do",
+      // The description and figures need room; on a phone the table scrolls inside its card instead.
+      meta: { cellClassName: "min-w-56" },
       cell: ({ row }) => {
         const request = row.original;
         return (
@@ -223,6 +226,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
               {APPROVAL_KIND_LABELS[request.kind]}
             </p>
             <p className="font-medium text-slate-900">{request.summary.description}</p>
+            {request.summary.institution && (
+              <p className="text-xs">
+                <InstitutionLink id={request.summary.institution.id} name={request.summary.institution.name} />
+              </p>
+            )}
             <RequestFigures request={request} />
           </>
         );

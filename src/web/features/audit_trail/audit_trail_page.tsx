@@ -6,6 +6,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
@@ -15,6 +16,8 @@ import { formatDateTime } from "../../lib/format.ts";
 
 const AUDIT_KEY = "/api/audit-trail";
 const PAGE_SIZE = 50;
+/** Audit rows of this entity type are about an institution: their entity id links to its page. */
+const INSTITUTION_ENTITY = "institution";
 
 interface AuditEvent {
   id: string;
@@ -127,7 +130,11 @@ export default function AuditTrailPage() {
       cell: ({ row }) => (
         <>
           <p>{row.original.entityType}</p>
-          <p className="font-mono text-xs text-slate-600">{row.original.entityId}</p>
+          <p className="font-mono text-xs text-slate-600">
+            {row.original.entityType === INSTITUTION_ENTITY
+              ? <InstitutionLink id={row.original.entityId} name={row.original.entityId} />
+              : row.original.entityId}
+          </p>
         </>
       ),
     },
