@@ -239,7 +239,7 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
     {
       accessorKey: "amount",
       header: "Amount",
-      meta: { cellClassName: "whitespace-nowrap text-right tabular-nums" },
+      meta: { cellClassName: "whitespace-nowrap tabular-nums" },
       cell: ({ row }) =>
         row.original.amount ? formatCurrency(row.original.amount, row.original.currency ?? "USD") : "—",
     },
