@@ -1,6 +1,7 @@
 /**
  * Issue 23: the Approvals and Audit Trail tables sort by their column headers, the server doing the
  * ordering (the browser holds one page): each click asks again and the first row changes with it.
+ * The Approvals tables also filter by status and type on the server.
  */
 import assert from "node:assert/strict";
 import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
@@ -8,7 +9,7 @@ import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 const BANKS = ["Sort Bank Alpha", "Sort Bank Beta", "Sort Bank Gamma"];
 
 e2eTest(
-  "approvals and the audit trail sort by a column header, on the server",
+  "approvals and the audit trail sort by a column header, approvals filter by status and type, on the server",
   () =>
     withBrowser(async ({ page, server }) => {
       await signIn(page, server.baseUrl);
@@ -59,7 +60,14 @@ e2eTest(
       await all.getByRole("button", { name: "Status" }).click();
       await all.locator("th[aria-sort=descending]", { hasText: "Status" }).waitFor();
       await allFirst.filter({ hasText: "pending" }).waitFor();
-      await expectAccessible(page, "/approvals sorted");
+      // The server filters too: only the withdrawn request, then no request of another type.
+      const pagination = page.getByRole("navigation", { name: "Pagination" });
+      await page.getByLabel("Filter by status").selectOption("cancelled");
+      await pagination.getByText("Showing 1–1 of 1").waitFor();
+      await allFirst.filter({ hasText: BANKS[2] }).waitFor();
+      await page.getByLabel("Filter by type").selectOption("card_load");
+      await page.getByText("No request matches these filters.").waitFor();
+      await expectAccessible(page, "/approvals sorted and filtered");
 
       await page.goto(`${server.baseUrl}/audit-trail`);
       const events = page.getByRole("table", { name: "Audit events" });

@@ -11,10 +11,15 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable, type SortingState } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
-import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
+import {
+  APPROVAL_KIND_LABELS,
+  APPROVAL_KINDS,
+  type ApprovalStatus,
+  STORED_APPROVAL_STATUSES,
+} from "../../../domain/approval.ts";
 import { apiJson, apiRequest } from "../../lib/api.ts";
 import { type ApprovalFigures, type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useAuth, useMayCall } from "../../lib/auth.ts";
@@ -165,12 +170,32 @@ function DecisionDialog({ request, decision, onClose }: {
   );
 }
 
+const KIND_FILTER: FilterDef = {
+  columnId: "kind",
+  label: "Filter by type",
+  allLabel: "All types",
+  options: APPROVAL_KINDS.map((kind) => ({ value: kind, label: APPROVAL_KIND_LABELS[kind] })),
+};
+
+const STATUS_FILTER: FilterDef = {
+  columnId: "status",
+  label: "Filter by status",
+  allLabel: "All statuses",
+  options: [...STORED_APPROVAL_STATUSES, "expired" as const].map((status) => ({ value: status, label: status })),
+};
+
 interface RequestPage {
   items: ApprovalRequest[];
   total: number;
 }
 
-function RequestsTable({ query, label, emptyText }: { query: string; label: string; emptyText: string }) {
+function RequestsTable({ query, label, emptyText, filters }: {
+  query: string;
+  label: string;
+  emptyText: string;
+  /** Filters the server applies (by the column they name), on top of the tab's own `query`. */
+  filters: readonly FilterDef[];
+}) {
   const { user } = useAuth();
   const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
@@ -178,8 +203,17 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
   const { toast } = useToast();
   const [offset, setOffset] = useState(0);
   const [sorting, setSorting] = useState<SortingState>([]);
-  const order = sorting[0] ? `&sort=${sorting[0].id}&order=${sorting[0].desc ? "desc" : "asc"}` : "";
-  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}&offset=${offset}${order}`;
+  const [filterValues, setFilterValues] = useState<Record<string, string>>({});
+  const params = new URLSearchParams(query);
+  params.set("limit", String(PAGE_SIZE));
+  params.set("offset", String(offset));
+  if (sorting[0]) {
+    params.set("sort", sorting[0].id);
+    params.set("order", sorting[0].desc ? "desc" : "asc");
+  }
+  for (const [name, value] of Object.entries(filterValues)) if (value) params.set(name, value);
+  const key = `${APPROVALS_KEY}?${params}`;
+  const narrowed = Object.values(filterValues).some(Boolean);
   const page = useQuery<RequestPage>({
     queryKey: [key],
     queryFn: async () => {
@@ -335,7 +369,8 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
         rows={page.data?.items ?? []}
         getRowId={(request) => request.id}
         isLoading={page.isLoading}
-        empty={<EmptyState title="No requests" text={emptyText} />}
+        filters={filters}
+        empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
         server={{
           total: page.data?.total ?? 0,
           offset,
@@ -347,8 +382,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
             setSorting(next);
             setOffset(0);
           },
-          filterValues: {},
-          onFilterChange: () => {},
+          filterValues,
+          onFilterChange: (columnId, value) => {
+            setFilterValues((current) => ({ ...current, [columnId]: value }));
+            setOffset(0);
+          },
         }}
       />
       <DecisionDialog
@@ -443,6 +481,7 @@ export default function ApprovalsPage() {
                 query="status=pending"
                 label="Pending requests"
                 emptyText="Nothing waits for approval."
+                filters={[KIND_FILTER]}
               />
             ),
           },
@@ -454,6 +493,7 @@ export default function ApprovalsPage() {
                 query="requestedBy=me"
                 label="My requests"
                 emptyText="You have requested nothing."
+                filters={[STATUS_FILTER, KIND_FILTER]}
               />
             ),
           },
@@ -461,7 +501,12 @@ export default function ApprovalsPage() {
             id: "all",
             label: "All requests",
             content: (
-              <RequestsTable query="" label="All requests" emptyText="No request has been filed yet." />
+              <RequestsTable
+                query=""
+                label="All requests"
+                emptyText="No request has been filed yet."
+                filters={[STATUS_FILTER, KIND_FILTER]}
+              />
             ),
           },
         ]}
