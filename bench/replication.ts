@@ -6,6 +6,7 @@
  *   target p50 ≤ 1.5 round trips (120 ms);
  * - how long a registration at one region takes to be read at another, at the default sync interval.
  */
+import { openAccount } from "../tests/helpers/http_staff.ts";
 import { DEFAULT_SYNC_INTERVAL_MS } from "../src/server/config.ts";
 import { call, signIn, startCluster } from "../tests/replication/support/cluster.ts";
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber } from "./lib/report.ts";
@@ -113,16 +114,14 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
     }
 
     log(`manual sweeps at a regional node over a ${ROUND_TRIP_MS} ms round trip…`);
-    const account = async (accountNumber: string, accountType: string, currentBalance: string) => {
-      const res = await call(cluster.headquarters.baseUrl, "POST", "/api/ledger-accounts", hqCookie, {
+    const account = (accountNumber: string, accountType: string, currentBalance: string) =>
+      openAccount(cluster.headquarters.baseUrl, hqCookie, {
         accountNumber,
         accountName: accountNumber,
         accountType,
         currency: "USD",
         currentBalance,
       });
-      return res.body.id as string;
-    };
     const source = await account("BENCH-SRC", "ledger", "100000.00");
     const target = await account("BENCH-DST", "liquid", "0.00");
     await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SYNC_INTERVAL_MS));

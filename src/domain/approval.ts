@@ -38,7 +38,16 @@ export const MIN_REQUEST_TTL_MINUTES = 5;
 export const MAX_REQUEST_TTL_MINUTES = 30 * 24 * 60;
 export const MAX_REASON_LENGTH = 1_000;
 
-/** Strictly above the threshold (a manual sweep, an opening balance, a card's funding) needs approval; at or below it a movement executes at once. */
+/**
+ * Money that appears from nowhere: an account opened with any balance other than zero needs a
+ * second person, whatever the amount (an account opened empty is funded by movements, which follow
+ * their own rules).
+ */
+export function openingBalanceNeedsApproval(openingMinor: bigint): boolean {
+  return openingMinor !== 0n;
+}
+
+/** Strictly above the threshold (a manual sweep, a card's funding) needs approval; at or below it a movement executes at once. */
 export function amountNeedsApproval(amountMinor: bigint, thresholdMinor: bigint): boolean {
   return amountMinor > thresholdMinor;
 }

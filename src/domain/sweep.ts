@@ -335,6 +335,39 @@ export function planAutoSweeps(accounts: readonly SweepAccount[]): SweepPlan[] {
   return plans;
 }
 
+/** One move of an automatic run as its approver saw it. */
+export interface ApprovedAutoSweepMove {
+  sourceId: string;
+  targetId: string;
+  amountMinor: Minor;
+}
+
+/**
+ * The approved moves of an automatic run, planned again on the balances of the moment of approval:
+ * each source must still sweep to the same target and hold at least the approved amount above its
+ * threshold, and moves exactly that amount, so an approval never moves more than the approver saw
+ * nor takes a source below its threshold. Null when any move no longer holds: the run is refused
+ * whole.
+ */
+export function planApprovedAutoSweeps(
+  accounts: readonly SweepAccount[],
+  approved: readonly ApprovedAutoSweepMove[],
+): SweepPlan[] | null {
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  const plans: SweepPlan[] = [];
+  for (const move of approved) {
+    const source = byId.get(move.sourceId);
+    const target = byId.get(move.targetId);
+    if (source === undefined || target === undefined || move.amountMinor <= 0n) return null;
+    const now = planAutoSweeps([source, target]).find((plan) => plan.sourceId === source.id);
+    if (now === undefined || now.targetId !== target.id || now.amountMinor < move.amountMinor) return null;
+    const plan = buildPlan(source, target, move.amountMinor);
+    plans.push(plan);
+    for (const updated of applySweepPlan([source, target], plan)) byId.set(updated.id, updated);
+  }
+  return plans;
+}
+
 /** A sweep as recorded in balance_sweeps, in minor units. */
 export interface RecordedSweep {
   id: string;

@@ -14,8 +14,8 @@ import { createAccountSchema } from "./features/ledger/schemas.ts";
 import { createAccount } from "./features/ledger/service.ts";
 import { statusChangeSchema } from "./features/institutions/schemas.ts";
 import { changeInstitutionStatus } from "./features/institutions/service.ts";
-import { createSweepSchema } from "./features/sweeps/schemas.ts";
-import { executeManualSweep, runAutoSweep, type SweepDto } from "./features/sweeps/service.ts";
+import { autoSweepRequestSchema, createSweepSchema } from "./features/sweeps/schemas.ts";
+import { executeManualSweep, runApprovedAutoSweep, type SweepDto } from "./features/sweeps/service.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -47,12 +47,13 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
     },
 
-    async auto_sweep(context) {
-      const sweeps = await runAutoSweep(
+    async auto_sweep(context, payload) {
+      const { moves } = revalidated(autoSweepRequestSchema, payload);
+      const sweeps = await runApprovedAutoSweep(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
         { ...context.approver, approvedBy: context.approver.userId },
-        "threshold",
+        moves.map((move) => ({ sourceId: move.sourceAccountId, targetId: move.targetAccountId, amountMinor: move.amount })),
       );
       const ids = sweeps.map((sweep) => sweep.id);
       return {

@@ -266,7 +266,7 @@ Deno.test("an expired request cannot be approved, and a rejection moves nothing"
   });
 });
 
-Deno.test("an opening balance above the threshold waits for approval; the account appears only then", async () => {
+Deno.test("any non-zero opening balance waits for approval, however small; the account appears only then", async () => {
   await withTeam(async (t, team) => {
     const accountNumber = nextAccountNumber("ledger");
     const body = {
@@ -304,6 +304,24 @@ Deno.test("an opening balance above the threshold waits for approval; the accoun
     );
     const account = listAfter.find((a: { id: string }) => a.id === approved.resultEntityId);
     assert.equal(account.currentBalance, "9999999999999.99");
+
+    // Money from nowhere needs a second person whatever the amount; an empty account opens at once.
+    const cent = await expectJson(
+      await t.request("POST", "/api/ledger-accounts", {
+        cookie: team.maker.cookie,
+        body: { ...body, accountNumber: nextAccountNumber("cent"), currentBalance: "0.01", requestReason: "Test" },
+      }),
+      202,
+    );
+    assert.equal(cent.approvalRequest.amount, "0.01");
+    const empty = await expectJson(
+      await t.request("POST", "/api/ledger-accounts", {
+        cookie: team.maker.cookie,
+        body: { ...body, accountNumber: nextAccountNumber("empty"), currentBalance: "0.00" },
+      }),
+      201,
+    );
+    assert.equal(empty.currentBalance, "0.00");
   });
 });
 
@@ -455,28 +473,15 @@ Deno.test("an institution's approval waits for a second person; the requester ca
   });
 });
 
-Deno.test("an automatic run that would sweep more than the threshold waits for approval; a small run executes at once", async () => {
+Deno.test("every automatic run with moves waits for approval; approved, it executes exactly the plan it showed", async () => {
   await withTeam(async (t, team) => {
     const { ledger, liquid } = await fundedPair(t, team, "1500000.00");
-    // The ledger sweeps everything above 100.00 into the liquid account: 1,499,900.00 in one sweep.
-    const small = await expectJson(
-      await t.request("POST", "/api/ledger-accounts", {
-        cookie: team.maker.cookie,
-        body: {
-          accountNumber: nextAccountNumber("small"),
-          accountType: "ledger",
-          accountName: "Small",
-          currency: "USD",
-          currentBalance: "150.00",
-          sweepThreshold: "100.00",
-          targetLiquidAccount: liquid.id,
-        },
-      }),
-      201,
+    const maker = t.as(team.maker.cookie);
+    // Nothing above a threshold: nothing to approve and nothing moves.
+    assert.deepEqual(
+      await expectJson(await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }), 200),
+      { sweepsExecuted: 0, sweepIds: [] },
     );
-    const smallRun = await expectJson(await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }), 200);
-    assert.equal(smallRun.sweepsExecuted, 1);
-    assert.equal((await balances(t.as(team.maker.cookie))).get(small.id), "100.00");
 
     await t.deps.db.transaction((tx) =>
       tx.run(sql`UPDATE ledger_accounts SET sweep_threshold_minor = 10000, target_liquid_account = ${liquid.id}
@@ -485,12 +490,13 @@ Deno.test("an automatic run that would sweep more than the threshold waits for a
     const pending = await expectJson(await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }), 202);
     assert.equal(pending.approvalRequest.kind, "auto_sweep");
     assert.equal(pending.approvalRequest.amount, "1499900.00");
+    assert.equal(pending.approvalRequest.requestReason, "Sweep of the balances above their sweep thresholds");
     assert.match(pending.approvalRequest.summary.description, /1499900\.00 USD/);
-    assert.equal((await balances(t.as(team.maker.cookie))).get(ledger.id), "1500000.00");
+    assert.equal((await balances(maker)).get(ledger.id), "1500000.00");
     await expectJson(await decide(t, team.maker, pending.approvalRequest.id, "approve"), 403);
     const approved = await expectJson(await decide(t, team.checker, pending.approvalRequest.id, "approve"), 200);
     assert.equal(approved.resultEntityType, "balance_sweep");
-    const after = await balances(t.as(team.maker.cookie));
+    const after = await balances(maker);
     assert.equal(after.get(ledger.id), "100.00");
     const sweep = await expectJson(
       await t.request("GET", `/api/balance-sweeps/${approved.resultEntityId}`, { cookie: team.maker.cookie }),
@@ -498,5 +504,69 @@ Deno.test("an automatic run that would sweep more than the threshold waits for a
     );
     assert.equal(sweep.sweepType, "threshold");
     assert.equal(sweep.approvedBy, team.checker.id);
+
+    // A small run is a request too. Approved, it moves exactly the amounts shown: if a source no
+    // longer holds that much above its threshold, the approval moves nothing (422) and the request
+    // stays pending; if it holds more, the approval still moves only what was approved.
+    const threshold = (minor: number) =>
+      t.deps.db.transaction((tx) =>
+        tx.run(sql`UPDATE ledger_accounts SET sweep_threshold_minor = ${minor} WHERE id = ${ledger.id}`)
+      );
+    await threshold(5000);
+    const small = await expectJson(
+      await t.request("POST", "/api/balance-sweeps/auto-sweep", { cookie: team.maker.cookie }),
+      202,
+    );
+    assert.equal(small.approvalRequest.amount, "50.00");
+    await threshold(8000);
+    const before = await writeCounts(t.deps.db);
+    const changed = await expectJson(await decide(t, team.checker, small.approvalRequest.id, "approve"), 422);
+    assert.match(changed.message, /changed since this run was requested/);
+    assert.equal(changed.reason, "plan_changed");
+    assert.deepEqual(await writeCounts(t.deps.db), before);
+    const still = await expectJson(
+      await t.request("GET", `/api/approvals/${small.approvalRequest.id}`, { cookie: team.maker.cookie }),
+      200,
+    );
+    assert.equal(still.status, "pending");
+    assert.equal((await balances(maker)).get(ledger.id), "100.00");
+
+    await threshold(2000);
+    await expectJson(await decide(t, team.checker, small.approvalRequest.id, "approve"), 200);
+    assert.equal((await balances(maker)).get(ledger.id), "50.00");
+  });
+});
+
+Deno.test("a keyed retry of a sweep that needs approval files one request and replays its answer", async () => {
+  await withTeam(async (t, team) => {
+    const { ledger, liquid } = await fundedPair(t, team, "3000000.00");
+    const body = {
+      sourceAccountId: ledger.id,
+      targetAccountId: liquid.id,
+      sweepAmount: "2000000.00",
+      sweepType: "manual",
+      sweepReason: "Quarter-end liquidity",
+    };
+    const send = (amount = body.sweepAmount) =>
+      t.request("POST", "/api/balance-sweeps", {
+        cookie: team.maker.cookie,
+        headers: { "Idempotency-Key": "quarter-end-1" },
+        body: { ...body, sweepAmount: amount },
+      });
+    const first = await send();
+    assert.equal(first.status, 202);
+    const firstText = await first.text();
+    const retries = await Promise.all([send(), send(), send("2000000")]);
+    for (const retry of retries) {
+      assert.equal(retry.status, 202);
+      assert.equal(retry.headers.get("Idempotent-Replayed"), "true");
+      assert.equal(await retry.text(), firstText);
+    }
+    const other = await expectJson(await send("1500000.00"), 422);
+    assert.equal(other.reason, "idempotency_mismatch");
+    const requests = await t.deps.db.read.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM approval_requests WHERE kind = 'sweep'`,
+    );
+    assert.equal(requests[0].n, 1);
   });
 });

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { MAX_STATUS_CHANGE_REASON_LENGTH } from "../../src/domain/institution.ts";
 import { approvePending, createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
+import { createAccount } from "./ledger_helpers.ts";
 
 Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
   const t = await createTestApp();
@@ -90,19 +91,14 @@ Deno.test("GET /api/institutions/:id/overview: details, status history with reas
       }),
       201,
     );
-    const account = await expectJson(
-      await req("POST", "/api/ledger-accounts", {
-        body: {
-          accountNumber: "OVW-LDG-001",
-          accountType: "ledger",
-          accountName: "Overview settlement",
-          currency: "USD",
-          currentBalance: "1250.00",
-          institutionId: created.id,
-        },
-      }),
-      201,
-    );
+    const account = await createAccount(req, {
+      accountNumber: "OVW-LDG-001",
+      accountType: "ledger",
+      accountName: "Overview settlement",
+      currency: "USD",
+      currentBalance: "1250.00",
+      institutionId: created.id,
+    });
 
     const overview = await expectJson(await req("GET", `/api/institutions/${created.id}/overview`), 200);
     assert.equal(overview.institution.name, "Overview Commercial Bank");

@@ -1,9 +1,10 @@
 /** Helpers shared by the ledger, sweep, concurrency and crash tests. */
 import { validateXML } from "xmllint-wasm";
 import type { Database } from "../../src/server/db.ts";
-import { expectJson, type TestApp } from "../helpers/test_app.ts";
+import { approvedBySecondPerson } from "../helpers/staff.ts";
+import { expectJson, type Requester } from "../helpers/test_app.ts";
 
-export type Requester = ReturnType<TestApp["as"]>;
+export type { Requester };
 
 let accountCounter = 0;
 
@@ -26,7 +27,10 @@ export interface AccountFields {
   nationalRoutingId?: string | null;
 }
 
-/** Creates an account through the API and returns its JSON (asserting 201). */
+/**
+ * Creates an account through the API and returns its JSON. An account opened empty answers 201; one
+ * opened with a balance is a four-eyes request (202), which a second person then approves.
+ */
 export async function createAccount(req: Requester, fields: AccountFields = {}) {
   const body = {
     accountNumber: nextAccountNumber(fields.accountType ?? "ledger"),
@@ -34,9 +38,36 @@ export async function createAccount(req: Requester, fields: AccountFields = {}) 
     accountName: "Test account",
     currency: "USD",
     currentBalance: "0.00",
+    requestReason: "Opening balance of a test account",
     ...fields,
   };
-  return await expectJson(await req("POST", "/api/ledger-accounts", { body }), 201);
+  const answer = await req("POST", "/api/ledger-accounts", { body });
+  if (answer.status !== 202) return await expectJson(answer, 201);
+  const decided = await approvedBySecondPerson(req, answer);
+  return await accountById(req, decided.resultEntityId!);
+}
+
+/** One account as the list answers it. */
+export async function accountById(req: Requester, id: string) {
+  const accounts = await expectJson<{ id: string }[]>(await req("GET", "/api/ledger-accounts"), 200);
+  const account = accounts.find((candidate) => candidate.id === id);
+  if (!account) throw new Error(`account ${id} is not in the list`);
+  return account as any;
+}
+
+/**
+ * Runs the automatic sweep: every run with moves is a four-eyes request, which a second person
+ * approves here. Answers what the run executed.
+ */
+export async function runAutoSweepApproved(
+  req: Requester,
+  body: Record<string, unknown> = {},
+): Promise<{ sweepsExecuted: number; sweepIds: string[] }> {
+  const answer = await req("POST", "/api/balance-sweeps/auto-sweep", { body });
+  if (answer.status !== 202) return await expectJson(answer, 200);
+  const decided = await approvedBySecondPerson(req, answer);
+  const sweepIds = decided.resultEntityId === "none" ? [] : decided.resultEntityId!.split(",");
+  return { sweepsExecuted: sweepIds.length, sweepIds };
 }
 
 /** Balances by account id, as decimal strings, read through the API. */

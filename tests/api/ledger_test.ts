@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseMoney } from "../../src/domain/money.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
-import { createAccount, liftApprovalThresholds, nextAccountNumber } from "./ledger_helpers.ts";
+import { createAccount, liftApprovalThresholds, nextAccountNumber, runAutoSweepApproved } from "./ledger_helpers.ts";
 
 Deno.test("POST /api/ledger-accounts stores the opening balance exactly and answers decimal strings", async () => {
   const t = await createTestApp();
@@ -231,7 +231,7 @@ Deno.test("GET /api/ledger-accounts/reconciliation reports a consistent store as
       }),
       201,
     );
-    await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
+    await runAutoSweepApproved(req);
     const report = await expectJson(await req("GET", "/api/ledger-accounts/reconciliation"), 200);
     assert.equal(report.ok, true, JSON.stringify(report.problems));
     assert.equal(report.problemCount, 0);

@@ -1,7 +1,7 @@
 /** Issue 23: the automatic sweep's plan, shown before it runs, and the run that keeps to it. */
 import assert from "node:assert/strict";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
-import { balances, createAccount, writeCounts } from "./ledger_helpers.ts";
+import { balances, createAccount, runAutoSweepApproved, writeCounts } from "./ledger_helpers.ts";
 
 Deno.test("GET /api/balance-sweeps/auto-sweep/plan lists the moves and totals per currency, moving nothing", async () => {
   const t = await createTestApp();
@@ -58,11 +58,8 @@ Deno.test("GET /api/balance-sweeps/auto-sweep/plan lists the moves and totals pe
       amount: "700.75",
     }]);
 
-    // Confirming the plan runs exactly it.
-    const result = await expectJson(
-      await req("POST", "/api/balance-sweeps/auto-sweep", { body: { planId: plan.planId } }),
-      200,
-    );
+    // Confirming the plan files it for approval; approved, it runs exactly that plan.
+    const result = await runAutoSweepApproved(req, { planId: plan.planId });
     assert.equal(result.sweepsExecuted, 3);
     const now = await balances(req);
     assert.equal(now.get(a.id), "1000.00");

@@ -9,10 +9,13 @@ import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 import { reconcile } from "../../src/server/features/ledger/reconciliation.ts";
 import { chainEntriesForAccount, type RecordedSweep, verifyBalanceChain } from "../../src/domain/sweep.ts";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../e2e/helpers.ts";
+import { approveFiled, createApproverSession, sweepIdsOfApprovedRun } from "../helpers/http_staff.ts";
 
 export interface Client {
   baseUrl: string;
   cookie: string;
+  /** A second person's session (approver role), for the storm's four-eyes requests. */
+  approverCookie: string;
 }
 
 export async function signInClient(baseUrl: string): Promise<Client> {
@@ -23,7 +26,8 @@ export async function signInClient(baseUrl: string): Promise<Client> {
   });
   await res.body?.cancel();
   assert.equal(res.status, 200, "sign-in failed");
-  return { baseUrl, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  return { baseUrl, cookie, approverCookie: await createApproverSession(baseUrl, cookie) };
 }
 
 export async function call(
@@ -62,10 +66,16 @@ export async function createStormAccounts(client: Client, tag: string): Promise<
     const res = await call(client, "POST", "/api/ledger-accounts", {
       accountName: `Storm ${fields.accountType}`,
       currency: "USD",
+      requestReason: "Storm account",
       ...fields,
     });
-    assert.equal(res.status, 201, JSON.stringify(res.json));
-    return res.json as StormAccount;
+    if (res.status === 201) return res.json as StormAccount;
+    // A funded account is a four-eyes request: a second person approves it.
+    assert.equal(res.status, 202, JSON.stringify(res.json));
+    const approved = await approveFiled(client.baseUrl, client.approverCookie, res.json);
+    assert.equal(approved.status, 200, JSON.stringify(approved.json));
+    const list = await call(client, "GET", "/api/ledger-accounts");
+    return list.json.find((account: StormAccount) => account.id === approved.json.resultEntityId) as StormAccount;
   };
   const liquidA = await create({
     accountNumber: `${tag}-LIQ-A`,
@@ -201,9 +211,15 @@ export async function runStorm(
         if (random() < autoShare) {
           const res = await call(client, "POST", "/api/balance-sweeps/auto-sweep");
           count(res.status);
-          if (res.status === 200) {
-            result.autoSweepsReported += res.json.sweepsExecuted;
-            for (const id of res.json.sweepIds) result.acknowledgedSweepIds.add(id);
+          if (res.status !== 202) continue;
+          // Every run with moves is a request; a second person approves it while the storm goes on,
+          // so most approvals find their moves gone (422) and some execute.
+          const decided = await approveFiled(client.baseUrl, client.approverCookie, res.json);
+          count(decided.status);
+          if (decided.status === 200) {
+            const ids = sweepIdsOfApprovedRun(decided.json);
+            result.autoSweepsReported += ids.length;
+            for (const id of ids) result.acknowledgedSweepIds.add(id);
           }
           continue;
         }

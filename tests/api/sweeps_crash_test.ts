@@ -15,7 +15,7 @@ const STORM_REQUESTS = 5_000;
 const ACKNOWLEDGED_BEFORE_KILL = 200;
 const KILL_DEADLINE_MS = 20_000;
 const AFTER_RESTART_REQUESTS = 200;
-const ALLOWED_STATUSES = new Set([200, 201, 422]);
+const ALLOWED_STATUSES = new Set([200, 201, 202, 422]);
 
 Deno.test({
   name:

@@ -5,12 +5,14 @@ import {
   runScheduledOccurrence,
   startSweepScheduler,
 } from "../../src/server/features/sweeps/scheduler.ts";
+import { secondPerson } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import {
   balances,
   createAccount,
   liftApprovalThresholds,
   type Requester,
+  runAutoSweepApproved,
   validateCamt050,
   writeCounts,
 } from "./ledger_helpers.ts";
@@ -293,7 +295,7 @@ Deno.test("POST /api/balance-sweeps/auto-sweep sweeps exactly each excess over t
       targetLiquidAccount: liquid.id,
     });
     const noTarget = await createAccount(req, { currentBalance: "5000.00", sweepThreshold: "1.00" });
-    const result = await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
+    const result = await runAutoSweepApproved(req);
     assert.equal(result.sweepsExecuted, 1);
     const now = await balances(req);
     assert.equal(now.get(over.id), "1000.00");
@@ -305,6 +307,7 @@ Deno.test("POST /api/balance-sweeps/auto-sweep sweeps exactly each excess over t
     assert.equal(sweep.sweepAmount, "500.75");
     assert.match(sweep.sweepReason, /threshold of 1000\.00 USD/);
     assert.equal((await auditRowsFor(t, sweep.id)).length, 1);
+    // Nothing above a threshold: nothing to approve, nothing moves.
     assert.deepEqual(await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200), {
       sweepsExecuted: 0,
       sweepIds: [],
@@ -329,13 +332,25 @@ Deno.test("concurrent auto-sweeps never sweep the same excess twice", async () =
         }),
       );
     }
-    const results = await Promise.all(
+    // Eight runs requested at once are eight requests for the same plan; approved at once, the
+    // first to execute moves the excess and every other one finds its plan gone (422).
+    const pending = await Promise.all(
       Array.from(
         { length: 8 },
-        () => req("POST", "/api/balance-sweeps/auto-sweep").then((res) => expectJson(res, 200)),
+        () => req("POST", "/api/balance-sweeps/auto-sweep").then((res) => expectJson(res, 202)),
       ),
     );
-    assert.equal(results.reduce((sum, result) => sum + result.sweepsExecuted, 0), 3);
+    const checker = await secondPerson(t);
+    const decisions = await Promise.all(pending.map(({ approvalRequest }) =>
+      t.request("POST", `/api/approvals/${approvalRequest.id}/approve`, {
+        cookie: checker.cookie,
+        body: { reason: "Checked" },
+      })
+    ));
+    const statuses = decisions.map((res) => res.status).sort();
+    assert.deepEqual(statuses, [200, 422, 422, 422, 422, 422, 422, 422]);
+    const executed = await expectJson(decisions.find((res) => res.status === 200)!, 200);
+    assert.equal(executed.resultEntityId.split(",").length, 3);
     const now = await balances(req);
     for (const source of sources) assert.equal(now.get(source.id), "100.00");
     assert.equal(now.get(liquid.id), "600.00");
@@ -425,7 +440,7 @@ Deno.test("GET /api/balance-sweeps/{id}/iso20022 downloads a camt.050.001.05 mes
       await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "1250.00") }),
       201,
     );
-    await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
+    await runAutoSweepApproved(req);
     const sweeps = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
     assert.equal(sweeps.length, 2);
     for (const sweep of sweeps) {
@@ -561,7 +576,7 @@ Deno.test("every sweep has exactly one audit row and the store reconciles after 
         res,
       ) => res.body?.cancel());
     }
-    await expectJson(await req("POST", "/api/balance-sweeps/auto-sweep"), 200);
+    await runAutoSweepApproved(req);
     const sweeps = await expectJson(await req("GET", "/api/balance-sweeps"), 200);
     assert.equal(sweeps.length, 4);
     for (const sweep of sweeps) {

@@ -8,6 +8,7 @@ import {
   type BalanceChainEntry,
   chainEntriesForAccount,
   checkConservation,
+  planApprovedAutoSweeps,
   planAutoSweeps,
   planManualSweep,
   type RecordedSweep,
@@ -262,6 +263,38 @@ Deno.test("planAutoSweeps() sweeps exactly the excess over the threshold", () =>
   assert.equal(plans[0].amountMinor, 50_000n);
   assert.equal(plans[0].sourceBalanceAfter, 100_000n);
   assert.equal(plans[0].targetBalanceAfter, 50_000n);
+});
+
+Deno.test("planApprovedAutoSweeps() makes exactly the approved moves while the excess still covers them", () => {
+  const approved = [{ sourceId: "auto-ledger", targetId: autoTarget.id, amountMinor: 50_000n }];
+  const same = planApprovedAutoSweeps([autoSource(), autoTarget], approved)!;
+  assert.deepEqual(same, planAutoSweeps([autoSource(), autoTarget]));
+  // More excess now: still only the approved amount moves.
+  const grown = planApprovedAutoSweeps([autoSource({ currentBalanceMinor: 180_000n }), autoTarget], approved)!;
+  assert.equal(grown[0].amountMinor, 50_000n);
+  assert.equal(grown[0].sourceBalanceAfter, 130_000n);
+  assertSweepPlanInvariants(grown[0]);
+});
+
+Deno.test("planApprovedAutoSweeps() refuses the whole run when any approved move no longer holds", () => {
+  const approved = [{ sourceId: "auto-ledger", targetId: autoTarget.id, amountMinor: 50_000n }];
+  // Less excess, a new target, a frozen source, an unknown account: nothing is planned.
+  assert.equal(planApprovedAutoSweeps([autoSource({ currentBalanceMinor: 149_999n }), autoTarget], approved), null);
+  const other = account({ id: "other-liquid", accountType: "liquid", currentBalanceMinor: 0n });
+  assert.equal(
+    planApprovedAutoSweeps([autoSource({ targetLiquidAccountId: other.id }), autoTarget, other], approved),
+    null,
+  );
+  assert.equal(planApprovedAutoSweeps([autoSource({ accountStatus: "frozen" }), autoTarget], approved), null);
+  assert.equal(planApprovedAutoSweeps([autoTarget], approved), null);
+  const second = autoSource({ id: "auto-ledger-2" });
+  assert.equal(
+    planApprovedAutoSweeps([autoSource(), second, autoTarget], [
+      ...approved,
+      { sourceId: second.id, targetId: autoTarget.id, amountMinor: 50_001n },
+    ]),
+    null,
+  );
 });
 
 Deno.test("planAutoSweeps() caps the sweep at the available balance", () => {

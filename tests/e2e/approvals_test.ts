@@ -8,6 +8,7 @@ import {
   expectAccessible,
   withBrowser,
 } from "./helpers.ts";
+import { openAccount, signInSession } from "../helpers/http_staff.ts";
 
 const NEW_PASSWORD = "e2e-own-password-for-staff";
 
@@ -48,14 +49,15 @@ e2eTest(
         assert.equal(created.status, 201);
         staff[email] = created.json.initialPassword;
       }
-      // The accounts under test, opened below the default threshold; then sweeps above 1,000.00 need approval.
+      // The accounts under test; then sweeps above 1,000.00 need approval.
       const liquid = await admin("POST", "/api/ledger-accounts", {
         accountNumber: "E2E-4E-LIQ",
         accountType: "liquid",
         accountName: "Four-eyes Liquid",
         currency: "USD",
       });
-      const ledger = await admin("POST", "/api/ledger-accounts", {
+      // The funded ledger is itself a four-eyes request, approved by a second person.
+      await openAccount(server.baseUrl, await signInSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD), {
         accountNumber: "E2E-4E-LDG",
         accountType: "ledger",
         accountName: "Four-eyes Ledger",
@@ -63,7 +65,6 @@ e2eTest(
         currentBalance: "20000.00",
       });
       assert.equal(liquid.status, 201);
-      assert.equal(ledger.status, 201);
       assert.equal(
         (await admin("PUT", "/api/approval-settings", { thresholds: { USD: "1000.00" } })).status,
         200,

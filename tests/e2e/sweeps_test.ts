@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { approveAllPending, createApproverSession, signInSession } from "../helpers/http_staff.ts";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 
 async function addAccount(page: Page, fields: {
   number: string;
@@ -21,8 +22,12 @@ async function addAccount(page: Page, fields: {
   await dialog.getByLabel("Initial Balance").fill(fields.balance);
   if (fields.threshold) await dialog.getByLabel("Sweep Threshold").fill(fields.threshold);
   if (fields.target) await dialog.getByLabel("Target Liquid Account").selectOption({ label: fields.target });
+  // An account opened with money is a four-eyes request (issue 20); an empty one opens at once.
+  const funded = Number(fields.balance) !== 0;
+  if (funded) await dialog.getByLabel("Reason for approval").fill("Opening the E2E ledger");
   await dialog.getByRole("button", { name: "Create Account" }).click();
-  await page.getByTestId("toast").filter({ hasText: "Ledger account created successfully" }).waitFor();
+  const toast = funded ? "Submitted for approval" : "Ledger account created successfully";
+  await page.getByTestId("toast").filter({ hasText: toast }).waitFor();
   await dialog.waitFor({ state: "detached" });
 }
 
@@ -55,6 +60,18 @@ e2eTest(
         threshold: "1000.00",
         target: "E2E Liquid (E2E-LIQ-001)",
       });
+      // The screen shows the request as waiting, not the account as funded.
+      const waiting = page.getByTestId("awaiting-approval");
+      await waiting.getByRole("heading", { name: "Awaiting approval (1)" }).waitFor();
+      assert.match(await waiting.innerText(), /Opening balance · \$1,500\.00: Open ledger account E2E-LDG-001/);
+      await expectAccessible(page, "balance sweep screen with a request awaiting approval");
+      // A second person approves the opening balance.
+      const approver = await createApproverSession(
+        server.baseUrl,
+        await signInSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD),
+      );
+      assert.equal((await approveAllPending(server.baseUrl, approver)).length, 1);
+      await page.reload();
       const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });
       await accounts.getByRole("row", { name: /E2E Ledger/ }).getByText("$1,500.00").first().waitFor();
 
@@ -100,10 +117,17 @@ e2eTest(
       assert.equal(await statValue(page, "Total Liquid Balance"), "$200.00", "cancelling moves nothing");
       await page.getByRole("button", { name: "Auto Sweep" }).click();
       await confirm.getByRole("button", { name: "Confirm Auto Sweep" }).click();
-      await page.getByTestId("toast").filter({ hasText: "1 sweeps executed automatically" }).waitFor();
+      // Every automatic run with moves waits for a second person; nothing has moved yet.
+      await page.getByTestId("toast").filter({ hasText: "Submitted for approval" }).waitFor();
+      assert.equal(await statValue(page, "Total Liquid Balance"), "$200.00");
+      await waiting.getByText(/Automatic sweep run · \$300\.00/).waitFor();
+      const [run] = await approveAllPending(server.baseUrl, approver);
+      assert.equal(run.kind, "auto_sweep");
+      await page.reload();
 
       const recent = page.getByRole("table", { name: "Recent balance sweeps" });
       await recent.getByRole("row", { name: /Threshold/ }).waitFor();
+      await waiting.waitFor({ state: "detached" });
       const rows = recent.locator("tbody tr");
       assert.equal(await rows.count(), 2);
       assert.match(

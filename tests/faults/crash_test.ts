@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../e2e/helpers.ts";
 import { checkDatabase } from "./support/check.ts";
-import { client, createStormAccounts, runStorm, signIn, type StormResult } from "./support/storm.ts";
+import { createStormAccounts, runStorm, signIn, type StormResult } from "./support/storm.ts";
 
 const CRASH_CYCLES = 3;
 const STORM_WORKERS = 16;
@@ -26,7 +26,7 @@ Deno.test({
     try {
       server = await startServer(SERVER_ENV, dataDir);
       const setupCookie = await signIn(server.baseUrl);
-      const accounts = await createStormAccounts(client(server.baseUrl, setupCookie), "crash");
+      const accounts = await createStormAccounts(server.baseUrl, setupCookie, "crash");
       const acked: StormResult["acked"] = {
         sweeps: [],
         institutions: [],

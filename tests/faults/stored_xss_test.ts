@@ -112,7 +112,6 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
     accountType: "liquid",
     accountName,
     currency: "USD",
-    currentBalance: "10.00",
   }, ["/balance-sweep"]);
 
   const holder = payload("XSS-cardholder");

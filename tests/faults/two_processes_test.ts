@@ -44,7 +44,7 @@ Deno.test({
     twoServers(async (a, b) => {
       const cookieA = await signIn(a.baseUrl);
       const cookieB = await signIn(b.baseUrl);
-      const accounts = await createStormAccounts(client(a.baseUrl, cookieA), "two");
+      const accounts = await createStormAccounts(a.baseUrl, cookieA, "two");
       const [ra, rb] = await Promise.all([
         runStorm({
           baseUrl: a.baseUrl,
@@ -89,7 +89,7 @@ Deno.test({
   fn: () =>
     twoServers(async (a, b) => {
       const cookie = await signIn(a.baseUrl);
-      const accounts = await createStormAccounts(client(a.baseUrl, cookie), "idem");
+      const accounts = await createStormAccounts(a.baseUrl, cookie, "idem");
       assert(accounts, "ledger accounts are not mounted");
       const body = {
         sourceAccountId: accounts.ledger[0],

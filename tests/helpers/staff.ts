@@ -1,6 +1,6 @@
 /** Staff users made the way an administrator makes them: POST /api/users, then the first-sign-in password change. */
 import type { Role } from "../../src/domain/access.ts";
-import { expectJson, type TestApp } from "./test_app.ts";
+import { expectJson, type Requester, type TestApp } from "./test_app.ts";
 
 export const STAFF_PASSWORD = "staff-password-for-tests";
 
@@ -42,4 +42,34 @@ export async function approvePending(t: TestApp, approverCookie: string, pending
     }),
     200,
   );
+}
+
+const secondPersons = new WeakMap<TestApp, Promise<Staff>>();
+
+/**
+ * An approver made once per app by its administrator, for tests that need a movement approved by
+ * a second person without being about four-eyes control themselves.
+ */
+export function secondPerson(t: TestApp): Promise<Staff> {
+  let staff = secondPersons.get(t);
+  if (!staff) {
+    staff = t.login().then((adminCookie) =>
+      createStaff(t, adminCookie, `second-person-${crypto.randomUUID().slice(0, 8)}@centralbank.test`, ["approver"])
+    );
+    secondPersons.set(t, staff);
+  }
+  return staff;
+}
+
+export interface DecidedRequest {
+  id: string;
+  status: string;
+  resultEntityType: string | null;
+  resultEntityId: string | null;
+}
+
+/** Has a second person approve the request a 202 answer filed (as `req`'s app); answers the decided request. */
+export async function approvedBySecondPerson(req: Requester, pendingAnswer: Response): Promise<DecidedRequest> {
+  const checker = await secondPerson(req.testApp);
+  return await approvePending(req.testApp, checker.cookie, pendingAnswer);
 }

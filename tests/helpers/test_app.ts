@@ -22,9 +22,14 @@ export interface TestApp {
   /** Signs in as the first admin (or the given user) and returns the Cookie header value. */
   login(email?: string, password?: string): Promise<string>;
   /** Shorthand: request as the signed-in admin. */
-  as(cookie: string): (method: string, path: string, options?: RequestOptions) => Promise<Response>;
+  as(cookie: string): Requester;
   close(): Promise<void>;
 }
+
+/** Requests as one signed-in user; `testApp` reaches the app, e.g. to have a second person approve. */
+export type Requester = ((method: string, path: string, options?: RequestOptions) => Promise<Response>) & {
+  readonly testApp: TestApp;
+};
 
 export interface RequestOptions {
   body?: unknown;
@@ -75,13 +80,17 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     return setCookie.split(";")[0];
   };
 
-  return {
+  const testApp: TestApp = {
     deps,
     app,
     dataDir,
     request,
     login,
-    as: (cookie) => (method, path, options = {}) => request(method, path, { ...options, cookie }),
+    as: (cookie) =>
+      Object.assign(
+        (method: string, path: string, options: RequestOptions = {}) => request(method, path, { ...options, cookie }),
+        { testApp },
+      ),
     async close() {
       await app.requestLog.stop();
       deps.db.close();
@@ -91,6 +100,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       }
     },
   };
+  return testApp;
 }
 
 /** Reads a JSON body and asserts the status in one step, with the body in the failure message. */

@@ -7,23 +7,21 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { verifyAuditChain } from "../../src/server/audit.ts";
+import { openAccount } from "../helpers/http_staff.ts";
 import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
 
 const PAUSED = "Changes are paused";
 const RECOVERY_TIMEOUT_MS = 30_000;
 
 async function accountPair(baseUrl: string, cookie: string, prefix: string, opening: string) {
-  const make = async (accountNumber: string, accountType: string, currentBalance: string) => {
-    const res = await call(baseUrl, "POST", "/api/ledger-accounts", cookie, {
+  const make = (accountNumber: string, accountType: string, currentBalance: string) =>
+    openAccount(baseUrl, cookie, {
       accountNumber,
       accountName: accountNumber,
       accountType,
       currency: "USD",
       currentBalance,
     });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body.id as string;
-  };
   return { source: await make(`${prefix}-SRC`, "ledger", opening), target: await make(`${prefix}-DST`, "liquid", "0.00") };
 }
 

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { crossRegionLimitBound } from "../../src/domain/public_api.ts";
+import { openAccount } from "../helpers/http_staff.ts";
 import { call, type Cluster, signIn, startCluster, TEST_SYNC_INTERVAL_MS, within } from "./support/cluster.ts";
 
 /** Documented: a change made at one node is read at every other within the sync interval plus 1 s. */
@@ -19,12 +20,7 @@ async function createAccount(
   cookie: string,
   fields: { accountNumber: string; accountType: string; currency: string; currentBalance: string },
 ) {
-  const res = await call(baseUrl, "POST", "/api/ledger-accounts", cookie, {
-    accountName: `Account ${fields.accountNumber}`,
-    ...fields,
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body as { id: string };
+  return { id: await openAccount(baseUrl, cookie, { accountName: `Account ${fields.accountNumber}`, ...fields }) };
 }
 
 async function balanceAt(baseUrl: string, cookie: string, accountId: string): Promise<string> {

@@ -1,10 +1,14 @@
 import { TextField } from "./ui/form.tsx";
 
-/** The maker's reason, sent as requestReason; the server asks for it only above the approval threshold. */
-export function ApprovalReasonField({ value, onChange, error }: {
+const ABOVE_THRESHOLD_HINT = "Needed above the approval threshold: a second person must approve the movement";
+
+/** The maker's reason, sent as requestReason; the server asks for it when the action needs a second person. */
+export function ApprovalReasonField({ value, onChange, error, hint = ABOVE_THRESHOLD_HINT }: {
   value: string;
   onChange: (value: string) => void;
   error?: string | null;
+  /** When the reason is needed, if not only above the threshold. */
+  hint?: string;
 }) {
   return (
     <TextField
@@ -13,7 +17,7 @@ export function ApprovalReasonField({ value, onChange, error }: {
       value={value}
       error={error}
       onChange={(event) => onChange(event.target.value)}
-      hint="Needed above the approval threshold: a second person must approve the movement"
+      hint={hint}
     />
   );
 }

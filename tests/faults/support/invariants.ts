@@ -122,16 +122,21 @@ export async function checkInvariants(db: Queryable): Promise<InvariantReport> {
       violations.push(`sweep ${s.id} has ${s.outs} debit and ${s.ins} credit entries`);
     }
   }
-  // Automatic sweeps take exactly the excess over the threshold: a source left below its threshold
-  // means two runs swept the same excess.
+  // A scheduled run takes exactly the excess over the threshold. An approved automatic run
+  // ('threshold') takes exactly the amounts its approver saw, which the excess may have outgrown
+  // meanwhile, never more. Either way, a source left below its threshold means a run swept the
+  // same excess twice.
   const overswept = await db.all<{ id: string; after: number; threshold: number | null }>(sql`SELECT s.id,
       s.source_balance_after_minor AS after, a.sweep_threshold_minor AS threshold
     FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id
-    WHERE s.sweep_type IN ('threshold', 'scheduled')
-      AND (a.sweep_threshold_minor IS NULL OR s.source_balance_after_minor <> a.sweep_threshold_minor) LIMIT 5`);
+    WHERE (s.sweep_type = 'scheduled'
+        AND (a.sweep_threshold_minor IS NULL OR s.source_balance_after_minor <> a.sweep_threshold_minor))
+      OR (s.sweep_type = 'threshold'
+        AND (a.sweep_threshold_minor IS NULL OR s.source_balance_after_minor < a.sweep_threshold_minor))
+    LIMIT 5`);
   for (const s of overswept) {
     violations.push(
-      `automatic sweep ${s.id} left its source at ${s.after}, not at its threshold ${s.threshold}`,
+      `automatic sweep ${s.id} left its source at ${s.after}, against its threshold ${s.threshold}`,
     );
   }
   const orphanSweepEntries = await db.all<{ id: string }>(sql`SELECT e.id FROM ledger_entries e

@@ -8,16 +8,23 @@ import {
   MIN_REQUEST_TTL_MINUTES,
 } from "../../../domain/approval.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
+import { sortingFields } from "../../list_sorting.ts";
 import { paginationQuery } from "../../validation.ts";
 
 /** The currencies accounts are held in: each has its own approval threshold. */
 export const CURRENCY_CODES = CURRENCIES;
+
+/** The columns the queue can be ordered by (issue 23: the sortable table). */
+export const APPROVAL_SORT_KEYS = ["requestedAt", "kind", "amount", "requester", "status"] as const;
+export type ApprovalSortKey = (typeof APPROVAL_SORT_KEYS)[number];
 
 export const listApprovalsQuery = paginationQuery.extend({
   status: z.enum(["pending", "approved", "rejected", "cancelled", "expired"]).optional(),
   kind: z.enum(APPROVAL_KINDS).optional(),
   /** "me": only the caller's own requests. */
   requestedBy: z.literal("me").optional(),
+  /** Ties and the unsorted queue: newest first. */
+  ...sortingFields(APPROVAL_SORT_KEYS),
 });
 export type ListApprovalsQuery = z.output<typeof listApprovalsQuery>;
 

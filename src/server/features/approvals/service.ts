@@ -5,7 +5,7 @@
  * together with both audit rows: when the executor refuses (the funds are gone, the institution
  * moved on), everything rolls back, the request stays pending and nothing moves.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { mayDecide, type Role } from "../../../domain/access.ts";
 import { DEFAULT_THRESHOLD_MINOR, statusAt } from "../../../domain/approval.ts";
 import { formatMoney } from "../../../domain/money.ts";
@@ -20,7 +20,13 @@ import {
   type ApprovalRequestRow,
   toApprovalDto,
 } from "../../four_eyes.ts";
-import { CURRENCY_CODES, type ListApprovalsQuery, type UpdateSettingsInput } from "./schemas.ts";
+import { orderBySql } from "../../list_sorting.ts";
+import {
+  type ApprovalSortKey,
+  CURRENCY_CODES,
+  type ListApprovalsQuery,
+  type UpdateSettingsInput,
+} from "./schemas.ts";
 
 export interface Decider {
   userId: string;
@@ -43,8 +49,18 @@ export async function listApprovals(
   if (query.kind) conditions.push(sql`a.kind = ${query.kind}`);
   if (query.requestedBy === "me") conditions.push(sql`a.requested_by = ${callerId}`);
   const where = sql.join(conditions, sql` AND `);
+  const sortColumns: Record<ApprovalSortKey, SQL> = {
+    requestedAt: sql`a.requested_at`,
+    kind: sql`a.kind`,
+    amount: sql`a.amount_minor`,
+    // The requester's name as the table shows it (an output column of APPROVAL_REQUEST_SELECT).
+    requester: sql`requestedByName COLLATE NOCASE`,
+    // The status the table shows: a pending request past its expiry reads "expired".
+    status: sql`CASE WHEN a.status = 'pending' AND a.expires_at <= ${now} THEN 'expired' ELSE a.status END`,
+  };
+  const order = orderBySql(sortColumns, query, sql`a.requested_at DESC, a.id`);
   const rows = await db.all<ApprovalRequestRow>(
-    sql`${sql.raw(APPROVAL_REQUEST_SELECT)} WHERE ${where} ORDER BY a.requested_at DESC, a.id
+    sql`${sql.raw(APPROVAL_REQUEST_SELECT)} WHERE ${where} ORDER BY ${order}
       LIMIT ${query.limit} OFFSET ${query.offset}`,
   );
   const [count] = await db.all<{ n: number }>(

@@ -1,6 +1,11 @@
 /** Filters of the audit trail viewer. */
 import { z } from "zod";
+import { sortingFields } from "../../list_sorting.ts";
 import { paginationQuery } from "../../validation.ts";
+
+/** The columns the viewer can be ordered by (issue 23: the sortable table). */
+export const AUDIT_SORT_KEYS = ["seq", "performedAt", "actor", "entityType", "action"] as const;
+export type AuditSortKey = (typeof AUDIT_SORT_KEYS)[number];
 
 export const auditTrailQuery = paginationQuery.extend({
   /** A user id, or part of a user's e-mail or name. */
@@ -10,5 +15,7 @@ export const auditTrailQuery = paginationQuery.extend({
   action: z.string().trim().max(50).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /** Ties and the unsorted trail: newest first (by sequence number). */
+  ...sortingFields(AUDIT_SORT_KEYS),
 });
 export type AuditTrailQuery = z.output<typeof auditTrailQuery>;

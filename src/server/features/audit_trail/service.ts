@@ -2,10 +2,11 @@
  * The audit trail viewer (issue 20): events filtered by actor, entity, action and date range,
  * paginated on the server, and the state of the hash chain (src/server/audit.ts).
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type ChainVerification, verifyAuditChain } from "../../audit.ts";
 import type { Queryable } from "../../db.ts";
-import type { AuditTrailQuery } from "./schemas.ts";
+import { orderBySql } from "../../list_sorting.ts";
+import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
 
 export interface AuditEventDto {
   id: string;
@@ -36,6 +37,15 @@ interface AuditRow {
   userAgent: string | null;
 }
 
+const SORT_COLUMNS: Record<AuditSortKey, SQL> = {
+  seq: sql`a.seq`,
+  performedAt: sql`a.performed_at`,
+  // The actor's name as the table shows it (an output column of the query below).
+  actor: sql`performedByName COLLATE NOCASE`,
+  entityType: sql`a.entity_type`,
+  action: sql`a.action`,
+};
+
 /** LIKE pattern for a fragment typed by a person: its own % and _ match only themselves. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -61,7 +71,7 @@ export async function listAuditEvents(
       coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email) AS performedByName,
       a.performed_at AS performedAt, a.ip_address AS ipAddress, a.user_agent AS userAgent
     FROM audit_trail a JOIN users u ON u.id = a.performed_by
-    WHERE ${where} ORDER BY a.seq DESC LIMIT ${query.limit} OFFSET ${query.offset}`,
+    WHERE ${where} ORDER BY ${orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)} LIMIT ${query.limit} OFFSET ${query.offset}`,
   );
   const [count] = await db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM audit_trail a JOIN users u ON u.id = a.performed_by WHERE ${where}`,

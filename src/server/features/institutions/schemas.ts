@@ -21,6 +21,7 @@ import {
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
 import { optionalText, paginationQuery, requiredText } from "../../validation.ts";
+import { sortingFields } from "../../list_sorting.ts";
 
 /** Spec 5: a missing field says "Required", enumerations included. */
 const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -64,10 +65,8 @@ export const institutionListQuerySchema = paginationQuery.extend({
   status: z.enum(INSTITUTION_STATUSES).optional(),
   /** Only institutions of this type. */
   type: z.enum(INSTITUTION_TYPES).optional(),
-  /** Order by this column (ties newest first); without it the list is newest first. */
-  sort: z.enum(INSTITUTION_SORT_KEYS).optional(),
-  /** Ascending unless "desc". */
-  order: z.enum(["asc", "desc"]).optional(),
+  /** Ties and the unsorted list: newest first. */
+  ...sortingFields(INSTITUTION_SORT_KEYS),
 });
 export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
 

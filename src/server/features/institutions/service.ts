@@ -14,6 +14,7 @@ import { type Actor, recordAudit } from "../../audit.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
+import { orderBySql } from "../../list_sorting.ts";
 import type { SearchTexts } from "./search_texts.ts";
 import { type SearchableText, TextMatcher } from "./text_matcher.ts";
 import {
@@ -321,12 +322,12 @@ export async function listInstitutions(
   return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset, counts);
 }
 
-const SORT_COLUMNS: Record<InstitutionSortKey, string> = {
-  name: "i.name COLLATE NOCASE",
-  type: "i.type",
-  registrationNumber: "i.registration_number COLLATE NOCASE",
-  status: "i.status",
-  createdAt: "i.created_at",
+const SORT_COLUMNS: Record<InstitutionSortKey, SQL> = {
+  name: sql`i.name COLLATE NOCASE`,
+  type: sql`i.type`,
+  registrationNumber: sql`i.registration_number COLLATE NOCASE`,
+  status: sql`i.status`,
+  createdAt: sql`i.created_at`,
 };
 
 /**
@@ -349,10 +350,7 @@ async function filteredList(
       WHERE k.search_key IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ${match}))`);
   }
   const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
-  const direction = sql.raw(query.order === "desc" ? "DESC" : "ASC");
-  const order = query.sort
-    ? sql`${sql.raw(SORT_COLUMNS[query.sort])} ${direction}, i.created_at DESC, i.rowid DESC`
-    : sql`i.created_at DESC, i.rowid DESC`;
+  const order = orderBySql(SORT_COLUMNS, query, sql`i.created_at DESC, i.rowid DESC`);
   const [rows, [count]] = await Promise.all([
     db.all<InstitutionRow>(
       sql`SELECT ${COLUMNS} FROM institutions i ${where} ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`,

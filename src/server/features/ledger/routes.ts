@@ -2,7 +2,8 @@
 import { Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { needsApproval, submitForApproval } from "../../four_eyes.ts";
+import { openingBalanceNeedsApproval } from "../../../domain/approval.ts";
+import { submitForApproval } from "../../four_eyes.ts";
 import { validate } from "../../validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { createAccountSchema } from "./schemas.ts";
@@ -17,7 +18,7 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/ledger-accounts", validate("json", createAccountSchema), async (c) => {
     const input = c.req.valid("json");
-    if (await needsApproval(deps.db.read, input.currency, input.currentBalance)) {
+    if (openingBalanceNeedsApproval(input.currentBalance)) {
       const opening = formatMoney(input.currentBalance);
       return await submitForApproval(c, deps, {
         kind: "opening_balance",

@@ -2,7 +2,16 @@
 import { Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { needsApproval, submitForApproval } from "../../four_eyes.ts";
+import type { Database } from "../../db.ts";
+import {
+  fileApprovalRequest,
+  needsApproval,
+  pendingBody,
+  type RequestDraft,
+  requestReasonOf,
+  submitForApproval,
+} from "../../four_eyes.ts";
+import { conflict } from "../../errors.ts";
 import { validate, validationError } from "../../validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
@@ -18,13 +27,16 @@ import {
   describeManualSweep,
   executeManualSweep,
   type Executor,
+  fileManualSweepOnce,
   getSweep,
   listSweeps,
   loadSweepMessageData,
+  AUTO_SWEEP_PLAN_CHANGED,
   autoSweepPlan,
   previewAutoSweep,
-  runAutoSweep,
+  runApprovedAutoSweep,
   sweepCharts,
+  type SweepOutcome,
 } from "./service.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -58,38 +70,34 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/balance-sweeps/auto-sweep/plan", async (c) => c.json(await autoSweepPlan(deps.db.read)));
 
   app.post("/balance-sweeps/auto-sweep", validate("json", autoSweepBodySchema), async (c) => {
-    // A run that would move more than the approval threshold in any one sweep needs a second person.
-    const planned = await previewAutoSweep(deps.db);
-    const large = [];
-    for (const sweep of planned) {
-      if (await needsApproval(deps.db.read, sweep.currency, sweep.amountMinor)) large.push(sweep);
-    }
-    if (large.length > 0) {
-      const currencies = new Set(planned.map((sweep) => sweep.currency));
-      const totalMinor = planned.reduce((sum, sweep) => sum + sweep.amountMinor, 0n);
-      return await submitForApproval(c, deps, {
-        kind: "auto_sweep",
-        payload: {},
-        summary: {
-          description: `Automatic sweep of ${planned.length} account(s) above their thresholds: ${
-            planned.map((sweep) =>
-              `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
-            ).join("; ")
-          }`,
-        },
-        amountMinor: currencies.size === 1 ? totalMinor : null,
-        currency: currencies.size === 1 ? planned[0].currency : null,
-        rehearse: (db) => runAutoSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), "threshold"),
-      }, AUTO_SWEEP_REASON);
-    }
-    const sweeps = await runAutoSweep(
-      deps.db,
-      actorOf(c, deps.config),
-      executorOf(c.get("user")),
-      "threshold",
-      c.req.valid("json").planId,
-    );
-    return c.json({ sweepsExecuted: sweeps.length, sweepIds: sweeps.map((sweep) => sweep.id) });
+    // Every run that moves money needs a second person. The request holds the moves the maker saw;
+    // approved, the run makes exactly those moves, or none if one no longer holds.
+    const actor = actorOf(c, deps.config);
+    const plan = await previewAutoSweep(deps.db);
+    if (plan.sweeps.length === 0) return c.json({ sweepsExecuted: 0, sweepIds: [] });
+    const confirmed = c.req.valid("json").planId;
+    if (confirmed !== undefined && confirmed !== plan.planId) throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+    const moves = plan.sweeps.map((sweep) => ({
+      sourceAccountId: sweep.sourceId,
+      targetAccountId: sweep.targetId,
+      amount: formatMoney(sweep.amountMinor),
+    }));
+    const currencies = new Set(plan.sweeps.map((sweep) => sweep.currency));
+    const totalMinor = plan.sweeps.reduce((sum, sweep) => sum + sweep.amountMinor, 0n);
+    return await submitForApproval(c, deps, {
+      kind: "auto_sweep",
+      payload: { moves },
+      summary: {
+        description: `Automatic sweep of ${plan.sweeps.length} account(s) above their thresholds: ${
+          plan.sweeps.map((sweep) =>
+            `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
+          ).join("; ")
+        }`,
+      },
+      amountMinor: currencies.size === 1 ? totalMinor : null,
+      currency: currencies.size === 1 ? plan.sweeps[0].currency : null,
+      rehearse: (db) => runApprovedAutoSweep(db, actor, executorOf(c.get("user")), plan.sweeps),
+    }, AUTO_SWEEP_REASON);
   });
 
   app.post("/balance-sweeps", validate("json", createSweepSchema), async (c) => {
@@ -106,23 +114,24 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     const input = c.req.valid("json");
     const described = await describeManualSweep(deps.db.read, input);
+    const actor = actorOf(c, deps.config);
+    let outcome: SweepOutcome;
     if (described && await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
-      return await submitForApproval(c, deps, {
+      const draft: RequestDraft = {
         kind: "sweep",
         payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
         summary: described.summary,
         amountMinor: input.sweepAmount,
         currency: described.currency,
-        rehearse: (db) => executeManualSweep(db, actorOf(c, deps.config), executorOf(c.get("user")), input, null),
-      }, input.sweepReason);
+        rehearse: (db) => executeManualSweep(db, actor, executorOf(c.get("user")), input, null),
+      };
+      const reason = await requestReasonOf(c, input.sweepReason);
+      const file = async (db: Database) => pendingBody(await fileApprovalRequest(db, actor, draft, reason));
+      if (idempotencyKey === null) return c.json(await file(deps.db), 202);
+      outcome = await fileManualSweepOnce(deps.db, actor, input, idempotencyKey, file);
+    } else {
+      outcome = await executeManualSweep(deps.db, actor, executorOf(c.get("user")), input, idempotencyKey);
     }
-    const outcome = await executeManualSweep(
-      deps.db,
-      actorOf(c, deps.config),
-      executorOf(c.get("user")),
-      input,
-      idempotencyKey,
-    );
     if (outcome.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, "true");
     return c.body(outcome.bodyJson, outcome.status, { "Content-Type": "application/json" });
   });

@@ -11,6 +11,16 @@ const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 const accountId = z.string().trim().min(1, "Required").max(MAX_ID_LENGTH);
 
+const positiveMoney = (field: string) =>
+  z.union([z.string(), z.number()]).transform((value, ctx): Minor => {
+    const parsed = parsePositiveMoney(value, field);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.error.message });
+      return z.NEVER;
+    }
+    return parsed.value;
+  });
+
 /**
  * A manual sweep. Only "manual" is accepted as sweepType: "threshold" and "scheduled" sweeps are
  * recorded by the server's own automatic runs, so a client cannot label a hand-made sweep as one.
@@ -18,14 +28,7 @@ const accountId = z.string().trim().min(1, "Required").max(MAX_ID_LENGTH);
 export const createSweepSchema = z.object({
   sourceAccountId: accountId,
   targetAccountId: accountId,
-  sweepAmount: z.union([z.string(), z.number()]).transform((value, ctx): Minor => {
-    const parsed = parsePositiveMoney(value, "sweepAmount");
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.error.message });
-      return z.NEVER;
-    }
-    return parsed.value;
-  }),
+  sweepAmount: positiveMoney("sweepAmount"),
   sweepType: z.literal("manual").default("manual"),
   sweepReason: optionalText(MAX_SWEEP_REASON_LENGTH),
 });
@@ -48,10 +51,23 @@ export const countSweepsQuery = z.object({
 /** A plan's fingerprint: the SHA-256 (hex) of its moves, as GET /balance-sweeps/auto-sweep/plan answers it. */
 const PLAN_ID_PATTERN = /^[0-9a-f]{64}$/;
 
+const planIdSchema = z.string().regex(PLAN_ID_PATTERN, "Not a plan id from the auto-sweep plan");
+
 /**
- * The automatic sweep's optional body. With `planId` the run goes ahead only if it would make
- * exactly the moves of that plan (the one the user confirmed); without it, it sweeps as planned now.
+ * The automatic sweep's optional body. Every run with moves is filed for approval with a plan: with
+ * `planId`, the one the user confirmed; without it, the plan as it stands now. The run at approval
+ * goes ahead only if it would make exactly that plan's moves.
  */
-export const autoSweepBodySchema = z.object({
-  planId: z.string().regex(PLAN_ID_PATTERN, "Not a plan id from the auto-sweep plan").optional(),
+export const autoSweepBodySchema = z.object({ planId: planIdSchema.optional() });
+
+/** At most this many moves in one automatic run's request (one per account that can sweep). */
+export const MAX_AUTO_SWEEP_MOVES = 10_000;
+
+/** An automatic run's stored approval request: the moves the approver is shown and approves. */
+export const autoSweepRequestSchema = z.object({
+  moves: z.array(z.object({
+    sourceAccountId: accountId,
+    targetAccountId: accountId,
+    amount: positiveMoney("amount"),
+  })).min(1).max(MAX_AUTO_SWEEP_MOVES),
 });

@@ -25,7 +25,14 @@ import {
 } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { fillBuckets, lastDays } from "../../../domain/time_buckets.ts";
-import { planAutoSweeps, planManualSweep, type SweepAccount, type SweepPlan } from "../../../domain/sweep.ts";
+import {
+  type ApprovedAutoSweepMove,
+  planApprovedAutoSweeps,
+  planAutoSweeps,
+  planManualSweep,
+  type SweepAccount,
+  type SweepPlan,
+} from "../../../domain/sweep.ts";
 import { type Actor, recordAudit } from "../../audit.ts";
 import {
   type Database,
@@ -35,7 +42,8 @@ import {
   statementsOf,
   type Writer,
 } from "../../db.ts";
-import { AppError, conflict, fromDomainError, notFound } from "../../errors.ts";
+import { AppError, fromDomainError, notFound } from "../../errors.ts";
+import { databaseInTransaction } from "../../four_eyes.ts";
 import {
   type BalanceMoveResult,
   moveBalances,
@@ -91,7 +99,8 @@ export interface SweepDto {
 
 /** The response of a sweep request: what the client gets now and on every retry with its key. */
 export interface SweepOutcome {
-  status: 201 | 400 | 404 | 422;
+  /** 202: the sweep needs a second person and was filed as an approval request. */
+  status: 201 | 202 | 400 | 404 | 422;
   /** The JSON body exactly as first sent, so a replay is byte-identical. */
   bodyJson: string;
   replayed: boolean;
@@ -384,20 +393,27 @@ async function performManualSweep(atomic: Atomic, actor: Actor, executor: Execut
  * What an automatic run would sweep now, planned on the balances as they stand (the run itself plans
  * again inside its own transaction): for the four-eyes decision and the approval queue.
  */
-export async function previewAutoSweep(
-  db: Database,
-): Promise<{ currency: string; amountMinor: bigint; sourceNumber: string; targetNumber: string }[]> {
+export async function previewAutoSweep(db: Database): Promise<{
+  planId: string;
+  sweeps: (ApprovedAutoSweepMove & { currency: string; sourceNumber: string; targetNumber: string })[];
+}> {
   const rows = await db.statements.all<MovedAccount>(
     `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
     [],
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return planAutoSweeps(rows.map(toSweepAccount)).map((plan) => ({
-    currency: byId.get(plan.sourceId)!.currency,
-    amountMinor: plan.amountMinor,
-    sourceNumber: byId.get(plan.sourceId)!.accountNumber,
-    targetNumber: byId.get(plan.targetId)!.accountNumber,
-  }));
+  const plans = planAutoSweeps(rows.map(toSweepAccount));
+  return {
+    planId: autoSweepPlanId(plans),
+    sweeps: plans.map((plan) => ({
+      sourceId: plan.sourceId,
+      targetId: plan.targetId,
+      currency: byId.get(plan.sourceId)!.currency,
+      amountMinor: plan.amountMinor,
+      sourceNumber: byId.get(plan.sourceId)!.accountNumber,
+      targetNumber: byId.get(plan.targetId)!.accountNumber,
+    })),
+  };
 }
 
 /**
@@ -470,27 +486,8 @@ export async function executeManualSweep(
   }
   const requestHash = hashSweepRequest(input);
   return await db.writeStatements(async (statements) => {
-    const prior = await statements.get<{ requestHash: string; responseStatus: number; responseBody: string }>(
-      `SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody
-        FROM sweep_idempotency_keys WHERE user_id = ? AND idempotency_key = ?`,
-      [actor.userId, idempotencyKey],
-    );
-    if (prior) {
-      if (prior.requestHash !== requestHash) {
-        throw new AppError(
-          "unprocessable",
-          "Idempotency-Key was already used with a different request body",
-          {
-            extra: { reason: "idempotency_mismatch" },
-          },
-        );
-      }
-      return {
-        status: prior.responseStatus as SweepOutcome["status"],
-        bodyJson: prior.responseBody,
-        replayed: true,
-      };
-    }
+    const prior = await priorOutcome(statements, actor, idempotencyKey, requestHash);
+    if (prior) return prior;
     let outcome: SweepOutcome;
     let sweepId: string | null = null;
     try {
@@ -506,22 +503,90 @@ export async function executeManualSweep(
         replayed: false,
       };
     }
-    await statements.run(
-      `INSERT INTO sweep_idempotency_keys
-        (user_id, idempotency_key, request_hash, response_status, response_body, sweep_id, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [
-        actor.userId,
-        idempotencyKey,
-        requestHash,
-        outcome.status,
-        outcome.bodyJson,
-        sweepId,
-        new Date().toISOString(),
-      ],
-    );
+    await storeOutcome(statements, actor, idempotencyKey, requestHash, outcome, sweepId);
     return outcome;
   });
+}
+
+/**
+ * A keyed manual sweep that needs a second person: `file` files the approval request on the
+ * database it is given (this transaction), and its 202 answer is stored under the key in the same
+ * transaction, so a retry with the key replays that answer instead of filing a second request.
+ * A key first used for a sweep that executed replays that sweep's answer instead.
+ */
+export async function fileManualSweepOnce(
+  db: Database,
+  actor: Actor,
+  input: CreateSweepInput,
+  idempotencyKey: string,
+  file: (db: Database) => Promise<unknown>,
+): Promise<SweepOutcome> {
+  const requestHash = hashSweepRequest(input);
+  return await db.transaction(async (tx) => {
+    const statements = statementsOf(tx);
+    const prior = await priorOutcome(statements, actor, idempotencyKey, requestHash);
+    if (prior) return prior;
+    const outcome: SweepOutcome = {
+      status: 202,
+      bodyJson: JSON.stringify(await file(databaseInTransaction(db, tx))),
+      replayed: false,
+    };
+    await storeOutcome(statements, actor, idempotencyKey, requestHash, outcome, null);
+    return outcome;
+  });
+}
+
+/** The stored answer for this user's key; the same key with a different body is refused with 422. */
+async function priorOutcome(
+  statements: Statements,
+  actor: Actor,
+  idempotencyKey: string,
+  requestHash: string,
+): Promise<SweepOutcome | null> {
+  const prior = await statements.get<{ requestHash: string; responseStatus: number; responseBody: string }>(
+    `SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody
+      FROM sweep_idempotency_keys WHERE user_id = ? AND idempotency_key = ?`,
+    [actor.userId, idempotencyKey],
+  );
+  if (!prior) return null;
+  if (prior.requestHash !== requestHash) {
+    throw new AppError(
+      "unprocessable",
+      "Idempotency-Key was already used with a different request body",
+      {
+        extra: { reason: "idempotency_mismatch" },
+      },
+    );
+  }
+  return {
+    status: prior.responseStatus as SweepOutcome["status"],
+    bodyJson: prior.responseBody,
+    replayed: true,
+  };
+}
+
+async function storeOutcome(
+  statements: Statements,
+  actor: Actor,
+  idempotencyKey: string,
+  requestHash: string,
+  outcome: SweepOutcome,
+  sweepId: string | null,
+): Promise<void> {
+  await statements.run(
+    `INSERT INTO sweep_idempotency_keys
+      (user_id, idempotency_key, request_hash, response_status, response_body, sweep_id, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      actor.userId,
+      idempotencyKey,
+      requestHash,
+      outcome.status,
+      outcome.bodyJson,
+      sweepId,
+      new Date().toISOString(),
+    ],
+  );
 }
 
 /**
@@ -534,7 +599,6 @@ export async function autoSweepInTransaction(
   actor: Actor,
   executor: Executor,
   sweepType: AutoSweepType,
-  expectedPlanId?: string,
 ): Promise<SweepDto[]> {
   const statements = statementsOf(writer);
   const rows = await statements.all<MovedAccount>(
@@ -543,9 +607,6 @@ export async function autoSweepInTransaction(
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const plans = planAutoSweeps(rows.map(toSweepAccount));
-  if (expectedPlanId !== undefined && autoSweepPlanId(plans) !== expectedPlanId) {
-    throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
-  }
   const label = sweepType === "scheduled" ? "Scheduled" : "Automatic";
   const sweeps: SweepDto[] = [];
   for (const plan of plans) {
@@ -563,16 +624,44 @@ export async function autoSweepInTransaction(
   return sweeps;
 }
 
-export async function runAutoSweep(
+export const AUTO_SWEEP_CHANGED_SINCE_REQUEST =
+  "The accounts changed since this run was requested, so it can no longer make the moves approved; reject it and request a new run";
+
+/**
+ * Executes the moves of an approved automatic run (domain `planApprovedAutoSweeps`), planned on the
+ * accounts as they are inside this transaction; any move that no longer holds refuses the whole
+ * run with 422, moving nothing.
+ */
+export async function runApprovedAutoSweep(
   db: Database,
   actor: Actor,
   executor: Executor,
-  sweepType: AutoSweepType,
-  expectedPlanId?: string,
+  moves: readonly ApprovedAutoSweepMove[],
 ): Promise<SweepDto[]> {
-  return await db.writeStatements((statements) =>
-    autoSweepInTransaction(statements, actor, executor, sweepType, expectedPlanId)
-  );
+  return await db.writeStatements(async (statements) => {
+    const rows = await statements.all<MovedAccount>(
+      `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
+      [],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const plans = planApprovedAutoSweeps(rows.map(toSweepAccount), moves);
+    if (plans === null) {
+      throw new AppError("unprocessable", AUTO_SWEEP_CHANGED_SINCE_REQUEST, { extra: { reason: "plan_changed" } });
+    }
+    const sweeps: SweepDto[] = [];
+    for (const plan of plans) {
+      const source = byId.get(plan.sourceId)!;
+      sweeps.push(
+        await recordSweep(statements, actor, executor, plan, source, byId.get(plan.targetId)!, {
+          sweepType: "threshold",
+          sweepReason: `Automatic sweep of the balance above the threshold of ${
+            money(source.sweepThresholdMinor ?? 0)
+          } ${source.currency}`,
+        }),
+      );
+    }
+    return sweeps;
+  });
 }
 
 export const AUTO_SWEEP_PLAN_CHANGED =

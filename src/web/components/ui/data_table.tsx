@@ -82,7 +82,7 @@ export interface DataTableProps<T> {
 function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
   const Icon = direction === "asc" ? ArrowUp : direction === "desc" ? ArrowDown : ChevronsUpDown;
   return (
-    <Icon aria-hidden="true" className={`h-3.5 w-3.5 ${direction ? "text-slate-900" : "text-slate-500"}`} />
+    <Icon aria-hidden="true" className={`h-3.5 w-3.5 shrink-0 ${direction ? "text-slate-900" : "text-slate-500"}`} />
   );
 }
 

@@ -5,15 +5,21 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
-import { APPROVAL_KIND_LABELS, type ApprovalStatus } from "../../../domain/approval.ts";
+import {
+  APPROVAL_KIND_LABELS,
+  APPROVAL_KINDS,
+  type ApprovalStatus,
+  STORED_APPROVAL_STATUSES,
+} from "../../../domain/approval.ts";
 import { apiJson, apiRequest } from "../../lib/api.ts";
 import { type ApprovalFigures, type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useAuth, useMayCall } from "../../lib/auth.ts";
@@ -164,19 +170,50 @@ function DecisionDialog({ request, decision, onClose }: {
   );
 }
 
+const KIND_FILTER: FilterDef = {
+  columnId: "kind",
+  label: "Filter by type",
+  allLabel: "All types",
+  options: APPROVAL_KINDS.map((kind) => ({ value: kind, label: APPROVAL_KIND_LABELS[kind] })),
+};
+
+const STATUS_FILTER: FilterDef = {
+  columnId: "status",
+  label: "Filter by status",
+  allLabel: "All statuses",
+  options: [...STORED_APPROVAL_STATUSES, "expired" as const].map((status) => ({ value: status, label: status })),
+};
+
 interface RequestPage {
   items: ApprovalRequest[];
   total: number;
 }
 
-function RequestsTable({ query, label, emptyText }: { query: string; label: string; emptyText: string }) {
+function RequestsTable({ query, label, emptyText, filters }: {
+  query: string;
+  label: string;
+  emptyText: string;
+  /** Filters the server applies (by the column they name), on top of the tab's own `query`. */
+  filters: readonly FilterDef[];
+}) {
   const { user } = useAuth();
   const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [offset, setOffset] = useState(0);
-  const key = `${APPROVALS_KEY}?${query}&limit=${PAGE_SIZE}&offset=${offset}`;
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [filterValues, setFilterValues] = useState<Record<string, string>>({});
+  const params = new URLSearchParams(query);
+  params.set("limit", String(PAGE_SIZE));
+  params.set("offset", String(offset));
+  if (sorting[0]) {
+    params.set("sort", sorting[0].id);
+    params.set("order", sorting[0].desc ? "desc" : "asc");
+  }
+  for (const [name, value] of Object.entries(filterValues)) if (value) params.set(name, value);
+  const key = `${APPROVALS_KEY}?${params}`;
+  const narrowed = Object.values(filterValues).some(Boolean);
   const page = useQuery<RequestPage>({
     queryKey: [key],
     queryFn: async () => {
@@ -197,12 +234,11 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
     },
     onError: (failure) => handleMutationError(failure, toast, "Withdrawal failed"),
   });
-  // The server answers the queue newest first and has no other order, so no column sorts.
+  // Sortable columns are named by the server's sort keys (APPROVAL_SORT_KEYS); unsorted, newest first.
   const columns: ColumnDef<ApprovalRequest>[] = [
     {
-      id: "requested",
+      accessorKey: "requestedAt",
       header: "Requested",
-      enableSorting: false,
       meta: { cellClassName: "whitespace-nowrap" },
       cell: ({ row }) => (
         <>
@@ -212,9 +248,10 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
       ),
     },
     {
-      id: "what",
+      accessorKey: "kind",
       header: "What it will do",
-      enableSorting: false,
+      // The description and figures need room; on a phone the table scrolls inside its card instead.
+      meta: { cellClassName: "min-w-56" },
       cell: ({ row }) => {
         const request = row.original;
         return (
@@ -223,16 +260,27 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
               {APPROVAL_KIND_LABELS[request.kind]}
             </p>
             <p className="font-medium text-slate-900">{request.summary.description}</p>
-            {request.amount && <p>{formatCurrency(request.amount, request.currency ?? "USD")}</p>}
+            {request.summary.institution && (
+              <p className="text-xs">
+                <InstitutionLink id={request.summary.institution.id} name={request.summary.institution.name} />
+              </p>
+            )}
             <RequestFigures request={request} />
           </>
         );
       },
     },
     {
+      accessorKey: "amount",
+      header: "Amount",
+      meta: { cellClassName: "whitespace-nowrap tabular-nums" },
+      cell: ({ row }) =>
+        row.original.amount ? formatCurrency(row.original.amount, row.original.currency ?? "USD") : "—",
+    },
+    {
       id: "requester",
+      accessorFn: (request) => request.requestedByName,
       header: "Requester and reason",
-      enableSorting: false,
       cell: ({ row }) => (
         <>
           <p className="font-medium">{row.original.requestedByName}</p>
@@ -241,9 +289,8 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
       ),
     },
     {
-      id: "status",
+      accessorKey: "status",
       header: "Status",
-      enableSorting: false,
       cell: ({ row }) => (
         <span
           className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
@@ -322,17 +369,24 @@ function RequestsTable({ query, label, emptyText }: { query: string; label: stri
         rows={page.data?.items ?? []}
         getRowId={(request) => request.id}
         isLoading={page.isLoading}
-        empty={<EmptyState title="No requests" text={emptyText} />}
+        filters={filters}
+        empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
         server={{
           total: page.data?.total ?? 0,
           offset,
           pageSize: PAGE_SIZE,
           onOffsetChange: setOffset,
           isFetching: page.isFetching,
-          sorting: [],
-          onSortingChange: () => {},
-          filterValues: {},
-          onFilterChange: () => {},
+          sorting,
+          onSortingChange: (next) => {
+            setSorting(next);
+            setOffset(0);
+          },
+          filterValues,
+          onFilterChange: (columnId, value) => {
+            setFilterValues((current) => ({ ...current, [columnId]: value }));
+            setOffset(0);
+          },
         }}
       />
       <DecisionDialog
@@ -427,6 +481,7 @@ export default function ApprovalsPage() {
                 query="status=pending"
                 label="Pending requests"
                 emptyText="Nothing waits for approval."
+                filters={[KIND_FILTER]}
               />
             ),
           },
@@ -438,6 +493,7 @@ export default function ApprovalsPage() {
                 query="requestedBy=me"
                 label="My requests"
                 emptyText="You have requested nothing."
+                filters={[STATUS_FILTER, KIND_FILTER]}
               />
             ),
           },
@@ -445,7 +501,12 @@ export default function ApprovalsPage() {
             id: "all",
             label: "All requests",
             content: (
-              <RequestsTable query="" label="All requests" emptyText="No request has been filed yet." />
+              <RequestsTable
+                query=""
+                label="All requests"
+                emptyText="No request has been filed yet."
+                filters={[STATUS_FILTER, KIND_FILTER]}
+              />
             ),
           },
         ]}

@@ -6,15 +6,18 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 
 const AUDIT_KEY = "/api/audit-trail";
 const PAGE_SIZE = 50;
+/** Audit rows of this entity type are about an institution: their entity id links to its page. */
+const INSTITUTION_ENTITY = "institution";
 
 interface AuditEvent {
   id: string;
@@ -49,8 +52,12 @@ interface Filters {
 const EMPTY: Filters = { actor: "", entityType: "", action: "", from: "", to: "" };
 
 /** The browser's local day boundaries as instants the server compares with. */
-function queryOf(filters: Filters, offset: number): string {
+function queryOf(filters: Filters, offset: number, sorting: SortingState): string {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+  if (sorting[0]) {
+    params.set("sort", sorting[0].id);
+    params.set("order", sorting[0].desc ? "desc" : "asc");
+  }
   if (filters.actor.trim()) params.set("actor", filters.actor.trim());
   if (filters.entityType) params.set("entityType", filters.entityType);
   if (filters.action) params.set("action", filters.action);
@@ -83,11 +90,12 @@ export default function AuditTrailPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [offset, setOffset] = useState(0);
+  const [sorting, setSorting] = useState<SortingState>([]);
   const [open, setOpen] = useState<string | null>(null);
   const { data: facets } = useQuery<{ entityTypes: string[]; actions: string[] }>({
     queryKey: [`${AUDIT_KEY}/facets`],
   });
-  const key = queryOf(filters, offset);
+  const key = queryOf(filters, offset, sorting);
   const { data, isLoading, isFetching } = useQuery<{ items: AuditEvent[]; total: number }>({
     queryKey: [key],
     queryFn: async () => {
@@ -104,29 +112,33 @@ export default function AuditTrailPage() {
   };
   const set = (field: keyof Filters) => (value: string) =>
     setDraft((current) => ({ ...current, [field]: value }));
-  // The chain is read in its own order (seq, newest first); filters live in the form above.
+  // Sortable columns are named by the server's sort keys (AUDIT_SORT_KEYS); unsorted, newest first.
+  // Filters live in the form above.
   const columns: ColumnDef<AuditEvent>[] = [
-    { accessorKey: "seq", header: "#", enableSorting: false },
+    // Unsorted, the trail is already newest first: the first click on "#" shows it from the start.
+    { accessorKey: "seq", header: "#", sortDescFirst: false },
     {
       accessorKey: "performedAt",
       header: "When",
-      enableSorting: false,
       meta: { cellClassName: "whitespace-nowrap" },
       cell: ({ row }) => formatDateTime(row.original.performedAt),
     },
-    { accessorKey: "performedByName", header: "Actor", enableSorting: false },
+    { id: "actor", accessorFn: (event) => event.performedByName, header: "Actor" },
     {
-      id: "entity",
+      accessorKey: "entityType",
       header: "Entity",
-      enableSorting: false,
       cell: ({ row }) => (
         <>
           <p>{row.original.entityType}</p>
-          <p className="font-mono text-xs text-slate-600">{row.original.entityId}</p>
+          <p className="font-mono text-xs text-slate-600">
+            {row.original.entityType === INSTITUTION_ENTITY
+              ? <InstitutionLink id={row.original.entityId} name={row.original.entityId} />
+              : row.original.entityId}
+          </p>
         </>
       ),
     },
-    { accessorKey: "action", header: "Action", enableSorting: false },
+    { accessorKey: "action", header: "Action" },
     {
       id: "changes",
       header: "Changes",
@@ -222,8 +234,11 @@ export default function AuditTrailPage() {
           pageSize: PAGE_SIZE,
           onOffsetChange: setOffset,
           isFetching,
-          sorting: [],
-          onSortingChange: () => {},
+          sorting,
+          onSortingChange: (next) => {
+            setSorting(next);
+            setOffset(0);
+          },
           filterValues: {},
           onFilterChange: () => {},
         }}

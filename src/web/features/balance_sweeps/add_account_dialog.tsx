@@ -213,7 +213,12 @@ export function AddAccountDialog({ open, onClose, accounts }: {
           error={errors.targetLiquidAccount}
           hint={`Liquid accounts in ${form.currency}`}
         />
-        <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} error={errors.requestReason} />
+        <ApprovalReasonField
+          value={form.requestReason}
+          onChange={set("requestReason")}
+          error={errors.requestReason}
+          hint="Needed for any initial balance other than 0.00: a second person must approve it"
+        />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={close}>Cancel</Button>
           <Button type="submit" disabled={create.isPending}>

@@ -1,7 +1,8 @@
 /**
  * Auto Sweep with a confirmation (issue 23): the dialog first shows what the run would move now
- * (the server plans it; nothing moves), then runs it on confirmation with the plan's id, so the
- * server refuses if balances changed in between and the user sees the new plan instead.
+ * (the server plans it; nothing moves), then requests it on confirmation with the plan's id, so the
+ * server refuses if balances changed in between and the user sees the new plan instead; a second
+ * person approves the request before anything moves (issue 20).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -45,7 +46,7 @@ export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () 
     mutationFn: (planId: string) =>
       apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
     onSuccess: (result) => {
-      // A run above the approval threshold waits for a second person; nothing moved yet.
+      // A run with moves waits for a second person (issue 20); nothing moved yet.
       if (onPending(result)) return onClose();
       toast({
         title: "Auto Sweep Completed",
@@ -72,7 +73,7 @@ export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () 
       onClose={onClose}
       wide
       title="Auto Sweep"
-      description="Every active account above its sweep threshold moves the excess to its target liquid account."
+      description="Every active account above its sweep threshold moves the excess to its target liquid account, once a second person with the approver role approves the run."
     >
       {plan.isFetching && <Spinner label="Planning the sweep" />}
       {plan.isError && !plan.isFetching && (

@@ -40,6 +40,7 @@ import {
   totalsByCurrency,
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
@@ -224,6 +225,9 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
   );
 }
 
+/** The four-eyes requests this screen makes. */
+const SWEEP_SCREEN_REQUESTS = ["sweep", "auto_sweep", "opening_balance"] as const;
+
 export default function BalanceSweepPage() {
   const accountsQuery = useQuery<LedgerAccount[]>({ queryKey: [ACCOUNTS_KEY] });
   const sweepsQuery = useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
@@ -270,6 +274,7 @@ export default function BalanceSweepPage() {
           hint={`of ${accounts.length} accounts`}
         />
       </div>
+      <AwaitingApproval kinds={SWEEP_SCREEN_REQUESTS} />
       <SweepCharts />
       <Card className="mb-6">
         <CardHeader>

@@ -1,4 +1,5 @@
 /** Spec 2.12: Existing Cards, Issue New Card, Distribute Card, Load Funds, and the Funding Authority panel. */
+import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
@@ -8,12 +9,16 @@ import { FundingAuthorityPanel } from "./funding_authority_panel.tsx";
 import { IssueCardForm } from "./issue_card_form.tsx";
 import { LoadFundsForm } from "./load_funds_form.tsx";
 
+/** The four-eyes requests this screen makes. */
+const CARD_SCREEN_REQUESTS = ["card_issue", "card_distribute", "card_load"] as const;
+
 export default function CardManagementPage() {
   return (
     <>
       <PageHeader title="Card Management" subtitle="Issue, distribute and fund central bank cards" />
       <div className="space-y-6">
         <FundingAuthorityPanel />
+        <AwaitingApproval kinds={CARD_SCREEN_REQUESTS} className="" />
         <Tabs
           label="Card management"
           tabs={[

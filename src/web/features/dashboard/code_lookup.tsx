@@ -1,6 +1,7 @@
 /** The dashboard's Code Lookup card (spec 2.3, 5 and 8): routing codes, SWIFT codes or institutions. */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
@@ -124,7 +125,7 @@ export function CodeLookup() {
                           result.type === "institution" ? "font-medium" : "font-mono"
                         }`}
                       >
-                        {title}
+                        {result.type === "institution" ? <InstitutionLink id={record.id} name={title} /> : title}
                       </p>
                       <p className="truncate text-xs text-slate-600">{detail}</p>
                     </div>

@@ -1,6 +1,7 @@
 /** Spec 2.7: an IBAN validator with the result's details, counters, and the table of country formats. */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
+import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -98,7 +99,10 @@ function ValidationResult(
         {details.accountNumber && <Detail label="Account Number">{details.accountNumber}</Detail>}
         {details.institution && (
           <Detail label="Institution">
-            <span className="font-sans">{details.institution.name}</span> ({details.institution.bicCode})
+            <span className="font-sans">
+              <InstitutionLink id={details.institution.id} name={details.institution.name} />
+            </span>{" "}
+            ({details.institution.bicCode})
           </Detail>
         )}
       </dl>

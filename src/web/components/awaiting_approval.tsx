@@ -1,0 +1,77 @@
+/**
+ * What waits for a second person on a screen (issue 20): the pending four-eyes requests of the
+ * screen's kinds, so a requested movement is shown as requested, never as done nor as gone.
+ */
+import { useQueries } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { APPROVAL_KIND_LABELS, type ApprovalKind } from "../../domain/approval.ts";
+import { type ApprovalRequest, APPROVALS_KEY } from "../lib/approval.ts";
+import { formatCurrency, formatDateTime } from "../lib/format.ts";
+
+/** Requests listed per kind; the heading counts them all. */
+const SHOWN_PER_KIND = 5;
+const REFRESH_MS = 30_000;
+
+interface PendingOfKind {
+  items: ApprovalRequest[];
+  total: number;
+}
+
+async function pendingOfKind(kind: ApprovalKind): Promise<PendingOfKind> {
+  const res = await fetch(`${APPROVALS_KEY}?status=pending&kind=${kind}&limit=${SHOWN_PER_KIND}`, {
+    credentials: "include",
+  });
+  if (!res.ok) {
+    await res.body?.cancel();
+    return { items: [], total: 0 };
+  }
+  return { items: await res.json(), total: Number(res.headers.get("x-total-count") ?? 0) };
+}
+
+export function AwaitingApproval({ kinds, className = "mb-6" }: {
+  kinds: readonly ApprovalKind[];
+  /** Spacing from the screen's layout. */
+  className?: string;
+}) {
+  const results = useQueries({
+    queries: kinds.map((kind) => ({
+      // Under APPROVALS_KEY, so a new request (useOnPendingApproval) refreshes it at once.
+      queryKey: [`${APPROVALS_KEY}?status=pending&kind=${kind}`],
+      queryFn: () => pendingOfKind(kind),
+      refetchInterval: REFRESH_MS,
+    })),
+  });
+  const items = results.flatMap((result) => result.data?.items ?? [])
+    .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt));
+  const total = results.reduce((sum, result) => sum + (result.data?.total ?? 0), 0);
+  if (total === 0) return null;
+  return (
+    <section
+      aria-labelledby="awaiting-approval-heading"
+      className={`${className} rounded-lg border border-amber-200 bg-amber-50 p-4 text-amber-950`}
+      data-testid="awaiting-approval"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="awaiting-approval-heading" className="text-sm font-semibold">
+          Awaiting approval ({total})
+        </h2>
+        <Link to="/approvals" className="text-sm font-medium underline">Open Approvals</Link>
+      </div>
+      <p className="mt-1 text-xs">
+        Requested here and not yet approved by a second person: nothing of these has moved yet.
+      </p>
+      <ul className="mt-2 space-y-1 text-sm">
+        {items.map((request) => (
+          <li key={request.id} className="break-words">
+            <span className="font-medium">{APPROVAL_KIND_LABELS[request.kind]}</span>
+            {request.amount !== null && ` · ${formatCurrency(request.amount, request.currency ?? "USD")}`}
+            {`: ${request.summary.description} · requested by ${request.requestedByName}, ${
+              formatDateTime(request.requestedAt)
+            }`}
+          </li>
+        ))}
+      </ul>
+      {total > items.length && <p className="mt-1 text-xs">and {total - items.length} more on the Approvals screen</p>}
+    </section>
+  );
+}
