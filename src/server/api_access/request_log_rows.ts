@@ -1,6 +1,6 @@
 /**
  * The rows of the API request log (spec 3, api_logs): what a request leaves behind, and how it
- * becomes a redacted row.
+ * becomes a redacted row. Shared by the log's writer thread and the in-process fallback.
  */
 import { v7 as timeOrderedUuid } from "uuid";
 import { maskCardNumbersInText } from "../../domain/card.ts";
