@@ -29,7 +29,7 @@ function hostOf(url: string): string {
 
 /**
  * V8's heap sizing for the server process (docs/bench.md, "Where the time goes"): semi-spaces of
- * 4 MiB (V8 grows each to 16 MiB or more under load), which took about 30 MiB off the peak memory
+ * 4 MiB (V8 grows each to 16 MiB or more under load), which took 30 MiB or more off the peak memory
  * of the CPU-cost runs at no measurable CPU. A smaller old-space growth step
  * (--heap-growing-percent=25, with 2 MiB semi-spaces) brought the peak to 141 MiB but cost 20–25 µs
  * more per request in the collector, so it is left to the operator (DENO_V8_FLAGS). No hard cap
