@@ -4,7 +4,7 @@
  * (first start: migrations and reference seeds) and on a 100,000-institution database. The
  * reference is the hello-world process's time to its first response.
  */
-import { serverPermissions } from "../scripts/start.ts";
+import { SERVER_V8_FLAGS, serverPermissions } from "../scripts/start.ts";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../tests/e2e/helpers.ts";
 import { type BenchRow, formatMs, formatNumber } from "./lib/report.ts";
 import { BENCH_INSTITUTION_COUNT, bootstrapDataDir, seedInstitutions } from "./lib/servers.ts";
@@ -61,7 +61,7 @@ async function timeAppStart(dataDir: string): Promise<StartTimes> {
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...serverPermissions(env), `${ROOT}src/server/main.ts`],
+    args: ["run", ...serverPermissions(env), SERVER_V8_FLAGS, `${ROOT}src/server/main.ts`],
     env,
     clearEnv: true,
     stdout: "null",

@@ -10,7 +10,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from "../src/server/conf
 import { AUDIT_CHAIN_KEY_FILE_NAME, encodeBase64, loadKey, loadSecretsKey } from "../src/server/secrets.ts";
 import { ensureNodeKeys, PUBLIC_KEY_FILE } from "./node_keys.ts";
 import { type PrimaryProcess, startPrimary } from "./primary.ts";
-import { serverPermissions } from "./start.ts";
+import { SERVER_V8_FLAGS, serverPermissions } from "./start.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 export const REGIONS = ["north", "south"] as const;
@@ -141,7 +141,7 @@ async function main() {
       delete nodeEnv.SEED_DEMO;
     }
     const process = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...serverPermissions(nodeEnv), `${ROOT}/src/server/main.ts`],
+      args: ["run", ...serverPermissions(nodeEnv), SERVER_V8_FLAGS, `${ROOT}/src/server/main.ts`],
       env: nodeEnv,
       clearEnv: true,
       stdin: "null",

@@ -27,6 +27,16 @@ function hostOf(url: string): string {
   return `${parsed.hostname}:${parsed.port || (parsed.protocol === "https:" ? "443" : "80")}`;
 }
 
+/**
+ * V8's heap sizing for the server process (docs/bench.md, "Where the time goes"): semi-spaces of
+ * 4 MiB (V8 grows each to 16 MiB or more under load), which took 30 MiB or more off the peak memory
+ * of the CPU-cost runs at no measurable CPU. A smaller old-space growth step
+ * (--heap-growing-percent=25, with 2 MiB semi-spaces) brought the peak to 141 MiB but cost 20–25 µs
+ * more per request in the collector, so it is left to the operator (DENO_V8_FLAGS). No hard cap
+ * (--max-old-space-size): a large report or search must slow the process down, not end it.
+ */
+export const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=4";
+
 export function serverPermissions(env: Record<string, string | undefined>): string[] {
   const config = loadConfig(env);
   const dataDir = absolute(config.dataDir);
@@ -73,7 +83,7 @@ if (import.meta.main) {
   if (!build.success) Deno.exit(build.code);
 
   const child = new Deno.Command(deno, {
-    args: ["run", ...serverPermissions(Deno.env.toObject()), `${ROOT}/src/server/main.ts`],
+    args: ["run", ...serverPermissions(Deno.env.toObject()), SERVER_V8_FLAGS, `${ROOT}/src/server/main.ts`],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -5,7 +5,7 @@
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { serverPermissions } from "../../scripts/start.ts";
+import { SERVER_V8_FLAGS, serverPermissions } from "../../scripts/start.ts";
 import { defaultCheckpointFile } from "../../src/server/config.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
@@ -85,7 +85,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
     ...extraEnv,
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...serverPermissions(env), `${ROOT}src/server/main.ts`],
+    args: ["run", ...serverPermissions(env), SERVER_V8_FLAGS, `${ROOT}src/server/main.ts`],
     env,
     clearEnv: true,
     stdout: "piped",

@@ -32,7 +32,7 @@ import type {
   ReportRecord,
 } from "./schemas.ts";
 import { buildReportData, countReportRows } from "./sources.ts";
-import { type ReportMeta, type WriteProgress, writeReport } from "./writers.ts";
+import type { ReportMeta, WriteProgress } from "./writers.ts";
 
 export const REPORTS_DIR_NAME = "reports";
 /** A PDF is read by people: past this many rows the export formats serve better (and PDF layout is the slowest). */
@@ -212,6 +212,9 @@ export async function generateReport(
       generatedBy: requester.label,
     };
     const progress: WriteProgress = { rows: 0 };
+    // Loaded on the first report: pdfkit and exceljs hold about 30 MiB of the process's memory
+    // from the moment they are imported (bench/cpu_cost.ts's peak-memory row).
+    const { writeReport } = await import("./writers.ts");
     const written = await writeStreamToFile(writeReport(format, meta, data, progress), partPath);
     await Deno.rename(partPath, finalPath);
     const completedAt = new Date().toISOString();
