@@ -22,19 +22,10 @@ export interface AuditEventDto {
   userAgent: string | null;
 }
 
-interface AuditRow {
+/** A stored event as read back: the DTO's fields, with `changes` as the stored JSON text. */
+interface AuditRow extends Omit<AuditEventDto, "changes"> {
   [column: string]: unknown;
-  id: string;
-  seq: number;
-  entityType: string;
-  entityId: string;
-  action: string;
   changes: string | null;
-  performedBy: string;
-  performedByName: string;
-  performedAt: string;
-  ipAddress: string | null;
-  userAgent: string | null;
 }
 
 const SORT_COLUMNS: Record<AuditSortKey, SQL> = {
