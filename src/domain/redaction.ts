@@ -107,11 +107,17 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    copy[name] = isSensitiveName(name) && item !== null && item !== undefined
-      ? REDACTED
-      : redactValue(item, depth + 1);
+    copy[name] = isSensitiveName(name) && holdsSecret(item) ? REDACTED : redactValue(item, depth + 1);
   }
   return copy;
+}
+
+/**
+ * Whether a value under a sensitive name can carry a secret. A flag cannot: one bit such as
+ * `mustChangePassword: true` says nothing about the password, and the log keeps it.
+ */
+function holdsSecret(value: unknown): boolean {
+  return value !== null && value !== undefined && typeof value !== "boolean";
 }
 
 /**
@@ -129,7 +135,12 @@ export function mayNeedRedaction(text: string): boolean {
     if (close === -1) return true;
     let next = close + 1;
     while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
-    if (text.charCodeAt(next) === COLON && isSensitiveName(text.slice(open + 1, close))) return true;
+    if (
+      text.charCodeAt(next) === COLON && isSensitiveName(text.slice(open + 1, close)) &&
+      !literalFollows(text, next + 1)
+    ) {
+      return true;
+    }
     open = close;
   }
   return false;
@@ -145,6 +156,13 @@ const TOP_LEVEL_NUMBER_WITH_EXPONENT = /^\s*-?\d+(?:\.\d*)?[eE]/;
 const hasNumberWithExponent = (text: string) =>
   NUMBER_WITH_EXPONENT.test(text) || TOP_LEVEL_NUMBER_WITH_EXPONENT.test(text);
 const COLON = 58;
+const JSON_LITERAL_AFTER_COLON = /\s*(?:true|false|null)\s*[,}\]]/y;
+
+/** Whether the value starting at `from` (just past a name's colon) is true, false or null. */
+function literalFollows(text: string, from: number): boolean {
+  JSON_LITERAL_AFTER_COLON.lastIndex = from;
+  return JSON_LITERAL_AFTER_COLON.test(text);
+}
 function isJsonWhitespace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;
 }

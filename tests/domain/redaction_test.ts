@@ -292,3 +292,20 @@ Deno.test("maskCardNumbersInRecord() masks card numbers in strings and numbers a
     "32 digits without a hex letter are no identifier",
   );
 });
+
+Deno.test("a flag under a secret's name is kept: one bit such as mustChangePassword carries no secret", () => {
+  const answer = JSON.stringify({ user: { email: "a@b.test", mustChangePassword: true, passwordSetAt: null } });
+  assert.equal(mayNeedRedaction(answer), false);
+  assert.equal(loggedPayloadJson(answer), answer);
+  assert.deepEqual(redactValue({ mustChangePassword: false, otp: true, password: "hunter2hunter2" }), {
+    mustChangePassword: false,
+    otp: true,
+    password: REDACTED,
+  });
+  // The value beside a flag is still judged: a secret after a sensitive flag is redacted.
+  const mixed = '{"tokenRevoked":false,"token":"abc123"}';
+  assert.equal(mayNeedRedaction(mixed), true);
+  assert.equal(loggedPayloadJson(mixed), `{"tokenRevoked":false,"token":"${REDACTED}"}`);
+  // A string that merely reads "true" is a value like any other.
+  assert.equal(loggedPayloadJson('{"pin":"true"}'), `{"pin":"${REDACTED}"}`);
+});
