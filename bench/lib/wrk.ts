@@ -29,8 +29,12 @@ export interface WrkRequest {
   body?: string;
   /** Paths (with query) cycled through, one per request, instead of the URL's own path. */
   paths?: string[];
-  /** A header whose value is cycled through, one per request (e.g. many API keys). */
-  rotateHeader?: { name: string; values: string[] };
+  /**
+   * A header whose value is cycled through (e.g. many API keys): one per request, or with
+   * `runLength`, each wrk thread sends one value that many times in a row before its next, the
+   * threads taking turns over the values so no two share one (a client using its key).
+   */
+  rotateHeader?: { name: string; values: string[]; runLength?: number };
 }
 
 function luaString(value: string): string {
@@ -46,11 +50,23 @@ export function luaScript(request: WrkRequest): string {
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   }
   if (request.rotateHeader && request.rotateHeader.values.length > 0) {
-    const { name, values } = request.rotateHeader;
+    const { name, values, runLength } = request.rotateHeader;
     lines.push(`local values = { ${values.map(luaString).join(", ")} }`);
     lines.push("local counter = math.random(#values)");
+    if (runLength !== undefined) {
+      // setup() runs in wrk's main state once per thread; init() then runs in that thread's own.
+      lines.push("local threads = 0");
+      lines.push("function setup(thread) threads = threads + 1; thread:set(\"thread_number\", threads) end");
+      lines.push("local sent = 0");
+      lines.push(`function init(args) counter = thread_number; sent = 0 end`);
+      lines.push("local function advance()");
+      lines.push(`  if sent >= ${runLength} then sent = 0; counter = counter + ${WRK_THREADS} end`);
+      lines.push("  if counter > #values then counter = thread_number end");
+      lines.push("  sent = sent + 1");
+      lines.push("end");
+    }
     lines.push("request = function()");
-    lines.push("  counter = counter % #values + 1");
+    lines.push(runLength === undefined ? "  counter = counter % #values + 1" : "  advance()");
     lines.push("  local headers = {}");
     lines.push("  for k, v in pairs(wrk.headers) do headers[k] = v end");
     lines.push(`  headers[${luaString(name)}] = values[counter]`);
