@@ -31,16 +31,16 @@ export type Queryable = Db | Tx;
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * The request log's thread checkpoints the WAL once it holds this many pages (40 MiB of 4 KiB
- * pages). Every log batch rewrites the same last pages of the table and of its indexes, and a
- * checkpoint copies each page once however often it was rewritten, and syncs the file twice: at
- * 10,000 pages a log row cost 6–7 µs to write, against 10–12 µs at SQLite's default of 1,000
- * (500-row batches, bench in docs/bench.md).
+ * The request log's connection checkpoints the WAL once it holds this many pages (8 MiB of 4 KiB
+ * pages). It runs on the serving thread, so a checkpoint stops the event loop while it copies and
+ * syncs: at 10,000 pages (the figure while the log had a thread of its own) the stops put p99 at
+ * 60 ms in the CPU-cost bench, at 2,000 pages 23 ms, and the CPU per request fell too (a smaller
+ * WAL stays in the page cache); 1,000 pages measured no better (docs/bench.md).
  */
-export const LOG_WRITER_CHECKPOINT_PAGES = 10_000;
+export const LOG_WRITER_CHECKPOINT_PAGES = 2_000;
 /**
- * Every other connection checkpoints only past this, as a backstop should the log's thread not run:
- * at SQLite's default, any commit on the serving thread would copy what the log's thread left to
+ * Every other connection checkpoints only past this, as a backstop should the log's writer not run:
+ * at SQLite's default, any commit on the serving thread would copy what the log's writer left to
  * copy, with the event loop stopped.
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 2 * LOG_WRITER_CHECKPOINT_PAGES;
@@ -197,10 +197,10 @@ async function openClient(url: string): Promise<Client> {
 type NativeConnection = NativeDatabase.Database;
 type NativeStatement = NativeDatabase.Statement;
 
-/** Statements prepared once per SQL text on one native connection. */
-function preparedStatements(connection: NativeConnection): Statements {
+/** Prepares each SQL text once on `connection`, and keeps it. */
+function statementCache(connection: NativeConnection): (sql: string) => NativeStatement {
   const cache = new Map<string, NativeStatement>();
-  const prepare = (sql: string) => {
+  return (sql) => {
     let statement = cache.get(sql);
     if (statement === undefined) {
       if (cache.size >= MAX_PREPARED_STATEMENTS) {
@@ -211,6 +211,11 @@ function preparedStatements(connection: NativeConnection): Statements {
     }
     return statement;
   };
+}
+
+/** Statements prepared once per SQL text on one native connection. */
+function preparedStatements(connection: NativeConnection): Statements {
+  const prepare = statementCache(connection);
   return {
     get: <T extends SqlRow>(sql: string, args: readonly InValue[]) => {
       try {
@@ -314,18 +319,23 @@ export function isFileUrl(url: string): boolean {
 
 /** Commits without an fsync each: a power loss may forget the last ones, a process crash cannot. */
 const BOOKKEEPING_PRAGMAS = [...CONNECTION_PRAGMAS, "PRAGMA synchronous = NORMAL"];
-/** The request log's thread: bookkeeping, and the connection that checkpoints the WAL. */
+/**
+ * The request log's connection: bookkeeping, never waiting in SQLite's busy handler (it runs on
+ * the serving thread, see SERVING_BOOKKEEPING_PRAGMAS), and the connection that checkpoints the WAL.
+ */
 const LOG_WRITER_PRAGMAS = [
   ...BOOKKEEPING_PRAGMAS,
+  "PRAGMA busy_timeout = 0",
   `PRAGMA wal_autocheckpoint = ${LOG_WRITER_CHECKPOINT_PAGES}`,
 ];
 /**
  * The serving thread's bookkeeping connection never sleeps in SQLite's busy handler, which would stop
- * the event loop while the request log's thread holds the write lock: its BEGIN fails at once with
- * SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn. Nor does it checkpoint the
- * WAL: it commits on most turns of the event loop, so it was the connection that crossed the
- * auto-checkpoint threshold and copied a thousand pages (and synced the file) with the event loop
- * stopped. The request log's thread checkpoints (LOG_WRITER_CHECKPOINT_PAGES).
+ * the event loop while another connection (a transaction, another process) holds the write lock:
+ * its BEGIN fails at once with SQLITE_BUSY, and beginWithoutBlocking() tries again on a later turn.
+ * Nor does it checkpoint the WAL: it commits on most turns of the event loop, so it was the
+ * connection that crossed the auto-checkpoint threshold and copied a thousand pages (and synced the
+ * file) with the event loop stopped. The request log's connection checkpoints, once per
+ * LOG_WRITER_CHECKPOINT_PAGES.
  */
 const SERVING_BOOKKEEPING_PRAGMAS = [
   ...BOOKKEEPING_PRAGMAS,
@@ -346,17 +356,46 @@ function isBusyError(error: unknown): boolean {
 }
 
 /**
- * One more write connection with prepared statements, for a thread of its own (with `logWriter`,
- * the request log's: its commits skip the fsync like the hourly counters', and it is the connection
- * that checkpoints the WAL). Its transactions are serialised only among themselves: against other
- * connections and processes, SQLite's lock and the busy timeout decide, which blocks only that thread.
+ * One more write connection with prepared statements. With `logWriter` it is the request log's, on
+ * the serving thread: its commits skip the fsync like the hourly counters', a busy write lock is
+ * waited for on later turns of the event loop, and it is the connection that checkpoints the WAL.
+ * Its transactions are serialised only among themselves: against other connections and processes,
+ * SQLite's lock decides.
  */
 export function openWriter(
   url: string,
   { logWriter = false }: { logWriter?: boolean } = {},
-): { writeStatements: Database["writeStatements"]; close(): void } {
+): {
+  writeStatements: Database["writeStatements"];
+  /**
+   * Runs `statements` in one transaction with nothing awaited between its BEGIN and its COMMIT.
+   * A writer whose transaction awaits lets other code on its thread run while it holds the write
+   * lock; if that code writes through another connection (a ledger transaction), SQLite's busy
+   * handler sleeps the thread for the lock the thread itself holds, BUSY_TIMEOUT_MS, then fails
+   * with SQLITE_BUSY. That deadlock is what the request log's first serving-thread writer hit.
+   */
+  writeAtOnce(statements: readonly BatchStatement[]): Promise<void>;
+  close(): void;
+} {
   const connection = openNative(url, logWriter ? LOG_WRITER_PRAGMAS : CONNECTION_PRAGMAS);
-  return { writeStatements: nativeWriteStatements(connection, new Mutex()), close: () => connection.close() };
+  const mutex = new Mutex();
+  const prepare = statementCache(connection);
+  return {
+    writeStatements: nativeWriteStatements(connection, mutex, { yieldWhileBusy: logWriter }),
+    writeAtOnce: (statements) =>
+      mutex.run(async () => {
+        if (logWriter) await beginWithoutBlocking(connection);
+        else connection.exec("BEGIN IMMEDIATE");
+        try {
+          for (const statement of statements) prepare(statement.sql).run(statement.args);
+          connection.exec("COMMIT");
+        } catch (error) {
+          if (connection.inTransaction) connection.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    close: () => connection.close(),
+  };
 }
 
 function openNative(url: string, pragmas: readonly string[] = CONNECTION_PRAGMAS): NativeConnection {

@@ -2,9 +2,12 @@
  * The API request log (spec 3, api_logs): every /api request, with payloads redacted and cut to a
  * preview. Requests only append to an in-memory queue; the queue is written in batches, each one
  * write transaction, when it holds API_LOG_FLUSH_BATCH_ENTRIES entries or API_LOG_FLUSH_INTERVAL_MS
- * after the first unwritten entry. For a database file the batches are redacted and written by a
- * thread of their own (request_log_worker.ts), off the thread that serves requests. `stop()` (clean shutdown) writes whatever is left. Rows older
- * than the retention (API_LOG_RETENTION_DAYS) are pruned by the writer about once an hour.
+ * after the first unwritten entry. For a database file the batches are written on a connection of
+ * their own (db.ts openWriter, `logWriter`), on the thread that serves requests: a thread of their
+ * own cost more CPU per request in all than it took off this one (the hand-over, a second isolate
+ * and its garbage collector) and held about 40 MiB (docs/bench.md, "Server CPU per request").
+ * `stop()` (clean shutdown) writes whatever is left. Rows older than the retention
+ * (API_LOG_RETENTION_DAYS) are pruned by the writer about once an hour.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { sql } from "drizzle-orm";
@@ -12,11 +15,15 @@ import { SYSTEM_USER_ID } from "../../../db/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { Config } from "../config.ts";
 import { clientIp } from "../context.ts";
-import { type Database, isFileUrl } from "../db.ts";
+import { type Database, isFileUrl, openWriter } from "../db.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
-import { type CapturedBody, type CapturedRequest, logRowInserts, logRowsOf } from "./request_log_rows.ts";
-import { LogWriterThread, UncopyableBatchError } from "./request_log_writer.ts";
+import {
+  type CapturedBody,
+  type CapturedRequest,
+  logRowInserts,
+  logRowsOf,
+} from "./request_log_rows.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
@@ -109,8 +116,8 @@ export class RequestLog {
   #dropped = 0;
   #stopped = false;
   #lastPruneMs = Number.NEGATIVE_INFINITY;
-  /** Started with the first batch; null when the database is not a file or the thread failed. */
-  #thread: LogWriterThread | null | undefined;
+  /** Opened with the first batch; null when the local database is not where the log is written. */
+  #writer: ReturnType<typeof openWriter> | null | undefined;
 
   constructor(db: Database, config: Config, settings: Partial<RequestLogSettings> = {}) {
     this.#db = db;
@@ -165,8 +172,8 @@ export class RequestLog {
     this.#stopped = true;
     this.#clearTimer();
     await this.flush();
-    await this.#thread?.close();
-    this.#thread = null;
+    this.#writer?.close();
+    this.#writer = null;
   }
 
   /** Deletes rows older than the retention; returns how many. */
@@ -211,24 +218,17 @@ export class RequestLog {
   }
 
   async #write(batch: CapturedRequest[]): Promise<void> {
-    if (this.#thread === undefined) {
-      this.#thread = this.#db.writesLocal && isFileUrl(this.#db.url) && !this.#stopped
-        ? new LogWriterThread(this.#db.url)
+    if (this.#writer === undefined) {
+      this.#writer = this.#db.writesLocal && isFileUrl(this.#db.url) && !this.#stopped
+        ? openWriter(this.#db.url, { logWriter: true })
         : null;
     }
-    const thread = this.#thread;
-    if (thread !== null && !thread.broken) {
-      try {
-        return await thread.write(batch);
-      } catch (error) {
-        // A database error is retried like any failed write; a thread that died, or a payload it
-        // cannot be handed, is written here instead.
-        const uncopyable = error instanceof UncopyableBatchError;
-        if (!thread.broken && !uncopyable) throw error;
-        if (thread.broken) console.error("api_logs: the writer thread failed; writing in process", error);
-      }
-    }
-    await this.#db.writeBatch(logRowInserts(logRowsOf(batch)));
+    // The rows are built before the write transaction begins: the redaction is most of the work,
+    // and the transaction holds the database's write lock for every other connection.
+    const rows = logRowsOf(batch);
+    const writer = this.#writer;
+    if (writer !== null) await writer.writeAtOnce(logRowInserts(rows));
+    else await this.#db.writeBatch(logRowInserts(rows));
   }
 
   #clearTimer(): void {

@@ -1,6 +1,6 @@
 /**
  * The rows of the API request log (spec 3, api_logs): what a request leaves behind, and how it
- * becomes a redacted row. Shared by the log's writer thread and the in-process fallback.
+ * becomes a redacted row.
  */
 import { v7 as timeOrderedUuid } from "uuid";
 import { maskCardNumbersInText } from "../../domain/card.ts";
@@ -9,7 +9,7 @@ import {
   loggedPayloadFromText,
   loggedPayloadJson,
 } from "../../domain/redaction.ts";
-import type { BatchStatement, Statements } from "../db.ts";
+import type { BatchStatement } from "../db.ts";
 
 export const MAX_LOGGED_ENDPOINT_LENGTH = 255;
 
@@ -119,9 +119,4 @@ export function logRowInserts(rows: readonly LogRow[]): BatchStatement[] {
   }
   for (const row of rows.slice(start)) inserts.push({ sql: INSERT_ONE_SQL, args: row });
   return inserts;
-}
-
-/** Writes `rows` inside the caller's write transaction. */
-export async function insertLogRows(statements: Statements, rows: readonly LogRow[]): Promise<void> {
-  for (const insert of logRowInserts(rows)) await statements.run(insert.sql, insert.args);
 }
