@@ -5,7 +5,7 @@
  * cannot drift from what the server accepts. Like app.ts, this is a composition root: the one
  * module besides app.ts that imports several features.
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { z } from "zod";
 import {
@@ -148,7 +148,12 @@ function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void 
   });
 }
 
-export function buildOpenApiDocument(): Record<string, unknown> {
+/**
+ * Built on the first request for it. The generator is imported then too: imported at start it held
+ * a few MiB of every serving process, which mostly never serves the document.
+ */
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const { OpenAPIHono } = await import("@hono/zod-openapi");
   const app = new OpenAPIHono();
   app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
     type: "http",
@@ -176,8 +181,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 export function openApiRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   let document: Record<string, unknown> | undefined;
-  app.get("/openapi.json", (c) => {
-    document ??= buildOpenApiDocument();
+  app.get("/openapi.json", async (c) => {
+    document ??= await buildOpenApiDocument();
     return c.json(document);
   });
   return app;

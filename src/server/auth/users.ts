@@ -41,7 +41,7 @@ export async function createUser(
       fields: { email: "Invalid email" },
     });
   }
-  const problem = passwordProblem(input.password);
+  const problem = await passwordProblem(input.password);
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
   const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
   const mustChangePassword = input.mustChangePassword ?? false;

@@ -179,7 +179,7 @@ export async function changeOwnPassword(
   }
   const problem = input.newPassword === input.currentPassword
     ? "The new password must differ from the current one"
-    : passwordProblem(input.newPassword);
+    : await passwordProblem(input.newPassword);
   if (problem) throw new AppError("validation", problem, { fields: { newPassword: problem } });
   const passwordHash = await hashPassword(input.newPassword, config.passwordHashCost);
   await db.transaction(async (tx) => {
