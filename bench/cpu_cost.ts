@@ -17,6 +17,7 @@ import {
   peakRssKiB,
   signInCookie,
   startFloor,
+  startMandatoryFloor,
   startServer,
   type TestServer,
 } from "./lib/servers.ts";
@@ -59,7 +60,12 @@ interface Pair {
   maxRatio: number;
   console: Side;
   floor: Side;
+  /** The floor plus the work every console request on this path must do (mandatory_floor_server.ts). */
+  mandatory: Side;
 }
+
+/** Response headers that are not the console's security headers. */
+const NOT_SECURITY_HEADERS = new Set(["content-type", "content-length", "date", "vary", "set-cookie"]);
 
 async function postJson(server: TestServer, cookie: string, path: string, body: unknown) {
   const res = await api(server, cookie, "POST", path, body);
@@ -109,18 +115,75 @@ const describe = (s: ReturnType<typeof summary>) =>
     formatMs(s.wrk.p99Ms)
   }`;
 
+function errorsOf(...sides: Side[]): number {
+  return sides.reduce((sum, side) => {
+    const { wrk } = summary(side.samples);
+    return sum + wrk.non2xx + wrk.socketErrors;
+  }, 0);
+}
+
+function costRow(pair: Pair): BenchRow {
+  const ours = summary(pair.console.samples);
+  const ref = summary(pair.floor.samples);
+  const ratio = ours.usPerRequest / ref.usPerRequest;
+  const errors = errorsOf(pair.console, pair.floor);
+  return {
+    what: `Server CPU per request: ${pair.what}`,
+    reference: `${describe(ref)} (${pair.floor.label})`,
+    ours: describe(ours),
+    ratio,
+    target: `≤ ${pair.maxRatio.toFixed(1)}× floor`,
+    pass: errors === 0 && ratio <= pair.maxRatio,
+    note: errors === 0
+      ? undefined
+      : `${errors} non-2xx responses or socket errors over ${CPU_ROUNDS} runs: figure not valid`,
+  };
+}
+
+/** What the mandatory work alone costs against the same floor: can anything meet the target here? */
+function mandatoryRow(pair: Pair): BenchRow {
+  const ours = summary(pair.mandatory.samples);
+  const ref = summary(pair.floor.samples);
+  const ratio = ours.usPerRequest / ref.usPerRequest;
+  const errors = errorsOf(pair.mandatory, pair.floor);
+  return {
+    what: `Mandatory work alone (bench/mandatory_floor_server.ts): ${pair.what}`,
+    reference: `${describe(ref)} (${pair.floor.label})`,
+    ours: describe(ours),
+    ratio,
+    target: `informational (target ≤ ${pair.maxRatio.toFixed(1)}× floor)`,
+    pass: null,
+    note: errors === 0
+      ? `${ratio <= pair.maxRatio ? "within" : "already past"} the console's target`
+      : `${errors} non-2xx responses or socket errors over ${CPU_ROUNDS} runs: figure not valid`,
+  };
+}
+
 export async function cpuCostBench(log: (line: string) => void): Promise<BenchRow[]> {
   const ticksPerSecond = await clockTicksPerSecond();
   const dataDir = await bootstrapDataDir();
   const server = await startServer({}, dataDir);
   let floor: Awaited<ReturnType<typeof startFloor>> | null = null;
+  let mandatory: Awaited<ReturnType<typeof startMandatoryFloor>> | null = null;
   try {
     const cookie = await signInCookie(server.baseUrl);
     const routingCode = await seedRoutingCode(server, cookie);
     floor = await startFloor(routingCode);
+    const userAnswer = await api(server, cookie, "GET", "/api/auth/user");
+    const user = await userAnswer.json();
+    mandatory = await startMandatoryFloor({
+      routingCode,
+      sessionCookie: cookie,
+      user,
+      securityHeaders: [...userAnswer.headers].filter(([name]) => !NOT_SECURITY_HEADERS.has(name)),
+      limitPerHour: ROUTING_LIMIT_PER_HOUR,
+      databasePath: `${dataDir}/mandatory_floor.db`,
+    });
     await pinProcess(server.pid, SERVER_CPU);
     await pinProcess(floor.pid, SERVER_CPU);
+    await pinProcess(mandatory.pid, SERVER_CPU);
     const floorBase = floor.url.replace(/\/$/, "");
+    const mandatoryBase = mandatory.url.replace(/\/$/, "");
     const routingPath = `/api/routing-codes/${routingCode.code}`;
 
     const bearer = (key: string) => `Bearer ${key}`;
@@ -143,6 +206,17 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
       const keys = await createApiKeys(server, cookie, needed);
       if (keys === null || keys.length < needed) throw new Error("could not create API keys for the lookups");
       keyed.rotateHeader.values = keys.map(bearer);
+    };
+    const mandatoryKeyed = {
+      url: `${mandatoryBase}${routingPath}`,
+      rotateHeader: { name: "Authorization", values: [] as string[], runLength: REQUESTS_PER_KEY },
+    };
+    const freshMandatoryKeys = async () => {
+      const tokens = keyed.rotateHeader.values.map(() => `bench_${crypto.randomUUID()}`);
+      const res = await fetch(`${mandatoryBase}/__bench/keys`, { method: "POST", body: JSON.stringify(tokens) });
+      if (!res.ok) throw new Error(`mandatory floor: registering keys: HTTP ${res.status}`);
+      await res.body?.cancel();
+      mandatoryKeyed.rotateHeader.values = tokens.map(bearer);
     };
 
     const ibanRequest = (url: string, headers: Record<string, string>): WrkRequest => ({
@@ -167,6 +241,12 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
           request: ibanRequest(`${floorBase}/api/iban/validate`, {}),
           samples: [],
         },
+        mandatory: {
+          label: "mandatory floor",
+          pid: mandatory.pid,
+          request: ibanRequest(`${mandatoryBase}/api/iban/validate`, { cookie }),
+          samples: [],
+        },
       },
       {
         what: "GET /api/routing-codes/{code} (API key, hourly limit, request log)",
@@ -187,6 +267,14 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
           request: { url: `${floorBase}${routingPath}` },
           samples: [],
         },
+        mandatory: {
+          label: "mandatory floor",
+          pid: mandatory.pid,
+          request: mandatoryKeyed,
+          samples: [],
+          // After the console's keys: as many fresh keys as the console's run.
+          beforeRun: freshMandatoryKeys,
+        },
       },
       {
         what: "GET /api/auth/user (session)",
@@ -198,18 +286,24 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
           samples: [],
         },
         floor: { label: "floor hello-world", pid: floor.pid, request: { url: `${floorBase}/` }, samples: [] },
+        mandatory: {
+          label: "mandatory floor",
+          pid: mandatory.pid,
+          request: { url: `${mandatoryBase}/api/auth/user`, headers: { cookie } },
+          samples: [],
+        },
       },
     ];
 
     for (const pair of pairs) {
-      for (const side of [pair.console, pair.floor]) {
+      for (const side of [pair.console, pair.floor, pair.mandatory]) {
         log(`cpu cost: warm-up ${pair.what}, ${side.label} (${CPU_WARMUP_SECONDS} s)`);
         await measure(side, CPU_WARMUP_SECONDS, ticksPerSecond);
       }
     }
     for (let round = 1; round <= CPU_ROUNDS; round++) {
       for (const pair of pairs) {
-        for (const side of [pair.console, pair.floor]) {
+        for (const side of [pair.console, pair.floor, pair.mandatory]) {
           const sample = await measure(side, CPU_RUN_SECONDS, ticksPerSecond);
           side.samples.push(sample);
           log(
@@ -221,23 +315,7 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
       }
     }
 
-    const rows: BenchRow[] = pairs.map((pair) => {
-      const ours = summary(pair.console.samples);
-      const ref = summary(pair.floor.samples);
-      const ratio = ours.usPerRequest / ref.usPerRequest;
-      const errors = ours.wrk.non2xx + ours.wrk.socketErrors + ref.wrk.non2xx + ref.wrk.socketErrors;
-      return {
-        what: `Server CPU per request: ${pair.what}`,
-        reference: `${describe(ref)} (${pair.floor.label})`,
-        ours: describe(ours),
-        ratio,
-        target: `≤ ${pair.maxRatio.toFixed(1)}× floor`,
-        pass: errors === 0 && ratio <= pair.maxRatio,
-        note: errors === 0
-          ? undefined
-          : `${errors} non-2xx responses or socket errors over ${CPU_ROUNDS} runs: figure not valid`,
-      };
-    });
+    const rows: BenchRow[] = pairs.flatMap((pair) => [costRow(pair), mandatoryRow(pair)]);
     const serverPeakKiB = await peakRssKiB(server.pid);
     const floorPeakKiB = await peakRssKiB(floor.pid);
     rows.push({
@@ -250,6 +328,7 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
     });
     return rows;
   } finally {
+    await mandatory?.stop();
     await floor?.stop();
     await server.stop();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});

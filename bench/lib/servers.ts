@@ -13,6 +13,7 @@ import {
 
 const HELLO_SERVER = new URL("../hello_server.ts", import.meta.url).pathname;
 const FLOOR_SERVER = new URL("../floor_server.ts", import.meta.url).pathname;
+const MANDATORY_FLOOR_SERVER = new URL("../mandatory_floor_server.ts", import.meta.url).pathname;
 const HELLO_START_TIMEOUT_MS = 15_000;
 /** Rows per multi-row INSERT: 15 columns each, far below SQLite's 32,766 bound variables. */
 const SEED_ROWS_PER_INSERT = 500;
@@ -36,10 +37,20 @@ export function startFloor(routingCode: Record<string, unknown>): Promise<HelloS
   return startScriptServer(FLOOR_SERVER, ["0", JSON.stringify(routingCode)]);
 }
 
+/** The mandatory-work floor (bench/mandatory_floor_server.ts); its config is documented there. */
+export function startMandatoryFloor(config: Record<string, unknown>): Promise<HelloServer> {
+  // It opens a database file through the native driver, so it runs with every permission.
+  return startScriptServer(MANDATORY_FLOOR_SERVER, ["0", JSON.stringify(config)], ["--allow-all"]);
+}
+
 /** Starts a bench server script that prints "listening <port>" once it accepts connections. */
-async function startScriptServer(script: string, args: string[]): Promise<HelloServer> {
+async function startScriptServer(
+  script: string,
+  args: string[],
+  permissions = ["--allow-net=127.0.0.1"],
+): Promise<HelloServer> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net=127.0.0.1", script, ...args],
+    args: ["run", ...permissions, script, ...args],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
