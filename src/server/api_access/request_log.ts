@@ -29,8 +29,14 @@ import {
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
-/** Rows redacted and built per turn of the event loop, so that no turn waits long behind the log. */
-export const API_LOG_ROWS_PER_TURN = 25;
+/**
+ * Building a batch's rows yields to requests once a turn of the event loop has spent this long on
+ * it: a row costs a few µs, or 300 µs and more for a long answer never logged before (a page of
+ * institutions is parsed, redacted and serialised whole to keep its preview).
+ */
+export const API_LOG_ROW_BUILDING_PER_TURN_MS = 1;
+/** Rows built between two looks at the clock. */
+const ROWS_PER_SLICE = 5;
 /** Past this many unwritten entries (the database is stuck), new entries are dropped and counted. */
 export const MAX_QUEUED_API_LOG_ENTRIES = 50_000;
 export const DEFAULT_API_LOG_RETENTION_DAYS = 90;
@@ -229,12 +235,16 @@ export class RequestLog {
     }
     // The rows are built before the write transaction begins: the redaction is most of the work,
     // and the transaction holds the database's write lock for every other connection. They are
-    // built a slice per turn of the event loop: a batch of search answers took 50–100 ms to redact
-    // at once, and every request waited behind it (p99 of the institution search bench 90+ ms).
+    // built across turns of the event loop: a batch of search answers took 50–100 ms to redact at
+    // once, and every request waited behind it (p99 of the institution search bench 90+ ms).
     const rows: LogRow[] = [];
-    for (let start = 0; start < batch.length; start += API_LOG_ROWS_PER_TURN) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      rows.push(...logRowsOf(batch.slice(start, start + API_LOG_ROWS_PER_TURN)));
+    let turnStartedMs = performance.now();
+    for (let start = 0; start < batch.length; start += ROWS_PER_SLICE) {
+      if (performance.now() - turnStartedMs >= API_LOG_ROW_BUILDING_PER_TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnStartedMs = performance.now();
+      }
+      rows.push(...logRowsOf(batch.slice(start, start + ROWS_PER_SLICE)));
     }
     const writer = this.#writer;
     if (writer !== null) await writer.writeAtOnce(logRowInserts(rows));
