@@ -11,6 +11,7 @@ import {
   MAX_REMEMBERED_NAMES,
   mayNeedRedaction,
   REDACTED,
+  redactedJsonPrefix,
   redactText,
   redactValue,
 } from "../../src/domain/redaction.ts";
@@ -308,4 +309,49 @@ Deno.test("a flag under a secret's name is kept: one bit such as mustChangePassw
   assert.equal(loggedPayloadJson(mixed), `{"tokenRevoked":false,"token":"${REDACTED}"}`);
   // A string that merely reads "true" is a value like any other.
   assert.equal(loggedPayloadJson('{"pin":"true"}'), `{"pin":"${REDACTED}"}`);
+});
+
+Deno.test("redactedJsonPrefix() is JSON.stringify(redactValue()) whole when it fits, and its beginning when not", () => {
+  let nested: unknown = { end: "4532015112830366" };
+  for (let level = 0; level < MAX_REDACTION_DEPTH + 3; level++) nested = { level, nested };
+  const values: unknown[] = [
+    null,
+    true,
+    4532015112830366,
+    "card 4532015112830366 here",
+    [],
+    {},
+    [1, "two", null, false, [3, { password: "hunter2hunter2" }]],
+    { user: { email: "a@b.test", mustChangePassword: true, apiKey: "cbr_live_x", token: null } },
+    { data: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `Bank "${i}" \\ é`, pin: String(i) })) },
+    { credentials: { user: "x", pass: "y" }, list: [{ secret: [1, 2] }], n: -0.5e-3 },
+    nested,
+  ];
+  for (const value of values) {
+    const whole = JSON.stringify(redactValue(value));
+    for (const limit of [0, 1, 7, 50, 333, 4096, whole.length - 1, whole.length, whole.length + 10]) {
+      if (limit < 0) continue;
+      const prefix = redactedJsonPrefix(value, limit);
+      if (whole.length <= limit) {
+        assert.equal(prefix.complete, true, `${whole.slice(0, 40)} at ${limit}`);
+        assert.equal(prefix.json, whole);
+      } else {
+        assert.equal(prefix.complete, false, `${whole.slice(0, 40)} at ${limit}`);
+        assert.ok(prefix.json.length > limit);
+        assert.ok(whole.startsWith(prefix.json), `${whole.slice(0, 40)} at ${limit}`);
+      }
+    }
+  }
+});
+
+Deno.test("a long JSON answer is logged as the preview of its redaction, with its length as sent", () => {
+  const answer = JSON.stringify({
+    data: Array.from({ length: 200 }, (_, i) => ({ id: i, accountNumber: `ACC-${i}`, card: "4532015112830366" })),
+  });
+  const logged = JSON.parse(loggedPayloadJson(answer)!);
+  assert.equal(logged.truncated, true);
+  assert.equal(logged.originalLength, answer.length);
+  assert.equal(logged.preview.length <= MAX_LOGGED_PAYLOAD_CHARS, true);
+  assert.ok(JSON.stringify(redactValue(JSON.parse(answer))).startsWith(logged.preview));
+  assert.ok(!logged.preview.includes("ACC-") && !logged.preview.includes("4532015112830366"));
 });
