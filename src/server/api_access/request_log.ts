@@ -31,8 +31,8 @@ export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
 /**
  * Building a batch's rows yields to requests once a turn of the event loop has spent this long on
- * it: a row costs a few µs, or 300 µs and more for a long answer never logged before (a page of
- * institutions is parsed, redacted and serialised whole to keep its preview).
+ * it: a row costs a few µs, or 100 µs and more for a long answer not logged before (a page of
+ * institutions is parsed whole to redact the beginning its preview keeps).
  */
 export const API_LOG_ROW_BUILDING_PER_TURN_MS = 1;
 /** Rows built between two looks at the clock. */
