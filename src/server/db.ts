@@ -260,21 +260,43 @@ const IMMEDIATE_BUSY_RETRIES = 8;
 /**
  * BEGIN IMMEDIATE on a connection with busy_timeout 0: while another connection holds the write
  * lock, it is tried again on later turns of the event loop, for up to BUSY_TIMEOUT_MS, instead of
- * in SQLite's busy handler, which sleeps with the event loop stopped.
+ * in SQLite's busy handler, which sleeps with the event loop stopped. `afterBegin` runs in the same
+ * turn as the BEGIN that succeeded, before anything else on this thread can.
  */
-async function beginWithoutBlocking(connection: NativeConnection): Promise<void> {
+async function beginWithoutBlocking<T>(connection: NativeConnection, afterBegin: () => T): Promise<T> {
   const startedMs = performance.now();
   for (let attempt = 1;; attempt++) {
     try {
       connection.exec("BEGIN IMMEDIATE");
-      return;
     } catch (error) {
       if (!isBusyError(error) || performance.now() - startedMs >= BUSY_TIMEOUT_MS) throw error;
       await new Promise((resolve) =>
         attempt <= IMMEDIATE_BUSY_RETRIES ? setImmediate(resolve) : setTimeout(resolve, 1)
       );
+      continue;
     }
+    return afterBegin();
   }
+}
+
+/**
+ * BEGIN IMMEDIATE, then `afterBegin` in the same turn of the event loop; with `yieldWhileBusy`, a
+ * busy write lock is waited for on later turns, never in SQLite's busy handler.
+ */
+async function beginImmediate<T>(
+  connection: NativeConnection,
+  yieldWhileBusy: boolean,
+  afterBegin: () => T,
+): Promise<T> {
+  if (yieldWhileBusy) return await beginWithoutBlocking(connection, afterBegin);
+  connection.exec("BEGIN IMMEDIATE");
+  return afterBegin();
+}
+
+/** Rolls back what a failed transaction left open, and throws its error on. */
+function rollBack(connection: NativeConnection, error: unknown): never {
+  if (connection.inTransaction) connection.exec("ROLLBACK");
+  throw error;
 }
 
 function nativeWriteStatements(
@@ -283,17 +305,18 @@ function nativeWriteStatements(
   { yieldWhileBusy = false }: { yieldWhileBusy?: boolean } = {},
 ): Database["writeStatements"] {
   const statements = preparedStatements(connection);
-  return (fn) =>
+  return <T>(fn: (statements: Statements) => Promise<T>) =>
     mutex.run(async () => {
-      if (yieldWhileBusy) await beginWithoutBlocking(connection);
-      else connection.exec("BEGIN IMMEDIATE");
+      // Wrapped, so that a body that throws before its first await is rolled back like any other.
+      const running = await beginImmediate(connection, yieldWhileBusy, () => ({
+        result: new Promise<T>((resolve) => resolve(fn(statements))),
+      }));
       try {
-        const result = await fn(statements);
+        const result = await running.result;
         connection.exec("COMMIT");
         return result;
       } catch (error) {
-        if (connection.inTransaction) connection.exec("ROLLBACK");
-        throw error;
+        rollBack(connection, error);
       }
     });
 }
@@ -383,17 +406,16 @@ export function openWriter(
   return {
     writeStatements: nativeWriteStatements(connection, mutex, { yieldWhileBusy: logWriter }),
     writeAtOnce: (statements) =>
-      mutex.run(async () => {
-        if (logWriter) await beginWithoutBlocking(connection);
-        else connection.exec("BEGIN IMMEDIATE");
-        try {
-          for (const statement of statements) prepare(statement.sql).run(statement.args);
-          connection.exec("COMMIT");
-        } catch (error) {
-          if (connection.inTransaction) connection.exec("ROLLBACK");
-          throw error;
-        }
-      }),
+      mutex.run(() =>
+        beginImmediate(connection, logWriter, () => {
+          try {
+            for (const statement of statements) prepare(statement.sql).run(statement.args);
+            connection.exec("COMMIT");
+          } catch (error) {
+            rollBack(connection, error);
+          }
+        })
+      ),
     close: () => connection.close(),
   };
 }
