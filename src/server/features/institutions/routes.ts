@@ -21,6 +21,7 @@ import {
   searchRoutingCodes,
   searchSwiftCodes,
 } from "./service.ts";
+import { TrigramShares } from "./narrowed_search.ts";
 import { SearchTexts } from "./search_texts.ts";
 import { type CachedPage, PageCache } from "./page_cache.ts";
 import type { InstitutionListQuery } from "./schemas.ts";
@@ -44,10 +45,11 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const counts = createCountCache();
   const texts = new SearchTexts(db.statements);
+  const shares = new TrigramShares(db.statements);
   const pages = new PageCache(db.epochs);
   const listPage = (query: InstitutionListQuery): Promise<CachedPage> =>
     pages.get(query, async () => {
-      const page = await listInstitutions(db.read, query, counts, texts);
+      const page = await listInstitutions(db.read, query, counts, texts, shares);
       return { body: JSON.stringify(page.items), total: page.total };
     });
 

@@ -15,6 +15,7 @@ import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import { orderBySql } from "../../list_sorting.ts";
+import { ftsPhrase, narrowingPiece, type TrigramShares } from "./narrowed_search.ts";
 import type { SearchTexts } from "./search_texts.ts";
 import { type SearchableText, TextMatcher } from "./text_matcher.ts";
 import {
@@ -24,6 +25,8 @@ import {
   type InstitutionSortKey,
   TRIGRAM_MIN_QUERY_LENGTH,
 } from "./schemas.ts";
+
+export { ftsPhrase };
 
 export const AUDIT_ENTITY_TYPE = "institution";
 export const REGISTRATION_NUMBER_TAKEN = "An institution with this registration number already exists";
@@ -78,11 +81,6 @@ const COLUMNS = sql.raw(`i.id, i.name, i.type, i.registration_number AS registra
   i.swift_participant AS swiftParticipant, i.swift_membership_type AS swiftMembershipType, i.status,
   i.created_at AS createdAt, i.updated_at AS updatedAt, i.created_by AS createdBy`);
 
-/** The text as one literal FTS5 phrase: quoted, embedded quotes doubled, so no query syntax applies. */
-export function ftsPhrase(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
-}
-
 /**
  * The smallest string greater than every string starting with `prefix`, in code-point order
  * (UTF-8 byte order, which SQLite compares): the last character plus one. Null when there is none.
@@ -104,6 +102,8 @@ export function wordPrefixQuery(text: string): string {
   return `${ftsPhrase(text)}*`;
 }
 
+type SearchIndex = "institutions_fts" | "institutions_prefix_fts";
+
 /**
  * One page of an FTS5 index's matches, newest first. Both indexes use the institution's search key
  * as rowid, and keys count downwards in registration order (migration 0102), so ascending rowid is
@@ -113,7 +113,7 @@ export function wordPrefixQuery(text: string): string {
  */
 async function searchIndex(
   db: Queryable,
-  index: "institutions_fts" | "institutions_prefix_fts",
+  index: SearchIndex,
   match: string,
   limit: number,
   offset: number,
@@ -163,6 +163,18 @@ interface JournalRow {
 const textMatcher = new TextMatcher();
 const indexDefinitions = new Map<string, string>();
 
+/** The statement that made the index, which TextMatcher copies to match as the index does. */
+async function indexDefinition(db: Queryable, index: SearchIndex): Promise<string> {
+  let definition = indexDefinitions.get(index);
+  if (definition === undefined) {
+    [{ definition }] = await db.all<{ definition: string }>(
+      sql`SELECT sql AS definition FROM sqlite_master WHERE type = 'table' AND name = ${index}`,
+    );
+    indexDefinitions.set(index, definition);
+  }
+  return definition;
+}
+
 /**
  * How the changes of search versions `from` + 1 … `to` moved a match count: the changed institutions
  * that match now, less those whose text at `from` (each one's first journal row keeps it) matched
@@ -171,7 +183,7 @@ const indexDefinitions = new Map<string, string>();
  */
 export async function countChange(
   db: Queryable,
-  index: "institutions_fts" | "institutions_prefix_fts",
+  index: SearchIndex,
   match: string,
   from: number,
   to: number,
@@ -187,13 +199,7 @@ export async function countChange(
   for (const change of changes) {
     if (!atFrom.has(change.institutionId)) atFrom.set(change.institutionId, change);
   }
-  let definition = indexDefinitions.get(index);
-  if (definition === undefined) {
-    [{ definition }] = await db.all<{ definition: string }>(
-      sql`SELECT sql AS definition FROM sqlite_master WHERE type = 'table' AND name = ${index}`,
-    );
-    indexDefinitions.set(index, definition);
-  }
+  const definition = await indexDefinition(db, index);
   const matchedBefore = textMatcher.count(
     definition,
     match,
@@ -213,6 +219,47 @@ export async function countChange(
     FROM institutions WHERE id IN (${sql.join([...atFrom.keys()].map((id) => sql`${id}`), sql`, `)})`);
   const matchedNow = textMatcher.count(definition, match, current);
   return matchedNow - matchedBefore;
+}
+
+/** Past this many rows holding the piece, the whole text is looked up in the index instead. */
+export const MAX_NARROWED_CANDIDATES = 200;
+
+/**
+ * A substring search by the piece of its text that leaves out common trigrams (narrowed_search.ts):
+ * the rows holding the piece, newest first, and of those the ones whose texts match the whole text,
+ * checked as the index checks them. All of them are checked, so the total is exact. Null when the
+ * text has no such piece, or the piece is in more than MAX_NARROWED_CANDIDATES rows.
+ */
+async function narrowedSearch(
+  db: Queryable,
+  shares: TrigramShares,
+  search: string,
+  limit: number,
+  offset: number,
+): Promise<Page<Institution> | null> {
+  const piece = await narrowingPiece(shares, search);
+  if (piece === null) return null;
+  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS}
+    FROM (SELECT rowid AS search_key FROM institutions_fts WHERE institutions_fts MATCH ${ftsPhrase(piece)}
+      ORDER BY rowid LIMIT ${MAX_NARROWED_CANDIDATES + 1}) f
+    JOIN institution_search_keys k ON k.search_key = f.search_key
+    JOIN institutions i ON i.id = k.institution_id
+    ORDER BY f.search_key`);
+  if (rows.length > MAX_NARROWED_CANDIDATES) return null;
+  // As the triggers give them to the index.
+  const texts = rows.map((row) => ({
+    name: row.name,
+    registrationNumber: row.registrationNumber,
+    licenseNumber: row.licenseNumber ?? "",
+    emailAddress: row.emailAddress,
+  }));
+  const matching = textMatcher.matching(
+    await indexDefinition(db, "institutions_fts"),
+    ftsPhrase(search),
+    texts,
+  );
+  const matches = rows.filter((_, position) => matching.has(position));
+  return { items: matches.slice(offset, offset + limit).map(toInstitution), total: matches.length };
 }
 
 export const MAX_CACHED_COUNTS = 256;
@@ -293,6 +340,7 @@ export async function listInstitutions(
   query: InstitutionListQuery,
   counts?: CountCache,
   texts?: SearchTexts,
+  shares?: TrigramShares,
 ): Promise<Page<Institution>> {
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
@@ -309,6 +357,8 @@ export async function listInstitutions(
     return { items: rows.map(toInstitution), total };
   }
   if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
+    const narrowed = shares && await narrowedSearch(db, shares, search, limit, offset);
+    if (narrowed) return narrowed;
     return await searchIndex(
       db,
       "institutions_fts",

@@ -24,7 +24,12 @@ export class TextMatcher {
 
   /** How many of `texts` the index defined by `createSql` matches for the FTS5 query `match`. */
   count(createSql: string, match: string, texts: readonly SearchableText[]): number {
-    if (texts.length === 0) return 0;
+    return this.matching(createSql, match, texts).size;
+  }
+
+  /** The positions in `texts` of those the index defined by `createSql` matches for `match`. */
+  matching(createSql: string, match: string, texts: readonly SearchableText[]): Set<number> {
+    if (texts.length === 0) return new Set();
     const db = this.#db ??= new NativeDatabase(":memory:");
     if (this.#definedAs !== createSql) {
       db.exec(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
@@ -37,18 +42,19 @@ export class TextMatcher {
       this.#definedAs = createSql;
     }
     const insert = db.prepare(
-      `INSERT INTO ${SCRATCH_TABLE} (name, registration_number, license_number, email_address) VALUES (?, ?, ?, ?)`,
+      `INSERT INTO ${SCRATCH_TABLE} (rowid, name, registration_number, license_number, email_address)
+        VALUES (?, ?, ?, ?, ?)`,
     );
     db.exec("BEGIN");
     try {
-      for (const text of texts) {
-        insert.run([text.name, text.registrationNumber, text.licenseNumber, text.emailAddress]);
+      for (const [position, text] of texts.entries()) {
+        insert.run([position, text.name, text.registrationNumber, text.licenseNumber, text.emailAddress]);
       }
-      const row = db.prepare(`SELECT count(*) AS total FROM ${SCRATCH_TABLE} WHERE ${SCRATCH_TABLE} MATCH ?`)
-        .get([match]) as { total: number };
-      return row.total;
+      const rows = db.prepare(`SELECT rowid AS position FROM ${SCRATCH_TABLE} WHERE ${SCRATCH_TABLE} MATCH ?`)
+        .all([match]) as { position: number }[];
+      return new Set(rows.map((row) => row.position));
     } finally {
-      // Nothing is kept: the next count starts from an empty table.
+      // Nothing is kept: the next call starts from an empty table.
       db.exec("ROLLBACK");
     }
   }
