@@ -25,7 +25,7 @@ import {
   searchKindRows,
   TYPE_WORDS,
 } from "./institutions_search.ts";
-import { clockTicksPerSecond, cpuTicks, LOAD_CPU, pinProcess, SERVER_CPU } from "./lib/cpu.ts";
+import { clockTicksPerSecond, LOAD_CPU, pinProcess, SERVER_CPU, settledCpuTicks } from "./lib/cpu.ts";
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber, renderTerminalTable } from "./lib/report.ts";
 import {
   BENCH_INSTITUTION_COUNT,
@@ -61,29 +61,6 @@ const ONLY = Deno.env.get("INSTITUTIONS_COST_ONLY");
 interface Sample {
   wrk: WrkResult;
   usPerRequest: number;
-}
-
-/** How often, and for how long at most, settledCpuTicks() looks for the server to go quiet. */
-const SETTLE_POLL_MS = 250;
-const SETTLE_MAX_MS = 60_000;
-/** At most this many clock ticks per poll (4% of a core at 100 ticks/s) counts as quiet. */
-const QUIET_TICKS_PER_POLL = 1;
-
-/**
- * The server's CPU ticks once it has finished the work its requests left behind. The request log's
- * thread writes a run's entries after wrk has its answers (redacting each search page's JSON takes
- * it longer than the serving takes), and that work belongs to the run: read at the end of wrk, a
- * fast run's cost would spill into the next run's figure.
- */
-async function settledCpuTicks(pid: number): Promise<number> {
-  let last = await cpuTicks(pid);
-  for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-    const now = await cpuTicks(pid);
-    if (now - last <= QUIET_TICKS_PER_POLL) return now;
-    last = now;
-  }
-  return last;
 }
 
 /**

@@ -32,6 +32,11 @@ export async function pinProcess(pid: number, cpu: number): Promise<void> {
   await run(TASKSET_PATH, ["-a", "-p", "-c", String(cpu), String(pid)]);
 }
 
+/** Lets every thread of the process run on any core again. */
+export async function unpinProcess(pid: number): Promise<void> {
+  await run(TASKSET_PATH, ["-a", "-p", "-c", `0-${navigator.hardwareConcurrency - 1}`, String(pid)]);
+}
+
 /** utime + stime of the whole process (every thread), in clock ticks. */
 export async function cpuTicks(pid: number): Promise<number> {
   const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
@@ -39,4 +44,27 @@ export async function cpuTicks(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 (utime) and 15 (stime) of proc(5); fields[0] is field 3.
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** How often, and for how long at most, settledCpuTicks() looks for the server to go quiet. */
+const SETTLE_POLL_MS = 250;
+const SETTLE_MAX_MS = 60_000;
+/** At most this many clock ticks per poll (4% of a core at 100 ticks/s) counts as quiet. */
+const QUIET_TICKS_PER_POLL = 1;
+
+/**
+ * The server's CPU ticks once it has finished the work its requests left behind. The request log
+ * writes a run's last entries after wrk has its answers (a regional node sends them to the primary
+ * and pulls them back with its next sync), and that work belongs to the run: read at the end of wrk,
+ * a fast run's cost would spill into the next run's figure.
+ */
+export async function settledCpuTicks(pid: number): Promise<number> {
+  let last = await cpuTicks(pid);
+  for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const now = await cpuTicks(pid);
+    if (now - last <= QUIET_TICKS_PER_POLL) return now;
+    last = now;
+  }
+  return last;
 }

@@ -3,6 +3,7 @@
  * regional nodes, each regional node behind a delaying relay on loopback.
  */
 import assert from "node:assert/strict";
+import NativeDatabase from "libsql";
 import { crossRegionLimitBound } from "../../src/domain/public_api.ts";
 import { openAccount } from "../helpers/http_staff.ts";
 import { call, type Cluster, signIn, startCluster, TEST_SYNC_INTERVAL_MS, within } from "./support/cluster.ts";
@@ -220,6 +221,54 @@ Deno.test({
         );
         assert.ok(elapsedMs <= PROPAGATION_BOUND_MS, `${elapsedMs} ms`);
       });
+
+      await t.step(
+        "every request served at a regional node reaches the primary's request log, once",
+        async () => {
+          const cookie = await signIn(north.server.baseUrl);
+          const tag = `log-test-${crypto.randomUUID().slice(0, 8)}`;
+          const requests = 1_200;
+          const concurrency = 40;
+          for (let start = 0; start < requests; start += concurrency) {
+            const answers = await Promise.all(Array.from({ length: concurrency }, (_, k) =>
+              call(
+                north.server.baseUrl,
+                "GET",
+                `/api/institutions?limit=1&search=${tag}`,
+                cookie,
+                undefined,
+                {
+                  "user-agent": `${tag} ${start + k}`,
+                },
+              )));
+            assert.deepEqual(
+              new Set(answers.map((answer) => answer.status)),
+              new Set([200]),
+            );
+          }
+          // Headquarters' replica holds what the primary committed, within the sync interval.
+          const replica = new NativeDatabase(`${cluster.dir}/nodes/headquarters/replica.db`, {
+            readonly: true,
+          });
+          try {
+            const logged = () =>
+              replica.prepare(`SELECT count(*) AS rows, count(DISTINCT user_agent) AS agents,
+              sum(endpoint = '/api/institutions' AND method = 'GET') AS paths,
+              sum(response_status = 200 AND typeof(response_status) = 'integer') AS answered
+              FROM api_logs WHERE user_agent LIKE ? || ' %'`).get([tag]) as Record<string, number>;
+            await within(10_000, () => Promise.resolve(logged().rows >= requests));
+            const { rows, agents, paths, answered } = logged();
+            assert.deepEqual({ rows, agents, paths, answered }, {
+              rows: requests,
+              agents: requests,
+              paths: requests,
+              answered: requests,
+            });
+          } finally {
+            replica.close();
+          }
+        },
+      );
 
       await t.step("the hourly key limit across regions stays within the documented bound", async () => {
         const created = await call(cluster.headquarters.baseUrl, "POST", "/api/api-keys", hqCookie, {

@@ -24,11 +24,19 @@ import {
   type CapturedRequest,
   logRowInserts,
   type LogRow,
+  logRowsInsertFromJson,
   logRowsOf,
 } from "./request_log_rows.ts";
 
 export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
+/**
+ * Entries per batch when the log is written to the primary over the network (the replicated
+ * roles): a batch costs a round trip, so at 500 a regional node behind an 80 ms round trip wrote
+ * about 5,500 entries a second, while it served 16,000 requests a second and dropped the rest once
+ * its queue was full (bench/replication.ts's read runs).
+ */
+export const API_LOG_REMOTE_BATCH_ENTRIES = 5_000;
 /**
  * Building a batch's rows yields to requests once a turn of the event loop has spent this long on
  * it: a row costs a few µs, or 100 µs and more for a long answer not logged before (a page of
@@ -237,18 +245,23 @@ export class RequestLog {
     // and the transaction holds the database's write lock for every other connection. They are
     // built across turns of the event loop: a batch of search answers took 50–100 ms to redact at
     // once, and every request waited behind it (p99 of the institution search bench 90+ ms).
+    const writer = this.#writer;
     const rows: LogRow[] = [];
+    // To the primary over the network, each row is made JSON as it is built: JSON.stringify of a
+    // whole batch at once stops the event loop as long as building it would.
+    const rowsJson: string[] = [];
     let turnStartedMs = performance.now();
     for (let start = 0; start < batch.length; start += ROWS_PER_SLICE) {
       if (performance.now() - turnStartedMs >= API_LOG_ROW_BUILDING_PER_TURN_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         turnStartedMs = performance.now();
       }
-      rows.push(...logRowsOf(batch.slice(start, start + ROWS_PER_SLICE)));
+      const built = logRowsOf(batch.slice(start, start + ROWS_PER_SLICE));
+      if (writer !== null) rows.push(...built);
+      else for (const row of built) rowsJson.push(JSON.stringify(row));
     }
-    const writer = this.#writer;
     if (writer !== null) await writer.writeAtOnce(logRowInserts(rows));
-    else await this.#db.writeBatch(logRowInserts(rows));
+    else await this.#db.writeBatch([logRowsInsertFromJson(rowsJson)]);
   }
 
   #clearTimer(): void {
@@ -258,8 +271,11 @@ export class RequestLog {
 
   async #writeQueued(): Promise<void> {
     this.#clearTimer();
+    const batchEntries = this.#db.writesLocal
+      ? this.#settings.flushBatchEntries
+      : Math.max(this.#settings.flushBatchEntries, API_LOG_REMOTE_BATCH_ENTRIES);
     while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#settings.flushBatchEntries);
+      const batch = this.#queue.splice(0, batchEntries);
       try {
         await this.#write(batch);
       } catch (error) {
