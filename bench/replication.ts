@@ -98,10 +98,13 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
 
     const local = readPaths(standalone.baseUrl, standaloneCookie, standaloneCode);
     const regional = readPaths(north.server.baseUrl, northCookie, clusterCode);
-    // The two nodes under test share one core, wrk has the other; the primary, headquarters and the
-    // other region stand for other machines, so only each node's own CPU time is charged to it.
-    await pinProcess(standalone.pid, SERVER_CPU);
-    await pinProcess(north.server.pid, SERVER_CPU);
+    // The two nodes under test share one core; wrk, the primary, headquarters and the other region
+    // have the other. Those three stand for other machines, so only each node's own CPU time is
+    // charged to it.
+    const underTest = [standalone.pid, north.server.pid];
+    const elsewhere = [cluster.primary.process.pid, cluster.headquarters.pid, south.server.pid];
+    for (const pid of underTest) await pinProcess(pid, SERVER_CPU);
+    for (const pid of elsewhere) await pinProcess(pid, LOAD_CPU);
     const ticksPerSecond = await clockTicksPerSecond();
     const measured = async (pid: number, request: WrkRequest) => {
       const before = await settledCpuTicks(pid);
@@ -141,8 +144,7 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
     }
 
     // The sweeps and propagations measure latency, with every core free as before.
-    await unpinProcess(standalone.pid);
-    await unpinProcess(north.server.pid);
+    for (const pid of [...underTest, ...elsewhere]) await unpinProcess(pid);
     log(`manual sweeps at a regional node over a ${ROUND_TRIP_MS} ms round trip…`);
     const account = (accountNumber: string, accountType: string, currentBalance: string) =>
       openAccount(cluster.headquarters.baseUrl, hqCookie, {
