@@ -31,16 +31,19 @@ function hostOf(url: string): string {
  * V8 flags for the server process (docs/bench.md, "Where the time goes"):
  * - semi-spaces of 4 MiB (V8 grows each to 16 MiB or more under load): 30 MiB or more off the peak
  *   memory of the CPU-cost runs at no measurable CPU;
- * - the old generation grows to twice what survived its last full collection before the next one
- *   (--heap-growing-percent=100), not by V8's factor of up to 4: under load it reached about 100 MiB
+ * - the old generation grows by half what survived its last full collection before the next one
+ *   (--heap-growing-percent=50), not by V8's factor of up to 4: under load it reached about 100 MiB
  *   before each collection, of which 27–36 MiB survived. Each collection costs 10–20 ms, mostly in
- *   increments on this thread: at 50% the regional manual sweep's p50 rose from 115–118 to 122–127 ms
- *   (its target is 120), at 25% with 2 MiB semi-spaces every request paid 20–25 µs more;
+ *   increments on this thread. At 100% the CPU-cost runs peaked at 146–151 MiB, over or at their
+ *   150 MiB target; at 50%, about 138 MiB with the same CPU per request. 50% had raised the regional
+ *   manual sweep's p50 to 122–127 ms (target 120) while a regional node's request-log backlog still
+ *   held the primary's write lock; with that backlog gone it measured 103–110 ms. At 25% with 2 MiB
+ *   semi-spaces every request paid 20–25 µs more;
  * - --expose-gc, so that passwords.ts can queue a full collection after each argon2id run, whose
  *   19 MiB of WebAssembly memory otherwise stayed resident until the next one.
  * No hard cap (--max-old-space-size): a large report or search must slow the process down, not end it.
  */
-export const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=4,--heap-growing-percent=100,--expose-gc";
+export const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=4,--heap-growing-percent=50,--expose-gc";
 
 export function serverPermissions(env: Record<string, string | undefined>): string[] {
   const config = loadConfig(env);

@@ -3,8 +3,9 @@
  * a search: they are put in an in-memory FTS5 table made by the very statement that made the index
  * (read from sqlite_master, its name changed), so they are tokenized, folded and matched exactly as
  * the index does. Used to bring a cached match count up to date from the search journal (migration
- * 1251). Asking the index itself about one rowid walks the doclists up to that rowid: about as slow
- * as the count for the oldest institutions.
+ * 1251), and to check a search's whole text on the rows its rare piece found (narrowed_search.ts).
+ * Asking the index itself about one rowid walks the doclists up to that rowid: about as slow as the
+ * count for the oldest institutions.
  */
 import NativeDatabase from "libsql";
 
