@@ -4,7 +4,7 @@
  * FTS5 matches a phrase by walking the doclists of all its trigrams in step, so a trigram found in
  * most rows costs most of the query even when the phrase matches one row: "LIC-1234567" takes 6–7 ms
  * at 1,000,000 institutions ("lic" and "ic-" are in two thirds of them), its digits alone 0.7 ms.
- * The piece is the longest run of the text's trigrams that none of them is common; the service looks
+ * The piece is the longest run of the text's trigrams none of which is common; the service looks
  * it up, then checks the whole text on the few rows it finds (TextMatcher, with the index's own
  * tokenizer), so the answer is exactly the whole phrase's.
  *
