@@ -105,6 +105,27 @@ export function wordPrefixQuery(text: string): string {
 type SearchIndex = "institutions_fts" | "institutions_prefix_fts";
 
 /**
+ * The institutions of the index's matches `offset` … `offset + limit - 1`, newest first. The page is
+ * cut from the index's rowids alone, then joined: with the joins inside, SQLite runs them for every
+ * skipped row of a deep OFFSET too.
+ */
+function matchedRows(
+  db: Queryable,
+  index: SearchIndex,
+  match: string,
+  limit: number,
+  offset: number,
+): Promise<InstitutionRow[]> {
+  const table = sql.raw(index);
+  return db.all<InstitutionRow>(sql`SELECT ${COLUMNS}
+    FROM (SELECT rowid AS search_key FROM ${table} WHERE ${table} MATCH ${match}
+      ORDER BY rowid LIMIT ${limit} OFFSET ${offset}) f
+    JOIN institution_search_keys k ON k.search_key = f.search_key
+    JOIN institutions i ON i.id = k.institution_id
+    ORDER BY f.search_key`);
+}
+
+/**
  * One page of an FTS5 index's matches, newest first. Both indexes use the institution's search key
  * as rowid, and keys count downwards in registration order (migration 0102), so ascending rowid is
  * newest first: FTS5 walks its doclists forwards and stops after `limit` rows, with no sort. The
@@ -121,14 +142,7 @@ async function searchIndex(
   countElsewhere?: () => Promise<number | null>,
 ): Promise<Page<Institution>> {
   const table = sql.raw(index);
-  // The page is cut from the index's rowids alone, then joined: with the joins inside, SQLite runs
-  // them for every skipped row of a deep OFFSET too.
-  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS}
-    FROM (SELECT rowid AS search_key FROM ${table} WHERE ${table} MATCH ${match}
-      ORDER BY rowid LIMIT ${limit} OFFSET ${offset}) f
-    JOIN institution_search_keys k ON k.search_key = f.search_key
-    JOIN institutions i ON i.id = k.institution_id
-    ORDER BY f.search_key`);
+  const rows = await matchedRows(db, index, match, limit, offset);
   const count = async () =>
     await countElsewhere?.() ??
       (await db.all<{ total: number }>(
@@ -239,12 +253,7 @@ async function narrowedSearch(
 ): Promise<Page<Institution> | null> {
   const piece = await narrowingPiece(shares, search);
   if (piece === null) return null;
-  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS}
-    FROM (SELECT rowid AS search_key FROM institutions_fts WHERE institutions_fts MATCH ${ftsPhrase(piece)}
-      ORDER BY rowid LIMIT ${MAX_NARROWED_CANDIDATES + 1}) f
-    JOIN institution_search_keys k ON k.search_key = f.search_key
-    JOIN institutions i ON i.id = k.institution_id
-    ORDER BY f.search_key`);
+  const rows = await matchedRows(db, "institutions_fts", ftsPhrase(piece), MAX_NARROWED_CANDIDATES + 1, 0);
   if (rows.length > MAX_NARROWED_CANDIDATES) return null;
   // As the triggers give them to the index.
   const texts = rows.map((row) => ({
