@@ -1,12 +1,12 @@
 /**
  * The per-request session query through the libSQL client (prepared anew on every call) against
- * the same query prepared once (Database.statements in src/server/db.ts), on one database file.
+ * the same query prepared once (Database.statements in src/server/db/database.ts), on one database file.
  *
  * Part of `deno task bench`; alone: `node_modules/.bin/deno run -A bench/db_statements.ts`.
  */
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../src/server/db.ts";
-import { migrate } from "../src/server/migrate.ts";
+import { openDatabase } from "../src/server/db/database.ts";
+import { migrate } from "../src/server/db/migrate.ts";
 import { BENCH_QUICK, type BenchRow, formatNumber } from "./lib/report.ts";
 
 const CALLS = BENCH_QUICK ? 5_000 : 50_000;

@@ -10,12 +10,12 @@
  */
 import { createClient, type InValue } from "@libsql/client";
 import { SYSTEM_USER_ID } from "../db/schema.ts";
-import { prepareAuditChain } from "../src/server/audit_rekey.ts";
+import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase, openWriter } from "../src/server/db.ts";
+import { openDatabase, openWriter } from "../src/server/db/database.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
 import { executeManualSweep } from "../src/server/features/sweeps/service.ts";
-import { migrate } from "../src/server/migrate.ts";
+import { migrate } from "../src/server/db/migrate.ts";
 import { BENCH_QUICK, type BenchRow, formatNumber } from "./lib/report.ts";
 import { median } from "./lib/wrk.ts";
 
@@ -26,7 +26,7 @@ const WARMUP_SWEEPS = 30;
 const SWEEP_AMOUNT_MINOR = 1n;
 /** 1,000,000,000.00: far more than the run can sweep at 0.01 each. */
 const OPENING_BALANCE_MINOR = 100_000_000_000;
-/** The pragmas src/server/db.ts sets on every connection, so both loops pay the same fsyncs. */
+/** The pragmas src/server/db/database.ts sets on every connection, so both loops pay the same fsyncs. */
 const PRAGMAS = [
   "PRAGMA journal_mode = WAL",
   "PRAGMA foreign_keys = ON",

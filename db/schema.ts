@@ -359,7 +359,7 @@ export const sweepScheduleLeases = sqliteTable("sweep_schedule_leases", {
 /**
  * One counter per topic ("auth", "routing_codes", "institutions") that triggers bump on every change
  * to the rows a process caches for that topic (db/migrations/0003_change_epochs.sql and 1250,
- * src/server/change_epochs.ts).
+ * src/server/db/change_epochs.ts).
  */
 export const changeEpochs = sqliteTable("change_epochs", {
   topic: text("topic").primaryKey(),

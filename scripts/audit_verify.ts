@@ -3,13 +3,13 @@
  * trail's keyed hash chain is intact (naming the first broken row), and that every signed
  * checkpoint of AUDIT_CHECKPOINT_FILE still matches the trail. Exits 1 on any failure.
  */
-import { missingAppendOnlyTriggers, verifyAuditChain } from "../src/server/audit.ts";
-import { useAuditChainKey } from "../src/server/audit_chain_key.ts";
-import { verifyAuditCheckpoints } from "../src/server/audit_checkpoints.ts";
+import { missingAppendOnlyTriggers, verifyAuditChain } from "../src/server/audit/trail.ts";
+import { useAuditChainKey } from "../src/server/audit/chain_key.ts";
+import { verifyAuditCheckpoints } from "../src/server/audit/checkpoints.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { sql } from "drizzle-orm";
-import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
-import { type Database, isFileUrl } from "../src/server/db.ts";
+import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
+import { type Database, isFileUrl } from "../src/server/db/database.ts";
 
 const config = loadConfig();
 

@@ -7,11 +7,11 @@ import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { SYSTEM_USER_ID, users } from "../db/schema.ts";
 import { resetSecondFactor } from "../src/server/auth/second_factor.ts";
-import { writeAuditCheckpoint } from "../src/server/audit_checkpoints.ts";
-import { prepareAuditChain } from "../src/server/audit_rekey.ts";
-import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
+import { writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
+import { prepareAuditChain } from "../src/server/audit/rekey.ts";
+import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { migrate } from "../src/server/migrate.ts";
+import { migrate } from "../src/server/db/migrate.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { email: { type: "string" } } });
 if (!values.email) {

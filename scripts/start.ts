@@ -48,7 +48,7 @@ export const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=4,--heap-growin
 export function serverPermissions(env: Record<string, string | undefined>): string[] {
   const config = loadConfig(env);
   const dataDir = absolute(config.dataDir);
-  // The audit checkpoints live outside the data folder (src/server/audit_checkpoints.ts).
+  // The audit checkpoints live outside the data folder (src/server/audit/checkpoints.ts).
   const writable = [dataDir, databaseDir(config.databaseUrl), absolute(config.auditCheckpointFile)]
     .filter((path): path is string => path !== null);
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);

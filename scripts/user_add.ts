@@ -8,12 +8,12 @@ import { parseArgs } from "node:util";
 import { isRole, ROLES } from "../src/domain/access.ts";
 import { createUser } from "../src/server/auth/users.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openConfiguredDatabase } from "../src/server/bootstrap.ts";
-import { AppError } from "../src/server/errors.ts";
-import { migrate } from "../src/server/migrate.ts";
-import { AuditTrailIntegrityError } from "../src/server/audit.ts";
-import { writeAuditCheckpoint } from "../src/server/audit_checkpoints.ts";
-import { prepareAuditChain } from "../src/server/audit_rekey.ts";
+import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
+import { AppError } from "../src/server/http/errors.ts";
+import { migrate } from "../src/server/db/migrate.ts";
+import { AuditTrailIntegrityError } from "../src/server/audit/trail.ts";
+import { writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
+import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

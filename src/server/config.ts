@@ -1,6 +1,6 @@
 /** Every setting the server reads from the environment, parsed once at start. */
 import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
-import { parseTrustProxy, type ProxyTrust } from "./client_address.ts";
+import { parseTrustProxy, type ProxyTrust } from "./http/client_address.ts";
 
 export const DEFAULT_PORT = 5000;
 export const DEFAULT_HOST = "127.0.0.1";

@@ -1,12 +1,12 @@
 /** Entry point: `deno task start` runs this with narrow permissions (see scripts/start.ts). */
-import { createApp } from "./app.ts";
-import { useAuditChainKey } from "./audit_chain_key.ts";
-import { startAuditCheckpoints } from "./audit_checkpoints.ts";
-import { bootstrap } from "./bootstrap.ts";
+import { createApp } from "./http/app.ts";
+import { useAuditChainKey } from "./audit/chain_key.ts";
+import { startAuditCheckpoints } from "./audit/checkpoints.ts";
+import { bootstrap } from "./startup/bootstrap.ts";
 import { loadConfig } from "./config.ts";
-import type { AppDeps } from "./context.ts";
+import type { AppDeps } from "./http/context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
-import { trustForwardingNodes } from "./forwarding.ts";
+import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 

@@ -12,8 +12,8 @@ import {
   AuditTrailIntegrityError,
   type ChainFields,
   verifyAuditChain,
-} from "../../src/server/audit.ts";
-import { openDatabase, type Tx } from "../../src/server/db.ts";
+} from "../../src/server/audit/trail.ts";
+import { openDatabase, type Tx } from "../../src/server/db/database.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const CARD = "4111 1111 1111 1111";

@@ -9,10 +9,10 @@ import {
   missingAppendOnlyTriggers,
   recordAudit,
   verifyAuditChain,
-} from "../../src/server/audit.ts";
-import { useAuditChainKey } from "../../src/server/audit_chain_key.ts";
-import { verifyAuditCheckpoints, writeAuditCheckpoint } from "../../src/server/audit_checkpoints.ts";
-import type { Queryable } from "../../src/server/db.ts";
+} from "../../src/server/audit/trail.ts";
+import { useAuditChainKey } from "../../src/server/audit/chain_key.ts";
+import { verifyAuditCheckpoints, writeAuditCheckpoint } from "../../src/server/audit/checkpoints.ts";
+import type { Queryable } from "../../src/server/db/database.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 

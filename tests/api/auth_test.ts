@@ -154,7 +154,7 @@ Deno.test("a disabled user's live session answers 401 at once", async () => {
 Deno.test("a second bootstrap on the same database creates no second admin and applies no migration", async () => {
   const t = await createTestApp();
   try {
-    const { bootstrap } = await import("../../src/server/bootstrap.ts");
+    const { bootstrap } = await import("../../src/server/startup/bootstrap.ts");
     const again = await bootstrap(t.deps.config, () => {});
     const count = await again.db.read.all<{ n: number }>(sql`SELECT count(*) AS n FROM users WHERE email = ${ADMIN_EMAIL}`);
     assert.deepEqual(count[0].n, 1);

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import NativeDatabase from "libsql";
 import { routingCodes, sessions, users } from "../../db/schema.ts";
 import { KeyUsageStore, usageBucket } from "../../src/server/api_access/usage_store.ts";
-import { ChangeEpochs, EpochCache } from "../../src/server/change_epochs.ts";
-import type { Statements } from "../../src/server/db.ts";
+import { ChangeEpochs, EpochCache } from "../../src/server/db/change_epochs.ts";
+import type { Statements } from "../../src/server/db/statements.ts";
 import { ADMIN_EMAIL, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { createKey, seedLookupData, withKey } from "./api_access_helpers.ts";
 

@@ -1,4 +1,4 @@
-/** The prepared-statement handles of src/server/db.ts against a real database file. */
+/** The prepared-statement handles of src/server/db/database.ts against a real database file. */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import {
@@ -9,7 +9,7 @@ import {
   openDatabase,
   openWriter,
   statementsOf,
-} from "../../src/server/db.ts";
+} from "../../src/server/db/database.ts";
 
 async function withDatabase(fn: (db: Database) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "cbr-statements-" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { createTestApp } from "../helpers/test_app.ts";
 
 const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import registry from "../../db/seed/iban_registry_r102.json" with { type: "json" };
 import { auditTrail, ibanConfigs, SYSTEM_USER_ID } from "../../db/schema.ts";
 import { createUser } from "../../src/server/auth/users.ts";
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { FORMAT_RECHECK_MS } from "../../src/server/features/iban/format_cache.ts";
 import { ibanRegistrySeeder } from "../../src/server/features/iban/seed.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import {
   countChange,
   createCountCache,

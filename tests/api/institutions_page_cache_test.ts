@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { type CachedPage, PageCache, pageKey } from "../../src/server/features/institutions/page_cache.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";

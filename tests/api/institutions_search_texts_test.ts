@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { type Database, openDatabase } from "../../src/server/db.ts";
+import { type Database, openDatabase } from "../../src/server/db/database.ts";
 import { SearchTexts, sqliteFolds } from "../../src/server/features/institutions/search_texts.ts";
 import { ftsPhrase, insertInstitution } from "../../src/server/features/institutions/service.ts";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";

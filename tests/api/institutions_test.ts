@@ -7,7 +7,7 @@ import {
   type InstitutionStatus,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../src/domain/institution.ts";
-import { verifyAuditChain } from "../../src/server/audit.ts";
+import { verifyAuditChain } from "../../src/server/audit/trail.ts";
 import { DEMO_INSTITUTIONS, institutionsDemoSeeder } from "../../src/server/features/institutions/seed.ts";
 import {
   createCountCache,
@@ -15,8 +15,8 @@ import {
   listInstitutions,
   totalFromPage,
 } from "../../src/server/features/institutions/service.ts";
-import { openDatabase } from "../../src/server/db.ts";
-import { listMigrations, migrate, splitStatements } from "../../src/server/migrate.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
+import { listMigrations, migrate, splitStatements } from "../../src/server/db/migrate.ts";
 import { createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 

@@ -1,6 +1,6 @@
 /** Helpers shared by the ledger, sweep, concurrency and crash tests. */
 import { validateXML } from "xmllint-wasm";
-import type { Database } from "../../src/server/db.ts";
+import type { Database } from "../../src/server/db/database.ts";
 import { approvedBySecondPerson } from "../helpers/staff.ts";
 import { expectJson, type Requester } from "../helpers/test_app.ts";
 

@@ -15,7 +15,7 @@ import {
   swiftCodes,
 } from "../../db/schema.ts";
 import { REPORT_FORMATS, REPORT_TYPES, type ReportFormat, type ReportType } from "../../src/domain/report.ts";
-import { verifyAuditChain } from "../../src/server/audit.ts";
+import { verifyAuditChain } from "../../src/server/audit/trail.ts";
 import { MAX_PDF_ROWS } from "../../src/server/features/reports/service.ts";
 import { createTestApp as createBaseTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 

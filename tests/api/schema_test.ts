@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema.ts";
-import { migrate } from "../../src/server/migrate.ts";
+import { migrate } from "../../src/server/db/migrate.ts";
 import { createTestApp } from "../helpers/test_app.ts";
 
 const tables: SQLiteTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is SQLiteTable =>

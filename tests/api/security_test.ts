@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_BODY_BYTES } from "../../src/server/security.ts";
+import { MAX_BODY_BYTES } from "../../src/server/http/security.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, expectJson } from "../helpers/test_app.ts";
 
 Deno.test("responses carry a Content-Security-Policy that allows no inline script", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { eq, sql } from "drizzle-orm";
 import { TOTP } from "otpauth";
 import { sessions, userRecoveryCodes, userTotp } from "../../db/schema.ts";
-import { clientAddress, parseTrustProxy } from "../../src/server/client_address.ts";
+import { clientAddress, parseTrustProxy } from "../../src/server/http/client_address.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

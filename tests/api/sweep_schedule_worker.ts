@@ -3,7 +3,7 @@
  * run one scheduled occurrence, printing the result as JSON.
  * Usage: deno run -A sweep_schedule_worker.ts DATABASE_URL SCHEDULE OCCURRENCE_ISO INSTANCE_ID
  */
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { runScheduledOccurrence } from "../../src/server/features/sweeps/scheduler.ts";
 import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 

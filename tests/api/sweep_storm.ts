@@ -3,8 +3,8 @@
  * reading the database file directly. Shared by the concurrency and crash tests.
  */
 import assert from "node:assert/strict";
-import { verifyAuditChain } from "../../src/server/audit.ts";
-import { openDatabase } from "../../src/server/db.ts";
+import { verifyAuditChain } from "../../src/server/audit/trail.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 import { reconcile } from "../../src/server/features/ledger/reconciliation.ts";
 import { chainEntriesForAccount, type RecordedSweep, verifyBalanceChain } from "../../src/domain/sweep.ts";

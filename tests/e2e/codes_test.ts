@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { institutions } from "../../db/schema.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
-import { openDatabase } from "../../src/server/db.ts";
+import { openDatabase } from "../../src/server/db/database.ts";
 import { e2eTest, expectAccessible, signIn, type TestServer, withBrowser } from "./helpers.ts";
 
 /** Registers an institution straight into the server's database (a second connection to the same file). */

@@ -47,11 +47,11 @@ if (!chromiumAvailable() && Deno.env.get("CI") !== "true") {
   console.warn(`e2e skipped: chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
 }
 
-export async function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  return port;
+  return Promise.resolve(port);
 }
 
 export interface TestServer {

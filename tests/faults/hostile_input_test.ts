@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { FINTECH_AUDIT_ENTITY } from "../../src/server/features/fintech/service.ts";
-import type { Queryable } from "../../src/server/db.ts";
+import type { Queryable } from "../../src/server/db/database.ts";
 import { createTestApp } from "../helpers/test_app.ts";
 import { stateFingerprint } from "./support/db_state.ts";
 import { hostileBody, hostileQuery, hostileSegment } from "./support/hostile.ts";

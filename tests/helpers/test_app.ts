@@ -2,11 +2,11 @@
  * In-process API testing: a fresh temporary libSQL file per call, the real bootstrap (migrations,
  * first admin, reference seeds; no demo data) and the real Hono app, driven through app.request().
  */
-import { createApp } from "../../src/server/app.ts";
-import { useAuditChainKey } from "../../src/server/audit_chain_key.ts";
-import { bootstrap } from "../../src/server/bootstrap.ts";
+import { createApp } from "../../src/server/http/app.ts";
+import { useAuditChainKey } from "../../src/server/audit/chain_key.ts";
+import { bootstrap } from "../../src/server/startup/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/server/config.ts";
-import type { AppDeps } from "../../src/server/context.ts";
+import type { AppDeps } from "../../src/server/http/context.ts";
 
 export const ADMIN_EMAIL = "admin@centralbank.test";
 export const ADMIN_PASSWORD = "correct-horse-battery";

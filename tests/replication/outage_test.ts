@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
-import { verifyAuditChain } from "../../src/server/audit.ts";
+import { verifyAuditChain } from "../../src/server/audit/trail.ts";
 import { openAccount } from "../helpers/http_staff.ts";
 import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
 

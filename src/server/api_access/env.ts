@@ -1,6 +1,6 @@
 /** Per-request variables of the API access plumbing, on top of the app's own (context.ts). */
 import type { DocumentedEndpoint } from "../../domain/public_api.ts";
-import type { AppEnv } from "../context.ts";
+import type { AppEnv } from "../http/context.ts";
 
 export interface ApiAccessEnv {
   Variables: AppEnv["Variables"] & {

@@ -7,8 +7,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { SYSTEM_USER_ID } from "../../../db/schema.ts";
 import { type DocumentedEndpoint, findDocumentedEndpoint } from "../../domain/public_api.ts";
-import type { SessionUser } from "../context.ts";
-import { AppError } from "../errors.ts";
+import type { SessionUser } from "../http/context.ts";
+import { AppError } from "../http/errors.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import { type ApiKeyIdentity, type ApiKeyResolver, bearerToken } from "./keys.ts";
 

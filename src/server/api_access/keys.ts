@@ -8,7 +8,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { apiKeys } from "../../../db/schema.ts";
 import { encodeApiKey, isWellFormedApiKey } from "../../domain/public_api.ts";
 import { BoundedMap } from "../bounded_map.ts";
-import type { Database } from "../db.ts";
+import type { Database } from "../db/database.ts";
 
 /** Resolved identities kept in memory; beyond this the oldest is forgotten (and re-read when used). */
 export const MAX_CACHED_API_KEYS = 10_000;

@@ -5,7 +5,7 @@
  * authenticateKeys and limitKeyRequests before any route.
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps } from "../context.ts";
+import type { AppDeps } from "../http/context.ts";
 import { envelopeKeyResponses } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import { authenticateApiKeys } from "./key_auth.ts";

@@ -13,10 +13,10 @@ import { setImmediate } from "node:timers";
 import type { Context, MiddlewareHandler } from "hono";
 import { sql } from "drizzle-orm";
 import { SYSTEM_USER_ID } from "../../../db/schema.ts";
-import { recordAudit } from "../audit.ts";
+import { recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
-import { clientIp } from "../context.ts";
-import { type Database, isFileUrl, openWriter } from "../db.ts";
+import { clientIp } from "../http/context.ts";
+import { type Database, isFileUrl, openWriter } from "../db/database.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import {

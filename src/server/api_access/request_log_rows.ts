@@ -11,7 +11,7 @@ import {
   MAX_LOGGED_PAYLOAD_CHARS,
 } from "../../domain/redaction.ts";
 import { BoundedMap } from "../bounded_map.ts";
-import type { BatchStatement } from "../db.ts";
+import type { BatchStatement } from "../db/database.ts";
 
 export const MAX_LOGGED_ENDPOINT_LENGTH = 255;
 /** Long answers whose logged form is kept (at most about 64 × 256 KiB of text, usually far less). */

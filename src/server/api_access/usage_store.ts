@@ -17,8 +17,8 @@ import {
   RATE_LIMIT_WINDOW_MS,
   regionalCountSlack,
 } from "../../domain/public_api.ts";
-import type { Database } from "../db.ts";
-import { AppError } from "../errors.ts";
+import type { Database } from "../db/database.ts";
+import { AppError } from "../http/errors.ts";
 
 /** last_used_at is written when it is older than this, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "../context.ts";
-import { AppError } from "../errors.ts";
+import type { AppDeps, AppEnv } from "../http/context.ts";
+import { AppError } from "../http/errors.ts";
 import { readSessionToken } from "./session_cookie.ts";
 import { sessionLifetime, SessionResolver } from "./sessions.ts";
 

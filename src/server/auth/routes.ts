@@ -9,11 +9,11 @@ import { z } from "zod";
 import { type SecondFactorStage, SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
 import type { Role } from "../../domain/access.ts";
 import { retryAfterSeconds } from "../../domain/sign_in_throttle.ts";
-import { recordAudit } from "../audit.ts";
-import { type AppDeps, type AppEnv, clientIp, requestIsHttps, type SessionUser } from "../context.ts";
-import { AppError } from "../errors.ts";
-import { readManifest } from "../static.ts";
-import { validationError } from "../validation.ts";
+import { recordAudit } from "../audit/trail.ts";
+import { type AppDeps, type AppEnv, clientIp, type SessionUser } from "../http/context.ts";
+import { AppError } from "../http/errors.ts";
+import { readManifest } from "../http/static.ts";
+import { validationError } from "../http/validation.ts";
 import {
   type PageOptions,
   renderEnrolPage,

@@ -11,9 +11,9 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { sessions, signInSettings, userRecoveryCodes, userTotp } from "../../../db/schema.ts";
 import { type SecondFactorPolicy, secondFactorRequired } from "../../domain/sign_in_policy.ts";
-import { recordAudit } from "../audit.ts";
+import { recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
-import type { Database, Queryable, Tx } from "../db.ts";
+import type { Database, Queryable, Tx } from "../db/database.ts";
 import type { Secrets } from "../secrets.ts";
 
 export const TOTP_ISSUER = "Central Bank Registry";

@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
-import { requestIsHttps } from "../context.ts";
+import { requestIsHttps } from "../http/context.ts";
 
 export const SESSION_COOKIE = "cbr_session";
 /** The names a session cookie goes by: plain over http, `__Host-` prefixed over https. */

@@ -7,10 +7,10 @@ import { type Context, Hono } from "hono";
 import { desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { sessions, users } from "../../../db/schema.ts";
-import { recordAudit } from "../audit.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../context.ts";
-import { AppError, notFound } from "../errors.ts";
-import { validate } from "../validation.ts";
+import { recordAudit } from "../audit/trail.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
+import { AppError, notFound } from "../http/errors.ts";
+import { validate } from "../http/validation.ts";
 import { sessionResolver } from "./middleware.ts";
 import { readSessionToken } from "./session_cookie.ts";
 

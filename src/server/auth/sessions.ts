@@ -7,10 +7,10 @@
 import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { type SecondFactorStage, type SessionData, sessions } from "../../../db/schema.ts";
-import { EpochCache } from "../change_epochs.ts";
+import { EpochCache } from "../db/change_epochs.ts";
 import { isRole } from "../../domain/access.ts";
-import type { SessionUser } from "../context.ts";
-import type { Database, Tx } from "../db.ts";
+import type { SessionUser } from "../http/context.ts";
+import type { Database, Tx } from "../db/database.ts";
 
 const TOKEN_BYTES = 32;
 /** Time to give the second factor after the password; the pending session then ends. */

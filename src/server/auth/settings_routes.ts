@@ -7,9 +7,9 @@ import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { signInSettings } from "../../../db/schema.ts";
-import { recordAudit } from "../audit.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../context.ts";
-import { validate } from "../validation.ts";
+import { recordAudit } from "../audit/trail.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
+import { validate } from "../http/validation.ts";
 import { secondFactorPolicy } from "./second_factor.ts";
 
 const settingsBody = z.object({ mfaRequired: z.boolean() }).strict();

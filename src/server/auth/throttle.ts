@@ -15,7 +15,7 @@ import {
   type BackoffState,
   nextAttemptAtMs,
 } from "../../domain/sign_in_throttle.ts";
-import type { Queryable, Tx } from "../db.ts";
+import type { Queryable, Tx } from "../db/database.ts";
 
 export interface ThrottleKey {
   key: string;

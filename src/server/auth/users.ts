@@ -2,10 +2,10 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
 import type { Role } from "../../domain/access.ts";
-import { type Actor, recordAudit } from "../audit.ts";
+import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
-import type { Database, Tx } from "../db.ts";
-import { AppError } from "../errors.ts";
+import type { Database, Tx } from "../db/database.ts";
+import { AppError } from "../http/errors.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
 
 export interface NewUser {

@@ -1,6 +1,6 @@
 /** Opens a data dir's database (the server's own module) and checks the invariants and acknowledged records. */
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../../../src/server/db.ts";
+import { openDatabase } from "../../../src/server/db/database.ts";
 import { useChainKeyOfDatabase } from "../../helpers/test_app.ts";
 import { checkInvariants, type InvariantReport } from "./invariants.ts";
 import type { StormResult } from "./storm.ts";

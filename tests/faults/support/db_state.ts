@@ -4,7 +4,7 @@
  * rate-limit counters, sessions, sign-in throttling) are left out.
  */
 import { sql } from "drizzle-orm";
-import type { Queryable } from "../../../src/server/db.ts";
+import type { Queryable } from "../../../src/server/db/database.ts";
 
 const SIDE_EFFECT_TABLES = /^(api_logs?|.*rate_limit.*|.*_counters?|sessions|login_throttle|.*lease.*)$/;
 

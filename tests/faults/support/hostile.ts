@@ -4,7 +4,7 @@
  * objects belong. Field names come from the spec, so generated objects reach the validators.
  */
 import fc from "fast-check";
-import { MAX_BODY_BYTES } from "../../../src/server/security.ts";
+import { MAX_BODY_BYTES } from "../../../src/server/http/security.ts";
 
 export const SPEC_FIELDS = [
   "name",

@@ -4,8 +4,8 @@
  * record. Returns the violations (empty when all hold), so a failure lists every broken rule.
  */
 import { sql } from "drizzle-orm";
-import { verifyAuditChain } from "../../../src/server/audit.ts";
-import type { Queryable } from "../../../src/server/db.ts";
+import { verifyAuditChain } from "../../../src/server/audit/trail.ts";
+import type { Queryable } from "../../../src/server/db/database.ts";
 
 async function tableExists(db: Queryable, name: string): Promise<boolean> {
   const rows = await db.all(sql`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ${name}`);

@@ -1,7 +1,7 @@
 /** API key management, administrators only (spec 2.14): POST/GET /api/api-keys, DELETE /api/api-keys/{id}. */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { apiKeyIdParamSchema, createApiKeySchema } from "./schemas.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "./service.ts";
 

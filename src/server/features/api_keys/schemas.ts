@@ -1,7 +1,7 @@
 /** API key management (spec 2.14): request and response shapes. */
 import { z } from "zod";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
-import { requiredText } from "../../validation.ts";
+import { requiredText } from "../../http/validation.ts";
 
 export const API_KEY_STATUSES = ["active", "expired", "revoked"] as const;
 export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];

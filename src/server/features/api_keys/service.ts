@@ -6,9 +6,9 @@ import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "../../../../db/schema.ts";
 import { visibleKeyPrefix } from "../../../domain/public_api.ts";
 import { generateApiKey, hashApiKey } from "../../api_access/keys.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable } from "../../db.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable } from "../../db/database.ts";
+import { AppError, notFound } from "../../http/errors.ts";
 import type { ApiKey, ApiKeyStatus, CreateApiKeyInput, CreatedApiKey } from "./schemas.ts";
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -1,7 +1,7 @@
 /** The API request log for the API Management screen, administrators only. */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import type { AppDeps, AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { apiLogQuerySchema } from "./schemas.ts";
 import { apiLogCharts, apiLogStats, listApiLogs } from "./service.ts";
 

@@ -2,7 +2,7 @@
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { apiKeys, apiLogs } from "../../../../db/schema.ts";
 import { liveKeyCondition } from "../../api_access/keys.ts";
-import type { Queryable } from "../../db.ts";
+import type { Queryable } from "../../db/database.ts";
 import { lastHours } from "../../../domain/time_buckets.ts";
 import type { ApiLogCharts, ApiLogEntry, ApiLogQuery, ApiLogStats } from "./schemas.ts";
 

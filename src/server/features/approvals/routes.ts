@@ -1,8 +1,8 @@
 /** The approval queue (issue 20): list, detail, approve, reject, withdraw; and the approval settings. */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import type { ApprovalExecutors } from "../../four_eyes.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import type { ApprovalExecutors } from "./four_eyes.ts";
+import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
 import { cancel, decide, getApproval, getSettings, listApprovals, updateSettings } from "./service.ts";
 

@@ -8,8 +8,8 @@ import {
   MIN_REQUEST_TTL_MINUTES,
 } from "../../../domain/approval.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
-import { sortingFields } from "../../list_sorting.ts";
-import { paginationQuery } from "../../validation.ts";
+import { sortingFields } from "../../http/list_sorting.ts";
+import { paginationQuery } from "../../http/validation.ts";
 
 /** The currencies accounts are held in: each has its own approval threshold. */
 export const CURRENCY_CODES = CURRENCIES;

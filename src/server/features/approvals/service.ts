@@ -9,9 +9,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { mayDecide, type Role } from "../../../domain/access.ts";
 import { DEFAULT_THRESHOLD_MINOR, statusAt } from "../../../domain/approval.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable } from "../../db.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable } from "../../db/database.ts";
+import { AppError, notFound } from "../../http/errors.ts";
 import {
   APPROVAL_AUDIT_ENTITY,
   APPROVAL_REQUEST_SELECT,
@@ -19,8 +19,8 @@ import {
   type ApprovalRequestDto,
   type ApprovalRequestRow,
   toApprovalDto,
-} from "../../four_eyes.ts";
-import { orderBySql } from "../../list_sorting.ts";
+} from "./four_eyes.ts";
+import { orderBySql } from "../../http/list_sorting.ts";
 import {
   type ApprovalSortKey,
   CURRENCY_CODES,

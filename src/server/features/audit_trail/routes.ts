@@ -1,7 +1,7 @@
 /** The audit trail viewer (issue 20), for auditors and administrators. */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import type { AppDeps, AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { auditTrailQuery } from "./schemas.ts";
 import { auditFacets, chainState, listAuditEvents } from "./service.ts";
 

@@ -1,7 +1,7 @@
 /** Filters of the audit trail viewer. */
 import { z } from "zod";
-import { sortingFields } from "../../list_sorting.ts";
-import { paginationQuery } from "../../validation.ts";
+import { sortingFields } from "../../http/list_sorting.ts";
+import { paginationQuery } from "../../http/validation.ts";
 
 /** The columns the viewer can be ordered by (issue 23: the sortable table). */
 export const AUDIT_SORT_KEYS = ["seq", "performedAt", "actor", "entityType", "action"] as const;

@@ -1,11 +1,11 @@
 /**
  * The audit trail viewer (issue 20): events filtered by actor, entity, action and date range,
- * paginated on the server, and the state of the hash chain (src/server/audit.ts).
+ * paginated on the server, and the state of the hash chain (src/server/audit/trail.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type ChainVerification, verifyAuditChain } from "../../audit.ts";
-import type { Queryable } from "../../db.ts";
-import { orderBySql } from "../../list_sorting.ts";
+import { type ChainVerification, verifyAuditChain } from "../../audit/trail.ts";
+import type { Queryable } from "../../db/database.ts";
+import { orderBySql } from "../../http/list_sorting.ts";
 import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
 
 export interface AuditEventDto {

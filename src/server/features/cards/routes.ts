@@ -1,10 +1,10 @@
 /** Card endpoints (spec 7): list, funding sources, issue, distribute, load. */
 import { Hono } from "hono";
 import { formatMoney, parseMoney } from "../../../domain/money.ts";
-import { type AppDeps, type AppEnv, actorOf } from "../../context.ts";
-import { needsApproval, submitForApproval } from "../../four_eyes.ts";
+import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
+import { needsApproval, submitForApproval } from "../approvals/four_eyes.ts";
 import { CARD_CURRENCY, type FundingSource } from "./funding_sources.ts";
-import { paginationQuery, validate } from "../../validation.ts";
+import { paginationQuery, validate } from "../../http/validation.ts";
 import { cardIdParam, distributeCardSchema, issueCardSchema, loadCardSchema } from "./schemas.ts";
 import { type CardServiceOptions, createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "./service.ts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CARD_BRANDS, CARD_TYPES, DISTRIBUTION_METHODS, FUNDING_SOURCES } from "../../../../db/schema.ts";
 import { type Minor, parseNonNegativeMoney, parsePositiveMoney } from "../../../domain/money.ts";
 import type { Result } from "../../../domain/result.ts";
-import { requiredText } from "../../validation.ts";
+import { requiredText } from "../../http/validation.ts";
 import { DEFAULT_FUNDING_SOURCE } from "./funding_sources.ts";
 
 export const MAX_CARDHOLDER_NAME_LENGTH = 255;

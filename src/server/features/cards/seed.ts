@@ -6,9 +6,9 @@
 import { eq } from "drizzle-orm";
 import { FUNDING_SOURCES, ledgerAccounts, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import { moveBalance } from "../../ledger_journal.ts";
-import type { Seeder } from "../../seed.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { moveBalance } from "../ledger/journal.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import { FUNDING_SOURCE_ACCOUNTS } from "./funding_sources.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };

@@ -17,11 +17,11 @@ import {
   validateIssuerPrefix,
 } from "../../../domain/card.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { AppDeps } from "../../context.ts";
-import type { Tx } from "../../db.ts";
-import { AppError, notFound } from "../../errors.ts";
-import { moveBalance } from "../../ledger_journal.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { AppDeps } from "../../http/context.ts";
+import type { Tx } from "../../db/database.ts";
+import { AppError, notFound } from "../../http/errors.ts";
+import { moveBalance } from "../ledger/journal.ts";
 import {
   CARD_CURRENCY,
   FUNDING_SOURCE_ACCOUNTS,

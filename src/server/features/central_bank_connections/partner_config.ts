@@ -10,7 +10,7 @@ import {
   CURRENCIES,
   MESSAGE_STANDARDS,
 } from "../../../../db/schema.ts";
-import { issuesToFields } from "../../validation.ts";
+import { issuesToFields } from "../../http/validation.ts";
 import {
   credentialsConfigSchema,
   MAX_PARTNER_BANK_CODE_LENGTH,

@@ -1,9 +1,9 @@
 /** Central bank connections: list, create, live test, and the pre-configured partner (spec 2.9 and 7). */
 import { Hono } from "hono";
 import { z } from "zod";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { AppError } from "../../errors.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { AppError } from "../../http/errors.ts";
+import { validate } from "../../http/validation.ts";
 import { ALLOWED_HOSTS_ENV, parseAllowedHosts } from "./endpoint_guard.ts";
 import { loadPartnerConfig } from "./partner_config.ts";
 import { probeEndpoint, type ProbeResult } from "./probe.ts";

@@ -10,7 +10,7 @@ import {
 import { validateBic } from "../../../domain/bic.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
 import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
-import { optionalText, requiredText } from "../../validation.ts";
+import { optionalText, requiredText } from "../../http/validation.ts";
 import { checkEndpointUrl } from "./endpoint_guard.ts";
 
 export const MAX_PARTNER_NAME_LENGTH = 255;

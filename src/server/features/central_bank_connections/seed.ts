@@ -4,8 +4,8 @@
  */
 import { eq } from "drizzle-orm";
 import { centralBankConnections, SYSTEM_USER_ID } from "../../../../db/schema.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import type { CreateConnectionInput } from "./schemas.ts";
 import { createConnection } from "./service.ts";
 

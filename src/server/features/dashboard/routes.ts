@@ -1,6 +1,6 @@
 /** Dashboard calls (spec 7), mounted under /api. */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../context.ts";
+import type { AppDeps, AppEnv } from "../../http/context.ts";
 import { dashboardCharts, dashboardStats, dashboardTrends, recentRegistrations, systemAlerts } from "./service.ts";
 
 export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -5,7 +5,7 @@
  */
 import { desc, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
-import type { Queryable } from "../../db.ts";
+import type { Queryable } from "../../db/database.ts";
 import { type DashboardAlert, dashboardAlerts } from "../../../domain/dashboard.ts";
 import { fillBuckets, HOURS_PER_DAY, lastMonths } from "../../../domain/time_buckets.ts";
 import type { DashboardCharts, DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";

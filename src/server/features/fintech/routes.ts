@@ -1,7 +1,7 @@
 /** Fintech endpoints (spec 7): provider status, Plaid account services, Visa card payments. */
 import { Hono } from "hono";
-import { type AppDeps, type AppEnv, actorOf } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { type FintechProviders, providersFromEnv } from "./provider_config.ts";
 import { checkBalanceSchema, directTransferSchema, pushPaymentSchema, verifyAccountSchema } from "./schemas.ts";
 import { createFintechService } from "./service.ts";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { CENTRAL_BANK_MERCHANT_NAME, MAX_MERCHANT_NAME_LENGTH } from "../../../domain/fintech.ts";
-import { requiredText } from "../../validation.ts";
+import { requiredText } from "../../http/validation.ts";
 
 /** Long enough for any account number, routing number or card number with separators typed in. */
 const MAX_NUMBER_INPUT_LENGTH = 40;

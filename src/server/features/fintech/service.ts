@@ -17,9 +17,9 @@ import {
 } from "../../../domain/fintech.ts";
 import { formatMoney, type Minor } from "../../../domain/money.ts";
 import type { Result } from "../../../domain/result.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database } from "../../db.ts";
-import { AppError } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database } from "../../db/database.ts";
+import { AppError } from "../../http/errors.ts";
 import type { FintechProviders } from "./provider_config.ts";
 import type { ProviderFailure, ProviderMode, ProviderOutcome } from "./providers.ts";
 import {

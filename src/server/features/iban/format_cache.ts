@@ -10,7 +10,7 @@
 import { eq } from "drizzle-orm";
 import { ibanConfigs, ibanConfigsVersion } from "../../../../db/schema.ts";
 import type { IbanCountryFormat } from "../../../domain/iban.ts";
-import type { Database } from "../../db.ts";
+import type { Database } from "../../db/database.ts";
 
 export const FORMAT_RECHECK_MS = 1_000;
 const VERSION_ROW_ID = 1;

@@ -1,7 +1,7 @@
 /** IBAN country formats and IBAN validation (spec 2.7 and 7). */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { countryCodeParam, createIbanConfigBody, updateIbanConfigBody, validateIbanBody } from "./schemas.ts";
 import {
   createIbanConfig,

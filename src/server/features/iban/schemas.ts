@@ -3,7 +3,7 @@ import { z } from "zod";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { isBicCountryCode } from "../../../domain/bic.ts";
 import { IBAN_CHECK_DIGIT_ALGORITHM, MAX_IBAN_LENGTH, normalizeIban } from "../../../domain/iban.ts";
-import { optionalText } from "../../validation.ts";
+import { optionalText } from "../../http/validation.ts";
 
 export const IBAN_CONFIG_STATUSES = ["active", "inactive"] as const;
 export const MAX_COUNTRY_NAME_LENGTH = 100;

@@ -7,8 +7,8 @@
 import registry from "../../../../db/seed/iban_registry_r102.json" with { type: "json" };
 import { ibanConfigs, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import type { IbanRegistryEntry } from "../../../domain/iban_registry.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import { invalidateIbanFormats } from "./format_cache.ts";
 import { insertIbanConfig } from "./service.ts";
 

@@ -8,9 +8,9 @@ import {
   parseBbanStructure,
   validateIban,
 } from "../../../domain/iban.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
-import { AppError, conflict, notFound } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { ibanFormats, invalidateIbanFormats, toCountryFormat } from "./format_cache.ts";
 import type {
   CreateIbanConfigInput,

@@ -13,7 +13,7 @@
  * a wrong answer.
  */
 import { BoundedMap } from "../../bounded_map.ts";
-import type { Statements } from "../../db.ts";
+import type { Statements } from "../../db/statements.ts";
 
 /** A trigram in more than this share of the rows is left out of the piece. */
 export const COMMON_TRIGRAM_SHARE = 0.05;

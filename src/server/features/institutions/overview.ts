@@ -6,8 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import { formatMoney } from "../../../domain/money.ts";
-import type { Queryable } from "../../db.ts";
-import { notFound } from "../../errors.ts";
+import type { Queryable } from "../../db/database.ts";
+import { notFound } from "../../http/errors.ts";
 import type { Institution } from "./schemas.ts";
 import { AUDIT_ENTITY_TYPE, getInstitution } from "./service.ts";
 

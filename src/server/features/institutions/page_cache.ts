@@ -8,7 +8,7 @@
  * stored with the epoch read before its page, so a registration, status change or edit in any
  * process is in the very next answer.
  */
-import type { ChangeEpochs } from "../../change_epochs.ts";
+import type { ChangeEpochs } from "../../db/change_epochs.ts";
 import type { InstitutionListQuery } from "./schemas.ts";
 
 /** At most this many pages are kept… */

@@ -1,10 +1,10 @@
 /** Institution registry and code lookup routes (spec 7), mounted under /api. */
 import { type Context, Hono } from "hono";
 import type { ApiAccessEnv } from "../../api_access/env.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { submitForApproval } from "../../four_eyes.ts";
-import { notFound } from "../../errors.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { submitForApproval } from "../approvals/four_eyes.ts";
+import { notFound } from "../../http/errors.ts";
+import { validate } from "../../http/validation.ts";
 import {
   createInstitutionSchema,
   institutionIdParamSchema,

@@ -20,8 +20,8 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { optionalText, paginationQuery, requiredText } from "../../validation.ts";
-import { sortingFields } from "../../list_sorting.ts";
+import { optionalText, paginationQuery, requiredText } from "../../http/validation.ts";
+import { sortingFields } from "../../http/list_sorting.ts";
 
 /** Spec 5: a missing field says "Required", enumerations included. */
 const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -11,7 +11,7 @@
  * 0101): ASCII by lower-casing, every other character by asking SQLite's own tokenizer once.
  */
 import NativeDatabase from "libsql";
-import type { Statements } from "../../db.ts";
+import type { Statements } from "../../db/statements.ts";
 
 /** Past this many institutions the copy is not kept (about 100 bytes each) and FTS5 counts. */
 export const MAX_INDEXED_INSTITUTIONS = 500_000;

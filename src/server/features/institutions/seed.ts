@@ -8,8 +8,8 @@
 import { inArray } from "drizzle-orm";
 import { institutions, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import type { InstitutionStatus, InstitutionType, SwiftMembershipType } from "../../../domain/institution.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import { applyStatusChange, insertInstitution } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };

@@ -10,11 +10,11 @@ import {
   INITIAL_INSTITUTION_STATUS,
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { BoundedMap } from "../../bounded_map.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
-import { AppError, conflict, notFound } from "../../errors.ts";
-import { orderBySql } from "../../list_sorting.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { orderBySql } from "../../http/list_sorting.ts";
 import { ftsPhrase, narrowingPiece, type TrigramShares } from "./narrowed_search.ts";
 import type { SearchTexts } from "./search_texts.ts";
 import { type SearchableText, TextMatcher } from "./text_matcher.ts";

@@ -1,10 +1,10 @@
 /** Ledger and liquid accounts (spec 7): list, create, and the journal reconciliation check. */
 import { Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { openingBalanceNeedsApproval } from "../../../domain/approval.ts";
-import { submitForApproval } from "../../four_eyes.ts";
-import { validate } from "../../validation.ts";
+import { submitForApproval } from "../approvals/four_eyes.ts";
+import { validate } from "../../http/validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { createAccountSchema } from "./schemas.ts";
 import { createAccount, listAccounts } from "./service.ts";

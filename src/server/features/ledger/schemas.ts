@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, CURRENCIES } from "../../../../db/schema.ts";
 import { type Minor, parseNonNegativeMoney } from "../../../domain/money.ts";
-import { requiredText } from "../../validation.ts";
+import { requiredText } from "../../http/validation.ts";
 
 export const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 export const MAX_ACCOUNT_NAME_LENGTH = 255;

@@ -5,8 +5,8 @@
  */
 import { eq } from "drizzle-orm";
 import { ledgerAccounts, SYSTEM_USER_ID } from "../../../../db/schema.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import type { CreateAccountInput } from "./schemas.ts";
 import { createAccount } from "./service.ts";
 

@@ -6,10 +6,10 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { institutions, ledgerAccounts, nationalRoutingRegistry } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
-import { AppError, conflict } from "../../errors.ts";
-import { moveBalance } from "../../ledger_journal.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { AppError, conflict } from "../../http/errors.ts";
+import { moveBalance } from "./journal.ts";
 import type { CreateAccountInput } from "./schemas.ts";
 
 type AccountRow = typeof ledgerAccounts.$inferSelect;

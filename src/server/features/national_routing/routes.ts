@@ -1,7 +1,7 @@
 /** National routing registry: list and register participants (spec 2.8 and 7). */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { createNationalRoutingBody } from "./schemas.ts";
 import { configuredIssuerPrefix, createNationalRoutingEntry, listNationalRouting } from "./service.ts";
 

@@ -9,7 +9,7 @@ import {
 import { validateBic } from "../../../domain/bic.ts";
 import { CENTRAL_BANK_CODE_LENGTH, issuerPrefixOf } from "../../../domain/national_routing.ts";
 import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
-import { optionalText, requiredText } from "../../validation.ts";
+import { optionalText, requiredText } from "../../http/validation.ts";
 
 export const MAX_REGISTRY_NUMBER_LENGTH = 20;
 export const MAX_INSTITUTION_NAME_LENGTH = 255;

@@ -2,8 +2,8 @@
 import { eq } from "drizzle-orm";
 import { ibanConfigs, nationalRoutingRegistry, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { CONSOLE_CENTRAL_BANK_CODE } from "../../../domain/national_routing.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import type { CreateNationalRoutingInput } from "./schemas.ts";
 import { configuredIssuerPrefix, createNationalRoutingEntry } from "./service.ts";
 

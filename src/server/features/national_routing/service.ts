@@ -12,9 +12,9 @@ import {
   defaultConnectionDetails,
   issuerPrefixOf,
 } from "../../../domain/national_routing.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
-import { AppError, conflict, fromDomainError } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { CreateNationalRoutingInput, NationalRoutingEntry } from "./schemas.ts";
 
 export const AUDIT_ENTITY_TYPE = "national_routing_entry";

@@ -2,9 +2,9 @@
 import { type Context, Hono } from "hono";
 import { forbiddenMessage, mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { REPORT_CONTENT_TYPES } from "../../../domain/report.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { AppError } from "../../errors.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { AppError } from "../../http/errors.ts";
+import { validate } from "../../http/validation.ts";
 import {
   createReportSchema,
   reportIdParamSchema,

@@ -19,11 +19,11 @@ import {
   type ReportType,
   startOfUtcMonth,
 } from "../../../domain/report.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Config } from "../../config.ts";
-import type { AppDeps } from "../../context.ts";
-import type { Db } from "../../db.ts";
-import { AppError, notFound } from "../../errors.ts";
+import type { AppDeps } from "../../http/context.ts";
+import type { Db } from "../../db/database.ts";
+import { AppError, notFound } from "../../http/errors.ts";
 import type {
   CreateReportInput,
   ReportCounters,

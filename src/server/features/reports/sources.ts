@@ -12,8 +12,8 @@ import { apiLogs, auditTrail, institutions, routingCodes, swiftCodes, users } fr
 import { type DateRange, rangeBounds, type ReportType } from "../../../domain/report.ts";
 import type { Cell } from "../../../domain/report_encoding.ts";
 import { maskCardNumbersOutsideIdentifiers } from "../../../domain/redaction.ts";
-import { auditChainHasher, GENESIS_HASH, verifyAuditChain } from "../../audit.ts";
-import type { Db } from "../../db.ts";
+import { auditChainHasher, GENESIS_HASH, verifyAuditChain } from "../../audit/trail.ts";
+import type { Db } from "../../db/database.ts";
 
 export const REPORT_PAGE_SIZE = 1_000;
 export const IBAN_VALIDATE_ENDPOINT = "/api/iban/validate";

@@ -1,8 +1,8 @@
 /** National routing codes: list, preview, assign and look up (spec 2.5 and 7). */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { notFound } from "../../errors.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { notFound } from "../../http/errors.ts";
+import { validate } from "../../http/validation.ts";
 import { assignRoutingCodeBody, generatePreviewBody, routingCodeParam } from "./schemas.ts";
 import { assignRoutingCode, listRoutingCodes, previewRoutingCode, RoutingCodeLookup } from "./service.ts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { ROUTING_PREFIX_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { CODE_STATUSES } from "../../../../db/schema.ts";
-import { optionalText, requiredText } from "../../validation.ts";
+import { optionalText, requiredText } from "../../http/validation.ts";
 
 export const MAX_BRANCH_CODE_LENGTH = 10;
 export const MAX_DESCRIPTION_LENGTH = 1000;

@@ -5,8 +5,8 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { institutions, routingCodes, SYSTEM_USER_ID } from "../../../../db/schema.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import { assignRoutingCode } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };

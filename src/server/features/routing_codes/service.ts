@@ -6,10 +6,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { institutions, routingCodes } from "../../../../db/schema.ts";
 import { nextRoutingCode, ROUTING_CODE_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import { EpochCache } from "../../change_epochs.ts";
-import type { Database, Queryable } from "../../db.ts";
-import { AppError, fromDomainError } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { EpochCache } from "../../db/change_epochs.ts";
+import type { Database, Queryable } from "../../db/database.ts";
+import { AppError, fromDomainError } from "../../http/errors.ts";
 import type { AssignRoutingCodeInput, RoutingCode, RoutingCodeListItem } from "./schemas.ts";
 
 /** Attempts before a lost race on the UNIQUE code gives up (each attempt recomputes the serial). */
@@ -32,7 +32,7 @@ const FIND_BY_CODE_SQL = `SELECT id, institution_id AS institutionId, code, pref
 
 /**
  * The public API's hottest lookup (GET /api/routing-codes/{code}). A code read once is answered from
- * memory while the routing_codes epoch (src/server/change_epochs.ts) has not moved; the epoch is
+ * memory while the routing_codes epoch (src/server/db/change_epochs.ts) has not moved; the epoch is
  * read after the request arrived, so an assignment or change in any process shows at once.
  */
 export class RoutingCodeLookup {

@@ -1,8 +1,8 @@
 /** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
 import { Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import type { Database } from "../../db.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import type { Database } from "../../db/database.ts";
 import {
   fileApprovalRequest,
   needsApproval,
@@ -10,9 +10,9 @@ import {
   type RequestDraft,
   requestReasonOf,
   submitForApproval,
-} from "../../four_eyes.ts";
-import { conflict } from "../../errors.ts";
-import { validate, validationError } from "../../validation.ts";
+} from "../approvals/four_eyes.ts";
+import { conflict } from "../../http/errors.ts";
+import { validate, validationError } from "../../http/validation.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
 import {
   autoSweepBodySchema,

@@ -11,9 +11,9 @@
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
 import { sweepScheduleLeases, SYSTEM_USER_ID } from "../../../../db/schema.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { AppDeps } from "../../context.ts";
-import type { Database } from "../../db.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { AppDeps } from "../../http/context.ts";
+import type { Database } from "../../db/database.ts";
 import { autoSweepInTransaction, type Executor } from "./service.ts";
 
 export const SWEEP_SCHEDULE_ENV = "SWEEP_SCHEDULE";

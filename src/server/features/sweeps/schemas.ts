@@ -1,7 +1,7 @@
 /** Request shapes of the balance-sweep endpoints (spec 3 balance_sweeps, 5 "Sweep", 7). */
 import { z } from "zod";
 import { type Minor, parsePositiveMoney } from "../../../domain/money.ts";
-import { optionalText, paginationQuery } from "../../validation.ts";
+import { optionalText, paginationQuery } from "../../http/validation.ts";
 
 export const MAX_ID_LENGTH = 64;
 export const MAX_SWEEP_REASON_LENGTH = 1_000;

@@ -33,24 +33,24 @@ import {
   type SweepAccount,
   type SweepPlan,
 } from "../../../domain/sweep.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
 import {
   type Database,
   inSavepoint,
   type Queryable,
-  type Statements,
   statementsOf,
   type Writer,
-} from "../../db.ts";
-import { AppError, fromDomainError, notFound } from "../../errors.ts";
-import { databaseInTransaction } from "../../four_eyes.ts";
+} from "../../db/database.ts";
+import type { Statements } from "../../db/statements.ts";
+import { AppError, fromDomainError, notFound } from "../../http/errors.ts";
+import { databaseInTransaction } from "../approvals/four_eyes.ts";
 import {
   type BalanceMoveResult,
   moveBalances,
   MOVED_ACCOUNT_COLUMNS,
   type MovedAccount,
   tryMoveBalances,
-} from "../../ledger_journal.ts";
+} from "../ledger/journal.ts";
 import type { CreateSweepInput } from "./schemas.ts";
 
 export const SWEEP_AUDIT_ENTITY = "balance_sweep";

@@ -1,8 +1,8 @@
 /** SWIFT/BIC codes: list, register and look up (spec 2.6 and 7). */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { notFound } from "../../errors.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { notFound } from "../../http/errors.ts";
+import { validate } from "../../http/validation.ts";
 import { bicParam, registerSwiftCodeBody } from "./schemas.ts";
 import { findSwiftCode, listSwiftCodes, registerSwiftCode } from "./service.ts";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { validateBic } from "../../../domain/bic.ts";
 import { CODE_STATUSES, SWIFT_MEMBERSHIP_TYPES } from "../../../../db/schema.ts";
-import { requiredText } from "../../validation.ts";
+import { requiredText } from "../../http/validation.ts";
 
 export const MAX_INSTITUTION_ID_LENGTH = 255;
 

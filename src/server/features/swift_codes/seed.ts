@@ -8,8 +8,8 @@
 import { asc, eq } from "drizzle-orm";
 import { institutions, swiftCodes, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { BIC_PARTY_PREFIX_LENGTH, validateBic } from "../../../domain/bic.ts";
-import type { Actor } from "../../audit.ts";
-import type { Seeder } from "../../seed.ts";
+import type { Actor } from "../../audit/trail.ts";
+import type { Seeder } from "../../startup/seeder.ts";
 import { findSwiftCode, registerSwiftCode } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };

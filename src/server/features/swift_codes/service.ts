@@ -11,9 +11,9 @@ import {
   PRIMARY_OFFICE_BRANCH_CODE,
   validateBic,
 } from "../../../domain/bic.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
-import type { Database, Queryable } from "../../db.ts";
-import { AppError, conflict, fromDomainError } from "../../errors.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import type { Database, Queryable } from "../../db/database.ts";
+import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { RegisterSwiftCodeInput, SwiftCode } from "./schemas.ts";
 
 /** The BIC itself and its primary-office twin (ABCDGB2L ⇄ ABCDGB2LXXX). */

@@ -1,6 +1,6 @@
 import type { NodeRole } from "../../config.ts";
-import type { AppDeps } from "../../context.ts";
-import { changesPausedMessage, type ReplicaStatus } from "../../replication.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { changesPausedMessage, type ReplicaStatus } from "../../topology/replication.ts";
 
 export interface ReplicationState extends ReplicaStatus {
   role: NodeRole;

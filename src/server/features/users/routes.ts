@@ -1,7 +1,7 @@
 /** User management (administrators) and the own-password change (every signed-in user). */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../context.ts";
-import { validate } from "../../validation.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { validate } from "../../http/validation.ts";
 import { changePasswordSchema, createUserSchema, updateUserSchema, userIdParam } from "./schemas.ts";
 import { changeOwnPassword, createStaffUser, listUsers, resetPassword, updateStaffUser } from "./service.ts";
 

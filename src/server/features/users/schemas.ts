@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ROLES } from "../../../domain/access.ts";
 import { MAX_PASSWORD_LENGTH } from "../../auth/passwords.ts";
-import { optionalText } from "../../validation.ts";
+import { optionalText } from "../../http/validation.ts";
 
 const rolesSchema = z.array(z.enum(ROLES)).min(1, "Give at least one role").max(ROLES.length)
   .transform((roles) => [...new Set(roles)]);

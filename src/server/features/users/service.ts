@@ -6,12 +6,12 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { sessions, SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../../db/schema.ts";
 import type { Role } from "../../../domain/access.ts";
-import { type Actor, recordAudit } from "../../audit.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { generatePassword, hashPassword, passwordProblem, verifyPassword } from "../../auth/passwords.ts";
 import { createUser, replaceRoles, roleLabelOf } from "../../auth/users.ts";
 import type { Config } from "../../config.ts";
-import type { Database, Queryable, Tx } from "../../db.ts";
-import { AppError, conflict, notFound } from "../../errors.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
 
 /** A staff register, not a customer base: listed whole. */
 export const MAX_USERS_LISTED = 1_000;

@@ -13,7 +13,7 @@ import {
   type DocumentedEndpoint,
   endpointId,
   RATE_LIMIT_WINDOW_MS,
-} from "../domain/public_api.ts";
+} from "../../domain/public_api.ts";
 import type { AppEnv } from "./context.ts";
 import {
   institutionIdParamSchema,
@@ -21,10 +21,10 @@ import {
   institutionSchema,
   searchQuerySchema,
   searchResultSchema,
-} from "./features/institutions/schemas.ts";
-import { ibanValidationResponseSchema, validateIbanBody } from "./features/iban/schemas.ts";
-import { routingCodeParam, routingCodeSchema } from "./features/routing_codes/schemas.ts";
-import { bicParam, swiftCodeSchema } from "./features/swift_codes/schemas.ts";
+} from "../features/institutions/schemas.ts";
+import { ibanValidationResponseSchema, validateIbanBody } from "../features/iban/schemas.ts";
+import { routingCodeParam, routingCodeSchema } from "../features/routing_codes/schemas.ts";
+import { bicParam, swiftCodeSchema } from "../features/swift_codes/schemas.ts";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 export const API_TITLE = "Central Bank Registry public API";

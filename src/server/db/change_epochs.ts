@@ -12,8 +12,8 @@
  * milliseconds), and every request that arrives before then shares it.
  */
 import { setImmediate } from "node:timers";
-import { BoundedMap } from "./bounded_map.ts";
-import type { Statements } from "./db.ts";
+import { BoundedMap } from "../bounded_map.ts";
+import type { Statements } from "./statements.ts";
 
 export const EPOCH_TOPICS = ["auth", "routing_codes", "institutions"] as const;
 export type EpochTopic = typeof EPOCH_TOPICS[number];

@@ -16,10 +16,10 @@
  *    verifies under the key; the legacy hash it names ties it to any copy taken before.
  */
 import { sql } from "drizzle-orm";
-import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { maskCredentials } from "../domain/connection_credentials.ts";
-import type { ReportFormat } from "../domain/report.ts";
-import { maskCardNumbersInRecord, maskCardNumbersOutsideIdentifiers } from "../domain/redaction.ts";
+import { SYSTEM_USER_ID } from "../../../db/schema.ts";
+import { maskCredentials } from "../../domain/connection_credentials.ts";
+import type { ReportFormat } from "../../domain/report.ts";
+import { maskCardNumbersInRecord, maskCardNumbersOutsideIdentifiers } from "../../domain/redaction.ts";
 import {
   APPEND_ONLY_TRIGGERS,
   assertAppendOnlyTriggers,
@@ -32,11 +32,11 @@ import {
   computeLegacyAuditHash,
   GENESIS_HASH,
   recordAudit,
-} from "./audit.ts";
-import { useAuditChainKey } from "./audit_chain_key.ts";
-import type { Config } from "./config.ts";
-import type { Database, Tx } from "./db.ts";
-import { reportFilePath } from "./features/reports/service.ts";
+} from "./trail.ts";
+import { useAuditChainKey } from "./chain_key.ts";
+import type { Config } from "../config.ts";
+import type { Database, Tx } from "../db/database.ts";
+import { reportFilePath } from "../features/reports/service.ts";
 
 const PAGE_SIZE = 500;
 /** The rekey row lists at most this many scrubbed rows and withdrawn reports (and counts them all). */

@@ -3,17 +3,16 @@
  * only into the embedded default database and only unless SEED_DEMO=0, never into a configured
  * DATABASE_URL, and into a headquarters' primary only with SEED_DEMO=1.
  */
-import type { AppDeps } from "./context.ts";
-import { nationalRoutingDemoSeeder } from "./features/national_routing/seed.ts";
-import { centralBankConnectionsDemoSeeder } from "./features/central_bank_connections/seed.ts";
-import { ledgerDemoSeeder } from "./features/ledger/seed.ts";
-import { seedFundingSources } from "./features/cards/seed.ts";
-import { ibanRegistrySeeder } from "./features/iban/seed.ts";
-import { institutionsDemoSeeder } from "./features/institutions/seed.ts";
-import { routingCodesDemoSeeder } from "./features/routing_codes/seed.ts";
-import { swiftCodesDemoSeeder } from "./features/swift_codes/seed.ts";
-
-export type Seeder = (deps: AppDeps, log: (line: string) => void) => Promise<void>;
+import type { AppDeps } from "../http/context.ts";
+import type { Seeder } from "./seeder.ts";
+import { nationalRoutingDemoSeeder } from "../features/national_routing/seed.ts";
+import { centralBankConnectionsDemoSeeder } from "../features/central_bank_connections/seed.ts";
+import { ledgerDemoSeeder } from "../features/ledger/seed.ts";
+import { seedFundingSources } from "../features/cards/seed.ts";
+import { ibanRegistrySeeder } from "../features/iban/seed.ts";
+import { institutionsDemoSeeder } from "../features/institutions/seed.ts";
+import { routingCodesDemoSeeder } from "../features/routing_codes/seed.ts";
+import { swiftCodesDemoSeeder } from "../features/swift_codes/seed.ts";
 
 const referenceSeeders: Seeder[] = [
   seedFundingSources,

@@ -8,7 +8,7 @@
  * The primary may be unreachable at start and at any time after: the replica then keeps serving
  * its last copy, and `status()` says since when and whether the primary answers.
  */
-import { AppError } from "./errors.ts";
+import { AppError } from "../http/errors.ts";
 
 /** A sync that has not answered by then counts as failed (libSQL itself gives up after about 3 s). */
 export const SYNC_TIMEOUT_MS = 10_000;

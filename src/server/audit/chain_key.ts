@@ -3,9 +3,9 @@
  * DATA_DIR/audit-chain.key, created once with mode 0600 like the secrets key. It never goes into
  * the database, which holds only its fingerprint (audit_chain_state.key_id).
  */
-import { registerAuditChainKey } from "./audit.ts";
-import type { Config } from "./config.ts";
-import { AUDIT_CHAIN_KEY_FILE_NAME, loadKey } from "./secrets.ts";
+import { registerAuditChainKey } from "./trail.ts";
+import type { Config } from "../config.ts";
+import { AUDIT_CHAIN_KEY_FILE_NAME, loadKey } from "../secrets.ts";
 
 /**
  * Loads the chain key and registers it for this process's writers; `create: false` (verification)

@@ -15,10 +15,10 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { importSPKI, jwtVerify } from "jose";
-import { readSessionToken, SESSION_COOKIE_NAMES } from "./auth/session_cookie.ts";
-import { BoundedMap } from "./bounded_map.ts";
-import type { Config } from "./config.ts";
-import type { AppDeps, AppEnv } from "./context.ts";
+import { readSessionToken, SESSION_COOKIE_NAMES } from "../auth/session_cookie.ts";
+import { BoundedMap } from "../bounded_map.ts";
+import type { Config } from "../config.ts";
+import type { AppDeps, AppEnv } from "../http/context.ts";
 import type { ReplicaSync } from "./replication.ts";
 
 /** A forwarded change that headquarters has not answered by then is reported as paused. */
@@ -60,13 +60,6 @@ const DROPPED_REQUEST_HEADERS = [
 ];
 /** fetch() has already decoded the body, so its encoding and length no longer hold. */
 const DROPPED_RESPONSE_HEADERS = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"];
-
-/** What a verified forwarding node says about the request's client. */
-export interface ForwardedClient {
-  region: string;
-  address: string | null;
-  https: boolean;
-}
 
 export function isForwardedRequest(method: string, path: string): boolean {
   if (SAFE_METHODS.has(method)) return HEADQUARTERS_READS.some((pattern) => pattern.test(path));

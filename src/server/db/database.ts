@@ -15,12 +15,20 @@ import { type Client, createClient, type InValue } from "@libsql/client";
 import NativeDatabase from "libsql";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
-import * as schema from "../../db/schema.ts";
+import * as schema from "../../../db/schema.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
-import { AppError } from "./errors.ts";
-import { preparePrivateDatabaseFile } from "./file_modes.ts";
+import { AppError } from "../http/errors.ts";
+import { preparePrivateDatabaseFile } from "../file_modes.ts";
 import { Mutex } from "./mutex.ts";
-import { isStatementError, isUnreachableError, ReplicaSync } from "./replication.ts";
+import {
+  clientStatements,
+  type NativeConnection,
+  preparedStatements,
+  type SqlRow,
+  statementCache,
+  type Statements,
+} from "./statements.ts";
+import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
 
 export type Schema = typeof schema;
 export type Db = LibSQLDatabase<Schema>;
@@ -52,17 +60,6 @@ const CONNECTION_PRAGMAS = [
   "PRAGMA synchronous = FULL",
   `PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`,
 ];
-
-/** One row as an object keyed by column name. */
-export type SqlRow = Record<string, unknown>;
-
-/** Prepared statements by SQL text; positional `?` arguments. */
-export interface Statements {
-  get<T extends SqlRow>(sql: string, args: readonly InValue[]): Promise<T | undefined>;
-  all<T extends SqlRow>(sql: string, args: readonly InValue[]): Promise<T[]>;
-  /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
-  run(sql: string, args: readonly InValue[]): Promise<number>;
-}
 
 /**
  * Where a shared writer (the ledger journal, the audit trail) runs its statements: prepared
@@ -111,9 +108,6 @@ export async function inSavepoint<T>(statements: Statements, fn: () => Promise<T
   }
 }
 
-/** Statements are kept per SQL text; a caller that builds SQL per call must not use them. */
-export const MAX_PREPARED_STATEMENTS = 256;
-
 export interface Database {
   /** The local file (standalone: the database itself; replicated roles: the embedded replica). */
   url: string;
@@ -149,7 +143,10 @@ export interface Database {
    * primary's write lock for a round trip per statement. With `bookkeeping`, a standalone database
    * commits like `bookkeepingStatements`. Never syncs the replica afterwards.
    */
-  writeBatch(statements: readonly BatchStatement[], options?: { bookkeeping?: boolean }): Promise<BatchResult[]>;
+  writeBatch(
+    statements: readonly BatchStatement[],
+    options?: { bookkeeping?: boolean },
+  ): Promise<BatchResult[]>;
   close(): void;
 }
 
@@ -166,7 +163,9 @@ export interface BatchResult {
 }
 
 /** writeBatch over a writer that runs statements one by one inside its own transaction. */
-function batchOver(write: Database["writeStatements"]): (statements: readonly BatchStatement[]) => Promise<BatchResult[]> {
+function batchOver(
+  write: Database["writeStatements"],
+): (statements: readonly BatchStatement[]) => Promise<BatchResult[]> {
   return (batch) =>
     write(async (statements) => {
       const results: BatchResult[] = [];
@@ -192,66 +191,6 @@ async function openClient(url: string): Promise<Client> {
     for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
   }
   return client;
-}
-
-type NativeConnection = NativeDatabase.Database;
-type NativeStatement = NativeDatabase.Statement;
-
-/** Prepares each SQL text once on `connection`, and keeps it. */
-function statementCache(connection: NativeConnection): (sql: string) => NativeStatement {
-  const cache = new Map<string, NativeStatement>();
-  return (sql) => {
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      if (cache.size >= MAX_PREPARED_STATEMENTS) {
-        throw new Error(`more than ${MAX_PREPARED_STATEMENTS} prepared statements: is SQL built per call?`);
-      }
-      statement = connection.prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-}
-
-/** Statements prepared once per SQL text on one native connection. */
-function preparedStatements(connection: NativeConnection): Statements {
-  const prepare = statementCache(connection);
-  return {
-    get: <T extends SqlRow>(sql: string, args: readonly InValue[]) => {
-      try {
-        // Rows of get() also carry a `_metadata` field; callers read their columns by name.
-        return Promise.resolve(prepare(sql).get(args) as T | undefined);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    all: <T extends SqlRow>(sql: string, args: readonly InValue[]) => {
-      try {
-        return Promise.resolve(prepare(sql).all(args) as T[]);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    run: (sql: string, args: readonly InValue[]) => {
-      try {
-        return Promise.resolve(prepare(sql).run(args).changes);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-  };
-}
-
-/** The same interface over a client, for database URLs the native driver does not open. */
-function clientStatements(execute: Client["execute"]): Statements {
-  return {
-    get: async <T extends SqlRow>(sql: string, args: readonly InValue[]) =>
-      (await execute({ sql, args: [...args] })).rows[0] as unknown as T | undefined,
-    all: async <T extends SqlRow>(sql: string, args: readonly InValue[]) =>
-      (await execute({ sql, args: [...args] })).rows as unknown as T[],
-    run: async (sql: string, args: readonly InValue[]) =>
-      (await execute({ sql, args: [...args] })).rowsAffected,
-  };
 }
 
 /** Tries of a busy BEGIN at the next turn of the event loop, before waiting a millisecond each. */
@@ -473,13 +412,17 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
       break;
     } catch (error) {
       if (hasCopy) {
-        console.warn(`The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`);
+        console.warn(
+          `The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`,
+        );
         break;
       }
       if (Date.now() >= deadlineMs) {
         void replica.close();
         throw new Error(
-          `The primary at ${primary.syncUrl} could not be reached within ${FIRST_SYNC_WAIT_MS / 1000} s and there is ` +
+          `The primary at ${primary.syncUrl} could not be reached within ${
+            FIRST_SYNC_WAIT_MS / 1000
+          } s and there is ` +
             `no local copy yet: ${error instanceof Error ? error.message : error}`,
         );
       }
@@ -493,7 +436,11 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
   const readClient = createClient({ url, concurrency: 1, intMode: "number" });
   for (const pragma of REPLICA_READ_PRAGMAS) await readClient.execute(pragma);
   const read = drizzle(readClient, { schema });
-  const primaryClient = createClient({ url: primary.syncUrl, authToken: primary.authToken, intMode: "number" });
+  const primaryClient = createClient({
+    url: primary.syncUrl,
+    authToken: primary.authToken,
+    intMode: "number",
+  });
   const write = drizzle(primaryClient, { schema });
   const natives = [openNative(url, REPLICA_READ_PRAGMAS)];
   const statements = preparedStatements(natives[0]);
@@ -501,7 +448,10 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
   // A failure to reach the primary is a 503 that says since when the figures are, never a 500.
   // An error that is neither a refused statement nor clearly the network (a connection dropped
   // mid-answer, a transaction the client closed) is asked of the primary itself with a sync.
-  const onPrimary = async <T>(fn: () => Promise<T>, { syncAfter = primary.syncAfterWrite } = {}): Promise<T> => {
+  const onPrimary = async <T>(
+    fn: () => Promise<T>,
+    { syncAfter = primary.syncAfterWrite } = {},
+  ): Promise<T> => {
     let result: T;
     try {
       result = await fn();
@@ -534,7 +484,10 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
           statements.map((statement) => ({ sql: statement.sql, args: [...statement.args] })),
           "write",
         );
-        return results.map((result) => ({ rows: result.rows as unknown as SqlRow[], rowsAffected: result.rowsAffected }));
+        return results.map((result) => ({
+          rows: result.rows as unknown as SqlRow[],
+          rowsAffected: result.rowsAffected,
+        }));
       }, { syncAfter: false }),
     close() {
       readClient.close();

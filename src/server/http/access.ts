@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { forbiddenMessage, mayCall, type RouteRule, ruleFor } from "../domain/access.ts";
+import { forbiddenMessage, mayCall, type RouteRule, ruleFor } from "../../domain/access.ts";
 import type { AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
 

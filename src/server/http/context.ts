@@ -1,12 +1,18 @@
 /** Types shared by every route: the dependencies a feature receives and the per-request variables. */
 import type { Context } from "hono";
-import type { Role } from "../domain/access.ts";
-import type { Actor } from "./audit.ts";
+import type { Role } from "../../domain/access.ts";
+import type { Actor } from "../audit/trail.ts";
 import { clientAddress } from "./client_address.ts";
-import type { Config } from "./config.ts";
-import type { Database } from "./db.ts";
-import type { ForwardedClient } from "./forwarding.ts";
-import type { Secrets } from "./secrets.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Secrets } from "../secrets.ts";
+
+/** What a verified forwarding node says about the request's client. */
+export interface ForwardedClient {
+  region: string;
+  address: string | null;
+  https: boolean;
+}
 
 export interface SessionUser {
   id: string;

@@ -3,9 +3,9 @@
  * with its bookkeeping row. A second start on the same database applies nothing.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "./db.ts";
+import type { Database } from "./database.ts";
 
-const MIGRATIONS_DIR = new URL("../../db/migrations/", import.meta.url);
+const MIGRATIONS_DIR = new URL("../../../db/migrations/", import.meta.url);
 
 export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
   const names: string[] = [];
@@ -37,7 +37,9 @@ export async function migrate(db: Database): Promise<string[]> {
       if (done.rows.length > 0) return;
       for (const statement of splitStatements(migration.sql)) await tx.run(sql.raw(statement));
       await tx.run(
-        sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${migration.name}, ${new Date().toISOString()})`,
+        sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${migration.name}, ${
+          new Date().toISOString()
+        })`,
       );
       newlyApplied.push(migration.name);
     });
@@ -69,13 +71,18 @@ export function splitStatements(sql: string): string[] {
 
 /** The migrations this code needs that the database (read locally) does not carry yet. */
 export async function missingMigrations(db: Database): Promise<string[]> {
-  const table = await db.statements.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    "schema_migrations",
-  ]);
+  const table = await db.statements.get(
+    "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+    [
+      "schema_migrations",
+    ],
+  );
   const applied = new Set(
     table === undefined
       ? []
-      : (await db.statements.all<{ name: string }>("SELECT name FROM schema_migrations", [])).map((row) => row.name),
+      : (await db.statements.all<{ name: string }>("SELECT name FROM schema_migrations", [])).map((row) =>
+        row.name
+      ),
   );
   return (await listMigrations()).map((migration) => migration.name).filter((name) => !applied.has(name));
 }

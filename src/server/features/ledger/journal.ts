@@ -6,9 +6,10 @@
  * Sweeps (two moves in one call) and card funding (one move) use it, so reconciliation has one
  * journal to read.
  */
-import type { LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../db/schema.ts";
-import { type Statements, statementsOf, type Writer } from "./db.ts";
-import { AppError } from "./errors.ts";
+import type { LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../../../db/schema.ts";
+import { statementsOf, type Writer } from "../../db/database.ts";
+import type { Statements } from "../../db/statements.ts";
+import { AppError } from "../../http/errors.ts";
 
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 

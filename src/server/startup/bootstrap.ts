@@ -1,13 +1,13 @@
 /** Opens and prepares everything the server needs: database, migrations, first admin, seeds. */
-import { writeAuditCheckpoint } from "./audit_checkpoints.ts";
-import { prepareAuditChain } from "./audit_rekey.ts";
-import { ensureFirstAdmin } from "./auth/users.ts";
-import type { Config } from "./config.ts";
-import type { AppDeps } from "./context.ts";
-import { type Database, openDatabase, openReplicatedDatabase } from "./db.ts";
-import { migrate, missingMigrations } from "./migrate.ts";
-import { createSecrets, loadSecretsKey } from "./secrets.ts";
-import { removeStaleReportParts } from "./features/reports/service.ts";
+import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
+import { prepareAuditChain } from "../audit/rekey.ts";
+import { ensureFirstAdmin } from "../auth/users.ts";
+import type { Config } from "../config.ts";
+import type { AppDeps } from "../http/context.ts";
+import { type Database, openDatabase, openReplicatedDatabase } from "../db/database.ts";
+import { migrate, missingMigrations } from "../db/migrate.ts";
+import { createSecrets, loadSecretsKey } from "../secrets.ts";
+import { removeStaleReportParts } from "../features/reports/service.ts";
 import { runSeeds } from "./seed.ts";
 
 /** How long a regional node waits for its replica to carry the schema its code needs. */

@@ -15,12 +15,12 @@ import {
   MAX_REASON_LENGTH,
   statusAt,
   type StoredApprovalStatus,
-} from "../domain/approval.ts";
-import { formatMoney } from "../domain/money.ts";
-import { type Actor, recordAudit } from "./audit.ts";
-import { actorOf, type AppDeps, type AppEnv } from "./context.ts";
-import { type Database, type Db, inSavepoint, type Queryable, statementsOf, type Tx } from "./db.ts";
-import { AppError } from "./errors.ts";
+} from "../../../domain/approval.ts";
+import { formatMoney } from "../../../domain/money.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { type Database, type Db, inSavepoint, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
+import { AppError } from "../../http/errors.ts";
 
 export const APPROVAL_AUDIT_ENTITY = "approval_request";
 

@@ -5,17 +5,17 @@
  * beside app.ts, so that the approvals feature and the features it executes never import each other.
  */
 import type { z } from "zod";
-import type { AppDeps } from "./context.ts";
-import { AppError } from "./errors.ts";
+import type { AppDeps } from "../../http/context.ts";
+import { AppError } from "../../http/errors.ts";
 import { type ApprovalExecutors, databaseInTransaction, type ExecutionContext } from "./four_eyes.ts";
-import { distributeCardSchema, issueCardSchema, loadCardSchema } from "./features/cards/schemas.ts";
-import { createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "./features/cards/service.ts";
-import { createAccountSchema } from "./features/ledger/schemas.ts";
-import { createAccount } from "./features/ledger/service.ts";
-import { statusChangeSchema } from "./features/institutions/schemas.ts";
-import { changeInstitutionStatus } from "./features/institutions/service.ts";
-import { autoSweepRequestSchema, createSweepSchema } from "./features/sweeps/schemas.ts";
-import { executeManualSweep, runApprovedAutoSweep, type SweepDto } from "./features/sweeps/service.ts";
+import { distributeCardSchema, issueCardSchema, loadCardSchema } from "../cards/schemas.ts";
+import { createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "../cards/service.ts";
+import { createAccountSchema } from "../ledger/schemas.ts";
+import { createAccount } from "../ledger/service.ts";
+import { statusChangeSchema } from "../institutions/schemas.ts";
+import { changeInstitutionStatus } from "../institutions/service.ts";
+import { autoSweepRequestSchema, createSweepSchema } from "../sweeps/schemas.ts";
+import { executeManualSweep, runApprovedAutoSweep, type SweepDto } from "../sweeps/service.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);

@@ -12,9 +12,9 @@
  */
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { auditChainKeyId } from "./audit.ts";
-import type { Queryable } from "./db.ts";
-import { createPrivateDir } from "./file_modes.ts";
+import { auditChainKeyId } from "./trail.ts";
+import type { Queryable } from "../db/database.ts";
+import { createPrivateDir } from "../file_modes.ts";
 
 export const AUDIT_CHECKPOINT_INTERVAL_MS = 60_000;
 /** A checkpoint line is about 200 bytes; a longer one is not ours. */

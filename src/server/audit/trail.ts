@@ -11,8 +11,8 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { maskCardNumbersInRecord, maskCardNumbersOutsideIdentifiers } from "../domain/redaction.ts";
-import { type Queryable, statementsOf, type Writer } from "./db.ts";
+import { maskCardNumbersInRecord, maskCardNumbersOutsideIdentifiers } from "../../domain/redaction.ts";
+import { type Queryable, statementsOf, type Writer } from "../db/database.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
 export const AUDIT_CHAIN_ALGORITHM = "HMAC-SHA-256";
