@@ -1,6 +1,18 @@
 /** Every setting the server reads from the environment, parsed once at start. */
 import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
 import { parseTrustProxy, type ProxyTrust } from "./http/client_address.ts";
+import { issuerPrefixesFromEnv } from "./features/cards/settings.ts";
+import { ALLOWED_HOSTS_ENV, parseAllowedHosts } from "./features/central_bank_connections/endpoint_guard.ts";
+import { partnerConfigPath } from "./features/central_bank_connections/partner_config.ts";
+import {
+  type PlaidSettings,
+  plaidSettings,
+  type VisaSettings,
+  visaSettings,
+} from "./features/fintech/provider_env.ts";
+import { configuredIssuerPrefix } from "./features/national_routing/settings.ts";
+import { SWEEP_SCHEDULE_ENV } from "./features/sweeps/settings.ts";
+import type { CardBrand } from "../domain/card.ts";
 
 export const DEFAULT_PORT = 5000;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -15,6 +27,7 @@ export const DEFAULT_SYNC_INTERVAL_MS = 1_000;
 const MIN_SYNC_INTERVAL_MS = 100;
 const MAX_SYNC_INTERVAL_MS = 300_000;
 export const HEADQUARTERS_REGION = "headquarters";
+export const DEFAULT_API_LOG_RETENTION_DAYS = 90;
 
 /**
  * What a console process is in the topology (docs/deployment.md):
@@ -68,6 +81,10 @@ export interface Config {
   replication: ReplicationConfig | null;
   adminEmail: string | null;
   adminPassword: string | null;
+  /**
+   * Demo data is seeded at first start: into the embedded default database unless SEED_DEMO=0, into
+   * a headquarters' primary only with SEED_DEMO=1, never into a configured DATABASE_URL.
+   */
   seedDemo: boolean;
   sessionIdleMinutes: number;
   /** A session ends this long after sign-in however busy it is (SESSION_ABSOLUTE_HOURS). */
@@ -88,7 +105,26 @@ export interface Config {
   auditChainKey: string | null;
   /** Where signed audit checkpoints are appended: outside the data folder (AUDIT_CHECKPOINT_FILE). */
   auditCheckpointFile: string;
-  env: Readonly<Record<string, string>>;
+  /** How long request-log entries are kept (API_LOG_RETENTION_DAYS). */
+  apiLogRetentionDays: number;
+  features: FeatureSettings;
+}
+
+/** Settings of single features, each parsed by the feature's own settings function. */
+export interface FeatureSettings {
+  /** Card number issuer prefixes per brand (CARD_PREFIX_VISA, CARD_PREFIX_SOLN_BANK). */
+  cardIssuerPrefixes: Readonly<Record<CardBrand, string>>;
+  /** The national routing issuer prefix for requests without a code (CENTRAL_BANK_CODE_PREFIX). */
+  nationalRoutingIssuerPrefix: string;
+  /** Private hosts a connection test may reach (CONNECTION_TEST_ALLOWED_HOSTS). */
+  connectionTestAllowedHosts: ReadonlySet<string>;
+  /** The partner central bank's connection file (PARTNER_CONNECTION_FILE). */
+  partnerConnectionFile: string;
+  /** The fintech providers' live credentials; null runs that provider's sandbox. */
+  plaid: PlaidSettings | null;
+  visa: VisaSettings | null;
+  /** The automatic sweep's cron expression (SWEEP_SCHEDULE); empty: no schedule. */
+  sweepSchedule: string;
 }
 
 /** Beside the data folder, not in it: `./data` keeps its checkpoints in `./data-audit-checkpoints.jsonl`. */
@@ -98,7 +134,7 @@ export function defaultCheckpointFile(dataDir: string): string {
 
 export const CHECKPOINT_FILE_SUFFIX = "-audit-checkpoints.jsonl";
 
-function integerSetting(env: Record<string, string | undefined>, name: string, fallback: number) {
+function integerSetting(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number) {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -151,7 +187,9 @@ function replicationSetting(env: Record<string, string | undefined>): Replicatio
   if (role === "standalone") {
     const stray = REPLICATION_SETTINGS.filter((name) => env[name]);
     if (stray.length > 0) {
-      throw new Error(`${stray.join(", ")} apply to NODE_ROLE=headquarters or regional only (NODE_ROLE is standalone)`);
+      throw new Error(
+        `${stray.join(", ")} apply to NODE_ROLE=headquarters or regional only (NODE_ROLE is standalone)`,
+      );
     }
     return null;
   }
@@ -160,13 +198,19 @@ function replicationSetting(env: Record<string, string | undefined>): Replicatio
   }
   const syncUrl = httpUrlSetting(env, "DATABASE_SYNC_URL");
   const authToken = env.DATABASE_AUTH_TOKEN;
-  if (!authToken) throw new Error(`DATABASE_AUTH_TOKEN is required with NODE_ROLE=${role}: the primary runs with JWT auth`);
+  if (!authToken) {
+    throw new Error(`DATABASE_AUTH_TOKEN is required with NODE_ROLE=${role}: the primary runs with JWT auth`);
+  }
   if (role === "regional") {
     if (!env.REGION) throw new Error("REGION is required with NODE_ROLE=regional");
     if (!/^[a-z][a-z0-9-]{0,31}$/.test(env.REGION)) {
-      throw new Error(`REGION must be lower-case letters, digits and hyphens (at most 32), got "${env.REGION}"`);
+      throw new Error(
+        `REGION must be lower-case letters, digits and hyphens (at most 32), got "${env.REGION}"`,
+      );
     }
-    if (env.NODES_PUBLIC_KEY_FILE) throw new Error("NODES_PUBLIC_KEY_FILE applies to NODE_ROLE=headquarters only");
+    if (env.NODES_PUBLIC_KEY_FILE) {
+      throw new Error("NODES_PUBLIC_KEY_FILE applies to NODE_ROLE=headquarters only");
+    }
     return {
       role,
       region: env.REGION,
@@ -192,24 +236,52 @@ function replicationSetting(env: Record<string, string | undefined>): Replicatio
   };
 }
 
+/** API_LOG_RETENTION_DAYS: a positive whole number of days, 90 when unset. */
+export function retentionDaysFrom(env: Readonly<Record<string, string | undefined>>): number {
+  return integerSetting(env, "API_LOG_RETENTION_DAYS", DEFAULT_API_LOG_RETENTION_DAYS);
+}
+
+function featureSettings(env: Readonly<Record<string, string | undefined>>): FeatureSettings {
+  return {
+    cardIssuerPrefixes: issuerPrefixesFromEnv(env),
+    nationalRoutingIssuerPrefix: configuredIssuerPrefix(env),
+    connectionTestAllowedHosts: parseAllowedHosts(env[ALLOWED_HOSTS_ENV]),
+    partnerConnectionFile: partnerConfigPath(env),
+    plaid: plaidSettings(env),
+    visa: visaSettings(env),
+    sweepSchedule: env[SWEEP_SCHEDULE_ENV]?.trim() ?? "",
+  };
+}
+
+function seedDemoSetting(
+  env: Readonly<Record<string, string | undefined>>,
+  role: NodeRole,
+  embedded: boolean,
+) {
+  if (role === "headquarters") return env.SEED_DEMO === "1";
+  return embedded && env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false";
+}
+
 export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
   const replication = replicationSetting(env);
   const defaultFile = replication ? REPLICA_FILE_NAME : DATABASE_FILE_NAME;
   const databaseUrl = env.DATABASE_URL || `file:${dataDir.replace(/\/$/, "")}/${defaultFile}`;
   const port = integerSetting(env, "PORT", DEFAULT_PORT);
+  const embeddedDatabase = !env.DATABASE_URL && replication === null;
+  const role = replication?.role ?? "standalone";
   if (port > 65_535) throw new Error(`PORT must be at most 65535, got ${port}`);
   return {
     port,
     host: env.HOST || DEFAULT_HOST,
     dataDir,
     databaseUrl,
-    embeddedDatabase: !env.DATABASE_URL && replication === null,
-    role: replication?.role ?? "standalone",
+    embeddedDatabase,
+    role,
     replication,
     adminEmail: env.ADMIN_EMAIL || null,
     adminPassword: env.ADMIN_PASSWORD || null,
-    seedDemo: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false",
+    seedDemo: seedDemoSetting(env, role, embeddedDatabase),
     sessionIdleMinutes: integerSetting(env, "SESSION_IDLE_MINUTES", DEFAULT_SESSION_IDLE_MINUTES),
     sessionAbsoluteHours: integerSetting(env, "SESSION_ABSOLUTE_HOURS", DEFAULT_SESSION_ABSOLUTE_HOURS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -221,8 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     secretsKey: env.SECRETS_KEY || null,
     auditChainKey: env.AUDIT_CHAIN_KEY || null,
     auditCheckpointFile: env.AUDIT_CHECKPOINT_FILE || defaultCheckpointFile(dataDir),
-    env: Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
+    apiLogRetentionDays: retentionDaysFrom(env),
+    features: featureSettings(env),
   };
 }

@@ -3,10 +3,7 @@ import { createClient } from "@libsql/client";
 import { sql } from "drizzle-orm";
 import { apiLogs, auditTrail } from "../../db/schema.ts";
 import { MAX_LOGGED_PAYLOAD_CHARS, REDACTED } from "../../src/domain/redaction.ts";
-import {
-  DEFAULT_API_LOG_RETENTION_DAYS,
-  retentionDaysFrom,
-} from "../../src/server/api_access/request_log.ts";
+import { DEFAULT_API_LOG_RETENTION_DAYS, retentionDaysFrom } from "../../src/server/config.ts";
 import { startServer } from "../e2e/helpers.ts";
 import { ADMIN_EMAIL, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { bearer, createKey, VALID_IBAN, withKey } from "./api_access_helpers.ts";

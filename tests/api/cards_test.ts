@@ -4,11 +4,8 @@ import { cardLoads, cards, ledgerAccounts, ledgerEntries, SYSTEM_USER_ID } from 
 import { isValidLuhn, maskCardNumber } from "../../src/domain/card.ts";
 import { FUNDING_SOURCE_ACCOUNTS } from "../../src/server/features/cards/funding_sources.ts";
 import { seedFundingSources } from "../../src/server/features/cards/seed.ts";
-import {
-  createCardService,
-  issuerPrefixesFromEnv,
-  MAX_CARD_NUMBER_ATTEMPTS,
-} from "../../src/server/features/cards/service.ts";
+import { createCardService, MAX_CARD_NUMBER_ATTEMPTS } from "../../src/server/features/cards/service.ts";
+import { issuerPrefixesFromEnv } from "../../src/server/features/cards/settings.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { liftApprovalThresholds } from "./ledger_helpers.ts";
 

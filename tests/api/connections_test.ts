@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { MASK } from "../../src/domain/connection_credentials.ts";
-import { loadPartnerConfig } from "../../src/server/features/central_bank_connections/partner_config.ts";
+import {
+  loadPartnerConfig,
+  partnerConfigPath,
+} from "../../src/server/features/central_bank_connections/partner_config.ts";
 import { PROBE_TIMEOUT_MS } from "../../src/server/features/central_bank_connections/probe.ts";
 import { serverPermissions } from "../../scripts/start.ts";
 import { centralBankConnectionsDemoSeeder } from "../../src/server/features/central_bank_connections/seed.ts";
@@ -639,15 +642,15 @@ Deno.test("PARTNER_CONNECTION_FILE replaces the partner configuration; an incons
     });
     await Deno.writeTextFile(path, JSON.stringify({ ...base, partnerCentralBank: "Somebody Else" }));
     assert.throws(
-      () => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }),
+      () => loadPartnerConfig(partnerConfigPath({ PARTNER_CONNECTION_FILE: path })),
       /partnerCentralBank: Must contain associationName/,
     );
     await Deno.writeTextFile(path, JSON.stringify({ ...base, apiEndpoint: "gopher://x" }));
     assert.throws(
-      () => loadPartnerConfig({ PARTNER_CONNECTION_FILE: path }),
+      () => loadPartnerConfig(partnerConfigPath({ PARTNER_CONNECTION_FILE: path })),
       /apiEndpoint: Only http and https/,
     );
-    assert.throws(() => loadPartnerConfig({ PARTNER_CONNECTION_FILE: `${dir}/missing.json` }), /cannot read/);
+    assert.throws(() => loadPartnerConfig(partnerConfigPath({ PARTNER_CONNECTION_FILE: `${dir}/missing.json` })), /cannot read/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -47,7 +47,6 @@ export const API_LOG_ROW_BUILDING_PER_TURN_MS = 1;
 const ROWS_PER_SLICE = 5;
 /** Past this many unwritten entries (the database is stuck), new entries are dropped and counted. */
 export const MAX_QUEUED_API_LOG_ENTRIES = 50_000;
-export const DEFAULT_API_LOG_RETENTION_DAYS = 90;
 export const API_LOG_PRUNE_INTERVAL_MS = 3_600_000;
 /** Rows deleted per pruning transaction, so pruning never holds the write lock for long. */
 export const API_LOG_PRUNE_CHUNK_ROWS = 5_000;
@@ -61,17 +60,6 @@ export interface RequestLogSettings {
   maxQueuedEntries: number;
   retentionDays: number;
   pruneIntervalMs: number;
-}
-
-/** API_LOG_RETENTION_DAYS: a positive whole number of days, 90 when unset. */
-export function retentionDaysFrom(env: Readonly<Record<string, string>>): number {
-  const raw = env.API_LOG_RETENTION_DAYS;
-  if (raw === undefined || raw === "") return DEFAULT_API_LOG_RETENTION_DAYS;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days <= 0) {
-    throw new Error(`API_LOG_RETENTION_DAYS must be a positive whole number, got "${raw}"`);
-  }
-  return days;
 }
 
 function fieldsOf(entries: Iterable<[string, FormDataEntryValue]>): Record<string, string | string[]> {
@@ -144,7 +132,7 @@ export class RequestLog {
       flushIntervalMs: API_LOG_FLUSH_INTERVAL_MS,
       flushBatchEntries: API_LOG_FLUSH_BATCH_ENTRIES,
       maxQueuedEntries: MAX_QUEUED_API_LOG_ENTRIES,
-      retentionDays: retentionDaysFrom(config.env),
+      retentionDays: config.apiLogRetentionDays,
       pruneIntervalMs: API_LOG_PRUNE_INTERVAL_MS,
       ...settings,
     };

@@ -49,6 +49,7 @@ import {
   recordFailure,
   throttledUntilMs,
 } from "./throttle.ts";
+import { servedAtHeadquarters } from "../topology/placement.ts";
 
 const loginSchema = z.object({
   email: z.string().trim().min(1).max(255),
@@ -344,7 +345,7 @@ export function authRoutes(deps: AppDeps) {
   });
 
   /** Single sign-on: off to the identity provider, and back at OIDC_REDIRECT_URI. */
-  app.get("/login/oidc", async (c) => {
+  app.get("/login/oidc", servedAtHeadquarters, async (c) => {
     if (!sso) return c.json({ message: "Single sign-on is not configured", code: "not_found" }, 404);
     try {
       return c.redirect((await sso.start(c)).href, 302);
@@ -356,7 +357,7 @@ export function authRoutes(deps: AppDeps) {
     }
   });
 
-  app.get("/login/oidc/callback", async (c) => {
+  app.get("/login/oidc/callback", servedAtHeadquarters, async (c) => {
     if (!sso) return c.json({ message: "Single sign-on is not configured", code: "not_found" }, 404);
     const who = { ipAddress: clientIp(c, config), userAgent: c.req.header("user-agent") ?? null };
     try {

@@ -30,11 +30,7 @@ const demoSeeders: Seeder[] = [
 
 export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
   for (const seed of referenceSeeders) await seed(deps, log);
-  // Headquarters seeds demo data into the primary only when asked to (the stack does), never by default.
-  const demo = deps.config.role === "headquarters"
-    ? deps.config.env.SEED_DEMO === "1"
-    : deps.config.embeddedDatabase && deps.config.seedDemo;
-  if (demo) {
+  if (deps.config.seedDemo) {
     for (const seed of demoSeeders) await seed(deps, log);
   }
 }

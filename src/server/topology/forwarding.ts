@@ -19,6 +19,7 @@ import { readSessionToken, SESSION_COOKIE_NAMES } from "../auth/session_cookie.t
 import { BoundedMap } from "../bounded_map.ts";
 import type { Config } from "../config.ts";
 import type { AppDeps, AppEnv } from "../http/context.ts";
+import { isForwardedRequest } from "./placement.ts";
 import type { ReplicaSync } from "./replication.ts";
 
 /** A forwarded change that headquarters has not answered by then is reported as paused. */
@@ -36,13 +37,6 @@ export const CLIENT_HTTPS_HEADER = "x-console-client-https";
 export const REGION_HEADER = "x-console-region";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/**
- * GETs served only at headquarters: report files are written to its disk, and the single sign-on
- * steps keep their state at headquarters and end by opening a session there.
- */
-const HEADQUARTERS_READS = [/^\/api\/reports\/[^/]+\/download$/, /^\/api\/login\/oidc(\/callback)?$/];
-/** Posts that change nothing, answered from the local copy like any read. */
-const LOCAL_POSTS = new Set(["/api/iban/validate", "/api/routing-codes/generate-preview"]);
 /** Not passed on: hop-by-hop headers, and what the regional node has already checked or sets itself. */
 const DROPPED_REQUEST_HEADERS = [
   "host",
@@ -59,12 +53,13 @@ const DROPPED_REQUEST_HEADERS = [
   REGION_HEADER,
 ];
 /** fetch() has already decoded the body, so its encoding and length no longer hold. */
-const DROPPED_RESPONSE_HEADERS = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"];
-
-export function isForwardedRequest(method: string, path: string): boolean {
-  if (SAFE_METHODS.has(method)) return HEADQUARTERS_READS.some((pattern) => pattern.test(path));
-  return !(method === "POST" && LOCAL_POSTS.has(path));
-}
+const DROPPED_RESPONSE_HEADERS = [
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-encoding",
+  "content-length",
+];
 
 /**
  * The regional node's front door for /api, behind the body limit and the cross-site guard (which
@@ -90,7 +85,10 @@ export function forwardToHeadquarters(
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([sync, new Promise((resolve) => (timer = setTimeout(resolve, READ_YOUR_WRITES_WAIT_MS)))]);
+    await Promise.race([
+      sync,
+      new Promise((resolve) => (timer = setTimeout(resolve, READ_YOUR_WRITES_WAIT_MS))),
+    ]);
     clearTimeout(timer);
     if (pending.get(token!) === sync) pending.delete(token!);
   };
@@ -124,11 +122,15 @@ export function forwardToHeadquarters(
     }
     const outgoing = new Headers(answer.headers);
     for (const name of DROPPED_RESPONSE_HEADERS) outgoing.delete(name);
-    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: outgoing });
+    return new Response(answer.body, {
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: outgoing,
+    });
   };
 
   return async (c, next) => {
-    if (isForwardedRequest(c.req.method, c.req.path)) return forward(c);
+    if (isForwardedRequest(c)) return forward(c);
     await awaitOwnWrites(c);
     return next();
   };

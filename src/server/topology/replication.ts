@@ -55,7 +55,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export class ReplicaSync {
   readonly #options: SyncOptions;
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve: (frameNo: number | null) => void; reject: (error: Error) => void }>();
+  readonly #waiting = new Map<
+    number,
+    { resolve: (frameNo: number | null) => void; reject: (error: Error) => void }
+  >();
   #nextId = 1;
   #onClosed: (() => void) | null = null;
   #lastSyncMs: number | null = null;
@@ -105,7 +108,9 @@ export class ReplicaSync {
   /** One sync on the thread; a late answer to a sync that timed out is dropped. */
   #syncOnThread(): Promise<number | null> {
     const id = this.#nextId++;
-    const answered = new Promise<number | null>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    const answered = new Promise<number | null>((resolve, reject) =>
+      this.#waiting.set(id, { resolve, reject })
+    );
     const request: ReplicaRequest = { type: "sync", id };
     this.#worker.postMessage(request);
     return withTimeout(answered, SYNC_TIMEOUT_MS, "the primary").finally(() => this.#waiting.delete(id));
@@ -163,7 +168,9 @@ export class ReplicaSync {
   status(nowMs = Date.now()): ReplicaStatus {
     return {
       lastSyncAt: this.#lastSyncMs === null ? null : new Date(this.#lastSyncMs).toISOString(),
-      secondsBehind: this.#lastSyncMs === null ? null : Math.max(0, Math.round((nowMs - this.#lastSyncMs) / 1000)),
+      secondsBehind: this.#lastSyncMs === null
+        ? null
+        : Math.max(0, Math.round((nowMs - this.#lastSyncMs) / 1000)),
       primaryReachable: this.#reachable,
       frameNo: this.#frameNo,
       lastError: this.#reachable ? null : this.#lastError,
@@ -208,10 +215,16 @@ export function isUnreachableError(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const { name, message, code } = current as { name?: string; message?: string; code?: string };
     if (name === "TypeError" && /fetch|network|connect/i.test(message ?? "")) return true;
-    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|HRANA_WEBSOCKET_ERROR|HRANA_CLOSED_ERROR|SERVER_ERROR)$/.test(code ?? "")) {
+    if (
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|HRANA_WEBSOCKET_ERROR|HRANA_CLOSED_ERROR|SERVER_ERROR)$/
+        .test(code ?? "")
+    ) {
       return true;
     }
-    if (/error sending request|connection refused|connection reset|did not answer within|tcp connect error|broken pipe|stream closed|client error \(Connect\)/i.test(message ?? "")) {
+    if (
+      /error sending request|connection refused|connection reset|did not answer within|tcp connect error|broken pipe|stream closed|client error \(Connect\)/i
+        .test(message ?? "")
+    ) {
       return true;
     }
     current = (current as { cause?: unknown }).cause;

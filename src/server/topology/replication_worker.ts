@@ -22,11 +22,18 @@ self.onmessage = (event: MessageEvent<ReplicaRequest>) => {
       try {
         if (options === null) throw new Error("the replica was not opened");
         // Opened on first use: opening with a syncUrl fails while the primary cannot be reached.
-        replica ??= new NativeDatabase(options.path, { syncUrl: options.syncUrl, authToken: options.authToken });
+        replica ??= new NativeDatabase(options.path, {
+          syncUrl: options.syncUrl,
+          authToken: options.authToken,
+        });
         const replicated = replica.sync() as { frame_no?: number } | undefined;
         reply({ type: "synced", id: message.id, frameNo: replicated?.frame_no ?? null });
       } catch (error) {
-        reply({ type: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
+        reply({
+          type: "failed",
+          id: message.id,
+          message: error instanceof Error ? error.message : String(error),
+        });
       }
       return;
     case "close":

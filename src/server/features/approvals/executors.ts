@@ -9,7 +9,7 @@ import type { AppDeps } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
 import { type ApprovalExecutors, databaseInTransaction, type ExecutionContext } from "./four_eyes.ts";
 import { distributeCardSchema, issueCardSchema, loadCardSchema } from "../cards/schemas.ts";
-import { createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "../cards/service.ts";
+import { createCardService, secureRandomDigits } from "../cards/service.ts";
 import { createAccountSchema } from "../ledger/schemas.ts";
 import { createAccount } from "../ledger/service.ts";
 import { statusChangeSchema } from "../institutions/schemas.ts";
@@ -30,7 +30,7 @@ function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown)
 export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
   const cardsIn = (context: ExecutionContext) =>
     createCardService({ ...deps, db: databaseInTransaction(deps.db, context.tx) }, {
-      issuerPrefixes: issuerPrefixesFromEnv(deps.config.env),
+      issuerPrefixes: deps.config.features.cardIssuerPrefixes,
       randomDigits: secureRandomDigits,
     });
 

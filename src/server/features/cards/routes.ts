@@ -6,11 +6,11 @@ import { needsApproval, submitForApproval } from "../approvals/four_eyes.ts";
 import { CARD_CURRENCY, type FundingSource } from "./funding_sources.ts";
 import { paginationQuery, validate } from "../../http/validation.ts";
 import { cardIdParam, distributeCardSchema, issueCardSchema, loadCardSchema } from "./schemas.ts";
-import { type CardServiceOptions, createCardService, issuerPrefixesFromEnv, secureRandomDigits } from "./service.ts";
+import { type CardServiceOptions, createCardService, secureRandomDigits } from "./service.ts";
 
 export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>): Hono<AppEnv> {
   const serviceOptions: CardServiceOptions = {
-    issuerPrefixes: options?.issuerPrefixes ?? issuerPrefixesFromEnv(deps.config.env),
+    issuerPrefixes: options?.issuerPrefixes ?? deps.config.features.cardIssuerPrefixes,
     randomDigits: options?.randomDigits ?? secureRandomDigits,
   };
   const service = createCardService(deps, serviceOptions);

@@ -11,10 +11,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import { cardLoads, cards, ledgerAccounts } from "../../../../db/schema.ts";
 import {
   type CardBrand,
-  DEFAULT_ISSUER_PREFIXES,
   generateCardNumber,
   maskCardNumber,
-  validateIssuerPrefix,
 } from "../../../domain/card.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
@@ -41,11 +39,6 @@ export const MAX_CARD_NUMBER_ATTEMPTS = 10;
 export const MAX_CARD_BALANCE_MINOR = 999_999_999_999_999;
 /** The byte values 0..249 map evenly onto ten digits; 250..255 are redrawn to avoid modulo bias. */
 const UNBIASED_BYTE_LIMIT = 250;
-
-export const ISSUER_PREFIX_ENV: Readonly<Record<CardBrand, string>> = {
-  visa: "CARD_PREFIX_VISA",
-  soln_bank: "CARD_PREFIX_SOLN_BANK",
-};
 
 type CardRow = typeof cards.$inferSelect;
 
@@ -109,19 +102,6 @@ export function secureRandomDigits(count: number): string {
     }
   }
   return digits;
-}
-
-/** Reads CARD_PREFIX_VISA / CARD_PREFIX_SOLN_BANK; a malformed prefix stops the server at start. */
-export function issuerPrefixesFromEnv(env: Readonly<Record<string, string>>): Record<CardBrand, string> {
-  const prefixes = { ...DEFAULT_ISSUER_PREFIXES };
-  for (const brand of Object.keys(ISSUER_PREFIX_ENV) as CardBrand[]) {
-    const configured = env[ISSUER_PREFIX_ENV[brand]]?.trim();
-    if (!configured) continue;
-    const result = validateIssuerPrefix(brand, configured);
-    if (!result.ok) throw new Error(`${ISSUER_PREFIX_ENV[brand]}: ${result.error.message}`);
-    prefixes[brand] = result.value;
-  }
-  return prefixes;
 }
 
 function toCardDto(row: CardRow): CardDto {

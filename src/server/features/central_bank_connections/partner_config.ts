@@ -55,12 +55,11 @@ const partnerConfigSchema = z.object({
 
 export type PartnerConfig = z.infer<typeof partnerConfigSchema>;
 
-export function partnerConfigPath(env: Readonly<Record<string, string>>): string {
+export function partnerConfigPath(env: Readonly<Record<string, string | undefined>>): string {
   return env[PARTNER_CONNECTION_FILE_ENV] || DEFAULT_PARTNER_CONNECTION_FILE;
 }
 
-export function loadPartnerConfig(env: Readonly<Record<string, string>>): PartnerConfig {
-  const path = partnerConfigPath(env);
+export function loadPartnerConfig(path: string): PartnerConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(Deno.readTextFileSync(path));

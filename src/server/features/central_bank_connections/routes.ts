@@ -4,7 +4,6 @@ import { z } from "zod";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
 import { validate } from "../../http/validation.ts";
-import { ALLOWED_HOSTS_ENV, parseAllowedHosts } from "./endpoint_guard.ts";
 import { loadPartnerConfig } from "./partner_config.ts";
 import { probeEndpoint, type ProbeResult } from "./probe.ts";
 import { connectionIdParam, type ConnectionTestResult, createConnectionBody } from "./schemas.ts";
@@ -25,8 +24,8 @@ const emptyBody = z.object({}).strict();
 
 export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const allowedHosts = parseAllowedHosts(deps.config.env[ALLOWED_HOSTS_ENV]);
-  const partner = loadPartnerConfig(deps.config.env);
+  const allowedHosts = deps.config.features.connectionTestAllowedHosts;
+  const partner = loadPartnerConfig(deps.config.features.partnerConnectionFile);
   let testsInFlight = 0;
 
   app.get(

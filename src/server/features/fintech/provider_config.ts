@@ -1,7 +1,7 @@
 /** Chooses each provider's adapter at start: the real HTTP client when configured, else the sandbox. */
 import { createPlaidHttp } from "./plaid_http.ts";
 import { createPlaidSandbox } from "./plaid_sandbox.ts";
-import { plaidSettings, type VisaSettings, visaSettings } from "./provider_env.ts";
+import type { PlaidSettings, VisaSettings } from "./provider_env.ts";
 import type { AccountDataProvider, CardNetworkProvider } from "./providers.ts";
 import { createVisaHttp } from "./visa_http.ts";
 import { createVisaSandbox } from "./visa_sandbox.ts";
@@ -22,9 +22,8 @@ function visaClient(visa: VisaSettings): Deno.HttpClient | undefined {
   });
 }
 
-export function providersFromEnv(env: Readonly<Record<string, string | undefined>>): FintechProviders {
-  const plaid = plaidSettings(env);
-  const visa = visaSettings(env);
+/** Each provider live when its credentials are configured, otherwise its sandbox. */
+export function providersFrom({ plaid, visa }: { plaid: PlaidSettings | null; visa: VisaSettings | null }): FintechProviders {
   return {
     plaid: plaid ? createPlaidHttp(plaid) : createPlaidSandbox(),
     visa: visa ? createVisaHttp({ ...visa, client: visaClient(visa) }) : createVisaSandbox(),

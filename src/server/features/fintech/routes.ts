@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
-import { type FintechProviders, providersFromEnv } from "./provider_config.ts";
+import { type FintechProviders, providersFrom } from "./provider_config.ts";
 import { checkBalanceSchema, directTransferSchema, pushPaymentSchema, verifyAccountSchema } from "./schemas.ts";
 import { createFintechService } from "./service.ts";
 
 export function fintechRoutes(deps: AppDeps, providers?: FintechProviders): Hono<AppEnv> {
-  const service = createFintechService(deps.db, providers ?? providersFromEnv(deps.config.env));
+  const service = createFintechService(deps.db, providers ?? providersFrom(deps.config.features));
   const app = new Hono<AppEnv>();
 
   app.get("/fintech/status", (c) => c.json(service.status()));

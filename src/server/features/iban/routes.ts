@@ -9,11 +9,12 @@ import {
   updateIbanConfig,
   validateIbanWithInstitution,
 } from "./service.ts";
+import { servedLocally } from "../../topology/placement.ts";
 
 export function ibanRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post("/iban/validate", validate("json", validateIbanBody), async (c) => {
+  app.post("/iban/validate", servedLocally, validate("json", validateIbanBody), async (c) => {
     return c.json(await validateIbanWithInstitution(deps.db, c.req.valid("json").iban));
   });
 

@@ -3,11 +3,11 @@ import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
 import { createNationalRoutingBody } from "./schemas.ts";
-import { configuredIssuerPrefix, createNationalRoutingEntry, listNationalRouting } from "./service.ts";
+import { createNationalRoutingEntry, listNationalRouting } from "./service.ts";
 
 export function nationalRoutingRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const defaultPrefix = configuredIssuerPrefix(deps.config.env);
+  const defaultPrefix = deps.config.features.nationalRoutingIssuerPrefix;
 
   app.get("/national-routing", async (c) => c.json(await listNationalRouting(deps.db.read)));
 

@@ -5,7 +5,7 @@ import { CONSOLE_CENTRAL_BANK_CODE } from "../../../domain/national_routing.ts";
 import type { Actor } from "../../audit/trail.ts";
 import type { Seeder } from "../../startup/seeder.ts";
 import type { CreateNationalRoutingInput } from "./schemas.ts";
-import { configuredIssuerPrefix, createNationalRoutingEntry } from "./service.ts";
+import { createNationalRoutingEntry } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 
@@ -52,7 +52,7 @@ const DEMO_ENTRIES: Omit<CreateNationalRoutingInput, "centralBankCode">[] = [
 ];
 
 export const nationalRoutingDemoSeeder: Seeder = async (deps, log) => {
-  const prefix = configuredIssuerPrefix(deps.config.env);
+  const prefix = deps.config.features.nationalRoutingIssuerPrefix;
   let added = 0;
   for (const entry of DEMO_ENTRIES) {
     const existing = await deps.db.read.select({ id: nationalRoutingRegistry.id }).from(

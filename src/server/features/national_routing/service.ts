@@ -8,7 +8,6 @@ import { desc, eq, sql } from "drizzle-orm";
 import { centralBankCodeSequences, ibanConfigs, nationalRoutingRegistry } from "../../../../db/schema.ts";
 import {
   centralBankCodeFor,
-  DEFAULT_ISSUER_PREFIX,
   defaultConnectionDetails,
   issuerPrefixOf,
 } from "../../../domain/national_routing.ts";
@@ -18,23 +17,11 @@ import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { CreateNationalRoutingInput, NationalRoutingEntry } from "./schemas.ts";
 
 export const AUDIT_ENTITY_TYPE = "national_routing_entry";
-/** Overrides the issuer prefix used when a request carries no central bank code. */
-export const ISSUER_PREFIX_ENV = "CENTRAL_BANK_CODE_PREFIX";
 
 export function listNationalRouting(db: Queryable): Promise<NationalRoutingEntry[]> {
   // rowid breaks ties between entries registered within the same millisecond.
   return db.select().from(nationalRoutingRegistry)
     .orderBy(desc(nationalRoutingRegistry.registrationDate), sql`rowid DESC`).all();
-}
-
-/** The prefix for requests without a code: CENTRAL_BANK_CODE_PREFIX or "CBR". Throws at start-up when misconfigured. */
-export function configuredIssuerPrefix(env: Readonly<Record<string, string>>): string {
-  const source = env[ISSUER_PREFIX_ENV] || DEFAULT_ISSUER_PREFIX;
-  const prefix = issuerPrefixOf(source);
-  if (!prefix.ok || source.length !== prefix.value.length) {
-    throw new Error(`${ISSUER_PREFIX_ENV} must be 3 letters, got "${source}"`);
-  }
-  return prefix.value;
 }
 
 function issuerPrefixFor(submittedCode: string | undefined, defaultPrefix: string): string {

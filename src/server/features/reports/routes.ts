@@ -12,6 +12,7 @@ import {
   type ReportRecord,
 } from "./schemas.ts";
 import { generateReport, listReports, openReportFile } from "./service.ts";
+import { servedAtHeadquarters } from "../../topology/placement.ts";
 
 /** Generation is CPU-bound (PDF layout, compression): a few at a time keep the console responsive. */
 export const MAX_CONCURRENT_REPORT_GENERATIONS = 2;
@@ -66,16 +67,21 @@ export function reportsRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await listReports(deps.db.read, c.req.valid("query")));
   });
 
-  app.get("/reports/:id/download", validate("param", reportIdParamSchema), async (c) => {
-    const { record, file } = await openReportFile(deps, c.req.valid("param").id);
-    try {
-      assertMayHaveReport(c, record.type);
-    } catch (error) {
-      file.close();
-      throw error;
-    }
-    return sendFile(c, record, file);
-  });
+  app.get(
+    "/reports/:id/download",
+    servedAtHeadquarters,
+    validate("param", reportIdParamSchema),
+    async (c) => {
+      const { record, file } = await openReportFile(deps, c.req.valid("param").id);
+      try {
+        assertMayHaveReport(c, record.type);
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      return sendFile(c, record, file);
+    },
+  );
 
   return app;
 }

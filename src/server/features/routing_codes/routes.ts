@@ -5,6 +5,7 @@ import { notFound } from "../../http/errors.ts";
 import { validate } from "../../http/validation.ts";
 import { assignRoutingCodeBody, generatePreviewBody, routingCodeParam } from "./schemas.ts";
 import { assignRoutingCode, listRoutingCodes, previewRoutingCode, RoutingCodeLookup } from "./service.ts";
+import { servedLocally } from "../../topology/placement.ts";
 
 export function routingCodesRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -12,10 +13,15 @@ export function routingCodesRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/routing-codes", async (c) => c.json(await listRoutingCodes(deps.db.read)));
 
-  app.post("/routing-codes/generate-preview", validate("json", generatePreviewBody), async (c) => {
-    const { prefix } = c.req.valid("json");
-    return c.json({ code: await previewRoutingCode(deps.db.read, prefix) });
-  });
+  app.post(
+    "/routing-codes/generate-preview",
+    servedLocally,
+    validate("json", generatePreviewBody),
+    async (c) => {
+      const { prefix } = c.req.valid("json");
+      return c.json({ code: await previewRoutingCode(deps.db.read, prefix) });
+    },
+  );
 
   app.post("/routing-codes", validate("json", assignRoutingCodeBody), async (c) => {
     const record = await assignRoutingCode(deps.db, actorOf(c, deps.config), c.req.valid("json"));

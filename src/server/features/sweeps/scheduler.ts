@@ -15,8 +15,8 @@ import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
 import { autoSweepInTransaction, type Executor } from "./service.ts";
+import { SWEEP_SCHEDULE_ENV } from "./settings.ts";
 
-export const SWEEP_SCHEDULE_ENV = "SWEEP_SCHEDULE";
 export const SCHEDULE_TIMEZONE = "UTC";
 /** setTimeout cannot wait longer than 2^31-1 ms; longer waits are done in hops of this size. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -93,7 +93,7 @@ export function startSweepScheduler(
   deps: AppDeps,
   log: (line: string) => void = console.log,
 ): SweepScheduler | null {
-  const schedule = deps.config.env[SWEEP_SCHEDULE_ENV]?.trim() ?? "";
+  const schedule = deps.config.features.sweepSchedule;
   if (schedule === "") return null;
   const cron = parseSchedule(schedule);
   const instanceId = crypto.randomUUID();
