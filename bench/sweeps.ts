@@ -12,7 +12,7 @@ import { createClient, type InValue } from "@libsql/client";
 import { SYSTEM_USER_ID } from "../db/schema.ts";
 import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 import { loadConfig } from "../src/server/config.ts";
-import { openDatabase, openWriter } from "../src/server/db/database.ts";
+import { openDatabase, statementsOf } from "../src/server/db/database.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
 import { executeManualSweep } from "../src/server/features/sweeps/service.ts";
 import { migrate } from "../src/server/db/migrate.ts";
@@ -112,12 +112,15 @@ async function clientWriter(url: string) {
   return { transaction, close: () => client.close() };
 }
 
-/** The same writes on statements prepared once, through the write connection the service uses. */
-function preparedWriter(url: string) {
-  const writer = openWriter(url);
+/** The same writes through the database's own transaction, as the service makes them. */
+async function preparedWriter(url: string) {
+  const db = await openDatabase(url);
   const transaction: RawTransaction = (body) =>
-    writer.writeStatements((statements) => body(async (sql, args) => void await statements.run(sql, args)));
-  return { transaction, close: writer.close };
+    db.transaction((tx) => {
+      const statements = statementsOf(tx);
+      return body(async (sql, args) => void await statements.run(sql, args));
+    });
+  return { transaction, close: () => db.close() };
 }
 
 async function rawLoop(writer: { transaction: RawTransaction; close(): void }) {
@@ -196,7 +199,7 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
   try {
     const service = await serviceLoop(await migratedFile(dir, "service"));
     const raw = await rawLoop(await clientWriter(await migratedFile(dir, "raw")));
-    const rawPrepared = await rawLoop(preparedWriter(await migratedFile(dir, "raw_prepared")));
+    const rawPrepared = await rawLoop(await preparedWriter(await migratedFile(dir, "raw_prepared")));
     await service.run(WARMUP_SWEEPS);
     await raw.run(WARMUP_SWEEPS);
     await rawPrepared.run(WARMUP_SWEEPS);

@@ -1,15 +1,8 @@
-/** The prepared-statement handles of src/server/db/database.ts against a real database file. */
+/** The database's read statements, batch writers and transactions against a real database file. */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import {
-  BACKSTOP_CHECKPOINT_PAGES,
-  type Database,
-  inSavepoint,
-  LOG_WRITER_CHECKPOINT_PAGES,
-  openDatabase,
-  openWriter,
-  statementsOf,
-} from "../../src/server/db/database.ts";
+import { type Database, inSavepoint, openDatabase, statementsOf } from "../../src/server/db/database.ts";
+import { BACKSTOP_CHECKPOINT_PAGES, LOG_WRITER_CHECKPOINT_PAGES } from "../../src/server/db/native.ts";
 
 async function withDatabase(fn: (db: Database) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "cbr-statements-" });
@@ -33,18 +26,18 @@ Deno.test("statements.get() reads what a transaction committed on another connec
     assert.equal((await db.statements.get<{ label: string }>(query, [1]))?.label, "second");
   }));
 
-Deno.test("writeStatements() commits all of its statements, or none when it throws", () =>
+Deno.test("writeBatch() commits all of its statements, or none when one fails", () =>
   withDatabase(async (db) => {
     const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
-    assert.equal(await db.writeStatements((s) => s.run(insert, [1, "kept"])), 1);
+    assert.equal((await db.writeBatch([{ sql: insert, args: [1, "kept"] }]))[0].rowsAffected, 1);
     await assert.rejects(
-      db.writeStatements(async (s) => {
-        await s.run(insert, [2, "rolled back"]);
-        throw new Error("refused");
-      }),
-      /refused/,
+      db.writeBatch([{ sql: insert, args: [2, "rolled back"] }, {
+        sql: "SELECT no_such_column FROM t",
+        args: [],
+      }]),
+      /no_such_column/,
     );
-    await assert.rejects(db.writeStatements((s) => s.run(insert, [1, "duplicate id"])), /UNIQUE/);
+    await assert.rejects(db.writeBatch([{ sql: insert, args: [1, "duplicate id"] }]), /UNIQUE/);
     const rows = await db.statements.all<{ id: number; label: string }>(
       "SELECT id, label FROM t ORDER BY id",
       [],
@@ -52,12 +45,14 @@ Deno.test("writeStatements() commits all of its statements, or none when it thro
     assert.deepEqual(rows.map((r) => [r.id, r.label]), [[1, "kept"]]);
   }));
 
-Deno.test("writeStatements(), bookkeepingStatements() and transaction() take turns: concurrent writers never interleave", () =>
+Deno.test("data and bookkeeping batches and transaction() take turns: concurrent writers never interleave", () =>
   withDatabase(async (db) => {
     const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
     const writers = Array.from({ length: 60 }, (_, i) => {
-      if (i % 3 === 0) return db.writeStatements((s) => s.run(insert, [i, "statements"]));
-      if (i % 3 === 1) return db.bookkeepingStatements((s) => s.run(insert, [i, "bookkeeping"]));
+      if (i % 3 === 0) return db.writeBatch([{ sql: insert, args: [i, "statements"] }]);
+      if (i % 3 === 1) {
+        return db.writeBatch([{ sql: insert, args: [i, "bookkeeping"] }], { channel: "bookkeeping" });
+      }
       return db.transaction((tx) => tx.run(sql`INSERT INTO t (id, label) VALUES (${i}, 'builder')`));
     });
     await Promise.all(writers);
@@ -91,7 +86,8 @@ Deno.test("statementsOf() runs the same positional SQL inside a query-builder tr
 Deno.test("inSavepoint() undoes only the writes of the step that threw, and the transaction goes on", () =>
   withDatabase(async (db) => {
     const insert = "INSERT INTO t (id, label) VALUES (?, ?)";
-    await db.writeStatements(async (s) => {
+    await db.transaction(async (tx) => {
+      const s = statementsOf(tx);
       await s.run(insert, [1, "before"]);
       await assert.rejects(
         inSavepoint(s, async () => {
@@ -116,16 +112,10 @@ Deno.test("the request log's writer checkpoints the WAL; the serving thread's co
       BACKSTOP_CHECKPOINT_PAGES,
     );
     assert.equal(pages(await db.statements.get(threshold, [])), BACKSTOP_CHECKPOINT_PAGES);
-    assert.equal(pages(await db.writeStatements((s) => s.get(threshold, []))), BACKSTOP_CHECKPOINT_PAGES);
-    assert.equal(pages(await db.bookkeepingStatements((s) => s.get(threshold, []))), 0);
-    const logWriter = openWriter(db.url, { logWriter: true });
-    try {
-      assert.equal(
-        pages(await logWriter.writeStatements((s) => s.get(threshold, []))),
-        LOG_WRITER_CHECKPOINT_PAGES,
-      );
-    } finally {
-      logWriter.close();
-    }
+    const inBatch = async (channel: "data" | "bookkeeping" | "log") =>
+      pages((await db.writeBatch([{ sql: threshold, args: [], returnsRows: true }], { channel }))[0].rows[0]);
+    assert.equal(await inBatch("data"), BACKSTOP_CHECKPOINT_PAGES);
+    assert.equal(await inBatch("bookkeeping"), 0);
+    assert.equal(await inBatch("log"), LOG_WRITER_CHECKPOINT_PAGES);
     assert.ok(BACKSTOP_CHECKPOINT_PAGES > LOG_WRITER_CHECKPOINT_PAGES);
   }));

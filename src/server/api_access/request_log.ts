@@ -3,9 +3,8 @@
  * preview. Requests only append to an in-memory queue; the queue is written in batches, each one
  * write transaction, when it holds API_LOG_FLUSH_BATCH_ENTRIES entries or API_LOG_FLUSH_INTERVAL_MS
  * after the first unwritten entry. For a database file the batches are written on a connection of
- * their own (db.ts openWriter, `logWriter`), on the thread that serves requests: a thread of their
- * own cost more CPU per request in all than it took off this one (the hand-over, a second isolate
- * and its garbage collector) and held about 40 MiB (docs/bench.md, "Server CPU per request").
+ * their own (the "log" batch channel), on the thread that serves requests: a thread of their own
+ * cost more CPU per request in all than it took off this one (docs/bench.md).
  * `stop()` (clean shutdown) writes whatever is left. Rows older than the retention
  * (API_LOG_RETENTION_DAYS) are pruned by the writer about once an hour.
  */
@@ -16,14 +15,14 @@ import { SYSTEM_USER_ID } from "../../../db/schema.ts";
 import { recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import { clientIp } from "../http/context.ts";
-import { type Database, isFileUrl, openWriter } from "../db/database.ts";
+import { type Database, isFileUrl } from "../db/database.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import {
   type CapturedBody,
   type CapturedRequest,
-  logRowInserts,
   type LogRow,
+  logRowInserts,
   logRowsInsertFromJson,
   logRowsOf,
 } from "./request_log_rows.ts";
@@ -123,7 +122,6 @@ export class RequestLog {
   #stopped = false;
   #lastPruneMs = Number.NEGATIVE_INFINITY;
   /** Opened with the first batch; null when the local database is not where the log is written. */
-  #writer: ReturnType<typeof openWriter> | null | undefined;
 
   constructor(db: Database, config: Config, settings: Partial<RequestLogSettings> = {}) {
     this.#db = db;
@@ -178,8 +176,6 @@ export class RequestLog {
     this.#stopped = true;
     this.#clearTimer();
     await this.flush();
-    this.#writer?.close();
-    this.#writer = null;
   }
 
   /** Deletes rows older than the retention; returns how many. */
@@ -224,16 +220,13 @@ export class RequestLog {
   }
 
   async #write(batch: CapturedRequest[]): Promise<void> {
-    if (this.#writer === undefined) {
-      this.#writer = this.#db.writesLocal && isFileUrl(this.#db.url) && !this.#stopped
-        ? openWriter(this.#db.url, { logWriter: true })
-        : null;
-    }
     // The rows are built before the write transaction begins: the redaction is most of the work,
     // and the transaction holds the database's write lock for every other connection. They are
     // built across turns of the event loop: a batch of search answers took 50–100 ms to redact at
     // once, and every request waited behind it (p99 of the institution search bench 90+ ms).
-    const writer = this.#writer;
+    // A local file takes the rows as prepared inserts on the log's own connection; the primary
+    // takes them as one JSON text, one statement for the whole batch.
+    const local = this.#db.writesLocal && isFileUrl(this.#db.url);
     const rows: LogRow[] = [];
     // To the primary over the network, each row is made JSON as it is built: JSON.stringify of a
     // whole batch at once stops the event loop as long as building it would.
@@ -245,10 +238,10 @@ export class RequestLog {
         turnStartedMs = performance.now();
       }
       const built = logRowsOf(batch.slice(start, start + ROWS_PER_SLICE));
-      if (writer !== null) rows.push(...built);
+      if (local) rows.push(...built);
       else for (const row of built) rowsJson.push(JSON.stringify(row));
     }
-    if (writer !== null) await writer.writeAtOnce(logRowInserts(rows));
+    if (local) await this.#db.writeBatch(logRowInserts(rows), { channel: "log" });
     else await this.#db.writeBatch([logRowsInsertFromJson(rowsJson)]);
   }
 
@@ -281,7 +274,9 @@ export class RequestLog {
     }
     // Headquarters prunes for every node: a regional node's pruning would hold the primary's write
     // lock across the WAN.
-    if (this.#config.role !== "regional" && Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs) {
+    if (
+      this.#config.role !== "regional" && Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs
+    ) {
       try {
         await this.prune();
       } catch (error) {

@@ -82,7 +82,7 @@ async function addCounts(
     { sql: COUNT_BATCH_SQL, args: [JSON.stringify(counted), nowIso], returnsRows: true },
     { sql: TOUCH_KEYS_SQL, args: [nowIso, JSON.stringify(keyIds), isoOf(nowMs - LAST_USED_RESOLUTION_MS)] },
     ...(pruneBeforeMs === null ? [] : [{ sql: PRUNE_SQL, args: [isoOf(pruneBeforeMs)] }]),
-  ], { bookkeeping: true });
+  ], { channel: "bookkeeping" });
   return counts.rows as CountRow[];
 }
 

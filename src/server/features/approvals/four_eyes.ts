@@ -55,7 +55,6 @@ export function databaseInTransaction(db: Database, tx: Tx): Database {
     read: tx as unknown as Db,
     statements,
     transaction: (fn) => inSavepoint(statements, () => fn(tx)),
-    writeStatements: (fn) => inSavepoint(statements, () => fn(statements)),
   };
 }
 

@@ -9,8 +9,7 @@
  * moves first and plans on the balances the journal's UPDATE read back, rolling back if the plan
  * rejects; automatic runs read every account first. Write transactions are serialised (one writer
  * per process behind a mutex, BEGIN IMMEDIATE across processes), so a plan is never made on stale
- * balances. Sweeps write through `db.writeStatements`: statements prepared once, since a sweep's
- * own statements cost less than preparing them anew each time through the query builder.
+ * balances.
  */
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
@@ -481,11 +480,12 @@ export async function executeManualSweep(
   idempotencyKey: string | null,
 ): Promise<SweepOutcome> {
   if (idempotencyKey === null) {
-    const dto = await performManualSweep((fn) => db.writeStatements(fn), actor, executor, input);
+    const dto = await performManualSweep((fn) => db.transaction((tx) => fn(statementsOf(tx))), actor, executor, input);
     return { status: 201, bodyJson: JSON.stringify(dto), replayed: false };
   }
   const requestHash = hashSweepRequest(input);
-  return await db.writeStatements(async (statements) => {
+  return await db.transaction(async (tx) => {
+    const statements = statementsOf(tx);
     const prior = await priorOutcome(statements, actor, idempotencyKey, requestHash);
     if (prior) return prior;
     let outcome: SweepOutcome;
@@ -638,7 +638,8 @@ export async function runApprovedAutoSweep(
   executor: Executor,
   moves: readonly ApprovedAutoSweepMove[],
 ): Promise<SweepDto[]> {
-  return await db.writeStatements(async (statements) => {
+  return await db.transaction(async (tx) => {
+    const statements = statementsOf(tx);
     const rows = await statements.all<MovedAccount>(
       `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts ORDER BY account_number`,
       [],

@@ -1,0 +1,148 @@
+/**
+ * A console node's database in the replicated topology: reads from an embedded replica of the
+ * primary (sqld), kept fresh by its sync; transactions and batches run on the primary itself.
+ */
+import { type Client, createClient } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import * as schema from "../../../db/schema.ts";
+import { AppError } from "../http/errors.ts";
+import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
+import { ChangeEpochs } from "./change_epochs.ts";
+import { clientBatchWriter, type Database, ensureParentDir, isFileUrl } from "./database.ts";
+import { Mutex } from "./mutex.ts";
+import { openNative, REPLICA_READ_PRAGMAS } from "./native.ts";
+import { preparedStatements } from "./statements.ts";
+
+export interface PrimaryOptions {
+  syncUrl: string;
+  authToken: string;
+  syncIntervalMs: number;
+  /**
+   * Sync the replica after every committed write before returning, so that this process reads its
+   * own writes at once (headquarters, where the primary is near); otherwise the caller syncs.
+   */
+  syncAfterWrite: boolean;
+}
+
+/** How long a node without a local copy waits for the primary before refusing to start. */
+export const FIRST_SYNC_WAIT_MS = 60_000;
+const FIRST_SYNC_RETRY_MS = 1_000;
+
+/** Whether the replica file holds a copy: it is created empty (mode 0600) before the first sync. */
+async function holdsCopy(path: string): Promise<boolean> {
+  try {
+    const stat = await Deno.stat(path);
+    return stat.isFile && stat.size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first sync: with a local copy already there it goes ahead even while the primary is
+ * unreachable (and catches up once it answers); without one it waits up to FIRST_SYNC_WAIT_MS.
+ */
+async function firstSync(replica: ReplicaSync, url: string, primary: PrimaryOptions): Promise<void> {
+  const hasCopy = await holdsCopy(url.slice("file:".length));
+  const deadlineMs = Date.now() + FIRST_SYNC_WAIT_MS;
+  for (;;) {
+    try {
+      await replica.syncNow();
+      return;
+    } catch (error) {
+      if (hasCopy) {
+        console.warn(
+          `The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`,
+        );
+        return;
+      }
+      if (Date.now() >= deadlineMs) {
+        void replica.close();
+        throw new Error(
+          `The primary at ${primary.syncUrl} could not be reached within ${
+            FIRST_SYNC_WAIT_MS / 1000
+          } s and there is ` +
+            `no local copy yet: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_RETRY_MS));
+    }
+  }
+}
+
+/**
+ * Runs a write on the primary. A failure to reach it is a 503 that says since when the figures
+ * are, never a 500; an error that is neither a refused statement nor clearly the network (a
+ * connection dropped mid-answer, a transaction the client closed) is asked of the primary itself
+ * with a sync.
+ */
+function primaryGuard(replica: ReplicaSync, syncAfterWrite: boolean) {
+  return async <T>(fn: () => Promise<T>, { syncAfter = syncAfterWrite } = {}): Promise<T> => {
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (isUnreachableError(error)) throw replica.pausedError();
+      if (!isStatementError(error) && !await replica.syncNow().then(() => true, () => false)) {
+        throw replica.pausedError();
+      }
+      throw error;
+    }
+    if (syncAfter) await replica.syncNow().catch(() => {});
+    return result;
+  };
+}
+
+async function replicaReadClient(url: string): Promise<Client> {
+  const client = createClient({ url, concurrency: 1, intMode: "number" });
+  for (const pragma of REPLICA_READ_PRAGMAS) await client.execute(pragma);
+  return client;
+}
+
+/** Opens `url` (a file) as an embedded replica of the primary: reads are local, writes go to the primary. */
+export async function openReplicatedDatabase(url: string, primary: PrimaryOptions): Promise<Database> {
+  if (!isFileUrl(url)) throw new Error(`the replica must be a file: URL, got ${url}`);
+  await ensureParentDir(url, { create: false });
+  const replica = new ReplicaSync({
+    url,
+    syncUrl: primary.syncUrl,
+    authToken: primary.authToken,
+    intervalMs: primary.syncIntervalMs,
+  });
+  await firstSync(replica, url, primary);
+  // The first sync created the replica's files with the umask's mode: owner-only from here on.
+  await ensureParentDir(url, { create: false });
+  replica.startPeriodic();
+
+  const readClient = await replicaReadClient(url);
+  const primaryClient = createClient({
+    url: primary.syncUrl,
+    authToken: primary.authToken,
+    intMode: "number",
+  });
+  const write = drizzle(primaryClient, { schema });
+  const nativeRead = openNative(url, REPLICA_READ_PRAGMAS);
+  const statements = preparedStatements(nativeRead);
+  const mutex = new Mutex();
+  const onPrimary = primaryGuard(replica, primary.syncAfterWrite);
+  const batch = clientBatchWriter(primaryClient);
+  return {
+    url,
+    writesLocal: false,
+    replica,
+    read: drizzle(readClient, { schema }),
+    readClient,
+    statements,
+    epochs: new ChangeEpochs(statements),
+    transaction: (fn) => onPrimary(() => mutex.run(() => write.transaction(fn))),
+    writeBatch: (statements) => onPrimary(() => batch(statements), { syncAfter: false }),
+    close() {
+      readClient.close();
+      primaryClient.close();
+      nativeRead.close();
+      // Last: the replica's own connection is the one that may checkpoint its log on close.
+      void replica.close();
+    },
+  };
+}
