@@ -189,9 +189,7 @@ export function parseBbanStructure(s: string): BbanStructureResult {
     }
     if (charClass === "e") {
       return structureError(
-        `BBAN structure "${s}" uses class e (blank space) at position ${
-          i + 1
-        }, which an IBAN cannot contain`,
+        `BBAN structure "${s}" uses class e (blank space) at position ${i + 1}, which an IBAN cannot contain`,
       );
     }
     if (charClass !== "n" && charClass !== "a" && charClass !== "c") {
@@ -393,9 +391,7 @@ function invalid(details: IbanValidationDetails, error: string): IbanValidationR
 function mod97Range(r: number, s: string, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const code = s.charCodeAt(i);
-    r = code <= CODE_9
-      ? (r * 10 + code - CODE_0) % 97
-      : (r * 100 + code - LETTER_VALUE_OFFSET) % 97;
+    r = code <= CODE_9 ? (r * 10 + code - CODE_0) % 97 : (r * 100 + code - LETTER_VALUE_OFFSET) % 97;
   }
   return r;
 }
@@ -424,50 +420,10 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
   details.electronic = iban;
   details.print = groupForPrint(iban);
 
-  // Before the length, which a stray separator or an invisible character would only distort.
-  const stray = firstNonAlphanumeric(iban);
-  if (stray !== null) {
-    return invalid(
-      details,
-      `invalid character ${describeCharacter(stray.character)} at position ${stray.position}: an IBAN holds only letters A-Z and digits 0-9`,
-    );
-  }
-
-  if (iban.length < 2 || !isLetterCode(iban.charCodeAt(0)) || !isLetterCode(iban.charCodeAt(1))) {
-    return invalid(
-      details,
-      `IBAN must start with a two-letter country code, got "${iban.slice(0, 2)}"`,
-    );
-  }
+  const compiled = countryFormatFor(iban, formats, details);
+  if (typeof compiled === "string") return invalid(details, compiled);
+  extractParts(iban, compiled, details);
   const countryCode = iban.slice(0, 2);
-  details.countryCode = countryCode;
-  if (iban.length >= IBAN_PREFIX_LENGTH) details.checkDigits = iban.slice(2, 4);
-
-  const format = lookupFormat(formats, countryCode);
-  if (format === undefined) {
-    return invalid(
-      details,
-      `Unknown country code ${countryCode}: ${countryCode} has no IBAN format`,
-    );
-  }
-  if (!format.active) {
-    return invalid(details, `IBAN format for ${countryCode} is not active`);
-  }
-  const compiled = compileFormat(format);
-  if (compiled.problem !== null) {
-    return invalid(details, `IBAN format for ${countryCode} is invalid: ${compiled.problem}`);
-  }
-
-  const bbanStart = IBAN_PREFIX_LENGTH;
-  const part = (offset: number, length: number) => {
-    const start = bbanStart + offset;
-    return iban.length >= start + length ? iban.slice(start, start + length) : null;
-  };
-  details.bankCode = part(compiled.bankCodeOffset, compiled.bankCodeLength);
-  if (compiled.branchCodeOffset !== null) {
-    details.branchCode = part(compiled.branchCodeOffset, compiled.branchCodeLength);
-  }
-  details.accountNumber = part(compiled.accountNumberOffset, compiled.accountNumberLength);
 
   if (iban.length !== compiled.ibanLength) {
     return invalid(
@@ -475,20 +431,72 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
       `expected ${compiled.ibanLength} characters for ${countryCode}, got ${iban.length}`,
     );
   }
+  const error = checkDigitsError(iban) ?? characterClassError(iban, compiled.classes) ??
+    checksumError(iban, countryCode, compiled.classes.length);
+  return error === null ? { valid: true, details } : invalid(details, error);
+}
 
+/**
+ * The usable format of the IBAN's country, after checking the characters and the country code
+ * (and noting both in `details`); otherwise the error message.
+ */
+function countryFormatFor(
+  iban: string,
+  formats: IbanFormatLookup,
+  details: IbanValidationDetails,
+): CompiledFormat | string {
+  // Before the length, which a stray separator or an invisible character would only distort.
+  const stray = firstNonAlphanumeric(iban);
+  if (stray !== null) {
+    return `invalid character ${
+      describeCharacter(stray.character)
+    } at position ${stray.position}: an IBAN holds only letters A-Z and digits 0-9`;
+  }
+  if (iban.length < 2 || !isLetterCode(iban.charCodeAt(0)) || !isLetterCode(iban.charCodeAt(1))) {
+    return `IBAN must start with a two-letter country code, got "${iban.slice(0, 2)}"`;
+  }
+  const countryCode = iban.slice(0, 2);
+  details.countryCode = countryCode;
+  if (iban.length >= IBAN_PREFIX_LENGTH) details.checkDigits = iban.slice(2, 4);
+
+  const format = lookupFormat(formats, countryCode);
+  if (format === undefined) return `Unknown country code ${countryCode}: ${countryCode} has no IBAN format`;
+  if (!format.active) return `IBAN format for ${countryCode} is not active`;
+  const compiled = compileFormat(format);
+  if (compiled.problem !== null) return `IBAN format for ${countryCode} is invalid: ${compiled.problem}`;
+  return compiled;
+}
+
+/** Bank, branch and account parts by the format's offsets, wherever the input is long enough. */
+function extractParts(iban: string, compiled: CompiledFormat, details: IbanValidationDetails): void {
+  const part = (offset: number, length: number) => {
+    const start = IBAN_PREFIX_LENGTH + offset;
+    return iban.length >= start + length ? iban.slice(start, start + length) : null;
+  };
+  details.bankCode = part(compiled.bankCodeOffset, compiled.bankCodeLength);
+  if (compiled.branchCodeOffset !== null) {
+    details.branchCode = part(compiled.branchCodeOffset, compiled.branchCodeLength);
+  }
+  details.accountNumber = part(compiled.accountNumberOffset, compiled.accountNumberLength);
+}
+
+function checkDigitsError(iban: string): string | null {
   const c0 = iban.charCodeAt(2);
   const c1 = iban.charCodeAt(3);
   if (!isDigitCode(c0) || !isDigitCode(c1)) {
-    return invalid(details, `check digits must be two digits, got "${iban.slice(2, 4)}"`);
+    return `check digits must be two digits, got "${iban.slice(2, 4)}"`;
   }
   const checkDigits = (c0 - CODE_0) * 10 + (c1 - CODE_0);
   if (checkDigits < MIN_IBAN_CHECK_DIGITS || checkDigits > MAX_IBAN_CHECK_DIGITS) {
-    return invalid(details, `check digits must be between 02 and 98, got ${iban.slice(2, 4)}`);
+    return `check digits must be between 02 and 98, got ${iban.slice(2, 4)}`;
   }
+  return null;
+}
 
-  const classes = compiled.classes;
+/** The first BBAN character outside its expected class (digit, letter or either). */
+function characterClassError(iban: string, classes: Uint8Array): string | null {
   for (let i = 0; i < classes.length; i++) {
-    const code = iban.charCodeAt(bbanStart + i);
+    const code = iban.charCodeAt(IBAN_PREFIX_LENGTH + i);
     const expected = classes[i];
     const matches = expected === CLASS_DIGIT
       ? isDigitCode(code)
@@ -496,27 +504,27 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
       ? isLetterCode(code)
       : isDigitCode(code) || isLetterCode(code);
     if (!matches) {
-      return invalid(
-        details,
-        `BBAN character class wrong at position ${bbanStart + i + 1}: expected ${
-          CLASS_DESCRIPTIONS[expected]
-        }, got "${iban[bbanStart + i]}"`,
-      );
+      return `BBAN character class wrong at position ${IBAN_PREFIX_LENGTH + i + 1}: expected ${
+        CLASS_DESCRIPTIONS[expected]
+      }, got "${iban[IBAN_PREFIX_LENGTH + i]}"`;
     }
   }
+  return null;
+}
 
-  let remainder = mod97Range(0, iban, bbanStart, iban.length);
+/** ISO 7064 MOD 97-10 over the whole IBAN, then the country's national check digits if it has them. */
+function checksumError(iban: string, countryCode: string, bbanLength: number): string | null {
+  let remainder = mod97Range(0, iban, IBAN_PREFIX_LENGTH, iban.length);
   remainder = mod97Range(remainder, iban, 0, IBAN_PREFIX_LENGTH);
-  if (remainder !== 1) return invalid(details, "wrong check digits");
-
+  if (remainder !== 1) return "wrong check digits";
   const national = NATIONAL_CHECKS[countryCode];
   if (
-    national !== undefined && national.bbanLength === classes.length &&
-    !national.check(iban.slice(bbanStart))
+    national !== undefined && national.bbanLength === bbanLength &&
+    !national.check(iban.slice(IBAN_PREFIX_LENGTH))
   ) {
-    return invalid(details, `national check digit wrong for ${countryCode}`);
+    return `national check digit wrong for ${countryCode}`;
   }
-  return { valid: true, details };
+  return null;
 }
 
 interface NationalCheck {
