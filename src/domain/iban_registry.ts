@@ -10,23 +10,14 @@ import {
   IBAN_CHECK_DIGIT_ALGORITHM,
   IBAN_PREFIX_LENGTH,
   type IbanCountryFormat,
+  type IbanLayout,
+  ibanLayoutOf,
   parseBbanStructure,
 } from "./iban.ts";
 
-export interface IbanRegistryEntry {
-  countryCode: string;
+export interface IbanRegistryEntry extends IbanLayout {
   countryName: string;
-  ibanLength: number;
   bbanLength: number;
-  bbanStructure: string;
-  /** 0-based within the BBAN. */
-  bankCodeOffset: number;
-  bankCodeLength: number;
-  branchCodeOffset: number | null;
-  branchCodeLength: number;
-  /** From the end of the bank/branch identifiers, whichever ends later, to the end of the BBAN. */
-  accountNumberOffset: number;
-  accountNumberLength: number;
   exampleIban: string;
   /** As the registry prints it (a few countries do not group by four). */
   exampleIbanPrint: string;
@@ -406,18 +397,5 @@ export function serializeIbanRegistrySeed(entries: readonly IbanRegistryEntry[])
 }
 
 export function toIbanCountryFormat(entry: IbanRegistryEntry): IbanCountryFormat {
-  return {
-    countryCode: entry.countryCode,
-    ibanLength: entry.ibanLength,
-    bbanStructure: entry.bbanStructure,
-    bankCodeOffset: entry.bankCodeOffset,
-    bankCodeLength: entry.bankCodeLength,
-    branchCodeOffset: entry.branchCodeOffset,
-    branchCodeLength: entry.branchCodeLength,
-    accountNumberOffset: entry.accountNumberOffset,
-    accountNumberLength: entry.accountNumberLength,
-    checkDigitAlgorithm: entry.checkDigitAlgorithm,
-    exampleIban: entry.exampleIban,
-    active: true,
-  };
+  return { ...ibanLayoutOf(entry), exampleIban: entry.exampleIban, active: true };
 }

@@ -196,6 +196,28 @@ export function planManualSweep(request: ManualSweepRequest): Result<SweepPlan, 
   return refusal ?? ok(buildPlan(source, target, amountMinor));
 }
 
+/** The two sides of a sweep, as a refusal names them. */
+interface SweepSide {
+  label: "Source" | "Target";
+  typeCode: "invalid_source_type" | "invalid_target_type";
+  /** Completes "… account type ledger …" when the type is not allowed on this side. */
+  typeRefusal: string;
+  field: string;
+}
+
+const SOURCE_SIDE: SweepSide = {
+  label: "Source",
+  typeCode: "invalid_source_type",
+  typeRefusal: "cannot be swept from",
+  field: SOURCE_FIELD,
+};
+const TARGET_SIDE: SweepSide = {
+  label: "Target",
+  typeCode: "invalid_target_type",
+  typeRefusal: "cannot receive a sweep",
+  field: TARGET_FIELD,
+};
+
 /** Whether these two accounts may take part in a manual sweep: distinct, allowed types, active, one currency. */
 function accountsRefusal(request: ManualSweepRequest): Refusal | null {
   const {
@@ -207,42 +229,10 @@ function accountsRefusal(request: ManualSweepRequest): Refusal | null {
   if (source.id === target.id) {
     return reject("same_account", "Source and target must be different accounts", TARGET_FIELD);
   }
-  if (!allowedSourceTypes.includes(source.accountType)) {
-    return reject(
-      "invalid_source_type",
-      `Source account type ${source.accountType} cannot be swept from; allowed: ${
-        describeTypes(allowedSourceTypes)
-      }`,
-      SOURCE_FIELD,
-    );
-  }
-  if (!allowedTargetTypes.includes(target.accountType)) {
-    return reject(
-      "invalid_target_type",
-      `Target account type ${target.accountType} cannot receive a sweep; allowed: ${
-        describeTypes(allowedTargetTypes)
-      }`,
-      TARGET_FIELD,
-    );
-  }
-  return activityRefusal(source, target);
-}
-
-function activityRefusal(source: SweepAccount, target: SweepAccount): Refusal | null {
-  if (!isActive(source)) {
-    return reject(
-      "inactive_account",
-      `Source account is not active (status: ${source.accountStatus})`,
-      SOURCE_FIELD,
-    );
-  }
-  if (!isActive(target)) {
-    return reject(
-      "inactive_account",
-      `Target account is not active (status: ${target.accountStatus})`,
-      TARGET_FIELD,
-    );
-  }
+  const refusal = typeRefusal(SOURCE_SIDE, source, allowedSourceTypes) ??
+    typeRefusal(TARGET_SIDE, target, allowedTargetTypes) ?? inactiveRefusal(SOURCE_SIDE, source) ??
+    inactiveRefusal(TARGET_SIDE, target);
+  if (refusal !== null) return refusal;
   if (source.currency !== target.currency) {
     return reject(
       "currency_mismatch",
@@ -251,6 +241,30 @@ function activityRefusal(source: SweepAccount, target: SweepAccount): Refusal | 
     );
   }
   return null;
+}
+
+function typeRefusal(
+  side: SweepSide,
+  account: SweepAccount,
+  allowed: readonly AccountType[],
+): Refusal | null {
+  if (allowed.includes(account.accountType)) return null;
+  return reject(
+    side.typeCode,
+    `${side.label} account type ${account.accountType} ${side.typeRefusal}; allowed: ${
+      describeTypes(allowed)
+    }`,
+    side.field,
+  );
+}
+
+function inactiveRefusal(side: SweepSide, account: SweepAccount): Refusal | null {
+  if (isActive(account)) return null;
+  return reject(
+    "inactive_account",
+    `${side.label} account is not active (status: ${account.accountStatus})`,
+    side.field,
+  );
 }
 
 /** Whether the source can spend the amount and the target can hold it. */
