@@ -1,7 +1,7 @@
 /**
- * Staff roles and the role rule of every API route (issue 20; docs/security.md carries the same
- * table). The server looks each request's route up here (src/server/access.ts) and refuses a route
- * that has no rule, so a new route cannot be reached until someone decides who may call it.
+ * Staff roles and the role rule of every API route (docs/security.md carries the same table). The
+ * server looks each request's route up here (src/server/access.ts) and refuses a route that has no
+ * rule, so a new route cannot be reached until someone decides who may call it.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Four-eyes (maker-checker) rules of issue 20: which requests there are, when an amount needs a
+ * Four-eyes (maker-checker) rules: which requests there are, when an amount needs a
  * second person, and what state a request is in at a given instant.
  *
  * @module

@@ -5,13 +5,21 @@
  * helpers touch a–z only and name anything else exactly. Pure module: no I/O.
  */
 
-const CODE_0 = 48;
-const CODE_9 = 57;
-const CODE_UPPER_A = 65;
-const CODE_UPPER_Z = 90;
+export const CODE_0 = 48;
+export const CODE_9 = 57;
+export const CODE_UPPER_A = 65;
+export const CODE_UPPER_Z = 90;
 const CODE_LOWER_A = 97;
 const CODE_LOWER_Z = 122;
 const LOWER_ASCII_LETTERS = /[a-z]+/g;
+
+export function isAsciiDigitCode(code: number): boolean {
+  return code >= CODE_0 && code <= CODE_9;
+}
+
+export function isAsciiUpperCode(code: number): boolean {
+  return code >= CODE_UPPER_A && code <= CODE_UPPER_Z;
+}
 
 /** Upper-cases a–z and leaves every other character as it is. */
 export function asciiUpperCase(text: string): string {
@@ -30,8 +38,7 @@ export function firstNonAlphanumeric(text: string): InvalidCharacter | null {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (
-      (code >= CODE_0 && code <= CODE_9) || (code >= CODE_UPPER_A && code <= CODE_UPPER_Z) ||
-      (code >= CODE_LOWER_A && code <= CODE_LOWER_Z)
+      isAsciiDigitCode(code) || isAsciiUpperCode(code) || (code >= CODE_LOWER_A && code <= CODE_LOWER_Z)
     ) continue;
     // Everything before index i is ASCII, one code unit per character.
     return { character: String.fromCodePoint(text.codePointAt(i)!), position: i + 1 };

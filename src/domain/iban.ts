@@ -7,10 +7,19 @@
  * so it walks character codes instead of building regular expressions or big integers.
  */
 
-import { asciiUpperCase, describeCharacter, firstNonAlphanumeric } from "./ascii.ts";
+import {
+  asciiUpperCase,
+  CODE_0,
+  CODE_9,
+  CODE_UPPER_A,
+  describeCharacter,
+  firstNonAlphanumeric,
+  isAsciiDigitCode,
+  isAsciiUpperCode,
+} from "./ascii.ts";
 
-/** One country's IBAN format, as kept in `iban_configs`. */
-export interface IbanCountryFormat {
+/** Where a country's IBAN keeps its parts: shared by the stored format and the registry's entry. */
+export interface IbanLayout {
   countryCode: string;
   ibanLength: number;
   /** SWIFT registry notation without the country prefix, e.g. "4!a6!n8!n". */
@@ -25,8 +34,28 @@ export interface IbanCountryFormat {
   accountNumberLength: number;
   /** "mod97" is the only algorithm ISO 13616 defines. */
   checkDigitAlgorithm: string;
+}
+
+/** One country's IBAN format, as kept in `iban_configs`. */
+export interface IbanCountryFormat extends IbanLayout {
   exampleIban: string | null;
   active: boolean;
+}
+
+/** The layout fields alone, copied out of a format or a registry entry. */
+export function ibanLayoutOf(f: IbanLayout): IbanLayout {
+  return {
+    countryCode: f.countryCode,
+    ibanLength: f.ibanLength,
+    bbanStructure: f.bbanStructure,
+    bankCodeOffset: f.bankCodeOffset,
+    bankCodeLength: f.bankCodeLength,
+    branchCodeOffset: f.branchCodeOffset,
+    branchCodeLength: f.branchCodeLength,
+    accountNumberOffset: f.accountNumberOffset,
+    accountNumberLength: f.accountNumberLength,
+    checkDigitAlgorithm: f.checkDigitAlgorithm,
+  };
 }
 
 /** n: digits, a: upper-case letters, c: upper-case letters and digits. */
@@ -87,10 +116,6 @@ export const MAX_IBAN_CHECK_DIGITS = 98;
 export const IBAN_CHECK_DIGIT_ALGORITHM = "mod97";
 export const PRINT_GROUP_LENGTH = 4;
 
-const CODE_0 = 48;
-const CODE_9 = 57;
-const CODE_A = 65;
-const CODE_Z = 90;
 /** ISO 13616 maps A..Z to 10..35: char code minus 55. */
 const LETTER_VALUE_OFFSET = 55;
 
@@ -103,14 +128,6 @@ const CLASS_DESCRIPTIONS: Record<number, string> = {
   [CLASS_LETTER]: "a letter (A-Z)",
   [CLASS_ALPHANUMERIC]: "a letter or digit (A-Z, 0-9)",
 };
-
-function isDigitCode(code: number): boolean {
-  return code >= CODE_0 && code <= CODE_9;
-}
-
-function isLetterCode(code: number): boolean {
-  return code >= CODE_A && code <= CODE_Z;
-}
 
 /**
  * Turns what people paste into the electronic format: surrounding and inner white space
@@ -131,7 +148,7 @@ function isAlreadyElectronic(input: string): boolean {
   if (input.startsWith("IBAN")) return false;
   for (let i = 0; i < input.length; i++) {
     const code = input.charCodeAt(i);
-    if (!isDigitCode(code) && !isLetterCode(code)) return false;
+    if (!isAsciiDigitCode(code) && !isAsciiUpperCode(code)) return false;
   }
   return true;
 }
@@ -167,7 +184,7 @@ export function parseBbanStructure(s: string): BbanStructureResult {
   while (i < s.length) {
     const start = i;
     let length = 0;
-    while (i < s.length && isDigitCode(s.charCodeAt(i))) {
+    while (i < s.length && isAsciiDigitCode(s.charCodeAt(i))) {
       length = length * 10 + (s.charCodeAt(i) - CODE_0);
       i++;
     }
@@ -189,9 +206,7 @@ export function parseBbanStructure(s: string): BbanStructureResult {
     }
     if (charClass === "e") {
       return structureError(
-        `BBAN structure "${s}" uses class e (blank space) at position ${
-          i + 1
-        }, which an IBAN cannot contain`,
+        `BBAN structure "${s}" uses class e (blank space) at position ${i + 1}, which an IBAN cannot contain`,
       );
     }
     if (charClass !== "n" && charClass !== "a" && charClass !== "c") {
@@ -214,17 +229,7 @@ export function parseBbanStructure(s: string): BbanStructureResult {
 }
 
 /** A format's derived data, rebuilt whenever one of the fields it depends on changes. */
-interface CompiledFormat {
-  countryCode: string;
-  bbanStructure: string;
-  ibanLength: number;
-  bankCodeOffset: number;
-  bankCodeLength: number;
-  branchCodeOffset: number | null;
-  branchCodeLength: number;
-  accountNumberOffset: number;
-  accountNumberLength: number;
-  checkDigitAlgorithm: string;
+interface CompiledFormat extends IbanLayout {
   /** Expected class per BBAN position; empty when the format is broken. */
   classes: Uint8Array;
   problem: string | null;
@@ -250,16 +255,7 @@ function compileFormat(f: IbanCountryFormat): CompiledFormat {
   const cached = compiledFormats.get(f);
   if (cached !== undefined && isCompiledFor(cached, f)) return cached;
   const compiled: CompiledFormat = {
-    countryCode: f.countryCode,
-    bbanStructure: f.bbanStructure,
-    ibanLength: f.ibanLength,
-    bankCodeOffset: f.bankCodeOffset,
-    bankCodeLength: f.bankCodeLength,
-    branchCodeOffset: f.branchCodeOffset,
-    branchCodeLength: f.branchCodeLength,
-    accountNumberOffset: f.accountNumberOffset,
-    accountNumberLength: f.accountNumberLength,
-    checkDigitAlgorithm: f.checkDigitAlgorithm,
+    ...ibanLayoutOf(f),
     classes: new Uint8Array(0),
     problem: null,
     structure: null,
@@ -393,9 +389,7 @@ function invalid(details: IbanValidationDetails, error: string): IbanValidationR
 function mod97Range(r: number, s: string, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const code = s.charCodeAt(i);
-    r = code <= CODE_9
-      ? (r * 10 + code - CODE_0) % 97
-      : (r * 100 + code - LETTER_VALUE_OFFSET) % 97;
+    r = code <= CODE_9 ? (r * 10 + code - CODE_0) % 97 : (r * 100 + code - LETTER_VALUE_OFFSET) % 97;
   }
   return r;
 }
@@ -424,50 +418,10 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
   details.electronic = iban;
   details.print = groupForPrint(iban);
 
-  // Before the length, which a stray separator or an invisible character would only distort.
-  const stray = firstNonAlphanumeric(iban);
-  if (stray !== null) {
-    return invalid(
-      details,
-      `invalid character ${describeCharacter(stray.character)} at position ${stray.position}: an IBAN holds only letters A-Z and digits 0-9`,
-    );
-  }
-
-  if (iban.length < 2 || !isLetterCode(iban.charCodeAt(0)) || !isLetterCode(iban.charCodeAt(1))) {
-    return invalid(
-      details,
-      `IBAN must start with a two-letter country code, got "${iban.slice(0, 2)}"`,
-    );
-  }
+  const compiled = countryFormatFor(iban, formats, details);
+  if (typeof compiled === "string") return invalid(details, compiled);
+  extractParts(iban, compiled, details);
   const countryCode = iban.slice(0, 2);
-  details.countryCode = countryCode;
-  if (iban.length >= IBAN_PREFIX_LENGTH) details.checkDigits = iban.slice(2, 4);
-
-  const format = lookupFormat(formats, countryCode);
-  if (format === undefined) {
-    return invalid(
-      details,
-      `Unknown country code ${countryCode}: ${countryCode} has no IBAN format`,
-    );
-  }
-  if (!format.active) {
-    return invalid(details, `IBAN format for ${countryCode} is not active`);
-  }
-  const compiled = compileFormat(format);
-  if (compiled.problem !== null) {
-    return invalid(details, `IBAN format for ${countryCode} is invalid: ${compiled.problem}`);
-  }
-
-  const bbanStart = IBAN_PREFIX_LENGTH;
-  const part = (offset: number, length: number) => {
-    const start = bbanStart + offset;
-    return iban.length >= start + length ? iban.slice(start, start + length) : null;
-  };
-  details.bankCode = part(compiled.bankCodeOffset, compiled.bankCodeLength);
-  if (compiled.branchCodeOffset !== null) {
-    details.branchCode = part(compiled.branchCodeOffset, compiled.branchCodeLength);
-  }
-  details.accountNumber = part(compiled.accountNumberOffset, compiled.accountNumberLength);
 
   if (iban.length !== compiled.ibanLength) {
     return invalid(
@@ -475,48 +429,100 @@ export function validateIban(input: string, formats: IbanFormatLookup): IbanVali
       `expected ${compiled.ibanLength} characters for ${countryCode}, got ${iban.length}`,
     );
   }
+  const error = checkDigitsError(iban) ?? characterClassError(iban, compiled.classes) ??
+    checksumError(iban, countryCode, compiled.classes.length);
+  return error === null ? { valid: true, details } : invalid(details, error);
+}
 
+/**
+ * The usable format of the IBAN's country, after checking the characters and the country code
+ * (and noting both in `details`); otherwise the error message.
+ */
+function countryFormatFor(
+  iban: string,
+  formats: IbanFormatLookup,
+  details: IbanValidationDetails,
+): CompiledFormat | string {
+  // Before the length, which a stray separator or an invisible character would only distort.
+  const stray = firstNonAlphanumeric(iban);
+  if (stray !== null) {
+    return `invalid character ${
+      describeCharacter(stray.character)
+    } at position ${stray.position}: an IBAN holds only letters A-Z and digits 0-9`;
+  }
+  if (iban.length < 2 || !isAsciiUpperCode(iban.charCodeAt(0)) || !isAsciiUpperCode(iban.charCodeAt(1))) {
+    return `IBAN must start with a two-letter country code, got "${iban.slice(0, 2)}"`;
+  }
+  const countryCode = iban.slice(0, 2);
+  details.countryCode = countryCode;
+  if (iban.length >= IBAN_PREFIX_LENGTH) details.checkDigits = iban.slice(2, 4);
+
+  const format = lookupFormat(formats, countryCode);
+  if (format === undefined) return `Unknown country code ${countryCode}: ${countryCode} has no IBAN format`;
+  if (!format.active) return `IBAN format for ${countryCode} is not active`;
+  const compiled = compileFormat(format);
+  if (compiled.problem !== null) return `IBAN format for ${countryCode} is invalid: ${compiled.problem}`;
+  return compiled;
+}
+
+/** Bank, branch and account parts by the format's offsets, wherever the input is long enough. */
+function extractParts(iban: string, compiled: CompiledFormat, details: IbanValidationDetails): void {
+  const part = (offset: number, length: number) => {
+    const start = IBAN_PREFIX_LENGTH + offset;
+    return iban.length >= start + length ? iban.slice(start, start + length) : null;
+  };
+  details.bankCode = part(compiled.bankCodeOffset, compiled.bankCodeLength);
+  if (compiled.branchCodeOffset !== null) {
+    details.branchCode = part(compiled.branchCodeOffset, compiled.branchCodeLength);
+  }
+  details.accountNumber = part(compiled.accountNumberOffset, compiled.accountNumberLength);
+}
+
+function checkDigitsError(iban: string): string | null {
   const c0 = iban.charCodeAt(2);
   const c1 = iban.charCodeAt(3);
-  if (!isDigitCode(c0) || !isDigitCode(c1)) {
-    return invalid(details, `check digits must be two digits, got "${iban.slice(2, 4)}"`);
+  if (!isAsciiDigitCode(c0) || !isAsciiDigitCode(c1)) {
+    return `check digits must be two digits, got "${iban.slice(2, 4)}"`;
   }
   const checkDigits = (c0 - CODE_0) * 10 + (c1 - CODE_0);
   if (checkDigits < MIN_IBAN_CHECK_DIGITS || checkDigits > MAX_IBAN_CHECK_DIGITS) {
-    return invalid(details, `check digits must be between 02 and 98, got ${iban.slice(2, 4)}`);
+    return `check digits must be between 02 and 98, got ${iban.slice(2, 4)}`;
   }
+  return null;
+}
 
-  const classes = compiled.classes;
+/** The first BBAN character outside its expected class (digit, letter or either). */
+function characterClassError(iban: string, classes: Uint8Array): string | null {
   for (let i = 0; i < classes.length; i++) {
-    const code = iban.charCodeAt(bbanStart + i);
+    const code = iban.charCodeAt(IBAN_PREFIX_LENGTH + i);
     const expected = classes[i];
     const matches = expected === CLASS_DIGIT
-      ? isDigitCode(code)
+      ? isAsciiDigitCode(code)
       : expected === CLASS_LETTER
-      ? isLetterCode(code)
-      : isDigitCode(code) || isLetterCode(code);
+      ? isAsciiUpperCode(code)
+      : isAsciiDigitCode(code) || isAsciiUpperCode(code);
     if (!matches) {
-      return invalid(
-        details,
-        `BBAN character class wrong at position ${bbanStart + i + 1}: expected ${
-          CLASS_DESCRIPTIONS[expected]
-        }, got "${iban[bbanStart + i]}"`,
-      );
+      return `BBAN character class wrong at position ${IBAN_PREFIX_LENGTH + i + 1}: expected ${
+        CLASS_DESCRIPTIONS[expected]
+      }, got "${iban[IBAN_PREFIX_LENGTH + i]}"`;
     }
   }
+  return null;
+}
 
-  let remainder = mod97Range(0, iban, bbanStart, iban.length);
+/** ISO 7064 MOD 97-10 over the whole IBAN, then the country's national check digits if it has them. */
+function checksumError(iban: string, countryCode: string, bbanLength: number): string | null {
+  let remainder = mod97Range(0, iban, IBAN_PREFIX_LENGTH, iban.length);
   remainder = mod97Range(remainder, iban, 0, IBAN_PREFIX_LENGTH);
-  if (remainder !== 1) return invalid(details, "wrong check digits");
-
+  if (remainder !== 1) return "wrong check digits";
   const national = NATIONAL_CHECKS[countryCode];
   if (
-    national !== undefined && national.bbanLength === classes.length &&
-    !national.check(iban.slice(bbanStart))
+    national !== undefined && national.bbanLength === bbanLength &&
+    !national.check(iban.slice(IBAN_PREFIX_LENGTH))
   ) {
-    return invalid(details, `national check digit wrong for ${countryCode}`);
+    return `national check digit wrong for ${countryCode}`;
   }
-  return { valid: true, details };
+  return null;
 }
 
 interface NationalCheck {
@@ -609,8 +615,8 @@ function frenchDigits(bban: string): string {
   let out = "";
   for (let i = 0; i < bban.length; i++) {
     const code = bban.charCodeAt(i);
-    if (isLetterCode(code)) {
-      const index = code - CODE_A;
+    if (isAsciiUpperCode(code)) {
+      const index = code - CODE_UPPER_A;
       const shifted = index >= 18 ? index + 1 : index;
       out += String((shifted % 9) + 1);
     } else {
@@ -682,10 +688,10 @@ function checkItaly(bban: string): boolean {
   let sum = 0;
   for (let i = 1; i < bban.length; i++) {
     const code = bban.charCodeAt(i);
-    const index = isDigitCode(code) ? code - CODE_0 : code - CODE_A;
+    const index = isAsciiDigitCode(code) ? code - CODE_0 : code - CODE_UPPER_A;
     sum += (i - 1) % 2 === 0 ? CIN_ODD_VALUES[index] : index;
   }
-  return bban.charCodeAt(0) === CODE_A + (sum % 26);
+  return bban.charCodeAt(0) === CODE_UPPER_A + (sum % 26);
 }
 
 const NO_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2] as const;

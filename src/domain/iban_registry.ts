@@ -10,23 +10,14 @@ import {
   IBAN_CHECK_DIGIT_ALGORITHM,
   IBAN_PREFIX_LENGTH,
   type IbanCountryFormat,
+  type IbanLayout,
+  ibanLayoutOf,
   parseBbanStructure,
 } from "./iban.ts";
 
-export interface IbanRegistryEntry {
-  countryCode: string;
+export interface IbanRegistryEntry extends IbanLayout {
   countryName: string;
-  ibanLength: number;
   bbanLength: number;
-  bbanStructure: string;
-  /** 0-based within the BBAN. */
-  bankCodeOffset: number;
-  bankCodeLength: number;
-  branchCodeOffset: number | null;
-  branchCodeLength: number;
-  /** From the end of the bank/branch identifiers, whichever ends later, to the end of the BBAN. */
-  accountNumberOffset: number;
-  accountNumberLength: number;
   exampleIban: string;
   /** As the registry prints it (a few countries do not group by four). */
   exampleIbanPrint: string;
@@ -179,8 +170,7 @@ function parsePosition(
   if (!parsedPattern.ok || parsedPattern.value.totalLength !== length) {
     return {
       ok: false,
-      message:
-        `${what} pattern "${pattern}" does not describe the ${length} characters at "${position}"`,
+      message: `${what} pattern "${pattern}" does not describe the ${length} characters at "${position}"`,
     };
   }
   return { ok: true, value: { offset: from - 1, length } };
@@ -190,34 +180,66 @@ function isBlank(cell: string): boolean {
   return cell === "" || cell === NOT_APPLICABLE;
 }
 
-function parseColumn(cell: (label: string) => string): Parsed<IbanRegistryEntry> {
-  const fail = (message: string): Parsed<IbanRegistryEntry> => ({ ok: false, message });
+type Cell = (label: string) => string;
+
+function parseColumn(cell: Cell): Parsed<IbanRegistryEntry> {
   const countryCode = cell(ROW_LABELS.countryCode);
   if (!/^[A-Z]{2}$/.test(countryCode)) {
-    return fail(`country code "${countryCode}" is not two letters`);
+    return { ok: false, message: `country code "${countryCode}" is not two letters` };
   }
-  const inCountry = (message: string) => fail(`${countryCode}: ${message}`);
+  const parsed = parseCountryColumn(cell, countryCode);
+  return parsed.ok ? parsed : { ok: false, message: `${countryCode}: ${parsed.message}` };
+}
 
+/** One country's column, its code already checked; messages do not repeat the country. */
+function parseCountryColumn(cell: Cell, countryCode: string): Parsed<IbanRegistryEntry> {
   const countryName = cell(ROW_LABELS.countryName);
-  if (countryName === "") return inCountry("country name is empty");
-
+  if (countryName === "") return { ok: false, message: "country name is empty" };
   const sepaCell = cell(ROW_LABELS.sepa);
   if (sepaCell !== "Yes" && sepaCell !== "No") {
-    return inCountry(`SEPA country "${sepaCell}" is neither Yes nor No`);
+    return { ok: false, message: `SEPA country "${sepaCell}" is neither Yes nor No` };
   }
+  const lengths = parseLengths(cell, countryCode);
+  if (!lengths.ok) return lengths;
+  const identifiers = parseIdentifiers(cell, lengths.value.bbanLength);
+  if (!identifiers.ok) return identifiers;
+  const examples = parseExamples(cell, countryCode, lengths.value.ibanLength);
+  if (!examples.ok) return examples;
+  const effectiveDate = parseEffectiveDate(cell(ROW_LABELS.effectiveDate));
+  if (!effectiveDate.ok) return effectiveDate;
+  return {
+    ok: true,
+    value: {
+      countryCode,
+      countryName,
+      ...lengths.value,
+      ...identifiers.value,
+      ...examples.value,
+      sepa: sepaCell === "Yes",
+      effectiveDate: effectiveDate.value,
+      checkDigitAlgorithm: IBAN_CHECK_DIGIT_ALGORITHM,
+    },
+  };
+}
 
+type Lengths = Pick<IbanRegistryEntry, "ibanLength" | "bbanLength" | "bbanStructure">;
+
+/** The BBAN structure with fixed segments, and the BBAN length, IBAN structure and IBAN length agreeing with it. */
+function parseLengths(cell: Cell, countryCode: string): Parsed<Lengths> {
   const bbanStructure = cell(ROW_LABELS.bbanStructure);
   const structure = parseBbanStructure(bbanStructure);
-  if (!structure.ok) return inCountry(structure.error.message);
+  if (!structure.ok) return { ok: false, message: structure.error.message };
   if (structure.value.segments.some((s) => !s.fixed)) {
-    return inCountry(`BBAN structure "${bbanStructure}" has a variable-length segment`);
+    return { ok: false, message: `BBAN structure "${bbanStructure}" has a variable-length segment` };
   }
   const bbanLength = parseCount(cell(ROW_LABELS.bbanLength), "BBAN length");
-  if (!bbanLength.ok) return inCountry(bbanLength.message);
+  if (!bbanLength.ok) return bbanLength;
   if (bbanLength.value !== structure.value.totalLength) {
-    return inCountry(
-      `BBAN length ${bbanLength.value} differs from BBAN structure "${bbanStructure}" (${structure.value.totalLength})`,
-    );
+    return {
+      ok: false,
+      message:
+        `BBAN length ${bbanLength.value} differs from BBAN structure "${bbanStructure}" (${structure.value.totalLength})`,
+    };
   }
 
   // The IBAN structure repeats the BBAN structure after "CC2!n", sometimes split into finer
@@ -231,36 +253,49 @@ function parseColumn(cell: (label: string) => string): Parsed<IbanRegistryEntry>
     ibanBban === null || !ibanBban.ok ||
     expandClasses(ibanBban.value.segments) !== expandClasses(structure.value.segments)
   ) {
-    return inCountry(
-      `IBAN structure "${ibanStructure}" does not match BBAN structure "${bbanStructure}"`,
-    );
+    return {
+      ok: false,
+      message: `IBAN structure "${ibanStructure}" does not match BBAN structure "${bbanStructure}"`,
+    };
   }
 
   const ibanLength = parseCount(cell(ROW_LABELS.ibanLength), "IBAN length");
-  if (!ibanLength.ok) return inCountry(ibanLength.message);
+  if (!ibanLength.ok) return ibanLength;
   if (ibanLength.value !== bbanLength.value + IBAN_PREFIX_LENGTH) {
-    return inCountry(`IBAN length ${ibanLength.value} is not BBAN length ${bbanLength.value} + 4`);
+    return {
+      ok: false,
+      message: `IBAN length ${ibanLength.value} is not BBAN length ${bbanLength.value} + 4`,
+    };
   }
+  return { ok: true, value: { ibanLength: ibanLength.value, bbanLength: bbanLength.value, bbanStructure } };
+}
 
+type Identifiers = Pick<
+  IbanRegistryEntry,
+  | "bankCodeOffset"
+  | "bankCodeLength"
+  | "branchCodeOffset"
+  | "branchCodeLength"
+  | "accountNumberOffset"
+  | "accountNumberLength"
+>;
+
+/** Bank and branch identifiers by position and pattern; the account number is what follows them. */
+function parseIdentifiers(cell: Cell, bbanLength: number): Parsed<Identifiers> {
   const bank = parsePosition(
     cell(ROW_LABELS.bankPosition),
     cell(ROW_LABELS.bankPattern),
-    bbanLength.value,
+    bbanLength,
     "bank identifier",
   );
-  if (!bank.ok) return inCountry(bank.message);
+  if (!bank.ok) return bank;
 
   const branchPosition = cell(ROW_LABELS.branchPosition);
   const branchPattern = cell(ROW_LABELS.branchPattern);
   let branch: { offset: number; length: number } | null = null;
   if (!isBlank(branchPosition) || !isBlank(branchPattern)) {
-    const parsedBranch = parsePosition(
-      branchPosition,
-      branchPattern,
-      bbanLength.value,
-      "branch identifier",
-    );
-    if (!parsedBranch.ok) return inCountry(parsedBranch.message);
+    const parsedBranch = parsePosition(branchPosition, branchPattern, bbanLength, "branch identifier");
+    if (!parsedBranch.ok) return parsedBranch;
     branch = parsedBranch.value;
   }
 
@@ -268,52 +303,54 @@ function parseColumn(cell: (label: string) => string): Parsed<IbanRegistryEntry>
     bank.value.offset + bank.value.length,
     branch === null ? 0 : branch.offset + branch.length,
   );
-  const accountNumberLength = bbanLength.value - identifiersEnd;
+  const accountNumberLength = bbanLength - identifiersEnd;
   if (accountNumberLength <= 0) {
-    return inCountry("bank and branch identifiers leave no room for an account number");
+    return { ok: false, message: "bank and branch identifiers leave no room for an account number" };
   }
-
-  const exampleIban = cell(ROW_LABELS.exampleIban);
-  if (exampleIban.length !== ibanLength.value || !exampleIban.startsWith(countryCode)) {
-    return inCountry(
-      `example IBAN "${exampleIban}" does not have ${ibanLength.value} characters starting with ${countryCode}`,
-    );
-  }
-  const exampleIbanPrint = cell(ROW_LABELS.exampleIbanPrint);
-  if (exampleIbanPrint.replaceAll(" ", "") !== exampleIban) {
-    return inCountry(
-      `print example "${exampleIbanPrint}" is not the electronic example "${exampleIban}"`,
-    );
-  }
-
-  const dateCell = cell(ROW_LABELS.effectiveDate);
-  const date = /^([A-Z][a-z]{2})-(\d{2})$/.exec(dateCell);
-  const month = date === null ? undefined : MONTHS[date[1]];
-  if (date === null || month === undefined) {
-    return inCountry(`effective date "${dateCell}" is not "Mon-YY"`);
-  }
-
   return {
     ok: true,
     value: {
-      countryCode,
-      countryName,
-      ibanLength: ibanLength.value,
-      bbanLength: bbanLength.value,
-      bbanStructure,
       bankCodeOffset: bank.value.offset,
       bankCodeLength: bank.value.length,
       branchCodeOffset: branch === null ? null : branch.offset,
       branchCodeLength: branch === null ? 0 : branch.length,
       accountNumberOffset: identifiersEnd,
       accountNumberLength,
-      exampleIban,
-      exampleIbanPrint,
-      sepa: sepaCell === "Yes",
-      effectiveDate: `${CENTURY}${date[2]}-${month}`,
-      checkDigitAlgorithm: IBAN_CHECK_DIGIT_ALGORITHM,
     },
   };
+}
+
+function parseExamples(
+  cell: Cell,
+  countryCode: string,
+  ibanLength: number,
+): Parsed<Pick<IbanRegistryEntry, "exampleIban" | "exampleIbanPrint">> {
+  const exampleIban = cell(ROW_LABELS.exampleIban);
+  if (exampleIban.length !== ibanLength || !exampleIban.startsWith(countryCode)) {
+    return {
+      ok: false,
+      message:
+        `example IBAN "${exampleIban}" does not have ${ibanLength} characters starting with ${countryCode}`,
+    };
+  }
+  const exampleIbanPrint = cell(ROW_LABELS.exampleIbanPrint);
+  if (exampleIbanPrint.replaceAll(" ", "") !== exampleIban) {
+    return {
+      ok: false,
+      message: `print example "${exampleIbanPrint}" is not the electronic example "${exampleIban}"`,
+    };
+  }
+  return { ok: true, value: { exampleIban, exampleIbanPrint } };
+}
+
+/** "Mon-YY" as "YYYY-MM". */
+function parseEffectiveDate(dateCell: string): Parsed<string> {
+  const date = /^([A-Z][a-z]{2})-(\d{2})$/.exec(dateCell);
+  const month = date === null ? undefined : MONTHS[date[1]];
+  if (date === null || month === undefined) {
+    return { ok: false, message: `effective date "${dateCell}" is not "Mon-YY"` };
+  }
+  return { ok: true, value: `${CENTURY}${date[2]}-${month}` };
 }
 
 /** Parses the registry text into one entry per country column, sorted by country code. */
@@ -345,9 +382,7 @@ export function parseIbanRegistry(text: string): IbanRegistryResult {
     if (!parsed.ok) return registryError(`column ${column + 1}: ${parsed.message}`);
     entries.push(parsed.value);
   }
-  entries.sort((a, b) =>
-    a.countryCode < b.countryCode ? -1 : a.countryCode > b.countryCode ? 1 : 0
-  );
+  entries.sort((a, b) => a.countryCode < b.countryCode ? -1 : a.countryCode > b.countryCode ? 1 : 0);
   for (let i = 1; i < entries.length; i++) {
     if (entries[i].countryCode === entries[i - 1].countryCode) {
       return registryError(`country ${entries[i].countryCode} appears twice`);
@@ -362,18 +397,5 @@ export function serializeIbanRegistrySeed(entries: readonly IbanRegistryEntry[])
 }
 
 export function toIbanCountryFormat(entry: IbanRegistryEntry): IbanCountryFormat {
-  return {
-    countryCode: entry.countryCode,
-    ibanLength: entry.ibanLength,
-    bbanStructure: entry.bbanStructure,
-    bankCodeOffset: entry.bankCodeOffset,
-    bankCodeLength: entry.bankCodeLength,
-    branchCodeOffset: entry.branchCodeOffset,
-    branchCodeLength: entry.branchCodeLength,
-    accountNumberOffset: entry.accountNumberOffset,
-    accountNumberLength: entry.accountNumberLength,
-    checkDigitAlgorithm: entry.checkDigitAlgorithm,
-    exampleIban: entry.exampleIban,
-    active: true,
-  };
+  return { ...ibanLayoutOf(entry), exampleIban: entry.exampleIban, active: true };
 }

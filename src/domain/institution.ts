@@ -89,7 +89,7 @@ export const STATUS_ACTIONS: Readonly<
   suspended: { label: "Reactivate", to: "active", done: "Institution reactivated" },
 };
 
-/** A status change's reason, recorded in its audit row (issue 23), is at most this long. */
+/** A status change's reason, recorded in its audit row, is at most this long. */
 export const MAX_STATUS_CHANGE_REASON_LENGTH = 1_000;
 
 /** "branch" for one, "branches" otherwise (spec 2.3). */

@@ -58,11 +58,13 @@ export interface JournalSummary {
   cardFundingMinor: Minor;
 }
 
+type Broken = { ok: false; error: JournalBreak };
+
 function broken(
   code: JournalBreakCode,
   entryId: string | null,
   message: string,
-): { ok: false; error: JournalBreak } {
+): Broken {
   return { ok: false, error: { code, entryId, message } };
 }
 
@@ -72,6 +74,28 @@ export function verifyAccountJournal(
   entries: readonly JournalEntry[],
 ): Result<JournalSummary, JournalBreak> {
   const [opening] = entries;
+  const openingBreak = checkOpening(account, opening);
+  if (openingBreak !== null) return openingBreak;
+
+  const summary: JournalSummary = {
+    entryCount: entries.length,
+    openingMinor: opening.amountMinor,
+    sweepInMinor: 0n,
+    sweepOutMinor: 0n,
+    cardFundingMinor: 0n,
+  };
+  let balance = 0n;
+  for (const [index, entry] of entries.entries()) {
+    const entryBreak = checkEntry(entry, index, balance);
+    if (entryBreak !== null) return entryBreak;
+    balance = entry.balanceAfterMinor;
+    addToSummary(summary, entry);
+  }
+  return checkAccountBalances(account, balance) ?? ok(summary);
+}
+
+/** The journal must start with one opening entry that books the account's opening balance from zero. */
+function checkOpening(account: JournalAccount, opening: JournalEntry | undefined): Broken | null {
   if (opening === undefined || opening.entryType !== "opening") {
     return broken(
       "missing_opening_entry",
@@ -88,60 +112,61 @@ export function verifyAccountJournal(
       }, but the account opened with ${formatMoney(account.openingBalanceMinor)}`,
     );
   }
+  return null;
+}
 
-  const summary: JournalSummary = {
-    entryCount: entries.length,
-    openingMinor: opening.amountMinor,
-    sweepInMinor: 0n,
-    sweepOutMinor: 0n,
-    cardFundingMinor: 0n,
-  };
-  let balance = 0n;
-  for (const [index, entry] of entries.entries()) {
-    if (index > 0 && entry.entryType === "opening") {
-      return broken("duplicate_opening_entry", entry.id, `Entry ${entry.id} is a second opening entry`);
-    }
-    if (entry.balanceBeforeMinor !== balance) {
-      return broken(
-        "chain_break",
-        entry.id,
-        `Entry ${entry.id} starts at ${formatMoney(entry.balanceBeforeMinor)}, but the previous balance was ${
-          formatMoney(balance)
-        }`,
-      );
-    }
-    const expectedAfter = balance + entry.amountMinor;
-    if (entry.balanceAfterMinor !== expectedAfter) {
-      return broken(
-        "amount_mismatch",
-        entry.id,
-        `Entry ${entry.id} of ${formatMoney(entry.amountMinor)} ends at ${
-          formatMoney(entry.balanceAfterMinor)
-        }, expected ${formatMoney(expectedAfter)}`,
-      );
-    }
-    if (entry.balanceAfterMinor < 0n) {
-      return broken(
-        "negative_balance",
-        entry.id,
-        `Entry ${entry.id} leaves a negative balance of ${formatMoney(entry.balanceAfterMinor)}`,
-      );
-    }
-    if (
-      (entry.entryType === "sweep_out" && entry.amountMinor >= 0n) ||
-      (entry.entryType === "sweep_in" && entry.amountMinor <= 0n)
-    ) {
-      return broken(
-        "entry_sign_mismatch",
-        entry.id,
-        `Entry ${entry.id} of type ${entry.entryType} moves ${formatMoney(entry.amountMinor)}`,
-      );
-    }
-    balance = entry.balanceAfterMinor;
-    if (entry.entryType === "sweep_in") summary.sweepInMinor += entry.amountMinor;
-    else if (entry.entryType === "sweep_out") summary.sweepOutMinor -= entry.amountMinor;
-    else if (entry.entryType === "card_funding") summary.cardFundingMinor += entry.amountMinor;
+/** One entry against the balance the previous one left: chained, moving its amount, never negative. */
+function checkEntry(entry: JournalEntry, index: number, balance: Minor): Broken | null {
+  if (index > 0 && entry.entryType === "opening") {
+    return broken("duplicate_opening_entry", entry.id, `Entry ${entry.id} is a second opening entry`);
   }
+  if (entry.balanceBeforeMinor !== balance) {
+    return broken(
+      "chain_break",
+      entry.id,
+      `Entry ${entry.id} starts at ${formatMoney(entry.balanceBeforeMinor)}, but the previous balance was ${
+        formatMoney(balance)
+      }`,
+    );
+  }
+  const expectedAfter = balance + entry.amountMinor;
+  if (entry.balanceAfterMinor !== expectedAfter) {
+    return broken(
+      "amount_mismatch",
+      entry.id,
+      `Entry ${entry.id} of ${formatMoney(entry.amountMinor)} ends at ${
+        formatMoney(entry.balanceAfterMinor)
+      }, expected ${formatMoney(expectedAfter)}`,
+    );
+  }
+  if (entry.balanceAfterMinor < 0n) {
+    return broken(
+      "negative_balance",
+      entry.id,
+      `Entry ${entry.id} leaves a negative balance of ${formatMoney(entry.balanceAfterMinor)}`,
+    );
+  }
+  if (
+    (entry.entryType === "sweep_out" && entry.amountMinor >= 0n) ||
+    (entry.entryType === "sweep_in" && entry.amountMinor <= 0n)
+  ) {
+    return broken(
+      "entry_sign_mismatch",
+      entry.id,
+      `Entry ${entry.id} of type ${entry.entryType} moves ${formatMoney(entry.amountMinor)}`,
+    );
+  }
+  return null;
+}
+
+function addToSummary(summary: JournalSummary, entry: JournalEntry): void {
+  if (entry.entryType === "sweep_in") summary.sweepInMinor += entry.amountMinor;
+  else if (entry.entryType === "sweep_out") summary.sweepOutMinor -= entry.amountMinor;
+  else if (entry.entryType === "card_funding") summary.cardFundingMinor += entry.amountMinor;
+}
+
+/** The journal's last balance must be the account's current one, and the available balance within it. */
+function checkAccountBalances(account: JournalAccount, balance: Minor): Broken | null {
   if (balance !== account.currentBalanceMinor) {
     return broken(
       "current_balance_mismatch",
@@ -160,7 +185,7 @@ export function verifyAccountJournal(
       }`,
     );
   }
-  return ok(summary);
+  return null;
 }
 
 /** A completed sweep as recorded in balance_sweeps, in minor units. */

@@ -1,5 +1,5 @@
 /**
- * Layout rules of the PDF report (issue 23): timestamps as a reader expects them, and column
+ * Layout rules of the PDF report: timestamps as a reader expects them, and column
  * widths in which no header has to break inside a word.
  *
  * @module

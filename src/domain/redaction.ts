@@ -203,7 +203,7 @@ export interface TruncatedPayload {
  * is too short to be recognised and masked, but its visible half must not be logged either.
  */
 function previewOf(text: string, maxChars: number): string {
-  // A scan back from the cut: the expression /[\d -]+$/ tried every position of the preview (10 µs).
+  // A scan back from the cut; an expression such as /[\d -]+$/ would be tried at every position of the preview.
   let end = Math.min(text.length, maxChars);
   while (end > 0 && isDigitSpaceOrDash(text.charCodeAt(end - 1))) end--;
   return text.slice(0, end);
@@ -277,8 +277,8 @@ export function loggedPayloadFromText(
 /**
  * JSON.stringify(redactValue(value)), cut off once it is longer than `limit` characters (`complete`
  * false; the text then holds at least the first `limit` characters). A preview needs only the
- * beginning of a long payload, and redacting and serialising all of a page of institutions cost
- * 300 µs and more per logged answer.
+ * beginning of a long payload, and redacting and serialising all of a large page would cost more
+ * than the rest of the logging.
  */
 export function redactedJsonPrefix(value: unknown, limit: number): { json: string; complete: boolean } {
   const parts: string[] = [];

@@ -9,14 +9,7 @@
  * @module
  */
 
-import {
-  addMoney,
-  formatMoney,
-  isWithinMoneyRange,
-  MAX_MONEY_MINOR,
-  type Minor,
-  subMoney,
-} from "./money.ts";
+import { addMoney, formatMoney, isWithinMoneyRange, MAX_MONEY_MINOR, type Minor, subMoney } from "./money.ts";
 import { type DomainError, err, ok, type Result } from "./result.ts";
 
 export const ACCOUNT_TYPES = ["ledger", "liquid", "settlement", "reserve"] as const;
@@ -92,11 +85,13 @@ const SOURCE_FIELD = "sourceAccountId";
 const TARGET_FIELD = "targetAccountId";
 const AMOUNT_FIELD = "sweepAmount";
 
+type Refusal = { ok: false; error: SweepRejection };
+
 function reject(
   code: SweepRejectionCode,
   message: string,
   field: string,
-): { ok: false; error: SweepRejection } {
+): Refusal {
   return { ok: false, error: { code, message, field } };
 }
 
@@ -190,54 +185,54 @@ function describeTypes(types: readonly AccountType[]): string {
  * {@linkcode MANUAL_SWEEP_TARGET_TYPES}); pass the SCREEN_* constants for the dialog's stricter rule.
  */
 export function planManualSweep(request: ManualSweepRequest): Result<SweepPlan, SweepRejection> {
-  const {
-    source,
-    target,
-    amountMinor,
-    allowedSourceTypes = MANUAL_SWEEP_SOURCE_TYPES,
-    allowedTargetTypes = MANUAL_SWEEP_TARGET_TYPES,
-  } = request;
+  const { source, target, amountMinor } = request;
   assertAccountBalances(source);
   assertAccountBalances(target);
 
   if (amountMinor <= 0n) {
     return reject("invalid_amount", "Sweep amount must be greater than 0.00", AMOUNT_FIELD);
   }
+  const refusal = accountsRefusal(request) ?? fundsRefusal(source, target, amountMinor);
+  return refusal ?? ok(buildPlan(source, target, amountMinor));
+}
+
+/** The two sides of a sweep, as a refusal names them. */
+interface SweepSide {
+  label: "Source" | "Target";
+  typeCode: "invalid_source_type" | "invalid_target_type";
+  /** Completes "… account type ledger …" when the type is not allowed on this side. */
+  typeRefusal: string;
+  field: string;
+}
+
+const SOURCE_SIDE: SweepSide = {
+  label: "Source",
+  typeCode: "invalid_source_type",
+  typeRefusal: "cannot be swept from",
+  field: SOURCE_FIELD,
+};
+const TARGET_SIDE: SweepSide = {
+  label: "Target",
+  typeCode: "invalid_target_type",
+  typeRefusal: "cannot receive a sweep",
+  field: TARGET_FIELD,
+};
+
+/** Whether these two accounts may take part in a manual sweep: distinct, allowed types, active, one currency. */
+function accountsRefusal(request: ManualSweepRequest): Refusal | null {
+  const {
+    source,
+    target,
+    allowedSourceTypes = MANUAL_SWEEP_SOURCE_TYPES,
+    allowedTargetTypes = MANUAL_SWEEP_TARGET_TYPES,
+  } = request;
   if (source.id === target.id) {
     return reject("same_account", "Source and target must be different accounts", TARGET_FIELD);
   }
-  if (!allowedSourceTypes.includes(source.accountType)) {
-    return reject(
-      "invalid_source_type",
-      `Source account type ${source.accountType} cannot be swept from; allowed: ${
-        describeTypes(allowedSourceTypes)
-      }`,
-      SOURCE_FIELD,
-    );
-  }
-  if (!allowedTargetTypes.includes(target.accountType)) {
-    return reject(
-      "invalid_target_type",
-      `Target account type ${target.accountType} cannot receive a sweep; allowed: ${
-        describeTypes(allowedTargetTypes)
-      }`,
-      TARGET_FIELD,
-    );
-  }
-  if (!isActive(source)) {
-    return reject(
-      "inactive_account",
-      `Source account is not active (status: ${source.accountStatus})`,
-      SOURCE_FIELD,
-    );
-  }
-  if (!isActive(target)) {
-    return reject(
-      "inactive_account",
-      `Target account is not active (status: ${target.accountStatus})`,
-      TARGET_FIELD,
-    );
-  }
+  const refusal = typeRefusal(SOURCE_SIDE, source, allowedSourceTypes) ??
+    typeRefusal(TARGET_SIDE, target, allowedTargetTypes) ?? inactiveRefusal(SOURCE_SIDE, source) ??
+    inactiveRefusal(TARGET_SIDE, target);
+  if (refusal !== null) return refusal;
   if (source.currency !== target.currency) {
     return reject(
       "currency_mismatch",
@@ -245,6 +240,35 @@ export function planManualSweep(request: ManualSweepRequest): Result<SweepPlan, 
       TARGET_FIELD,
     );
   }
+  return null;
+}
+
+function typeRefusal(
+  side: SweepSide,
+  account: SweepAccount,
+  allowed: readonly AccountType[],
+): Refusal | null {
+  if (allowed.includes(account.accountType)) return null;
+  return reject(
+    side.typeCode,
+    `${side.label} account type ${account.accountType} ${side.typeRefusal}; allowed: ${
+      describeTypes(allowed)
+    }`,
+    side.field,
+  );
+}
+
+function inactiveRefusal(side: SweepSide, account: SweepAccount): Refusal | null {
+  if (isActive(account)) return null;
+  return reject(
+    "inactive_account",
+    `${side.label} account is not active (status: ${account.accountStatus})`,
+    side.field,
+  );
+}
+
+/** Whether the source can spend the amount and the target can hold it. */
+function fundsRefusal(source: SweepAccount, target: SweepAccount, amountMinor: Minor): Refusal | null {
   const spendable = spendableMinor(source);
   if (amountMinor > spendable) {
     return reject(
@@ -258,13 +282,11 @@ export function planManualSweep(request: ManualSweepRequest): Result<SweepPlan, 
   if (wouldExceedLimit(target, amountMinor)) {
     return reject(
       "balance_limit_exceeded",
-      `Target balance would exceed the maximum of ${
-        formatMoney(MAX_MONEY_MINOR)
-      } ${target.currency}`,
+      `Target balance would exceed the maximum of ${formatMoney(MAX_MONEY_MINOR)} ${target.currency}`,
       AMOUNT_FIELD,
     );
   }
-  return ok(buildPlan(source, target, amountMinor));
+  return null;
 }
 
 /** Returns the accounts with the plan's after-balances applied; other accounts are returned as they were. */
@@ -286,6 +308,18 @@ export function applySweepPlan(accounts: readonly SweepAccount[], plan: SweepPla
     }
     return account;
   });
+}
+
+/** Plans one move of a run and applies it to the run's balances, so the next move sees them. */
+function bookInRun(
+  byId: Map<string, SweepAccount>,
+  source: SweepAccount,
+  target: SweepAccount,
+  amountMinor: Minor,
+): SweepPlan {
+  const plan = buildPlan(source, target, amountMinor);
+  for (const updated of applySweepPlan([source, target], plan)) byId.set(updated.id, updated);
+  return plan;
 }
 
 /**
@@ -328,9 +362,7 @@ export function planAutoSweeps(accounts: readonly SweepAccount[]): SweepPlan[] {
     const amountMinor = excess < spendable ? excess : spendable;
     if (amountMinor <= 0n || wouldExceedLimit(target, amountMinor)) continue;
 
-    const plan = buildPlan(source, target, amountMinor);
-    plans.push(plan);
-    for (const updated of applySweepPlan([source, target], plan)) byId.set(updated.id, updated);
+    plans.push(bookInRun(byId, source, target, amountMinor));
   }
   return plans;
 }
@@ -361,9 +393,7 @@ export function planApprovedAutoSweeps(
     if (source === undefined || target === undefined || move.amountMinor <= 0n) return null;
     const now = planAutoSweeps([source, target]).find((plan) => plan.sourceId === source.id);
     if (now === undefined || now.targetId !== target.id || now.amountMinor < move.amountMinor) return null;
-    const plan = buildPlan(source, target, move.amountMinor);
-    plans.push(plan);
-    for (const updated of applySweepPlan([source, target], plan)) byId.set(updated.id, updated);
+    plans.push(bookInRun(byId, source, target, move.amountMinor));
   }
   return plans;
 }
@@ -461,70 +491,21 @@ export function verifyBalanceChain(
   openingBalanceMinor: Minor,
   currentBalanceMinor: Minor,
 ): Result<BalanceChainSummary, BalanceChainBreak> {
-  const broken = (
-    code: BalanceChainBreakCode,
-    index: number,
-    expectedMinor: Minor,
-    actualMinor: Minor,
-    message: string,
-  ): { ok: false; error: BalanceChainBreak } => ({
-    ok: false,
-    error: {
-      code,
-      message,
-      index,
-      entryId: entries[index]?.id ?? null,
-      expectedMinor,
-      actualMinor,
-    },
-  });
-
   let balance = openingBalanceMinor;
   let totalInMinor = 0n;
   let totalOutMinor = 0n;
   for (const [index, entry] of entries.entries()) {
-    if (entry.balanceBeforeMinor !== balance) {
-      return broken(
-        "chain_break",
-        index,
-        balance,
-        entry.balanceBeforeMinor,
-        `Movement ${entry.id} starts at ${
-          formatMoney(entry.balanceBeforeMinor)
-        }, but the previous balance was ${formatMoney(balance)}`,
-      );
-    }
-    const expectedAfter = entry.direction === "in"
-      ? balance + entry.amountMinor
-      : balance - entry.amountMinor;
-    if (entry.amountMinor <= 0n || entry.balanceAfterMinor !== expectedAfter) {
-      return broken(
-        "amount_mismatch",
-        index,
-        expectedAfter,
-        entry.balanceAfterMinor,
-        `Movement ${entry.id} of ${formatMoney(entry.amountMinor)} ${entry.direction} ends at ${
-          formatMoney(entry.balanceAfterMinor)
-        }, expected ${formatMoney(expectedAfter)}`,
-      );
-    }
-    if (entry.balanceAfterMinor < 0n) {
-      return broken(
-        "negative_balance",
-        index,
-        0n,
-        entry.balanceAfterMinor,
-        `Movement ${entry.id} leaves a negative balance of ${formatMoney(entry.balanceAfterMinor)}`,
-      );
-    }
+    const movementBreak = checkMovement(entry, index, balance);
+    if (movementBreak !== null) return movementBreak;
     balance = entry.balanceAfterMinor;
     if (entry.direction === "in") totalInMinor += entry.amountMinor;
     else totalOutMinor += entry.amountMinor;
   }
   if (balance !== currentBalanceMinor) {
-    return broken(
+    return chainBroken(
       "current_balance_mismatch",
       entries.length,
+      null,
       balance,
       currentBalanceMinor,
       `Current balance is ${formatMoney(currentBalanceMinor)}, but the recorded movements end at ${
@@ -533,6 +514,59 @@ export function verifyBalanceChain(
     );
   }
   return ok({ entryCount: entries.length, totalInMinor, totalOutMinor });
+}
+
+type ChainBroken = { ok: false; error: BalanceChainBreak };
+
+function chainBroken(
+  code: BalanceChainBreakCode,
+  index: number,
+  entryId: string | null,
+  expectedMinor: Minor,
+  actualMinor: Minor,
+  message: string,
+): ChainBroken {
+  return { ok: false, error: { code, message, index, entryId, expectedMinor, actualMinor } };
+}
+
+/** One movement against the balance the previous one left: chained, moving its amount, never negative. */
+function checkMovement(entry: BalanceChainEntry, index: number, balance: Minor): ChainBroken | null {
+  if (entry.balanceBeforeMinor !== balance) {
+    return chainBroken(
+      "chain_break",
+      index,
+      entry.id,
+      balance,
+      entry.balanceBeforeMinor,
+      `Movement ${entry.id} starts at ${
+        formatMoney(entry.balanceBeforeMinor)
+      }, but the previous balance was ${formatMoney(balance)}`,
+    );
+  }
+  const expectedAfter = entry.direction === "in" ? balance + entry.amountMinor : balance - entry.amountMinor;
+  if (entry.amountMinor <= 0n || entry.balanceAfterMinor !== expectedAfter) {
+    return chainBroken(
+      "amount_mismatch",
+      index,
+      entry.id,
+      expectedAfter,
+      entry.balanceAfterMinor,
+      `Movement ${entry.id} of ${formatMoney(entry.amountMinor)} ${entry.direction} ends at ${
+        formatMoney(entry.balanceAfterMinor)
+      }, expected ${formatMoney(expectedAfter)}`,
+    );
+  }
+  if (entry.balanceAfterMinor < 0n) {
+    return chainBroken(
+      "negative_balance",
+      index,
+      entry.id,
+      0n,
+      entry.balanceAfterMinor,
+      `Movement ${entry.id} leaves a negative balance of ${formatMoney(entry.balanceAfterMinor)}`,
+    );
+  }
+  return null;
 }
 
 /** Sum of current balances per currency; sums may exceed decimal(15,2), so plain bigint addition. */
@@ -563,9 +597,7 @@ export function checkConservation(
     if (totalBefore !== totalAfter) {
       return err(
         "conservation_violated",
-        `Total ${currency} balance changed from ${formatMoney(totalBefore)} to ${
-          formatMoney(totalAfter)
-        }`,
+        `Total ${currency} balance changed from ${formatMoney(totalBefore)} to ${formatMoney(totalAfter)}`,
       );
     }
   }
