@@ -1,4 +1,7 @@
 /**
+ * audit/ owns the tamper-evident trail: this module (rows and their chain), the chain key
+ * (chain_key.ts), signed checkpoints outside the database (checkpoints.ts) and re-keying (rekey.ts).
+ *
  * The audit trail: every mutation calls `recordAudit` inside its own transaction, so the change and
  * its audit row commit or roll back together. Rows form a keyed hash chain: each row's hash is
  * HMAC-SHA-256, under a key kept outside the database, over the row and the previous row's hash, so

@@ -8,7 +8,9 @@
  * - `writeBatch` runs statements that need no read between them in one transaction: on a replica
  *   one round trip to the primary, locally with nothing awaited between BEGIN and COMMIT.
  *
- * This module and db/replicated.ts are the only ones that open connections.
+ * db/ owns the database: this module and replicated.ts are the only ones that open connections
+ * (native.ts holds the native connections' PRAGMAs and batch writer), with prepared statements
+ * (statements.ts), migrations (migrate.ts) and change epochs (change_epochs.ts) beside them.
  */
 import { type Client, createClient, type InValue } from "@libsql/client";
 import { type SQL, sql } from "drizzle-orm";

@@ -1,4 +1,8 @@
-/** Builds the Hono application: one process serves the REST API and the pre-built SPA. */
+/**
+ * http/ owns what every route shares: this module builds the Hono application (one process serves
+ * the REST API and the pre-built SPA), with the request context, errors, validation, role checks,
+ * security headers, list sorting, the OpenAPI document and static files beside it.
+ */
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "../auth/routes.ts";
 import { requireSession } from "../auth/middleware.ts";

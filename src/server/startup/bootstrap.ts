@@ -1,4 +1,7 @@
-/** Opens and prepares everything the server needs: database, migrations, first admin, seeds. */
+/**
+ * startup/ owns what happens once at start: this module opens and prepares everything the server
+ * needs (database, migrations, first administrator), and seed.ts runs the first-start data.
+ */
 import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
 import { prepareAuditChain } from "../audit/rekey.ts";
 import { ensureFirstAdmin } from "../auth/users.ts";

@@ -1,4 +1,7 @@
 /**
+ * topology/ owns the replicated topology: this module (the replica's sync), its worker, the
+ * regional node's forwarding to headquarters (forwarding.ts) and where each route runs (placement.ts).
+ *
  * The embedded replica of the primary (sqld), for the headquarters and regional roles
  * (docs/deployment.md): one libSQL connection with `syncUrl`, on a thread of its own
  * (replication_worker.ts), only pulls the primary's frames into the local file, on a timer and on
