@@ -2,14 +2,14 @@
  * Secrets at rest (card numbers, partner credentials): AES-256-GCM through jose's JWE ("dir" key
  * management), so no cryptography is written here. The 32-byte key comes from SECRETS_KEY (base64)
  * or from a key file created once under DATA_DIR with owner-only permissions; loadKey() serves the
- * audit chain's key (audit_chain_key.ts) the same way.
+ * audit chain's key (audit/chain_key.ts) the same way.
  */
 import { compactDecrypt, CompactEncrypt } from "jose";
 import { createHmac } from "node:crypto";
 import { createPrivateDir } from "./file_modes.ts";
 
 export const KEY_FILE_NAME = "secrets.key";
-/** The audit chain's key file (audit_chain_key.ts), kept here so that tools can name it without the database driver. */
+/** The audit chain's key file (audit/chain_key.ts), kept here so that tools can name it without the database driver. */
 export const AUDIT_CHAIN_KEY_FILE_NAME = "audit-chain.key";
 const KEY_BYTES = 32;
 

@@ -1,4 +1,4 @@
-/** Per-request variables of the API access plumbing, on top of the app's own (context.ts). */
+/** Per-request variables of the API access plumbing, on top of the app's own (http/context.ts). */
 import type { DocumentedEndpoint } from "../../domain/public_api.ts";
 import type { AppEnv } from "../http/context.ts";
 

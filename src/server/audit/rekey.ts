@@ -1,5 +1,5 @@
 /**
- * Keys the audit chain at start, and once, for a chain written before issue 22, scrubs and
+ * Keys the audit chain at start, and once, for a chain written before the chain was keyed (plain SHA-256), scrubs and
  * re-chains it:
  *
  * 1. The legacy chain (plain SHA-256) is verified as it stands; a chain that does not verify is

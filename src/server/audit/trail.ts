@@ -142,8 +142,8 @@ export function computeAuditHash(row: ChainFields, key: Uint8Array): string {
 }
 
 /**
- * The unkeyed SHA-256 of chains written before issue 22: read only to check a legacy chain before
- * it is re-chained under the key (audit_rekey.ts).
+ * The unkeyed SHA-256 of chains written before the chain was keyed: read only to check a legacy chain before
+ * it is re-chained under the key (rekey.ts).
  */
 export function computeLegacyAuditHash(row: ChainFields): string {
   return createHash("sha256").update(chainContent(row)).digest("hex");

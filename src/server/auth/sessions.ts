@@ -123,7 +123,7 @@ interface LiveSession {
 
 /**
  * Runs on every signed-in request. A session read once is answered from memory while the auth epoch
- * (change_epochs.ts) has not moved and its expiry has not passed; the epoch is read after the
+ * (db/change_epochs.ts) has not moved and its expiry has not passed; the epoch is read after the
  * request arrived, so a sign-out, revocation or disabled user in any process applies to the very
  * next request. The cache is keyed by the token itself: hashing it costs more than the lookup, and
  * the process holds the token while it serves the request anyway.

@@ -1,6 +1,6 @@
 /**
- * Server-side sorting of the paged lists (issue 23: every table sorts on the server, because the
- * browser holds one page only). A list names the keys it can be ordered by; the query carries
+ * Server-side sorting of the paged lists (every table sorts on the server, because the browser
+ * holds one page only). A list names the keys it can be ordered by; the query carries
  * `sort` (one of them) and `order`, and the SQL column behind each key comes from a whitelist, so
  * no text from the request reaches the ORDER BY.
  */
