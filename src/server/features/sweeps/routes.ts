@@ -12,35 +12,31 @@ import {
   submitForApproval,
 } from "../approvals/four_eyes.ts";
 import { conflict } from "../../http/errors.ts";
-import { validate, validationError } from "../../http/validation.ts";
-import { camt050FileName, renderCamt050 } from "./iso20022.ts";
+import { idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
+import { validate } from "../../http/validation.ts";
 import {
-  autoSweepBodySchema,
-  countSweepsQuery,
-  createSweepSchema,
-  idempotencyKeySchema,
-  listSweepsQuery,
-  sweepIdParam,
-} from "./schemas.ts";
-import {
-  countSweepsSince,
-  describeManualSweep,
-  executeManualSweep,
-  type Executor,
-  fileManualSweepOnce,
-  getSweep,
-  listSweeps,
-  loadSweepMessageData,
   AUTO_SWEEP_PLAN_CHANGED,
   autoSweepPlan,
   previewAutoSweep,
   runApprovedAutoSweep,
-  sweepCharts,
-  type SweepOutcome,
-} from "./service.ts";
+} from "./automatic.ts";
+import type { Executor } from "./booking.ts";
+import { camt050FileName, renderCamt050 } from "./iso20022.ts";
+import {
+  describeManualSweep,
+  executeManualSweep,
+  executeManualSweepOnce,
+  fileManualSweepOnce,
+} from "./manual.ts";
+import { countSweepsSince, getSweep, listSweeps, loadSweepMessageData, sweepCharts } from "./queries.ts";
+import {
+  autoSweepBodySchema,
+  countSweepsQuery,
+  createSweepSchema,
+  listSweepsQuery,
+  sweepIdParam,
+} from "./schemas.ts";
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 /** The automatic run's reason is its rule; the maker may still give their own as requestReason. */
 const AUTO_SWEEP_REASON = "Sweep of the balances above their sweep thresholds";
 
@@ -73,10 +69,12 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     // Every run that moves money needs a second person. The request holds the moves the maker saw;
     // approved, the run makes exactly those moves, or none if one no longer holds.
     const actor = actorOf(c, deps.config);
-    const plan = await previewAutoSweep(deps.db);
+    const plan = await previewAutoSweep(deps.db.read);
     if (plan.sweeps.length === 0) return c.json({ sweepsExecuted: 0, sweepIds: [] });
     const confirmed = c.req.valid("json").planId;
-    if (confirmed !== undefined && confirmed !== plan.planId) throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+    if (confirmed !== undefined && confirmed !== plan.planId) {
+      throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+    }
     const moves = plan.sweeps.map((sweep) => ({
       sourceAccountId: sweep.sourceId,
       targetAccountId: sweep.targetId,
@@ -90,7 +88,9 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
       summary: {
         description: `Automatic sweep of ${plan.sweeps.length} account(s) above their thresholds: ${
           plan.sweeps.map((sweep) =>
-            `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
+            `${
+              formatMoney(sweep.amountMinor)
+            } ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
           ).join("; ")
         }`,
       },
@@ -100,40 +100,28 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
     }, AUTO_SWEEP_REASON);
   });
 
-  app.post("/balance-sweeps", validate("json", createSweepSchema), async (c) => {
-    const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
-    let idempotencyKey: string | null = null;
-    if (rawKey !== undefined) {
-      const parsed = idempotencyKeySchema.safeParse(rawKey);
-      if (!parsed.success) {
-        throw validationError(
-          parsed.error.issues.map((issue) => ({ ...issue, path: [IDEMPOTENCY_KEY_HEADER] })),
-        );
-      }
-      idempotencyKey = parsed.data;
-    }
+  app.post("/balance-sweeps", validate("json", createSweepSchema), idempotencyKey(), async (c) => {
     const input = c.req.valid("json");
-    const described = await describeManualSweep(deps.db.read, input);
+    const key = keyOf(c.req.valid("header"));
     const actor = actorOf(c, deps.config);
-    let outcome: SweepOutcome;
-    if (described && await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
-      const draft: RequestDraft = {
-        kind: "sweep",
-        payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
-        summary: described.summary,
-        amountMinor: input.sweepAmount,
-        currency: described.currency,
-        rehearse: (db) => executeManualSweep(db, actor, executorOf(c.get("user")), input, null),
-      };
-      const reason = await requestReasonOf(c, input.sweepReason);
-      const file = async (db: Database) => pendingBody(await fileApprovalRequest(db, actor, draft, reason));
-      if (idempotencyKey === null) return c.json(await file(deps.db), 202);
-      outcome = await fileManualSweepOnce(deps.db, actor, input, idempotencyKey, file);
-    } else {
-      outcome = await executeManualSweep(deps.db, actor, executorOf(c.get("user")), input, idempotencyKey);
+    const executor = executorOf(c.get("user"));
+    const described = await describeManualSweep(deps.db.read, input);
+    if (!described || !await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
+      if (key === null) return c.json(await executeManualSweep(deps.db, actor, executor, input), 201);
+      return sendKeyedAnswer(c, await executeManualSweepOnce(deps.db, actor, executor, input, key));
     }
-    if (outcome.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, "true");
-    return c.body(outcome.bodyJson, outcome.status, { "Content-Type": "application/json" });
+    const draft: RequestDraft = {
+      kind: "sweep",
+      payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
+      summary: described.summary,
+      amountMinor: input.sweepAmount,
+      currency: described.currency,
+      rehearse: (db) => executeManualSweep(db, actor, executor, input),
+    };
+    const reason = await requestReasonOf(c, input.sweepReason);
+    const file = async (db: Database) => pendingBody(await fileApprovalRequest(db, actor, draft, reason));
+    if (key === null) return c.json(await file(deps.db), 202);
+    return sendKeyedAnswer(c, await fileManualSweepOnce(deps.db, actor, input, key, file));
   });
 
   app.get("/balance-sweeps/:id", validate("param", sweepIdParam), async (c) => {
