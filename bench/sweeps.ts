@@ -1,6 +1,6 @@
 /**
- * Sequential manual sweeps through the service layer (executeManualSweep: one guarded UPDATE that
- * moves both balances, stamps lastSweepDate and reads both accounts back, plan, both journal
+ * Sequential manual sweeps through the service layer (executeManualSweep: read of both accounts,
+ * plan, one guarded UPDATE that moves both balances and stamps lastSweepDate, both journal
  * entries, sweep row, hash-chained audit row, one transaction each) against a
  * raw libSQL loop doing the minimal writes of a sweep (two balance updates, the sweep row and an
  * audit row in one transaction), alternating rounds in the same run on the same kind of database
@@ -14,7 +14,7 @@ import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, statementsOf } from "../src/server/db/database.ts";
 import { createAccount } from "../src/server/features/ledger/service.ts";
-import { executeManualSweep } from "../src/server/features/sweeps/service.ts";
+import { executeManualSweep } from "../src/server/features/sweeps/manual.ts";
 import { migrate } from "../src/server/db/migrate.ts";
 import { BENCH_QUICK, type BenchRow, formatNumber } from "./lib/report.ts";
 import { median } from "./lib/wrk.ts";
@@ -84,8 +84,7 @@ async function serviceLoop(url: string) {
     async run(count: number): Promise<number> {
       const start = performance.now();
       for (let i = 0; i < count; i++) {
-        const outcome = await executeManualSweep(db, ACTOR, EXECUTOR, input, null);
-        if (outcome.status !== 201) throw new Error(`service sweep failed: ${outcome.bodyJson}`);
+        await executeManualSweep(db, ACTOR, EXECUTOR, input);
       }
       return count / ((performance.now() - start) / 1000);
     },
@@ -232,7 +231,7 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
       target: `≥ ${MIN_SWEEP_SERVICE_RATIO}×`,
       pass: ratio >= MIN_SWEEP_SERVICE_RATIO,
       note:
-        "raw: 2 updates + 2 inserts per transaction through @libsql/client; service: the database's write transaction (db.transaction, SQL text through statementsOf): 1 guarded update of both accounts (with lastSweepDate) read back for the plan, 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
+        "raw: 2 updates + 2 inserts per transaction through @libsql/client; service: one db.transaction through @libsql/client: read of both accounts for the plan, 1 guarded update of both accounts (with lastSweepDate), 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
     }, {
       what:
         `Sequential manual sweeps: service layer vs the raw loop with prepared statements (${ROUNDS}×${SWEEPS_PER_ROUND}, median)`,

@@ -44,11 +44,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Either the read handle or an open transaction: for queries that work in both. */
 export type Queryable = Db | Tx;
 
-/**
- * Where a shared writer (the ledger journal, the audit trail) runs its statements: a transaction,
- * or statements already inside one.
- */
-export type Writer = Tx | Statements;
+/** Where a shared writer (the ledger journal, the audit trail) runs its statements. */
+export type Writer = Tx;
 
 /**
  * Which connection a local batch commits on; a replica sends every batch to the primary.
@@ -97,9 +94,8 @@ function bound(text: string, args: readonly InValue[]): SQL {
   );
 }
 
-/** The statements interface over either kind of writer; SQL passed to it must not hold a literal `?`. */
+/** SQL text with positional arguments inside a transaction; SQL passed to it must not hold a literal `?`. */
 export function statementsOf(writer: Writer): Statements {
-  if (!("select" in writer)) return writer;
   return {
     get: async <T extends SqlRow>(text: string, args: readonly InValue[]) =>
       (await writer.all<T>(bound(text, args)))[0],

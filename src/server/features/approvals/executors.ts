@@ -15,7 +15,8 @@ import { createAccount } from "../ledger/service.ts";
 import { statusChangeSchema } from "../institutions/schemas.ts";
 import { changeInstitutionStatus } from "../institutions/service.ts";
 import { autoSweepRequestSchema, createSweepSchema } from "../sweeps/schemas.ts";
-import { executeManualSweep, runApprovedAutoSweep, type SweepDto } from "../sweeps/service.ts";
+import { runApprovedAutoSweep } from "../sweeps/automatic.ts";
+import { executeManualSweep } from "../sweeps/manual.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -36,14 +37,12 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
   return {
     async sweep(context, payload) {
-      const outcome = await executeManualSweep(
+      const sweep = await executeManualSweep(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
         { ...context.approver, approvedBy: context.approver.userId },
         revalidated(createSweepSchema, payload),
-        null,
       );
-      const sweep = JSON.parse(outcome.bodyJson) as SweepDto;
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
     },
 

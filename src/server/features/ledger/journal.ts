@@ -1,13 +1,13 @@
 /**
  * The one writer of `ledger_entries` and ledger balances: every change to a ledger account's
- * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction (either kind
- * of `Writer`), whose guarded UPDATE refuses to go negative or past the limit, moves the balance
- * and reads the account back, and whose INSERT appends the journal entries that explain the moves.
- * Sweeps (two moves in one call) and card funding (one move) use it, so reconciliation has one
- * journal to read.
+ * balance goes through `moveBalance` / `moveBalances` inside the caller's transaction, whose
+ * guarded UPDATE decides in SQL whether the balance may move (never below zero, never past the
+ * limit), moves it and reads the account back, and whose INSERT appends the journal entries that
+ * explain the moves. Sweeps (two moves in one call), opening balances and card funding (one move)
+ * use it, so reconciliation has one journal to read.
  */
 import type { LEDGER_ENTRY_TYPES, ledgerAccounts } from "../../../../db/schema.ts";
-import { statementsOf, type Writer } from "../../db/database.ts";
+import { statementsOf, type Tx } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
 import { AppError } from "../../http/errors.ts";
 
@@ -62,16 +62,16 @@ export interface MoveOptions {
 }
 
 /** Moves applied, or the first move the guard refused (the others may stay applied until rollback). */
-export type MoveOutcome =
+type MoveOutcome =
   | { ok: true; results: BalanceMoveResult[] }
   | { ok: false; refused: BalanceMove };
 
 const MAX_BALANCE_MINOR = 999_999_999_999_999;
-/** A sweep moves two accounts; more in one call would only multiply the prepared statements. */
+/** A sweep moves two accounts; more in one call would only multiply the SQL texts kept. */
 const MAX_MOVES = 2;
 
-export async function moveBalance(writer: Writer, move: BalanceMove): Promise<BalanceMoveResult> {
-  const [result] = await moveBalances(writer, [move]);
+export async function moveBalance(tx: Tx, move: BalanceMove): Promise<BalanceMoveResult> {
+  const [result] = await moveBalances(tx, [move]);
   return result;
 }
 
@@ -82,12 +82,12 @@ export async function moveBalance(writer: Writer, move: BalanceMove): Promise<Ba
  * moves the UPDATE did apply.
  */
 export async function moveBalances(
-  writer: Writer,
+  tx: Tx,
   moves: readonly BalanceMove[],
   options: MoveOptions = {},
 ): Promise<BalanceMoveResult[]> {
-  const outcome = await tryMoveBalances(writer, moves, options);
-  if (!outcome.ok) throw await whyNotMoved(statementsOf(writer), outcome.refused);
+  const outcome = await tryMoveBalances(tx, moves, options);
+  if (!outcome.ok) throw await whyNotMoved(statementsOf(tx), outcome.refused);
   return outcome.results;
 }
 
@@ -124,16 +124,13 @@ function journalSql(count: number): string {
     FROM (SELECT coalesce(max(seq), 0) AS seq FROM ledger_entries) AS top, (VALUES ${rows}) AS entry`;
 }
 
-/** The SQL texts by count of moves (index 0: one move), built once, so each is prepared once. */
+/** The SQL texts by count of moves (index 0: one move), built once. */
 const MOVE_SQL = Array.from({ length: MAX_MOVES }, (_, i) => moveSql(i + 1));
 const JOURNAL_SQL = Array.from({ length: MAX_MOVES }, (_, i) => journalSql(i + 1));
 
-/**
- * Like `moveBalances`, but a refused move is returned instead of explained, for callers that roll
- * back and explain the refusal in their own terms. Nothing is journaled unless every move applied.
- */
-export async function tryMoveBalances(
-  writer: Writer,
+/** The moves, or the first one the guard refused; nothing is journaled unless every move applied. */
+async function tryMoveBalances(
+  tx: Tx,
   moves: readonly BalanceMove[],
   options: MoveOptions = {},
 ): Promise<MoveOutcome> {
@@ -142,7 +139,7 @@ export async function tryMoveBalances(
   for (const move of moves) {
     if (!Number.isSafeInteger(move.amountMinor)) throw new Error("amountMinor must be a safe integer");
   }
-  const statements = statementsOf(writer);
+  const statements = statementsOf(tx);
   const now = options.at ?? new Date().toISOString();
   // coalesce keeps one SQL text for both kinds of move; NULL leaves last_sweep_date as it was.
   const sweptAt = options.stampLastSweepDate ? now : null;

@@ -9,7 +9,7 @@
  * number (Othr/Id), its account type as a proprietary type code, currency and name; the agent's
  * BIC (BICFI) and name when the account is linked to an institution that has them.
  */
-import type { MessageAccount, SweepMessageData } from "./service.ts";
+import type { MessageAccount, SweepMessageData } from "./queries.ts";
 import { formatMoney } from "../../../domain/money.ts";
 
 export const CAMT_050_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:camt.050.001.05";

@@ -14,7 +14,8 @@ import { sweepScheduleLeases, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
-import { autoSweepInTransaction, type Executor } from "./service.ts";
+import { autoSweepInTransaction } from "./automatic.ts";
+import type { Executor } from "./booking.ts";
 import { SWEEP_SCHEDULE_ENV } from "./settings.ts";
 
 export const SCHEDULE_TIMEZONE = "UTC";

@@ -5,9 +5,6 @@ import { optionalText, paginationQuery } from "../../http/validation.ts";
 
 export const MAX_ID_LENGTH = 64;
 export const MAX_SWEEP_REASON_LENGTH = 1_000;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** Visible ASCII only, so a key survives proxies and logs unchanged. */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 const accountId = z.string().trim().min(1, "Required").max(MAX_ID_LENGTH);
 
@@ -34,11 +31,6 @@ export const createSweepSchema = z.object({
 });
 
 export type CreateSweepInput = z.output<typeof createSweepSchema>;
-
-export const idempotencyKeySchema = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).regex(
-  IDEMPOTENCY_KEY_PATTERN,
-  "Idempotency-Key must be visible ASCII characters",
-);
 
 export const sweepIdParam = z.object({ id: z.string().min(1).max(MAX_ID_LENGTH) });
 
