@@ -205,41 +205,61 @@ export const MAX_PDF_SUMMARY_VALUES = 12;
 const PDF_WORD_SLACK_PT = 0.5;
 
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
-  const columns = data.columns.filter((column) => column.pdfWeight !== undefined);
-  const doc = new PDFDocument({
-    size: "A4",
-    layout: "landscape",
-    margin: PDF_MARGIN_PT,
-    autoFirstPage: false,
-    info: {
-      Title: meta.title,
-      Author: REPORT_PRODUCER,
-      Subject: `${meta.type} ${meta.range.from} to ${meta.range.to}`,
-      CreationDate: new Date(meta.generatedAt),
-    },
-  });
-  const output = collector(doc);
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
-  // Awaited at the end; until then an error must not count as unhandled (the consumer may stop early).
-  ended.catch(() => {});
-  let pageNumber = 0;
-  let y = 0;
-  let truncated = false;
-  let widths: number[] = [];
-  let xs: number[] = [];
+  return ReadableStream.from(new PdfReport(meta, data, progress).chunks());
+}
 
-  const bottom = () => doc.page.height - PDF_MARGIN_PT - PDF_META_SIZE_PT * 2;
+/** A report as an A4 landscape PDF: a title block, the summary when the report has one, then the table. */
+class PdfReport {
+  readonly columns: ReportColumn[];
+  readonly summarized: { column: ReportColumn; index: number }[];
+  readonly doc: PDFKit.PDFDocument;
+  readonly output: ReturnType<typeof collector>;
+  readonly ended: Promise<void>;
+  pageNumber = 0;
+  y = 0;
+  truncated = false;
+  widths: number[] = [];
+  xs: number[] = [];
 
-  const footer = () => {
+  constructor(readonly meta: ReportMeta, readonly data: ReportData, readonly progress: WriteProgress) {
+    this.columns = data.columns.filter((column) => column.pdfWeight !== undefined);
+    this.summarized = data.columns.map((column, index) => ({ column, index })).filter(({ column }) =>
+      column.summarize
+    );
+    const doc = new PDFDocument({
+      size: "A4",
+      layout: "landscape",
+      margin: PDF_MARGIN_PT,
+      autoFirstPage: false,
+      info: {
+        Title: meta.title,
+        Author: REPORT_PRODUCER,
+        Subject: `${meta.type} ${meta.range.from} to ${meta.range.to}`,
+        CreationDate: new Date(meta.generatedAt),
+      },
+    });
+    this.doc = doc;
+    this.output = collector(doc);
+    this.ended = new Promise<void>((resolve, reject) => {
+      doc.on("end", resolve);
+      doc.on("error", reject);
+    });
+    // Awaited at the end; until then an error must not count as unhandled (the consumer may stop early).
+    this.ended.catch(() => {});
+  }
+
+  bottom() {
+    return this.doc.page.height - PDF_MARGIN_PT - PDF_META_SIZE_PT * 2;
+  }
+
+  footer() {
+    const { doc, meta } = this;
     // Text below the bottom margin would make pdfkit start a new page.
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font(BODY_FONT).fontSize(PDF_META_SIZE_PT).fillColor("#334155").text(
       pdfText(
-        `${meta.title} · ${meta.range.from} to ${meta.range.to} · Page ${pageNumber}`,
+        `${meta.title} · ${meta.range.from} to ${meta.range.to} · Page ${this.pageNumber}`,
         MAX_PDF_CELL_CHARS,
       ),
       PDF_MARGIN_PT,
@@ -248,69 +268,65 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
     );
     doc.page.margins.bottom = margin;
     doc.fillColor("black");
-  };
+  }
 
-  const rowHeight = (texts: string[]) =>
-    Math.max(
+  rowHeight(texts: string[]) {
+    return Math.max(
       ...texts.map((text, i) =>
-        doc.heightOfString(text || " ", { width: widths[i] - 2 * PDF_CELL_PADDING_PT })
+        this.doc.heightOfString(text || " ", { width: this.widths[i] - 2 * PDF_CELL_PADDING_PT })
       ),
     ) + 2 * PDF_CELL_PADDING_PT;
+  }
 
-  const drawRow = (texts: string[], height: number) => {
+  drawRow(texts: string[], height: number) {
+    const { doc, xs, widths } = this;
     texts.forEach((text, i) => {
       if (text) {
-        doc.text(text, xs[i] + PDF_CELL_PADDING_PT, y + PDF_CELL_PADDING_PT, {
+        doc.text(text, xs[i] + PDF_CELL_PADDING_PT, this.y + PDF_CELL_PADDING_PT, {
           width: widths[i] - 2 * PDF_CELL_PADDING_PT,
         });
       }
     });
-    y += height;
-    doc.moveTo(PDF_MARGIN_PT, y).lineTo(xs[xs.length - 1] + widths[widths.length - 1], y)
+    this.y += height;
+    doc.moveTo(PDF_MARGIN_PT, this.y).lineTo(xs[xs.length - 1] + widths[widths.length - 1], this.y)
       .lineWidth(0.3).strokeColor(PDF_RULE_COLOR).stroke();
-  };
+  }
 
-  const tableHeader = () => {
+  tableHeader() {
+    const { doc } = this;
     doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
-    const texts = columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS));
-    const height = rowHeight(texts);
-    doc.rect(PDF_MARGIN_PT, y, widths.reduce((a, b) => a + b, 0), height).fill(PDF_HEADER_FILL);
+    const texts = this.columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS));
+    const height = this.rowHeight(texts);
+    doc.rect(PDF_MARGIN_PT, this.y, this.widths.reduce((a, b) => a + b, 0), height).fill(PDF_HEADER_FILL);
     doc.fillColor("black");
-    drawRow(texts, height);
+    this.drawRow(texts, height);
     doc.font(BODY_FONT);
-  };
+  }
 
-  const newPage = () => {
-    doc.addPage();
-    pageNumber += 1;
-    y = PDF_MARGIN_PT;
-    footer();
-    tableHeader();
-  };
+  newPage() {
+    this.doc.addPage();
+    this.pageNumber += 1;
+    this.y = PDF_MARGIN_PT;
+    this.footer();
+    this.tableHeader();
+  }
 
-  const line = (text: string, size: number, font = BODY_FONT) => {
-    doc.font(font).fontSize(size).text(pdfText(text, MAX_PDF_CELL_CHARS * 2), PDF_MARGIN_PT, y, {
+  line(text: string, size: number, font = BODY_FONT) {
+    const { doc } = this;
+    doc.font(font).fontSize(size).text(pdfText(text, MAX_PDF_CELL_CHARS * 2), PDF_MARGIN_PT, this.y, {
       width: doc.page.width - 2 * PDF_MARGIN_PT,
     });
-    y = doc.y + 2;
-  };
+    this.y = doc.y + 2;
+  }
 
-  const summarized = data.columns.map((column, index) => ({ column, index })).filter(({ column }) => column.summarize);
-
-  /**
-   * The first page's summary: the row count and, for each summarized column (a status, a type, an
-   * outcome), the count of each value with a bar in proportion, and beside them a chart of the
-   * summary with the most values. Counted in a first pass over the
-   * rows (a PDF holds at most MAX_PDF_ROWS), so the summary can open the report while the table
-   * still streams after it.
-   */
-  const summaryPage = async () => {
-    const counts = summarized.map(() => new Map<string, number>());
+  /** How often each value of each summarized column occurs, in a first pass over the rows. */
+  async summaryCounts() {
+    const counts = this.summarized.map(() => new Map<string, number>());
     let total = 0;
-    for await (const rows of data.pages()) {
+    for await (const rows of this.data.pages()) {
       for (const row of rows) {
         total += 1;
-        summarized.forEach(({ index }, i) => {
+        this.summarized.forEach(({ index }, i) => {
           const cell = row[index];
           const value = cell === null || cell === "" ? "(none)" : pdfText(cell, MAX_PDF_CELL_CHARS);
           counts[i].set(value, (counts[i].get(value) ?? 0) + 1);
@@ -318,44 +334,67 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
       }
       await nextTick();
     }
-    line("Summary", PDF_SUMMARY_TITLE_SIZE_PT, BOLD_FONT);
-    line(total === 0 ? "No rows in this range." : `Rows: ${total.toLocaleString("en-US")}`, PDF_SUMMARY_SIZE_PT);
+    return { counts, total };
+  }
+
+  /**
+   * The first page's summary: the row count and, for each summarized column (a status, a type, an
+   * outcome), the count of each value with a bar in proportion, and beside them a chart of the
+   * summary with the most values. Counted in a first pass over the rows (a PDF holds at most
+   * MAX_PDF_ROWS), so the summary can open the report while the table still streams after it.
+   */
+  async summaryPage() {
+    const { counts, total } = await this.summaryCounts();
+    this.line("Summary", PDF_SUMMARY_TITLE_SIZE_PT, BOLD_FONT);
+    this.line(
+      total === 0 ? "No rows in this range." : `Rows: ${total.toLocaleString("en-US")}`,
+      PDF_SUMMARY_SIZE_PT,
+    );
     if (total === 0) return;
-    const top = y;
+    const top = this.y;
     const groups = counts.map((count) => summaryEntries(count, MAX_PDF_SUMMARY_VALUES));
+    this.summarized.forEach(({ column }, i) => this.summaryList(column, groups[i]));
+    const charted = chartedSummary(groups);
+    if (charted !== -1) this.summaryChart(this.summarized[charted].column, groups[charted], top);
+  }
+
+  /** One summarized column: each value, its count and a bar in proportion, as far as the page allows. */
+  summaryList(column: ReportColumn, entries: [string, number][]) {
+    const { doc } = this;
     const labelWidth = PDF_SUMMARY_LABEL_WIDTH_PT;
     const countX = PDF_MARGIN_PT + labelWidth;
     const barX = countX + PDF_SUMMARY_COUNT_WIDTH_PT;
-    summarized.forEach(({ column }, i) => {
-      y += PDF_SUMMARY_SIZE_PT / 2;
-      line(`By ${column.label.toLowerCase()}`, PDF_SUMMARY_SIZE_PT, BOLD_FONT);
-      const entries = groups[i];
-      const most = Math.max(...entries.map(([, count]) => count));
-      doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT);
-      for (const [value, count] of entries) {
-        if (y + PDF_SUMMARY_ROW_PT > bottom()) return;
-        doc.fillColor("black").text(value, PDF_MARGIN_PT, y, { width: labelWidth - PDF_CELL_PADDING_PT, lineBreak: false, ellipsis: true });
-        doc.text(count.toLocaleString("en-US"), countX, y, {
-          width: PDF_SUMMARY_COUNT_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
-          align: "right",
-          lineBreak: false,
-        });
-        doc.rect(barX, y + 1, Math.max(1, (PDF_SUMMARY_BAR_WIDTH_PT * count) / most), PDF_SUMMARY_SIZE_PT - 1)
-          .fill(PDF_SUMMARY_BAR_FILL);
-        y += PDF_SUMMARY_ROW_PT;
-      }
-      doc.fillColor("black");
-    });
-    const charted = chartedSummary(groups);
-    if (charted !== -1) summaryChart(summarized[charted].column, groups[charted], top);
-  };
+    this.y += PDF_SUMMARY_SIZE_PT / 2;
+    this.line(`By ${column.label.toLowerCase()}`, PDF_SUMMARY_SIZE_PT, BOLD_FONT);
+    const most = Math.max(...entries.map(([, count]) => count));
+    doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT);
+    for (const [value, count] of entries) {
+      if (this.y + PDF_SUMMARY_ROW_PT > this.bottom()) return;
+      const y = this.y;
+      doc.fillColor("black").text(value, PDF_MARGIN_PT, y, {
+        width: labelWidth - PDF_CELL_PADDING_PT,
+        lineBreak: false,
+        ellipsis: true,
+      });
+      doc.text(count.toLocaleString("en-US"), countX, y, {
+        width: PDF_SUMMARY_COUNT_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
+        align: "right",
+        lineBreak: false,
+      });
+      doc.rect(barX, y + 1, Math.max(1, (PDF_SUMMARY_BAR_WIDTH_PT * count) / most), PDF_SUMMARY_SIZE_PT - 1)
+        .fill(PDF_SUMMARY_BAR_FILL);
+      this.y += PDF_SUMMARY_ROW_PT;
+    }
+    doc.fillColor("black");
+  }
 
   /**
    * A horizontal bar chart of one summary at `top`, right of the summary lists: the values down the
    * left, a bar per value against a count axis from 0 with its tick labels and title, and each
    * count at the end of its bar.
    */
-  const summaryChart = (column: ReportColumn, entries: [string, number][], top: number) => {
+  summaryChart(column: ReportColumn, entries: [string, number][], top: number) {
+    const { doc } = this;
     const left = PDF_CHART_LEFT_PT;
     const plotX = left + PDF_CHART_LABEL_WIDTH_PT;
     const plotWidth = doc.page.width - PDF_MARGIN_PT - plotX - PDF_CHART_VALUE_WIDTH_PT;
@@ -394,6 +433,18 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
         lineBreak: false,
       });
     });
+    this.chartAxisLabels(ticks, xOf, plotX, plotWidth, plotBottom);
+  }
+
+  /** The count axis's tick labels and its title, under the plot. */
+  chartAxisLabels(
+    ticks: number[],
+    xOf: (count: number) => number,
+    plotX: number,
+    plotWidth: number,
+    plotBottom: number,
+  ) {
+    const { doc } = this;
     doc.fillColor(PDF_CHART_AXIS_COLOR);
     const tickWidth = plotWidth / (ticks.length - 1);
     for (const tick of ticks) {
@@ -409,11 +460,13 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
       lineBreak: false,
     });
     doc.fillColor("black");
-  };
+  }
 
-  async function* chunks(): AsyncGenerator<Uint8Array> {
+  /** The first page's top: the column widths, the footer, the title and the report's metadata and notes. */
+  titleBlock() {
+    const { doc, columns, meta } = this;
     doc.addPage();
-    pageNumber = 1;
+    this.pageNumber = 1;
     const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
     // Each column is at least as wide as its header's longest word, so no header breaks inside a word.
     doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
@@ -421,59 +474,78 @@ function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
       Math.max(...headerWords(pdfText(column.label, MAX_PDF_CELL_CHARS)).map((word) => doc.widthOfString(word))) +
       2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT
     );
-    widths = fitColumnWidths(tableWidth, columns.map((column) => column.pdfWeight ?? 0), minimums);
-    xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
-    y = PDF_MARGIN_PT;
-    footer();
-    line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
+    const widths = fitColumnWidths(tableWidth, columns.map((column) => column.pdfWeight ?? 0), minimums);
+    this.widths = widths;
+    this.xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
+    this.y = PDF_MARGIN_PT;
+    this.footer();
+    this.line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
     for (const entry of headerLines(meta).slice(1)) {
-      line(`${entry.label}: ${entry.label === "Generated at" ? pdfTimestamp(entry.value) : entry.value}`, PDF_META_SIZE_PT);
+      this.line(
+        `${entry.label}: ${entry.label === "Generated at" ? pdfTimestamp(entry.value) : entry.value}`,
+        PDF_META_SIZE_PT,
+      );
     }
-    for (const note of data.notes) line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
-    y += PDF_META_SIZE_PT;
-    if (summarized.length > 0) {
-      await summaryPage();
-      yield* output.take();
-      newPage();
-    } else {
-      tableHeader();
-    }
-    yield* output.take();
+    for (const note of this.data.notes) this.line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
+    this.y += PDF_META_SIZE_PT;
+  }
 
-    for await (const rows of data.pages()) {
-      doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
-      for (const [index, row] of rows.entries()) {
-        const texts = columns.map((column) => {
-          const cell = row[data.columns.indexOf(column)];
-          if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) truncated = true;
-          // Timestamps read "2026-01-11 15:13 UTC" on paper; the other formats keep the exact instant.
-          const shown = column.kind === "timestamp" && typeof cell === "string" ? pdfTimestamp(cell) : cell;
-          return pdfText(shown, MAX_PDF_CELL_CHARS);
-        });
-        const height = rowHeight(texts);
-        if (y + height > bottom()) newPage();
-        drawRow(texts, height);
-        progress.rows += 1;
-        if ((index + 1) % PDF_ROWS_PER_YIELD === 0) await nextTick();
-      }
-      yield* output.take();
+  /** One page of rows into the table, starting a new PDF page whenever the next row does not fit. */
+  async tableRows(rows: Cell[][]) {
+    const { columns, data } = this;
+    this.doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
+    for (const [index, row] of rows.entries()) {
+      const texts = columns.map((column) => {
+        const cell = row[data.columns.indexOf(column)];
+        if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) this.truncated = true;
+        // Timestamps read "2026-01-11 15:13 UTC" on paper; the other formats keep the exact instant.
+        const shown = column.kind === "timestamp" && typeof cell === "string" ? pdfTimestamp(cell) : cell;
+        return pdfText(shown, MAX_PDF_CELL_CHARS);
+      });
+      const height = this.rowHeight(texts);
+      if (this.y + height > this.bottom()) this.newPage();
+      this.drawRow(texts, height);
+      this.progress.rows += 1;
+      if ((index + 1) % PDF_ROWS_PER_YIELD === 0) await nextTick();
     }
+  }
 
-    y += PDF_META_SIZE_PT;
-    if (y + PDF_META_SIZE_PT * 4 > bottom()) newPage();
-    if (progress.rows === 0) line("No records in this range.", PDF_META_SIZE_PT);
-    line(`End of report: ${progress.rows} rows.`, PDF_META_SIZE_PT, BOLD_FONT);
-    if (truncated) {
-      line(
+  /** The closing lines: the row count, and a note when some cells were shortened. */
+  closing() {
+    const { progress } = this;
+    this.y += PDF_META_SIZE_PT;
+    if (this.y + PDF_META_SIZE_PT * 4 > this.bottom()) this.newPage();
+    if (progress.rows === 0) this.line("No records in this range.", PDF_META_SIZE_PT);
+    this.line(`End of report: ${progress.rows} rows.`, PDF_META_SIZE_PT, BOLD_FONT);
+    if (this.truncated) {
+      this.line(
         `Cells longer than ${MAX_PDF_CELL_CHARS} characters are shortened in this PDF; the CSV, XLSX and XML exports carry the full values.`,
         PDF_META_SIZE_PT,
       );
     }
-    doc.end();
-    await ended;
-    yield* output.take();
   }
-  return ReadableStream.from(chunks());
+
+  async *chunks(): AsyncGenerator<Uint8Array> {
+    this.titleBlock();
+    if (this.summarized.length > 0) {
+      await this.summaryPage();
+      yield* this.output.take();
+      this.newPage();
+    } else {
+      this.tableHeader();
+    }
+    yield* this.output.take();
+
+    for await (const rows of this.data.pages()) {
+      await this.tableRows(rows);
+      yield* this.output.take();
+    }
+
+    this.closing();
+    this.doc.end();
+    await this.ended;
+    yield* this.output.take();
+  }
 }
 
 /** Excel's "Text" number format: what is typed into such a cell stays text, a leading "=" included. */
