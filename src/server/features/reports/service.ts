@@ -31,7 +31,7 @@ import type {
   ReportListQuery,
   ReportRecord,
 } from "./schemas.ts";
-import { buildReportData, countReportRows } from "./sources.ts";
+import { buildReportData, countReportRows, type SourceContext } from "./sources.ts";
 import type { ReportMeta, WriteProgress } from "./writers.ts";
 
 export const REPORTS_DIR_NAME = "reports";
@@ -175,6 +175,16 @@ function describeError(error: unknown): string {
   return (text || "unknown error").slice(0, MAX_ERROR_LENGTH);
 }
 
+/** What a report's row and its audit rows say of it, whether it completes or fails. */
+interface ReportBase {
+  id: string;
+  reportType: ReportType;
+  dateFrom: string;
+  dateTo: string;
+  format: ReportFormat;
+  fileName: string;
+}
+
 export async function generateReport(
   deps: AppDeps,
   requester: GenerationRequester,
@@ -188,66 +198,14 @@ export async function generateReport(
   const fileName = reportFileName(type, range, format);
   const context = { db: deps.db.read, range, cutoff: createdAt };
 
-  if (format === "pdf") {
-    const rows = await countReportRows(type, context);
-    if (rows > MAX_PDF_ROWS) {
-      const message =
-        `A PDF report holds at most ${MAX_PDF_ROWS} rows and this range has ${rows}: choose CSV, XLSX or XML, or a shorter range`;
-      throw new AppError("unprocessable", message, { field: "format", fields: { format: message } });
-    }
-  }
+  if (format === "pdf") await assertPdfFits(type, context);
 
   const finalPath = reportFilePath(deps.config, id, format);
   const partPath = `${finalPath}${PART_SUFFIX}`;
   const base = { id, reportType: type, dateFrom: range.from, dateTo: range.to, format, fileName };
   try {
     await Deno.mkdir(reportsDir(deps.config), { recursive: true });
-    const data = await buildReportData(type, context, { chainColumn: format === "csv" });
-    const meta: ReportMeta = {
-      id,
-      type,
-      title: REPORT_TYPE_LABELS[type],
-      range,
-      generatedAt: createdAt,
-      generatedBy: requester.label,
-    };
-    const progress: WriteProgress = { rows: 0 };
-    // Loaded on the first report: pdfkit and exceljs hold about 30 MiB of the process's memory
-    // from the moment they are imported (bench/cpu_cost.ts's peak-memory row).
-    const { writeReport } = await import("./writers.ts");
-    const written = await writeStreamToFile(writeReport(format, meta, data, progress), partPath);
-    await Deno.rename(partPath, finalPath);
-    const completedAt = new Date().toISOString();
-    const row = {
-      ...base,
-      status: "completed" as const,
-      rowCount: progress.rows,
-      sizeBytes: written.sizeBytes,
-      sha256: written.sha256,
-      summary: data.summary,
-      createdBy: requester.actor.userId,
-      createdAt,
-      completedAt,
-    };
-    await deps.db.transaction(async (tx) => {
-      await tx.insert(generatedReports).values(row);
-      await recordAudit(tx, requester.actor, {
-        entityType: REPORT_ENTITY_TYPE,
-        entityId: id,
-        action: "generate",
-        changes: {
-          before: null,
-          after: {
-            ...base,
-            status: row.status,
-            rowCount: row.rowCount,
-            sizeBytes: row.sizeBytes,
-            sha256: row.sha256,
-            summary: row.summary,
-          },
-        },
-      });
-    });
+    await writeAndRecord(deps, requester, { base, context, createdAt, partPath, finalPath });
   } catch (error) {
     await removeIfPresent(partPath).catch(() => {});
     await removeIfPresent(finalPath).catch(() => {});
@@ -265,18 +223,79 @@ export async function generateReport(
   return { record, path: finalPath };
 }
 
+async function assertPdfFits(type: ReportType, context: SourceContext) {
+  const rows = await countReportRows(type, context);
+  if (rows > MAX_PDF_ROWS) {
+    const message =
+      `A PDF report holds at most ${MAX_PDF_ROWS} rows and this range has ${rows}: choose CSV, XLSX or XML, or a shorter range`;
+    throw new AppError("unprocessable", message, { field: "format", fields: { format: message } });
+  }
+}
+
+/** Writes the file under its part name, renames it into place, then records it with its audit row. */
+async function writeAndRecord(
+  deps: AppDeps,
+  requester: GenerationRequester,
+  job: {
+    base: ReportBase;
+    context: SourceContext;
+    createdAt: string;
+    partPath: string;
+    finalPath: string;
+  },
+) {
+  const { base, context, createdAt } = job;
+  const data = await buildReportData(base.reportType, context, { chainColumn: base.format === "csv" });
+  const meta: ReportMeta = {
+    id: base.id,
+    type: base.reportType,
+    title: REPORT_TYPE_LABELS[base.reportType],
+    range: context.range,
+    generatedAt: createdAt,
+    generatedBy: requester.label,
+  };
+  const progress: WriteProgress = { rows: 0 };
+  // Loaded on the first report: pdfkit and exceljs take a large share of the process's memory from
+  // the moment they are imported, and most processes never write a report.
+  const { writeReport } = await import("./writers.ts");
+  const written = await writeStreamToFile(writeReport(base.format, meta, data, progress), job.partPath);
+  await Deno.rename(job.partPath, job.finalPath);
+  const row = {
+    ...base,
+    status: "completed" as const,
+    rowCount: progress.rows,
+    sizeBytes: written.sizeBytes,
+    sha256: written.sha256,
+    summary: data.summary,
+    createdBy: requester.actor.userId,
+    createdAt,
+    completedAt: new Date().toISOString(),
+  };
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(generatedReports).values(row);
+    await recordAudit(tx, requester.actor, {
+      entityType: REPORT_ENTITY_TYPE,
+      entityId: base.id,
+      action: "generate",
+      changes: {
+        before: null,
+        after: {
+          ...base,
+          status: row.status,
+          rowCount: row.rowCount,
+          sizeBytes: row.sizeBytes,
+          sha256: row.sha256,
+          summary: row.summary,
+        },
+      },
+    });
+  });
+}
+
 async function recordFailure(
   deps: AppDeps,
   actor: Actor,
-  base: {
-    id: string;
-    reportType: ReportType;
-    dateFrom: string;
-    dateTo: string;
-    format: ReportFormat;
-    fileName: string;
-    createdAt: string;
-  },
+  base: ReportBase & { createdAt: string },
   reason: string,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {

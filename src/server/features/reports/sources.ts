@@ -7,7 +7,7 @@
  * for the audit trail rows up to the last sequence number present at the start.
  */
 import { and, asc, eq, gt, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { apiLogs, auditTrail, institutions, routingCodes, swiftCodes, users } from "../../../../db/schema.ts";
 import { type DateRange, rangeBounds, type ReportType } from "../../../domain/report.ts";
 import type { Cell } from "../../../domain/report_encoding.ts";
@@ -73,6 +73,18 @@ function afterKey(time: SQLiteColumn, id: SQLiteColumn, after: TimeKey | null): 
   return or(gt(time, after.at), and(eq(time, after.at), gt(id, after.id)));
 }
 
+/** One keyset page of a source in (time, id) order: its rows in the window (and `extra`) after `after`. */
+function windowPage<Query extends SQLiteSelect>(
+  query: Query,
+  page: { window: Window; time: SQLiteColumn; id: SQLiteColumn; after: TimeKey | null; extra?: SQL },
+) {
+  const { window, time, id, after, extra } = page;
+  return query
+    .where(and(gte(time, window.start), lt(time, window.end), extra, afterKey(time, id, after)))
+    .orderBy(asc(time), asc(id))
+    .limit(REPORT_PAGE_SIZE);
+}
+
 /** Drives a keyset query until a short page: `fetch(after)` returns the next rows and their keys. */
 async function* keysetPages<Row, Key>(
   fetch: (after: Key | null) => Promise<Row[]>,
@@ -117,16 +129,7 @@ function institutionsReport(ctx: SourceContext): ReportData {
     pages: () =>
       keysetPages(
         (after: TimeKey | null) =>
-          ctx.db.select().from(t)
-            .where(
-              and(
-                gte(t.createdAt, window.start),
-                lt(t.createdAt, window.end),
-                afterKey(t.createdAt, t.id, after),
-              ),
-            )
-            .orderBy(asc(t.createdAt), asc(t.id))
-            .limit(REPORT_PAGE_SIZE),
+          windowPage(ctx.db.select().from(t).$dynamic(), { window, time: t.createdAt, id: t.id, after }),
         (row) => ({ at: row.createdAt, id: row.id }),
         (row) => [
           row.id,
@@ -172,17 +175,11 @@ function routingCodesReport(ctx: SourceContext): ReportData {
     pages: () =>
       keysetPages(
         (after: TimeKey | null) =>
-          ctx.db.select({ code: t, institutionName: institutions.name }).from(t)
-            .leftJoin(institutions, eq(institutions.id, t.institutionId))
-            .where(
-              and(
-                gte(t.createdAt, window.start),
-                lt(t.createdAt, window.end),
-                afterKey(t.createdAt, t.id, after),
-              ),
-            )
-            .orderBy(asc(t.createdAt), asc(t.id))
-            .limit(REPORT_PAGE_SIZE),
+          windowPage(
+            ctx.db.select({ code: t, institutionName: institutions.name }).from(t)
+              .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic(),
+            { window, time: t.createdAt, id: t.id, after },
+          ),
         (row) => ({ at: row.code.createdAt, id: row.code.id }),
         ({ code, institutionName }) => [
           code.id,
@@ -251,11 +248,11 @@ function swiftActivityReport(ctx: SourceContext): ReportData {
     extra: SQL | undefined,
     after: TimeKey | null,
   ) =>
-    ctx.db.select({ bic: t, institutionName: institutions.name }).from(t)
-      .leftJoin(institutions, eq(institutions.id, t.institutionId))
-      .where(and(gte(time, window.start), lt(time, window.end), extra, afterKey(time, t.id, after)))
-      .orderBy(asc(time), asc(t.id))
-      .limit(REPORT_PAGE_SIZE);
+    windowPage(
+      ctx.db.select({ bic: t, institutionName: institutions.name }).from(t)
+        .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic(),
+      { window, time, id: t.id, after, extra },
+    );
   return {
     columns: SWIFT_ACTIVITY_COLUMNS,
     notes: [],
@@ -332,7 +329,7 @@ function ibanValidationReport(ctx: SourceContext): ReportData {
     pages: () =>
       keysetPages(
         (after: TimeKey | null) =>
-          ctx.db.select({
+          windowPage(ctx.db.select({
             id: t.id,
             createdAt: t.createdAt,
             iban: payloadValue(t.requestPayload, "iban"),
@@ -344,16 +341,13 @@ function ibanValidationReport(ctx: SourceContext): ReportData {
             clientIp: t.clientIp,
             apiKeyId: t.apiKeyId,
             userId: t.userId,
-          }).from(t)
-            .where(and(
-              eq(t.endpoint, IBAN_VALIDATE_ENDPOINT),
-              eq(t.method, IBAN_VALIDATE_METHOD),
-              gte(t.createdAt, window.start),
-              lt(t.createdAt, window.end),
-              afterKey(t.createdAt, t.id, after),
-            ))
-            .orderBy(asc(t.createdAt), asc(t.id))
-            .limit(REPORT_PAGE_SIZE),
+          }).from(t).$dynamic(), {
+            window,
+            time: t.createdAt,
+            id: t.id,
+            after,
+            extra: and(eq(t.endpoint, IBAN_VALIDATE_ENDPOINT), eq(t.method, IBAN_VALIDATE_METHOD)),
+          }),
         (row) => ({ at: row.createdAt, id: row.id }),
         (row) => [
           row.id,
@@ -394,7 +388,7 @@ function apiUsageReport(ctx: SourceContext): ReportData {
     pages: () =>
       keysetPages(
         (after: TimeKey | null) =>
-          ctx.db.select({
+          windowPage(ctx.db.select({
             id: t.id,
             createdAt: t.createdAt,
             method: t.method,
@@ -405,16 +399,7 @@ function apiUsageReport(ctx: SourceContext): ReportData {
             userAgent: t.userAgent,
             apiKeyId: t.apiKeyId,
             userId: t.userId,
-          }).from(t)
-            .where(
-              and(
-                gte(t.createdAt, window.start),
-                lt(t.createdAt, window.end),
-                afterKey(t.createdAt, t.id, after),
-              ),
-            )
-            .orderBy(asc(t.createdAt), asc(t.id))
-            .limit(REPORT_PAGE_SIZE),
+          }).from(t).$dynamic(), { window, time: t.createdAt, id: t.id, after }),
         (row) => ({ at: row.createdAt, id: row.id }),
         (row) => [
           row.id,
@@ -485,7 +470,6 @@ async function auditTrailReport(
   ctx: SourceContext,
   withChainColumn: boolean,
 ): Promise<ReportData & { chain: ChainStatement }> {
-  const { start, endExclusive } = rangeBounds(ctx.range);
   const t = auditTrail;
   const [snapshot] = await ctx.db.select({ maxSeq: sql<number | null>`max(${t.seq})` }).from(t);
   const maxSeq = snapshot?.maxSeq ?? 0;
@@ -500,44 +484,9 @@ async function auditTrailReport(
     chain,
     columns: withChainColumn ? [...AUDIT_TRAIL_COLUMNS, CHAIN_VERIFIED_COLUMN] : AUDIT_TRAIL_COLUMNS,
     notes,
-    pages: async function* () {
-      let previous: { seq: number; hash: string } | null = null;
-      yield* keysetPages(
-        async (afterSeq: number | null) => {
-          const rows = await ctx.db.select({
-            seq: t.seq,
-            id: t.id,
-            entityType: t.entityType,
-            entityId: t.entityId,
-            action: t.action,
-            // The raw JSON text: the hash covers the stored text, not a re-serialisation.
-            changes: sql<string | null>`${t.changes}`,
-            performedBy: t.performedBy,
-            performedByEmail: users.email,
-            performedAt: t.performedAt,
-            ipAddress: t.ipAddress,
-            userAgent: t.userAgent,
-            prevHash: t.prevHash,
-            hash: t.hash,
-          }).from(t)
-            .leftJoin(users, eq(users.id, t.performedBy))
-            .where(and(
-              gte(t.performedAt, start),
-              lt(t.performedAt, endExclusive),
-              lte(t.seq, maxSeq),
-              afterSeq === null ? undefined : gt(t.seq, afterSeq),
-            ))
-            .orderBy(asc(t.seq))
-            .limit(REPORT_PAGE_SIZE);
-          if (previous === null && rows.length > 0) previous = await hashBefore(ctx.db, rows[0].seq);
-          return rows.map((row) => {
-            const linked = previous !== null && previous.seq === row.seq - 1 &&
-              previous.hash === row.prevHash;
-            const rowVerified = linked && hashOf(row) === row.hash;
-            previous = { seq: row.seq, hash: row.hash };
-            return { ...row, rowVerified };
-          });
-        },
+    pages: () =>
+      keysetPages(
+        auditRowsFetcher(ctx, maxSeq, hashOf),
         (row) => row.seq,
         (row) => [
           row.seq,
@@ -556,8 +505,56 @@ async function auditTrailReport(
           row.rowVerified,
           ...(withChainColumn ? [chain.verified] : []),
         ],
-      );
-    },
+      ),
+  };
+}
+
+/**
+ * The audit rows of the range up to `maxSeq` in seq order, each with whether it links to the row
+ * before it and hashes correctly; the fetcher keeps the last row seen, so one is made per pass.
+ */
+function auditRowsFetcher(
+  ctx: SourceContext,
+  maxSeq: number,
+  hashOf: Awaited<ReturnType<typeof auditChainHasher>>,
+) {
+  const { start, endExclusive } = rangeBounds(ctx.range);
+  const t = auditTrail;
+  let previous: { seq: number; hash: string } | null = null;
+  return async (afterSeq: number | null) => {
+    const rows = await ctx.db.select({
+      seq: t.seq,
+      id: t.id,
+      entityType: t.entityType,
+      entityId: t.entityId,
+      action: t.action,
+      // The raw JSON text: the hash covers the stored text, not a re-serialisation.
+      changes: sql<string | null>`${t.changes}`,
+      performedBy: t.performedBy,
+      performedByEmail: users.email,
+      performedAt: t.performedAt,
+      ipAddress: t.ipAddress,
+      userAgent: t.userAgent,
+      prevHash: t.prevHash,
+      hash: t.hash,
+    }).from(t)
+      .leftJoin(users, eq(users.id, t.performedBy))
+      .where(and(
+        gte(t.performedAt, start),
+        lt(t.performedAt, endExclusive),
+        lte(t.seq, maxSeq),
+        afterSeq === null ? undefined : gt(t.seq, afterSeq),
+      ))
+      .orderBy(asc(t.seq))
+      .limit(REPORT_PAGE_SIZE);
+    if (previous === null && rows.length > 0) previous = await hashBefore(ctx.db, rows[0].seq);
+    return rows.map((row) => {
+      const linked = previous !== null && previous.seq === row.seq - 1 &&
+        previous.hash === row.prevHash;
+      const rowVerified = linked && hashOf(row) === row.hash;
+      previous = { seq: row.seq, hash: row.hash };
+      return { ...row, rowVerified };
+    });
   };
 }
 
