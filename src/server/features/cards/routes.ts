@@ -1,12 +1,16 @@
 /** Card endpoints (spec 7): list, funding sources, issue, distribute, load. */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { formatMoney, parseMoney } from "../../../domain/money.ts";
+import type { Actor } from "../../audit/trail.ts";
 import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
+import type { ApprovalKind } from "../../../domain/approval.ts";
 import { needsApproval, submitForApproval } from "../approvals/four_eyes.ts";
 import { CARD_CURRENCY, type FundingSource } from "./funding_sources.ts";
 import { paginationQuery, validate } from "../../http/validation.ts";
 import { cardIdParam, distributeCardSchema, issueCardSchema, loadCardSchema } from "./schemas.ts";
-import { type CardServiceOptions, createCardService, secureRandomDigits } from "./service.ts";
+import { type CardService, type CardServiceOptions, createCardService, secureRandomDigits } from "./service.ts";
+
+const amountText = (amountMinor: number) => formatMoney(BigInt(amountMinor));
 
 export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>): Hono<AppEnv> {
   const serviceOptions: CardServiceOptions = {
@@ -16,6 +20,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
   const service = createCardService(deps, serviceOptions);
   /** The same service on another view of the database (a four-eyes rehearsal). */
   const serviceOn = (db: AppDeps["db"]) => createCardService({ ...deps, db }, serviceOptions);
+  const funded = fundedMutation(deps, service, serviceOn);
   const app = new Hono<AppEnv>();
 
   app.get("/cards", validate("query", paginationQuery), async (c) => {
@@ -25,6 +30,58 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
 
   app.get("/cards/funding-sources", async (c) => c.json(await service.fundingSources()));
 
+  app.post("/cards/issue", validate("json", issueCardSchema), (c) => {
+    const input = c.req.valid("json");
+    return funded(c, {
+      kind: "card_issue",
+      payload: { ...input, initialBalance: amountText(input.initialBalance) },
+      description: `Issue a ${input.cardBrand} ${input.cardType} card to ${input.cardholderName} funded with ${
+        amountText(input.initialBalance)
+      } ${CARD_CURRENCY}`,
+      fundingSource: "central_bank_treasury",
+      amountMinor: input.initialBalance,
+      status: 201,
+      run: (on, actor) => on.issue(actor, input),
+    });
+  });
+
+  app.post("/cards/distribute", validate("json", distributeCardSchema), (c) => {
+    const input = c.req.valid("json");
+    return funded(c, {
+      kind: "card_distribute",
+      payload: { ...input, loadAmount: amountText(input.loadAmount) },
+      description: `Distribute a ${input.cardBrand} ${input.cardType} card to ${input.recipientInfo.name} loaded with ${
+        amountText(input.loadAmount)
+      } ${CARD_CURRENCY}`,
+      fundingSource: "central_bank_treasury",
+      amountMinor: input.loadAmount,
+      status: 201,
+      run: (on, actor) => on.distribute(actor, input),
+    });
+  });
+
+  app.post("/cards/:cardId/load", validate("param", cardIdParam), validate("json", loadCardSchema), (c) => {
+    const { cardId } = c.req.valid("param");
+    const input = c.req.valid("json");
+    return funded(c, {
+      kind: "card_load",
+      payload: { ...input, cardId, amount: amountText(input.amount) },
+      description: `Load ${amountText(input.amount)} ${CARD_CURRENCY} onto card ${cardId}`,
+      fundingSource: input.fundingSource,
+      amountMinor: input.amount,
+      status: 200,
+      run: (on, actor) => on.load(actor, cardId, input),
+    });
+  });
+
+  return app;
+}
+
+/**
+ * A card mutation that moves money: done at once when it is free or below the four-eyes threshold,
+ * otherwise filed for approval with what it would do to the funding source's balance.
+ */
+function fundedMutation(deps: AppDeps, service: CardService, serviceOn: (db: AppDeps["db"]) => CardService) {
   /** What funding `amountMinor` from a source would do to its balance, for the approval queue. */
   const fundingFigures = async (fundingSource: FundingSource, amountMinor: number) => {
     const source = (await service.fundingSources()).find((candidate) => candidate.fundingSource === fundingSource);
@@ -37,73 +94,32 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       balanceAfter: before.ok ? formatMoney(before.value - BigInt(amountMinor)) : null,
     };
   };
-  const needsApprovalFor = (amountMinor: number) =>
-    amountMinor > 0 && needsApproval(deps.db.read, CARD_CURRENCY, BigInt(amountMinor));
-  const amountText = (amountMinor: number) => formatMoney(BigInt(amountMinor));
-
-  app.post("/cards/issue", validate("json", issueCardSchema), async (c) => {
-    const input = c.req.valid("json");
-    if (await needsApprovalFor(input.initialBalance)) {
-      return await submitForApproval(c, deps, {
-        kind: "card_issue",
-        payload: { ...input, initialBalance: amountText(input.initialBalance) },
-        summary: {
-          description: `Issue a ${input.cardBrand} ${input.cardType} card to ${input.cardholderName} funded with ${
-            amountText(input.initialBalance)
-          } ${CARD_CURRENCY}`,
-          source: await fundingFigures("central_bank_treasury", input.initialBalance),
-        },
-        amountMinor: BigInt(input.initialBalance),
-        currency: CARD_CURRENCY,
-        rehearse: (db) => serviceOn(db).issue(actorOf(c, deps.config), input),
-      });
-    }
-    return c.json(await service.issue(actorOf(c, deps.config), c.req.valid("json")), 201);
-  });
-
-  app.post("/cards/distribute", validate("json", distributeCardSchema), async (c) => {
-    const input = c.req.valid("json");
-    if (await needsApprovalFor(input.loadAmount)) {
-      return await submitForApproval(c, deps, {
-        kind: "card_distribute",
-        payload: { ...input, loadAmount: amountText(input.loadAmount) },
-        summary: {
-          description: `Distribute a ${input.cardBrand} ${input.cardType} card to ${input.recipientInfo.name} loaded with ${
-            amountText(input.loadAmount)
-          } ${CARD_CURRENCY}`,
-          source: await fundingFigures("central_bank_treasury", input.loadAmount),
-        },
-        amountMinor: BigInt(input.loadAmount),
-        currency: CARD_CURRENCY,
-        rehearse: (db) => serviceOn(db).distribute(actorOf(c, deps.config), input),
-      });
-    }
-    return c.json(await service.distribute(actorOf(c, deps.config), c.req.valid("json")), 201);
-  });
-
-  app.post(
-    "/cards/:cardId/load",
-    validate("param", cardIdParam),
-    validate("json", loadCardSchema),
-    async (c) => {
-      const { cardId } = c.req.valid("param");
-      const input = c.req.valid("json");
-      if (await needsApprovalFor(input.amount)) {
-        return await submitForApproval(c, deps, {
-          kind: "card_load",
-          payload: { ...input, cardId, amount: amountText(input.amount) },
-          summary: {
-            description: `Load ${amountText(input.amount)} ${CARD_CURRENCY} onto card ${cardId}`,
-            source: await fundingFigures(input.fundingSource, input.amount),
-          },
-          amountMinor: BigInt(input.amount),
-          currency: CARD_CURRENCY,
-          rehearse: (db) => serviceOn(db).load(actorOf(c, deps.config), cardId, input),
-        });
-      }
-      return c.json(await service.load(actorOf(c, deps.config), cardId, c.req.valid("json")));
+  return async (
+    c: Context<AppEnv>,
+    mutation: {
+      kind: ApprovalKind;
+      payload: unknown;
+      description: string;
+      fundingSource: FundingSource;
+      amountMinor: number;
+      status: 200 | 201;
+      run: (on: CardService, actor: Actor) => Promise<unknown>;
     },
-  );
-
-  return app;
+  ) => {
+    const { amountMinor } = mutation;
+    if (amountMinor > 0 && await needsApproval(deps.db.read, CARD_CURRENCY, BigInt(amountMinor))) {
+      return await submitForApproval(c, deps, {
+        kind: mutation.kind,
+        payload: mutation.payload,
+        summary: {
+          description: mutation.description,
+          source: await fundingFigures(mutation.fundingSource, amountMinor),
+        },
+        amountMinor: BigInt(amountMinor),
+        currency: CARD_CURRENCY,
+        rehearse: (db) => mutation.run(serviceOn(db), actorOf(c, deps.config)),
+      });
+    }
+    return c.json(await mutation.run(service, actorOf(c, deps.config)), mutation.status);
+  };
 }

@@ -3,12 +3,10 @@
  * and encryption inside `createCard`; rows keep its AES-256-GCM ciphertext, a keyed fingerprint for
  * uniqueness and the masked form, and only the masked form is ever returned or audited.
  *
- * Funding is double entry: the funding source's ledger balance goes down through `moveBalance`
- * (which refuses to go negative and journals the move), the card's balance goes up by the same
- * amount, and a `card_loads` row ties the two together, all in one transaction with the audit.
+ * Funding is double entry (card_funding.ts), in the same transaction as the card's own audit row.
  */
 import { desc, eq, sql } from "drizzle-orm";
-import { cardLoads, cards, ledgerAccounts } from "../../../../db/schema.ts";
+import { cards, ledgerAccounts } from "../../../../db/schema.ts";
 import {
   type CardBrand,
   generateCardNumber,
@@ -19,12 +17,8 @@ import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
-import { moveBalance } from "../ledger/journal.ts";
-import {
-  CARD_CURRENCY,
-  FUNDING_SOURCE_ACCOUNTS,
-  type FundingSource,
-} from "./funding_sources.ts";
+import { FUNDING_SOURCE_ACCOUNTS, type FundingSource } from "./funding_sources.ts";
+import { type FundingConfirmation, fundCard, money } from "./card_funding.ts";
 import {
   DEFAULT_DAILY_LIMIT,
   DEFAULT_SPENDING_LIMIT,
@@ -35,8 +29,6 @@ import {
 
 /** A fresh number collides with an existing one with odds of about n / 10^9; a few tries suffice. */
 export const MAX_CARD_NUMBER_ATTEMPTS = 10;
-/** decimal(15,2), as every money column. */
-export const MAX_CARD_BALANCE_MINOR = 999_999_999_999_999;
 /** The byte values 0..249 map evenly onto ten digits; 250..255 are redrawn to avoid modulo bias. */
 const UNBIASED_BYTE_LIMIT = 250;
 
@@ -57,19 +49,6 @@ export interface CardDto {
   currentBalance: string;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface FundingConfirmation {
-  id: string;
-  amount: string;
-  currency: string;
-  fundingSource: FundingSource;
-  fundingSourceLabel: string;
-  sourceAccountNumber: string;
-  ledgerEntryId: string;
-  cardBalanceBefore: string;
-  cardBalanceAfter: string;
-  fundedAt: string;
 }
 
 export interface FundingSourceDto {
@@ -128,8 +107,6 @@ function auditView(row: CardRow) {
   return view;
 }
 
-const money = (minor: number) => formatMoney(BigInt(minor));
-
 interface NewCard {
   cardholderName: string;
   cardholderEmail: string | null;
@@ -140,190 +117,143 @@ interface NewCard {
   dailyLimit: number;
 }
 
-export function createCardService(deps: AppDeps, options: CardServiceOptions) {
-  const { db, secrets } = deps;
+/** What the card operations share: the database, the secrets that seal card numbers, and the issuer settings. */
+interface CardContext {
+  db: AppDeps["db"];
+  secrets: AppDeps["secrets"];
+  options: CardServiceOptions;
+}
 
-  async function readCard(tx: Tx, id: string): Promise<CardRow> {
-    const row = await tx.select().from(cards).where(eq(cards.id, id)).get();
-    if (!row) throw new Error(`card ${id} vanished inside its own transaction`);
-    return row;
+async function readCard(tx: Tx, id: string): Promise<CardRow> {
+  const row = await tx.select().from(cards).where(eq(cards.id, id)).get();
+  if (!row) throw new Error(`card ${id} vanished inside its own transaction`);
+  return row;
+}
+
+async function uniqueCardNumber(ctx: CardContext, tx: Tx, brand: CardBrand) {
+  for (let attempt = 0; attempt < MAX_CARD_NUMBER_ATTEMPTS; attempt++) {
+    const cardNumber = generateCardNumber(ctx.options.issuerPrefixes[brand], ctx.options.randomDigits);
+    const fingerprint = ctx.secrets.fingerprint(cardNumber);
+    // The write transaction is exclusive, so nothing can take this number between check and insert;
+    // the UNIQUE column stays the guarantee.
+    const taken = await tx.select({ id: cards.id }).from(cards).where(eq(cards.cardNumberFingerprint, fingerprint))
+      .get();
+    if (!taken) return { cardNumber, fingerprint };
   }
+  throw new AppError("internal", "Could not generate a unique card number; try again");
+}
 
-  async function uniqueCardNumber(tx: Tx, brand: CardBrand) {
-    for (let attempt = 0; attempt < MAX_CARD_NUMBER_ATTEMPTS; attempt++) {
-      const cardNumber = generateCardNumber(options.issuerPrefixes[brand], options.randomDigits);
-      const fingerprint = secrets.fingerprint(cardNumber);
-      // The write transaction is exclusive, so nothing can take this number between check and insert;
-      // the UNIQUE column stays the guarantee.
-      const taken = await tx.select({ id: cards.id }).from(cards).where(eq(cards.cardNumberFingerprint, fingerprint))
-        .get();
-      if (!taken) return { cardNumber, fingerprint };
-    }
-    throw new AppError("internal", "Could not generate a unique card number; try again");
-  }
+async function createCard(ctx: CardContext, tx: Tx, actor: Actor, card: NewCard): Promise<string> {
+  const { cardNumber, fingerprint } = await uniqueCardNumber(ctx, tx, card.cardBrand);
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await tx.insert(cards).values({
+    id,
+    cardNumberEncrypted: await ctx.secrets.encrypt(cardNumber),
+    cardNumberFingerprint: fingerprint,
+    cardNumberMasked: maskCardNumber(cardNumber),
+    ...card,
+    cardStatus: "active",
+    currentBalanceMinor: 0,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: actor.userId,
+  });
+  return id;
+}
 
-  async function createCard(tx: Tx, actor: Actor, card: NewCard): Promise<string> {
-    const { cardNumber, fingerprint } = await uniqueCardNumber(tx, card.cardBrand);
-    const id = crypto.randomUUID();
-    const now = new Date().toISOString();
-    await tx.insert(cards).values({
-      id,
-      cardNumberEncrypted: await secrets.encrypt(cardNumber),
-      cardNumberFingerprint: fingerprint,
-      cardNumberMasked: maskCardNumber(cardNumber),
-      ...card,
-      cardStatus: "active",
-      currentBalanceMinor: 0,
-      createdAt: now,
-      updatedAt: now,
-      createdBy: actor.userId,
-    });
-    return id;
-  }
-
-  /** Moves `amountMinor` from the funding source's ledger account onto the card. */
-  async function fundCard(
-    tx: Tx,
-    actor: Actor,
-    card: CardRow,
-    amountMinor: number,
-    fundingSource: FundingSource,
-    reason: "issue" | "distribute" | "load",
-  ): Promise<FundingConfirmation> {
-    const source = FUNDING_SOURCE_ACCOUNTS[fundingSource];
-    const account = await tx.select().from(ledgerAccounts)
-      .where(eq(ledgerAccounts.accountNumber, source.accountNumber)).get();
-    if (!account) {
-      throw new AppError("unprocessable", `Funding source ${source.label} has no ledger account`, {
-        extra: { reason: "funding_source_missing" },
-      });
-    }
-    if (account.accountStatus !== "active") {
-      throw new AppError("unprocessable", `Funding source ${source.label} is ${account.accountStatus}`, {
-        extra: { reason: "inactive_account" },
-      });
-    }
-    if (account.currency !== CARD_CURRENCY) {
-      throw new AppError("unprocessable", `Funding source ${source.label} does not hold ${CARD_CURRENCY}`, {
-        extra: { reason: "currency_mismatch" },
-      });
-    }
-    const cardBalanceAfterMinor = card.currentBalanceMinor + amountMinor;
-    if (cardBalanceAfterMinor > MAX_CARD_BALANCE_MINOR) {
-      throw new AppError("unprocessable", "The card balance would exceed 9999999999999.99", {
-        extra: { reason: "balance_limit_exceeded" },
-      });
-    }
-    const move = await moveBalance(tx, {
-      accountId: account.id,
-      amountMinor: -amountMinor,
-      entryType: "card_funding",
-      referenceType: "card",
-      referenceId: card.id,
-      performedBy: actor.userId,
-    });
-    const now = new Date().toISOString();
-    await tx.update(cards).set({ currentBalanceMinor: cardBalanceAfterMinor, updatedAt: now })
-      .where(eq(cards.id, card.id));
-    const loadId = crypto.randomUUID();
-    await tx.insert(cardLoads).values({
-      id: loadId,
-      cardId: card.id,
-      amountMinor,
-      fundingSource,
-      sourceAccountId: account.id,
-      ledgerEntryId: move.entryId,
-      reason,
-      cardBalanceBeforeMinor: card.currentBalanceMinor,
-      cardBalanceAfterMinor,
-      createdAt: now,
-      createdBy: actor.userId,
-    });
+/** Creates a card, funds it from the treasury when `fundingMinor` > 0, and audits both. */
+async function createFundedCard(
+  ctx: CardContext,
+  actor: Actor,
+  card: NewCard,
+  fundingMinor: number,
+  action: "issue" | "distribute",
+): Promise<CardDto & { fundingConfirmation?: FundingConfirmation }> {
+  return await ctx.db.transaction(async (tx) => {
+    const id = await createCard(ctx, tx, actor, card);
+    const fundingConfirmation = fundingMinor > 0
+      ? await fundCard(tx, actor, await readCard(tx, id), fundingMinor, "central_bank_treasury", action)
+      : undefined;
+    const row = await readCard(tx, id);
     await recordAudit(tx, actor, {
-      entityType: "ledger_account",
-      entityId: account.id,
-      action: "card_funding",
+      entityType: "card",
+      entityId: id,
+      action,
       changes: {
-        before: { currentBalance: money(move.balanceBeforeMinor) },
-        after: { currentBalance: money(move.balanceAfterMinor) },
-        amount: money(amountMinor),
-        cardId: card.id,
-        cardNumber: card.cardNumberMasked,
-        ledgerEntryId: move.entryId,
-        cardLoadId: loadId,
+        before: null,
+        after: auditView(row),
+        ...(fundingConfirmation ? { funding: fundingConfirmation } : {}),
       },
     });
-    return {
-      id: loadId,
-      amount: money(amountMinor),
-      currency: CARD_CURRENCY,
-      fundingSource,
-      fundingSourceLabel: source.label,
-      sourceAccountNumber: source.accountNumber,
-      ledgerEntryId: move.entryId,
-      cardBalanceBefore: money(card.currentBalanceMinor),
-      cardBalanceAfter: money(cardBalanceAfterMinor),
-      fundedAt: now,
-    };
-  }
+    return { ...toCardDto(row), ...(fundingConfirmation ? { fundingConfirmation } : {}) };
+  });
+}
 
-  /** Creates a card, funds it from the treasury when `fundingMinor` > 0, and audits both. */
-  async function createFundedCard(
-    actor: Actor,
-    card: NewCard,
-    fundingMinor: number,
-    action: "issue" | "distribute",
-  ): Promise<CardDto & { fundingConfirmation?: FundingConfirmation }> {
-    return await db.transaction(async (tx) => {
-      const id = await createCard(tx, actor, card);
-      const fundingConfirmation = fundingMinor > 0
-        ? await fundCard(tx, actor, await readCard(tx, id), fundingMinor, "central_bank_treasury", action)
-        : undefined;
-      const row = await readCard(tx, id);
-      await recordAudit(tx, actor, {
-        entityType: "card",
-        entityId: id,
-        action,
-        changes: {
-          before: null,
-          after: auditView(row),
-          ...(fundingConfirmation ? { funding: fundingConfirmation } : {}),
-        },
-      });
-      return { ...toCardDto(row), ...(fundingConfirmation ? { fundingConfirmation } : {}) };
+async function listCards(db: AppDeps["db"], limit: number, offset: number): Promise<CardDto[]> {
+  const rows = await db.read.select().from(cards)
+    .orderBy(desc(cards.createdAt), sql`rowid DESC`).limit(limit).offset(offset);
+  return rows.map(toCardDto);
+}
+
+async function fundingSources(db: AppDeps["db"]): Promise<FundingSourceDto[]> {
+  const rows = await db.read.select().from(ledgerAccounts);
+  const byNumber = new Map(rows.map((row) => [row.accountNumber, row]));
+  return (Object.entries(FUNDING_SOURCE_ACCOUNTS) as [FundingSource, typeof FUNDING_SOURCE_ACCOUNTS[FundingSource]][])
+    .flatMap(([fundingSource, source]) => {
+      const account = byNumber.get(source.accountNumber);
+      if (!account) return [];
+      return [{
+        fundingSource,
+        label: source.label,
+        accountNumber: account.accountNumber,
+        accountName: account.accountName,
+        accountType: account.accountType,
+        currency: account.currency,
+        accountStatus: account.accountStatus,
+        currentBalance: money(account.currentBalanceMinor),
+        availableBalance: money(account.availableBalanceMinor),
+      }];
     });
-  }
+}
 
+/** Loads an active card from the chosen funding source, audited on the card as well as the ledger. */
+async function loadCard(db: AppDeps["db"], actor: Actor, cardId: string, input: LoadCardInput) {
+  return await db.transaction(async (tx) => {
+    const card = await tx.select().from(cards).where(eq(cards.id, cardId)).get();
+    if (!card) throw notFound("Card");
+    if (card.cardStatus !== "active") {
+      throw new AppError("conflict", `Card is ${card.cardStatus} and cannot be loaded`, {
+        extra: { reason: "card_inactive" },
+      });
+    }
+    const loading = await fundCard(tx, actor, card, input.amount, input.fundingSource, "load");
+    const row = await readCard(tx, cardId);
+    await recordAudit(tx, actor, {
+      entityType: "card",
+      entityId: cardId,
+      action: "load",
+      changes: {
+        before: { currentBalance: money(card.currentBalanceMinor) },
+        after: { currentBalance: money(row.currentBalanceMinor) },
+        cardNumber: row.cardNumberMasked,
+        loading,
+      },
+    });
+    return { loading, card: toCardDto(row) };
+  });
+}
+
+export function createCardService(deps: AppDeps, options: CardServiceOptions) {
+  const { db } = deps;
+  const ctx: CardContext = { db, secrets: deps.secrets, options };
   return {
-    async list(limit: number, offset: number): Promise<CardDto[]> {
-      const rows = await db.read.select().from(cards)
-        .orderBy(desc(cards.createdAt), sql`rowid DESC`).limit(limit).offset(offset);
-      return rows.map(toCardDto);
-    },
+    list: (limit: number, offset: number) => listCards(db, limit, offset),
 
-    async fundingSources(): Promise<FundingSourceDto[]> {
-      const rows = await db.read.select().from(ledgerAccounts);
-      const byNumber = new Map(rows.map((row) => [row.accountNumber, row]));
-      return (Object.entries(FUNDING_SOURCE_ACCOUNTS) as [FundingSource, typeof FUNDING_SOURCE_ACCOUNTS[FundingSource]][])
-        .flatMap(([fundingSource, source]) => {
-          const account = byNumber.get(source.accountNumber);
-          if (!account) return [];
-          return [{
-            fundingSource,
-            label: source.label,
-            accountNumber: account.accountNumber,
-            accountName: account.accountName,
-            accountType: account.accountType,
-            currency: account.currency,
-            accountStatus: account.accountStatus,
-            currentBalance: money(account.currentBalanceMinor),
-            availableBalance: money(account.availableBalanceMinor),
-          }];
-        });
-    },
+    fundingSources: () => fundingSources(db),
 
     issue(actor: Actor, input: IssueCardInput) {
-      return createFundedCard(actor, {
+      return createFundedCard(ctx, actor, {
         cardholderName: input.cardholderName,
         cardholderEmail: null,
         cardType: input.cardType,
@@ -336,7 +266,7 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
 
     /** A distributed card gets the issue form's default limits (spec 9); the distribute form sets none. */
     distribute(actor: Actor, input: DistributeCardInput) {
-      return createFundedCard(actor, {
+      return createFundedCard(ctx, actor, {
         cardholderName: input.recipientInfo.name,
         cardholderEmail: input.recipientInfo.email,
         cardType: input.cardType,
@@ -347,31 +277,7 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
       }, input.loadAmount, "distribute");
     },
 
-    async load(actor: Actor, cardId: string, input: LoadCardInput) {
-      return await db.transaction(async (tx) => {
-        const card = await tx.select().from(cards).where(eq(cards.id, cardId)).get();
-        if (!card) throw notFound("Card");
-        if (card.cardStatus !== "active") {
-          throw new AppError("conflict", `Card is ${card.cardStatus} and cannot be loaded`, {
-            extra: { reason: "card_inactive" },
-          });
-        }
-        const loading = await fundCard(tx, actor, card, input.amount, input.fundingSource, "load");
-        const row = await readCard(tx, cardId);
-        await recordAudit(tx, actor, {
-          entityType: "card",
-          entityId: cardId,
-          action: "load",
-          changes: {
-            before: { currentBalance: money(card.currentBalanceMinor) },
-            after: { currentBalance: money(row.currentBalanceMinor) },
-            cardNumber: row.cardNumberMasked,
-            loading,
-          },
-        });
-        return { loading, card: toCardDto(row) };
-      });
-    },
+    load: (actor: Actor, cardId: string, input: LoadCardInput) => loadCard(db, actor, cardId, input),
   };
 }
 
