@@ -88,210 +88,225 @@ function toAppError(provider: ProviderName, failure: ProviderFailure): AppError 
 
 const money = (minor: Minor | null) => (minor === null ? null : formatMoney(minor));
 
-export function createFintechService(db: Database, providers: FintechProviders) {
-  /**
-   * Runs one provider call between its two audit rows. `request` and `describe` must already be
-   * masked; `sensitive` pairs the raw values to strip from the provider's messages with their masks.
-   */
-  async function operation<T>(
-    actor: Actor,
-    provider: ProviderName,
-    action: string,
-    request: Record<string, unknown>,
-    sensitive: Array<[raw: string, masked: string]>,
-    call: () => Promise<ProviderOutcome<T>>,
-    describe: (value: T) => Record<string, unknown>,
-  ): Promise<{ operationId: string; value: T }> {
-    const operationId = crypto.randomUUID();
-    const mode = providers[provider].mode;
-    const audit = (changes: Record<string, unknown>) =>
-      db.transaction((tx) =>
-        recordAudit(tx, actor, {
-          entityType: FINTECH_AUDIT_ENTITY,
-          entityId: operationId,
-          action,
-          changes: { provider, mode, request, ...changes },
-        })
-      );
-    await audit({ outcome: "requested" });
-    const outcome = await call();
-    if (outcome.ok) {
-      await audit({ outcome: "succeeded", result: describe(outcome.value) });
-      return { operationId, value: outcome.value };
-    }
-    const failure = { ...outcome.failure, message: redact(outcome.failure.message, sensitive) };
-    await audit({ outcome: failure.kind, failure });
-    if (failure.kind === "unavailable") {
-      console.warn(`fintech ${provider} ${action} ${operationId}: ${failure.reason}: ${failure.message}`);
-    }
-    throw toAppError(provider, failure);
-  }
+/** What every operation needs: the database for its audit rows and the active provider adapters. */
+interface FintechContext {
+  db: Database;
+  providers: FintechProviders;
+}
 
-  async function pushFunds(
-    actor: Actor,
-    action: "visa_direct_transfer" | "visa_push_payment",
-    input: { cardNumber: string; amount: string | number; currency: string; field: string },
-    extra: { senderAccountId: string | null; merchantName: string },
-  ) {
-    const { card, currency } = validated({
-      card: validateCardNumber(input.cardNumber, input.field),
-      currency: validateCurrency(input.currency),
-    });
-    const { amount } = validated({ amount: parseProviderAmount(input.amount, currency) });
-    const maskedCard = maskCardNumber(card);
-    const request = {
-      [input.field]: maskedCard,
-      amount: formatMoney(amount),
-      currency: currency.code,
-      ...(extra.senderAccountId ? { accountId: maskAccountReference(extra.senderAccountId) } : {}),
-      merchantName: extra.merchantName,
-    };
-    const { operationId, value } = await operation(
-      actor,
-      "visa",
-      action,
-      request,
-      [
-        [card, maskedCard],
-        ...(extra.senderAccountId
-          ? [[extra.senderAccountId, maskAccountReference(extra.senderAccountId)] as [string, string]]
-          : []),
-      ],
-      () =>
-        providers.visa.pushFunds({
-          purpose: action === "visa_direct_transfer" ? "disbursement" : "merchant_payment",
-          recipientCardNumber: card,
-          amountMinor: amount,
-          currency,
-          senderAccountId: extra.senderAccountId,
-          merchantName: extra.merchantName,
-        }),
-      (result) => ({ ...result }),
+/**
+ * Runs one provider call between its two audit rows. `request` and `describe` must already be
+ * masked; `sensitive` pairs the raw values to strip from the provider's messages with their masks.
+ */
+async function operation<T>(
+  ctx: FintechContext,
+  actor: Actor,
+  op: {
+    provider: ProviderName;
+    action: string;
+    request: Record<string, unknown>;
+    sensitive: Array<[raw: string, masked: string]>;
+    call: () => Promise<ProviderOutcome<T>>;
+    describe: (value: T) => Record<string, unknown>;
+  },
+): Promise<{ operationId: string; value: T }> {
+  const { provider, action, request } = op;
+  const operationId = crypto.randomUUID();
+  const mode = ctx.providers[provider].mode;
+  const audit = (changes: Record<string, unknown>) =>
+    ctx.db.transaction((tx) =>
+      recordAudit(tx, actor, {
+        entityType: FINTECH_AUDIT_ENTITY,
+        entityId: operationId,
+        action,
+        changes: { provider, mode, request, ...changes },
+      })
     );
-    return { operationId, result: value, maskedCard, amount: formatMoney(amount), currency: currency.code };
+  await audit({ outcome: "requested" });
+  const outcome = await op.call();
+  if (outcome.ok) {
+    await audit({ outcome: "succeeded", result: op.describe(outcome.value) });
+    return { operationId, value: outcome.value };
   }
+  const failure = { ...outcome.failure, message: redact(outcome.failure.message, op.sensitive) };
+  await audit({ outcome: failure.kind, failure });
+  if (failure.kind === "unavailable") {
+    console.warn(`fintech ${provider} ${action} ${operationId}: ${failure.reason}: ${failure.message}`);
+  }
+  throw toAppError(provider, failure);
+}
 
+async function pushFunds(
+  ctx: FintechContext,
+  actor: Actor,
+  action: "visa_direct_transfer" | "visa_push_payment",
+  input: { cardNumber: string; amount: string | number; currency: string; field: string },
+  extra: { senderAccountId: string | null; merchantName: string },
+) {
+  const { card, currency } = validated({
+    card: validateCardNumber(input.cardNumber, input.field),
+    currency: validateCurrency(input.currency),
+  });
+  const { amount } = validated({ amount: parseProviderAmount(input.amount, currency) });
+  const maskedCard = maskCardNumber(card);
+  const request = {
+    [input.field]: maskedCard,
+    amount: formatMoney(amount),
+    currency: currency.code,
+    ...(extra.senderAccountId ? { accountId: maskAccountReference(extra.senderAccountId) } : {}),
+    merchantName: extra.merchantName,
+  };
+  const { operationId, value } = await operation(ctx, actor, {
+    provider: "visa",
+    action,
+    request,
+    sensitive: [
+      [card, maskedCard],
+      ...(extra.senderAccountId
+        ? [[extra.senderAccountId, maskAccountReference(extra.senderAccountId)] as [string, string]]
+        : []),
+    ],
+    call: () =>
+      ctx.providers.visa.pushFunds({
+        purpose: action === "visa_direct_transfer" ? "disbursement" : "merchant_payment",
+        recipientCardNumber: card,
+        amountMinor: amount,
+        currency,
+        senderAccountId: extra.senderAccountId,
+        merchantName: extra.merchantName,
+      }),
+    describe: (result) => ({ ...result }),
+  });
+  return { operationId, result: value, maskedCard, amount: formatMoney(amount), currency: currency.code };
+}
+
+function providerStatus(providers: FintechProviders): { plaid: ProviderStatus; visa: ProviderStatus } {
   return {
-    status(): { plaid: ProviderStatus; visa: ProviderStatus } {
-      return {
-        plaid: {
-          name: "Plaid",
-          status: "operational",
-          authority: "Account data provider",
-          capabilities: ["account_verification", "balance_check"],
-          mode: providers.plaid.mode,
-        },
-        visa: {
-          name: "Visa Direct",
-          status: "operational",
-          authority: "Card payment network",
-          capabilities: ["direct_transfer", "push_payment"],
-          mode: providers.visa.mode,
-        },
-      };
+    plaid: {
+      name: "Plaid",
+      status: "operational",
+      authority: "Account data provider",
+      capabilities: ["account_verification", "balance_check"],
+      mode: providers.plaid.mode,
     },
+    visa: {
+      name: "Visa Direct",
+      status: "operational",
+      authority: "Card payment network",
+      capabilities: ["direct_transfer", "push_payment"],
+      mode: providers.visa.mode,
+    },
+  };
+}
 
-    async verifyAccount(actor: Actor, input: VerifyAccountInput) {
-      const { accountNumber, routingNumber } = validated({
-        accountNumber: validateBankAccountNumber(input.accountNumber),
-        routingNumber: validateRoutingNumber(input.routingNumber),
-      });
-      const request = { accountNumber: maskAccountNumber(accountNumber), routingNumber };
-      const { operationId, value } = await operation(
-        actor,
-        "plaid",
-        "plaid_verify_account",
-        request,
-        [[accountNumber, maskAccountNumber(accountNumber)]],
-        () => providers.plaid.verifyAccount({ accountNumber, routingNumber }),
-        (result) => ({ ...result }),
-      );
-      return {
-        operationId,
-        verified: true,
-        verificationMethod: value.verificationMethod,
-        accountId: value.accountId,
-        accountMask: `****${value.accountMask.slice(-4)}`,
-        routingNumber,
-        requestId: value.requestId,
-        provider: "plaid",
-        mode: providers.plaid.mode,
-        verifiedAt: new Date().toISOString(),
-      };
-    },
+async function verifyAccount(ctx: FintechContext, actor: Actor, input: VerifyAccountInput) {
+  const { accountNumber, routingNumber } = validated({
+    accountNumber: validateBankAccountNumber(input.accountNumber),
+    routingNumber: validateRoutingNumber(input.routingNumber),
+  });
+  const request = { accountNumber: maskAccountNumber(accountNumber), routingNumber };
+  const { operationId, value } = await operation(ctx, actor, {
+    provider: "plaid",
+    action: "plaid_verify_account",
+    request,
+    sensitive: [[accountNumber, maskAccountNumber(accountNumber)]],
+    call: () => ctx.providers.plaid.verifyAccount({ accountNumber, routingNumber }),
+    describe: (result) => ({ ...result }),
+  });
+  return {
+    operationId,
+    verified: true,
+    verificationMethod: value.verificationMethod,
+    accountId: value.accountId,
+    accountMask: `****${value.accountMask.slice(-4)}`,
+    routingNumber,
+    requestId: value.requestId,
+    provider: "plaid",
+    mode: ctx.providers.plaid.mode,
+    verifiedAt: new Date().toISOString(),
+  };
+}
 
-    async checkBalance(actor: Actor, input: CheckBalanceInput) {
-      const { operationId, value } = await operation(
-        actor,
-        "plaid",
-        "plaid_check_balance",
-        { accountId: maskAccountReference(input.accountId) },
-        [[input.accountId, maskAccountReference(input.accountId)]],
-        () => providers.plaid.checkBalance(input.accountId),
-        (result) => ({
-          available: money(result.availableMinor),
-          current: money(result.currentMinor),
-          currency: result.currency,
-          requestId: result.requestId,
-        }),
-      );
-      return {
-        operationId,
-        accountId: maskAccountReference(value.accountId),
-        available: money(value.availableMinor),
-        current: money(value.currentMinor),
-        currency: value.currency,
-        requestId: value.requestId,
-        provider: "plaid",
-        mode: providers.plaid.mode,
-        retrievedAt: new Date().toISOString(),
-      };
-    },
+async function checkBalance(ctx: FintechContext, actor: Actor, input: CheckBalanceInput) {
+  const { operationId, value } = await operation(ctx, actor, {
+    provider: "plaid",
+    action: "plaid_check_balance",
+    request: { accountId: maskAccountReference(input.accountId) },
+    sensitive: [[input.accountId, maskAccountReference(input.accountId)]],
+    call: () => ctx.providers.plaid.checkBalance(input.accountId),
+    describe: (result) => ({
+      available: money(result.availableMinor),
+      current: money(result.currentMinor),
+      currency: result.currency,
+      requestId: result.requestId,
+    }),
+  });
+  return {
+    operationId,
+    accountId: maskAccountReference(value.accountId),
+    available: money(value.availableMinor),
+    current: money(value.currentMinor),
+    currency: value.currency,
+    requestId: value.requestId,
+    provider: "plaid",
+    mode: ctx.providers.plaid.mode,
+    retrievedAt: new Date().toISOString(),
+  };
+}
 
-    async directTransfer(actor: Actor, input: DirectTransferInput) {
-      const done = await pushFunds(actor, "visa_direct_transfer", {
-        cardNumber: input.recipientCard,
-        amount: input.amount,
-        currency: input.currency,
-        field: "recipientCard",
-      }, { senderAccountId: null, merchantName: DEFAULT_MERCHANT_NAME });
-      return {
-        operationId: done.operationId,
-        transferId: done.result.transactionId,
-        status: "completed",
-        amount: done.amount,
-        currency: done.currency,
-        recipientCard: done.maskedCard,
-        approvalCode: done.result.approvalCode,
-        actionCode: done.result.actionCode,
-        provider: "visa",
-        mode: providers.visa.mode,
-        processedAt: new Date().toISOString(),
-      };
-    },
+async function directTransfer(ctx: FintechContext, actor: Actor, input: DirectTransferInput) {
+  const done = await pushFunds(ctx, actor, "visa_direct_transfer", {
+    cardNumber: input.recipientCard,
+    amount: input.amount,
+    currency: input.currency,
+    field: "recipientCard",
+  }, { senderAccountId: null, merchantName: DEFAULT_MERCHANT_NAME });
+  return {
+    operationId: done.operationId,
+    transferId: done.result.transactionId,
+    status: "completed",
+    amount: done.amount,
+    currency: done.currency,
+    recipientCard: done.maskedCard,
+    approvalCode: done.result.approvalCode,
+    actionCode: done.result.actionCode,
+    provider: "visa",
+    mode: ctx.providers.visa.mode,
+    processedAt: new Date().toISOString(),
+  };
+}
 
-    async pushPayment(actor: Actor, input: PushPaymentInput) {
-      const done = await pushFunds(actor, "visa_push_payment", {
-        cardNumber: input.cardNumber,
-        amount: input.amount,
-        currency: input.currency,
-        field: "cardNumber",
-      }, { senderAccountId: input.accountId, merchantName: input.merchantInfo });
-      return {
-        operationId: done.operationId,
-        paymentId: done.result.transactionId,
-        authCode: done.result.approvalCode,
-        status: "approved",
-        amount: done.amount,
-        currency: done.currency,
-        cardNumber: done.maskedCard,
-        accountId: maskAccountReference(input.accountId),
-        merchantInfo: { name: input.merchantInfo },
-        actionCode: done.result.actionCode,
-        provider: "visa",
-        mode: providers.visa.mode,
-        processedAt: new Date().toISOString(),
-      };
-    },
+async function pushPayment(ctx: FintechContext, actor: Actor, input: PushPaymentInput) {
+  const done = await pushFunds(ctx, actor, "visa_push_payment", {
+    cardNumber: input.cardNumber,
+    amount: input.amount,
+    currency: input.currency,
+    field: "cardNumber",
+  }, { senderAccountId: input.accountId, merchantName: input.merchantInfo });
+  return {
+    operationId: done.operationId,
+    paymentId: done.result.transactionId,
+    authCode: done.result.approvalCode,
+    status: "approved",
+    amount: done.amount,
+    currency: done.currency,
+    cardNumber: done.maskedCard,
+    accountId: maskAccountReference(input.accountId),
+    merchantInfo: { name: input.merchantInfo },
+    actionCode: done.result.actionCode,
+    provider: "visa",
+    mode: ctx.providers.visa.mode,
+    processedAt: new Date().toISOString(),
+  };
+}
+
+export function createFintechService(db: Database, providers: FintechProviders) {
+  const ctx: FintechContext = { db, providers };
+  return {
+    status: () => providerStatus(providers),
+    verifyAccount: (actor: Actor, input: VerifyAccountInput) => verifyAccount(ctx, actor, input),
+    checkBalance: (actor: Actor, input: CheckBalanceInput) => checkBalance(ctx, actor, input),
+    directTransfer: (actor: Actor, input: DirectTransferInput) => directTransfer(ctx, actor, input),
+    pushPayment: (actor: Actor, input: PushPaymentInput) => pushPayment(ctx, actor, input),
   };
 }
