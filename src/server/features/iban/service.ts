@@ -31,8 +31,8 @@ const BIC_PARTY_PREFIX_LENGTH = 4;
  * (DE, FR, …) have no fixed relation to a BIC, so they are never matched. The primary office
  * (no branch or "XXX") wins over branches, then the oldest registration.
  *
- * Raw SQL on the read client: this runs on every such validation, and building the query through
- * drizzle costs several times the indexed lookup (swift_codes_country_bank_idx) itself.
+ * A prepared statement on the read connection: this runs on every such validation, and building the
+ * query through drizzle costs several times the indexed lookup (swift_codes_country_bank_idx) itself.
  */
 export async function findInstitutionForBankCode(
   db: Database,
@@ -41,11 +41,10 @@ export async function findInstitutionForBankCode(
 ): Promise<IbanInstitution | null> {
   if (!BIC_STYLE_BANK_CODE.test(bankCode)) return null;
   const now = new Date().toISOString();
-  const result = await db.readClient.execute({
-    sql: INSTITUTION_BY_BANK_CODE_SQL,
-    args: [countryCode, bankCode.slice(0, BIC_PARTY_PREFIX_LENGTH), now, now, PRIMARY_OFFICE_BRANCH_CODE],
-  });
-  const row = result.rows[0];
+  const row = await db.statements.get<{ id: string; name: string; bic_code: string }>(
+    INSTITUTION_BY_BANK_CODE_SQL,
+    [countryCode, bankCode.slice(0, BIC_PARTY_PREFIX_LENGTH), now, now, PRIMARY_OFFICE_BRANCH_CODE],
+  );
   return row === undefined
     ? null
     : { id: String(row.id), name: String(row.name), bicCode: String(row.bic_code) };

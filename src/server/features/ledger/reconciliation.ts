@@ -72,12 +72,23 @@ interface CurrencyAccumulator {
   currentMinor: Minor;
 }
 
+/** Counts every problem and keeps the first MAX_PROBLEMS_REPORTED of them. */
+class ProblemLog {
+  readonly problems: ReconciliationProblem[] = [];
+  count = 0;
+
+  report(problem: ReconciliationProblem) {
+    this.count += 1;
+    if (this.problems.length < MAX_PROBLEMS_REPORTED) this.problems.push(problem);
+  }
+}
+
 /**
- * Runs every check inside one deferred read transaction on the read connection, so concurrent
- * sweeps can neither appear half-applied nor shift balances between two of the queries.
+ * Runs every query inside one deferred read transaction on the read connection, so concurrent
+ * sweeps can neither appear half-applied nor shift balances between two of the queries. (Drizzle's
+ * libSQL transaction always begins a write transaction, hence the client's own.)
  */
-export async function reconcile(readClient: Client): Promise<ReconciliationReport> {
-  const checkedAt = new Date().toISOString();
+async function readSnapshot(readClient: Client) {
   const tx = await readClient.transaction("deferred");
   try {
     const accounts = (await tx.execute(
@@ -98,143 +109,155 @@ export async function reconcile(readClient: Client): Promise<ReconciliationRepor
        FROM balance_sweeps s WHERE s.sweep_status = 'completed'`,
     )).rows;
     await tx.commit();
-
-    const problems: ReconciliationProblem[] = [];
-    let problemCount = 0;
-    const report = (problem: ReconciliationProblem) => {
-      problemCount += 1;
-      if (problems.length < MAX_PROBLEMS_REPORTED) problems.push(problem);
-    };
-
-    const entriesByAccount = new Map<string, JournalEntry[]>();
-    const entriesBySweep = new Map<string, SweepJournalEntry[]>();
-    for (const row of entryRows) {
-      const entry = toEntry(row);
-      const list = entriesByAccount.get(entry.accountId) ?? [];
-      list.push(entry);
-      entriesByAccount.set(entry.accountId, list);
-      if (row.reference_type === "sweep") {
-        const forSweep = entriesBySweep.get(entry.referenceId) ?? [];
-        forSweep.push(entry);
-        entriesBySweep.set(entry.referenceId, forSweep);
-      }
-    }
-
-    const totals = new Map<string, CurrencyAccumulator>();
-    const accountIds = new Set<string>();
-    for (const row of accounts) {
-      const accountId = String(row.id);
-      const currency = String(row.currency);
-      accountIds.add(accountId);
-      const current = big(row.current_balance_minor);
-      const result = verifyAccountJournal({
-        openingBalanceMinor: big(row.opening_balance_minor),
-        currentBalanceMinor: current,
-        availableBalanceMinor: big(row.available_balance_minor),
-      }, entriesByAccount.get(accountId) ?? []);
-      const sum = totals.get(currency) ??
-        { accounts: 0, openingMinor: 0n, cardFundingMinor: 0n, sweepNetMinor: 0n, currentMinor: 0n };
-      sum.accounts += 1;
-      sum.currentMinor += current;
-      for (const entry of entriesByAccount.get(accountId) ?? []) {
-        if (entry.entryType === "opening") sum.openingMinor += entry.amountMinor;
-        else if (entry.entryType === "card_funding") sum.cardFundingMinor += entry.amountMinor;
-        else sum.sweepNetMinor += entry.amountMinor;
-      }
-      totals.set(currency, sum);
-      if (!result.ok) {
-        report({
-          code: result.error.code,
-          message: result.error.message,
-          accountId,
-          ...(result.error.entryId ? { entryId: result.error.entryId } : {}),
-        });
-      }
-    }
-    for (const accountId of entriesByAccount.keys()) {
-      if (!accountIds.has(accountId)) {
-        report({
-          code: "orphan_entry",
-          message: `Journal entries exist for unknown account ${accountId}`,
-          accountId,
-        });
-      }
-    }
-
-    const completedSweepIds = new Set<string>();
-    for (const row of sweeps) {
-      const sweep: SweepRecord = {
-        id: String(row.id),
-        sourceAccountId: String(row.source_account_id),
-        targetAccountId: String(row.target_account_id),
-        amountMinor: big(row.sweep_amount_minor),
-        sourceBalanceBeforeMinor: big(row.source_balance_before_minor),
-        sourceBalanceAfterMinor: big(row.source_balance_after_minor),
-        targetBalanceBeforeMinor: big(row.target_balance_before_minor),
-        targetBalanceAfterMinor: big(row.target_balance_after_minor),
-      };
-      completedSweepIds.add(sweep.id);
-      const result = verifySweepEntries(sweep, entriesBySweep.get(sweep.id) ?? []);
-      if (!result.ok) report({ code: result.error.code, message: result.error.message, sweepId: sweep.id });
-      const auditRows = Number(row.audit_rows);
-      if (auditRows !== 1) {
-        report({
-          code: "sweep_audit_mismatch",
-          message: `Sweep ${sweep.id} has ${auditRows} audit rows; expected exactly 1`,
-          sweepId: sweep.id,
-        });
-      }
-    }
-    for (const [sweepId, entries] of entriesBySweep) {
-      if (!completedSweepIds.has(sweepId)) {
-        report({
-          code: "orphan_sweep_entry",
-          message:
-            `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
-          sweepId,
-          entryId: entries[0].id,
-        });
-      }
-    }
-
-    const currencies: CurrencyTotals[] = [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(
-      ([currency, sum]) => {
-        const balanced = sum.sweepNetMinor === 0n &&
-          sum.currentMinor === sum.openingMinor + sum.cardFundingMinor;
-        if (!balanced) {
-          report({
-            code: "currency_total_mismatch",
-            message: `${currency}: balances total ${formatMoney(sum.currentMinor)}, opening entries ${
-              formatMoney(sum.openingMinor)
-            } + card funding ${formatMoney(sum.cardFundingMinor)}, sweeps net ${
-              formatMoney(sum.sweepNetMinor)
-            }`,
-            currency,
-          });
-        }
-        return {
-          currency,
-          accounts: sum.accounts,
-          openingTotal: formatMoney(sum.openingMinor),
-          cardFundingTotal: formatMoney(sum.cardFundingMinor),
-          sweepNetTotal: formatMoney(sum.sweepNetMinor),
-          currentTotal: formatMoney(sum.currentMinor),
-          balanced,
-        };
-      },
-    );
-
-    return {
-      ok: problemCount === 0,
-      checkedAt,
-      accountsChecked: accounts.length,
-      entriesChecked: entryRows.length,
-      sweepsChecked: sweeps.length,
-      problemCount,
-      currencies,
-      problems,
-    };
+    return { accounts, entryRows, sweeps };
   } finally {
     tx.close();
   }
+}
+
+export async function reconcile(readClient: Client): Promise<ReconciliationReport> {
+  const checkedAt = new Date().toISOString();
+  const { accounts, entryRows, sweeps } = await readSnapshot(readClient);
+  const log = new ProblemLog();
+  const { entriesByAccount, entriesBySweep } = groupEntries(entryRows);
+  const totals = checkAccounts(accounts, entriesByAccount, log);
+  checkSweeps(sweeps, entriesBySweep, log);
+  const currencies = currencyTotals(totals, log);
+  return {
+    ok: log.count === 0,
+    checkedAt,
+    accountsChecked: accounts.length,
+    entriesChecked: entryRows.length,
+    sweepsChecked: sweeps.length,
+    problemCount: log.count,
+    currencies,
+    problems: log.problems,
+  };
+}
+
+/** The journal entries by account, and those of sweeps by sweep, each in journal order. */
+function groupEntries(entryRows: Row[]) {
+  const entriesByAccount = new Map<string, JournalEntry[]>();
+  const entriesBySweep = new Map<string, SweepJournalEntry[]>();
+  for (const row of entryRows) {
+    const entry = toEntry(row);
+    const list = entriesByAccount.get(entry.accountId) ?? [];
+    list.push(entry);
+    entriesByAccount.set(entry.accountId, list);
+    if (row.reference_type === "sweep") {
+      const forSweep = entriesBySweep.get(entry.referenceId) ?? [];
+      forSweep.push(entry);
+      entriesBySweep.set(entry.referenceId, forSweep);
+    }
+  }
+  return { entriesByAccount, entriesBySweep };
+}
+
+/** Each account's journal against its balances, and the per-currency sums; entries of unknown accounts are problems. */
+function checkAccounts(accounts: Row[], entriesByAccount: Map<string, JournalEntry[]>, log: ProblemLog) {
+  const totals = new Map<string, CurrencyAccumulator>();
+  const accountIds = new Set<string>();
+  for (const row of accounts) {
+    const accountId = String(row.id);
+    const currency = String(row.currency);
+    accountIds.add(accountId);
+    const current = big(row.current_balance_minor);
+    const result = verifyAccountJournal({
+      openingBalanceMinor: big(row.opening_balance_minor),
+      currentBalanceMinor: current,
+      availableBalanceMinor: big(row.available_balance_minor),
+    }, entriesByAccount.get(accountId) ?? []);
+    const sum = totals.get(currency) ??
+      { accounts: 0, openingMinor: 0n, cardFundingMinor: 0n, sweepNetMinor: 0n, currentMinor: 0n };
+    sum.accounts += 1;
+    sum.currentMinor += current;
+    for (const entry of entriesByAccount.get(accountId) ?? []) {
+      if (entry.entryType === "opening") sum.openingMinor += entry.amountMinor;
+      else if (entry.entryType === "card_funding") sum.cardFundingMinor += entry.amountMinor;
+      else sum.sweepNetMinor += entry.amountMinor;
+    }
+    totals.set(currency, sum);
+    if (!result.ok) {
+      log.report({
+        code: result.error.code,
+        message: result.error.message,
+        accountId,
+        ...(result.error.entryId ? { entryId: result.error.entryId } : {}),
+      });
+    }
+  }
+  for (const accountId of entriesByAccount.keys()) {
+    if (!accountIds.has(accountId)) {
+      log.report({
+        code: "orphan_entry",
+        message: `Journal entries exist for unknown account ${accountId}`,
+        accountId,
+      });
+    }
+  }
+  return totals;
+}
+
+/** Each completed sweep against its two entries and its one audit row; sweep entries of no completed sweep are problems. */
+function checkSweeps(sweeps: Row[], entriesBySweep: Map<string, SweepJournalEntry[]>, log: ProblemLog) {
+  const completedSweepIds = new Set<string>();
+  for (const row of sweeps) {
+    const sweep: SweepRecord = {
+      id: String(row.id),
+      sourceAccountId: String(row.source_account_id),
+      targetAccountId: String(row.target_account_id),
+      amountMinor: big(row.sweep_amount_minor),
+      sourceBalanceBeforeMinor: big(row.source_balance_before_minor),
+      sourceBalanceAfterMinor: big(row.source_balance_after_minor),
+      targetBalanceBeforeMinor: big(row.target_balance_before_minor),
+      targetBalanceAfterMinor: big(row.target_balance_after_minor),
+    };
+    completedSweepIds.add(sweep.id);
+    const result = verifySweepEntries(sweep, entriesBySweep.get(sweep.id) ?? []);
+    if (!result.ok) log.report({ code: result.error.code, message: result.error.message, sweepId: sweep.id });
+    const auditRows = Number(row.audit_rows);
+    if (auditRows !== 1) {
+      log.report({
+        code: "sweep_audit_mismatch",
+        message: `Sweep ${sweep.id} has ${auditRows} audit rows; expected exactly 1`,
+        sweepId: sweep.id,
+      });
+    }
+  }
+  for (const [sweepId, entries] of entriesBySweep) {
+    if (!completedSweepIds.has(sweepId)) {
+      log.report({
+        code: "orphan_sweep_entry",
+        message: `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
+        sweepId,
+        entryId: entries[0].id,
+      });
+    }
+  }
+}
+
+/** Per currency, in code order: balances = opening entries + card funding, and sweeps net to zero. */
+function currencyTotals(totals: Map<string, CurrencyAccumulator>, log: ProblemLog): CurrencyTotals[] {
+  return [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, sum]) => {
+    const balanced = sum.sweepNetMinor === 0n &&
+      sum.currentMinor === sum.openingMinor + sum.cardFundingMinor;
+    if (!balanced) {
+      log.report({
+        code: "currency_total_mismatch",
+        message: `${currency}: balances total ${formatMoney(sum.currentMinor)}, opening entries ${
+          formatMoney(sum.openingMinor)
+        } + card funding ${formatMoney(sum.cardFundingMinor)}, sweeps net ${formatMoney(sum.sweepNetMinor)}`,
+        currency,
+      });
+    }
+    return {
+      currency,
+      accounts: sum.accounts,
+      openingTotal: formatMoney(sum.openingMinor),
+      cardFundingTotal: formatMoney(sum.cardFundingMinor),
+      sweepNetTotal: formatMoney(sum.sweepNetMinor),
+      currentTotal: formatMoney(sum.currentMinor),
+      balanced,
+    };
+  });
 }
