@@ -24,9 +24,7 @@ const emptyBody = z.object({}).strict();
 
 export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const allowedHosts = deps.config.features.connectionTestAllowedHosts;
-  const partner = loadPartnerConfig(deps.config.features.partnerConnectionFile);
-  let testsInFlight = 0;
+  const probe = limitedProbe(deps.config.features.connectionTestAllowedHosts);
 
   app.get(
     "/central-bank-connections",
@@ -46,23 +44,9 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post("/central-bank-connections/:id/test", validate("param", connectionIdParam), async (c) => {
     const { id } = c.req.valid("param");
     const connection = await findConnection(deps.db.read, id);
-    let result: ProbeResult;
-    if (connection.apiEndpoint === null) {
-      result = { success: false, message: NO_ENDPOINT_MESSAGE, latencyMs: 0, statusCode: null };
-    } else {
-      if (testsInFlight >= MAX_CONCURRENT_TESTS) {
-        throw new AppError(
-          "rate_limited",
-          `At most ${MAX_CONCURRENT_TESTS} connection tests may run at once`,
-        );
-      }
-      testsInFlight += 1;
-      try {
-        result = await probeEndpoint(connection.apiEndpoint, { allowedHosts });
-      } finally {
-        testsInFlight -= 1;
-      }
-    }
+    const result: ProbeResult = connection.apiEndpoint === null
+      ? { success: false, message: NO_ENDPOINT_MESSAGE, latencyMs: 0, statusCode: null }
+      : await probe(connection.apiEndpoint);
     await recordTestResult(deps.db, actorOf(c, deps.config), id, result);
     return c.json(
       {
@@ -72,6 +56,33 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
       } satisfies ConnectionTestResult,
     );
   });
+
+  partnerRoutes(app, deps);
+  return app;
+}
+
+/** Probes an endpoint, refusing once MAX_CONCURRENT_TESTS probes are in flight. */
+function limitedProbe(allowedHosts: AppDeps["config"]["features"]["connectionTestAllowedHosts"]) {
+  let testsInFlight = 0;
+  return async (apiEndpoint: string): Promise<ProbeResult> => {
+    if (testsInFlight >= MAX_CONCURRENT_TESTS) {
+      throw new AppError(
+        "rate_limited",
+        `At most ${MAX_CONCURRENT_TESTS} connection tests may run at once`,
+      );
+    }
+    testsInFlight += 1;
+    try {
+      return await probeEndpoint(apiEndpoint, { allowedHosts });
+    } finally {
+      testsInFlight -= 1;
+    }
+  };
+}
+
+/** The pre-configured partner: its settings, and establishing the connection to it. */
+function partnerRoutes(app: Hono<AppEnv>, deps: AppDeps) {
+  const partner = loadPartnerConfig(deps.config.features.partnerConnectionFile);
 
   app.get("/establish-loc-connection/config", (c) =>
     c.json({
@@ -95,6 +106,4 @@ export function centralBankConnectionsRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.json(connection, 201);
   });
-
-  return app;
 }

@@ -90,42 +90,56 @@ export async function institutionOverview(db: Queryable, id: string): Promise<In
       ORDER BY a.seq DESC LIMIT ${MAX_OVERVIEW_AUDIT_EVENTS}`,
     ),
   ]);
-  const bics = bicCodes.map((bic) => bic.bicCode);
-  const [entry] = await db.all<NonNullable<InstitutionOverview["nationalRegistryEntry"]>>(sql`SELECT id,
-    central_bank_code AS centralBankCode, national_bank_code AS nationalBankCode, swift_bic_code AS swiftBicCode,
-    iban_prefix AS ibanPrefix, participant_status AS participantStatus FROM national_routing_registry
-    WHERE ${
-    bics.length > 0 ? sql`swift_bic_code IN (${sql.join(bics.map((b) => sql`${b}`), sql`, `)}) OR ` : sql``
-  }
-      institution_name = ${institution.name} COLLATE NOCASE
-    ORDER BY registration_date DESC LIMIT 1`);
+  const entry = await nationalRegistryEntry(db, institution.name, bicCodes.map((bic) => bic.bicCode));
   return {
     institution,
-    statusHistory: history.map((row) => {
-      const changes = row.changes ? JSON.parse(row.changes) : {};
-      return row.action === "create"
-        ? {
-          at: row.at,
-          from: null,
-          to: changes?.after?.status ?? changes?.status ?? "pending",
-          reason: null,
-          by: row.by,
-        }
-        : {
-          at: row.at,
-          from: changes?.before?.status ?? null,
-          to: changes?.after?.status ?? "",
-          reason: typeof changes?.reason === "string" ? changes.reason : null,
-          by: row.by,
-        };
-    }),
+    statusHistory: history.map(statusChange),
     routingCodes,
     bicCodes,
-    nationalRegistryEntry: entry ?? null,
+    nationalRegistryEntry: entry,
     accounts: accounts.map(({ balanceMinor, ...account }) => ({
       ...account,
       currentBalance: formatMoney(BigInt(balanceMinor)),
     })),
     recentAuditEvents: audit,
   };
+}
+
+/** A create or status_change audit row as a step of the status history. */
+function statusChange(
+  row: { at: string; changes: string | null; action: string; by: string },
+): InstitutionOverview["statusHistory"][number] {
+  const changes = row.changes ? JSON.parse(row.changes) : {};
+  return row.action === "create"
+    ? {
+      at: row.at,
+      from: null,
+      to: changes?.after?.status ?? changes?.status ?? "pending",
+      reason: null,
+      by: row.by,
+    }
+    : {
+      at: row.at,
+      from: changes?.before?.status ?? null,
+      to: changes?.after?.status ?? "",
+      reason: typeof changes?.reason === "string" ? changes.reason : null,
+      by: row.by,
+    };
+}
+
+/** The national registry's latest entry for one of the institution's BICs or for its name. */
+async function nationalRegistryEntry(
+  db: Queryable,
+  name: string,
+  bics: string[],
+): Promise<InstitutionOverview["nationalRegistryEntry"]> {
+  const [entry] = await db.all<NonNullable<InstitutionOverview["nationalRegistryEntry"]>>(sql`SELECT id,
+    central_bank_code AS centralBankCode, national_bank_code AS nationalBankCode, swift_bic_code AS swiftBicCode,
+    iban_prefix AS ibanPrefix, participant_status AS participantStatus FROM national_routing_registry
+    WHERE ${
+    bics.length > 0 ? sql`swift_bic_code IN (${sql.join(bics.map((b) => sql`${b}`), sql`, `)}) OR ` : sql``
+  }
+      institution_name = ${name} COLLATE NOCASE
+    ORDER BY registration_date DESC LIMIT 1`);
+  return entry ?? null;
 }

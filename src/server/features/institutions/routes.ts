@@ -1,5 +1,6 @@
 /** Institution registry and code lookup routes (spec 7), mounted under /api. */
 import { type Context, Hono } from "hono";
+import type { z } from "zod";
 import type { ApiAccessEnv } from "../../api_access/env.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { submitForApproval } from "../approvals/four_eyes.ts";
@@ -77,27 +78,7 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
     "/institutions/:id/status",
     validate("param", institutionIdParamSchema),
     validate("json", statusChangeSchema),
-    async (c) => {
-      // Approving, suspending or reactivating an institution always needs a second person. The
-      // reason travels in the payload so that the change's own audit row carries it at approval.
-      const { id } = c.req.valid("param");
-      const { status, reason } = c.req.valid("json");
-      const current = await getInstitution(db.read, id);
-      if (!current) throw notFound("Institution");
-      return await submitForApproval(c, deps, {
-        kind: "institution_status",
-        payload: { id, status, reason },
-        summary: {
-          description: `Change the status of ${current.name} from ${current.status} to ${status}${
-            reason ? `: ${reason}` : ""
-          }`,
-          institution: { id, name: current.name, statusBefore: current.status, statusAfter: status, reason },
-        },
-        amountMinor: null,
-        currency: null,
-        rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status, reason),
-      }, reason);
-    },
+    (c) => requestStatusChange(c, deps, c.req.valid("param").id, c.req.valid("json")),
   );
 
   app.get("/search", validate("query", searchQuerySchema), async (c) => {
@@ -111,4 +92,33 @@ export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/**
+ * Approving, suspending or reactivating an institution always needs a second person. The reason
+ * travels in the payload so that the change's own audit row carries it at approval.
+ */
+async function requestStatusChange(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  id: string,
+  change: z.infer<typeof statusChangeSchema>,
+) {
+  const { db, config } = deps;
+  const { status, reason } = change;
+  const current = await getInstitution(db.read, id);
+  if (!current) throw notFound("Institution");
+  return await submitForApproval(c, deps, {
+    kind: "institution_status",
+    payload: { id, status, reason },
+    summary: {
+      description: `Change the status of ${current.name} from ${current.status} to ${status}${
+        reason ? `: ${reason}` : ""
+      }`,
+      institution: { id, name: current.name, statusBefore: current.status, statusAfter: status, reason },
+    },
+    amountMinor: null,
+    currency: null,
+    rehearse: (rehearsal) => changeInstitutionStatus(rehearsal, actorOf(c, config), id, status, reason),
+  }, reason);
 }
