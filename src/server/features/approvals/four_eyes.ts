@@ -1,5 +1,5 @@
 /**
- * Shared plumbing of four-eyes control (issue 20): the features whose actions may need a second
+ * Shared plumbing of four-eyes control: the features whose actions may need a second
  * person (sweeps, ledger, cards, institutions) file requests here instead of executing; the
  * approvals feature executes them at approval through the executors that app.ts hands it.
  */

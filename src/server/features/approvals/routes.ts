@@ -1,4 +1,4 @@
-/** The approval queue (issue 20): list, detail, approve, reject, withdraw; and the approval settings. */
+/** The approval queue: list, detail, approve, reject, withdraw; and the approval settings. */
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import type { ApprovalExecutors } from "./four_eyes.ts";

@@ -14,7 +14,7 @@ import { paginationQuery } from "../../http/validation.ts";
 /** The currencies accounts are held in: each has its own approval threshold. */
 export const CURRENCY_CODES = CURRENCIES;
 
-/** The columns the queue can be ordered by (issue 23: the sortable table). */
+/** The columns the queue can be ordered by (the sortable table). */
 export const APPROVAL_SORT_KEYS = ["requestedAt", "kind", "amount", "requester", "status"] as const;
 export type ApprovalSortKey = (typeof APPROVAL_SORT_KEYS)[number];
 

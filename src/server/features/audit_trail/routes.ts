@@ -1,4 +1,4 @@
-/** The audit trail viewer (issue 20), for auditors and administrators. */
+/** The audit trail viewer, for auditors and administrators. */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { sortingFields } from "../../http/list_sorting.ts";
 import { paginationQuery } from "../../http/validation.ts";
 
-/** The columns the viewer can be ordered by (issue 23: the sortable table). */
+/** The columns the viewer can be ordered by (the sortable table). */
 export const AUDIT_SORT_KEYS = ["seq", "performedAt", "actor", "entityType", "action"] as const;
 export type AuditSortKey = (typeof AUDIT_SORT_KEYS)[number];
 

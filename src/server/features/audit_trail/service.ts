@@ -1,5 +1,5 @@
 /**
- * The audit trail viewer (issue 20): events filtered by actor, entity, action and date range,
+ * The audit trail viewer: events filtered by actor, entity, action and date range,
  * paginated on the server, and the state of the hash chain (src/server/audit/trail.ts).
  */
 import { type SQL, sql } from "drizzle-orm";

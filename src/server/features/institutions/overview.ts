@@ -1,5 +1,5 @@
 /**
- * One institution with everything recorded about it (issue 23, the /institutions/:id page): its
+ * One institution with everything recorded about it (the /institutions/:id page): its
  * details, status history and recent audit events (from the audit trail), its routing codes and
  * BICs, its national routing registry entry (matched by one of its BICs or by its name, as the
  * registry keeps no institution id) and its ledger accounts. Each list is bounded.

@@ -1,10 +1,8 @@
 /**
  * Pages of the registry's list and search, kept as the JSON text they were answered with, while the
- * institutions change epoch (migration 1250) has not moved. A search page costs the server about
- * 1.8 ms of CPU at 100,000 institutions (docs/bench.md: the FTS5 phrase walk, the joins and the row
- * conversion, with the read connection's page cache emptied by every commit of the request log),
- * and people ask for the same pages again: while typing, paging back, or many operators looking up
- * the same bank. The epoch is read after the request arrived (ChangeEpochs.fresh), and an entry is
+ * institutions change epoch (migration 1250) has not moved. A search page costs real CPU (the FTS5
+ * phrase walk, the joins and the row conversion; figures in docs/bench.md), and people ask for the
+ * same pages again: while typing, paging back, or many operators looking up the same bank. The epoch is read after the request arrived (ChangeEpochs.fresh), and an entry is
  * stored with the epoch read before its page, so a registration, status change or edit in any
  * process is in the very next answer.
  */
@@ -14,8 +12,8 @@ import type { InstitutionListQuery } from "./schemas.ts";
 /** At most this many pages are kept… */
 export const MAX_CACHED_PAGES = 256;
 /**
- * …and at most this many characters of JSON in all (a 100-row page is about 45,000): a page of 500
- * long records is large, and the process's memory is bounded (issue 24).
+ * …and at most this many characters of JSON in all: a page of 500 long records is large, and the
+ * process's memory is bounded.
  */
 export const MAX_CACHED_PAGE_CHARS = 4 * 1024 * 1024;
 

@@ -54,7 +54,7 @@ export const institutionSchema = z.object({
 });
 export type Institution = z.infer<typeof institutionSchema>;
 
-/** The columns the registry list can be ordered by (issue 23: the sortable table). */
+/** The columns the registry list can be ordered by (the sortable table). */
 export const INSTITUTION_SORT_KEYS = ["name", "type", "registrationNumber", "status", "createdAt"] as const;
 export type InstitutionSortKey = (typeof INSTITUTION_SORT_KEYS)[number];
 
