@@ -167,6 +167,18 @@ export async function auditChainHasher(db: Queryable): Promise<(row: ChainFields
 
 const MAX_USER_AGENT_LENGTH = 512;
 
+/** The audit row of a created entity: nothing before, `after` after. */
+export function recordCreation(
+  writer: Writer,
+  actor: Actor,
+  entityType: string,
+  entityId: string,
+  after: unknown,
+  action = "create",
+): Promise<string> {
+  return recordAudit(writer, actor, { entityType, entityId, action, changes: { before: null, after } });
+}
+
 export async function recordAudit(writer: Writer, actor: Actor, entry: AuditEntry): Promise<string> {
   const statements = statementsOf(writer);
   const head = await statements.get<{ keyId: string; seq: number | null; hash: string | null }>(

@@ -6,7 +6,7 @@ import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "../../../../db/schema.ts";
 import { visibleKeyPrefix } from "../../../domain/public_api.ts";
 import { generateApiKey, hashApiKey } from "../../api_access/keys.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import type { ApiKey, ApiKeyStatus, CreateApiKeyInput, CreatedApiKey } from "./schemas.ts";
@@ -56,12 +56,7 @@ export async function createApiKey(
   const record = toApiKey(row);
   await db.transaction(async (tx) => {
     await tx.insert(apiKeys).values(row);
-    await recordAudit(tx, actor, {
-      entityType: "api_key",
-      entityId: row.id,
-      action: "create",
-      changes: { before: null, after: record },
-    });
+    await recordCreation(tx, actor, "api_key", row.id, record);
   });
   return { ...record, key };
 }

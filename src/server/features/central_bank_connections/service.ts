@@ -10,7 +10,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { centralBankConnections, users } from "../../../../db/schema.ts";
 import { maskCredentials } from "../../../domain/connection_credentials.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { Secrets } from "../../secrets.ts";
@@ -128,12 +128,7 @@ async function insertConnection(
     const creator = await tx.select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users).where(eq(users.id, actor.userId)).get();
     const connection = await present(row, creator ?? null, secrets);
-    await recordAudit(tx, actor, {
-      entityType: AUDIT_ENTITY_TYPE,
-      entityId: row.id,
-      action: options.action,
-      changes: { before: null, after: connection },
-    });
+    await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, row.id, connection, options.action);
     return connection;
   });
 }

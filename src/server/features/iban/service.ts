@@ -8,7 +8,7 @@ import {
   parseBbanStructure,
   validateIban,
 } from "../../../domain/iban.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { ibanFormats, invalidateIbanFormats, toCountryFormat } from "./format_cache.ts";
@@ -113,12 +113,7 @@ export async function insertIbanConfig(
     createdBy: actor.userId,
   };
   await tx.insert(ibanConfigs).values(record);
-  await recordAudit(tx, actor, {
-    entityType: "iban_config",
-    entityId: record.id,
-    action,
-    changes: { before: null, after: record },
-  });
+  await recordCreation(tx, actor, "iban_config", record.id, record, action);
   return record;
 }
 

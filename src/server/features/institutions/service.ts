@@ -10,7 +10,7 @@ import {
   INITIAL_INSTITUTION_STATUS,
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
@@ -469,12 +469,7 @@ export async function insertInstitution(
     createdBy: actor.userId,
   });
   const created = toInstitution((await tx.select().from(institutions).where(eq(institutions.id, id)).get())!);
-  await recordAudit(tx, actor, {
-    entityType: AUDIT_ENTITY_TYPE,
-    entityId: id,
-    action: "create",
-    changes: { before: null, after: created },
-  });
+  await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, id, created);
   return created;
 }
 

@@ -6,7 +6,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { institutions, ledgerAccounts, nationalRoutingRegistry } from "../../../../db/schema.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict } from "../../http/errors.ts";
 import { moveBalance } from "./journal.ts";
@@ -141,12 +141,7 @@ export async function createAccount(
     const row = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, id)).get();
     if (!row) throw new Error(`Ledger account ${id} vanished inside its own transaction`);
     const account = toAccountDto(row);
-    await recordAudit(tx, actor, {
-      entityType: "ledger_account",
-      entityId: id,
-      action: "create",
-      changes: { before: null, after: account },
-    });
+    await recordCreation(tx, actor, "ledger_account", id, account);
     await recordAudit(tx, actor, {
       entityType: "ledger_entry",
       entityId: opening.entryId,

@@ -11,7 +11,7 @@ import {
   defaultConnectionDetails,
   issuerPrefixOf,
 } from "../../../domain/national_routing.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { CreateNationalRoutingInput, NationalRoutingEntry } from "./schemas.ts";
@@ -114,12 +114,7 @@ export async function createNationalRoutingEntry(
       connectionDetails: input.connectionDetails ?? defaultConnectionDetails(input),
     };
     await tx.insert(nationalRoutingRegistry).values(entry);
-    await recordAudit(tx, actor, {
-      entityType: AUDIT_ENTITY_TYPE,
-      entityId: entry.id,
-      action: "create",
-      changes: { before: null, after: entry },
-    });
+    await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, entry.id, entry);
     return entry;
   });
 }

@@ -6,7 +6,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { institutions, routingCodes } from "../../../../db/schema.ts";
 import { nextRoutingCode, ROUTING_CODE_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordCreation } from "../../audit/trail.ts";
 import { EpochCache } from "../../db/change_epochs.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, fromDomainError } from "../../http/errors.ts";
@@ -127,12 +127,7 @@ export async function assignRoutingCode(
           createdBy: actor.userId,
         };
         await tx.insert(routingCodes).values(record);
-        await recordAudit(tx, actor, {
-          entityType: "routing_code",
-          entityId: record.id,
-          action: "create",
-          changes: { before: null, after: record },
-        });
+        await recordCreation(tx, actor, "routing_code", record.id, record);
         return record;
       });
     } catch (error) {

@@ -11,7 +11,7 @@ import {
   PRIMARY_OFFICE_BRANCH_CODE,
   validateBic,
 } from "../../../domain/bic.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Actor, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { RegisterSwiftCodeInput, SwiftCode } from "./schemas.ts";
@@ -87,12 +87,7 @@ export async function registerSwiftCode(
       createdBy: actor.userId,
     };
     await tx.insert(swiftCodes).values(record);
-    await recordAudit(tx, actor, {
-      entityType: "swift_code",
-      entityId: record.id,
-      action: "create",
-      changes: { before: null, after: record },
-    });
+    await recordCreation(tx, actor, "swift_code", record.id, record);
     return record;
   });
 }
