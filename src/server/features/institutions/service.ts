@@ -560,3 +560,15 @@ export async function searchSwiftCodes(db: Queryable, text: string, limit: numbe
   ]);
   return { items, total: count.total };
 }
+
+/** Refuses a code registered to an institution that does not exist, as a field error of `institutionId`. */
+export async function requireInstitution(tx: Queryable, institutionId: string): Promise<void> {
+  const institution = await tx.select({ id: institutions.id }).from(institutions)
+    .where(eq(institutions.id, institutionId)).get();
+  if (institution === undefined) {
+    throw new AppError("validation", "institutionId: Institution not found", {
+      field: "institutionId",
+      fields: { institutionId: "Institution not found" },
+    });
+  }
+}

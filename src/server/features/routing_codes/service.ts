@@ -7,9 +7,10 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { institutions, routingCodes } from "../../../../db/schema.ts";
 import { nextRoutingCode, ROUTING_CODE_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { type Actor, recordCreation } from "../../audit/trail.ts";
+import { requireInstitution } from "../institutions/service.ts";
 import { EpochCache } from "../../db/change_epochs.ts";
 import type { Database, Queryable } from "../../db/database.ts";
-import { AppError, fromDomainError } from "../../http/errors.ts";
+import { fromDomainError } from "../../http/errors.ts";
 import type { AssignRoutingCodeInput, RoutingCode, RoutingCodeListItem } from "./schemas.ts";
 
 /** Attempts before a lost race on the UNIQUE code gives up (each attempt recomputes the serial). */
@@ -105,14 +106,7 @@ export async function assignRoutingCode(
   for (let attempt = 1;; attempt++) {
     try {
       return await db.transaction(async (tx) => {
-        const institution = await tx.select({ id: institutions.id }).from(institutions)
-          .where(eq(institutions.id, input.institutionId)).get();
-        if (institution === undefined) {
-          throw new AppError("validation", "institutionId: Institution not found", {
-            field: "institutionId",
-            fields: { institutionId: "Institution not found" },
-          });
-        }
+        await requireInstitution(tx, input.institutionId);
         const now = new Date().toISOString();
         const record: RoutingCode = {
           id: crypto.randomUUID(),

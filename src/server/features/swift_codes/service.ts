@@ -3,8 +3,8 @@
  * from the code, never taken from the caller. An 8-character BIC and the same BIC with branch "XXX"
  * name the same primary office, so they count as duplicates and each finds the other.
  */
-import { desc, eq, inArray } from "drizzle-orm";
-import { institutions, swiftCodes } from "../../../../db/schema.ts";
+import { desc, inArray } from "drizzle-orm";
+import { swiftCodes } from "../../../../db/schema.ts";
 import {
   BIC_LENGTH_WITH_BRANCH,
   BIC_LENGTH_WITHOUT_BRANCH,
@@ -12,6 +12,7 @@ import {
   validateBic,
 } from "../../../domain/bic.ts";
 import { type Actor, recordCreation } from "../../audit/trail.ts";
+import { requireInstitution } from "../institutions/service.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import type { RegisterSwiftCodeInput, SwiftCode } from "./schemas.ts";
@@ -53,14 +54,7 @@ export async function registerSwiftCode(
     });
   }
   return await db.transaction(async (tx) => {
-    const institution = await tx.select({ id: institutions.id }).from(institutions)
-      .where(eq(institutions.id, input.institutionId)).get();
-    if (institution === undefined) {
-      throw new AppError("validation", "institutionId: Institution not found", {
-        field: "institutionId",
-        fields: { institutionId: "Institution not found" },
-      });
-    }
+    await requireInstitution(tx, input.institutionId);
     const existing = await findSwiftCode(tx, parts.bic);
     if (existing !== undefined) {
       throw conflict(
