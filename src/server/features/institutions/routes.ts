@@ -33,7 +33,7 @@ export const TOTAL_COUNT_HEADER = "X-Total-Count";
 
 /**
  * A page's JSON as kept by the page cache, handed to the request log as sent: reading it back from a
- * copy of the response would copy a 100-row page (about 45,000 characters) once more per request.
+ * copy of the response would copy the whole page once more per request.
  */
 function sendPage(c: Context<AppEnv>, page: CachedPage): Response {
   (c as unknown as Context<ApiAccessEnv>).set("sentResponseBody", page.body);

@@ -276,8 +276,8 @@ export const MAX_CACHED_COUNTS = 256;
 const WHOLE_REGISTRY_COUNT_KEY = "\u0000all";
 
 /**
- * Match counts of recent searches. Counting visits every match (a search hitting all 100,000 rows
- * takes tens of milliseconds), and paging through results asks for the same count on every page.
+ * Match counts of recent searches. Counting visits every match (slow for a search that matches
+ * most of the registry), and paging through results asks for the same count on every page.
  * An entry is the count at one `institutions_search_version`: triggers bump it in the same statement
  * as any change to the search indexes (migration 0103), whichever process makes it. At a later
  * version the entry is brought up to date by `catchUp` (the change those versions made to the
@@ -357,7 +357,7 @@ export async function listInstitutions(
   if (search === "") {
     const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i
       ORDER BY i.created_at DESC, i.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
-    // Counting every institution walks a whole index (10 ms at 1,000,000). Every registration and
+    // Counting every institution walks a whole index. Every registration and
     // deletion bumps the search version (migration 0103), so the count cache keeps the total too.
     const count = async () =>
       (await db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions`))[0].total;
