@@ -1,8 +1,7 @@
 /**
  * What each kind of four-eyes request does when approved: the owning feature's own service
  * function, run inside the approval's transaction (four_eyes.ts `databaseInTransaction`) on the
- * request body stored at submission, validated again by the feature's own schema. Composed here,
- * beside app.ts, so that the approvals feature and the features it executes never import each other.
+ * request body stored at submission, validated again by the feature's own schema. Composed here, so that the approvals feature and the features it executes never import each other.
  */
 import type { z } from "zod";
 import type { AppDeps } from "../../http/context.ts";
@@ -28,19 +27,19 @@ function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown)
   return parsed.data;
 }
 
-export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
-  const cardsIn = (context: ExecutionContext) =>
-    createCardService({ ...deps, db: databaseInTransaction(deps.db, context.tx) }, {
-      issuerPrefixes: deps.config.features.cardIssuerPrefixes,
-      randomDigits: secureRandomDigits,
-    });
+/** The approver as the executor of a money movement. */
+const executorOf = (context: ExecutionContext) => ({
+  ...context.approver,
+  approvedBy: context.approver.userId,
+});
 
+function sweepExecutors(deps: AppDeps): Pick<ApprovalExecutors, "sweep" | "auto_sweep"> {
   return {
     async sweep(context, payload) {
       const sweep = await executeManualSweep(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
-        { ...context.approver, approvedBy: context.approver.userId },
+        executorOf(context),
         revalidated(createSweepSchema, payload),
       );
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
@@ -51,8 +50,12 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
       const sweeps = await runApprovedAutoSweep(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
-        { ...context.approver, approvedBy: context.approver.userId },
-        moves.map((move) => ({ sourceId: move.sourceAccountId, targetId: move.targetAccountId, amountMinor: move.amount })),
+        executorOf(context),
+        moves.map((move) => ({
+          sourceId: move.sourceAccountId,
+          targetId: move.targetAccountId,
+          amountMinor: move.amount,
+        })),
       );
       const ids = sweeps.map((sweep) => sweep.id);
       return {
@@ -61,16 +64,18 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
         result: { sweepsExecuted: sweeps.length, sweepIds: ids },
       };
     },
+  };
+}
 
-    async opening_balance(context, payload) {
-      const account = await createAccount(
-        databaseInTransaction(deps.db, context.tx),
-        context.actor,
-        revalidated(createAccountSchema, payload),
-      );
-      return { entityType: "ledger_account", entityId: account.id, result: account };
-    },
-
+function cardExecutors(
+  deps: AppDeps,
+): Pick<ApprovalExecutors, "card_issue" | "card_distribute" | "card_load"> {
+  const cardsIn = (context: ExecutionContext) =>
+    createCardService({ ...deps, db: databaseInTransaction(deps.db, context.tx) }, {
+      issuerPrefixes: deps.config.features.cardIssuerPrefixes,
+      randomDigits: secureRandomDigits,
+    });
+  return {
     async card_issue(context, payload) {
       const card = await cardsIn(context).issue(context.actor, revalidated(issueCardSchema, payload));
       return { entityType: "card", entityId: card.id, result: card };
@@ -88,6 +93,22 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
       const { cardId, ...body } = payload as { cardId: string };
       const loaded = await cardsIn(context).load(context.actor, cardId, revalidated(loadCardSchema, body));
       return { entityType: "card", entityId: cardId, result: loaded };
+    },
+  };
+}
+
+export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
+  return {
+    ...sweepExecutors(deps),
+    ...cardExecutors(deps),
+
+    async opening_balance(context, payload) {
+      const account = await createAccount(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        revalidated(createAccountSchema, payload),
+      );
+      return { entityType: "ledger_account", entityId: account.id, result: account };
     },
 
     async institution_status(context, payload) {
