@@ -1,10 +1,11 @@
 /**
- * What waits for a second person on a screen (issue 20): the pending four-eyes requests of the
+ * What waits for a second person on a screen: the pending four-eyes requests of the
  * screen's kinds, so a requested movement is shown as requested, never as done nor as gone.
  */
 import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { APPROVAL_KIND_LABELS, type ApprovalKind } from "../../domain/approval.ts";
+import { apiFetch } from "../lib/api.ts";
 import { type ApprovalRequest, APPROVALS_KEY } from "../lib/approval.ts";
 import { formatCurrency, formatDateTime } from "../lib/format.ts";
 
@@ -18,9 +19,7 @@ interface PendingOfKind {
 }
 
 async function pendingOfKind(kind: ApprovalKind): Promise<PendingOfKind> {
-  const res = await fetch(`${APPROVALS_KEY}?status=pending&kind=${kind}&limit=${SHOWN_PER_KIND}`, {
-    credentials: "include",
-  });
+  const res = await apiFetch(`${APPROVALS_KEY}?status=pending&kind=${kind}&limit=${SHOWN_PER_KIND}`);
   if (!res.ok) {
     await res.body?.cancel();
     return { items: [], total: 0 };

@@ -2,7 +2,6 @@
  * How to call the API (spec 2.14): the bearer header, the base URL, the response envelope, limits
  * and HTTP 429, and the OpenAPI document rendered as a readable list of operations.
  */
-import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -10,7 +9,8 @@ import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui
 import { API_KEY_PREFIX, DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
 import { MethodBadge } from "./endpoints_tab.tsx";
-import { OPENAPI_KEY, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "./types.ts";
+import { useOpenApiDocument } from "./api.ts";
+import { OPENAPI_KEY, type OpenApiOperation, type OpenApiParameter } from "./types.ts";
 
 function Code({ children }: { children: ReactNode }) {
   return <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-sm text-slate-900">{children}
@@ -104,7 +104,7 @@ function Operation(
 }
 
 function OpenApiReference() {
-  const spec = useQuery<OpenApiDocument>({ queryKey: [OPENAPI_KEY] });
+  const spec = useOpenApiDocument();
   if (spec.isLoading) return <Spinner label="Loading the OpenAPI document" />;
   if (spec.isError || !spec.data) {
     return (

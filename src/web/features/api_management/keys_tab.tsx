@@ -1,5 +1,4 @@
 /** API keys (administrators): create one (shown once, with a copy button), list them, revoke one. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -8,19 +7,12 @@ import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
-import {
-  API_KEYS_KEY,
-  API_LOG_STATS_KEY,
-  type ApiKey,
-  type ApiKeyStatus,
-  type CreatedApiKey,
-} from "./types.ts";
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api.ts";
+import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
 
 const LOADING_ROWS = 3;
 
@@ -40,19 +32,10 @@ function todayIso(): string {
 function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const [name, setName] = useState("");
   const [expiresOn, setExpiresOn] = useState("");
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const create = useMutation({
-    mutationFn: (input: { name: string; expiresAt: string | null }) =>
-      apiJson<CreatedApiKey>("POST", API_KEYS_KEY, input),
-    onSuccess: (created) => {
-      setName("");
-      setExpiresOn("");
-      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
-      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
-      onCreated(created);
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to create API key"),
+  const create = useCreateApiKey((created) => {
+    setName("");
+    setExpiresOn("");
+    onCreated(created);
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -138,20 +121,13 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey | null;
 }
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const revoke = useMutation({
-    mutationFn: (id: string) => apiJson<ApiKey>("DELETE", `${API_KEYS_KEY}/${encodeURIComponent(id)}`),
-    onSuccess: (revoked) => {
-      toast({
-        title: "API key revoked",
-        description: `${revoked.name} (${revoked.keyPrefix}…) no longer works`,
-      });
-      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
-      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
-      onClose();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to revoke API key"),
+  const revoke = useRevokeApiKey((revoked) => {
+    toast({
+      title: "API key revoked",
+      description: `${revoked.name} (${revoked.keyPrefix}…) no longer works`,
+    });
+    onClose();
   });
   return (
     <Dialog
@@ -216,7 +192,7 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
 }
 
 export function KeysTab() {
-  const keys = useQuery<ApiKey[]>({ queryKey: [API_KEYS_KEY] });
+  const keys = useApiKeys();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const list = keys.data ?? [];

@@ -1,25 +1,19 @@
 /**
- * API Management charts (issue 23): requests and error rate per UTC hour per key over the last
+ * API Management charts: requests and error rate per UTC hour per key over the last
  * 24 hours. The server aggregates (GET /api/api-logs/charts); Chart.js, loaded only here, draws.
  */
-import { useQuery } from "@tanstack/react-query";
 import { lazy, type ReactElement, Suspense, useMemo } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
+import { useApiLogCharts } from "./api.ts";
 
 const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
-export const API_LOG_CHARTS_KEY = "/api/api-logs/charts";
-
-interface ApiLogCharts {
-  hours: string[];
-  keys: { name: string; requests: number[]; errors: number[] }[];
-}
 
 const PERCENT = 100;
 const percent = (value: number) => `${value.toFixed(1)}%`;
 
 export function TrafficCharts() {
-  const charts = useQuery<ApiLogCharts>({ queryKey: [API_LOG_CHARTS_KEY] });
+  const charts = useApiLogCharts();
   const data = charts.data;
   const labels = useMemo(() => data?.hours.map((hour) => `${hour.slice(11, 13)}:00`) ?? [], [data]);
   const requestSeries = useMemo(
