@@ -1,0 +1,56 @@
+/** The approval queue's data: pages of requests, decisions, withdrawals and the approval settings. */
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson, apiPage, type Page } from "../../lib/api.ts";
+import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
+import { useApiMutation } from "../../lib/mutation.ts";
+
+export const SETTINGS_KEY = "/api/approval-settings";
+
+export interface ApprovalSettings {
+  thresholds: Record<string, string>;
+  expiryMinutes: number;
+}
+
+export type Decision = "approve" | "reject";
+
+export const useApprovalPage = (key: string) =>
+  useQuery<Page<ApprovalRequest>>({
+    queryKey: [key],
+    queryFn: () => apiPage<ApprovalRequest>(key),
+    placeholderData: keepPreviousData,
+  });
+
+export function useDecide(decision: Decision, reason: string, onDecided: (decided: ApprovalRequest) => void) {
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    errorTitle: decision === "approve" ? "Approval failed" : "Rejection failed",
+    onSuccess: (decided) => {
+      onDecided(decided);
+      // Approval moves money: every screen's figures may have changed.
+      queryClient.invalidateQueries();
+    },
+  });
+}
+
+export const useWithdraw = (onWithdrawn: () => void) =>
+  useApiMutation({
+    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/cancel`),
+    invalidatesPrefixes: [APPROVALS_KEY],
+    errorTitle: "Withdrawal failed",
+    onSuccess: onWithdrawn,
+  });
+
+export const useApprovalSettings = () => useQuery<ApprovalSettings>({ queryKey: [SETTINGS_KEY] });
+
+export function useSaveApprovalSettings(onSaved: () => void) {
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    mutationFn: (body: ApprovalSettings) => apiJson<ApprovalSettings>("PUT", SETTINGS_KEY, body),
+    errorTitle: "Failed to save approval settings",
+    onSuccess: (saved) => {
+      queryClient.setQueryData([SETTINGS_KEY], saved);
+      onSaved();
+    },
+  });
+}
