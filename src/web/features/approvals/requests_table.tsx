@@ -5,6 +5,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { setSortParams } from "../../lib/api.ts";
 import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useAuth, useMayCall } from "../../lib/auth.ts";
+import { useServerPaging } from "../../lib/server_paging.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type Decision, useApprovalPage, useWithdraw } from "./api.ts";
 import { DecisionDialog } from "./decision_dialog.tsx";
@@ -32,9 +33,7 @@ export function RequestsTable({ query, label, emptyText, filters }: {
   const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
   const { toast } = useToast();
-  const [offset, setOffset] = useState(0);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [filterValues, setFilterValues] = useState<Record<string, string>>({});
+  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE);
   const narrowed = Object.values(filterValues).some(Boolean);
   const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
   const [deciding, setDeciding] = useState<{ request: ApprovalRequest; decision: Decision } | null>(null);
@@ -57,23 +56,7 @@ export function RequestsTable({ query, label, emptyText, filters }: {
         isLoading={page.isLoading}
         filters={filters}
         empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
-        server={{
-          total: page.data?.total ?? 0,
-          offset,
-          pageSize: PAGE_SIZE,
-          onOffsetChange: setOffset,
-          isFetching: page.isFetching,
-          sorting,
-          onSortingChange: (next) => {
-            setSorting(next);
-            setOffset(0);
-          },
-          filterValues,
-          onFilterChange: (columnId, value) => {
-            setFilterValues((current) => ({ ...current, [columnId]: value }));
-            setOffset(0);
-          },
-        }}
+        server={paging(page.data?.total ?? 0, page.isFetching)}
       />
       <DecisionDialog
         request={deciding?.request ?? null}

@@ -13,6 +13,7 @@ import { type ColumnDef, DataTable, type SortingState } from "../../components/u
 import { EmptyState } from "../../components/ui/table.tsx";
 import { setSortParams } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
+import { useServerPaging } from "../../lib/server_paging.ts";
 import { AUDIT_KEY, type AuditEvent, useAuditChain, useAuditFacets, useAuditPage } from "./api.ts";
 
 const PAGE_SIZE = 50;
@@ -174,8 +175,7 @@ function FilterForm({ draft, setDraft, onApply, onClear }: {
 export default function AuditTrailPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [offset, setOffset] = useState(0);
-  const [sorting, setSorting] = useState<SortingState>([]);
+  const { offset, setOffset, sorting, paging } = useServerPaging(PAGE_SIZE);
   const [open, setOpen] = useState<string | null>(null);
   const { data, isLoading, isFetching } = useAuditPage(queryOf(filters, offset, sorting));
   const apply = (event: FormEvent) => {
@@ -206,20 +206,7 @@ export default function AuditTrailPage() {
         getRowId={(event) => event.id}
         isLoading={isLoading}
         empty={<EmptyState title="No events" text="No event matches these filters." />}
-        server={{
-          total: data?.total ?? 0,
-          offset,
-          pageSize: PAGE_SIZE,
-          onOffsetChange: setOffset,
-          isFetching,
-          sorting,
-          onSortingChange: (next) => {
-            setSorting(next);
-            setOffset(0);
-          },
-          filterValues: {},
-          onFilterChange: () => {},
-        }}
+        server={paging(data?.total ?? 0, isFetching)}
       />
     </div>
   );

@@ -1,9 +1,8 @@
 /**
- * The institution page (/institutions/:id, issue 23): details, status history with reasons,
+ * The institution page (/institutions/:id): details, status history with reasons,
  * routing codes, BICs, the national routing registry entry, ledger accounts and recent audit
  * events, from one call (GET /api/institutions/:id/overview).
  */
-import { useQuery } from "@tanstack/react-query";
 import { type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { branchLabel } from "../../../domain/institution.ts";
@@ -13,11 +12,11 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/ca
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiRequest } from "../../lib/api.ts";
 import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { StatusAction } from "./status_action.tsx";
-import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
+import { useInstitutionOverview } from "./api.ts";
+import type { Institution } from "./types.ts";
 
 interface Overview {
   institution: Institution;
@@ -134,11 +133,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export default function InstitutionPage() {
   const { id = "" } = useParams();
   // Keyed under the registry's key, so a status change (which refreshes the registry) refreshes this too.
-  const overview = useQuery<Overview>({
-    queryKey: [INSTITUTIONS_KEY, id, "overview"],
-    queryFn: async () =>
-      (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/overview`)).json(),
-  });
+  const overview = useInstitutionOverview<Overview>(id);
   if (overview.isLoading) return <Spinner label="Loading the institution" />;
   if (overview.isError || !overview.data) {
     return (

@@ -2,7 +2,6 @@
  * The New Institution dialog (spec 5): opened from the header, the dashboard, the institutions
  * screen and its empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import {
@@ -39,13 +38,11 @@ import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { requiredEmail, requiredText, serverFieldErrors } from "../../lib/form_validation.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { useRegisterInstitution } from "./api.ts";
 
 interface FormState {
   name: string;
@@ -106,7 +103,6 @@ export default function NewInstitutionDialog() {
   const [open, setOpen] = useAtom(newInstitutionDialogOpenAtom);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
@@ -115,19 +111,10 @@ export default function NewInstitutionDialog() {
     setErrors({});
   };
 
-  const register = useMutation({
-    mutationFn: (input: InstitutionInput) =>
-      apiJson<Institution>("POST", INSTITUTIONS_KEY, { ...input, status: INITIAL_INSTITUTION_STATUS }),
-    onSuccess: () => {
-      toast({ title: "Institution registered successfully" });
-      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
-      close();
-    },
-    onError: (error) => {
-      setErrors(serverFieldErrors(error));
-      handleMutationError(error, toast, "Failed to register institution");
-    },
-  });
+  const register = useRegisterInstitution<InstitutionInput & { status: string }>(() => {
+    toast({ title: "Institution registered successfully" });
+    close();
+  }, (error) => setErrors(serverFieldErrors(error)));
 
   const set = <K extends keyof FormState>(field: K, value: FormState[K]) => {
     setForm((current) => ({ ...current, [field]: value }));
@@ -150,7 +137,7 @@ export default function NewInstitutionDialog() {
       return;
     }
     setErrors({});
-    register.mutate(parsed.data);
+    register.mutate({ ...parsed.data, status: INITIAL_INSTITUTION_STATUS });
   };
 
   const text = (field: Exclude<keyof FormState, "swiftParticipant">) => ({
