@@ -1,15 +1,9 @@
 /** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
-import { useQuery } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "react-router";
-import {
-  type AlertTone,
-  type DashboardAlert,
-  monthlyGrowthText,
-  versusYesterdayText,
-} from "../../../domain/dashboard.ts";
-import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
+import { type AlertTone, monthlyGrowthText, versusYesterdayText } from "../../../domain/dashboard.ts";
+import { branchLabel } from "../../../domain/institution.ts";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
@@ -19,27 +13,15 @@ import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
+import {
+  useDashboardAlerts,
+  useDashboardCharts,
+  useDashboardStats,
+  useDashboardTrends,
+  useRecentRegistrations,
+} from "./api.ts";
 import { CodeLookup } from "./code_lookup.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-
-interface DashboardStats {
-  totalInstitutions: number;
-  monthlyInstitutionGrowth: number;
-  activeRoutingCodes: number;
-  monthlyRoutingCodeGrowth: number;
-  swiftParticipants: number;
-  todayApiRequests: number;
-}
-
-interface RecentRegistration {
-  id: string;
-  name: string;
-  type: InstitutionType;
-  registrationNumber: string;
-  status: InstitutionStatus;
-  numberOfBranches: number;
-  createdAt: string;
-}
 
 /** Spec 9: skeletons while loading: 4 cards, 5 rows. */
 const SKELETON_CARDS = 4;
@@ -50,11 +32,6 @@ const RECENT_COLUMNS = 5;
 const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
-interface DashboardCharts {
-  registrationsPerMonth: { month: string; count: number }[];
-  apiRequestsPerHour: { today: number[]; yesterday: number[] };
-}
-
 /** Chart.js loads only when the charts draw, after the figures above them. */
 const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
 const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
@@ -64,7 +41,7 @@ function monthLabel(month: string): string {
 }
 
 function ActivityCharts() {
-  const charts = useQuery<DashboardCharts>({ queryKey: ["/api/dashboard/charts"] });
+  const charts = useDashboardCharts();
   const data = charts.data;
   const registrations = useMemo(() => {
     if (!data) return null;
@@ -119,11 +96,6 @@ function ActivityCharts() {
   );
 }
 
-interface DashboardTrends {
-  yesterdayApiRequestsSameTime: number;
-  monthlySwiftParticipantGrowth: number;
-}
-
 const ALERT_TONES: Record<AlertTone, string> = {
   warning: "border-amber-300 bg-amber-50 text-amber-900",
   error: "border-red-300 bg-red-50 text-red-900",
@@ -133,8 +105,8 @@ const ALERT_TONES: Record<AlertTone, string> = {
 const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
 
 function StatCards() {
-  const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
-  const trends = useQuery<DashboardTrends>({ queryKey: ["/api/dashboard/trends"] });
+  const stats = useDashboardStats();
+  const trends = useDashboardTrends();
   if (stats.isLoading) {
     return (
       <div
@@ -186,7 +158,7 @@ function StatCards() {
 }
 
 function RecentRegistrations() {
-  const recent = useQuery<RecentRegistration[]>({ queryKey: ["/api/dashboard/recent-registrations"] });
+  const recent = useRecentRegistrations();
   const rows = recent.data ?? [];
   return (
     <Card>
@@ -273,7 +245,7 @@ function QuickActions() {
 }
 
 function SystemAlerts() {
-  const alerts = useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
+  const alerts = useDashboardAlerts();
   return (
     <Card>
       <CardHeader>
