@@ -1,20 +1,13 @@
 /** "Assign New Code": institution, 3-letter prefix with a live preview of the next code, branch, description. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { InstitutionSelectField } from "../../components/institution_select.tsx";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  ROUTING_CODES_KEY,
-  type RoutingCode,
-} from "./types.ts";
+import { PREFIX_LENGTH, useAssignRoutingCode, usePrefixPreview } from "./api.ts";
 
-export const PREFIX_LENGTH = 3;
 const MAX_BRANCH_CODE_LENGTH = 10;
 const MAX_DESCRIPTION_LENGTH = 1000;
 
@@ -28,29 +21,9 @@ interface AssignInput {
 const EMPTY: AssignInput = { institutionId: "", prefix: "", branchCode: "", description: "" };
 
 /** Spec 5: the preview is asked for only at exactly three characters and cleared otherwise; a failure is only logged. */
-function usePrefixPreview(prefix: string): string | null {
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    setPreview(null);
-    if (prefix.length !== PREFIX_LENGTH) return;
-    let current = true;
-    apiJson<{ code: string }>("POST", "/api/routing-codes/generate-preview", { prefix })
-      .then((result) => {
-        if (current) setPreview(result.code);
-      })
-      .catch((error) => {
-        if (current) console.error("Routing code preview failed", error);
-      });
-    return () => {
-      current = false;
-    };
-  }, [prefix]);
-  return preview;
-}
 
 export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<AssignInput>(EMPTY);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const preview = usePrefixPreview(open ? form.prefix : "");
 
@@ -59,14 +32,9 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
     onClose();
   };
 
-  const assign = useMutation({
-    mutationFn: (input: AssignInput) => apiJson<RoutingCode>("POST", ROUTING_CODES_KEY, input),
-    onSuccess: (record) => {
-      toast({ title: "Routing code assigned", description: `${record.code} is now assigned` });
-      queryClient.invalidateQueries({ queryKey: [ROUTING_CODES_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to assign routing code"),
+  const assign = useAssignRoutingCode((record) => {
+    toast({ title: "Routing code assigned", description: `${record.code} is now assigned` });
+    close();
   });
 
   const set = (field: keyof AssignInput) => (value: string) =>

@@ -1,5 +1,4 @@
 /** Spec 2.5: counters, a searchable table of routing codes, and the "Assign New Code" dialog. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
@@ -11,7 +10,8 @@ import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/d
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
-import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
+import { useRoutingCodes } from "./api.ts";
+import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
@@ -65,7 +65,7 @@ function matches(code: RoutingCode, search: string): boolean {
 }
 
 export default function RoutingCodesPage() {
-  const { data, isLoading, isError } = useQuery<RoutingCode[]>({ queryKey: [ROUTING_CODES_KEY] });
+  const { data, isLoading, isError } = useRoutingCodes();
   const [search, setSearch] = useState("");
   const [assignOpen, setAssignOpen] = useState(false);
   const codes = data ?? [];
@@ -86,7 +86,11 @@ export default function RoutingCodesPage() {
       <PageHeader
         title="Routing Codes"
         subtitle="National routing code assignment and management"
-        actions={<IfAllowed method="POST" path="/api/routing-codes"><Button onClick={() => setAssignOpen(true)}>Assign New Code</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/routing-codes">
+            <Button onClick={() => setAssignOpen(true)}>Assign New Code</Button>
+          </IfAllowed>
+        }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total Codes" value={isLoading ? "…" : stats.total} />

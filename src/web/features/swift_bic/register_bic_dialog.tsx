@@ -1,5 +1,4 @@
 /** "Register BIC Code": the BIC is checked as it is typed with the same ISO 9362 rules the server applies. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { InstitutionSelectField } from "../../components/institution_select.tsx";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
@@ -12,15 +11,10 @@ import {
   PRIMARY_OFFICE_BRANCH_CODE,
   validateBic,
 } from "../../../domain/bic.ts";
-import { apiJson } from "../../lib/api.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  MEMBERSHIP_TYPES,
-  SWIFT_CODES_KEY,
-  type SwiftCode,
-} from "./types.ts";
+import { useRegisterBic } from "./api.ts";
+import { MEMBERSHIP_TYPES } from "./types.ts";
 
 interface RegisterInput {
   institutionId: string;
@@ -55,7 +49,6 @@ function describeBic(parts: BicParts): string {
 
 export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<RegisterInput>(EMPTY);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
@@ -63,19 +56,9 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
     onClose();
   };
 
-  const register = useMutation({
-    mutationFn: (input: RegisterInput) =>
-      apiJson<SwiftCode>("POST", SWIFT_CODES_KEY, {
-        ...input,
-        validFrom: input.validFrom || null,
-        validUntil: input.validUntil || null,
-      }),
-    onSuccess: (record) => {
-      toast({ title: "BIC code registered", description: `${record.bicCode} is now registered` });
-      queryClient.invalidateQueries({ queryKey: [SWIFT_CODES_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to register BIC code"),
+  const register = useRegisterBic((record) => {
+    toast({ title: "BIC code registered", description: `${record.bicCode} is now registered` });
+    close();
   });
 
   const bic = form.bicCode.length > 0 ? validateBic(form.bicCode) : null;
@@ -85,7 +68,9 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (canSubmit) register.mutate(form);
+    if (canSubmit) {
+      register.mutate({ ...form, validFrom: form.validFrom || null, validUntil: form.validUntil || null });
+    }
   };
 
   return (

@@ -1,5 +1,4 @@
 /** Spec 2.6: counters, a searchable table of BICs, and the "Register BIC Code" dialog. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
@@ -10,7 +9,8 @@ import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/d
 import { EmptyState } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
-import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+import { useSwiftCodes } from "./api.ts";
+import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
 const FULL_MEMBERSHIP = "full";
@@ -73,7 +73,7 @@ function matches(code: SwiftCode, search: string): boolean {
 }
 
 export default function SwiftBicPage() {
-  const { data, isLoading, isError } = useQuery<SwiftCode[]>({ queryKey: [SWIFT_CODES_KEY] });
+  const { data, isLoading, isError } = useSwiftCodes();
   const [search, setSearch] = useState("");
   const [registerOpen, setRegisterOpen] = useState(false);
   const codes = data ?? [];
@@ -90,14 +90,21 @@ export default function SwiftBicPage() {
   const visible = useMemo(() => codes.filter((code) => matches(code, search)), [codes, search]);
   // Filter choices are the values present, so no choice ever empties the table by itself.
   const filters = useMemo<FilterDef[]>(() => {
-    const present = (values: string[]) => [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
+    const present = (values: string[]) =>
+      [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
     return [
-      { columnId: "status", label: "Filter by status", allLabel: "All statuses", options: present(codes.map((c) => c.status)) },
+      {
+        columnId: "status",
+        label: "Filter by status",
+        allLabel: "All statuses",
+        options: present(codes.map((c) => c.status)),
+      },
       {
         columnId: "membership",
         label: "Filter by membership",
         allLabel: "All memberships",
-        options: [...new Set(codes.map((c) => (c.membershipType ? titleCase(c.membershipType) : "Standard")))].sort()
+        options: [...new Set(codes.map((c) => (c.membershipType ? titleCase(c.membershipType) : "Standard")))]
+          .sort()
           .map((value) => ({ value, label: value })),
       },
     ];
@@ -108,7 +115,11 @@ export default function SwiftBicPage() {
       <PageHeader
         title="SWIFT/BIC Management"
         subtitle="Business Identifier Codes and SWIFT membership"
-        actions={<IfAllowed method="POST" path="/api/swift-codes"><Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/swift-codes">
+            <Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button>
+          </IfAllowed>
+        }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total BIC Codes" value={isLoading ? "…" : stats.total} />
