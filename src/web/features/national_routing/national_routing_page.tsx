@@ -1,5 +1,4 @@
 /** Spec 2.8: the Register Institution dialog, three integration cards and the registry table. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
@@ -14,9 +13,9 @@ import {
   CONNECTION_PROTOCOL_OPTIONS,
   INSTITUTION_TYPE_OPTIONS,
   labelOf,
-  NATIONAL_ROUTING_KEY,
   type NationalRoutingEntry,
 } from "./types.ts";
+import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
@@ -80,7 +79,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
 }
 
 export default function NationalRoutingPage() {
-  const { data, isLoading, isError } = useQuery<NationalRoutingEntry[]>({ queryKey: [NATIONAL_ROUTING_KEY] });
+  const { data, isLoading, isError } = useNationalRoutingEntries();
   const [registerOpen, setRegisterOpen] = useState(false);
   const [selected, setSelected] = useState<NationalRoutingEntry | null>(null);
   const entries = data ?? [];

@@ -3,7 +3,6 @@
  * server assigns the entry's unique code. Blank connection details send the spec 5 default;
  * details that are not a JSON object block submission.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BIC_LENGTH_WITH_BRANCH, validateBic } from "../../../domain/bic.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
@@ -11,16 +10,13 @@ import { CONSOLE_CENTRAL_BANK_CODE, defaultConnectionDetails } from "../../../do
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   ACCOUNT_NUMBER_FORMAT_OPTIONS,
   CONNECTION_PROTOCOL_OPTIONS,
   INSTITUTION_TYPE_OPTIONS,
-  NATIONAL_ROUTING_KEY,
-  type NationalRoutingEntry,
 } from "./types.ts";
+import { useRegisterNationalEntry } from "./api.ts";
 
 const MAX_REGISTRY_NUMBER_LENGTH = 20;
 const MAX_INSTITUTION_NAME_LENGTH = 255;
@@ -73,7 +69,6 @@ function parseConnectionDetails(text: string): Parsed {
 export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<RegisterForm>(EMPTY);
   const [detailsError, setDetailsError] = useState<string | null>(null);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
@@ -82,18 +77,12 @@ export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; on
     onClose();
   };
 
-  const register = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      apiJson<NationalRoutingEntry>("POST", NATIONAL_ROUTING_KEY, body),
-    onSuccess: (entry) => {
-      toast({
-        title: "National routing entry created successfully",
-        description: `${entry.institutionName} registered with central bank code ${entry.centralBankCode}`,
-      });
-      queryClient.invalidateQueries({ queryKey: [NATIONAL_ROUTING_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to create national routing entry"),
+  const register = useRegisterNationalEntry((entry) => {
+    toast({
+      title: "National routing entry created successfully",
+      description: `${entry.institutionName} registered with central bank code ${entry.centralBankCode}`,
+    });
+    close();
   });
 
   const set = (field: keyof RegisterForm) => (value: string) =>
