@@ -3,7 +3,6 @@
  * counters (total, active, pending, testing) and the table with a live test per row. Every test,
  * whatever its outcome, refreshes the list (a success records lastConnectedAt and may activate).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
@@ -11,25 +10,20 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import { NewConnectionDialog } from "./new_connection_dialog.tsx";
 import { PartnerConnectionCard } from "./partner_connection_card.tsx";
 import {
   type Connection,
   CONNECTION_TYPE_OPTIONS,
-  CONNECTIONS_KEY,
-  type ConnectionTestResult,
   hasPartnerConnection,
   labelOf,
   MESSAGE_STANDARD_OPTIONS,
-  PARTNER_CONFIG_KEY,
-  type PartnerConfig,
 } from "./types.ts";
+import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
@@ -118,10 +112,9 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
 }
 
 export default function ConnectionsPage() {
-  const connections = useQuery<Connection[]>({ queryKey: [CONNECTIONS_KEY] });
-  const partner = useQuery<PartnerConfig>({ queryKey: [PARTNER_CONFIG_KEY] });
+  const connections = useConnections();
+  const partner = usePartnerConfig();
   const [newOpen, setNewOpen] = useState(false);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const list = connections.data ?? [];
 
@@ -132,21 +125,9 @@ export default function ConnectionsPage() {
     testing: list.filter((connection) => connection.connectionStatus === "testing").length,
   }), [list]);
 
-  const test = useMutation({
-    mutationFn: (id: string) => apiJson<ConnectionTestResult>("POST", `${CONNECTIONS_KEY}/${id}/test`),
-    onSuccess: (result) => {
-      toast({ ...connectionTestToast(result), variant: result.success ? "default" : "destructive" });
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({ title: "Test Failed", description: "Failed to test connection", variant: "destructive" });
-    },
-    onSettled: () => {
-      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
-      // The dashboard's operational-status alert follows each connection's last test.
-      queryClient.invalidateQueries({ queryKey: ["/api/dashboard/alerts"] });
-    },
-  });
+  const test = useTestConnection((result) =>
+    toast({ ...connectionTestToast(result), variant: result.success ? "default" : "destructive" })
+  );
 
   const testingId = test.isPending ? test.variables ?? null : null;
   const tableColumns = useMemo(() => columns(testingId, (id) => test.mutate(id)), [testingId]);

@@ -3,7 +3,6 @@
  * object, and when blank the default built from connection type, message standard and
  * authentication method is sent; the daily limit goes as a number or null.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BIC_LENGTH_WITH_BRANCH, validateBic } from "../../../domain/bic.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
@@ -11,17 +10,14 @@ import { defaultCredentialsConfig } from "../../../domain/connection_credentials
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   AUTHENTICATION_METHOD_OPTIONS,
-  type Connection,
   CONNECTION_TYPE_OPTIONS,
-  CONNECTIONS_KEY,
   CURRENCY_OPTIONS,
   MESSAGE_STANDARD_OPTIONS,
 } from "./types.ts";
+import { useCreateConnection } from "./api.ts";
 
 const MAX_PARTNER_NAME_LENGTH = 255;
 const MAX_PARTNER_BANK_CODE_LENGTH = 20;
@@ -84,7 +80,6 @@ function parseLimit(text: string): Parsed<number | null> {
 export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<ConnectionForm>(EMPTY);
   const [errors, setErrors] = useState<{ credentialsConfig?: string; dailySettlementLimit?: string }>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
@@ -93,17 +88,12 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
     onClose();
   };
 
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson<Connection>("POST", CONNECTIONS_KEY, body),
-    onSuccess: (connection) => {
-      toast({
-        title: "Central bank connection created successfully",
-        description: `${connection.partnerCentralBank} added with status ${connection.connectionStatus}`,
-      });
-      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to create central bank connection"),
+  const create = useCreateConnection((connection) => {
+    toast({
+      title: "Central bank connection created successfully",
+      description: `${connection.partnerCentralBank} added with status ${connection.connectionStatus}`,
+    });
+    close();
   });
 
   const set = (field: keyof ConnectionForm) => (value: string) =>
