@@ -3,6 +3,7 @@
  * changed, and report a failure with the standard handler (sign-in again, or the server's reason).
  */
 import { type QueryClient, useMutation, type UseMutationResult, useQueryClient } from "@tanstack/react-query";
+import { type PendingApproval, useOnPendingApproval } from "./approval.ts";
 import { useToast } from "./toast.ts";
 import { handleMutationError } from "./unauthorized.ts";
 
@@ -44,6 +45,30 @@ export function useApiMutation<TInput = void, TResult = unknown>(
     onError: (error) => {
       if (options.errorTitle !== undefined) handleMutationError(error, toast, options.errorTitle);
       options.onError?.(error);
+    },
+  });
+}
+
+export interface ApprovableMutationOptions<TInput, TResult>
+  extends Omit<ApiMutationOptions<TInput, TResult | PendingApproval>, "onSuccess" | "invalidates" | "invalidatesPrefixes"> {
+  /** Called with the result, or with null when the action waits for a second person's approval. */
+  onDone: (result: TResult | null) => void;
+  /** Refreshes what the executed action changed; not called while it waits. */
+  refresh: (queryClient: QueryClient) => void;
+}
+
+/** A mutation that a four-eyes threshold may answer with a pending request instead of its result. */
+export function useApprovableMutation<TInput, TResult>(
+  options: ApprovableMutationOptions<TInput, TResult>,
+): UseMutationResult<TResult | PendingApproval, Error, TInput> {
+  const queryClient = useQueryClient();
+  const onPending = useOnPendingApproval();
+  return useApiMutation<TInput, TResult | PendingApproval>({
+    ...options,
+    onSuccess: (result) => {
+      if (onPending(result)) return options.onDone(null);
+      options.onDone(result);
+      options.refresh(queryClient);
     },
   });
 }

@@ -3,26 +3,14 @@
  * defaults to '0.00' (step 0.01); an optional sweep threshold and target liquid account set up
  * automatic sweeps. Amounts go to the server as the typed decimal strings, which parses them exactly.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  ACCOUNT_TYPE_OPTIONS,
-  accountLabel,
-  ACCOUNTS_KEY,
-  CURRENCY_OPTIONS,
-  formatAmount,
-  invalidateSweepData,
-  type LedgerAccount,
-  MONEY_STEP,
-} from "./types.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount, MONEY_STEP } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { useCreateLedgerAccount } from "./api.ts";
 
 const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 const MAX_ACCOUNT_NAME_LENGTH = 255;
@@ -70,9 +58,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
 }) {
   const [form, setForm] = useState<AccountForm>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const onPending = useOnPendingApproval();
 
   const liquidTargets = useMemo(
     () =>
@@ -86,27 +72,15 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     onClose();
   };
 
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson<LedgerAccount | PendingApproval>("POST", ACCOUNTS_KEY, body),
-    onSuccess: (account) => {
-      if (onPending(account)) {
-        close();
-        return;
-      }
+  const create = useCreateLedgerAccount((account) => {
+    if (account) {
       toast({
         title: "Ledger account created successfully",
-        description: `${accountLabel(account)} opened with ${
-          formatAmount(account.currentBalance, account.currency)
-        }`,
+        description: `${accountLabel(account)} opened with ${formatAmount(account.currentBalance, account.currency)}`,
       });
-      invalidateSweepData(queryClient);
-      close();
-    },
-    onError: (error) => {
-      setErrors(serverFieldErrors(error));
-      handleMutationError(error, toast, "Failed to create ledger account");
-    },
-  });
+    }
+    close();
+  }, (error) => setErrors(serverFieldErrors(error)));
 
   const set = (field: keyof AccountForm) => (value: string) => {
     setForm((current) => ({

@@ -1,68 +1,46 @@
 /**
- * Auto Sweep with a confirmation (issue 23): the dialog first shows what the run would move now
+ * Auto Sweep with a confirmation: the dialog first shows what the run would move now
  * (the server plans it; nothing moves), then requests it on confirmation with the plan's id, so the
  * server refuses if balances changed in between and the user sees the new plan instead; a second
- * person approves the request before anything moves (issue 20).
+ * person approves the request before anything moves.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
-import { ApiError, apiJson } from "../../lib/api.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
-import { AUTO_SWEEP_PATH, formatAmount, invalidateSweepData } from "./types.ts";
+import { useAutoSweep, useAutoSweepPlan } from "./api.ts";
+import { formatAmount } from "./types.ts";
 
-export const AUTO_SWEEP_PLAN_KEY = `${AUTO_SWEEP_PATH}/plan`;
 const CONFLICT_STATUS = 409;
 
-interface AutoSweepPlan {
-  planId: string;
-  sweeps: {
-    sourceAccountNumber: string;
-    sourceAccountName: string;
-    targetAccountNumber: string;
-    targetAccountName: string;
-    currency: string;
-    amount: string;
-  }[];
-  totals: { currency: string; amount: string }[];
-}
-
 export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const plan = useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
+  const plan = useAutoSweepPlan();
   // Planned afresh each time the dialog opens: a plan from an earlier visit is no promise.
   useEffect(() => {
     if (open) void plan.refetch();
   }, [open]);
 
-  const onPending = useOnPendingApproval();
-  const run = useMutation({
-    mutationFn: (planId: string) =>
-      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
-    onSuccess: (result) => {
-      // A run with moves waits for a second person (issue 20); nothing moved yet.
-      if (onPending(result)) return onClose();
+  const run = useAutoSweep((result) => {
+    // A run with moves waits for a second person; nothing moved yet.
+    if (result) {
       toast({
         title: "Auto Sweep Completed",
         description: `${result.sweepsExecuted} sweeps executed automatically`,
       });
-      invalidateSweepData(queryClient);
-      onClose();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === CONFLICT_STATUS) {
-        toast({ title: "Balances changed", description: error.serverMessage, variant: "destructive" });
-        void plan.refetch();
-        return;
-      }
-      handleMutationError(error, toast, "Auto Sweep Failed", "Failed to execute automatic sweep");
-    },
+    }
+    onClose();
+  }, (error) => {
+    if (error instanceof ApiError && error.status === CONFLICT_STATUS) {
+      toast({ title: "Balances changed", description: error.serverMessage, variant: "destructive" });
+      void plan.refetch();
+      return;
+    }
+    handleMutationError(error, toast, "Auto Sweep Failed", "Failed to execute automatic sweep");
   });
 
   const data = plan.data;

@@ -4,7 +4,6 @@
  * today's sweeps, active accounts), the accounts table and the 10 newest sweeps, each with its
  * ISO 20022 camt.050 message to download.
  */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
@@ -24,23 +23,10 @@ import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
 import { SweepCharts } from "./sweep_charts.tsx";
-import {
-  ACCOUNT_TYPES,
-  ACCOUNTS_KEY,
-  type BalanceSweep,
-  executorName,
-  formatAmount,
-  formatTotals,
-  type LedgerAccount,
-  RECENT_SWEEPS_KEY,
-  RECENT_SWEEPS_SHOWN,
-  SWEEPS_PATH,
-  todayCountKey,
-  toMinor,
-  totalsByCurrency,
-} from "./types.ts";
+import { ACCOUNT_TYPES, type BalanceSweep, executorName, formatAmount, formatTotals, type LedgerAccount, RECENT_SWEEPS_SHOWN, SWEEPS_PATH, toMinor, totalsByCurrency } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
+import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
@@ -229,9 +215,9 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
 const SWEEP_SCREEN_REQUESTS = ["sweep", "auto_sweep", "opening_balance"] as const;
 
 export default function BalanceSweepPage() {
-  const accountsQuery = useQuery<LedgerAccount[]>({ queryKey: [ACCOUNTS_KEY] });
-  const sweepsQuery = useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
-  const todayQuery = useQuery<{ count: number }>({ queryKey: [todayCountKey()] });
+  const accountsQuery = useLedgerAccounts();
+  const sweepsQuery = useRecentSweeps();
+  const todayQuery = useTodaySweepCount();
   const [manualOpen, setManualOpen] = useState(false);
   const [autoOpen, setAutoOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);

@@ -4,25 +4,14 @@
  * reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
  * arrived, so a resubmit after a lost response can never move the money twice.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { ApiError, apiRequest } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  accountLabel,
-  type BalanceSweep,
-  formatAmount,
-  invalidateSweepData,
-  type LedgerAccount,
-  MONEY_STEP,
-  SWEEPS_PATH,
-  toMinor,
-} from "./types.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { accountLabel, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
+import { useManualSweep } from "./api.ts";
 
 const MAX_SWEEP_REASON_LENGTH = 1_000;
 
@@ -45,7 +34,6 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   const [form, setForm] = useState<SweepForm>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const sources = useMemo(
@@ -70,31 +58,19 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     onClose();
   };
 
-  const onPending = useOnPendingApproval();
-  const sweep = useMutation({
-    mutationFn: async (body: Record<string, unknown>) => {
-      const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
-      return (await res.json()) as BalanceSweep | PendingApproval;
-    },
-    onSuccess: (result) => {
-      if (onPending(result)) {
-        close();
-        return;
-      }
+  const sweep = useManualSweep(idempotencyKey, (result) => {
+    if (result) {
       toast({
         title: "Balance sweep executed successfully",
         description: `${formatAmount(result.sweepAmount, result.currency)} moved from ${
           accountLabel(result.sourceAccount)
         } to ${accountLabel(result.targetAccount)}`,
       });
-      invalidateSweepData(queryClient);
-      close();
-    },
-    onError: (error) => {
-      // The server answered, so this request is settled: a corrected resubmit is a new request.
-      if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
-      handleMutationError(error, toast, "Failed to execute balance sweep");
-    },
+    }
+    close();
+  }, (error) => {
+    // The server answered, so this request is settled: a corrected resubmit is a new request.
+    if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
   });
 
   const set = (field: keyof SweepForm) => (value: string) => {

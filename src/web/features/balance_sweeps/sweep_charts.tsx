@@ -1,23 +1,15 @@
 /**
- * Balance Sweep Management charts (issue 23): each currency's ledger and liquid totals at each
+ * Balance Sweep Management charts: each currency's ledger and liquid totals at each
  * day's close, and sweeps per day, over the last 30 days. The server aggregates; Chart.js, loaded
  * only here, draws; each chart has its figures as a table.
  */
-import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
-import { SWEEPS_PATH } from "./types.ts";
+import { useSweepCharts } from "./api.ts";
 
 const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
-export const SWEEP_CHARTS_KEY = `${SWEEPS_PATH}/charts`;
-
-interface SweepCharts {
-  days: string[];
-  sweepsPerDay: number[];
-  liquidity: { currency: string; ledger: string[]; liquid: string[] }[];
-}
 
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
@@ -30,7 +22,7 @@ const dayLabel = (day: string) =>
 const toDrawable = (amount: string) => Number(amount);
 
 export function SweepCharts() {
-  const charts = useQuery<SweepCharts>({ queryKey: [SWEEP_CHARTS_KEY] });
+  const charts = useSweepCharts();
   const [currency, setCurrency] = useState<string | null>(null);
   const data = charts.data;
   const labels = useMemo(() => data?.days.map(dayLabel) ?? [], [data]);

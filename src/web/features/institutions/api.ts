@@ -2,8 +2,8 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SortingState } from "../../components/ui/data_table.tsx";
 import { apiJson, apiPage, apiRequest, type Page, setSortParams } from "../../lib/api.ts";
-import { type ApprovalRequest, type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
-import { invalidateAll, useApiMutation } from "../../lib/mutation.ts";
+import type { ApprovalRequest, PendingApproval } from "../../lib/approval.ts";
+import { invalidateAll, useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
 import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
 
 export const PAGE_SIZE = 100;
@@ -44,21 +44,15 @@ export function usePendingStatusChanges(): ReadonlySet<string> {
   return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
 }
 
-/** Answers the changed institution, or nothing when the change waits for approval. */
-export function useChangeStatus(id: string, onChanged: (updated: Institution | null) => void) {
-  const queryClient = useQueryClient();
-  const onPending = useOnPendingApproval();
-  return useApiMutation({
+/** Answers the changed institution, or null when the change waits for approval. */
+export const useChangeStatus = (id: string, onChanged: (updated: Institution | null) => void) =>
+  useApprovableMutation({
     mutationFn: (body: { status: string; reason: string }) =>
       apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/status`, body),
     errorTitle: "Failed to update institution status",
-    onSuccess: (updated) => {
-      if (onPending(updated)) return onChanged(null);
-      onChanged(updated);
-      invalidateAll(queryClient, REGISTRY_KEYS);
-    },
+    onDone: onChanged,
+    refresh: (queryClient) => invalidateAll(queryClient, REGISTRY_KEYS),
   });
-}
 
 export const useRegisterInstitution = <T extends object>(onRegistered: () => void, onFailed: (error: Error) => void) =>
   useApiMutation({
