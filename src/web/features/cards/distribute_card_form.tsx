@@ -1,13 +1,10 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { object, safeParse } from "zod/mini";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   checkValue,
   type FieldErrors,
@@ -16,16 +13,10 @@ import {
   requiredText,
   serverFieldErrors,
 } from "../../lib/form_validation.ts";
-import {
-  type CardItem,
-  DISTRIBUTION_CARD_TYPE_OPTIONS,
-  DISTRIBUTION_METHOD_OPTIONS,
-  type FundingConfirmation,
-} from "./types.ts";
-import { useRefreshCards } from "./use_refresh_cards.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useDistributeCard } from "./api.ts";
 
 const DISTRIBUTE_DEFAULTS = {
   recipientName: "",
@@ -51,13 +42,11 @@ const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
   recipientInfo: "recipientName",
   loadAmount: "loadAmount",
 };
-type DistributedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
 export function DistributeCardForm() {
   const [form, setForm] = useState<DistributeForm>(DISTRIBUTE_DEFAULTS);
   const [errors, setErrors] = useState<FieldErrors>({});
   const { toast } = useToast();
-  const refresh = useRefreshCards();
   const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setForm((current) => ({ ...current, [field]: value }));
@@ -69,35 +58,21 @@ export function DistributeCardForm() {
     }
   };
 
-  const onPending = useOnPendingApproval();
-  const distribute = useMutation({
-    mutationFn: (values: DistributeForm) =>
-      apiJson<DistributedCard | PendingApproval>("POST", "/api/cards/distribute", {
-        recipientInfo: { name: values.recipientName, email: values.recipientEmail },
-        cardType: values.cardType,
-        distributionMethod: values.distributionMethod,
-        loadAmount: values.loadAmount,
-        ...(values.requestReason.trim() ? { requestReason: values.requestReason.trim() } : {}),
-      }),
-    onSuccess: (card) => {
-      setForm(DISTRIBUTE_DEFAULTS);
-      setErrors({});
-      if (onPending(card)) return;
-      refresh();
-      toast({
-        title: "Card Distributed",
-        description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
-          titleCase(card.distributionMethod ?? "")
-        }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
-      });
-    },
-    onError: (error) => {
-      const server = serverFieldErrors(error);
-      setErrors(Object.fromEntries(
-        Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
-      ));
-      handleMutationError(error, toast, "Failed to distribute card");
-    },
+  const distribute = useDistributeCard((card) => {
+    setForm(DISTRIBUTE_DEFAULTS);
+    setErrors({});
+    if (!card) return;
+    toast({
+      title: "Card Distributed",
+      description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
+        titleCase(card.distributionMethod ?? "")
+      }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
+    });
+  }, (error) => {
+    const server = serverFieldErrors(error);
+    setErrors(Object.fromEntries(
+      Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
+    ));
   });
 
   return (

@@ -1,12 +1,11 @@
 /** Spec 2.12 Funding Authority panel: the spec's statement, with the sources' actual balances. */
-import { useQuery } from "@tanstack/react-query";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { formatCurrency } from "../../lib/format.ts";
-import { FUNDING_SOURCES_KEY, type FundingSourceItem } from "./types.ts";
+import { useFundingSources } from "./api.ts";
 
 export function FundingAuthorityPanel() {
-  const { data, isLoading } = useQuery<FundingSourceItem[]>({ queryKey: [FUNDING_SOURCES_KEY] });
+  const { data, isLoading } = useFundingSources();
   return (
     <Card>
       <CardHeader>
