@@ -1,5 +1,7 @@
 /** The dashboard's data: figures, trends, charts, alerts and the latest registrations. */
 import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "../../lib/api.ts";
+import { useApiMutation } from "../../lib/mutation.ts";
 import type { DashboardAlert } from "../../../domain/dashboard.ts";
 import type {
   DashboardCharts,
@@ -18,3 +20,32 @@ export const useDashboardAlerts = () => useQuery<{ alerts: DashboardAlert[] }>({
 
 export const useRecentRegistrations = () =>
   useQuery<RecentRegistration[]>({ queryKey: ["/api/dashboard/recent-registrations"] });
+
+export type LookupType = "routing" | "swift" | "institution";
+
+export interface LookupRecord {
+  id: string;
+  status: string;
+  code?: string;
+  prefix?: string;
+  bicCode?: string;
+  countryCode?: string;
+  name?: string;
+  registrationNumber?: string;
+}
+
+export interface LookupResult {
+  type: LookupType;
+  records: LookupRecord[];
+}
+
+export const useCodeLookup = (onFound: (found: LookupResult) => void, onError: () => void) =>
+  useApiMutation({
+    mutationFn: async (input: { type: LookupType; query: string }): Promise<LookupResult> => {
+      const params = new URLSearchParams({ type: input.type, query: input.query });
+      return { type: input.type, records: await apiJson<LookupRecord[]>("GET", `/api/search?${params}`) };
+    },
+    errorTitle: "Failed to perform search",
+    onSuccess: onFound,
+    onError,
+  });

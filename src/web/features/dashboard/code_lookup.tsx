@@ -1,38 +1,18 @@
 /** The dashboard's Code Lookup card (spec 2.3, 5 and 8): routing codes, SWIFT codes or institutions. */
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
+import { type LookupRecord, type LookupResult, type LookupType, useCodeLookup } from "./api.ts";
 
 const LOOKUP_TYPES = [
   { value: "routing", label: "Routing Code" },
   { value: "swift", label: "SWIFT/BIC Code" },
   { value: "institution", label: "Institution" },
 ] as const;
-type LookupType = (typeof LOOKUP_TYPES)[number]["value"];
-
-interface LookupRecord {
-  id: string;
-  status: string;
-  code?: string;
-  prefix?: string;
-  bicCode?: string;
-  countryCode?: string;
-  name?: string;
-  registrationNumber?: string;
-}
-
-interface LookupResult {
-  type: LookupType;
-  records: LookupRecord[];
-}
-
 function describe(type: LookupType, record: LookupRecord): { title: string; detail: string } {
   switch (type) {
     case "routing":
@@ -50,22 +30,12 @@ export function CodeLookup() {
   const [query, setQuery] = useState("");
   const [result, setResult] = useState<LookupResult | null>(null);
 
-  const lookup = useMutation({
-    mutationFn: async (input: { type: LookupType; query: string }) => {
-      const params = new URLSearchParams({ type: input.type, query: input.query });
-      return { type: input.type, records: await apiJson<LookupRecord[]>("GET", `/api/search?${params}`) };
-    },
-    onSuccess: (found) => {
-      setResult(found);
-      if (found.records.length === 0) {
-        toast({ title: "No results found", description: "No matching records found for your search." });
-      }
-    },
-    onError: (error) => {
-      setResult(null);
-      handleMutationError(error, toast, "Failed to perform search");
-    },
-  });
+  const lookup = useCodeLookup((found) => {
+    setResult(found);
+    if (found.records.length === 0) {
+      toast({ title: "No results found", description: "No matching records found for your search." });
+    }
+  }, () => setResult(null));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,15 +1,13 @@
 /** Spec 2.11 account-data services: Account Verification and Balance Check through Plaid. */
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import type { AccountBalance, AccountVerification } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useCheckBalance, useVerifyAccount } from "./api.ts";
 
 const balanceText = (amount: string | null, currency: string | null) =>
   amount === null ? "not reported" : formatCurrency(amount, currency ?? "USD");
@@ -22,36 +20,22 @@ export function AccountDataServices() {
   const [verification, setVerification] = useState<AccountVerification | null>(null);
   const [balance, setBalance] = useState<AccountBalance | null>(null);
 
-  const verify = useMutation({
-    mutationFn: (body: { accountNumber: string; routingNumber: string }) =>
-      apiJson<AccountVerification>("POST", "/api/plaid/verify-account", body),
-    onSuccess: (result) => {
-      setVerification(result);
-      setAccountNumber("");
-      setRoutingNumber("");
-      toast({ title: "Account Verified", description: `Account verified via ${result.verificationMethod}` });
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({ title: "Verification Failed", description: "Failed to verify account through Plaid", variant: "destructive" });
-    },
+  const verify = useVerifyAccount((result) => {
+    setVerification(result);
+    setAccountNumber("");
+    setRoutingNumber("");
+    toast({ title: "Account Verified", description: `Account verified via ${result.verificationMethod}` });
   });
 
-  const checkBalance = useMutation({
-    mutationFn: (body: { accountId: string }) => apiJson<AccountBalance>("POST", "/api/plaid/check-balance", body),
-    onSuccess: (result) => {
-      setBalance(result);
-      toast({
-        title: "Balance Retrieved",
-        description: `Available: ${balanceText(result.available, result.currency)}, Current: ${
-          balanceText(result.current, result.currency)
-        }`,
-      });
-    },
-    // Spec 8: a failed balance check shows no message; only an ended session is acted on.
-    onError: (error) => {
-      if (isUnauthorizedError(error)) redirectToLogin(toast);
-    },
+  // Spec 8: a failed balance check shows no message; only an ended session is acted on.
+  const checkBalance = useCheckBalance((result) => {
+    setBalance(result);
+    toast({
+      title: "Balance Retrieved",
+      description: `Available: ${balanceText(result.available, result.currency)}, Current: ${
+        balanceText(result.current, result.currency)
+      }`,
+    });
   });
 
   return (

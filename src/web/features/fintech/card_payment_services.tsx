@@ -1,15 +1,13 @@
 /** Spec 2.11 card payment services: Visa Direct Transfer and Visa Push Payment. */
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
-import { type DirectTransfer, MERCHANT_LABEL, type PushPayment, VISA_DIRECT_CURRENCY } from "./types.ts";
+import { MERCHANT_LABEL, VISA_DIRECT_CURRENCY } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useDirectTransfer, usePushPayment } from "./api.ts";
 
 const TRANSFER_DEFAULTS = { recipientCard: "", amount: "" };
 const PAYMENT_DEFAULTS = { accountId: "", cardNumber: "", amount: "" };
@@ -19,34 +17,19 @@ export function CardPaymentServices() {
   const [transfer, setTransfer] = useState(TRANSFER_DEFAULTS);
   const [payment, setPayment] = useState(PAYMENT_DEFAULTS);
 
-  const sendTransfer = useMutation({
-    mutationFn: (body: { recipientCard: string; amount: string; currency: string }) =>
-      apiJson<DirectTransfer>("POST", "/api/visa/direct-transfer", body),
-    onSuccess: (result) => {
-      // Card numbers do not linger in the form once the transfer is done.
-      setTransfer(TRANSFER_DEFAULTS);
-      toast({
-        title: "Transfer Completed",
-        description: `Transfer ID: ${result.transferId}, Amount: ${formatCurrency(result.amount, result.currency)}`,
-      });
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({ title: "Transfer Failed", description: "Failed to process Visa Direct transfer", variant: "destructive" });
-    },
+  const sendTransfer = useDirectTransfer((result) => {
+    // Card numbers do not linger in the form once the transfer is done.
+    setTransfer(TRANSFER_DEFAULTS);
+    toast({
+      title: "Transfer Completed",
+      description: `Transfer ID: ${result.transferId}, Amount: ${formatCurrency(result.amount, result.currency)}`,
+    });
   });
 
-  const sendPayment = useMutation({
-    mutationFn: (body: { accountId: string; cardNumber: string; amount: string; merchantInfo: string }) =>
-      apiJson<PushPayment>("POST", "/api/visa/push-payment", body),
-    onSuccess: (result) => {
-      setPayment(PAYMENT_DEFAULTS);
-      toast({ title: "Payment Approved", description: `Payment ID: ${result.paymentId}, Auth Code: ${result.authCode}` });
-    },
-    // Spec 8: a failed push payment shows no message; only an ended session is acted on.
-    onError: (error) => {
-      if (isUnauthorizedError(error)) redirectToLogin(toast);
-    },
+  // Spec 8: a failed push payment shows no message; only an ended session is acted on.
+  const sendPayment = usePushPayment((result) => {
+    setPayment(PAYMENT_DEFAULTS);
+    toast({ title: "Payment Approved", description: `Payment ID: ${result.paymentId}, Auth Code: ${result.authCode}` });
   });
 
   return (

@@ -1,5 +1,4 @@
 /** Spec 2.7: an IBAN validator with the result's details, counters, and the table of country formats. */
-import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
@@ -17,10 +16,9 @@ import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { inputClassName, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import { IBAN_CONFIGS_KEY, IBAN_VALIDATE_PATH, type IbanConfig, type IbanValidationResult } from "./types.ts";
+import { type IbanConfig, type IbanValidationResult } from "./types.ts";
+import { useIbanConfigs, useValidateIban } from "./api.ts";
 
 /** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
 const FORMATS_PAGE_SIZE = 100;
@@ -111,7 +109,7 @@ function ValidationResult(
 }
 
 export default function IbanValidationPage() {
-  const { data, isLoading, isError } = useQuery<IbanConfig[]>({ queryKey: [IBAN_CONFIGS_KEY] });
+  const { data, isLoading, isError } = useIbanConfigs();
   const [iban, setIban] = useState("");
   const [result, setResult] = useState<IbanValidationResult | null>(null);
   const { toast } = useToast();
@@ -122,23 +120,16 @@ export default function IbanValidationPage() {
     return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
   }, [configs, formatSearch]);
 
-  const validate = useMutation({
-    mutationFn: (value: string) => apiJson<IbanValidationResult>("POST", IBAN_VALIDATE_PATH, { iban: value }),
-    onSuccess: (answer) => {
-      setResult(answer);
-      if (!answer.valid) {
-        toast({
-          title: "Invalid IBAN",
-          description: answer.details.error || INVALID_FALLBACK,
-          variant: "destructive",
-        });
-      }
-    },
-    onError: (error) => {
-      setResult(null);
-      handleMutationError(error, toast, "Failed to validate IBAN");
-    },
-  });
+  const validate = useValidateIban((answer) => {
+    setResult(answer);
+    if (!answer.valid) {
+      toast({
+        title: "Invalid IBAN",
+        description: answer.details.error || INVALID_FALLBACK,
+        variant: "destructive",
+      });
+    }
+  }, () => setResult(null));
 
   const blank = iban.trim() === "";
   const submit = (event: FormEvent) => {
