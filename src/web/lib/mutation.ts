@@ -13,6 +13,8 @@ export interface ApiMutationOptions<TInput, TResult> {
   invalidates?: readonly string[];
   /** Query keys whose first element starts with one of these are refetched after success. */
   invalidatesPrefixes?: readonly string[];
+  /** The query whose data the answer replaces (a saved setting is the setting as stored). */
+  storesAs?: string;
   /** The failure toast's title; without it the caller handles failures in onError. */
   errorTitle?: string;
   onSuccess?: (result: TResult, input: TInput) => void;
@@ -39,6 +41,7 @@ export function useApiMutation<TInput = void, TResult = unknown>(
   return useMutation({
     mutationFn: options.mutationFn,
     onSuccess: (result, input) => {
+      if (options.storesAs !== undefined) queryClient.setQueryData([options.storesAs], result);
       invalidateAll(queryClient, options.invalidates, options.invalidatesPrefixes);
       options.onSuccess?.(result, input);
     },
@@ -50,7 +53,7 @@ export function useApiMutation<TInput = void, TResult = unknown>(
 }
 
 export interface ApprovableMutationOptions<TInput, TResult>
-  extends Omit<ApiMutationOptions<TInput, TResult | PendingApproval>, "onSuccess" | "invalidates" | "invalidatesPrefixes"> {
+  extends Omit<ApiMutationOptions<TInput, TResult | PendingApproval>, "onSuccess" | "invalidates" | "invalidatesPrefixes" | "storesAs"> {
   /** Called with the result, or with null when the action waits for a second person's approval. */
   onDone: (result: TResult | null) => void;
   /** Refreshes what the executed action changed; not called while it waits. */

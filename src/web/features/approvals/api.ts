@@ -43,14 +43,10 @@ export const useWithdraw = (onWithdrawn: () => void) =>
 
 export const useApprovalSettings = () => useQuery<ApprovalSettings>({ queryKey: [SETTINGS_KEY] });
 
-export function useSaveApprovalSettings(onSaved: () => void) {
-  const queryClient = useQueryClient();
-  return useApiMutation({
+export const useSaveApprovalSettings = (onSaved: () => void) =>
+  useApiMutation({
     mutationFn: (body: ApprovalSettings) => apiJson<ApprovalSettings>("PUT", SETTINGS_KEY, body),
+    storesAs: SETTINGS_KEY,
     errorTitle: "Failed to save approval settings",
-    onSuccess: (saved) => {
-      queryClient.setQueryData([SETTINGS_KEY], saved);
-      onSaved();
-    },
+    onSuccess: onSaved,
   });
-}

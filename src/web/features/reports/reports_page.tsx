@@ -38,7 +38,7 @@ import {
   isCalendarDay,
   localToday,
 } from "./date_range_calendar.tsx";
-import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./use_reports.ts";
+import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./api.ts";
 import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { useAuth } from "../../lib/auth.ts";
 
