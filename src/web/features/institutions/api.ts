@@ -68,3 +68,15 @@ export function useRefetchInstitutionPage(): (query: ListQuery) => void {
   const queryClient = useQueryClient();
   return (query) => queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, query] });
 }
+
+/** The API's page-size limit: the picker offers every institution up to it. */
+const INSTITUTION_OPTIONS_KEY = "/api/institutions?limit=500";
+
+export const useInstitutionOptions = (open: boolean) =>
+  useQuery<{ id: string; name: string }[]>({
+    queryKey: [INSTITUTION_OPTIONS_KEY],
+    enabled: open,
+    // Institutions registered elsewhere since the last opening must be offered too.
+    refetchOnMount: "always",
+    staleTime: 0,
+  });
