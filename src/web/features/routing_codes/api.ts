@@ -19,7 +19,10 @@ export const useAssignRoutingCode = (onAssigned: (record: RoutingCode) => void) 
     onSuccess: onAssigned,
   });
 
-/** The code the server would assign next for a complete prefix; null while typing or on failure. */
+/**
+ * The code the server would assign next. Spec 5: asked for only at exactly three characters and
+ * cleared otherwise; a failure is only logged.
+ */
 export function usePrefixPreview(prefix: string): string | null {
   const [preview, setPreview] = useState<string | null>(null);
   useEffect(() => {
