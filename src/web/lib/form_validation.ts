@@ -42,3 +42,19 @@ export function serverFieldErrors(error: unknown): FieldErrors {
     return {};
   }
 }
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Blank: null, so the server's default applies. Otherwise the text must parse to a JSON object. */
+export function parseJsonObject(text: string, subject: string, example: string): Parsed<Record<string, unknown> | null> {
+  if (text.trim() === "") return { ok: true, value: null };
+  try {
+    const value = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return { ok: false, message: `${subject} must be a JSON object, like ${example}` };
+    }
+    return { ok: true, value };
+  } catch {
+    return { ok: false, message: `${subject} must be valid JSON` };
+  }
+}
