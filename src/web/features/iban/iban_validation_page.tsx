@@ -108,18 +108,10 @@ function ValidationResult(
   );
 }
 
-export default function IbanValidationPage() {
-  const { data, isLoading, isError } = useIbanConfigs();
+function IbanValidator({ configs }: { configs: IbanConfig[] }) {
   const [iban, setIban] = useState("");
   const [result, setResult] = useState<IbanValidationResult | null>(null);
   const { toast } = useToast();
-  const configs = data ?? [];
-  const [formatSearch, setFormatSearch] = useState("");
-  const visibleConfigs = useMemo(() => {
-    const needle = formatSearch.trim().toLowerCase();
-    return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
-  }, [configs, formatSearch]);
-
   const validate = useValidateIban((answer) => {
     setResult(answer);
     if (!answer.valid) {
@@ -140,6 +132,82 @@ export default function IbanValidationPage() {
     configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
 
   return (
+    <Card className="mb-6">
+      <CardHeader>
+        <CardTitle>IBAN Validator</CardTitle>
+        <CardDescription>
+          Checks the country format, length, check digits and national check digits.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <div className="flex-1">
+            <TextField
+              label="IBAN"
+              value={iban}
+              maxLength={MAX_IBAN_INPUT_LENGTH}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="GB29 NWBK 6016 1331 9268 19"
+              onChange={(event) => setIban(asciiUpperCase(event.target.value))}
+              className="font-mono"
+            />
+          </div>
+          <Button type="submit" disabled={blank || validate.isPending}>
+            {validate.isPending ? "Validating…" : "Validate"}
+          </Button>
+        </form>
+        {result && <ValidationResult result={result} countryName={countryName} />}
+      </CardContent>
+    </Card>
+  );
+}
+
+function CountryFormats({ configs, isLoading, isError }: { configs: IbanConfig[]; isLoading: boolean; isError: boolean }) {
+  const [formatSearch, setFormatSearch] = useState("");
+  const visibleConfigs = useMemo(() => {
+    const needle = formatSearch.trim().toLowerCase();
+    return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
+  }, [configs, formatSearch]);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Country Configurations</CardTitle>
+        <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <DataTable
+          label="IBAN country configurations"
+          columns={COLUMNS}
+          rows={visibleConfigs}
+          getRowId={(config) => config.id}
+          isLoading={isLoading}
+          pageSize={FORMATS_PAGE_SIZE}
+          toolbar={
+            <input
+              type="search"
+              aria-label="Search IBAN formats"
+              placeholder="Search by country code or name"
+              value={formatSearch}
+              onChange={(event) => setFormatSearch(event.target.value)}
+              className={`${inputClassName} sm:max-w-xs`}
+            />
+          }
+          empty={isError
+            ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
+            : configs.length === 0
+            ? <EmptyState title="No country configurations" />
+            : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function IbanValidationPage() {
+  const { data, isLoading, isError } = useIbanConfigs();
+  const configs = data ?? [];
+  return (
     <>
       <PageHeader
         title="IBAN Validation"
@@ -153,65 +221,8 @@ export default function IbanValidationPage() {
         />
         <StatCard label="Standard" value={IBAN_STANDARD} />
       </div>
-      <Card className="mb-6">
-        <CardHeader>
-          <CardTitle>IBAN Validator</CardTitle>
-          <CardDescription>
-            Checks the country format, length, check digits and national check digits.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <div className="flex-1">
-              <TextField
-                label="IBAN"
-                value={iban}
-                maxLength={MAX_IBAN_INPUT_LENGTH}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="GB29 NWBK 6016 1331 9268 19"
-                onChange={(event) => setIban(asciiUpperCase(event.target.value))}
-                className="font-mono"
-              />
-            </div>
-            <Button type="submit" disabled={blank || validate.isPending}>
-              {validate.isPending ? "Validating…" : "Validate"}
-            </Button>
-          </form>
-          {result && <ValidationResult result={result} countryName={countryName} />}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Country Configurations</CardTitle>
-          <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="IBAN country configurations"
-            columns={COLUMNS}
-            rows={visibleConfigs}
-            getRowId={(config) => config.id}
-            isLoading={isLoading}
-            pageSize={FORMATS_PAGE_SIZE}
-            toolbar={
-              <input
-                type="search"
-                aria-label="Search IBAN formats"
-                placeholder="Search by country code or name"
-                value={formatSearch}
-                onChange={(event) => setFormatSearch(event.target.value)}
-                className={`${inputClassName} sm:max-w-xs`}
-              />
-            }
-            empty={isError
-              ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
-              : configs.length === 0
-              ? <EmptyState title="No country configurations" />
-              : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
-          />
-        </CardContent>
-      </Card>
+      <IbanValidator configs={configs} />
+      <CountryFormats configs={configs} isLoading={isLoading} isError={isError} />
     </>
   );
 }
