@@ -2,12 +2,9 @@
  * API Management charts: requests and error rate per UTC hour per key over the last
  * 24 hours. The server aggregates (GET /api/api-logs/charts); Chart.js, loaded only here, draws.
  */
-import { lazy, type ReactElement, Suspense, useMemo } from "react";
-import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
+import { useMemo } from "react";
+import { ChartCard } from "../../components/charts/chart_card.tsx";
 import { useApiLogCharts } from "./api.ts";
-
-const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
 
 const PERCENT = 100;
 const percent = (value: number) => `${value.toFixed(1)}%`;
@@ -27,51 +24,41 @@ export function TrafficCharts() {
     })) ?? [], [data]);
   const total = data?.keys.reduce((sum, key) => sum + key.requests.reduce((a, b) => a + b, 0), 0) ?? 0;
   const errors = data?.keys.reduce((sum, key) => sum + key.errors.reduce((a, b) => a + b, 0), 0) ?? 0;
-
-  const loading = <Skeleton className="h-56 w-full" />;
-  const content = (chart: () => ReactElement) =>
-    charts.isError
-      ? <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>
-      : !data
-      ? loading
-      : data.keys.length === 0
-      ? <p className="text-sm text-slate-600">No requests in the last 24 hours.</p>
-      : <Suspense fallback={loading}>{chart()}</Suspense>;
+  const empty = data?.keys.length === 0
+    ? <p className="text-sm text-slate-600">No requests in the last 24 hours.</p>
+    : undefined;
   return (
     <div className="mb-6 grid grid-cols-1 gap-6 xl:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle>Requests per Hour by Key</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {content(() => (
-            <ChartView
-              kind="line"
-              labelHeading="Hour (UTC)"
-              labels={labels}
-              series={requestSeries}
-              summary={`API requests per hour by key over the last 24 hours: ${total} in all.`}
-            />
-          ))}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Error Rate per Hour by Key</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {content(() => (
-            <ChartView
-              kind="line"
-              labelHeading="Hour (UTC)"
-              labels={labels}
-              series={errorSeries}
-              format={percent}
-              summary={`Share of requests answered 4xx or 5xx per hour by key over the last 24 hours: ${errors} of ${total} in all.`}
-            />
-          ))}
-        </CardContent>
-      </Card>
+      <ChartCard
+        title="Requests per Hour by Key"
+        failed={charts.isError}
+        empty={empty}
+        chart={data
+          ? {
+            kind: "line",
+            labelHeading: "Hour (UTC)",
+            labels,
+            series: requestSeries,
+            summary: `API requests per hour by key over the last 24 hours: ${total} in all.`,
+          }
+          : null}
+      />
+      <ChartCard
+        title="Error Rate per Hour by Key"
+        failed={charts.isError}
+        empty={empty}
+        chart={data
+          ? {
+            kind: "line",
+            labelHeading: "Hour (UTC)",
+            labels,
+            series: errorSeries,
+            format: percent,
+            summary:
+              `Share of requests answered 4xx or 5xx per hour by key over the last 24 hours: ${errors} of ${total} in all.`,
+          }
+          : null}
+      />
     </div>
   );
 }

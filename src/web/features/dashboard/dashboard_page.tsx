@@ -1,6 +1,6 @@
 /** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
 import { useSetAtom } from "jotai";
-import { lazy, type ReactNode, Suspense, useMemo } from "react";
+import { useMemo } from "react";
 import { Link } from "react-router";
 import { type AlertTone, monthlyGrowthText, versusYesterdayText } from "../../../domain/dashboard.ts";
 import { branchLabel } from "../../../domain/institution.ts";
@@ -22,6 +22,7 @@ import {
 } from "./api.ts";
 import { CodeLookup } from "./code_lookup.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { ChartCard } from "../../components/charts/chart_card.tsx";
 
 /** Spec 9: skeletons while loading: 4 cards, 5 rows. */
 const SKELETON_CARDS = 4;
@@ -33,7 +34,6 @@ const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
 /** Chart.js loads only when the charts draw, after the figures above them. */
-const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
 const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
 
 function monthLabel(month: string): string {
@@ -48,6 +48,8 @@ function ActivityCharts() {
     const counts = data.registrationsPerMonth.map((bucket) => bucket.count);
     const total = counts.reduce((sum, count) => sum + count, 0);
     return {
+      kind: "bar" as const,
+      labelHeading: "Month",
       labels: data.registrationsPerMonth.map((bucket) => monthLabel(bucket.month)),
       series: [{ label: "Registrations", values: counts }],
       summary: `Registrations per month over the last 12 months: ${total} in all, ${counts.at(-1)} this month.`,
@@ -58,40 +60,17 @@ function ActivityCharts() {
     const { today, yesterday } = data.apiRequestsPerHour;
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     return {
+      kind: "line" as const,
+      labelHeading: "Hour (UTC)",
+      labels: HOUR_LABELS,
       series: [{ label: "Today", values: today }, { label: "Yesterday", values: yesterday }],
       summary: `API requests per hour (UTC): ${sum(today)} today, ${sum(yesterday)} yesterday.`,
     };
   }, [data]);
-  const body = (content: ReactNode) =>
-    charts.isError
-      ? <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>
-      : content ?? <Skeleton className="h-56 w-full" />;
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle>Registrations per Month</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {body(registrations && (
-            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-              <ChartView kind="bar" labelHeading="Month" {...registrations} />
-            </Suspense>
-          ))}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>API Requests per Hour</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {body(requests && (
-            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-              <ChartView kind="line" labelHeading="Hour (UTC)" labels={HOUR_LABELS} {...requests} />
-            </Suspense>
-          ))}
-        </CardContent>
-      </Card>
+      <ChartCard title="Registrations per Month" failed={charts.isError} chart={registrations} />
+      <ChartCard title="API Requests per Hour" failed={charts.isError} chart={requests} />
     </div>
   );
 }
