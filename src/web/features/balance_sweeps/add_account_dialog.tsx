@@ -9,7 +9,7 @@ import { useToast } from "../../lib/toast.ts";
 import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount, MONEY_STEP } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { useCreateLedgerAccount } from "./api.ts";
-import { serverFieldErrors } from "../../lib/form_validation.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_ACCOUNT_NUMBER_LENGTH = 34;

@@ -11,8 +11,8 @@ import {
   fieldErrors,
   requiredEmail,
   requiredText,
-  serverFieldErrors,
 } from "../../lib/form_validation.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
 import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";

@@ -16,8 +16,9 @@ import {
 } from "./types.ts";
 import { useCreateConnection } from "./api.ts";
 import { useFormState } from "../../lib/form_state.ts";
-import { type Parsed, parseJsonObject } from "../../lib/form_validation.ts";
-import { BicField, FormDialog } from "../../components/form_dialog.tsx";
+import { type Parsed, parseJsonObject } from "../../lib/form_input.ts";
+import { BicField } from "../../components/bic_field.tsx";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_PARTNER_NAME_LENGTH = 255;
 const MAX_PARTNER_BANK_CODE_LENGTH = 20;

@@ -36,7 +36,8 @@ import {
 } from "../../../domain/institution.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
-import { fieldErrors, requiredEmail, requiredText, serverFieldErrors } from "../../lib/form_validation.ts";
+import { fieldErrors, requiredEmail, requiredText } from "../../lib/form_validation.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";

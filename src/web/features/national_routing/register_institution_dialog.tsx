@@ -16,8 +16,9 @@ import {
 } from "./types.ts";
 import { useRegisterNationalEntry } from "./api.ts";
 import { useFormState } from "../../lib/form_state.ts";
-import { parseJsonObject } from "../../lib/form_validation.ts";
-import { BicField, FormDialog } from "../../components/form_dialog.tsx";
+import { parseJsonObject } from "../../lib/form_input.ts";
+import { BicField } from "../../components/bic_field.tsx";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_REGISTRY_NUMBER_LENGTH = 20;
 const MAX_INSTITUTION_NAME_LENGTH = 255;

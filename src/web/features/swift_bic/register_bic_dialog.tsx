@@ -8,7 +8,8 @@ import { useToast } from "../../lib/toast.ts";
 import { useRegisterBic } from "./api.ts";
 import { MEMBERSHIP_TYPES } from "./types.ts";
 import { useFormState } from "../../lib/form_state.ts";
-import { BicField, FormDialog } from "../../components/form_dialog.tsx";
+import { BicField } from "../../components/bic_field.tsx";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 interface RegisterInput {
   institutionId: string;
