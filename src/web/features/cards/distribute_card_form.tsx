@@ -43,50 +43,27 @@ const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
   loadAmount: "loadAmount",
 };
 
-export function DistributeCardForm() {
+/** The form and its errors; an error already shown is re-checked as the user types, and goes once the value is valid. */
+function useDistributeForm() {
   const [form, setForm] = useState<DistributeForm>(DISTRIBUTE_DEFAULTS);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const { toast } = useToast();
   const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setForm((current) => ({ ...current, [field]: value }));
-    // An error already shown is re-checked as the user types, and goes once the value is valid.
     const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
     if (errors[field] && rule) {
       const message = checkValue(rule, value);
       setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
     }
   };
+  return { form, setForm, errors, setErrors, set };
+}
 
-  const distribute = useDistributeCard((card) => {
-    setForm(DISTRIBUTE_DEFAULTS);
-    setErrors({});
-    if (!card) return;
-    toast({
-      title: "Card Distributed",
-      description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
-        titleCase(card.distributionMethod ?? "")
-      }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
-    });
-  }, (error) => {
-    const server = serverFieldErrors(error);
-    setErrors(Object.fromEntries(
-      Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
-    ));
-  });
+type FormBinding = ReturnType<typeof useDistributeForm>;
 
+function DistributeFields({ form, setForm, errors, set }: FormBinding) {
   return (
-    <form
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const checked = safeParse(recipientRules, form);
-        if (!checked.success) return setErrors(fieldErrors(checked.error));
-        setErrors({});
-        if (!distribute.isPending) distribute.mutate(form);
-      }}
-    >
+    <>
       <TextField
         label="Recipient Name"
         required
@@ -122,6 +99,44 @@ export function DistributeCardForm() {
         hint="Funded from the Central Bank Treasury"
       />
       <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+    </>
+  );
+}
+
+export function DistributeCardForm() {
+  const state = useDistributeForm();
+  const { form, setForm, setErrors } = state;
+  const { toast } = useToast();
+  const distribute = useDistributeCard((card) => {
+    setForm(DISTRIBUTE_DEFAULTS);
+    setErrors({});
+    if (!card) return;
+    toast({
+      title: "Card Distributed",
+      description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
+        titleCase(card.distributionMethod ?? "")
+      }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
+    });
+  }, (error) => {
+    const server = serverFieldErrors(error);
+    setErrors(Object.fromEntries(
+      Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
+    ));
+  });
+
+  return (
+    <form
+      noValidate
+      className="grid gap-4 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const checked = safeParse(recipientRules, form);
+        if (!checked.success) return setErrors(fieldErrors(checked.error));
+        setErrors({});
+        if (!distribute.isPending) distribute.mutate(form);
+      }}
+    >
+      <DistributeFields {...state} />
       <div className="flex items-end justify-end sm:col-span-2">
         <IfAllowed method="POST" path="/api/cards/distribute">
           <Button type="submit" disabled={distribute.isPending}>
