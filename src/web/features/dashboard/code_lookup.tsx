@@ -24,6 +24,45 @@ function describe(type: LookupType, record: LookupRecord): { title: string; deta
   }
 }
 
+function LookupResults({ result }: { result: LookupResult }) {
+  return (
+    <section aria-label="Lookup results">
+      <p className="mb-2 text-sm font-medium text-slate-800">
+        {result.records.length} {result.records.length === 1 ? "result" : "results"}
+      </p>
+      <ul
+        className="divide-y divide-slate-100 rounded-md border border-slate-200"
+        data-testid="lookup-results"
+      >
+        {result.records.map((record) => {
+          const { title, detail } = describe(result.type, record);
+          return (
+            <li key={record.id} className="flex items-center justify-between gap-2 px-3 py-2">
+              <div className="min-w-0">
+                <p
+                  className={`truncate text-sm text-slate-900 ${
+                    result.type === "institution" ? "font-medium" : "font-mono"
+                  }`}
+                >
+                  {result.type === "institution" ? <InstitutionLink id={record.id} name={title} /> : title}
+                </p>
+                <p className="truncate text-xs text-slate-600">{detail}</p>
+              </div>
+              <StatusBadge status={record.status} />
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+const PLACEHOLDERS: Record<LookupType, string> = {
+  institution: "Name, registration number…",
+  swift: "BIC or bank code",
+  routing: "Code or prefix",
+};
+
 export function CodeLookup() {
   const { toast } = useToast();
   const [type, setType] = useState<LookupType>("routing");
@@ -66,46 +105,13 @@ export function CodeLookup() {
             value={query}
             autoComplete="off"
             onChange={(event) => setQuery(event.target.value)}
-            placeholder={type === "institution"
-              ? "Name, registration number…"
-              : type === "swift"
-              ? "BIC or bank code"
-              : "Code or prefix"}
+            placeholder={PLACEHOLDERS[type]}
           />
           <Button type="submit" className="w-full" disabled={lookup.isPending}>
             {lookup.isPending ? "Searching…" : "Search"}
           </Button>
         </form>
-        {result && result.records.length > 0 && (
-          <section aria-label="Lookup results">
-            <p className="mb-2 text-sm font-medium text-slate-800">
-              {result.records.length} {result.records.length === 1 ? "result" : "results"}
-            </p>
-            <ul
-              className="divide-y divide-slate-100 rounded-md border border-slate-200"
-              data-testid="lookup-results"
-            >
-              {result.records.map((record) => {
-                const { title, detail } = describe(result.type, record);
-                return (
-                  <li key={record.id} className="flex items-center justify-between gap-2 px-3 py-2">
-                    <div className="min-w-0">
-                      <p
-                        className={`truncate text-sm text-slate-900 ${
-                          result.type === "institution" ? "font-medium" : "font-mono"
-                        }`}
-                      >
-                        {result.type === "institution" ? <InstitutionLink id={record.id} name={title} /> : title}
-                      </p>
-                      <p className="truncate text-xs text-slate-600">{detail}</p>
-                    </div>
-                    <StatusBadge status={record.status} />
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        )}
+        {result && result.records.length > 0 && <LookupResults result={result} />}
       </CardContent>
     </Card>
   );

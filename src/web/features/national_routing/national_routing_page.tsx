@@ -3,8 +3,8 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { StatCard } from "../../components/ui/card.tsx";
+import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { EntryDetailsDialog } from "./entry_details_dialog.tsx";
@@ -17,6 +17,7 @@ import {
 } from "./types.ts";
 import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { RegistryCard } from "../../components/registry_card.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -113,32 +114,25 @@ export default function NationalRoutingPage() {
           hint="Entries with an IBAN prefix"
         />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Registry</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="National routing registry"
-            columns={tableColumns}
-            rows={entries}
-            getRowId={(entry) => entry.id}
-            isLoading={isLoading}
-            filters={filters}
-            empty={isError
-              ? <EmptyState title="The registry could not be loaded" text="Reload the page to try again." />
-              : entries.length === 0
-              ? (
-                <EmptyState
-                  title="No registry entries yet"
-                  text="Registered institutions will appear here."
-                  action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
-                />
-              )
-              : <EmptyState title="No matching registry entries" text="Choose another status." />}
+      <RegistryCard
+        title="Registry"
+        label="National routing registry"
+        columns={tableColumns}
+        rows={entries}
+        total={entries.length}
+        isLoading={isLoading}
+        isError={isError}
+        filters={filters}
+        failedTitle="The registry could not be loaded"
+        none={
+          <EmptyState
+            title="No registry entries yet"
+            text="Registered institutions will appear here."
+            action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
           />
-        </CardContent>
-      </Card>
+        }
+        noMatch={<EmptyState title="No matching registry entries" text="Choose another status." />}
+      />
       <RegisterInstitutionDialog open={registerOpen} onClose={() => setRegisterOpen(false)} />
       <EntryDetailsDialog entry={selected} onClose={() => setSelected(null)} />
     </>
