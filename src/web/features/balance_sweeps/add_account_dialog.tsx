@@ -94,37 +94,10 @@ function accountBody(form: AccountForm): Record<string, unknown> {
   };
 }
 
-export function AddAccountDialog({ open, onClose, accounts }: {
-  open: boolean;
-  onClose: () => void;
-  accounts: readonly LedgerAccount[];
-}) {
+/** The account form and its errors; editing a field clears its error. */
+function useAccountForm() {
   const [form, setForm] = useState<AccountForm>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const { toast } = useToast();
-
-  const liquidTargets = useMemo(
-    () =>
-      accounts.filter((account) => account.accountType === "liquid" && account.currency === form.currency),
-    [accounts, form.currency],
-  );
-
-  const close = () => {
-    setForm(EMPTY);
-    setErrors({});
-    onClose();
-  };
-
-  const create = useCreateLedgerAccount((account) => {
-    if (account) {
-      toast({
-        title: "Ledger account created successfully",
-        description: `${accountLabel(account)} opened with ${formatAmount(account.currentBalance, account.currency)}`,
-      });
-    }
-    close();
-  }, (error) => setErrors(serverFieldErrors(error)));
-
   const set = (field: keyof AccountForm) => (value: string) => {
     setForm((current) => ({
       ...current,
@@ -139,6 +112,40 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     onChange: (event) => set(field)(event.target.value),
     error: errors[field],
   });
+  const reset = () => {
+    setForm(EMPTY);
+    setErrors({});
+  };
+  return { form, errors, setErrors, set, bind, reset };
+}
+
+export function AddAccountDialog({ open, onClose, accounts }: {
+  open: boolean;
+  onClose: () => void;
+  accounts: readonly LedgerAccount[];
+}) {
+  const { form, errors, setErrors, set, bind, reset } = useAccountForm();
+  const { toast } = useToast();
+  const liquidTargets = useMemo(
+    () =>
+      accounts.filter((account) => account.accountType === "liquid" && account.currency === form.currency),
+    [accounts, form.currency],
+  );
+
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  const create = useCreateLedgerAccount((account) => {
+    if (account) {
+      toast({
+        title: "Ledger account created successfully",
+        description: `${accountLabel(account)} opened with ${formatAmount(account.currentBalance, account.currency)}`,
+      });
+    }
+    close();
+  }, (error) => setErrors(serverFieldErrors(error)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
