@@ -125,6 +125,15 @@ function AccountsTable({ accounts, isLoading }: { accounts: readonly LedgerAccou
   );
 }
 
+function AccountLines({ account }: { account: { accountName: string; accountNumber: string } }) {
+  return (
+    <>
+      <div>{account.accountName}</div>
+      <div className="font-mono text-xs text-slate-600">{account.accountNumber}</div>
+    </>
+  );
+}
+
 const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
   {
     accessorKey: "executedAt",
@@ -145,23 +154,13 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
     id: "from",
     header: "From",
     accessorFn: (sweep) => sweep.sourceAccount.accountName,
-    cell: ({ row }) => (
-      <>
-        <div>{row.original.sourceAccount.accountName}</div>
-        <div className="font-mono text-xs text-slate-600">{row.original.sourceAccount.accountNumber}</div>
-      </>
-    ),
+    cell: ({ row }) => <AccountLines account={row.original.sourceAccount} />,
   },
   {
     id: "to",
     header: "To",
     accessorFn: (sweep) => sweep.targetAccount.accountName,
-    cell: ({ row }) => (
-      <>
-        <div>{row.original.targetAccount.accountName}</div>
-        <div className="font-mono text-xs text-slate-600">{row.original.targetAccount.accountNumber}</div>
-      </>
-    ),
+    cell: ({ row }) => <AccountLines account={row.original.targetAccount} />,
   },
   {
     id: "amount",
@@ -214,22 +213,51 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
 /** The four-eyes requests this screen makes. */
 const SWEEP_SCREEN_REQUESTS = ["sweep", "auto_sweep", "opening_balance"] as const;
 
-export default function BalanceSweepPage() {
-  const accountsQuery = useLedgerAccounts();
-  const sweepsQuery = useRecentSweeps();
+function SweepSummary({ accounts, isLoading }: { accounts: readonly LedgerAccount[]; isLoading: boolean }) {
   const todayQuery = useTodaySweepCount();
-  const [manualOpen, setManualOpen] = useState(false);
-  const [autoOpen, setAutoOpen] = useState(false);
-  const [addOpen, setAddOpen] = useState(false);
-  const accounts = accountsQuery.data ?? [];
-
   const summary = useMemo(() => ({
     ledger: formatTotals(totalsByCurrency(accounts, "ledger")),
     liquid: formatTotals(totalsByCurrency(accounts, "liquid")),
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
+  const pending = (value: string | number) => (isLoading ? "…" : value);
+  return (
+    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatCard label="Total Ledger Balance" value={pending(summary.ledger)} />
+      <StatCard label="Total Liquid Balance" value={pending(summary.liquid)} />
+      <StatCard label="Today's Sweeps" value={todayQuery.isLoading ? "…" : todayQuery.data?.count ?? "—"} />
+      <StatCard
+        label="Active Accounts"
+        value={pending(summary.active)}
+        hint={`of ${accounts.length} accounts`}
+      />
+    </div>
+  );
+}
 
-  const pending = (value: string | number) => (accountsQuery.isLoading ? "…" : value);
+function SweepActions({ onAuto, onManual, onAdd }: { onAuto: () => void; onManual: () => void; onAdd: () => void }) {
+  return (
+    <>
+      <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
+        <Button variant="outline" onClick={onAuto}>Auto Sweep</Button>
+      </IfAllowed>
+      <IfAllowed method="POST" path="/api/balance-sweeps">
+        <Button variant="outline" onClick={onManual}>Manual Sweep</Button>
+      </IfAllowed>
+      <IfAllowed method="POST" path="/api/ledger-accounts">
+        <Button onClick={onAdd}>Add Account</Button>
+      </IfAllowed>
+    </>
+  );
+}
+
+export default function BalanceSweepPage() {
+  const accountsQuery = useLedgerAccounts();
+  const sweepsQuery = useRecentSweeps();
+  const [manualOpen, setManualOpen] = useState(false);
+  const [autoOpen, setAutoOpen] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
+  const accounts = accountsQuery.data ?? [];
 
   return (
     <>
@@ -237,29 +265,10 @@ export default function BalanceSweepPage() {
         title="Balance Sweep Management"
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
-          <>
-            <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
-              <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
-            </IfAllowed>
-            <IfAllowed method="POST" path="/api/balance-sweeps">
-              <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
-            </IfAllowed>
-            <IfAllowed method="POST" path="/api/ledger-accounts">
-              <Button onClick={() => setAddOpen(true)}>Add Account</Button>
-            </IfAllowed>
-          </>
+          <SweepActions onAuto={() => setAutoOpen(true)} onManual={() => setManualOpen(true)} onAdd={() => setAddOpen(true)} />
         }
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total Ledger Balance" value={pending(summary.ledger)} />
-        <StatCard label="Total Liquid Balance" value={pending(summary.liquid)} />
-        <StatCard label="Today's Sweeps" value={todayQuery.isLoading ? "…" : todayQuery.data?.count ?? "—"} />
-        <StatCard
-          label="Active Accounts"
-          value={pending(summary.active)}
-          hint={`of ${accounts.length} accounts`}
-        />
-      </div>
+      <SweepSummary accounts={accounts} isLoading={accountsQuery.isLoading} />
       <AwaitingApproval kinds={SWEEP_SCREEN_REQUESTS} />
       <SweepCharts />
       <Card className="mb-6">
