@@ -7,8 +7,8 @@
 import { type FormEvent, useMemo, useState } from "react";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { ApiError } from "../../lib/api.ts";
-import { useToast } from "../../lib/toast.ts";
-import { accountLabel, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
+import { type ToastInput, useToast } from "../../lib/toast.ts";
+import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
 import { useManualSweep } from "./api.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 
@@ -107,6 +107,15 @@ function missingFields(form: SweepForm): FieldErrors {
   };
 }
 
+function sweptToast(sweep: BalanceSweep): ToastInput {
+  return {
+    title: "Balance sweep executed successfully",
+    description: `${formatAmount(sweep.sweepAmount, sweep.currency)} moved from ${
+      accountLabel(sweep.sourceAccount)
+    } to ${accountLabel(sweep.targetAccount)}`,
+  };
+}
+
 export function ManualSweepDialog({ open, onClose, accounts }: {
   open: boolean;
   onClose: () => void;
@@ -125,14 +134,7 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   };
 
   const sweep = useManualSweep(idempotencyKey, (result) => {
-    if (result) {
-      toast({
-        title: "Balance sweep executed successfully",
-        description: `${formatAmount(result.sweepAmount, result.currency)} moved from ${
-          accountLabel(result.sourceAccount)
-        } to ${accountLabel(result.targetAccount)}`,
-      });
-    }
+    if (result) toast(sweptToast(result));
     close();
   }, (error) => {
     // The server answered, so this request is settled: a corrected resubmit is a new request.

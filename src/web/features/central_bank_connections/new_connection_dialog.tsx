@@ -111,6 +111,27 @@ function connectionBody(form: ConnectionForm, limit: number | null, credentials:
   };
 }
 
+function CredentialsField({ value, error, onValue }: {
+  value: string;
+  error: string | undefined;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <TextAreaField
+      label="Credentials (JSON)"
+      rows={4}
+      spellCheck={false}
+      autoComplete="off"
+      className="font-mono"
+      placeholder='{"apiKey": "…"}'
+      value={value}
+      onChange={(event) => onValue(event.target.value)}
+      error={error}
+      hint="Stored encrypted and shown masked. Blank: a default from the connection type, message standard and authentication method"
+    />
+  );
+}
+
 export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const state = useFormState<ConnectionForm>(EMPTY);
   const { form, set, bind } = state;
@@ -169,20 +190,13 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
         {...bind("apiEndpoint")}
         hint="Used by the connection test; http or https"
       />
-      <TextAreaField
-        label="Credentials (JSON)"
-        rows={4}
-        spellCheck={false}
-        autoComplete="off"
-        className="font-mono"
-        placeholder='{"apiKey": "…"}'
+      <CredentialsField
         value={form.credentialsConfig}
-        onChange={(event) => {
-          set("credentialsConfig")(event.target.value);
+        error={errors.credentialsConfig}
+        onValue={(value) => {
+          set("credentialsConfig")(value);
           setErrors((current) => ({ ...current, credentialsConfig: undefined }));
         }}
-        error={errors.credentialsConfig}
-        hint="Stored encrypted and shown masked. Blank: a default from the connection type, message standard and authentication method"
       />
     </FormDialog>
   );

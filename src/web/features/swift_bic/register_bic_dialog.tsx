@@ -42,6 +42,30 @@ function describeBic(parts: BicParts): string {
   }`;
 }
 
+function ValidityFields({ form, set }: {
+  form: RegisterInput;
+  set: (field: "validFrom" | "validUntil") => (value: string) => void;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField
+        label="Valid From"
+        type="date"
+        value={form.validFrom}
+        onChange={(event) => set("validFrom")(event.target.value)}
+        hint="Blank: from now"
+      />
+      <TextField
+        label="Valid Until"
+        type="date"
+        value={form.validUntil}
+        onChange={(event) => set("validUntil")(event.target.value)}
+        hint="Blank: indefinite"
+      />
+    </div>
+  );
+}
+
 export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { form, set, reset } = useFormState<RegisterInput>(EMPTY);
   const { toast } = useToast();
@@ -95,22 +119,7 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
         placeholder="Standard"
         options={MEMBERSHIP_OPTIONS}
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Valid From"
-          type="date"
-          value={form.validFrom}
-          onChange={(event) => set("validFrom")(event.target.value)}
-          hint="Blank: from now"
-        />
-        <TextField
-          label="Valid Until"
-          type="date"
-          value={form.validUntil}
-          onChange={(event) => set("validUntil")(event.target.value)}
-          hint="Blank: indefinite"
-        />
-      </div>
+      <ValidityFields form={form} set={set} />
     </FormDialog>
   );
 }
