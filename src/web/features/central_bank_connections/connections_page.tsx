@@ -38,6 +38,26 @@ function creatorName(connection: Connection): string {
   return name || user?.email || "—";
 }
 
+function TestButton({ connection, testing, onTest }: {
+  connection: Connection;
+  testing: boolean;
+  onTest: (id: string) => void;
+}) {
+  return (
+    <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={testing}
+        onClick={() => onTest(connection.id)}
+        aria-label={`Test connection to ${connection.partnerCentralBank}`}
+      >
+        {testing ? "Testing…" : "Test"}
+      </Button>
+    </IfAllowed>
+  );
+}
+
 function columns(testingId: string | null, onTest: (id: string) => void): ColumnDef<Connection>[] {
   return [
     {
@@ -91,22 +111,9 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       header: "Actions",
       enableSorting: false,
       meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) => {
-        const testing = testingId === row.original.id;
-        return (
-          <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={testing}
-              onClick={() => onTest(row.original.id)}
-              aria-label={`Test connection to ${row.original.partnerCentralBank}`}
-            >
-              {testing ? "Testing…" : "Test"}
-            </Button>
-          </IfAllowed>
-        );
-      },
+      cell: ({ row }) => (
+        <TestButton connection={row.original} testing={testingId === row.original.id} onTest={onTest} />
+      ),
     },
   ];
 }

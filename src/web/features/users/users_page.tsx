@@ -110,6 +110,20 @@ function OneTimePasswordDialog(
   );
 }
 
+function NameFields({ firstName, lastName, setFirstName, setLastName }: {
+  firstName: string;
+  lastName: string;
+  setFirstName: (name: string) => void;
+  setLastName: (name: string) => void;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField label="First name" maxLength={255} value={firstName} onChange={(event) => setFirstName(event.target.value)} />
+      <TextField label="Last name" maxLength={255} value={lastName} onChange={(event) => setLastName(event.target.value)} />
+    </div>
+  );
+}
+
 function CreateUserDialog({ open, onClose, onCreated }: {
   open: boolean;
   onClose: () => void;
@@ -156,22 +170,7 @@ function CreateUserDialog({ open, onClose, onCreated }: {
           onChange={(event) =>
             setEmail(event.target.value)}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            maxLength={255}
-            value={firstName}
-            onChange={(event) =>
-              setFirstName(event.target.value)}
-          />
-          <TextField
-            label="Last name"
-            maxLength={255}
-            value={lastName}
-            onChange={(event) =>
-              setLastName(event.target.value)}
-          />
-        </div>
+        <NameFields firstName={firstName} lastName={lastName} setFirstName={setFirstName} setLastName={setLastName} />
         <RoleChecklist roles={roles} onChange={setRoles} error={errors.roles} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
@@ -242,7 +241,31 @@ interface UserActions {
   myId: string | undefined;
 }
 
-function userColumns({ onRoles, reset, toggle, myId }: UserActions): ColumnDef<StaffUser>[] {
+function UserActionsCell({ user, actions: { onRoles, reset, toggle, myId } }: { user: StaffUser; actions: UserActions }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => reset.mutate(user)}
+        disabled={reset.isPending}
+      >
+        Reset password
+      </Button>
+      <Button
+        size="sm"
+        variant={user.disabled ? "outline" : "destructive"}
+        onClick={() => toggle.mutate(user)}
+        disabled={toggle.isPending || user.id === myId}
+      >
+        {user.disabled ? "Re-enable" : "Disable"}
+      </Button>
+    </div>
+  );
+}
+
+function userColumns(actions: UserActions): ColumnDef<StaffUser>[] {
   return [
     {
       id: "user",
@@ -286,30 +309,7 @@ function userColumns({ onRoles, reset, toggle, myId }: UserActions): ColumnDef<S
       header: "Actions",
       enableSorting: false,
       meta: { cellClassName: "text-right" },
-      cell: ({ row }) => {
-        const user = row.original;
-        return (
-          <div className="flex justify-end gap-2">
-            <Button size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => reset.mutate(user)}
-              disabled={reset.isPending}
-            >
-              Reset password
-            </Button>
-            <Button
-              size="sm"
-              variant={user.disabled ? "outline" : "destructive"}
-              onClick={() => toggle.mutate(user)}
-              disabled={toggle.isPending || user.id === myId}
-            >
-              {user.disabled ? "Re-enable" : "Disable"}
-            </Button>
-          </div>
-        );
-      },
+      cell: ({ row }) => <UserActionsCell user={row.original} actions={actions} />,
     },
   ];
 }
