@@ -2,7 +2,6 @@
 import { type FormEvent, useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
@@ -13,6 +12,7 @@ import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api.ts";
 import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 const LOADING_ROWS = 3;
 
@@ -43,37 +43,32 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
     create.mutate({ name: name.trim(), expiresAt: expiresOn || null });
   };
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Create API Key</CardTitle>
-        <CardDescription>
-          Give the key a name that says who uses it. The key is shown once; only its fingerprint is stored.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
-          <TextField
-            label="Key name"
-            required
-            maxLength={MAX_API_KEY_NAME_LENGTH}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="e.g. Clearing house integration"
-          />
-          <TextField
-            label="Valid through (optional)"
-            hint="Last day the key works (UTC); empty means no expiry"
-            type="date"
-            min={todayIso()}
-            value={expiresOn}
-            onChange={(event) => setExpiresOn(event.target.value)}
-          />
-          <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
-            {create.isPending ? "Creating…" : "Create Key"}
-          </Button>
-        </form>
-      </CardContent>
-    </Card>
+    <TitledCard
+      title="Create API Key"
+      description="Give the key a name that says who uses it. The key is shown once; only its fingerprint is stored."
+    >
+      <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+        <TextField
+          label="Key name"
+          required
+          maxLength={MAX_API_KEY_NAME_LENGTH}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="e.g. Clearing house integration"
+        />
+        <TextField
+          label="Valid through (optional)"
+          hint="Last day the key works (UTC); empty means no expiry"
+          type="date"
+          min={todayIso()}
+          value={expiresOn}
+          onChange={(event) => setExpiresOn(event.target.value)}
+        />
+        <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
+          {create.isPending ? "Creating…" : "Create Key"}
+        </Button>
+      </form>
+    </TitledCard>
   );
 }
 
@@ -162,7 +157,11 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
       meta: { cellClassName: "font-mono text-xs" },
       cell: ({ row }) => `${row.original.keyPrefix}…`,
     },
-    { accessorKey: "status", header: "Status", cell: ({ row }) => <KeyStatusBadge status={row.original.status} /> },
+    {
+      accessorKey: "status",
+      header: "Status",
+      cell: ({ row }) => <KeyStatusBadge status={row.original.status} />,
+    },
     { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
     {
       id: "lastUsedAt",
@@ -183,7 +182,12 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
       meta: { srOnlyHeader: true, cellClassName: "text-right" },
       cell: ({ row }) =>
         row.original.status !== "revoked" && (
-          <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`} onClick={() => onRevoke(row.original)}>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`Revoke ${row.original.name}`}
+            onClick={() => onRevoke(row.original)}
+          >
             Revoke
           </Button>
         ),
@@ -200,30 +204,32 @@ export function KeysTab() {
   return (
     <div className="space-y-6">
       <CreateKeyCard onCreated={setCreated} />
-      <Card>
-        <CardHeader>
-          <CardTitle>API Keys</CardTitle>
-          <CardDescription>Newest first. A revoked or expired key answers 401 Unauthorized.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="API keys"
-            columns={columns}
-            rows={list}
-            getRowId={(apiKey) => apiKey.id}
-            isLoading={keys.isLoading}
-            loadingRows={LOADING_ROWS}
-            empty={keys.isError
-              ? <EmptyState title="API keys could not be loaded" text="Only administrators can manage API keys." />
-              : (
-                <EmptyState
-                  title="No API keys yet"
-                  text="Create a key above to let a bank or payment system call the API."
-                />
-              )}
-          />
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="API Keys"
+        description="Newest first. A revoked or expired key answers 401 Unauthorized."
+      >
+        <DataTable
+          label="API keys"
+          columns={columns}
+          rows={list}
+          getRowId={(apiKey) => apiKey.id}
+          isLoading={keys.isLoading}
+          loadingRows={LOADING_ROWS}
+          empty={keys.isError
+            ? (
+              <EmptyState
+                title="API keys could not be loaded"
+                text="Only administrators can manage API keys."
+              />
+            )
+            : (
+              <EmptyState
+                title="No API keys yet"
+                text="Create a key above to let a bank or payment system call the API."
+              />
+            )}
+        />
+      </TitledCard>
       <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />
       <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
     </div>

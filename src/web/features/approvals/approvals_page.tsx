@@ -6,7 +6,6 @@
 import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/form.tsx";
 import type { FilterDef } from "../../components/ui/data_table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
@@ -15,6 +14,7 @@ import { useMayCall } from "../../lib/auth.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type ApprovalSettings, SETTINGS_KEY, useApprovalSettings, useSaveApprovalSettings } from "./api.ts";
 import { RequestsTable } from "./requests_table.tsx";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const;
 
@@ -29,7 +29,10 @@ const STATUS_FILTER: FilterDef = {
   columnId: "status",
   label: "Filter by status",
   allLabel: "All statuses",
-  options: [...STORED_APPROVAL_STATUSES, "expired" as const].map((status) => ({ value: status, label: status })),
+  options: [...STORED_APPROVAL_STATUSES, "expired" as const].map((status) => ({
+    value: status,
+    label: status,
+  })),
 };
 
 function SettingsCard() {
@@ -45,49 +48,48 @@ function SettingsCard() {
   if (!shown) return null;
   const edit = (next: ApprovalSettings) => setDraft(next);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Approval settings</CardTitle>
-        <CardDescription>
+    <TitledCard
+      title="Approval settings"
+      description={
+        <>
           A manual sweep, an opening balance or a card's funding above its currency's threshold needs a second
           person's approval. Pending requests expire after the time below.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form
-          className="grid gap-4 sm:grid-cols-5"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (draft) save.mutate(draft);
-          }}
-        >
-          {CURRENCIES.map((currency) => (
-            <TextField
-              key={currency}
-              label={`Threshold ${currency}`}
-              inputMode="decimal"
-              readOnly={!mayChange}
-              value={shown.thresholds[currency] ?? ""}
-              onChange={(event) =>
-                edit({ ...shown, thresholds: { ...shown.thresholds, [currency]: event.target.value } })}
-            />
-          ))}
+        </>
+      }
+    >
+      <form
+        className="grid gap-4 sm:grid-cols-5"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (draft) save.mutate(draft);
+        }}
+      >
+        {CURRENCIES.map((currency) => (
           <TextField
-            label="Expiry (minutes)"
-            type="number"
-            min={5}
+            key={currency}
+            label={`Threshold ${currency}`}
+            inputMode="decimal"
             readOnly={!mayChange}
-            value={String(shown.expiryMinutes)}
-            onChange={(event) => edit({ ...shown, expiryMinutes: Number(event.target.value) })}
+            value={shown.thresholds[currency] ?? ""}
+            onChange={(event) =>
+              edit({ ...shown, thresholds: { ...shown.thresholds, [currency]: event.target.value } })}
           />
-          {mayChange && (
-            <div className="sm:col-span-5">
-              <Button type="submit" disabled={!draft || save.isPending}>Save settings</Button>
-            </div>
-          )}
-        </form>
-      </CardContent>
-    </Card>
+        ))}
+        <TextField
+          label="Expiry (minutes)"
+          type="number"
+          min={5}
+          readOnly={!mayChange}
+          value={String(shown.expiryMinutes)}
+          onChange={(event) => edit({ ...shown, expiryMinutes: Number(event.target.value) })}
+        />
+        {mayChange && (
+          <div className="sm:col-span-5">
+            <Button type="submit" disabled={!draft || save.isPending}>Save settings</Button>
+          </div>
+        )}
+      </form>
+    </TitledCard>
   );
 }
 

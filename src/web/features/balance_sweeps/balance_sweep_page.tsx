@@ -8,14 +8,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime, titleCase } from "../../lib/format.ts";
@@ -23,7 +16,18 @@ import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
 import { SweepCharts } from "./sweep_charts.tsx";
-import { ACCOUNT_TYPES, type BalanceSweep, executorName, formatAmount, formatTotals, type LedgerAccount, RECENT_SWEEPS_SHOWN, SWEEPS_PATH, toMinor, totalsByCurrency } from "./types.ts";
+import {
+  ACCOUNT_TYPES,
+  type BalanceSweep,
+  executorName,
+  formatAmount,
+  formatTotals,
+  type LedgerAccount,
+  RECENT_SWEEPS_SHOWN,
+  SWEEPS_PATH,
+  toMinor,
+  totalsByCurrency,
+} from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
@@ -68,12 +72,16 @@ function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAcc
       enableSorting: false,
       meta: { cellClassName: "text-right tabular-nums" },
       cell: ({ row }) =>
-        row.original.sweepThreshold === null ? "—" : formatAmount(row.original.sweepThreshold, row.original.currency),
+        row.original.sweepThreshold === null
+          ? "—"
+          : formatAmount(row.original.sweepThreshold, row.original.currency),
     },
     {
       id: "target",
       header: "Target Liquid Account",
-      accessorFn: (account) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
+      accessorFn: (
+        account,
+      ) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
     },
     {
       accessorKey: "accountStatus",
@@ -101,7 +109,10 @@ const ACCOUNT_FILTERS: FilterDef[] = [
     columnId: "accountStatus",
     label: "Filter by status",
     allLabel: "All statuses",
-    options: ["active", "inactive", "frozen", "closed"].map((status) => ({ value: status, label: titleCase(status) })),
+    options: ["active", "inactive", "frozen", "closed"].map((status) => ({
+      value: status,
+      label: titleCase(status),
+    })),
   },
 ];
 
@@ -189,7 +200,9 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
         href={`${SWEEPS_PATH}/${row.original.id}/iso20022`}
         download
         className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-        aria-label={`Download ISO 20022 message for sweep ${row.original.transactionReference ?? row.original.id}`}
+        aria-label={`Download ISO 20022 message for sweep ${
+          row.original.transactionReference ?? row.original.id
+        }`}
       >
         camt.050
       </a>
@@ -235,7 +248,9 @@ function SweepSummary({ accounts, isLoading }: { accounts: readonly LedgerAccoun
   );
 }
 
-function SweepActions({ onAuto, onManual, onAdd }: { onAuto: () => void; onManual: () => void; onAdd: () => void }) {
+function SweepActions(
+  { onAuto, onManual, onAdd }: { onAuto: () => void; onManual: () => void; onAdd: () => void },
+) {
   return (
     <>
       <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
@@ -265,38 +280,33 @@ export default function BalanceSweepPage() {
         title="Balance Sweep Management"
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
-          <SweepActions onAuto={() => setAutoOpen(true)} onManual={() => setManualOpen(true)} onAdd={() => setAddOpen(true)} />
+          <SweepActions
+            onAuto={() => setAutoOpen(true)}
+            onManual={() => setManualOpen(true)}
+            onAdd={() => setAddOpen(true)}
+          />
         }
       />
       <SweepSummary accounts={accounts} isLoading={accountsQuery.isLoading} />
       <AwaitingApproval kinds={SWEEP_SCREEN_REQUESTS} />
       <SweepCharts />
-      <Card className="mb-6">
-        <CardHeader>
-          <CardTitle>Accounts</CardTitle>
-          <CardDescription>
-            Balances, sweep thresholds and the liquid account each one sweeps to
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {accountsQuery.isError
-            ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
-            : <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} />}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Recent Balance Sweeps</CardTitle>
-          <CardDescription>
-            The {RECENT_SWEEPS_SHOWN} newest sweeps, each downloadable as an ISO 20022 message
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {sweepsQuery.isError
-            ? <EmptyState title="Sweeps could not be loaded" text="Reload the page to try again." />
-            : <RecentSweepsTable sweeps={sweepsQuery.data ?? []} isLoading={sweepsQuery.isLoading} />}
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="Accounts"
+        description="Balances, sweep thresholds and the liquid account each one sweeps to"
+        className="mb-6"
+      >
+        {accountsQuery.isError
+          ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
+          : <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} />}
+      </TitledCard>
+      <TitledCard
+        title="Recent Balance Sweeps"
+        description={<>The {RECENT_SWEEPS_SHOWN} newest sweeps, each downloadable as an ISO 20022 message</>}
+      >
+        {sweepsQuery.isError
+          ? <EmptyState title="Sweeps could not be loaded" text="Reload the page to try again." />
+          : <RecentSweepsTable sweeps={sweepsQuery.data ?? []} isLoading={sweepsQuery.isLoading} />}
+      </TitledCard>
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
       <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />

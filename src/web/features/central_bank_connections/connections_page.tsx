@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
@@ -103,7 +103,9 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       id: "lastConnectedAt",
       header: "Last Connected",
       accessorFn: (c) => c.lastConnectedAt ?? "",
-      cell: ({ row }) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
+      cell: (
+        { row },
+      ) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
     },
     { id: "createdBy", header: "Created By", accessorFn: creatorName },
     {
@@ -147,7 +149,11 @@ export default function ConnectionsPage() {
       <PageHeader
         title="Central Bank Connections"
         subtitle="Links to partner central banks, with a live test of each endpoint"
-        actions={<IfAllowed method="POST" path="/api/central-bank-connections"><Button onClick={() => setNewOpen(true)}>New Connection</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/central-bank-connections">
+            <Button onClick={() => setNewOpen(true)}>New Connection</Button>
+          </IfAllowed>
+        }
       />
       {showPartner && <PartnerConnectionCard partner={partner.data} />}
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -156,28 +162,23 @@ export default function ConnectionsPage() {
         <StatCard label="Pending" value={connections.isLoading ? "…" : counts.pending} />
         <StatCard label="Testing" value={connections.isLoading ? "…" : counts.testing} />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Partner Connections</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="Central bank connections"
-            columns={tableColumns}
-            rows={list}
-            getRowId={(connection) => connection.id}
-            isLoading={connections.isLoading}
-            empty={connections.isError
-              ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
-              : (
-                <EmptyState
-                  title="No connections yet"
-                  text="Connections to partner central banks will appear here."
-                />
-              )}
-          />
-        </CardContent>
-      </Card>
+      <TitledCard title="Partner Connections">
+        <DataTable
+          label="Central bank connections"
+          columns={tableColumns}
+          rows={list}
+          getRowId={(connection) => connection.id}
+          isLoading={connections.isLoading}
+          empty={connections.isError
+            ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
+            : (
+              <EmptyState
+                title="No connections yet"
+                text="Connections to partner central banks will appear here."
+              />
+            )}
+        />
+      </TitledCard>
       <NewConnectionDialog open={newOpen} onClose={() => setNewOpen(false)} />
     </>
   );

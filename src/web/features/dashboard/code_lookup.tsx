@@ -3,10 +3,10 @@ import { type FormEvent, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { useToast } from "../../lib/toast.ts";
 import { type LookupRecord, type LookupResult, type LookupType, useCodeLookup } from "./api.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 const LOOKUP_TYPES = [
   { value: "routing", label: "Routing Code" },
@@ -87,32 +87,30 @@ export function CodeLookup() {
   };
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Code Lookup</CardTitle>
-        <CardDescription>Find a routing code, a SWIFT/BIC code or an institution.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <form role="search" aria-label="Code lookup" noValidate onSubmit={submit} className="space-y-3">
-          <SelectField
-            label="Lookup type"
-            value={type}
-            onChange={(event) => setType(event.target.value as LookupType)}
-            options={LOOKUP_TYPES}
-          />
-          <TextField
-            label="Search value"
-            value={query}
-            autoComplete="off"
-            onChange={(event) => setQuery(event.target.value)}
-            placeholder={PLACEHOLDERS[type]}
-          />
-          <Button type="submit" className="w-full" disabled={lookup.isPending}>
-            {lookup.isPending ? "Searching…" : "Search"}
-          </Button>
-        </form>
-        {result && result.records.length > 0 && <LookupResults result={result} />}
-      </CardContent>
-    </Card>
+    <TitledCard
+      title="Code Lookup"
+      description="Find a routing code, a SWIFT/BIC code or an institution."
+      contentClassName="space-y-4"
+    >
+      <form role="search" aria-label="Code lookup" noValidate onSubmit={submit} className="space-y-3">
+        <SelectField
+          label="Lookup type"
+          value={type}
+          onChange={(event) => setType(event.target.value as LookupType)}
+          options={LOOKUP_TYPES}
+        />
+        <TextField
+          label="Search value"
+          value={query}
+          autoComplete="off"
+          onChange={(event) => setQuery(event.target.value)}
+          placeholder={PLACEHOLDERS[type]}
+        />
+        <Button type="submit" className="w-full" disabled={lookup.isPending}>
+          {lookup.isPending ? "Searching…" : "Search"}
+        </Button>
+      </form>
+      {result && result.records.length > 0 && <LookupResults result={result} />}
+    </TitledCard>
   );
 }

@@ -8,7 +8,7 @@ import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
@@ -37,7 +37,11 @@ const LINK_BUTTON =
 const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
 
 function monthLabel(month: string): string {
-  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", {
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 }
 
 function ActivityCharts() {
@@ -52,7 +56,9 @@ function ActivityCharts() {
       labelHeading: "Month",
       labels: data.registrationsPerMonth.map((bucket) => monthLabel(bucket.month)),
       series: [{ label: "Registrations", values: counts }],
-      summary: `Registrations per month over the last 12 months: ${total} in all, ${counts.at(-1)} this month.`,
+      summary: `Registrations per month over the last 12 months: ${total} in all, ${
+        counts.at(-1)
+      } this month.`,
     };
   }, [data]);
   const requests = useMemo(() => {
@@ -130,7 +136,9 @@ function StatCards() {
       <StatCard
         label="API Requests Today"
         value={count(data?.todayApiRequests)}
-        hint={data && trend ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime) : undefined}
+        hint={data && trend
+          ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime)
+          : undefined}
       />
     </div>
   );
@@ -205,44 +213,34 @@ function RecentRegistrations() {
 function QuickActions() {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Quick Actions</CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        <IfAllowed method="POST" path="/api/institutions">
-          <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
-            Register New Bank
-          </Button>
-        </IfAllowed>
-        <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
-        <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
-        <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>
-      </CardContent>
-    </Card>
+    <TitledCard title="Quick Actions" contentClassName="space-y-2">
+      <IfAllowed method="POST" path="/api/institutions">
+        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
+          Register New Bank
+        </Button>
+      </IfAllowed>
+      <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
+      <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
+      <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>
+    </TitledCard>
   );
 }
 
 function SystemAlerts() {
   const alerts = useDashboardAlerts();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>System Alerts</CardTitle>
-      </CardHeader>
-      <CardContent>
-        {alerts.isLoading && <Skeleton className="h-14 w-full" />}
-        {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
-        <ul className="space-y-2" data-testid="system-alerts">
-          {alerts.data?.alerts.map((alert) => (
-            <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
-              <p className="text-sm font-semibold">{alert.title}</p>
-              <p className="text-xs">{alert.text}</p>
-            </li>
-          ))}
-        </ul>
-      </CardContent>
-    </Card>
+    <TitledCard title="System Alerts">
+      {alerts.isLoading && <Skeleton className="h-14 w-full" />}
+      {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+      <ul className="space-y-2" data-testid="system-alerts">
+        {alerts.data?.alerts.map((alert) => (
+          <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
+            <p className="text-sm font-semibold">{alert.title}</p>
+            <p className="text-xs">{alert.text}</p>
+          </li>
+        ))}
+      </ul>
+    </TitledCard>
   );
 }
 

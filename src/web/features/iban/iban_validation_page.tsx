@@ -4,14 +4,7 @@ import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { inputClassName, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
@@ -44,7 +37,11 @@ const COLUMNS: ColumnDef<IbanConfig>[] = [
     meta: { cellClassName: "font-mono text-xs" },
     cell: ({ row }) => row.original.exampleIban ?? "",
   },
-  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
 ];
 
 function matchesFormat(config: IbanConfig, needle: string): boolean {
@@ -132,75 +129,72 @@ function IbanValidator({ configs }: { configs: IbanConfig[] }) {
     configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
 
   return (
-    <Card className="mb-6">
-      <CardHeader>
-        <CardTitle>IBAN Validator</CardTitle>
-        <CardDescription>
-          Checks the country format, length, check digits and national check digits.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-          <div className="flex-1">
-            <TextField
-              label="IBAN"
-              value={iban}
-              maxLength={MAX_IBAN_INPUT_LENGTH}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="GB29 NWBK 6016 1331 9268 19"
-              onChange={(event) => setIban(asciiUpperCase(event.target.value))}
-              className="font-mono"
-            />
-          </div>
-          <Button type="submit" disabled={blank || validate.isPending}>
-            {validate.isPending ? "Validating…" : "Validate"}
-          </Button>
-        </form>
-        {result && <ValidationResult result={result} countryName={countryName} />}
-      </CardContent>
-    </Card>
+    <TitledCard
+      title="IBAN Validator"
+      description="Checks the country format, length, check digits and national check digits."
+      className="mb-6"
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <TextField
+            label="IBAN"
+            value={iban}
+            maxLength={MAX_IBAN_INPUT_LENGTH}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="GB29 NWBK 6016 1331 9268 19"
+            onChange={(event) => setIban(asciiUpperCase(event.target.value))}
+            className="font-mono"
+          />
+        </div>
+        <Button type="submit" disabled={blank || validate.isPending}>
+          {validate.isPending ? "Validating…" : "Validate"}
+        </Button>
+      </form>
+      {result && <ValidationResult result={result} countryName={countryName} />}
+    </TitledCard>
   );
 }
 
-function CountryFormats({ configs, isLoading, isError }: { configs: IbanConfig[]; isLoading: boolean; isError: boolean }) {
+function CountryFormats(
+  { configs, isLoading, isError }: { configs: IbanConfig[]; isLoading: boolean; isError: boolean },
+) {
   const [formatSearch, setFormatSearch] = useState("");
   const visibleConfigs = useMemo(() => {
     const needle = formatSearch.trim().toLowerCase();
     return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
   }, [configs, formatSearch]);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Country Configurations</CardTitle>
-        <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <DataTable
-          label="IBAN country configurations"
-          columns={COLUMNS}
-          rows={visibleConfigs}
-          getRowId={(config) => config.id}
-          isLoading={isLoading}
-          pageSize={FORMATS_PAGE_SIZE}
-          toolbar={
-            <input
-              type="search"
-              aria-label="Search IBAN formats"
-              placeholder="Search by country code or name"
-              value={formatSearch}
-              onChange={(event) => setFormatSearch(event.target.value)}
-              className={`${inputClassName} sm:max-w-xs`}
+    <TitledCard title="Country Configurations" description="IBAN formats of the SWIFT IBAN Registry.">
+      <DataTable
+        label="IBAN country configurations"
+        columns={COLUMNS}
+        rows={visibleConfigs}
+        getRowId={(config) => config.id}
+        isLoading={isLoading}
+        pageSize={FORMATS_PAGE_SIZE}
+        toolbar={
+          <input
+            type="search"
+            aria-label="Search IBAN formats"
+            placeholder="Search by country code or name"
+            value={formatSearch}
+            onChange={(event) => setFormatSearch(event.target.value)}
+            className={`${inputClassName} sm:max-w-xs`}
+          />
+        }
+        empty={isError
+          ? (
+            <EmptyState
+              title="Country configurations could not be loaded"
+              text="Reload the page to try again."
             />
-          }
-          empty={isError
-            ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
-            : configs.length === 0
-            ? <EmptyState title="No country configurations" />
-            : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
-        />
-      </CardContent>
-    </Card>
+          )
+          : configs.length === 0
+          ? <EmptyState title="No country configurations" />
+          : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
+      />
+    </TitledCard>
   );
 }
 

@@ -8,7 +8,6 @@ import { Link, useParams } from "react-router";
 import { branchLabel } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -17,6 +16,7 @@ import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { StatusAction } from "./status_action.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { Institution } from "./types.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 interface Overview {
   institution: Institution;
@@ -111,14 +111,7 @@ const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
 ];
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
+  return <TitledCard title={title}>{children}</TitledCard>;
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -166,7 +159,9 @@ function Details({ institution }: { institution: Institution }) {
         <Fact label="Branches">{branchLabel(institution.numberOfBranches)}</Fact>
         <Fact label="SWIFT">
           {institution.swiftParticipant
-            ? `Participant${institution.swiftMembershipType ? ` (${titleCase(institution.swiftMembershipType)})` : ""}`
+            ? `Participant${
+              institution.swiftMembershipType ? ` (${titleCase(institution.swiftMembershipType)})` : ""
+            }`
             : "Not a participant"}
         </Fact>
         <Fact label="Registered">{formatDateTime(institution.createdAt)}</Fact>
@@ -195,7 +190,9 @@ function RegistryEntry({ entry }: { entry: Overview["nationalRegistryEntry"] }) 
   );
 }
 
-function History({ statusHistory, recentAuditEvents }: Pick<Overview, "statusHistory" | "recentAuditEvents">) {
+function History(
+  { statusHistory, recentAuditEvents }: Pick<Overview, "statusHistory" | "recentAuditEvents">,
+) {
   return (
     <>
       <Section title="Status History">
@@ -203,7 +200,9 @@ function History({ statusHistory, recentAuditEvents }: Pick<Overview, "statusHis
           {statusHistory.map((entry) => (
             <li key={`${entry.at}-${entry.to}`} className="text-sm">
               <p className="font-medium text-slate-900">
-                {entry.from ? `${titleCase(entry.from)} → ${titleCase(entry.to)}` : `Registered as ${entry.to}`}
+                {entry.from
+                  ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
+                  : `Registered as ${entry.to}`}
               </p>
               <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
               {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { useToast } from "../../lib/toast.ts";
@@ -243,41 +243,41 @@ function RequestCard({ expedition }: { expedition: Expedition }) {
   const [choice, setChoice] = useState(expedition.options[0].value);
   const [justification, setJustification] = useState("");
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Request Expedition</CardTitle>
-        <CardDescription>
+    <TitledCard
+      title="Request Expedition"
+      description={
+        <>
           Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner}{" "}
           to prioritise this partnership.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <SelectField
-          label={expedition.selectLabel}
-          options={expedition.options}
-          value={choice}
-          onChange={(event) => setChoice(event.target.value)}
-        />
-        <TextAreaField
-          label="Justification"
-          rows={4}
-          maxLength={2000}
-          placeholder="Why this partnership needs priority handling"
-          value={justification}
-          onChange={(event) => setJustification(event.target.value)}
-        />
-        <Button
-          onClick={() =>
-            toast({
-              title: "Expedition Request Initiated",
-              description: `Priority escalation submitted for ${expedition.partner} partnership`,
-            })}
-        >
-          {expedition.actionLabel}
-        </Button>
-        <Timelines id={expedition.id} />
-      </CardContent>
-    </Card>
+        </>
+      }
+      contentClassName="space-y-4"
+    >
+      <SelectField
+        label={expedition.selectLabel}
+        options={expedition.options}
+        value={choice}
+        onChange={(event) => setChoice(event.target.value)}
+      />
+      <TextAreaField
+        label="Justification"
+        rows={4}
+        maxLength={2000}
+        placeholder="Why this partnership needs priority handling"
+        value={justification}
+        onChange={(event) => setJustification(event.target.value)}
+      />
+      <Button
+        onClick={() =>
+          toast({
+            title: "Expedition Request Initiated",
+            description: `Priority escalation submitted for ${expedition.partner} partnership`,
+          })}
+      >
+        {expedition.actionLabel}
+      </Button>
+      <Timelines id={expedition.id} />
+    </TitledCard>
   );
 }
 

@@ -7,14 +7,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -38,7 +31,13 @@ import {
   isCalendarDay,
   localToday,
 } from "./date_range_calendar.tsx";
-import { type ReportList, type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./api.ts";
+import {
+  type ReportList,
+  type ReportRecord,
+  useDownloadReport,
+  useGenerateReport,
+  useReports,
+} from "./api.ts";
 import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { useAuth } from "../../lib/auth.ts";
 
@@ -108,7 +107,12 @@ function reportColumns(download: (report: ReportRecord) => void): ColumnDef<Repo
       cell: ({ row }) => `${formatDay(row.original.from)} – ${formatDay(row.original.to)}`,
     },
     { id: "format", header: "Format", accessorFn: (report) => REPORT_FORMAT_LABELS[report.format] },
-    { id: "rows", header: "Rows", accessorFn: (report) => report.rowCount ?? -1, cell: ({ row }) => row.original.rowCount ?? "—" },
+    {
+      id: "rows",
+      header: "Rows",
+      accessorFn: (report) => report.rowCount ?? -1,
+      cell: ({ row }) => row.original.rowCount ?? "—",
+    },
     {
       id: "size",
       header: "Size",
@@ -156,7 +160,12 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
       getRowId={(report) => report.id}
       isLoading={isLoading}
       loadingRows={LOADING_ROWS}
-      empty={<EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />}
+      empty={
+        <EmptyState
+          title="No reports generated yet"
+          text="Generated reports will appear here for download."
+        />
+      }
     />
   );
 }
@@ -185,28 +194,22 @@ function Counters({ counters, loading }: { counters: ReportList["counters"] | un
 
 function ComplianceSchedule() {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Compliance Schedule</CardTitle>
-        <CardDescription>Regulatory filings this year</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <ul className="space-y-3">
-          {COMPLIANCE_SCHEDULE.map((item) => (
-            <li
-              key={item.name}
-              className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
-            >
-              <div>
-                <p className="text-sm font-medium text-slate-900">{item.name}</p>
-                <p className="text-xs text-slate-600">{item.due}</p>
-              </div>
-              <ScheduleBadge status={item.status} />
-            </li>
-          ))}
-        </ul>
-      </CardContent>
-    </Card>
+    <TitledCard title="Compliance Schedule" description="Regulatory filings this year">
+      <ul className="space-y-3">
+        {COMPLIANCE_SCHEDULE.map((item) => (
+          <li
+            key={item.name}
+            className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
+          >
+            <div>
+              <p className="text-sm font-medium text-slate-900">{item.name}</p>
+              <p className="text-xs text-slate-600">{item.due}</p>
+            </div>
+            <ScheduleBadge status={item.status} />
+          </li>
+        ))}
+      </ul>
+    </TitledCard>
   );
 }
 
@@ -219,17 +222,12 @@ function useTypeOptions() {
   });
 }
 
-function GenerateReport() {
-  const typeOptions = useTypeOptions();
-  const { toast } = useToast();
-  const generate = useGenerateReport();
-  const [type, setType] = useState("");
-  const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
+/** The report's days, this month so far at first; a typed boundary past the other one moves both. */
+function useDayRange() {
   const [range, setRange] = useState<DayRange>(() => {
     const today = localToday();
     return { from: firstOfMonth(today), to: today };
   });
-
   const setBoundary = (field: "from" | "to", day: string) => {
     if (!isCalendarDay(day)) return;
     setRange((current) => {
@@ -237,6 +235,16 @@ function GenerateReport() {
       return next.from <= next.to ? next : { from: day, to: day };
     });
   };
+  return { range, setRange, setBoundary };
+}
+
+function GenerateReport() {
+  const typeOptions = useTypeOptions();
+  const { toast } = useToast();
+  const generate = useGenerateReport();
+  const [type, setType] = useState("");
+  const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
+  const { range, setRange, setBoundary } = useDayRange();
 
   const onGenerate = () => {
     if (!isReportType(type)) {
@@ -256,35 +264,44 @@ function GenerateReport() {
   };
 
   return (
-    <Card className="lg:col-span-2">
-      <CardHeader>
-        <CardTitle>Generate Report</CardTitle>
-        <CardDescription>Dates are whole UTC days; both ends are included.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Report Type"
-            placeholder="Select report type"
-            options={typeOptions}
-            value={type}
-            onChange={(event) => setType(event.target.value)}
-          />
-          <SelectField
-            label="Export Format"
-            options={FORMAT_OPTIONS}
-            value={format}
-            onChange={(event) => isReportFormat(event.target.value) && setFormat(event.target.value)}
-          />
-          <TextField label="From" type="date" value={range.from} onChange={(event) => setBoundary("from", event.target.value)} />
-          <TextField label="To" type="date" value={range.to} onChange={(event) => setBoundary("to", event.target.value)} />
-        </div>
-        <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
-        <Button onClick={onGenerate} disabled={generate.isPending}>
-          {generate.isPending ? "Generating…" : "Generate Report"}
-        </Button>
-      </CardContent>
-    </Card>
+    <TitledCard
+      title="Generate Report"
+      description="Dates are whole UTC days; both ends are included."
+      className="lg:col-span-2"
+      contentClassName="space-y-4"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Report Type"
+          placeholder="Select report type"
+          options={typeOptions}
+          value={type}
+          onChange={(event) => setType(event.target.value)}
+        />
+        <SelectField
+          label="Export Format"
+          options={FORMAT_OPTIONS}
+          value={format}
+          onChange={(event) => isReportFormat(event.target.value) && setFormat(event.target.value)}
+        />
+        <TextField
+          label="From"
+          type="date"
+          value={range.from}
+          onChange={(event) => setBoundary("from", event.target.value)}
+        />
+        <TextField
+          label="To"
+          type="date"
+          value={range.to}
+          onChange={(event) => setBoundary("to", event.target.value)}
+        />
+      </div>
+      <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
+      <Button onClick={onGenerate} disabled={generate.isPending}>
+        {generate.isPending ? "Generating…" : "Generate Report"}
+      </Button>
+    </TitledCard>
   );
 }
 
@@ -302,17 +319,14 @@ export default function ReportsPage() {
         <GenerateReport />
         <ComplianceSchedule />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Recent Reports</CardTitle>
-          <CardDescription>Every generated report is kept and can be downloaded again.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {reports.isError
-            ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
-            : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="Recent Reports"
+        description="Every generated report is kept and can be downloaded again."
+      >
+        {reports.isError
+          ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
+          : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
+      </TitledCard>
     </>
   );
 }

@@ -1,7 +1,6 @@
 /** The six tabs of the settings screen; each edits its fields of the draft. */
 import type { ReactNode } from "react";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { ReplicationDetails } from "../../components/layout/replication_status.tsx";
@@ -16,6 +15,7 @@ import {
   SMTP_PORT,
   type StoredSettings,
 } from "./settings_store.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 const COUNTRY_OPTIONS = [
   { value: "US", label: "United States (US)" },
@@ -77,13 +77,7 @@ function Section(
   { title, description, children }: { title: string; description: string; children: ReactNode },
 ) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">{children}</CardContent>
-    </Card>
+    <TitledCard title={title} description={description} contentClassName="space-y-4">{children}</TitledCard>
   );
 }
 
@@ -146,10 +140,34 @@ export function GeneralSection({ draft, set }: SectionProps) {
         onChange={(e) => set("systemDescription", e.target.value)}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <ChoiceSetting label="Country" field="countryCode" options={COUNTRY_OPTIONS} value={draft.countryCode} set={set} />
-        <ChoiceSetting label="Currency" field="currency" options={CURRENCY_OPTIONS} value={draft.currency} set={set} />
-        <ChoiceSetting label="Timezone" field="timezone" options={TIMEZONE_OPTIONS} value={draft.timezone} set={set} />
-        <ChoiceSetting label="Language" field="language" options={LANGUAGE_OPTIONS} value={draft.language} set={set} />
+        <ChoiceSetting
+          label="Country"
+          field="countryCode"
+          options={COUNTRY_OPTIONS}
+          value={draft.countryCode}
+          set={set}
+        />
+        <ChoiceSetting
+          label="Currency"
+          field="currency"
+          options={CURRENCY_OPTIONS}
+          value={draft.currency}
+          set={set}
+        />
+        <ChoiceSetting
+          label="Timezone"
+          field="timezone"
+          options={TIMEZONE_OPTIONS}
+          value={draft.timezone}
+          set={set}
+        />
+        <ChoiceSetting
+          label="Language"
+          field="language"
+          options={LANGUAGE_OPTIONS}
+          value={draft.language}
+          set={set}
+        />
       </div>
     </Section>
   );
@@ -160,7 +178,12 @@ export function SecuritySection(props: SectionProps) {
   return (
     <Section title="Security Settings" description="Sign-in and audit policies.">
       <div className="grid gap-4 sm:grid-cols-2">
-        <NumberSetting {...props} label="Session Timeout (minutes)" field="sessionTimeout" range={SESSION_TIMEOUT_MINUTES} />
+        <NumberSetting
+          {...props}
+          label="Session Timeout (minutes)"
+          field="sessionTimeout"
+          range={SESSION_TIMEOUT_MINUTES}
+        />
         <ChoiceSetting
           label="Password Policy"
           field="passwordPolicy"
@@ -180,7 +203,9 @@ export function SecuritySection(props: SectionProps) {
   );
 }
 
-function SmtpFields(props: SectionProps & { smtpPassword: string; setSmtpPassword: (password: string) => void }) {
+function SmtpFields(
+  props: SectionProps & { smtpPassword: string; setSmtpPassword: (password: string) => void },
+) {
   const { draft, set, smtpPassword, setSmtpPassword } = props;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
