@@ -17,33 +17,36 @@ import {
 } from "./settings_store.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
 
-const COUNTRY_OPTIONS = [
-  { value: "US", label: "United States (US)" },
-  { value: "GB", label: "United Kingdom (GB)" },
-  { value: "CA", label: "Canada (CA)" },
-  { value: "AU", label: "Australia (AU)" },
-  { value: "DE", label: "Germany (DE)" },
-];
-const CURRENCY_OPTIONS = [
-  { value: "USD", label: "US Dollar (USD)" },
-  { value: "EUR", label: "Euro (EUR)" },
-  { value: "GBP", label: "British Pound (GBP)" },
-  { value: "CAD", label: "Canadian Dollar (CAD)" },
-  { value: "AUD", label: "Australian Dollar (AUD)" },
-];
-const TIMEZONE_OPTIONS = [
-  { value: "UTC", label: "UTC (Coordinated Universal Time)" },
-  { value: "EST", label: "EST (Eastern Standard Time)" },
-  { value: "PST", label: "PST (Pacific Standard Time)" },
-  { value: "GMT", label: "GMT (Greenwich Mean Time)" },
-  { value: "CET", label: "CET (Central European Time)" },
-];
-const LANGUAGE_OPTIONS = [
-  { value: "en", label: "English" },
-  { value: "es", label: "Spanish" },
-  { value: "fr", label: "French" },
-  { value: "de", label: "German" },
-];
+/** Select options from value → label, in the order written. */
+const choices = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+
+const COUNTRY_OPTIONS = choices({
+  US: "United States (US)",
+  GB: "United Kingdom (GB)",
+  CA: "Canada (CA)",
+  AU: "Australia (AU)",
+  DE: "Germany (DE)",
+});
+const CURRENCY_OPTIONS = choices({
+  USD: "US Dollar (USD)",
+  EUR: "Euro (EUR)",
+  GBP: "British Pound (GBP)",
+  CAD: "Canadian Dollar (CAD)",
+  AUD: "Australian Dollar (AUD)",
+});
+const TIMEZONE_OPTIONS = choices({
+  UTC: "UTC (Coordinated Universal Time)",
+  EST: "EST (Eastern Standard Time)",
+  PST: "PST (Pacific Standard Time)",
+  GMT: "GMT (Greenwich Mean Time)",
+  CET: "CET (Central European Time)",
+});
+const LANGUAGE_OPTIONS = choices({
+  en: "English",
+  es: "Spanish",
+  fr: "French",
+  de: "German",
+});
 const POLICY_LABELS: Record<typeof PASSWORD_POLICIES[number], string> = {
   basic: "Basic",
   strong: "Strong",
