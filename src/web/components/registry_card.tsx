@@ -68,7 +68,6 @@ export function RegistryCard<T extends { id: string }>(
           label={label}
           columns={columns}
           rows={rows}
-          getRowId={(row) => row.id}
           isLoading={isLoading}
           filters={filters}
           empty={isError

@@ -66,7 +66,8 @@ export interface DataTableProps<T> {
   label: string;
   columns: ColumnDef<T, any>[];
   rows: readonly T[];
-  getRowId: (row: T) => string;
+  /** The row's key; its `id` unless given. */
+  getRowId?: (row: T) => string;
   isLoading: boolean;
   /** Shown instead of the rows when there are none (the screen's empty states). */
   empty?: ReactNode;
@@ -238,9 +239,11 @@ function Pager({ offset, pageSize, total, isFetching, goTo }: {
   );
 }
 
+const rowId = (row: unknown) => String((row as { id: unknown }).id);
+
 /** TanStack's table, sorted, filtered and paged here in client mode and by the server in server mode. */
 function useTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, getRowId, server } = props;
+  const { columns, rows, getRowId = rowId, server } = props;
   const [clientSorting, setClientSorting] = useState<SortingState>(props.initialSorting ?? []);
   const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>([]);
   const [pagination, setPagination] = useState<PaginationState>({

@@ -212,7 +212,6 @@ export function KeysTab() {
           label="API keys"
           columns={columns}
           rows={list}
-          getRowId={(apiKey) => apiKey.id}
           isLoading={keys.isLoading}
           loadingRows={LOADING_ROWS}
           empty={keys.isError

@@ -182,7 +182,6 @@ export function LogsTab() {
           label="Recent API requests"
           columns={columns}
           rows={entries}
-          getRowId={(entry) => entry.id}
           isLoading={logs.isLoading}
           loadingRows={LOADING_ROWS}
           empty={logs.isError

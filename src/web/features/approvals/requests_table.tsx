@@ -52,7 +52,6 @@ export function RequestsTable({ query, label, emptyText, filters }: {
         label={label}
         columns={columns}
         rows={page.data?.items ?? []}
-        getRowId={(request) => request.id}
         isLoading={page.isLoading}
         filters={filters}
         empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}

@@ -203,7 +203,6 @@ export default function AuditTrailPage() {
         label="Audit events"
         columns={auditColumns(open, setOpen)}
         rows={data?.items ?? []}
-        getRowId={(event) => event.id}
         isLoading={isLoading}
         empty={<EmptyState title="No events" text="No event matches these filters." />}
         server={paging(data?.total ?? 0, isFetching)}

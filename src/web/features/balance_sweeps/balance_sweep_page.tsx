@@ -126,7 +126,6 @@ function AccountsTable({ accounts, isLoading }: { accounts: readonly LedgerAccou
       label="Ledger and liquid accounts"
       columns={columns}
       rows={accounts}
-      getRowId={(account) => account.id}
       isLoading={isLoading}
       filters={ACCOUNT_FILTERS}
       empty={accounts.length === 0
@@ -216,7 +215,6 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
       label="Recent balance sweeps"
       columns={SWEEP_COLUMNS}
       rows={sweeps}
-      getRowId={(sweep) => sweep.id}
       isLoading={isLoading}
       empty={<EmptyState title="No sweeps yet" text="Manual and automatic sweeps will appear here." />}
     />

@@ -60,7 +60,6 @@ export function ExistingCardsTable() {
       label="Existing cards"
       columns={COLUMNS}
       rows={data ?? []}
-      getRowId={(card) => card.id}
       isLoading={isLoading}
       empty={isError
         ? <EmptyState title="The cards could not be loaded" text="Reload the page to try again." />

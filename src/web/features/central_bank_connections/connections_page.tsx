@@ -167,7 +167,6 @@ export default function ConnectionsPage() {
           label="Central bank connections"
           columns={tableColumns}
           rows={list}
-          getRowId={(connection) => connection.id}
           isLoading={connections.isLoading}
           empty={connections.isError
             ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />

@@ -170,7 +170,6 @@ function CountryFormats(
         label="IBAN country configurations"
         columns={COLUMNS}
         rows={visibleConfigs}
-        getRowId={(config) => config.id}
         isLoading={isLoading}
         pageSize={FORMATS_PAGE_SIZE}
         toolbar={

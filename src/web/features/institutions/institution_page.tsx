@@ -138,7 +138,6 @@ function ListSection<T extends { id: string }>({ title, label, columns, rows, em
         label={label}
         columns={columns}
         rows={rows}
-        getRowId={(row) => row.id}
         isLoading={false}
         empty={<EmptyState title={emptyTitle} text={emptyText} />}
       />

@@ -164,7 +164,6 @@ export default function InstitutionsPage() {
             label="Financial institutions"
             columns={COLUMNS}
             rows={page.data?.items ?? []}
-            getRowId={(institution) => institution.id}
             isLoading={page.isLoading}
             filters={FILTERS}
             toolbar={<SearchForm text={text} setText={setText} onSubmit={submitSearch} />}

@@ -157,7 +157,6 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
       label="Recent reports"
       columns={columns}
       rows={items}
-      getRowId={(report) => report.id}
       isLoading={isLoading}
       loadingRows={LOADING_ROWS}
       empty={

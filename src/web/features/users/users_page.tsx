@@ -346,7 +346,6 @@ export default function UsersPage() {
         label="Users"
         columns={columns}
         rows={users}
-        getRowId={(user) => user.id}
         isLoading={isLoading}
         filters={FILTERS}
         empty={users.length === 0
