@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
@@ -31,6 +31,7 @@ import {
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
+import { statusColumn } from "../../components/status_column.tsx";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
@@ -83,12 +84,7 @@ function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAcc
         account,
       ) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
     },
-    {
-      accessorKey: "accountStatus",
-      header: "Status",
-      filterFn: "equals",
-      cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
-    },
+    statusColumn("accountStatus", true),
     {
       id: "lastSweepDate",
       header: "Last Sweep",

@@ -5,7 +5,6 @@
  */
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
@@ -25,6 +24,7 @@ import {
 } from "./types.ts";
 import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
 function formatLimit(amount: string, currency: string): string {
@@ -94,11 +94,7 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       meta: { cellClassName: "max-w-56 break-all font-mono text-xs" },
       cell: ({ row }) => row.original.apiEndpoint ?? "—",
     },
-    {
-      accessorKey: "connectionStatus",
-      header: "Status",
-      cell: ({ row }) => <StatusBadge status={row.original.connectionStatus} />,
-    },
+    statusColumn("connectionStatus"),
     {
       id: "lastConnectedAt",
       header: "Last Connected",

@@ -2,7 +2,7 @@
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
@@ -12,6 +12,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { useToast } from "../../lib/toast.ts";
 import { type IbanConfig, type IbanValidationResult } from "./types.ts";
 import { useIbanConfigs, useValidateIban } from "./api.ts";
+import { statusColumn } from "../../components/status_column.tsx";
 
 /** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
 const FORMATS_PAGE_SIZE = 100;
@@ -37,11 +38,7 @@ const COLUMNS: ColumnDef<IbanConfig>[] = [
     meta: { cellClassName: "font-mono text-xs" },
     cell: ({ row }) => row.original.exampleIban ?? "",
   },
-  {
-    accessorKey: "status",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status"),
 ];
 
 function matchesFormat(config: IbanConfig, needle: string): boolean {

@@ -17,6 +17,7 @@ import { StatusAction } from "./status_action.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { Institution } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 interface Overview {
   institution: Institution;
@@ -53,11 +54,7 @@ type Row<K extends keyof Overview> = Overview[K] extends readonly (infer T)[] ? 
 const CODE_COLUMNS: ColumnDef<Row<"routingCodes">>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono" } },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
-  {
-    accessorKey: "status",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status"),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
 ];
 
@@ -68,11 +65,7 @@ const BIC_COLUMNS: ColumnDef<Row<"bicCodes">>[] = [
     header: "Membership",
     accessorFn: (bic) => (bic.membershipType ? titleCase(bic.membershipType) : "Standard"),
   },
-  {
-    accessorKey: "status",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status"),
   {
     id: "validUntil",
     header: "Valid Until",
@@ -103,11 +96,7 @@ const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
       return minor.ok ? formatCurrencyEnUs(minor.value, row.original.currency) : row.original.currentBalance;
     },
   },
-  {
-    accessorKey: "accountStatus",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
-  },
+  statusColumn("accountStatus"),
 ];
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -6,7 +6,6 @@ import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
 import { branchLabel, INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
@@ -22,6 +21,7 @@ import { PAGE_SIZE, useInstitutionPage, useRefetchInstitutionPage } from "./api.
 import type { Institution } from "./types.ts";
 import { useServerPaging } from "../../lib/server_paging.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 const FILTERS: FilterDef[] = [
   {
@@ -56,7 +56,7 @@ const COLUMNS: ColumnDef<Institution>[] = [
     cell: ({ row }) => row.original.registrationNumber,
     meta: { cellClassName: "font-mono text-xs" },
   },
-  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  statusColumn("status"),
   {
     id: "contact",
     header: "Contact",

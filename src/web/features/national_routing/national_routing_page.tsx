@@ -1,7 +1,6 @@
 /** Spec 2.8: the Register Institution dialog, three integration cards and the registry table. */
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { StatCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
@@ -18,6 +17,7 @@ import {
 import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { RegistryCard } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -54,12 +54,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
       header: "Protocol",
       accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
     },
-    {
-      accessorKey: "participantStatus",
-      header: "Status",
-      filterFn: "equals",
-      cell: ({ row }) => <StatusBadge status={row.original.participantStatus} />,
-    },
+    statusColumn("participantStatus", true),
     {
       id: "actions",
       header: "Actions",

@@ -2,7 +2,6 @@
 import { useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -12,6 +11,7 @@ import { useRoutingCodes } from "./api.ts";
 import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },
@@ -28,12 +28,7 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
     ),
   },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
-  {
-    accessorKey: "status",
-    header: "Status",
-    filterFn: "equals",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status", true),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
   {
     accessorKey: "description",

@@ -1,7 +1,6 @@
 /** Spec 2.6: counters, a searchable table of BICs, and the "Register BIC Code" dialog. */
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -11,6 +10,7 @@ import { useSwiftCodes } from "./api.ts";
 import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 const FULL_MEMBERSHIP = "full";
 
@@ -36,12 +36,7 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
     accessorFn: (code) => (code.membershipType ? titleCase(code.membershipType) : "Standard"),
     filterFn: "equals",
   },
-  {
-    accessorKey: "status",
-    header: "Status",
-    filterFn: "equals",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status", true),
   {
     id: "validUntil",
     header: "Valid Until",
