@@ -3,6 +3,7 @@
  * 24 hours. The server aggregates (GET /api/api-logs/charts); Chart.js, loaded only here, draws.
  */
 import { useMemo } from "react";
+import type { ChartProps, ChartSeries } from "../../components/charts/chart.tsx";
 import { ChartCard } from "../../components/charts/chart_card.tsx";
 import { useApiLogCharts } from "./api.ts";
 
@@ -27,37 +28,26 @@ export function TrafficCharts() {
   const empty = data?.keys.length === 0
     ? <p className="text-sm text-slate-600">No requests in the last 24 hours.</p>
     : undefined;
+  /** An hourly line chart of the loaded data, or null while it loads. */
+  const hourly = (series: ChartSeries[], summary: string, format?: (value: number) => string): ChartProps | null =>
+    data ? { kind: "line", labelHeading: "Hour (UTC)", labels, series, summary, format } : null;
   return (
     <div className="mb-6 grid grid-cols-1 gap-6 xl:grid-cols-2">
       <ChartCard
         title="Requests per Hour by Key"
         failed={charts.isError}
         empty={empty}
-        chart={data
-          ? {
-            kind: "line",
-            labelHeading: "Hour (UTC)",
-            labels,
-            series: requestSeries,
-            summary: `API requests per hour by key over the last 24 hours: ${total} in all.`,
-          }
-          : null}
+        chart={hourly(requestSeries, `API requests per hour by key over the last 24 hours: ${total} in all.`)}
       />
       <ChartCard
         title="Error Rate per Hour by Key"
         failed={charts.isError}
         empty={empty}
-        chart={data
-          ? {
-            kind: "line",
-            labelHeading: "Hour (UTC)",
-            labels,
-            series: errorSeries,
-            format: percent,
-            summary:
-              `Share of requests answered 4xx or 5xx per hour by key over the last 24 hours: ${errors} of ${total} in all.`,
-          }
-          : null}
+        chart={hourly(
+          errorSeries,
+          `Share of requests answered 4xx or 5xx per hour by key over the last 24 hours: ${errors} of ${total} in all.`,
+          percent,
+        )}
       />
     </div>
   );
