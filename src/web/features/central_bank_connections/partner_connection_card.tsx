@@ -1,7 +1,7 @@
 /**
  * The pre-configured partner of spec 2.9: offered while no connection's partner name contains the
  * association's name. Everything it creates comes from the server's partner configuration; the
- * user confirms first (issue 23), since it opens a settlement link to another central bank.
+ * user confirms first, since it opens a settlement link to another central bank.
  */
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
