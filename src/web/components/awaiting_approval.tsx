@@ -1,46 +1,18 @@
 /**
- * What waits for a second person on a screen (issue 20): the pending four-eyes requests of the
+ * What waits for a second person on a screen: the pending four-eyes requests of the
  * screen's kinds, so a requested movement is shown as requested, never as done nor as gone.
  */
-import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { APPROVAL_KIND_LABELS, type ApprovalKind } from "../../domain/approval.ts";
-import { type ApprovalRequest, APPROVALS_KEY } from "../lib/approval.ts";
+import { usePendingOfKinds } from "../features/approvals/api.ts";
 import { formatCurrency, formatDateTime } from "../lib/format.ts";
-
-/** Requests listed per kind; the heading counts them all. */
-const SHOWN_PER_KIND = 5;
-const REFRESH_MS = 30_000;
-
-interface PendingOfKind {
-  items: ApprovalRequest[];
-  total: number;
-}
-
-async function pendingOfKind(kind: ApprovalKind): Promise<PendingOfKind> {
-  const res = await fetch(`${APPROVALS_KEY}?status=pending&kind=${kind}&limit=${SHOWN_PER_KIND}`, {
-    credentials: "include",
-  });
-  if (!res.ok) {
-    await res.body?.cancel();
-    return { items: [], total: 0 };
-  }
-  return { items: await res.json(), total: Number(res.headers.get("x-total-count") ?? 0) };
-}
 
 export function AwaitingApproval({ kinds, className = "mb-6" }: {
   kinds: readonly ApprovalKind[];
   /** Spacing from the screen's layout. */
   className?: string;
 }) {
-  const results = useQueries({
-    queries: kinds.map((kind) => ({
-      // Under APPROVALS_KEY, so a new request (useOnPendingApproval) refreshes it at once.
-      queryKey: [`${APPROVALS_KEY}?status=pending&kind=${kind}`],
-      queryFn: () => pendingOfKind(kind),
-      refetchInterval: REFRESH_MS,
-    })),
-  });
+  const results = usePendingOfKinds(kinds);
   const items = results.flatMap((result) => result.data?.items ?? [])
     .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt));
   const total = results.reduce((sum, result) => sum + (result.data?.total ?? 0), 0);

@@ -1,13 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInstitutionOptions } from "../features/institutions/api.ts";
 import { SelectField } from "./ui/form.tsx";
-
-interface InstitutionOption {
-  id: string;
-  name: string;
-}
-
-/** The API's page-size limit: the select offers every institution up to it. */
-const INSTITUTION_OPTIONS_KEY = "/api/institutions?limit=500";
 
 /** The institution picker of the dialogs that attach a code to an institution. */
 export function InstitutionSelectField({ open, value, onChange }: {
@@ -15,13 +7,7 @@ export function InstitutionSelectField({ open, value, onChange }: {
   value: string;
   onChange: (institutionId: string) => void;
 }) {
-  const institutions = useQuery<InstitutionOption[]>({
-    queryKey: [INSTITUTION_OPTIONS_KEY],
-    enabled: open,
-    // Institutions registered elsewhere since the last opening must be offered too.
-    refetchOnMount: "always",
-    staleTime: 0,
-  });
+  const institutions = useInstitutionOptions(open);
   return (
     <SelectField
       label="Institution"

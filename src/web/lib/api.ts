@@ -3,6 +3,7 @@
  * "{status}: {body text or status text}", queries cached by key, never retried or refetched.
  */
 import { QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
+import type { SortingState } from "@tanstack/react-table";
 import { showToast } from "./toast.ts";
 import { isUnauthorizedError, redirectToLogin } from "./unauthorized.ts";
 
@@ -29,6 +30,11 @@ async function throwIfResNotOk(res: Response): Promise<void> {
   throw new ApiError(res.status, text, `${res.status}: ${text}`);
 }
 
+/** A GET answered as it comes: the caller reads its status and headers itself (badges, the sign-in check). */
+export function apiFetch(url: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, { credentials: "include", signal });
+}
+
 export async function apiRequest(
   method: string,
   url: string,
@@ -51,11 +57,30 @@ export async function apiJson<T>(method: string, url: string, data?: unknown): P
   return res.status === 204 ? (undefined as T) : (await res.json()) as T;
 }
 
+/** One page of a list the server pages, with the total it counted (X-Total-Count). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export async function apiPage<T>(url: string): Promise<Page<T>> {
+  const res = await apiRequest("GET", url);
+  const items = (await res.json()) as T[];
+  return { items, total: Number(res.headers.get("X-Total-Count") ?? items.length) };
+}
+
+/** A table's sorting as a list's query: its first column is the sort key. */
+export function setSortParams(params: URLSearchParams, sorting: SortingState): void {
+  if (!sorting[0]) return;
+  params.set("sort", sorting[0].id);
+  params.set("order", sorting[0].desc ? "desc" : "asc");
+}
+
 type UnauthorizedBehavior = "returnNull" | "throw";
 
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
   return async ({ queryKey }) => {
-    const res = await fetch(queryKey[0] as string, { credentials: "include" });
+    const res = await apiFetch(queryKey[0] as string);
     if (options.on401 === "returnNull" && res.status === 401) return null as T;
     await throwIfResNotOk(res);
     return (await res.json()) as T;

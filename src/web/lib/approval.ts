@@ -1,9 +1,10 @@
 /**
- * Four-eyes answers (issue 20): an action above its approval threshold answers 202 with a pending
+ * Four-eyes answers: an action above its approval threshold answers 202 with a pending
  * request instead of its result. Screens show that it waits for a second person, never that it happened.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ApprovalKind, ApprovalStatus } from "../../domain/approval.ts";
+import { apiFetch } from "./api.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
 export const APPROVALS_KEY = "/api/approvals";
@@ -68,7 +69,7 @@ export function usePendingApprovalCount(): number {
   const { data } = useQuery<number>({
     queryKey: [PENDING_APPROVALS_KEY],
     queryFn: async () => {
-      const res = await fetch(PENDING_APPROVALS_KEY, { credentials: "include" });
+      const res = await apiFetch(PENDING_APPROVALS_KEY);
       if (!res.ok) return 0;
       await res.body?.cancel();
       return Number(res.headers.get("x-total-count") ?? 0);

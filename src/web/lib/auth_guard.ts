@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router";
+import { apiFetch, AUTH_USER_KEY } from "./api.ts";
 import { showToast } from "./toast.ts";
 import { redirectToLogin } from "./unauthorized.ts";
 
@@ -15,7 +16,7 @@ export function useAuthGuard(): void {
   useEffect(() => {
     if (UNGUARDED_PATHS.has(pathname)) return;
     const controller = new AbortController();
-    fetch("/api/auth/user", { credentials: "include", signal: controller.signal })
+    apiFetch(AUTH_USER_KEY, controller.signal)
       .then(async (res) => {
         // Read to the end: a response left unread stays open in the browser for as long as the page lives.
         await res.body?.cancel();

@@ -5,7 +5,7 @@
  * zod/mini, whose functions tree-shake, so a screen with a small form stays small.
  */
 import { type core, email, maxLength, minLength, pipe, safeParse, string, trim, type ZodMiniType } from "zod/mini";
-import { ApiError } from "./api.ts";
+import type { FieldErrors } from "./form_input.ts";
 
 export const REQUIRED = "Required";
 export const INVALID_EMAIL = "Enter a valid e-mail address";
@@ -14,7 +14,7 @@ export const requiredText = (max: number) => string().check(trim(), minLength(1,
 export const requiredEmail = (max: number) =>
   pipe(requiredText(max), email(INVALID_EMAIL));
 
-export type FieldErrors = Record<string, string>;
+export type { FieldErrors };
 
 /** The first message per field of a failed parse, keyed by the field's top-level name. */
 export function fieldErrors(error: core.$ZodError): FieldErrors {
@@ -30,15 +30,4 @@ export function fieldErrors(error: core.$ZodError): FieldErrors {
 export function checkValue(rule: ZodMiniType, value: unknown): string | undefined {
   const result = safeParse(rule, value);
   return result.success ? undefined : result.error.issues[0]?.message;
-}
-
-/** A 400 from the server names fields; show them next to the inputs as well as in the toast. */
-export function serverFieldErrors(error: unknown): FieldErrors {
-  if (!(error instanceof ApiError) || error.status === 401) return {};
-  try {
-    const fields = JSON.parse(error.bodyText)?.fields;
-    return fields && typeof fields === "object" ? fields : {};
-  } catch {
-    return {};
-  }
 }

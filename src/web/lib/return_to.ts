@@ -1,5 +1,5 @@
 /**
- * After signing in, back to the page first asked for (issue 23). The sign-in page is the server's
+ * After signing in, back to the page first asked for. The sign-in page is the server's
  * and always lands on "/", so the browser remembers the path for this tab (sessionStorage) when it
  * sends the user to sign in, and the signed-in app goes there once.
  */

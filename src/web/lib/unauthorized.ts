@@ -16,7 +16,7 @@ export function redirectToLogin(toast: (input: ToastInput) => void): void {
   });
   rememberReturnPath(currentPath());
   setTimeout(() => {
-    window.location.href = "/api/login";
+    globalThis.location.href = "/api/login";
   }, UNAUTHORIZED_REDIRECT_DELAY_MS);
 }
 

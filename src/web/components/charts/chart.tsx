@@ -16,7 +16,7 @@ import {
   PointElement,
   Tooltip,
 } from "chart.js";
-import { useEffect, useId, useRef } from "react";
+import { type RefObject, useEffect, useId, useRef } from "react";
 
 Chart.register(
   BarController,
@@ -50,11 +50,12 @@ export interface ChartProps {
   format?: (value: number) => string;
 }
 
-export default function ChartView({ kind, summary, labels, series, labelHeading, format }: ChartProps) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const tableId = useId();
-  const show = format ?? ((value: number) => value.toLocaleString("en-US"));
-
+/** Draws the chart on the canvas and redraws it when the figures change. */
+function useChart(
+  canvas: RefObject<HTMLCanvasElement | null>,
+  { kind, labels, series }: Pick<ChartProps, "kind" | "labels" | "series">,
+  show: (value: number) => string,
+) {
   useEffect(() => {
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
@@ -83,6 +84,54 @@ export default function ChartView({ kind, summary, labels, series, labelHeading,
     });
     return () => chart.destroy();
   }, [kind, labels, series]);
+}
+
+/** The chart's figures as a table, the alternative to the image. */
+function FiguresTable({ id, summary, labels, series, labelHeading, show }: Omit<ChartProps, "kind" | "format"> & {
+  id: string;
+  show: (value: number) => string;
+}) {
+  return (
+    <table id={id} className="w-full text-xs">
+      <caption className="sr-only">{summary}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className="px-2 py-1 text-left font-semibold text-slate-700">
+            {labelHeading}
+          </th>
+          {series.map((entry) => (
+            <th
+              key={entry.label}
+              scope="col"
+              className="px-2 py-1 text-right font-semibold text-slate-700"
+            >
+              {entry.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {labels.map((label, row) => (
+          <tr key={label}>
+            <th scope="row" className="px-2 py-1 text-left font-normal text-slate-800">{label}</th>
+            {series.map((entry) => (
+              <td key={entry.label} className="px-2 py-1 text-right tabular-nums text-slate-800">
+                {show(entry.values[row] ?? 0)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export default function ChartView(props: ChartProps) {
+  const { summary, format } = props;
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const tableId = useId();
+  const show = format ?? ((value: number) => value.toLocaleString("en-US"));
+  useChart(canvas, props, show);
 
   return (
     <figure className="space-y-2">
@@ -99,37 +148,7 @@ export default function ChartView({ kind, summary, labels, series, labelHeading,
           role="region"
           aria-label={`${summary}: figures`}
         >
-          <table id={tableId} className="w-full text-xs">
-            <caption className="sr-only">{summary}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="px-2 py-1 text-left font-semibold text-slate-700">
-                  {labelHeading}
-                </th>
-                {series.map((entry) => (
-                  <th
-                    key={entry.label}
-                    scope="col"
-                    className="px-2 py-1 text-right font-semibold text-slate-700"
-                  >
-                    {entry.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {labels.map((label, row) => (
-                <tr key={label}>
-                  <th scope="row" className="px-2 py-1 text-left font-normal text-slate-800">{label}</th>
-                  {series.map((entry) => (
-                    <td key={entry.label} className="px-2 py-1 text-right tabular-nums text-slate-800">
-                      {show(entry.values[row] ?? 0)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FiguresTable id={tableId} {...props} show={show} />
         </div>
       </details>
     </figure>

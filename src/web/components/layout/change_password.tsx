@@ -1,11 +1,11 @@
 /**
- * The signed-in user's own password change (issue 20): from the sidebar at any time, and as the only
+ * The signed-in user's own password change: from the sidebar at any time, and as the only
  * screen while an initial or reset password is still in use. Loaded on demand: the dialog library
  * stays out of the initial download.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useChangePassword } from "../../features/session/api.ts";
 import { type FormEvent, useState } from "react";
-import { ApiError, apiJson, AUTH_USER_KEY } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { Button } from "../ui/button.tsx";
@@ -19,25 +19,19 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [newPassword, setNew] = useState("");
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const change = useMutation({
-    mutationFn: () => apiJson<void>("POST", "/api/auth/password", { currentPassword, newPassword }),
-    onSuccess: () => {
-      toast({ title: "Password changed", description: "Your other sessions have ended." });
-      queryClient.invalidateQueries({ queryKey: [AUTH_USER_KEY] });
-      setCurrent("");
-      setNew("");
-      setRepeat("");
-      onDone();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 400) {
-        setErrors(JSON.parse(error.bodyText).fields ?? {});
-        return;
-      }
-      handleMutationError(error, toast, "Failed to change the password");
-    },
+  const change = useChangePassword(() => {
+    toast({ title: "Password changed", description: "Your other sessions have ended." });
+    setCurrent("");
+    setNew("");
+    setRepeat("");
+    onDone();
+  }, (error) => {
+    if (error instanceof ApiError && error.status === 400) {
+      setErrors(JSON.parse(error.bodyText).fields ?? {});
+      return;
+    }
+    handleMutationError(error, toast, "Failed to change the password");
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,7 +39,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       setErrors({ repeat: "The two new passwords differ" });
       return;
     }
-    if (!change.isPending) change.mutate();
+    if (!change.isPending) change.mutate({ currentPassword, newPassword });
   };
   return (
     <form onSubmit={submit} className="space-y-4">

@@ -1,7 +1,7 @@
 /**
- * The 14 signed-in routes of spec 2.1, then the staff screens of issue 20, in sidebar order, each in
- * the sidebar group it is listed under; `api` names the route a screen cannot work without, so the
- * sidebar shows it only to roles that may call it.
+ * The 14 signed-in routes of spec 2.1, then the staff screens (approvals, users, audit trail), in
+ * sidebar order, each in the sidebar group it is listed under; `api` names the route a screen cannot
+ * work without, so the sidebar shows it only to roles that may call it.
  */
 export const NAV_GROUPS = ["Registry", "Payments", "Integrations", "Administration"] as const;
 export type NavGroup = typeof NAV_GROUPS[number];

@@ -3,33 +3,7 @@
  * GET /api/system/replication: a freshness badge in the header of a regional node, a banner on
  * every screen while changes are paused, and the full state for the System Information tab.
  */
-import { useQuery } from "@tanstack/react-query";
-import { getQueryFn } from "../../lib/api.ts";
-
-export interface ReplicationState {
-  role: "standalone" | "headquarters" | "regional";
-  region: string | null;
-  syncIntervalMs: number | null;
-  lastSyncAt: string | null;
-  secondsBehind: number | null;
-  primaryReachable: boolean;
-  frameNo: number | null;
-  lastError: string | null;
-  changesAccepted: boolean;
-  pausedMessage: string | null;
-}
-
-/** How often the screens ask: the badge's "synced N s ago" stays within this of the truth. */
-const REFRESH_MS = 5_000;
-
-export function useReplicationState() {
-  return useQuery<ReplicationState | null>({
-    queryKey: ["/api/system/replication"],
-    queryFn: getQueryFn({ on401: "returnNull" }),
-    refetchInterval: REFRESH_MS,
-    staleTime: 0,
-  });
-}
+import { useReplicationState } from "../../lib/replication.ts";
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

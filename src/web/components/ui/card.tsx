@@ -32,3 +32,22 @@ export function StatCard({ label, value, hint }: { label: string; value: ReactNo
     </Card>
   );
 }
+
+/** A section of a screen: a card with a title, an optional description, and its content. */
+export function TitledCard({ title, description, className, contentClassName, children }: {
+  title: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  contentClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        {description !== undefined && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
+  );
+}

@@ -1,5 +1,5 @@
 /**
- * The one table for every list screen (issue 23), on TanStack Table: sortable columns, select
+ * The one table for every list screen, on TanStack Table: sortable columns, select
  * filters, paging, a header that stays in view while the rows scroll, loading rows and the screen's
  * own empty state. Two modes:
  * - client: the screen has every row; sorting, filtering and paging happen here;
@@ -10,12 +10,15 @@ import {
   type ColumnDef,
   type ColumnFiltersState,
   flexRender,
+  type Header,
+  type Row,
   getCoreRowModel,
   getFilteredRowModel,
   getPaginationRowModel,
   getSortedRowModel,
   type PaginationState,
   type SortingState,
+  type Table,
   useReactTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ChevronsUpDown } from "lucide-react";
@@ -63,7 +66,8 @@ export interface DataTableProps<T> {
   label: string;
   columns: ColumnDef<T, any>[];
   rows: readonly T[];
-  getRowId: (row: T) => string;
+  /** The row's key; its `id` unless given. */
+  getRowId?: (row: T) => string;
   isLoading: boolean;
   /** Shown instead of the rows when there are none (the screen's empty states). */
   empty?: ReactNode;
@@ -86,16 +90,166 @@ function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
   );
 }
 
-export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, columns, rows, getRowId, isLoading, empty, filters = [], toolbar, server } = props;
+function FilterBar({ filters, toolbar, value, onChange }: {
+  filters: readonly FilterDef[];
+  toolbar?: ReactNode;
+  value: (columnId: string) => string;
+  onChange: (columnId: string, value: string) => void;
+}) {
+  const filterId = useId();
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      {toolbar}
+      {filters.map((filter) => (
+        <div key={filter.columnId} className="min-w-36">
+          <label htmlFor={`${filterId}-${filter.columnId}`} className="sr-only">{filter.label}</label>
+          <select
+            id={`${filterId}-${filter.columnId}`}
+            value={value(filter.columnId)}
+            onChange={(event) => onChange(filter.columnId, event.target.value)}
+            className={inputClassName}
+          >
+            <option value="">{filter.allLabel}</option>
+            {filter.options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          </select>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
+  const meta = header.column.columnDef.meta as ColumnMeta | undefined;
+  const direction = header.column.getIsSorted();
+  const content = flexRender(header.column.columnDef.header, header.getContext());
+  return (
+    <th
+      scope="col"
+      aria-sort={direction === "asc" ? "ascending" : direction === "desc" ? "descending" : undefined}
+      className="h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600"
+    >
+      {meta?.srOnlyHeader
+        ? <span className="sr-only">{content}</span>
+        : header.column.getCanSort()
+        ? (
+          <button
+            type="button"
+            onClick={header.column.getToggleSortingHandler()}
+            className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+          >
+            {content}
+            <SortIcon direction={direction} />
+          </button>
+        )
+        : content}
+    </th>
+  );
+}
+
+function LoadingRows({ columnCount }: { columnCount: number }) {
+  return Array.from({ length: LOADING_ROWS }, (_, row) => (
+    <tr key={row} data-testid="loading-row">
+      {Array.from({ length: columnCount }, (_, cell) => (
+        <td key={cell} className="px-3 py-3">
+          <Skeleton className="h-4 w-full" />
+        </td>
+      ))}
+    </tr>
+  ));
+}
+
+function BodyRow<T>({ row }: { row: Row<T> }) {
+  return (
+    <tr className="hover:bg-slate-50">
+      {row.getVisibleCells().map((cell) => {
+        const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+        return (
+          <td key={cell.id} className={`px-3 py-3 align-middle text-slate-800 ${meta?.cellClassName ?? ""}`}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
+
+function Grid<T>({ table, label, isLoading, columnCount }: {
+  table: Table<T>;
+  label: string;
+  isLoading: boolean;
+  columnCount: number;
+}) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="relative max-h-[70vh] w-full overflow-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+    >
+      <table aria-label={label} className="w-full text-sm">
+        <thead className="sticky top-0 z-10 bg-white shadow-[inset_0_-1px_0_var(--color-slate-200)]">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => <HeaderCell key={header.id} header={header} />)}
+            </tr>
+          ))}
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {isLoading && <LoadingRows columnCount={columnCount} />}
+          {table.getRowModel().rows.map((row) => <BodyRow key={row.id} row={row} />)}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Pager({ offset, pageSize, total, isFetching, goTo }: {
+  offset: number;
+  pageSize: number;
+  total: number;
+  isFetching: boolean | undefined;
+  goTo: (offset: number) => void;
+}) {
+  return (
+    <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
+      <p className="text-sm text-slate-600" aria-live="polite">
+        Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of
+        {" "}
+        {total.toLocaleString()}
+      </p>
+      <div className="flex gap-2">
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={offset === 0 || isFetching}
+          onClick={() => goTo(Math.max(0, offset - pageSize))}
+        >
+          Previous
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={offset + pageSize >= total || isFetching}
+          onClick={() => goTo(offset + pageSize)}
+        >
+          Next
+        </Button>
+      </div>
+    </nav>
+  );
+}
+
+const rowId = (row: unknown) => String((row as { id: unknown }).id);
+
+/** TanStack's table, sorted, filtered and paged here in client mode and by the server in server mode. */
+function useTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, getRowId = rowId, server } = props;
   const [clientSorting, setClientSorting] = useState<SortingState>(props.initialSorting ?? []);
   const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>([]);
   const [pagination, setPagination] = useState<PaginationState>({
     pageIndex: 0,
     pageSize: props.pageSize ?? CLIENT_PAGE_SIZE,
   });
-  const filterId = useId();
-
   const sorting = server ? server.sorting : clientSorting;
   const table = useReactTable<T>({
     data: rows as T[],
@@ -121,6 +275,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
       getPaginationRowModel: getPaginationRowModel(),
     }),
   });
+  return { table, columnFilters, pagination };
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { label, isLoading, empty, filters = [], toolbar, server } = props;
+  const { table, columnFilters, pagination } = useTable(props);
 
   const filterValue = (columnId: string) =>
     server
@@ -134,10 +294,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const total = server ? server.total : table.getFilteredRowModel().rows.length;
   const offset = server ? server.offset : pagination.pageIndex * pagination.pageSize;
   const pageSize = server ? server.pageSize : pagination.pageSize;
-  const visibleRows = table.getRowModel().rows;
-  const headerGroups = table.getHeaderGroups();
-  const columnCount = columns.length;
-
   const goTo = (nextOffset: number) => {
     if (server) server.onOffsetChange(nextOffset);
     else table.setPageIndex(Math.floor(nextOffset / pageSize));
@@ -146,129 +302,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <div className="space-y-3">
       {(filters.length > 0 || toolbar) && (
-        <div className="flex flex-wrap items-end gap-2">
-          {toolbar}
-          {filters.map((filter) => (
-            <div key={filter.columnId} className="min-w-36">
-              <label htmlFor={`${filterId}-${filter.columnId}`} className="sr-only">{filter.label}</label>
-              <select
-                id={`${filterId}-${filter.columnId}`}
-                value={filterValue(filter.columnId)}
-                onChange={(event) => setFilter(filter.columnId, event.target.value)}
-                className={inputClassName}
-              >
-                <option value="">{filter.allLabel}</option>
-                {filter.options.map((option) => (
-                  <option key={option.value} value={option.value}>{option.label}</option>
-                ))}
-              </select>
-            </div>
-          ))}
-        </div>
+        <FilterBar filters={filters} toolbar={toolbar} value={filterValue} onChange={setFilter} />
       )}
-      <div
-        role="region"
-        aria-label={label}
-        tabIndex={0}
-        className="relative max-h-[70vh] w-full overflow-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-      >
-        <table aria-label={label} className="w-full text-sm">
-          <thead className="sticky top-0 z-10 bg-white shadow-[inset_0_-1px_0_var(--color-slate-200)]">
-            {headerGroups.map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const meta = header.column.columnDef.meta as ColumnMeta | undefined;
-                  const direction = header.column.getIsSorted();
-                  const content = flexRender(header.column.columnDef.header, header.getContext());
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={direction === "asc"
-                        ? "ascending"
-                        : direction === "desc"
-                        ? "descending"
-                        : undefined}
-                      className="h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600"
-                    >
-                      {meta?.srOnlyHeader
-                        ? <span className="sr-only">{content}</span>
-                        : header.column.getCanSort()
-                        ? (
-                          <button
-                            type="button"
-                            onClick={header.column.getToggleSortingHandler()}
-                            className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-                          >
-                            {content}
-                            <SortIcon direction={direction} />
-                          </button>
-                        )
-                        : content}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {isLoading &&
-              Array.from({ length: LOADING_ROWS }, (_, row) => (
-                <tr key={row} data-testid="loading-row">
-                  {Array.from({ length: columnCount }, (_, cell) => (
-                    <td key={cell} className="px-3 py-3">
-                      <Skeleton className="h-4 w-full" />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            {visibleRows.map((row) => (
-              <tr key={row.id} className="hover:bg-slate-50">
-                {row.getVisibleCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
-                  return (
-                    <td
-                      key={cell.id}
-                      className={`px-3 py-3 align-middle text-slate-800 ${meta?.cellClassName ?? ""}`}
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {!isLoading && visibleRows.length === 0 && empty}
+      <Grid table={table} label={label} isLoading={isLoading} columnCount={props.columns.length} />
+      {!isLoading && table.getRowModel().rows.length === 0 && empty}
       {total > pageSize || (server && total > 0)
-        ? (
-          <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-600" aria-live="polite">
-              Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of
-              {" "}
-              {total.toLocaleString()}
-            </p>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={offset === 0 || server?.isFetching}
-                onClick={() => goTo(Math.max(0, offset - pageSize))}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={offset + pageSize >= total || server?.isFetching}
-                onClick={() => goTo(offset + pageSize)}
-              >
-                Next
-              </Button>
-            </div>
-          </nav>
-        )
+        ? <Pager offset={offset} pageSize={pageSize} total={total} isFetching={server?.isFetching} goTo={goTo} />
         : null}
     </div>
   );

@@ -7,8 +7,8 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
   const startX = useRef<number | null>(null);
 
   useEffect(() => {
-    const timer = window.setTimeout(onDismiss, TOAST_DURATION_MS);
-    return () => window.clearTimeout(timer);
+    const timer = setTimeout(onDismiss, TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
   }, [item.id]);
 
   const destructive = item.variant === "destructive";

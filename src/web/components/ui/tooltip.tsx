@@ -9,22 +9,22 @@ let lastClosedAt = 0;
 /** Shows `content` after 700 ms of hover or on focus; Escape closes it. */
 export function Tooltip({ content, children }: { content: ReactNode; children: (props: { "aria-describedby"?: string }) => ReactElement }) {
   const [open, setOpen] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const id = useId();
 
   const show = () => {
     const delay = Date.now() - lastClosedAt < TOOLTIP_SKIP_DELAY_MS ? 0 : TOOLTIP_DELAY_MS;
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setOpen(true), delay);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setOpen(true), delay);
   };
   const hide = () => {
-    window.clearTimeout(timer.current);
+    clearTimeout(timer.current);
     setOpen((wasOpen) => {
       if (wasOpen) lastClosedAt = Date.now();
       return false;
     });
   };
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
     <span

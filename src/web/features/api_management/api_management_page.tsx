@@ -2,7 +2,6 @@
  * Spec 2.14: API Management. Figures from the request log, and tabs for the documented endpoints,
  * the API keys, the request log and the developer documentation.
  */
-import { useQuery } from "@tanstack/react-query";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatCard } from "../../components/ui/card.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
@@ -11,7 +10,8 @@ import { EndpointsTab } from "./endpoints_tab.tsx";
 import { KeysTab } from "./keys_tab.tsx";
 import { LogsTab } from "./logs_tab.tsx";
 import { TrafficCharts } from "./traffic_charts.tsx";
-import { API_LOG_STATS_KEY, type ApiLogStats } from "./types.ts";
+import { useApiLogStats } from "./api.ts";
+import type { ApiLogStats } from "./types.ts";
 import { useMayCall } from "../../lib/auth.ts";
 
 function latency(ms: number | null): string {
@@ -22,7 +22,7 @@ function latency(ms: number | null): string {
 export default function ApiManagementPage() {
   const mayManageKeys = useMayCall("GET", "/api/api-keys");
   const mayReadLogs = useMayCall("GET", "/api/api-logs");
-  const stats = useQuery<ApiLogStats>({ queryKey: [API_LOG_STATS_KEY], enabled: mayReadLogs });
+  const stats = useApiLogStats(mayReadLogs);
   const figure = (value: (s: ApiLogStats) => string | number) =>
     stats.data ? value(stats.data) : stats.isError ? "—" : "…";
   return (

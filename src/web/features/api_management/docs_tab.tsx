@@ -2,15 +2,15 @@
  * How to call the API (spec 2.14): the bearer header, the base URL, the response envelope, limits
  * and HTTP 429, and the OpenAPI document rendered as a readable list of operations.
  */
-import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { API_KEY_PREFIX, DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
 import { MethodBadge } from "./endpoints_tab.tsx";
-import { OPENAPI_KEY, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "./types.ts";
+import { useOpenApiDocument } from "./api.ts";
+import { OPENAPI_KEY, type OpenApiOperation, type OpenApiParameter } from "./types.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 function Code({ children }: { children: ReactNode }) {
   return <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-sm text-slate-900">{children}
@@ -104,7 +104,7 @@ function Operation(
 }
 
 function OpenApiReference() {
-  const spec = useQuery<OpenApiDocument>({ queryKey: [OPENAPI_KEY] });
+  const spec = useOpenApiDocument();
   if (spec.isLoading) return <Spinner label="Loading the OpenAPI document" />;
   if (spec.isError || !spec.data) {
     return (
@@ -129,10 +129,29 @@ function OpenApiReference() {
   );
 }
 
-export function DocsTab() {
-  const baseUrl = `${globalThis.location.origin}/api`;
-  const example = DOCUMENTED_ENDPOINTS.find((endpoint) => endpoint.path === "/api/routing-codes/{code}")!;
+function AuthenticationCard({ baseUrl }: { baseUrl: string }) {
   const curl = `curl -H "Authorization: Bearer ${API_KEY_PREFIX}…" ${baseUrl}/routing-codes/ABC00012346`;
+  return (
+    <TitledCard
+      title="Authentication"
+      description="Every request carries an API key created on the Keys tab."
+      contentClassName="space-y-3 text-sm text-slate-800"
+    >
+      <p>
+        Send the key in the <Code>Authorization</Code> header as a bearer token:{" "}
+        <Code>Authorization: Bearer {API_KEY_PREFIX}…</Code>. A missing, unknown, revoked or expired key
+        answers HTTP 401 Unauthorized; a key on any route other than the documented endpoints answers HTTP
+        403.
+      </p>
+      <p>
+        Base URL: <Code>{baseUrl}</Code>
+      </p>
+      <Block label="curl example" text={curl} />
+    </TitledCard>
+  );
+}
+
+function ResponseFormatCard() {
   const success = JSON.stringify(
     { data: { code: "ABC00012346", status: "active" }, success: true, timestamp: "2026-01-15T09:30:00.000Z" },
     null,
@@ -149,84 +168,68 @@ export function DocsTab() {
     2,
   );
   return (
+    <TitledCard
+      title="Response Format"
+      description="JSON with the fields data, success and timestamp."
+      contentClassName="grid gap-4 text-sm text-slate-800 lg:grid-cols-2"
+    >
+      <div className="space-y-2">
+        <p>
+          Success (HTTP 200): the record or list is in <Code>data</Code>.
+        </p>
+        <Block label="success response" text={success} />
+      </div>
+      <div className="space-y-2">
+        <p>
+          Failure (HTTP 400, 401, 403, 404, 429): <Code>success</Code> is false and <Code>error</Code>{" "}
+          says why.
+        </p>
+        <Block label="error response" text={failure} />
+      </div>
+    </TitledCard>
+  );
+}
+
+function RateLimitsCard() {
+  const example = DOCUMENTED_ENDPOINTS.find((endpoint) => endpoint.path === "/api/routing-codes/{code}")!;
+  return (
+    <TitledCard
+      title="Rate Limits"
+      description="Counted per API key and endpoint, shared by every server of the registry."
+      contentClassName="space-y-3 text-sm text-slate-800"
+    >
+      <p>
+        Limits apply per clock hour (UTC): the count starts again at the top of every hour. Past the limit the
+        API answers <strong>HTTP 429 Too Many Requests</strong> with a <Code>Retry-After</Code>{" "}
+        header (seconds until the hour ends). Every answer to a key carries <Code>RateLimit-Limit</Code>,{" "}
+        <Code>RateLimit-Remaining</Code> and <Code>RateLimit-Reset</Code>{" "}
+        (seconds until the hour ends), for example {example.limitPerHour} for{" "}
+        <Code>{example.method} {example.path}</Code>.
+      </p>
+      <ul className="list-disc space-y-1 pl-5">
+        {DOCUMENTED_ENDPOINTS.map((endpoint) => (
+          <li key={`${endpoint.method} ${endpoint.path}`}>
+            <Code>{endpoint.method} {endpoint.path}</Code>: {endpoint.limitPerHour} per hour
+          </li>
+        ))}
+      </ul>
+    </TitledCard>
+  );
+}
+
+export function DocsTab() {
+  const baseUrl = `${globalThis.location.origin}/api`;
+  return (
     <div className="space-y-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>Authentication</CardTitle>
-          <CardDescription>Every request carries an API key created on the Keys tab.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-3 text-sm text-slate-800">
-          <p>
-            Send the key in the <Code>Authorization</Code> header as a bearer token:{" "}
-            <Code>Authorization: Bearer {API_KEY_PREFIX}…</Code>. A missing, unknown, revoked or expired key
-            answers HTTP 401 Unauthorized; a key on any route other than the documented endpoints answers HTTP
-            403.
-          </p>
-          <p>
-            Base URL: <Code>{baseUrl}</Code>
-          </p>
-          <Block label="curl example" text={curl} />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Response Format</CardTitle>
-          <CardDescription>JSON with the fields data, success and timestamp.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4 text-sm text-slate-800 lg:grid-cols-2">
-          <div className="space-y-2">
-            <p>
-              Success (HTTP 200): the record or list is in <Code>data</Code>.
-            </p>
-            <Block label="success response" text={success} />
-          </div>
-          <div className="space-y-2">
-            <p>
-              Failure (HTTP 400, 401, 403, 404, 429): <Code>success</Code> is false and <Code>error</Code>
-              {" "}
-              says why.
-            </p>
-            <Block label="error response" text={failure} />
-          </div>
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Rate Limits</CardTitle>
-          <CardDescription>
-            Counted per API key and endpoint, shared by every server of the registry.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-3 text-sm text-slate-800">
-          <p>
-            Limits apply per clock hour (UTC): the count starts again at the top of every hour. Past the limit
-            the API answers <strong>HTTP 429 Too Many Requests</strong> with a <Code>Retry-After</Code>{" "}
-            header (seconds until the hour ends). Every answer to a key carries <Code>RateLimit-Limit</Code>,
-            {" "}
-            <Code>RateLimit-Remaining</Code> and <Code>RateLimit-Reset</Code>{" "}
-            (seconds until the hour ends), for example {example.limitPerHour} for{" "}
-            <Code>{example.method} {example.path}</Code>.
-          </p>
-          <ul className="list-disc space-y-1 pl-5">
-            {DOCUMENTED_ENDPOINTS.map((endpoint) => (
-              <li key={`${endpoint.method} ${endpoint.path}`}>
-                <Code>{endpoint.method} {endpoint.path}</Code>: {endpoint.limitPerHour} per hour
-              </li>
-            ))}
-          </ul>
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>OpenAPI Reference</CardTitle>
-          <CardDescription>
-            Generated from the same schemas the server validates requests with.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <OpenApiReference />
-        </CardContent>
-      </Card>
+      <AuthenticationCard baseUrl={baseUrl} />
+      <ResponseFormatCard />
+      <RateLimitsCard />
+      <TitledCard
+        title="OpenAPI Reference"
+        description="Generated from the same schemas the server validates requests with."
+      >
+        <OpenApiReference />
+      </TitledCard>
     </div>
   );
 }

@@ -1,26 +1,18 @@
 /** API keys (administrators): create one (shown once, with a copy button), list them, revoke one. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
 import { CopyButton } from "./copy_button.tsx";
-import {
-  API_KEYS_KEY,
-  API_LOG_STATS_KEY,
-  type ApiKey,
-  type ApiKeyStatus,
-  type CreatedApiKey,
-} from "./types.ts";
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api.ts";
+import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
 
 const LOADING_ROWS = 3;
 
@@ -40,19 +32,10 @@ function todayIso(): string {
 function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const [name, setName] = useState("");
   const [expiresOn, setExpiresOn] = useState("");
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const create = useMutation({
-    mutationFn: (input: { name: string; expiresAt: string | null }) =>
-      apiJson<CreatedApiKey>("POST", API_KEYS_KEY, input),
-    onSuccess: (created) => {
-      setName("");
-      setExpiresOn("");
-      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
-      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
-      onCreated(created);
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to create API key"),
+  const create = useCreateApiKey((created) => {
+    setName("");
+    setExpiresOn("");
+    onCreated(created);
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,37 +43,32 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
     create.mutate({ name: name.trim(), expiresAt: expiresOn || null });
   };
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Create API Key</CardTitle>
-        <CardDescription>
-          Give the key a name that says who uses it. The key is shown once; only its fingerprint is stored.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
-          <TextField
-            label="Key name"
-            required
-            maxLength={MAX_API_KEY_NAME_LENGTH}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="e.g. Clearing house integration"
-          />
-          <TextField
-            label="Valid through (optional)"
-            hint="Last day the key works (UTC); empty means no expiry"
-            type="date"
-            min={todayIso()}
-            value={expiresOn}
-            onChange={(event) => setExpiresOn(event.target.value)}
-          />
-          <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
-            {create.isPending ? "Creating…" : "Create Key"}
-          </Button>
-        </form>
-      </CardContent>
-    </Card>
+    <TitledCard
+      title="Create API Key"
+      description="Give the key a name that says who uses it. The key is shown once; only its fingerprint is stored."
+    >
+      <form noValidate onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+        <TextField
+          label="Key name"
+          required
+          maxLength={MAX_API_KEY_NAME_LENGTH}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="e.g. Clearing house integration"
+        />
+        <TextField
+          label="Valid through (optional)"
+          hint="Last day the key works (UTC); empty means no expiry"
+          type="date"
+          min={todayIso()}
+          value={expiresOn}
+          onChange={(event) => setExpiresOn(event.target.value)}
+        />
+        <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
+          {create.isPending ? "Creating…" : "Create Key"}
+        </Button>
+      </form>
+    </TitledCard>
   );
 }
 
@@ -138,20 +116,13 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey | null;
 }
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const revoke = useMutation({
-    mutationFn: (id: string) => apiJson<ApiKey>("DELETE", `${API_KEYS_KEY}/${encodeURIComponent(id)}`),
-    onSuccess: (revoked) => {
-      toast({
-        title: "API key revoked",
-        description: `${revoked.name} (${revoked.keyPrefix}…) no longer works`,
-      });
-      queryClient.invalidateQueries({ queryKey: [API_KEYS_KEY] });
-      queryClient.invalidateQueries({ queryKey: [API_LOG_STATS_KEY] });
-      onClose();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to revoke API key"),
+  const revoke = useRevokeApiKey((revoked) => {
+    toast({
+      title: "API key revoked",
+      description: `${revoked.name} (${revoked.keyPrefix}…) no longer works`,
+    });
+    onClose();
   });
   return (
     <Dialog
@@ -186,7 +157,11 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
       meta: { cellClassName: "font-mono text-xs" },
       cell: ({ row }) => `${row.original.keyPrefix}…`,
     },
-    { accessorKey: "status", header: "Status", cell: ({ row }) => <KeyStatusBadge status={row.original.status} /> },
+    {
+      accessorKey: "status",
+      header: "Status",
+      cell: ({ row }) => <KeyStatusBadge status={row.original.status} />,
+    },
     { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
     {
       id: "lastUsedAt",
@@ -207,7 +182,12 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
       meta: { srOnlyHeader: true, cellClassName: "text-right" },
       cell: ({ row }) =>
         row.original.status !== "revoked" && (
-          <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`} onClick={() => onRevoke(row.original)}>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`Revoke ${row.original.name}`}
+            onClick={() => onRevoke(row.original)}
+          >
             Revoke
           </Button>
         ),
@@ -216,7 +196,7 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
 }
 
 export function KeysTab() {
-  const keys = useQuery<ApiKey[]>({ queryKey: [API_KEYS_KEY] });
+  const keys = useApiKeys();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const list = keys.data ?? [];
@@ -224,30 +204,31 @@ export function KeysTab() {
   return (
     <div className="space-y-6">
       <CreateKeyCard onCreated={setCreated} />
-      <Card>
-        <CardHeader>
-          <CardTitle>API Keys</CardTitle>
-          <CardDescription>Newest first. A revoked or expired key answers 401 Unauthorized.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="API keys"
-            columns={columns}
-            rows={list}
-            getRowId={(apiKey) => apiKey.id}
-            isLoading={keys.isLoading}
-            loadingRows={LOADING_ROWS}
-            empty={keys.isError
-              ? <EmptyState title="API keys could not be loaded" text="Only administrators can manage API keys." />
-              : (
-                <EmptyState
-                  title="No API keys yet"
-                  text="Create a key above to let a bank or payment system call the API."
-                />
-              )}
-          />
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="API Keys"
+        description="Newest first. A revoked or expired key answers 401 Unauthorized."
+      >
+        <DataTable
+          label="API keys"
+          columns={columns}
+          rows={list}
+          isLoading={keys.isLoading}
+          loadingRows={LOADING_ROWS}
+          empty={keys.isError
+            ? (
+              <EmptyState
+                title="API keys could not be loaded"
+                text="Only administrators can manage API keys."
+              />
+            )
+            : (
+              <EmptyState
+                title="No API keys yet"
+                text="Create a key above to let a bank or payment system call the API."
+              />
+            )}
+        />
+      </TitledCard>
       <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />
       <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
     </div>

@@ -1,5 +1,4 @@
 /** Recent API requests from the request log, filtered by status and endpoint, with their (redacted) payloads. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -11,7 +10,8 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { MethodBadge } from "./endpoints_tab.tsx";
-import { API_LOGS_KEY, type ApiLogEntry, apiLogsUrl } from "./types.ts";
+import { useApiLogs, useRefreshApiLogs } from "./api.ts";
+import { type ApiLogEntry, apiLogsUrl } from "./types.ts";
 
 export const LOG_PAGE_SIZE = 50;
 const LOADING_ROWS = 5;
@@ -141,15 +141,10 @@ function logColumns(onDetails: (entry: ApiLogEntry) => void): ColumnDef<ApiLogEn
 export function LogsTab() {
   const [filters, setFilters] = useState({ status: "", endpoint: "" });
   const [open, setOpen] = useState<ApiLogEntry | null>(null);
-  const queryClient = useQueryClient();
-  const url = apiLogsUrl(filters, LOG_PAGE_SIZE);
-  const logs = useQuery<ApiLogEntry[]>({ queryKey: [url] });
+  const logs = useApiLogs(apiLogsUrl(filters, LOG_PAGE_SIZE));
   const entries = logs.data ?? [];
   const columns = useMemo(() => logColumns(setOpen), []);
-  const refresh = () =>
-    queryClient.invalidateQueries({
-      predicate: (query) => String(query.queryKey[0]).startsWith(API_LOGS_KEY),
-    });
+  const refresh = useRefreshApiLogs();
 
   return (
     <Card>
@@ -187,7 +182,6 @@ export function LogsTab() {
           label="Recent API requests"
           columns={columns}
           rows={entries}
-          getRowId={(entry) => entry.id}
           isLoading={logs.isLoading}
           loadingRows={LOADING_ROWS}
           empty={logs.isError

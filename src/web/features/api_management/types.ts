@@ -4,48 +4,8 @@ export const API_LOGS_KEY = "/api/api-logs";
 export const API_LOG_STATS_KEY = "/api/api-logs/stats";
 export const OPENAPI_KEY = "/api/openapi.json";
 
-export type ApiKeyStatus = "active" | "expired" | "revoked";
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  status: ApiKeyStatus;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  createdBy: string | null;
-}
-
-export interface CreatedApiKey extends ApiKey {
-  key: string;
-}
-
-export interface ApiLogEntry {
-  id: string;
-  endpoint: string;
-  method: string;
-  clientIp: string | null;
-  userAgent: string | null;
-  responseStatus: number;
-  responseTime: number | null;
-  requestPayload: unknown;
-  responsePayload: unknown;
-  apiKeyId: string | null;
-  apiKeyName: string | null;
-  apiKeyPrefix: string | null;
-  userId: string | null;
-  createdAt: string;
-}
-
-export interface ApiLogStats {
-  requestsToday: number;
-  errorsToday: number;
-  errorRatePercent: number;
-  medianLatencyMs: number | null;
-  activeKeys: number;
-}
+export type { ApiKey, ApiKeyStatus, CreatedApiKey } from "../../../server/features/api_keys/schemas.ts";
+export type { ApiLogCharts, ApiLogEntry, ApiLogStats } from "../../../server/features/api_logs/schemas.ts";
 
 /** The slice of an OpenAPI 3.1 document the Docs tab renders. */
 export interface OpenApiParameter {

@@ -1,9 +1,8 @@
 /**
- * Audit trail (issue 20, auditors and administrators): events filtered by actor, entity, action and
+ * Audit trail (auditors and administrators): events filtered by actor, entity, action and
  * date range, paged on the server, each with its before/after values, and the hash chain's state.
  * Exports go through Reports & Analytics (report type "audit-trail").
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { InstitutionLink } from "../../components/institution_link.tsx";
@@ -12,34 +11,14 @@ import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
+import { setSortParams } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
+import { useServerPaging } from "../../lib/server_paging.ts";
+import { AUDIT_KEY, type AuditEvent, useAuditChain, useAuditFacets, useAuditPage } from "./api.ts";
 
-const AUDIT_KEY = "/api/audit-trail";
 const PAGE_SIZE = 50;
 /** Audit rows of this entity type are about an institution: their entity id links to its page. */
 const INSTITUTION_ENTITY = "institution";
-
-interface AuditEvent {
-  id: string;
-  seq: number;
-  entityType: string;
-  entityId: string;
-  action: string;
-  changes: unknown;
-  performedBy: string;
-  performedByName: string;
-  performedAt: string;
-  ipAddress: string | null;
-}
-
-type ChainState =
-  | { verified: true; verifiedUpToSeq: number; checked: number }
-  | {
-    verified: false;
-    verifiedUpToSeq: number;
-    checked: number;
-    firstBroken: { seq: number; reason: string };
-  };
 
 interface Filters {
   actor: string;
@@ -54,10 +33,7 @@ const EMPTY: Filters = { actor: "", entityType: "", action: "", from: "", to: ""
 /** The browser's local day boundaries as instants the server compares with. */
 function queryOf(filters: Filters, offset: number, sorting: SortingState): string {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-  if (sorting[0]) {
-    params.set("sort", sorting[0].id);
-    params.set("order", sorting[0].desc ? "desc" : "asc");
-  }
+  setSortParams(params, sorting);
   if (filters.actor.trim()) params.set("actor", filters.actor.trim());
   if (filters.entityType) params.set("entityType", filters.entityType);
   if (filters.action) params.set("action", filters.action);
@@ -67,7 +43,7 @@ function queryOf(filters: Filters, offset: number, sorting: SortingState): strin
 }
 
 function ChainBanner() {
-  const { data } = useQuery<ChainState>({ queryKey: [`${AUDIT_KEY}/verification`] });
+  const { data } = useAuditChain();
   if (!data) return null;
   return data.verified
     ? (
@@ -86,35 +62,12 @@ function ChainBanner() {
     );
 }
 
-export default function AuditTrailPage() {
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [offset, setOffset] = useState(0);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [open, setOpen] = useState<string | null>(null);
-  const { data: facets } = useQuery<{ entityTypes: string[]; actions: string[] }>({
-    queryKey: [`${AUDIT_KEY}/facets`],
-  });
-  const key = queryOf(filters, offset, sorting);
-  const { data, isLoading, isFetching } = useQuery<{ items: AuditEvent[]; total: number }>({
-    queryKey: [key],
-    queryFn: async () => {
-      const res = await fetch(key, { credentials: "include" });
-      if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
-      return { items: await res.json(), total: Number(res.headers.get("x-total-count") ?? 0) };
-    },
-    placeholderData: keepPreviousData,
-  });
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    setFilters(draft);
-    setOffset(0);
-  };
-  const set = (field: keyof Filters) => (value: string) =>
-    setDraft((current) => ({ ...current, [field]: value }));
-  // Sortable columns are named by the server's sort keys (AUDIT_SORT_KEYS); unsorted, newest first.
-  // Filters live in the form above.
-  const columns: ColumnDef<AuditEvent>[] = [
+/**
+ * Sortable columns are named by the server's sort keys (AUDIT_SORT_KEYS); unsorted, newest first.
+ * Filters live in the form above the table.
+ */
+function auditColumns(open: string | null, setOpen: (id: string | null) => void): ColumnDef<AuditEvent>[] {
+  return [
     // Unsorted, the trail is already newest first: the first click on "#" shows it from the start.
     { accessorKey: "seq", header: "#", sortDescFirst: false },
     {
@@ -158,7 +111,7 @@ export default function AuditTrailPage() {
             </Button>
             {open === event.id && (
               <pre className="mt-2 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 text-xs">
-                {JSON.stringify(event.changes, null, 2)}
+              {JSON.stringify(event.changes, null, 2)}
               </pre>
             )}
           </>
@@ -166,6 +119,75 @@ export default function AuditTrailPage() {
       },
     },
   ];
+}
+
+function FilterForm({ draft, setDraft, onApply, onClear }: {
+  draft: Filters;
+  setDraft: (update: (current: Filters) => Filters) => void;
+  onApply: (event: FormEvent) => void;
+  onClear: () => void;
+}) {
+  const { data: facets } = useAuditFacets();
+  const set = (field: keyof Filters) => (value: string) =>
+    setDraft((current) => ({ ...current, [field]: value }));
+  return (
+    <form
+      onSubmit={onApply}
+      className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-6"
+    >
+      <TextField
+        label="Actor"
+        placeholder="Name, e-mail or id"
+        value={draft.actor}
+        onChange={(e) => set("actor")(e.target.value)}
+      />
+      <SelectField
+        label="Entity"
+        placeholder="Any entity"
+        value={draft.entityType}
+        options={(facets?.entityTypes ?? []).map((value) => ({ value, label: value }))}
+        onChange={(e) => set("entityType")(e.target.value)}
+      />
+      <SelectField
+        label="Action"
+        placeholder="Any action"
+        value={draft.action}
+        options={(facets?.actions ?? []).map((value) => ({ value, label: value }))}
+        onChange={(e) => set("action")(e.target.value)}
+      />
+      <TextField
+        label="From"
+        type="date"
+        value={draft.from}
+        onChange={(e) => set("from")(e.target.value)}
+      />
+      <TextField label="To" type="date" value={draft.to} onChange={(e) => set("to")(e.target.value)} />
+      <div className="flex items-end gap-2">
+        <Button type="submit">Filter</Button>
+        <Button variant="outline" onClick={onClear}>
+          Clear
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function AuditTrailPage() {
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const { offset, setOffset, sorting, paging } = useServerPaging(PAGE_SIZE);
+  const [open, setOpen] = useState<string | null>(null);
+  const { data, isLoading, isFetching } = useAuditPage(queryOf(filters, offset, sorting));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+    setOffset(0);
+  };
+  const clear = () => {
+    setDraft(EMPTY);
+    setFilters(EMPTY);
+    setOffset(0);
+  };
   return (
     <div className="space-y-6">
       <PageHeader
@@ -176,72 +198,14 @@ export default function AuditTrailPage() {
         }
       />
       <ChainBanner />
-      <form
-        onSubmit={apply}
-        className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-6"
-      >
-        <TextField
-          label="Actor"
-          placeholder="Name, e-mail or id"
-          value={draft.actor}
-          onChange={(e) => set("actor")(e.target.value)}
-        />
-        <SelectField
-          label="Entity"
-          placeholder="Any entity"
-          value={draft.entityType}
-          options={(facets?.entityTypes ?? []).map((value) => ({ value, label: value }))}
-          onChange={(e) => set("entityType")(e.target.value)}
-        />
-        <SelectField
-          label="Action"
-          placeholder="Any action"
-          value={draft.action}
-          options={(facets?.actions ?? []).map((value) => ({ value, label: value }))}
-          onChange={(e) => set("action")(e.target.value)}
-        />
-        <TextField
-          label="From"
-          type="date"
-          value={draft.from}
-          onChange={(e) => set("from")(e.target.value)}
-        />
-        <TextField label="To" type="date" value={draft.to} onChange={(e) => set("to")(e.target.value)} />
-        <div className="flex items-end gap-2">
-          <Button type="submit">Filter</Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              setDraft(EMPTY);
-              setFilters(EMPTY);
-              setOffset(0);
-            }}
-          >
-            Clear
-          </Button>
-        </div>
-      </form>
+      <FilterForm draft={draft} setDraft={setDraft} onApply={apply} onClear={clear} />
       <DataTable
         label="Audit events"
-        columns={columns}
+        columns={auditColumns(open, setOpen)}
         rows={data?.items ?? []}
-        getRowId={(event) => event.id}
         isLoading={isLoading}
         empty={<EmptyState title="No events" text="No event matches these filters." />}
-        server={{
-          total: data?.total ?? 0,
-          offset,
-          pageSize: PAGE_SIZE,
-          onOffsetChange: setOffset,
-          isFetching,
-          sorting,
-          onSortingChange: (next) => {
-            setSorting(next);
-            setOffset(0);
-          },
-          filterValues: {},
-          onFilterChange: () => {},
-        }}
+        server={paging(data?.total ?? 0, isFetching)}
       />
     </div>
   );

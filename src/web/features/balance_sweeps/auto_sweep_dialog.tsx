@@ -1,69 +1,93 @@
 /**
- * Auto Sweep with a confirmation (issue 23): the dialog first shows what the run would move now
+ * Auto Sweep with a confirmation: the dialog first shows what the run would move now
  * (the server plans it; nothing moves), then requests it on confirmation with the plan's id, so the
  * server refuses if balances changed in between and the user sees the new plan instead; a second
- * person approves the request before anything moves (issue 20).
+ * person approves the request before anything moves.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
-import { ApiError, apiJson } from "../../lib/api.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
-import { AUTO_SWEEP_PATH, formatAmount, invalidateSweepData } from "./types.ts";
+import { type AutoSweepPlan, useAutoSweep, useAutoSweepPlan } from "./api.ts";
+import { formatAmount } from "./types.ts";
 
-export const AUTO_SWEEP_PLAN_KEY = `${AUTO_SWEEP_PATH}/plan`;
 const CONFLICT_STATUS = 409;
 
-interface AutoSweepPlan {
-  planId: string;
-  sweeps: {
-    sourceAccountNumber: string;
-    sourceAccountName: string;
-    targetAccountNumber: string;
-    targetAccountName: string;
-    currency: string;
-    amount: string;
-  }[];
-  totals: { currency: string; amount: string }[];
+function AccountCell({ name, number }: { name: string; number: string }) {
+  return (
+    <Td>
+      <div>{name}</div>
+      <div className="font-mono text-xs text-slate-600">{number}</div>
+    </Td>
+  );
 }
 
-export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const plan = useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
-  // Planned afresh each time the dialog opens: a plan from an earlier visit is no promise.
-  useEffect(() => {
-    if (open) void plan.refetch();
-  }, [open]);
+function PlannedSweeps({ plan }: { plan: AutoSweepPlan }) {
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-700">
+        {plan.sweeps.length === 1 ? "This sweep" : `These ${plan.sweeps.length} sweeps`} will run:
+      </p>
+      <Table label="Planned sweeps">
+        <THead>
+          <Tr>
+            <Th>From</Th>
+            <Th>To</Th>
+            <Th className="text-right">Amount</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {plan.sweeps.map((sweep) => (
+            <Tr key={`${sweep.sourceAccountNumber}>${sweep.targetAccountNumber}`}>
+              <AccountCell name={sweep.sourceAccountName} number={sweep.sourceAccountNumber} />
+              <AccountCell name={sweep.targetAccountName} number={sweep.targetAccountNumber} />
+              <Td className="text-right tabular-nums">
+                {formatAmount(sweep.amount, sweep.currency)}
+              </Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      <p className="text-sm font-medium text-slate-900" data-testid="auto-sweep-totals">
+        Total: {plan.totals.map((total) => formatAmount(total.amount, total.currency)).join(" · ")}
+      </p>
+    </div>
+  );
+}
 
-  const onPending = useOnPendingApproval();
-  const run = useMutation({
-    mutationFn: (planId: string) =>
-      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
-    onSuccess: (result) => {
-      // A run with moves waits for a second person (issue 20); nothing moved yet.
-      if (onPending(result)) return onClose();
+/** The run, requested with the plan's id; a conflict means the balances moved, so the plan is made again. */
+function useConfirmedRun(onClose: () => void, replan: () => void) {
+  const { toast } = useToast();
+  return useAutoSweep((result) => {
+    // A run with moves waits for a second person; nothing moved yet.
+    if (result) {
       toast({
         title: "Auto Sweep Completed",
         description: `${result.sweepsExecuted} sweeps executed automatically`,
       });
-      invalidateSweepData(queryClient);
-      onClose();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === CONFLICT_STATUS) {
-        toast({ title: "Balances changed", description: error.serverMessage, variant: "destructive" });
-        void plan.refetch();
-        return;
-      }
-      handleMutationError(error, toast, "Auto Sweep Failed", "Failed to execute automatic sweep");
-    },
+    }
+    onClose();
+  }, (error) => {
+    if (error instanceof ApiError && error.status === CONFLICT_STATUS) {
+      toast({ title: "Balances changed", description: error.serverMessage, variant: "destructive" });
+      replan();
+      return;
+    }
+    handleMutationError(error, toast, "Auto Sweep Failed", "Failed to execute automatic sweep");
   });
+}
+
+export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const plan = useAutoSweepPlan();
+  // Planned afresh each time the dialog opens: a plan from an earlier visit is no promise.
+  useEffect(() => {
+    if (open) void plan.refetch();
+  }, [open]);
+  const run = useConfirmedRun(onClose, () => void plan.refetch());
 
   const data = plan.data;
   const nothing = data !== undefined && data.sweeps.length === 0;
@@ -84,42 +108,7 @@ export function AutoSweepDialog({ open, onClose }: { open: boolean; onClose: () 
       {data && !plan.isFetching && (
         nothing
           ? <p className="text-sm text-slate-700">Nothing to sweep: no account is above its threshold.</p>
-          : (
-            <div className="space-y-3">
-              <p className="text-sm text-slate-700">
-                {data.sweeps.length === 1 ? "This sweep" : `These ${data.sweeps.length} sweeps`} will run:
-              </p>
-              <Table label="Planned sweeps">
-                <THead>
-                  <Tr>
-                    <Th>From</Th>
-                    <Th>To</Th>
-                    <Th className="text-right">Amount</Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {data.sweeps.map((sweep) => (
-                    <Tr key={`${sweep.sourceAccountNumber}>${sweep.targetAccountNumber}`}>
-                      <Td>
-                        <div>{sweep.sourceAccountName}</div>
-                        <div className="font-mono text-xs text-slate-600">{sweep.sourceAccountNumber}</div>
-                      </Td>
-                      <Td>
-                        <div>{sweep.targetAccountName}</div>
-                        <div className="font-mono text-xs text-slate-600">{sweep.targetAccountNumber}</div>
-                      </Td>
-                      <Td className="text-right tabular-nums">
-                        {formatAmount(sweep.amount, sweep.currency)}
-                      </Td>
-                    </Tr>
-                  ))}
-                </TBody>
-              </Table>
-              <p className="text-sm font-medium text-slate-900" data-testid="auto-sweep-totals">
-                Total: {data.totals.map((total) => formatAmount(total.amount, total.currency)).join(" · ")}
-              </p>
-            </div>
-          )
+          : <PlannedSweeps plan={data} />
       )}
       <div className="mt-6 flex flex-wrap justify-end gap-2">
         <Button variant="outline" onClick={onClose}>{nothing ? "Close" : "Cancel"}</Button>

@@ -4,19 +4,11 @@
  * today's sweeps, active accounts), the accounts table and the 10 newest sweeps, each with its
  * ISO 20022 camt.050 message to download.
  */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime, titleCase } from "../../lib/format.ts";
@@ -26,21 +18,20 @@ import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
 import { SweepCharts } from "./sweep_charts.tsx";
 import {
   ACCOUNT_TYPES,
-  ACCOUNTS_KEY,
   type BalanceSweep,
   executorName,
   formatAmount,
   formatTotals,
   type LedgerAccount,
-  RECENT_SWEEPS_KEY,
   RECENT_SWEEPS_SHOWN,
   SWEEPS_PATH,
-  todayCountKey,
   toMinor,
   totalsByCurrency,
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
+import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
+import { statusColumn } from "../../components/status_column.tsx";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
@@ -82,19 +73,18 @@ function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAcc
       enableSorting: false,
       meta: { cellClassName: "text-right tabular-nums" },
       cell: ({ row }) =>
-        row.original.sweepThreshold === null ? "—" : formatAmount(row.original.sweepThreshold, row.original.currency),
+        row.original.sweepThreshold === null
+          ? "—"
+          : formatAmount(row.original.sweepThreshold, row.original.currency),
     },
     {
       id: "target",
       header: "Target Liquid Account",
-      accessorFn: (account) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
+      accessorFn: (
+        account,
+      ) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
     },
-    {
-      accessorKey: "accountStatus",
-      header: "Status",
-      filterFn: "equals",
-      cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
-    },
+    statusColumn("accountStatus", true),
     {
       id: "lastSweepDate",
       header: "Last Sweep",
@@ -115,7 +105,10 @@ const ACCOUNT_FILTERS: FilterDef[] = [
     columnId: "accountStatus",
     label: "Filter by status",
     allLabel: "All statuses",
-    options: ["active", "inactive", "frozen", "closed"].map((status) => ({ value: status, label: titleCase(status) })),
+    options: ["active", "inactive", "frozen", "closed"].map((status) => ({
+      value: status,
+      label: titleCase(status),
+    })),
   },
 ];
 
@@ -129,13 +122,21 @@ function AccountsTable({ accounts, isLoading }: { accounts: readonly LedgerAccou
       label="Ledger and liquid accounts"
       columns={columns}
       rows={accounts}
-      getRowId={(account) => account.id}
       isLoading={isLoading}
       filters={ACCOUNT_FILTERS}
       empty={accounts.length === 0
         ? <EmptyState title="No accounts yet" text="Ledger and liquid accounts you add will appear here." />
         : <EmptyState title="No matching accounts" text="Choose another type or status." />}
     />
+  );
+}
+
+function AccountLines({ account }: { account: { accountName: string; accountNumber: string } }) {
+  return (
+    <>
+      <div>{account.accountName}</div>
+      <div className="font-mono text-xs text-slate-600">{account.accountNumber}</div>
+    </>
   );
 }
 
@@ -159,23 +160,13 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
     id: "from",
     header: "From",
     accessorFn: (sweep) => sweep.sourceAccount.accountName,
-    cell: ({ row }) => (
-      <>
-        <div>{row.original.sourceAccount.accountName}</div>
-        <div className="font-mono text-xs text-slate-600">{row.original.sourceAccount.accountNumber}</div>
-      </>
-    ),
+    cell: ({ row }) => <AccountLines account={row.original.sourceAccount} />,
   },
   {
     id: "to",
     header: "To",
     accessorFn: (sweep) => sweep.targetAccount.accountName,
-    cell: ({ row }) => (
-      <>
-        <div>{row.original.targetAccount.accountName}</div>
-        <div className="font-mono text-xs text-slate-600">{row.original.targetAccount.accountNumber}</div>
-      </>
-    ),
+    cell: ({ row }) => <AccountLines account={row.original.targetAccount} />,
   },
   {
     id: "amount",
@@ -204,7 +195,9 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
         href={`${SWEEPS_PATH}/${row.original.id}/iso20022`}
         download
         className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-        aria-label={`Download ISO 20022 message for sweep ${row.original.transactionReference ?? row.original.id}`}
+        aria-label={`Download ISO 20022 message for sweep ${
+          row.original.transactionReference ?? row.original.id
+        }`}
       >
         camt.050
       </a>
@@ -218,7 +211,6 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
       label="Recent balance sweeps"
       columns={SWEEP_COLUMNS}
       rows={sweeps}
-      getRowId={(sweep) => sweep.id}
       isLoading={isLoading}
       empty={<EmptyState title="No sweeps yet" text="Manual and automatic sweeps will appear here." />}
     />
@@ -228,22 +220,53 @@ function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSwee
 /** The four-eyes requests this screen makes. */
 const SWEEP_SCREEN_REQUESTS = ["sweep", "auto_sweep", "opening_balance"] as const;
 
-export default function BalanceSweepPage() {
-  const accountsQuery = useQuery<LedgerAccount[]>({ queryKey: [ACCOUNTS_KEY] });
-  const sweepsQuery = useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
-  const todayQuery = useQuery<{ count: number }>({ queryKey: [todayCountKey()] });
-  const [manualOpen, setManualOpen] = useState(false);
-  const [autoOpen, setAutoOpen] = useState(false);
-  const [addOpen, setAddOpen] = useState(false);
-  const accounts = accountsQuery.data ?? [];
-
+function SweepSummary({ accounts, isLoading }: { accounts: readonly LedgerAccount[]; isLoading: boolean }) {
+  const todayQuery = useTodaySweepCount();
   const summary = useMemo(() => ({
     ledger: formatTotals(totalsByCurrency(accounts, "ledger")),
     liquid: formatTotals(totalsByCurrency(accounts, "liquid")),
     active: accounts.filter((account) => account.accountStatus === "active").length,
   }), [accounts]);
+  const pending = (value: string | number) => (isLoading ? "…" : value);
+  return (
+    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatCard label="Total Ledger Balance" value={pending(summary.ledger)} />
+      <StatCard label="Total Liquid Balance" value={pending(summary.liquid)} />
+      <StatCard label="Today's Sweeps" value={todayQuery.isLoading ? "…" : todayQuery.data?.count ?? "—"} />
+      <StatCard
+        label="Active Accounts"
+        value={pending(summary.active)}
+        hint={`of ${accounts.length} accounts`}
+      />
+    </div>
+  );
+}
 
-  const pending = (value: string | number) => (accountsQuery.isLoading ? "…" : value);
+function SweepActions(
+  { onAuto, onManual, onAdd }: { onAuto: () => void; onManual: () => void; onAdd: () => void },
+) {
+  return (
+    <>
+      <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
+        <Button variant="outline" onClick={onAuto}>Auto Sweep</Button>
+      </IfAllowed>
+      <IfAllowed method="POST" path="/api/balance-sweeps">
+        <Button variant="outline" onClick={onManual}>Manual Sweep</Button>
+      </IfAllowed>
+      <IfAllowed method="POST" path="/api/ledger-accounts">
+        <Button onClick={onAdd}>Add Account</Button>
+      </IfAllowed>
+    </>
+  );
+}
+
+export default function BalanceSweepPage() {
+  const accountsQuery = useLedgerAccounts();
+  const sweepsQuery = useRecentSweeps();
+  const [manualOpen, setManualOpen] = useState(false);
+  const [autoOpen, setAutoOpen] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
+  const accounts = accountsQuery.data ?? [];
 
   return (
     <>
@@ -251,57 +274,33 @@ export default function BalanceSweepPage() {
         title="Balance Sweep Management"
         subtitle="Ledger and liquid accounts, manual and automatic sweeps between them"
         actions={
-          <>
-            <IfAllowed method="POST" path="/api/balance-sweeps/auto-sweep">
-              <Button variant="outline" onClick={() => setAutoOpen(true)}>Auto Sweep</Button>
-            </IfAllowed>
-            <IfAllowed method="POST" path="/api/balance-sweeps">
-              <Button variant="outline" onClick={() => setManualOpen(true)}>Manual Sweep</Button>
-            </IfAllowed>
-            <IfAllowed method="POST" path="/api/ledger-accounts">
-              <Button onClick={() => setAddOpen(true)}>Add Account</Button>
-            </IfAllowed>
-          </>
+          <SweepActions
+            onAuto={() => setAutoOpen(true)}
+            onManual={() => setManualOpen(true)}
+            onAdd={() => setAddOpen(true)}
+          />
         }
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total Ledger Balance" value={pending(summary.ledger)} />
-        <StatCard label="Total Liquid Balance" value={pending(summary.liquid)} />
-        <StatCard label="Today's Sweeps" value={todayQuery.isLoading ? "…" : todayQuery.data?.count ?? "—"} />
-        <StatCard
-          label="Active Accounts"
-          value={pending(summary.active)}
-          hint={`of ${accounts.length} accounts`}
-        />
-      </div>
+      <SweepSummary accounts={accounts} isLoading={accountsQuery.isLoading} />
       <AwaitingApproval kinds={SWEEP_SCREEN_REQUESTS} />
       <SweepCharts />
-      <Card className="mb-6">
-        <CardHeader>
-          <CardTitle>Accounts</CardTitle>
-          <CardDescription>
-            Balances, sweep thresholds and the liquid account each one sweeps to
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {accountsQuery.isError
-            ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
-            : <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} />}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Recent Balance Sweeps</CardTitle>
-          <CardDescription>
-            The {RECENT_SWEEPS_SHOWN} newest sweeps, each downloadable as an ISO 20022 message
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {sweepsQuery.isError
-            ? <EmptyState title="Sweeps could not be loaded" text="Reload the page to try again." />
-            : <RecentSweepsTable sweeps={sweepsQuery.data ?? []} isLoading={sweepsQuery.isLoading} />}
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="Accounts"
+        description="Balances, sweep thresholds and the liquid account each one sweeps to"
+        className="mb-6"
+      >
+        {accountsQuery.isError
+          ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
+          : <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} />}
+      </TitledCard>
+      <TitledCard
+        title="Recent Balance Sweeps"
+        description={<>The {RECENT_SWEEPS_SHOWN} newest sweeps, each downloadable as an ISO 20022 message</>}
+      >
+        {sweepsQuery.isError
+          ? <EmptyState title="Sweeps could not be loaded" text="Reload the page to try again." />
+          : <RecentSweepsTable sweeps={sweepsQuery.data ?? []} isLoading={sweepsQuery.isLoading} />}
+      </TitledCard>
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
       <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />

@@ -1,28 +1,16 @@
 /**
  * "Manual Sweep" (spec 2.10 and 5): sources are ledger accounts with a balance above 0, targets are
- * liquid accounts in the source's currency; the amount is required (step 0.01) and its bounds are left to the server, whose
- * reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
+ * liquid accounts in the source's currency; the amount is required (step 0.01) and its bounds are
+ * left to the server, whose reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
  * arrived, so a resubmit after a lost response can never move the money twice.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { ApiError, apiRequest } from "../../lib/api.ts";
-import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  accountLabel,
-  type BalanceSweep,
-  formatAmount,
-  invalidateSweepData,
-  type LedgerAccount,
-  MONEY_STEP,
-  SWEEPS_PATH,
-  toMinor,
-} from "./types.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { ApiError } from "../../lib/api.ts";
+import { type ToastInput, useToast } from "../../lib/toast.ts";
+import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
+import { useManualSweep } from "./api.ts";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_SWEEP_REASON_LENGTH = 1_000;
 
@@ -37,6 +25,97 @@ const EMPTY: SweepForm = { sourceAccountId: "", targetAccountId: "", sweepAmount
 
 type FieldErrors = Partial<Record<keyof SweepForm, string>>;
 
+/** Sources are ledger accounts holding funds; a sweep never converts currency, so targets are liquid accounts in the source's. */
+function useSweepChoices(accounts: readonly LedgerAccount[], sourceAccountId: string) {
+  const sources = useMemo(
+    () =>
+      accounts.filter((account) => account.accountType === "ledger" && toMinor(account.currentBalance) > 0n),
+    [accounts],
+  );
+  const sourceCurrency = accounts.find((account) => account.id === sourceAccountId)?.currency;
+  const targets = useMemo(
+    () =>
+      accounts.filter((account) =>
+        account.accountType === "liquid" && (sourceCurrency === undefined || account.currency === sourceCurrency)
+      ),
+    [accounts, sourceCurrency],
+  );
+  return { sources, targets, sourceCurrency };
+}
+
+const option = (account: LedgerAccount) => ({
+  value: account.id,
+  label: `${accountLabel(account)} · ${formatAmount(account.currentBalance, account.currency)}`,
+});
+
+function SweepFields({ form, errors, set, accounts }: {
+  form: SweepForm;
+  errors: FieldErrors;
+  set: (field: keyof SweepForm) => (value: string) => void;
+  accounts: readonly LedgerAccount[];
+}) {
+  const { sources, targets, sourceCurrency } = useSweepChoices(accounts, form.sourceAccountId);
+  return (
+    <>
+      <SelectField
+        label="Source Account"
+        value={form.sourceAccountId}
+        onChange={(event) => set("sourceAccountId")(event.target.value)}
+        options={sources.map(option)}
+        placeholder={sources.length === 0 ? "No ledger account holds funds" : "Select a ledger account"}
+        error={errors.sourceAccountId}
+      />
+      <SelectField
+        label="Target Account"
+        value={form.targetAccountId}
+        onChange={(event) => set("targetAccountId")(event.target.value)}
+        options={targets.map(option)}
+        placeholder={targets.length > 0
+          ? "Select a liquid account"
+          : sourceCurrency
+          ? `No liquid account in ${sourceCurrency}`
+          : "No liquid account yet"}
+        error={errors.targetAccountId}
+      />
+      <TextField
+        label="Sweep Amount"
+        type="number"
+        step={MONEY_STEP}
+        inputMode="decimal"
+        placeholder="0.00"
+        value={form.sweepAmount}
+        onChange={(event) => set("sweepAmount")(event.target.value)}
+        error={errors.sweepAmount}
+      />
+      <TextAreaField
+        label="Sweep Reason"
+        rows={3}
+        maxLength={MAX_SWEEP_REASON_LENGTH}
+        placeholder="Why the funds are moved"
+        value={form.sweepReason}
+        onChange={(event) => set("sweepReason")(event.target.value)}
+      />
+    </>
+  );
+}
+
+function missingFields(form: SweepForm): FieldErrors {
+  return {
+    sourceAccountId: form.sourceAccountId ? undefined : "Required",
+    targetAccountId: form.targetAccountId ? undefined : "Required",
+    sweepAmount: form.sweepAmount.trim() ? undefined : "Required",
+  };
+}
+
+function sweptToast(sweep: BalanceSweep): ToastInput {
+  return {
+    title: "Balance sweep executed successfully",
+    description: `${formatAmount(sweep.sweepAmount, sweep.currency)} moved from ${
+      accountLabel(sweep.sourceAccount)
+    } to ${accountLabel(sweep.targetAccount)}`,
+  };
+}
+
 export function ManualSweepDialog({ open, onClose, accounts }: {
   open: boolean;
   onClose: () => void;
@@ -45,23 +124,7 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   const [form, setForm] = useState<SweepForm>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-
-  const sources = useMemo(
-    () =>
-      accounts.filter((account) => account.accountType === "ledger" && toMinor(account.currentBalance) > 0n),
-    [accounts],
-  );
-  // A sweep never converts currency: only liquid accounts in the source's currency are offered.
-  const sourceCurrency = accounts.find((account) => account.id === form.sourceAccountId)?.currency;
-  const targets = useMemo(
-    () =>
-      accounts.filter((account) =>
-        account.accountType === "liquid" && (sourceCurrency === undefined || account.currency === sourceCurrency)
-      ),
-    [accounts, sourceCurrency],
-  );
 
   const close = () => {
     setForm(EMPTY);
@@ -70,31 +133,12 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     onClose();
   };
 
-  const onPending = useOnPendingApproval();
-  const sweep = useMutation({
-    mutationFn: async (body: Record<string, unknown>) => {
-      const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
-      return (await res.json()) as BalanceSweep | PendingApproval;
-    },
-    onSuccess: (result) => {
-      if (onPending(result)) {
-        close();
-        return;
-      }
-      toast({
-        title: "Balance sweep executed successfully",
-        description: `${formatAmount(result.sweepAmount, result.currency)} moved from ${
-          accountLabel(result.sourceAccount)
-        } to ${accountLabel(result.targetAccount)}`,
-      });
-      invalidateSweepData(queryClient);
-      close();
-    },
-    onError: (error) => {
-      // The server answered, so this request is settled: a corrected resubmit is a new request.
-      if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
-      handleMutationError(error, toast, "Failed to execute balance sweep");
-    },
+  const sweep = useManualSweep(idempotencyKey, (result) => {
+    if (result) toast(sweptToast(result));
+    close();
+  }, (error) => {
+    // The server answered, so this request is settled: a corrected resubmit is a new request.
+    if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
   });
 
   const set = (field: keyof SweepForm) => (value: string) => {
@@ -113,11 +157,7 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next: FieldErrors = {
-      sourceAccountId: form.sourceAccountId ? undefined : "Required",
-      targetAccountId: form.targetAccountId ? undefined : "Required",
-      sweepAmount: form.sweepAmount.trim() ? undefined : "Required",
-    };
+    const next = missingFields(form);
     setErrors(next);
     if (Object.values(next).some(Boolean) || sweep.isPending) return;
     sweep.mutate({
@@ -129,64 +169,18 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     });
   };
 
-  const option = (account: LedgerAccount) => ({
-    value: account.id,
-    label: `${accountLabel(account)} · ${formatAmount(account.currentBalance, account.currency)}`,
-  });
-
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Manual Sweep"
       description="Move funds from a ledger account to a liquid account of the same currency."
+      onSubmit={submit}
+      submitLabel="Execute Sweep"
+      pendingLabel="Executing…"
+      isPending={sweep.isPending}
     >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <SelectField
-          label="Source Account"
-          value={form.sourceAccountId}
-          onChange={(event) => set("sourceAccountId")(event.target.value)}
-          options={sources.map(option)}
-          placeholder={sources.length === 0 ? "No ledger account holds funds" : "Select a ledger account"}
-          error={errors.sourceAccountId}
-        />
-        <SelectField
-          label="Target Account"
-          value={form.targetAccountId}
-          onChange={(event) => set("targetAccountId")(event.target.value)}
-          options={targets.map(option)}
-          placeholder={targets.length > 0
-            ? "Select a liquid account"
-            : sourceCurrency
-            ? `No liquid account in ${sourceCurrency}`
-            : "No liquid account yet"}
-          error={errors.targetAccountId}
-        />
-        <TextField
-          label="Sweep Amount"
-          type="number"
-          step={MONEY_STEP}
-          inputMode="decimal"
-          placeholder="0.00"
-          value={form.sweepAmount}
-          onChange={(event) => set("sweepAmount")(event.target.value)}
-          error={errors.sweepAmount}
-        />
-        <TextAreaField
-          label="Sweep Reason"
-          rows={3}
-          maxLength={MAX_SWEEP_REASON_LENGTH}
-          placeholder="Why the funds are moved"
-          value={form.sweepReason}
-          onChange={(event) => set("sweepReason")(event.target.value)}
-        />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={sweep.isPending}>
-            {sweep.isPending ? "Executing…" : "Execute Sweep"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <SweepFields form={form} errors={errors} set={set} accounts={accounts} />
+    </FormDialog>
   );
 }

@@ -1,23 +1,13 @@
 /**
- * Balance Sweep Management charts (issue 23): each currency's ledger and liquid totals at each
+ * Balance Sweep Management charts: each currency's ledger and liquid totals at each
  * day's close, and sweeps per day, over the last 30 days. The server aggregates; Chart.js, loaded
  * only here, draws; each chart has its figures as a table.
  */
-import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useMemo, useState } from "react";
-import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { useMemo, useState } from "react";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { Skeleton } from "../../components/ui/spinner.tsx";
-import { SWEEPS_PATH } from "./types.ts";
+import { type SweepCharts as SweepChartData, useSweepCharts } from "./api.ts";
+import { ChartCard } from "../../components/charts/chart_card.tsx";
 
-const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
-export const SWEEP_CHARTS_KEY = `${SWEEPS_PATH}/charts`;
-
-interface SweepCharts {
-  days: string[];
-  sweepsPerDay: number[];
-  liquidity: { currency: string; ledger: string[]; liquid: string[] }[];
-}
 
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
@@ -29,20 +19,33 @@ const dayLabel = (day: string) =>
 /** Drawing only: the exact decimal strings stay in the table's source; the canvas needs numbers. */
 const toDrawable = (amount: string) => Number(amount);
 
-export function SweepCharts() {
-  const charts = useQuery<SweepCharts>({ queryKey: [SWEEP_CHARTS_KEY] });
-  const [currency, setCurrency] = useState<string | null>(null);
-  const data = charts.data;
-  const labels = useMemo(() => data?.days.map(dayLabel) ?? [], [data]);
+function CurrencyChoice({ currencies, value, onChange }: {
+  currencies: string[];
+  value: string | undefined;
+  onChange: (currency: string) => void;
+}) {
+  return (
+    <select
+      aria-label="Currency"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      className={`${inputClassName} sm:w-32`}
+    >
+      {currencies.map((currency) => <option key={currency} value={currency}>{currency}</option>)}
+    </select>
+  );
+}
+
+/** The chosen currency's ledger and liquid totals as chart series, and its money format. */
+function useLiquidity(data: SweepChartData | undefined, currency: string | null) {
   const selected = data?.liquidity.find((entry) => entry.currency === currency) ?? data?.liquidity[0];
-  const liquiditySeries = useMemo(() =>
+  const series = useMemo(() =>
     selected
       ? [
         { label: "Ledger", values: selected.ledger.map(toDrawable) },
         { label: "Liquid", values: selected.liquid.map(toDrawable) },
       ]
       : [], [selected]);
-  const sweepSeries = useMemo(() => [{ label: "Sweeps", values: data?.sweepsPerDay ?? [] }], [data]);
   const money = useMemo(() => {
     const formatter = new Intl.NumberFormat("en-US", {
       style: "currency",
@@ -50,71 +53,59 @@ export function SweepCharts() {
     });
     return (value: number) => formatter.format(value);
   }, [selected]);
+  return { selected, series, money };
+}
 
-  const loading = <Skeleton className="h-56 w-full" />;
-  const failed = <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>;
+export function SweepCharts() {
+  const charts = useSweepCharts();
+  const [currency, setCurrency] = useState<string | null>(null);
+  const data = charts.data;
+  const labels = useMemo(() => data?.days.map(dayLabel) ?? [], [data]);
+  const { selected, series, money } = useLiquidity(data, currency);
+  const sweepSeries = useMemo(() => [{ label: "Sweeps", values: data?.sweepsPerDay ?? [] }], [data]);
   const totalSweeps = data?.sweepsPerDay.reduce((sum, count) => sum + count, 0) ?? 0;
   return (
     <div className="mb-6 grid grid-cols-1 gap-6 xl:grid-cols-2">
-      <Card>
-        <CardHeader className="sm:flex-row sm:items-center sm:justify-between">
-          <CardTitle>Liquidity, Last 30 Days</CardTitle>
-          {data && data.liquidity.length > 1 && (
-            <select
-              aria-label="Currency"
-              value={selected?.currency}
-              onChange={(event) => setCurrency(event.target.value)}
-              className={`${inputClassName} sm:w-32`}
-            >
-              {data.liquidity.map((entry) => (
-                <option key={entry.currency} value={entry.currency}>{entry.currency}</option>
-              ))}
-            </select>
-          )}
-        </CardHeader>
-        <CardContent>
-          {charts.isError
-            ? failed
-            : !data
-            ? loading
-            : !selected
-            ? <p className="text-sm text-slate-600">No ledger or liquid accounts yet.</p>
-            : (
-              <Suspense fallback={loading}>
-                <ChartView
-                  kind="line"
-                  labelHeading="Day (UTC)"
-                  labels={labels}
-                  series={liquiditySeries}
-                  format={money}
-                  summary={`${selected.currency} ledger and liquid totals at each day's close over the last 30 days: today ${
-                    money(toDrawable(selected.ledger.at(-1) ?? "0"))
-                  } ledger, ${money(toDrawable(selected.liquid.at(-1) ?? "0"))} liquid.`}
-                />
-              </Suspense>
-            )}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Sweeps per Day</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {charts.isError ? failed : !data ? loading : (
-            <Suspense fallback={loading}>
-              <ChartView
-                kind="bar"
-                labelHeading="Day (UTC)"
-                labels={labels}
-                series={sweepSeries}
-                summary={`Sweeps per day over the last 30 days: ${totalSweeps} in all, ${
-                  data.sweepsPerDay.at(-1)
-                } today.`}
-              />
-            </Suspense>
-          )}
-        </CardContent>
-      </Card>
+      <ChartCard
+        title="Liquidity, Last 30 Days"
+        headerClassName="sm:flex-row sm:items-center sm:justify-between"
+        action={data && data.liquidity.length > 1 && (
+          <CurrencyChoice
+            currencies={data.liquidity.map((entry) => entry.currency)}
+            value={selected?.currency}
+            onChange={setCurrency}
+          />
+        )}
+        failed={charts.isError}
+        empty={!selected ? <p className="text-sm text-slate-600">No ledger or liquid accounts yet.</p> : undefined}
+        chart={data
+          ? {
+            kind: "line",
+            labelHeading: "Day (UTC)",
+            labels,
+            series,
+            format: money,
+            summary: selected
+              ? `${selected.currency} ledger and liquid totals at each day's close over the last 30 days: today ${
+                money(toDrawable(selected.ledger.at(-1) ?? "0"))
+              } ledger, ${money(toDrawable(selected.liquid.at(-1) ?? "0"))} liquid.`
+              : "",
+          }
+          : null}
+      />
+      <ChartCard
+        title="Sweeps per Day"
+        failed={charts.isError}
+        chart={data
+          ? {
+            kind: "bar",
+            labelHeading: "Day (UTC)",
+            labels,
+            series: sweepSeries,
+            summary: `Sweeps per day over the last 30 days: ${totalSweeps} in all, ${data.sweepsPerDay.at(-1)} today.`,
+          }
+          : null}
+      />
     </div>
   );
 }

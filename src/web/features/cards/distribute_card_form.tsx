@@ -1,31 +1,22 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { object, safeParse } from "zod/mini";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   checkValue,
   type FieldErrors,
   fieldErrors,
   requiredEmail,
   requiredText,
-  serverFieldErrors,
 } from "../../lib/form_validation.ts";
-import {
-  type CardItem,
-  DISTRIBUTION_CARD_TYPE_OPTIONS,
-  DISTRIBUTION_METHOD_OPTIONS,
-  type FundingConfirmation,
-} from "./types.ts";
-import { useRefreshCards } from "./use_refresh_cards.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
+import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useDistributeCard } from "./api.ts";
 
 const DISTRIBUTE_DEFAULTS = {
   recipientName: "",
@@ -51,67 +42,28 @@ const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
   recipientInfo: "recipientName",
   loadAmount: "loadAmount",
 };
-type DistributedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
-export function DistributeCardForm() {
+/** The form and its errors; an error already shown is re-checked as the user types, and goes once the value is valid. */
+function useDistributeForm() {
   const [form, setForm] = useState<DistributeForm>(DISTRIBUTE_DEFAULTS);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const { toast } = useToast();
-  const refresh = useRefreshCards();
   const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setForm((current) => ({ ...current, [field]: value }));
-    // An error already shown is re-checked as the user types, and goes once the value is valid.
     const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
     if (errors[field] && rule) {
       const message = checkValue(rule, value);
       setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
     }
   };
+  return { form, setForm, errors, setErrors, set };
+}
 
-  const onPending = useOnPendingApproval();
-  const distribute = useMutation({
-    mutationFn: (values: DistributeForm) =>
-      apiJson<DistributedCard | PendingApproval>("POST", "/api/cards/distribute", {
-        recipientInfo: { name: values.recipientName, email: values.recipientEmail },
-        cardType: values.cardType,
-        distributionMethod: values.distributionMethod,
-        loadAmount: values.loadAmount,
-        ...(values.requestReason.trim() ? { requestReason: values.requestReason.trim() } : {}),
-      }),
-    onSuccess: (card) => {
-      setForm(DISTRIBUTE_DEFAULTS);
-      setErrors({});
-      if (onPending(card)) return;
-      refresh();
-      toast({
-        title: "Card Distributed",
-        description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
-          titleCase(card.distributionMethod ?? "")
-        }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
-      });
-    },
-    onError: (error) => {
-      const server = serverFieldErrors(error);
-      setErrors(Object.fromEntries(
-        Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
-      ));
-      handleMutationError(error, toast, "Failed to distribute card");
-    },
-  });
+type FormBinding = ReturnType<typeof useDistributeForm>;
 
+function DistributeFields({ form, setForm, errors, set }: FormBinding) {
   return (
-    <form
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const checked = safeParse(recipientRules, form);
-        if (!checked.success) return setErrors(fieldErrors(checked.error));
-        setErrors({});
-        if (!distribute.isPending) distribute.mutate(form);
-      }}
-    >
+    <>
       <TextField
         label="Recipient Name"
         required
@@ -147,6 +99,44 @@ export function DistributeCardForm() {
         hint="Funded from the Central Bank Treasury"
       />
       <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+    </>
+  );
+}
+
+export function DistributeCardForm() {
+  const state = useDistributeForm();
+  const { form, setForm, setErrors } = state;
+  const { toast } = useToast();
+  const distribute = useDistributeCard((card) => {
+    setForm(DISTRIBUTE_DEFAULTS);
+    setErrors({});
+    if (!card) return;
+    toast({
+      title: "Card Distributed",
+      description: `Card ${card.cardNumber} distributed to ${card.cardholderName} (${
+        titleCase(card.distributionMethod ?? "")
+      }), loaded with ${formatCurrency(card.fundingConfirmation?.amount ?? "0")}.`,
+    });
+  }, (error) => {
+    const server = serverFieldErrors(error);
+    setErrors(Object.fromEntries(
+      Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
+    ));
+  });
+
+  return (
+    <form
+      noValidate
+      className="grid gap-4 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const checked = safeParse(recipientRules, form);
+        if (!checked.success) return setErrors(fieldErrors(checked.error));
+        setErrors({});
+        if (!distribute.isPending) distribute.mutate(form);
+      }}
+    >
+      <DistributeFields {...state} />
       <div className="flex items-end justify-end sm:col-span-2">
         <IfAllowed method="POST" path="/api/cards/distribute">
           <Button type="submit" disabled={distribute.isPending}>

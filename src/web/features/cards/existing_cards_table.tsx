@@ -1,10 +1,10 @@
 /** Spec 2.12 Existing Cards: masked number, holder, status badge, brand and type, limits, balance. */
-import { useQuery } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
-import { type CardItem, CARDS_KEY } from "./types.ts";
+import { type CardItem } from "./types.ts";
+import { useCards } from "./api.ts";
 
 const COLUMNS: ColumnDef<CardItem>[] = [
   { accessorKey: "cardNumber", header: "Card Number", enableSorting: false, meta: { cellClassName: "font-mono" } },
@@ -54,13 +54,12 @@ const COLUMNS: ColumnDef<CardItem>[] = [
 ];
 
 export function ExistingCardsTable() {
-  const { data, isLoading, isError } = useQuery<CardItem[]>({ queryKey: [CARDS_KEY] });
+  const { data, isLoading, isError } = useCards();
   return (
     <DataTable
       label="Existing cards"
       columns={COLUMNS}
       rows={data ?? []}
-      getRowId={(card) => card.id}
       isLoading={isLoading}
       empty={isError
         ? <EmptyState title="The cards could not be loaded" text="Reload the page to try again." />

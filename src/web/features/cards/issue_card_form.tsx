@@ -1,18 +1,14 @@
 /** Spec 3 issue-card form: cardholder, type, brand, limits and an initial balance from the treasury. */
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import { checkValue, requiredText } from "../../lib/form_validation.ts";
-import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS, type CardItem, type FundingConfirmation } from "./types.ts";
-import { useRefreshCards } from "./use_refresh_cards.ts";
-import { type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
+import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useIssueCard } from "./api.ts";
 
 const ISSUE_DEFAULTS = {
   cardholderName: "",
@@ -29,38 +25,26 @@ type IssueForm = typeof ISSUE_DEFAULTS;
 /** The server's rule for the cardholder (cards schemas): required, at most 255 characters. */
 const MAX_CARDHOLDER_NAME_LENGTH = 255;
 const cardholderRule = requiredText(MAX_CARDHOLDER_NAME_LENGTH);
-type IssuedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
 export function IssueCardForm() {
   const [form, setForm] = useState<IssueForm>(ISSUE_DEFAULTS);
   const [nameError, setNameError] = useState<string | undefined>();
   const { toast } = useToast();
-  const refresh = useRefreshCards();
   const set = (field: keyof IssueForm) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setForm((current) => ({ ...current, [field]: value }));
     if (field === "cardholderName" && nameError) setNameError(checkValue(cardholderRule, value));
   };
 
-  const onPending = useOnPendingApproval();
-  const issue = useMutation({
-    mutationFn: ({ requestReason, ...body }: IssueForm) =>
-      apiJson<IssuedCard | PendingApproval>("POST", "/api/cards/issue", {
-        ...body,
-        ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}),
-      }),
-    onSuccess: (card) => {
-      setForm(ISSUE_DEFAULTS);
-      if (onPending(card)) return;
-      refresh();
-      toast({
-        title: "Card Issued",
-        description: `Card ${card.cardNumber} issued to ${card.cardholderName}, funded with ${
-          formatCurrency(card.fundingConfirmation?.amount ?? "0")
-        }.`,
-      });
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to issue card"),
+  const issue = useIssueCard((card) => {
+    setForm(ISSUE_DEFAULTS);
+    if (!card) return;
+    toast({
+      title: "Card Issued",
+      description: `Card ${card.cardNumber} issued to ${card.cardholderName}, funded with ${
+        formatCurrency(card.fundingConfirmation?.amount ?? "0")
+      }.`,
+    });
   });
 
   return (

@@ -3,34 +3,28 @@
  * counters (total, active, pending, testing) and the table with a live test per row. Every test,
  * whatever its outcome, refreshes the list (a success records lastConnectedAt and may activate).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import { NewConnectionDialog } from "./new_connection_dialog.tsx";
 import { PartnerConnectionCard } from "./partner_connection_card.tsx";
 import {
   type Connection,
   CONNECTION_TYPE_OPTIONS,
-  CONNECTIONS_KEY,
-  type ConnectionTestResult,
   hasPartnerConnection,
   labelOf,
   MESSAGE_STANDARD_OPTIONS,
-  PARTNER_CONFIG_KEY,
-  type PartnerConfig,
 } from "./types.ts";
+import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
 function formatLimit(amount: string, currency: string): string {
@@ -42,6 +36,26 @@ function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
   return name || user?.email || "—";
+}
+
+function TestButton({ connection, testing, onTest }: {
+  connection: Connection;
+  testing: boolean;
+  onTest: (id: string) => void;
+}) {
+  return (
+    <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={testing}
+        onClick={() => onTest(connection.id)}
+        aria-label={`Test connection to ${connection.partnerCentralBank}`}
+      >
+        {testing ? "Testing…" : "Test"}
+      </Button>
+    </IfAllowed>
+  );
 }
 
 function columns(testingId: string | null, onTest: (id: string) => void): ColumnDef<Connection>[] {
@@ -80,16 +94,14 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       meta: { cellClassName: "max-w-56 break-all font-mono text-xs" },
       cell: ({ row }) => row.original.apiEndpoint ?? "—",
     },
-    {
-      accessorKey: "connectionStatus",
-      header: "Status",
-      cell: ({ row }) => <StatusBadge status={row.original.connectionStatus} />,
-    },
+    statusColumn("connectionStatus"),
     {
       id: "lastConnectedAt",
       header: "Last Connected",
       accessorFn: (c) => c.lastConnectedAt ?? "",
-      cell: ({ row }) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
+      cell: (
+        { row },
+      ) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
     },
     { id: "createdBy", header: "Created By", accessorFn: creatorName },
     {
@@ -97,31 +109,17 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       header: "Actions",
       enableSorting: false,
       meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) => {
-        const testing = testingId === row.original.id;
-        return (
-          <IfAllowed method="POST" path="/api/central-bank-connections/:id/test">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={testing}
-              onClick={() => onTest(row.original.id)}
-              aria-label={`Test connection to ${row.original.partnerCentralBank}`}
-            >
-              {testing ? "Testing…" : "Test"}
-            </Button>
-          </IfAllowed>
-        );
-      },
+      cell: ({ row }) => (
+        <TestButton connection={row.original} testing={testingId === row.original.id} onTest={onTest} />
+      ),
     },
   ];
 }
 
 export default function ConnectionsPage() {
-  const connections = useQuery<Connection[]>({ queryKey: [CONNECTIONS_KEY] });
-  const partner = useQuery<PartnerConfig>({ queryKey: [PARTNER_CONFIG_KEY] });
+  const connections = useConnections();
+  const partner = usePartnerConfig();
   const [newOpen, setNewOpen] = useState(false);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const list = connections.data ?? [];
 
@@ -132,21 +130,9 @@ export default function ConnectionsPage() {
     testing: list.filter((connection) => connection.connectionStatus === "testing").length,
   }), [list]);
 
-  const test = useMutation({
-    mutationFn: (id: string) => apiJson<ConnectionTestResult>("POST", `${CONNECTIONS_KEY}/${id}/test`),
-    onSuccess: (result) => {
-      toast({ ...connectionTestToast(result), variant: result.success ? "default" : "destructive" });
-    },
-    onError: (error) => {
-      if (isUnauthorizedError(error)) return redirectToLogin(toast);
-      toast({ title: "Test Failed", description: "Failed to test connection", variant: "destructive" });
-    },
-    onSettled: () => {
-      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
-      // The dashboard's operational-status alert follows each connection's last test.
-      queryClient.invalidateQueries({ queryKey: ["/api/dashboard/alerts"] });
-    },
-  });
+  const test = useTestConnection((result) =>
+    toast({ ...connectionTestToast(result), variant: result.success ? "default" : "destructive" })
+  );
 
   const testingId = test.isPending ? test.variables ?? null : null;
   const tableColumns = useMemo(() => columns(testingId, (id) => test.mutate(id)), [testingId]);
@@ -159,7 +145,11 @@ export default function ConnectionsPage() {
       <PageHeader
         title="Central Bank Connections"
         subtitle="Links to partner central banks, with a live test of each endpoint"
-        actions={<IfAllowed method="POST" path="/api/central-bank-connections"><Button onClick={() => setNewOpen(true)}>New Connection</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/central-bank-connections">
+            <Button onClick={() => setNewOpen(true)}>New Connection</Button>
+          </IfAllowed>
+        }
       />
       {showPartner && <PartnerConnectionCard partner={partner.data} />}
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -168,28 +158,22 @@ export default function ConnectionsPage() {
         <StatCard label="Pending" value={connections.isLoading ? "…" : counts.pending} />
         <StatCard label="Testing" value={connections.isLoading ? "…" : counts.testing} />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Partner Connections</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="Central bank connections"
-            columns={tableColumns}
-            rows={list}
-            getRowId={(connection) => connection.id}
-            isLoading={connections.isLoading}
-            empty={connections.isError
-              ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
-              : (
-                <EmptyState
-                  title="No connections yet"
-                  text="Connections to partner central banks will appear here."
-                />
-              )}
-          />
-        </CardContent>
-      </Card>
+      <TitledCard title="Partner Connections">
+        <DataTable
+          label="Central bank connections"
+          columns={tableColumns}
+          rows={list}
+          isLoading={connections.isLoading}
+          empty={connections.isError
+            ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
+            : (
+              <EmptyState
+                title="No connections yet"
+                text="Connections to partner central banks will appear here."
+              />
+            )}
+        />
+      </TitledCard>
       <NewConnectionDialog open={newOpen} onClose={() => setNewOpen(false)} />
     </>
   );

@@ -3,25 +3,22 @@
  * object, and when blank the default built from connection type, message standard and
  * authentication method is sent; the daily limit goes as a number or null.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { BIC_LENGTH_WITH_BRANCH, validateBic } from "../../../domain/bic.ts";
-import { asciiUpperCase } from "../../../domain/ascii.ts";
+import { validateBic } from "../../../domain/bic.ts";
 import { defaultCredentialsConfig } from "../../../domain/connection_credentials.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   AUTHENTICATION_METHOD_OPTIONS,
-  type Connection,
   CONNECTION_TYPE_OPTIONS,
-  CONNECTIONS_KEY,
   CURRENCY_OPTIONS,
   MESSAGE_STANDARD_OPTIONS,
 } from "./types.ts";
+import { useCreateConnection } from "./api.ts";
+import { useFormState } from "../../lib/form_state.ts";
+import { type Parsed, parseJsonObject } from "../../lib/form_input.ts";
+import { BicField } from "../../components/bic_field.tsx";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_PARTNER_NAME_LENGTH = 255;
 const MAX_PARTNER_BANK_CODE_LENGTH = 20;
@@ -54,21 +51,6 @@ const EMPTY: ConnectionForm = {
   credentialsConfig: "",
 };
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
-
-function parseCredentials(text: string): Parsed<Record<string, unknown> | null> {
-  if (text.trim() === "") return { ok: true, value: null };
-  try {
-    const value = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      return { ok: false, message: 'Credentials must be a JSON object, like {"apiKey": "…"}' };
-    }
-    return { ok: true, value };
-  } catch {
-    return { ok: false, message: "Credentials must be valid JSON" };
-  }
-}
-
 /** Whole units with at most 2 decimals: what decimal(15,2) holds exactly. */
 const LIMIT_PATTERN = /^\d{1,13}(\.\d{1,2})?$/;
 
@@ -81,162 +63,141 @@ function parseLimit(text: string): Parsed<number | null> {
   return { ok: true, value: Number(trimmed) };
 }
 
+type FormBinding = ReturnType<typeof useFormState<ConnectionForm>>;
+
+function PartnerFields({ form, set, bind, limitError }: FormBinding & { limitError?: string }) {
+  const bic = form.partnerSwiftCode.length > 0 ? validateBic(form.partnerSwiftCode) : null;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField label="Partner Central Bank" required maxLength={MAX_PARTNER_NAME_LENGTH} {...bind("partnerCentralBank")} />
+      <SelectField label="Connection Type" {...bind("connectionType")} options={CONNECTION_TYPE_OPTIONS} />
+      <TextField
+        label="Partner Bank Code"
+        maxLength={MAX_PARTNER_BANK_CODE_LENGTH}
+        autoComplete="off"
+        {...bind("partnerBankCode")}
+      />
+      <BicField label="Partner SWIFT Code" value={form.partnerSwiftCode} onValue={set("partnerSwiftCode")} bic={bic} />
+      <SelectField label="Message Standard" {...bind("messageStandard")} options={MESSAGE_STANDARD_OPTIONS} />
+      <SelectField label="Settlement Currency" {...bind("settlementCurrency")} options={CURRENCY_OPTIONS} />
+      <TextField
+        label="Daily Settlement Limit"
+        type="number"
+        min="0"
+        step={MONEY_STEP}
+        inputMode="decimal"
+        {...bind("dailySettlementLimit")}
+        error={limitError}
+        hint="Blank: no limit"
+      />
+      <SelectField label="Authentication Method" {...bind("authenticationMethod")} options={AUTHENTICATION_METHOD_OPTIONS} />
+    </div>
+  );
+}
+
+/** The connection as the server takes it: optional texts as null, blank credentials as the default. */
+function connectionBody(form: ConnectionForm, limit: number | null, credentials: Record<string, unknown> | null) {
+  return {
+    partnerCentralBank: form.partnerCentralBank,
+    connectionType: form.connectionType,
+    partnerBankCode: form.partnerBankCode.trim() || null,
+    partnerSwiftCode: form.partnerSwiftCode.trim() || null,
+    messageStandard: form.messageStandard,
+    settlementCurrency: form.settlementCurrency,
+    dailySettlementLimit: limit,
+    apiEndpoint: form.apiEndpoint.trim() || null,
+    authenticationMethod: form.authenticationMethod,
+    credentialsConfig: credentials ?? defaultCredentialsConfig(form),
+  };
+}
+
+function CredentialsField({ value, error, onValue }: {
+  value: string;
+  error: string | undefined;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <TextAreaField
+      label="Credentials (JSON)"
+      rows={4}
+      spellCheck={false}
+      autoComplete="off"
+      className="font-mono"
+      placeholder='{"apiKey": "…"}'
+      value={value}
+      onChange={(event) => onValue(event.target.value)}
+      error={error}
+      hint="Stored encrypted and shown masked. Blank: a default from the connection type, message standard and authentication method"
+    />
+  );
+}
+
 export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [form, setForm] = useState<ConnectionForm>(EMPTY);
+  const state = useFormState<ConnectionForm>(EMPTY);
+  const { form, set, bind } = state;
   const [errors, setErrors] = useState<{ credentialsConfig?: string; dailySettlementLimit?: string }>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
-    setForm(EMPTY);
+    state.reset();
     setErrors({});
     onClose();
   };
 
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson<Connection>("POST", CONNECTIONS_KEY, body),
-    onSuccess: (connection) => {
-      toast({
-        title: "Central bank connection created successfully",
-        description: `${connection.partnerCentralBank} added with status ${connection.connectionStatus}`,
-      });
-      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to create central bank connection"),
+  const create = useCreateConnection((connection) => {
+    toast({
+      title: "Central bank connection created successfully",
+      description: `${connection.partnerCentralBank} added with status ${connection.connectionStatus}`,
+    });
+    close();
   });
 
-  const set = (field: keyof ConnectionForm) => (value: string) =>
-    setForm((current) => ({ ...current, [field]: value }));
   const bic = form.partnerSwiftCode.length > 0 ? validateBic(form.partnerSwiftCode) : null;
   const canSubmit = form.partnerCentralBank.trim() !== "" && (bic === null || bic.ok) && !create.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const credentials = parseCredentials(form.credentialsConfig);
+    const credentials = parseJsonObject(form.credentialsConfig, "Credentials", '{"apiKey": "…"}');
     const limit = parseLimit(form.dailySettlementLimit);
     setErrors({
       credentialsConfig: credentials.ok ? undefined : credentials.message,
       dailySettlementLimit: limit.ok ? undefined : limit.message,
     });
     if (!credentials.ok || !limit.ok || !canSubmit) return;
-    create.mutate({
-      partnerCentralBank: form.partnerCentralBank,
-      connectionType: form.connectionType,
-      partnerBankCode: form.partnerBankCode.trim() || null,
-      partnerSwiftCode: form.partnerSwiftCode.trim() || null,
-      messageStandard: form.messageStandard,
-      settlementCurrency: form.settlementCurrency,
-      dailySettlementLimit: limit.value,
-      apiEndpoint: form.apiEndpoint.trim() || null,
-      authenticationMethod: form.authenticationMethod,
-      credentialsConfig: credentials.value ?? defaultCredentialsConfig(form),
-    });
+    create.mutate(connectionBody(form, limit.value, credentials.value));
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       wide
       title="New Connection"
       description="Links this central bank to a partner central bank for settlement messaging."
+      onSubmit={submit}
+      submitLabel="Create Connection"
+      pendingLabel="Creating…"
+      isPending={create.isPending}
+      canSubmit={canSubmit}
     >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Partner Central Bank"
-            required
-            maxLength={MAX_PARTNER_NAME_LENGTH}
-            value={form.partnerCentralBank}
-            onChange={(event) => set("partnerCentralBank")(event.target.value)}
-          />
-          <SelectField
-            label="Connection Type"
-            value={form.connectionType}
-            onChange={(event) => set("connectionType")(event.target.value)}
-            options={CONNECTION_TYPE_OPTIONS}
-          />
-          <TextField
-            label="Partner Bank Code"
-            maxLength={MAX_PARTNER_BANK_CODE_LENGTH}
-            autoComplete="off"
-            value={form.partnerBankCode}
-            onChange={(event) => set("partnerBankCode")(event.target.value)}
-          />
-          <TextField
-            label="Partner SWIFT Code"
-            maxLength={BIC_LENGTH_WITH_BRANCH}
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
-            value={form.partnerSwiftCode}
-            onChange={(event) => set("partnerSwiftCode")(asciiUpperCase(event.target.value).trim())}
-            error={bic !== null && !bic.ok ? bic.error.message : null}
-            hint="8 or 11 characters"
-          />
-          <SelectField
-            label="Message Standard"
-            value={form.messageStandard}
-            onChange={(event) => set("messageStandard")(event.target.value)}
-            options={MESSAGE_STANDARD_OPTIONS}
-          />
-          <SelectField
-            label="Settlement Currency"
-            value={form.settlementCurrency}
-            onChange={(event) => set("settlementCurrency")(event.target.value)}
-            options={CURRENCY_OPTIONS}
-          />
-          <TextField
-            label="Daily Settlement Limit"
-            type="number"
-            min="0"
-            step={MONEY_STEP}
-            inputMode="decimal"
-            value={form.dailySettlementLimit}
-            onChange={(event) => set("dailySettlementLimit")(event.target.value)}
-            error={errors.dailySettlementLimit}
-            hint="Blank: no limit"
-          />
-          <SelectField
-            label="Authentication Method"
-            value={form.authenticationMethod}
-            onChange={(event) => set("authenticationMethod")(event.target.value)}
-            options={AUTHENTICATION_METHOD_OPTIONS}
-          />
-        </div>
-        <TextField
-          label="API Endpoint"
-          type="url"
-          maxLength={MAX_API_ENDPOINT_LENGTH}
-          autoComplete="off"
-          placeholder="https://api.partner-bank.example/iso20022"
-          value={form.apiEndpoint}
-          onChange={(event) => set("apiEndpoint")(event.target.value)}
-          hint="Used by the connection test; http or https"
-        />
-        <TextAreaField
-          label="Credentials (JSON)"
-          rows={4}
-          spellCheck={false}
-          autoComplete="off"
-          className="font-mono"
-          placeholder='{"apiKey": "…"}'
-          value={form.credentialsConfig}
-          onChange={(event) => {
-            set("credentialsConfig")(event.target.value);
-            setErrors((current) => ({ ...current, credentialsConfig: undefined }));
-          }}
-          error={errors.credentialsConfig}
-          hint="Stored encrypted and shown masked. Blank: a default from the connection type, message standard and authentication method"
-        />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={!canSubmit}>
-            {create.isPending ? "Creating…" : "Create Connection"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <PartnerFields {...state} limitError={errors.dailySettlementLimit} />
+      <TextField
+        label="API Endpoint"
+        type="url"
+        maxLength={MAX_API_ENDPOINT_LENGTH}
+        autoComplete="off"
+        placeholder="https://api.partner-bank.example/iso20022"
+        {...bind("apiEndpoint")}
+        hint="Used by the connection test; http or https"
+      />
+      <CredentialsField
+        value={form.credentialsConfig}
+        error={errors.credentialsConfig}
+        onValue={(value) => {
+          set("credentialsConfig")(value);
+          setErrors((current) => ({ ...current, credentialsConfig: undefined }));
+        }}
+      />
+    </FormDialog>
   );
 }

@@ -1,43 +1,32 @@
 /**
  * The pre-configured partner of spec 2.9: offered while no connection's partner name contains the
  * association's name. Everything it creates comes from the server's partner configuration; the
- * user confirms first (issue 23), since it opens a settlement link to another central bank.
+ * user confirms first, since it opens a settlement link to another central bank.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
 import {
   AUTHENTICATION_METHOD_OPTIONS,
-  type Connection,
-  CONNECTIONS_KEY,
-  ESTABLISH_PARTNER_PATH,
   labelOf,
   MESSAGE_STANDARD_OPTIONS,
   type PartnerConfig,
 } from "./types.ts";
+import { useEstablishPartner } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 
 export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const [confirming, setConfirming] = useState(false);
-  const establish = useMutation({
-    mutationFn: () => apiJson<Connection>("POST", ESTABLISH_PARTNER_PATH, {}),
-    onSuccess: (connection) => {
-      toast({
-        title: `${partner.associationName} connection established`,
-        description:
-          `${connection.partnerCentralBank} is connected with status ${connection.connectionStatus}; run a test to activate it.`,
-      });
-      setConfirming(false);
-      queryClient.invalidateQueries({ queryKey: [CONNECTIONS_KEY] });
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to establish Loc connection"),
+  const establish = useEstablishPartner((connection) => {
+    toast({
+      title: `${partner.associationName} connection established`,
+      description:
+        `${connection.partnerCentralBank} is connected with status ${connection.connectionStatus}; run a test to activate it.`,
+    });
+    setConfirming(false);
   });
 
   const headingId = "partner-connection-heading";

@@ -4,26 +4,9 @@ export const CONNECTIONS_KEY = "/api/central-bank-connections";
 export const PARTNER_CONFIG_KEY = "/api/establish-loc-connection/config";
 export const ESTABLISH_PARTNER_PATH = "/api/establish-loc-connection";
 
-export interface Connection {
-  id: string;
-  partnerCentralBank: string;
-  connectionType: string;
-  partnerBankCode: string | null;
-  partnerSwiftCode: string | null;
-  connectionStatus: string;
-  messageStandard: string;
-  settlementCurrency: string;
-  /** Decimal string ("1250.50") or null for no limit. */
-  dailySettlementLimit: string | null;
-  apiEndpoint: string | null;
-  authenticationMethod: string | null;
-  /** Secret values arrive masked. */
-  credentialsConfig: unknown;
-  establishedDate: string;
-  lastConnectedAt: string | null;
-  createdBy: string | null;
-  createdByUser: { firstName: string | null; lastName: string | null; email: string } | null;
-}
+import type { Connection } from "../../../server/features/central_bank_connections/schemas.ts";
+
+export type { Connection, ConnectionTestResult } from "../../../server/features/central_bank_connections/schemas.ts";
 
 export interface PartnerConfig {
   associationName: string;
@@ -35,13 +18,6 @@ export interface PartnerConfig {
   settlementCurrency: string;
   apiEndpoint: string | null;
   authenticationMethod: string;
-}
-
-export interface ConnectionTestResult {
-  success: boolean;
-  message: string;
-  /** Milliseconds. */
-  latency: number;
 }
 
 export const CONNECTION_TYPE_OPTIONS = [

@@ -1,45 +1,28 @@
 /** The Dashboard (spec 2.3): stats with computed trends, recent registrations, quick actions, computed alerts, code lookup. */
-import { useQuery } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
-import { lazy, type ReactNode, Suspense, useMemo } from "react";
+import { useMemo } from "react";
 import { Link } from "react-router";
-import {
-  type AlertTone,
-  type DashboardAlert,
-  monthlyGrowthText,
-  versusYesterdayText,
-} from "../../../domain/dashboard.ts";
-import { branchLabel, type InstitutionStatus, type InstitutionType } from "../../../domain/institution.ts";
+import { type AlertTone, monthlyGrowthText, versusYesterdayText } from "../../../domain/dashboard.ts";
+import { branchLabel } from "../../../domain/institution.ts";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
+import {
+  useDashboardAlerts,
+  useDashboardCharts,
+  useDashboardStats,
+  useDashboardTrends,
+  useRecentRegistrations,
+} from "./api.ts";
 import { CodeLookup } from "./code_lookup.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-
-interface DashboardStats {
-  totalInstitutions: number;
-  monthlyInstitutionGrowth: number;
-  activeRoutingCodes: number;
-  monthlyRoutingCodeGrowth: number;
-  swiftParticipants: number;
-  todayApiRequests: number;
-}
-
-interface RecentRegistration {
-  id: string;
-  name: string;
-  type: InstitutionType;
-  registrationNumber: string;
-  status: InstitutionStatus;
-  numberOfBranches: number;
-  createdAt: string;
-}
+import { ChartCard } from "../../components/charts/chart_card.tsx";
 
 /** Spec 9: skeletons while loading: 4 cards, 5 rows. */
 const SKELETON_CARDS = 4;
@@ -50,30 +33,32 @@ const RECENT_COLUMNS = 5;
 const LINK_BUTTON =
   "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2";
 
-interface DashboardCharts {
-  registrationsPerMonth: { month: string; count: number }[];
-  apiRequestsPerHour: { today: number[]; yesterday: number[] };
-}
-
 /** Chart.js loads only when the charts draw, after the figures above them. */
-const ChartView = lazy(() => import("../../components/charts/chart.tsx"));
 const HOUR_LABELS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
 
 function monthLabel(month: string): string {
-  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", {
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 }
 
 function ActivityCharts() {
-  const charts = useQuery<DashboardCharts>({ queryKey: ["/api/dashboard/charts"] });
+  const charts = useDashboardCharts();
   const data = charts.data;
   const registrations = useMemo(() => {
     if (!data) return null;
     const counts = data.registrationsPerMonth.map((bucket) => bucket.count);
     const total = counts.reduce((sum, count) => sum + count, 0);
     return {
+      kind: "bar" as const,
+      labelHeading: "Month",
       labels: data.registrationsPerMonth.map((bucket) => monthLabel(bucket.month)),
       series: [{ label: "Registrations", values: counts }],
-      summary: `Registrations per month over the last 12 months: ${total} in all, ${counts.at(-1)} this month.`,
+      summary: `Registrations per month over the last 12 months: ${total} in all, ${
+        counts.at(-1)
+      } this month.`,
     };
   }, [data]);
   const requests = useMemo(() => {
@@ -81,47 +66,19 @@ function ActivityCharts() {
     const { today, yesterday } = data.apiRequestsPerHour;
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     return {
+      kind: "line" as const,
+      labelHeading: "Hour (UTC)",
+      labels: HOUR_LABELS,
       series: [{ label: "Today", values: today }, { label: "Yesterday", values: yesterday }],
       summary: `API requests per hour (UTC): ${sum(today)} today, ${sum(yesterday)} yesterday.`,
     };
   }, [data]);
-  const body = (content: ReactNode) =>
-    charts.isError
-      ? <p role="alert" className="text-sm text-red-700">Failed to load the chart.</p>
-      : content ?? <Skeleton className="h-56 w-full" />;
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle>Registrations per Month</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {body(registrations && (
-            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-              <ChartView kind="bar" labelHeading="Month" {...registrations} />
-            </Suspense>
-          ))}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>API Requests per Hour</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {body(requests && (
-            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-              <ChartView kind="line" labelHeading="Hour (UTC)" labels={HOUR_LABELS} {...requests} />
-            </Suspense>
-          ))}
-        </CardContent>
-      </Card>
+      <ChartCard title="Registrations per Month" failed={charts.isError} chart={registrations} />
+      <ChartCard title="API Requests per Hour" failed={charts.isError} chart={requests} />
     </div>
   );
-}
-
-interface DashboardTrends {
-  yesterdayApiRequestsSameTime: number;
-  monthlySwiftParticipantGrowth: number;
 }
 
 const ALERT_TONES: Record<AlertTone, string> = {
@@ -133,8 +90,8 @@ const ALERT_TONES: Record<AlertTone, string> = {
 const count = (value: number | undefined) => (value === undefined ? "—" : value.toLocaleString());
 
 function StatCards() {
-  const stats = useQuery<DashboardStats>({ queryKey: ["/api/dashboard/stats"] });
-  const trends = useQuery<DashboardTrends>({ queryKey: ["/api/dashboard/trends"] });
+  const stats = useDashboardStats();
+  const trends = useDashboardTrends();
   if (stats.isLoading) {
     return (
       <div
@@ -179,14 +136,16 @@ function StatCards() {
       <StatCard
         label="API Requests Today"
         value={count(data?.todayApiRequests)}
-        hint={data && trend ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime) : undefined}
+        hint={data && trend
+          ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime)
+          : undefined}
       />
     </div>
   );
 }
 
 function RecentRegistrations() {
-  const recent = useQuery<RecentRegistration[]>({ queryKey: ["/api/dashboard/recent-registrations"] });
+  const recent = useRecentRegistrations();
   const rows = recent.data ?? [];
   return (
     <Card>
@@ -254,44 +213,34 @@ function RecentRegistrations() {
 function QuickActions() {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Quick Actions</CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        <IfAllowed method="POST" path="/api/institutions">
-          <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
-            Register New Bank
-          </Button>
-        </IfAllowed>
-        <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
-        <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
-        <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>
-      </CardContent>
-    </Card>
+    <TitledCard title="Quick Actions" contentClassName="space-y-2">
+      <IfAllowed method="POST" path="/api/institutions">
+        <Button className="w-full justify-start" onClick={() => openNewInstitution(true)}>
+          Register New Bank
+        </Button>
+      </IfAllowed>
+      <Link to="/routing-codes" className={`${LINK_BUTTON} w-full`}>Assign Routing Code</Link>
+      <Link to="/iban-validation" className={`${LINK_BUTTON} w-full`}>Validate IBAN</Link>
+      <Link to="/reports" className={`${LINK_BUTTON} w-full`}>Generate Report</Link>
+    </TitledCard>
   );
 }
 
 function SystemAlerts() {
-  const alerts = useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
+  const alerts = useDashboardAlerts();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>System Alerts</CardTitle>
-      </CardHeader>
-      <CardContent>
-        {alerts.isLoading && <Skeleton className="h-14 w-full" />}
-        {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
-        <ul className="space-y-2" data-testid="system-alerts">
-          {alerts.data?.alerts.map((alert) => (
-            <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
-              <p className="text-sm font-semibold">{alert.title}</p>
-              <p className="text-xs">{alert.text}</p>
-            </li>
-          ))}
-        </ul>
-      </CardContent>
-    </Card>
+    <TitledCard title="System Alerts">
+      {alerts.isLoading && <Skeleton className="h-14 w-full" />}
+      {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+      <ul className="space-y-2" data-testid="system-alerts">
+        {alerts.data?.alerts.map((alert) => (
+          <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>
+            <p className="text-sm font-semibold">{alert.title}</p>
+            <p className="text-xs">{alert.text}</p>
+          </li>
+        ))}
+      </ul>
+    </TitledCard>
   );
 }
 

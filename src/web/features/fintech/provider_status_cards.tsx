@@ -1,10 +1,10 @@
 /** Spec 2.11 provider status cards; a sandboxed provider is labelled plainly as such. */
-import { useQuery } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { titleCase } from "../../lib/format.ts";
-import { FINTECH_STATUS_KEY, type FintechStatus, type ProviderStatus } from "./types.ts";
+import { type ProviderStatus } from "./types.ts";
+import { useFintechStatus } from "./api.ts";
 
 function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: string }) {
   return (
@@ -38,7 +38,7 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
 }
 
 export function ProviderStatusCards() {
-  const { data, isLoading, isError } = useQuery<FintechStatus>({ queryKey: [FINTECH_STATUS_KEY] });
+  const { data, isLoading, isError } = useFintechStatus();
   if (isError) return <p className="text-sm text-slate-700">Provider status could not be loaded.</p>;
   return (
     <div className="grid gap-4 md:grid-cols-2">

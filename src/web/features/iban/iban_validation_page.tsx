@@ -1,26 +1,18 @@
 /** Spec 2.7: an IBAN validator with the result's details, counters, and the table of country formats. */
-import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { inputClassName, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import { IBAN_CONFIGS_KEY, IBAN_VALIDATE_PATH, type IbanConfig, type IbanValidationResult } from "./types.ts";
+import { type IbanConfig, type IbanValidationResult } from "./types.ts";
+import { useIbanConfigs, useValidateIban } from "./api.ts";
+import { statusColumn } from "../../components/status_column.tsx";
 
 /** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
 const FORMATS_PAGE_SIZE = 100;
@@ -46,7 +38,7 @@ const COLUMNS: ColumnDef<IbanConfig>[] = [
     meta: { cellClassName: "font-mono text-xs" },
     cell: ({ row }) => row.original.exampleIban ?? "",
   },
-  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  statusColumn("status"),
 ];
 
 function matchesFormat(config: IbanConfig, needle: string): boolean {
@@ -110,35 +102,20 @@ function ValidationResult(
   );
 }
 
-export default function IbanValidationPage() {
-  const { data, isLoading, isError } = useQuery<IbanConfig[]>({ queryKey: [IBAN_CONFIGS_KEY] });
+function IbanValidator({ configs }: { configs: IbanConfig[] }) {
   const [iban, setIban] = useState("");
   const [result, setResult] = useState<IbanValidationResult | null>(null);
   const { toast } = useToast();
-  const configs = data ?? [];
-  const [formatSearch, setFormatSearch] = useState("");
-  const visibleConfigs = useMemo(() => {
-    const needle = formatSearch.trim().toLowerCase();
-    return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
-  }, [configs, formatSearch]);
-
-  const validate = useMutation({
-    mutationFn: (value: string) => apiJson<IbanValidationResult>("POST", IBAN_VALIDATE_PATH, { iban: value }),
-    onSuccess: (answer) => {
-      setResult(answer);
-      if (!answer.valid) {
-        toast({
-          title: "Invalid IBAN",
-          description: answer.details.error || INVALID_FALLBACK,
-          variant: "destructive",
-        });
-      }
-    },
-    onError: (error) => {
-      setResult(null);
-      handleMutationError(error, toast, "Failed to validate IBAN");
-    },
-  });
+  const validate = useValidateIban((answer) => {
+    setResult(answer);
+    if (!answer.valid) {
+      toast({
+        title: "Invalid IBAN",
+        description: answer.details.error || INVALID_FALLBACK,
+        variant: "destructive",
+      });
+    }
+  }, () => setResult(null));
 
   const blank = iban.trim() === "";
   const submit = (event: FormEvent) => {
@@ -148,6 +125,78 @@ export default function IbanValidationPage() {
   const countryName =
     configs.find((config) => config.countryCode === result?.details.countryCode)?.countryName ?? null;
 
+  return (
+    <TitledCard
+      title="IBAN Validator"
+      description="Checks the country format, length, check digits and national check digits."
+      className="mb-6"
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <TextField
+            label="IBAN"
+            value={iban}
+            maxLength={MAX_IBAN_INPUT_LENGTH}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="GB29 NWBK 6016 1331 9268 19"
+            onChange={(event) => setIban(asciiUpperCase(event.target.value))}
+            className="font-mono"
+          />
+        </div>
+        <Button type="submit" disabled={blank || validate.isPending}>
+          {validate.isPending ? "Validating…" : "Validate"}
+        </Button>
+      </form>
+      {result && <ValidationResult result={result} countryName={countryName} />}
+    </TitledCard>
+  );
+}
+
+function CountryFormats(
+  { configs, isLoading, isError }: { configs: IbanConfig[]; isLoading: boolean; isError: boolean },
+) {
+  const [formatSearch, setFormatSearch] = useState("");
+  const visibleConfigs = useMemo(() => {
+    const needle = formatSearch.trim().toLowerCase();
+    return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
+  }, [configs, formatSearch]);
+  return (
+    <TitledCard title="Country Configurations" description="IBAN formats of the SWIFT IBAN Registry.">
+      <DataTable
+        label="IBAN country configurations"
+        columns={COLUMNS}
+        rows={visibleConfigs}
+        isLoading={isLoading}
+        pageSize={FORMATS_PAGE_SIZE}
+        toolbar={
+          <input
+            type="search"
+            aria-label="Search IBAN formats"
+            placeholder="Search by country code or name"
+            value={formatSearch}
+            onChange={(event) => setFormatSearch(event.target.value)}
+            className={`${inputClassName} sm:max-w-xs`}
+          />
+        }
+        empty={isError
+          ? (
+            <EmptyState
+              title="Country configurations could not be loaded"
+              text="Reload the page to try again."
+            />
+          )
+          : configs.length === 0
+          ? <EmptyState title="No country configurations" />
+          : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
+      />
+    </TitledCard>
+  );
+}
+
+export default function IbanValidationPage() {
+  const { data, isLoading, isError } = useIbanConfigs();
+  const configs = data ?? [];
   return (
     <>
       <PageHeader
@@ -162,65 +211,8 @@ export default function IbanValidationPage() {
         />
         <StatCard label="Standard" value={IBAN_STANDARD} />
       </div>
-      <Card className="mb-6">
-        <CardHeader>
-          <CardTitle>IBAN Validator</CardTitle>
-          <CardDescription>
-            Checks the country format, length, check digits and national check digits.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <div className="flex-1">
-              <TextField
-                label="IBAN"
-                value={iban}
-                maxLength={MAX_IBAN_INPUT_LENGTH}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="GB29 NWBK 6016 1331 9268 19"
-                onChange={(event) => setIban(asciiUpperCase(event.target.value))}
-                className="font-mono"
-              />
-            </div>
-            <Button type="submit" disabled={blank || validate.isPending}>
-              {validate.isPending ? "Validating…" : "Validate"}
-            </Button>
-          </form>
-          {result && <ValidationResult result={result} countryName={countryName} />}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Country Configurations</CardTitle>
-          <CardDescription>IBAN formats of the SWIFT IBAN Registry.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="IBAN country configurations"
-            columns={COLUMNS}
-            rows={visibleConfigs}
-            getRowId={(config) => config.id}
-            isLoading={isLoading}
-            pageSize={FORMATS_PAGE_SIZE}
-            toolbar={
-              <input
-                type="search"
-                aria-label="Search IBAN formats"
-                placeholder="Search by country code or name"
-                value={formatSearch}
-                onChange={(event) => setFormatSearch(event.target.value)}
-                className={`${inputClassName} sm:max-w-xs`}
-              />
-            }
-            empty={isError
-              ? <EmptyState title="Country configurations could not be loaded" text="Reload the page to try again." />
-              : configs.length === 0
-              ? <EmptyState title="No country configurations" />
-              : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
-          />
-        </CardContent>
-      </Card>
+      <IbanValidator configs={configs} />
+      <CountryFormats configs={configs} isLoading={isLoading} isError={isError} />
     </>
   );
 }

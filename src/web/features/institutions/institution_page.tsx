@@ -1,23 +1,23 @@
 /**
- * The institution page (/institutions/:id, issue 23): details, status history with reasons,
+ * The institution page (/institutions/:id): details, status history with reasons,
  * routing codes, BICs, the national routing registry entry, ledger accounts and recent audit
  * events, from one call (GET /api/institutions/:id/overview).
  */
-import { useQuery } from "@tanstack/react-query";
 import { type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { branchLabel } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiRequest } from "../../lib/api.ts";
 import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { StatusAction } from "./status_action.tsx";
-import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
+import { useInstitutionOverview } from "./api.ts";
+import type { Institution } from "./types.ts";
+import { TitledCard } from "../../components/ui/card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 interface Overview {
   institution: Institution;
@@ -54,11 +54,7 @@ type Row<K extends keyof Overview> = Overview[K] extends readonly (infer T)[] ? 
 const CODE_COLUMNS: ColumnDef<Row<"routingCodes">>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono" } },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
-  {
-    accessorKey: "status",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status"),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
 ];
 
@@ -69,11 +65,7 @@ const BIC_COLUMNS: ColumnDef<Row<"bicCodes">>[] = [
     header: "Membership",
     accessorFn: (bic) => (bic.membershipType ? titleCase(bic.membershipType) : "Standard"),
   },
-  {
-    accessorKey: "status",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status"),
   {
     id: "validUntil",
     header: "Valid Until",
@@ -104,22 +96,11 @@ const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
       return minor.ok ? formatCurrencyEnUs(minor.value, row.original.currency) : row.original.currentBalance;
     },
   },
-  {
-    accessorKey: "accountStatus",
-    header: "Status",
-    cell: ({ row }) => <StatusBadge status={row.original.accountStatus} />,
-  },
+  statusColumn("accountStatus"),
 ];
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
+  return <TitledCard title={title}>{children}</TitledCard>;
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -131,35 +112,157 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** One of the institution's lists: a table named after the institution, with its own empty state. */
+function ListSection<T extends { id: string }>({ title, label, columns, rows, emptyTitle, emptyText }: {
+  title: string;
+  label: string;
+  columns: ColumnDef<T>[];
+  rows: T[];
+  emptyTitle: string;
+  emptyText: string;
+}) {
+  return (
+    <Section title={title}>
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={rows}
+        isLoading={false}
+        empty={<EmptyState title={emptyTitle} text={emptyText} />}
+      />
+    </Section>
+  );
+}
+
+function Details({ institution }: { institution: Institution }) {
+  return (
+    <Section title="Details">
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <Fact label="Status">
+          <StatusBadge status={institution.status} />
+        </Fact>
+        <Fact label="Licence Number">{institution.licenseNumber ?? "—"}</Fact>
+        <Fact label="Address">{institution.address}</Fact>
+        <Fact label="Contact">{institution.emailAddress} · {institution.phoneNumber}</Fact>
+        <Fact label="Branches">{branchLabel(institution.numberOfBranches)}</Fact>
+        <Fact label="SWIFT">
+          {institution.swiftParticipant
+            ? `Participant${
+              institution.swiftMembershipType ? ` (${titleCase(institution.swiftMembershipType)})` : ""
+            }`
+            : "Not a participant"}
+        </Fact>
+        <Fact label="Registered">{formatDateTime(institution.createdAt)}</Fact>
+      </dl>
+    </Section>
+  );
+}
+
+function RegistryEntry({ entry }: { entry: Overview["nationalRegistryEntry"] }) {
+  return (
+    <Section title="National Routing Registry">
+      {entry
+        ? (
+          <dl className="grid gap-3">
+            <Fact label="Central Bank Code">{entry.centralBankCode}</Fact>
+            <Fact label="National Bank Code">{entry.nationalBankCode}</Fact>
+            <Fact label="SWIFT/BIC">{entry.swiftBicCode ?? "—"}</Fact>
+            <Fact label="IBAN Prefix">{entry.ibanPrefix ?? "—"}</Fact>
+            <Fact label="Participant Status">
+              <StatusBadge status={entry.participantStatus} />
+            </Fact>
+          </dl>
+        )
+        : <p className="text-sm text-slate-600">No registry entry names this institution or its BICs.</p>}
+    </Section>
+  );
+}
+
+function History(
+  { statusHistory, recentAuditEvents }: Pick<Overview, "statusHistory" | "recentAuditEvents">,
+) {
+  return (
+    <>
+      <Section title="Status History">
+        <ol className="space-y-3" aria-label="Status history, newest first">
+          {statusHistory.map((entry) => (
+            <li key={`${entry.at}-${entry.to}`} className="text-sm">
+              <p className="font-medium text-slate-900">
+                {entry.from
+                  ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
+                  : `Registered as ${entry.to}`}
+              </p>
+              <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
+              {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <Section title="Recent Audit Events">
+        <ol className="space-y-2" aria-label="Recent audit events, newest first">
+          {recentAuditEvents.map((event) => (
+            <li key={`${event.at}-${event.action}`} className="text-sm">
+              <span className="font-medium text-slate-900">{titleCase(event.action)}</span>
+              <span className="text-xs text-slate-600">· {formatDateTime(event.at)} · {event.by}</span>
+            </li>
+          ))}
+        </ol>
+      </Section>
+    </>
+  );
+}
+
+function Lists({ overview }: { overview: Overview }) {
+  const name = overview.institution.name;
+  return (
+    <>
+      <ListSection
+        title="Routing Codes"
+        label={`Routing codes of ${name}`}
+        columns={CODE_COLUMNS}
+        rows={overview.routingCodes}
+        emptyTitle="No routing codes"
+        emptyText="Codes assigned to this institution appear here."
+      />
+      <ListSection
+        title="BIC Codes"
+        label={`BIC codes of ${name}`}
+        columns={BIC_COLUMNS}
+        rows={overview.bicCodes}
+        emptyTitle="No BIC codes"
+        emptyText="BICs registered for this institution appear here."
+      />
+      <ListSection
+        title="Accounts"
+        label={`Ledger accounts of ${name}`}
+        columns={ACCOUNT_COLUMNS}
+        rows={overview.accounts}
+        emptyTitle="No accounts"
+        emptyText="Ledger accounts held for this institution appear here."
+      />
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold text-slate-900">Institution not found</h1>
+      <p className="text-sm text-slate-600">It may have been removed, or the link is wrong.</p>
+      <Link to="/institutions" className="text-sm font-medium text-blue-900 underline">
+        Back to Financial Institutions
+      </Link>
+    </div>
+  );
+}
+
 export default function InstitutionPage() {
   const { id = "" } = useParams();
   // Keyed under the registry's key, so a status change (which refreshes the registry) refreshes this too.
-  const overview = useQuery<Overview>({
-    queryKey: [INSTITUTIONS_KEY, id, "overview"],
-    queryFn: async () =>
-      (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/overview`)).json(),
-  });
+  const overview = useInstitutionOverview<Overview>(id);
   if (overview.isLoading) return <Spinner label="Loading the institution" />;
-  if (overview.isError || !overview.data) {
-    return (
-      <div className="space-y-4">
-        <h1 className="text-2xl font-semibold text-slate-900">Institution not found</h1>
-        <p className="text-sm text-slate-600">It may have been removed, or the link is wrong.</p>
-        <Link to="/institutions" className="text-sm font-medium text-blue-900 underline">
-          Back to Financial Institutions
-        </Link>
-      </div>
-    );
-  }
-  const {
-    institution,
-    statusHistory,
-    routingCodes,
-    bicCodes,
-    nationalRegistryEntry,
-    accounts,
-    recentAuditEvents,
-  } = overview.data;
+  if (overview.isError || !overview.data) return <NotFound />;
+  const { institution } = overview.data;
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -176,110 +279,12 @@ export default function InstitutionPage() {
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="min-w-0 space-y-6 xl:col-span-2">
-          <Section title="Details">
-            <dl className="grid gap-4 sm:grid-cols-2">
-              <Fact label="Status">
-                <StatusBadge status={institution.status} />
-              </Fact>
-              <Fact label="Licence Number">{institution.licenseNumber ?? "—"}</Fact>
-              <Fact label="Address">{institution.address}</Fact>
-              <Fact label="Contact">{institution.emailAddress} · {institution.phoneNumber}</Fact>
-              <Fact label="Branches">{branchLabel(institution.numberOfBranches)}</Fact>
-              <Fact label="SWIFT">
-                {institution.swiftParticipant
-                  ? `Participant${
-                    institution.swiftMembershipType ? ` (${titleCase(institution.swiftMembershipType)})` : ""
-                  }`
-                  : "Not a participant"}
-              </Fact>
-              <Fact label="Registered">{formatDateTime(institution.createdAt)}</Fact>
-            </dl>
-          </Section>
-          <Section title="Routing Codes">
-            <DataTable
-              label={`Routing codes of ${institution.name}`}
-              columns={CODE_COLUMNS}
-              rows={routingCodes}
-              getRowId={(code) => code.id}
-              isLoading={false}
-              empty={
-                <EmptyState title="No routing codes" text="Codes assigned to this institution appear here." />
-              }
-            />
-          </Section>
-          <Section title="BIC Codes">
-            <DataTable
-              label={`BIC codes of ${institution.name}`}
-              columns={BIC_COLUMNS}
-              rows={bicCodes}
-              getRowId={(bic) => bic.id}
-              isLoading={false}
-              empty={
-                <EmptyState title="No BIC codes" text="BICs registered for this institution appear here." />
-              }
-            />
-          </Section>
-          <Section title="Accounts">
-            <DataTable
-              label={`Ledger accounts of ${institution.name}`}
-              columns={ACCOUNT_COLUMNS}
-              rows={accounts}
-              getRowId={(account) => account.id}
-              isLoading={false}
-              empty={
-                <EmptyState
-                  title="No accounts"
-                  text="Ledger accounts held for this institution appear here."
-                />
-              }
-            />
-          </Section>
+          <Details institution={institution} />
+          <Lists overview={overview.data} />
         </div>
         <div className="min-w-0 space-y-6">
-          <Section title="National Routing Registry">
-            {nationalRegistryEntry
-              ? (
-                <dl className="grid gap-3">
-                  <Fact label="Central Bank Code">{nationalRegistryEntry.centralBankCode}</Fact>
-                  <Fact label="National Bank Code">{nationalRegistryEntry.nationalBankCode}</Fact>
-                  <Fact label="SWIFT/BIC">{nationalRegistryEntry.swiftBicCode ?? "—"}</Fact>
-                  <Fact label="IBAN Prefix">{nationalRegistryEntry.ibanPrefix ?? "—"}</Fact>
-                  <Fact label="Participant Status">
-                    <StatusBadge status={nationalRegistryEntry.participantStatus} />
-                  </Fact>
-                </dl>
-              )
-              : (
-                <p className="text-sm text-slate-600">
-                  No registry entry names this institution or its BICs.
-                </p>
-              )}
-          </Section>
-          <Section title="Status History">
-            <ol className="space-y-3" aria-label="Status history, newest first">
-              {statusHistory.map((entry) => (
-                <li key={`${entry.at}-${entry.to}`} className="text-sm">
-                  <p className="font-medium text-slate-900">
-                    {entry.from
-                      ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
-                      : `Registered as ${entry.to}`}
-                  </p>
-                  <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
-                  {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
-                </li>
-              ))}
-            </ol>
-          </Section>
-          <Section title="Recent Audit Events">
-            <ol className="space-y-2" aria-label="Recent audit events, newest first">
-              {recentAuditEvents.map((event) => (
-                <li key={`${event.at}-${event.action}`} className="text-sm">
-                  <span className="font-medium text-slate-900">{titleCase(event.action)}</span>
-                  <span className="text-xs text-slate-600">· {formatDateTime(event.at)} · {event.by}</span>
-                </li>
-              ))}
-            </ol>
-          </Section>
+          <RegistryEntry entry={overview.data.nationalRegistryEntry} />
+          <History {...overview.data} />
         </div>
       </div>
     </div>

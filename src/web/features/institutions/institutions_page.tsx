@@ -1,55 +1,27 @@
 /**
  * Financial Institutions (spec 2.4): search, the registry table a page at a time (sorted and filtered
- * by the server), a status action
- * per row (Approve, Suspend, Reactivate), and the New Institution dialog.
+ * by the server), a status action per row (Approve, Suspend, Reactivate), and the New Institution dialog.
  */
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
 import { branchLabel, INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { apiRequest } from "../../lib/api.ts";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { handleMutationError, isUnauthorizedError } from "../../lib/unauthorized.ts";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { StatusAction } from "./status_action.tsx";
-import { type Institution, INSTITUTIONS_KEY } from "./types.ts";
+import { PAGE_SIZE, useInstitutionPage, useRefetchInstitutionPage } from "./api.ts";
+import type { Institution } from "./types.ts";
+import { useServerPaging } from "../../lib/server_paging.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-
-export const PAGE_SIZE = 100;
-
-interface InstitutionPage {
-  items: Institution[];
-  total: number;
-}
-
-interface ListQuery {
-  search: string;
-  offset: number;
-  sorting: SortingState;
-  filters: Record<string, string>;
-}
-
-async function fetchPage({ search, offset, sorting, filters }: ListQuery): Promise<InstitutionPage> {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-  if (search) params.set("search", search);
-  if (sorting[0]) {
-    params.set("sort", sorting[0].id);
-    params.set("order", sorting[0].desc ? "desc" : "asc");
-  }
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  const res = await apiRequest("GET", `${INSTITUTIONS_KEY}?${params}`);
-  const items = (await res.json()) as Institution[];
-  return { items, total: Number(res.headers.get("X-Total-Count") ?? items.length) };
-}
+import { statusColumn } from "../../components/status_column.tsx";
 
 const FILTERS: FilterDef[] = [
   {
@@ -84,7 +56,7 @@ const COLUMNS: ColumnDef<Institution>[] = [
     cell: ({ row }) => row.original.registrationNumber,
     meta: { cellClassName: "font-mono text-xs" },
   },
-  { accessorKey: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  statusColumn("status"),
   {
     id: "contact",
     header: "Contact",
@@ -106,21 +78,60 @@ const COLUMNS: ColumnDef<Institution>[] = [
   },
 ];
 
+function SearchForm({ text, setText, onSubmit }: {
+  text: string;
+  setText: (text: string) => void;
+  onSubmit: (event: FormEvent) => void;
+}) {
+  return (
+    <form role="search" noValidate onSubmit={onSubmit} className="flex min-w-0 flex-1 flex-wrap gap-2">
+      <label htmlFor="institution-search" className="sr-only">Search institutions</label>
+      <input
+        id="institution-search"
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Search by name, registration number, licence number or e-mail"
+        className={`${inputClassName} min-w-0 max-w-xl flex-1`}
+      />
+      <Button type="submit" variant="outline">Search</Button>
+    </form>
+  );
+}
+
+/** What the table shows without rows: a load failure, an empty registry, or nothing matching. */
+function emptyRegistry(
+  page: { isError: boolean; isSuccess: boolean },
+  total: number,
+  search: string,
+  narrowed: boolean,
+  openDialog: () => void,
+) {
+  if (page.isError && search === "") {
+    return <p role="alert" className="text-sm text-red-700">Failed to load institutions.</p>;
+  }
+  if (!page.isSuccess || total !== 0) return null;
+  if (!narrowed) {
+    return (
+      <EmptyState
+        title="No institutions registered yet"
+        text="Register the first financial institution to start the registry."
+        action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={openDialog}>Register First Institution</Button></IfAllowed>}
+      />
+    );
+  }
+  if (search !== "") return <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />;
+  return <EmptyState title="No institutions match these filters" text="Choose another status or type." />;
+}
+
 export default function InstitutionsPage() {
   const openDialog = useSetAtom(newInstitutionDialogOpenAtom);
-  const queryClient = useQueryClient();
+  const refetch = useRefetchInstitutionPage();
   const { toast } = useToast();
   const [text, setText] = useState("");
   const [search, setSearch] = useState("");
-  const [offset, setOffset] = useState(0);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-
-  const page = useQuery({
-    queryKey: [INSTITUTIONS_KEY, { search, offset, sorting, filters }],
-    queryFn: () => fetchPage({ search, offset, sorting, filters }),
-    placeholderData: keepPreviousData,
-  });
+  const { offset, setOffset, sorting, filterValues: filters, paging } = useServerPaging(PAGE_SIZE);
+  const page = useInstitutionPage({ search, offset, sorting, filters });
 
   useEffect(() => {
     if (page.isError && search !== "" && !isUnauthorizedError(page.error)) {
@@ -134,12 +145,9 @@ export default function InstitutionsPage() {
     setOffset(0);
     setSearch(next);
     // Searching again for the same text (or reloading the full list) still asks the server.
-    if (next === search && offset === 0) {
-      queryClient.invalidateQueries({ queryKey: [INSTITUTIONS_KEY, { search: next, offset: 0, sorting, filters }] });
-    }
+    if (next === search && offset === 0) refetch({ search: next, offset: 0, sorting, filters });
   };
 
-  const items = page.data?.items ?? [];
   const total = page.data?.total ?? 0;
   const narrowed = search !== "" || Object.values(filters).some(Boolean);
 
@@ -155,56 +163,12 @@ export default function InstitutionsPage() {
           <DataTable
             label="Financial institutions"
             columns={COLUMNS}
-            rows={items}
-            getRowId={(institution) => institution.id}
+            rows={page.data?.items ?? []}
             isLoading={page.isLoading}
             filters={FILTERS}
-            toolbar={
-              <form role="search" noValidate onSubmit={submitSearch} className="flex min-w-0 flex-1 flex-wrap gap-2">
-                <label htmlFor="institution-search" className="sr-only">Search institutions</label>
-                <input
-                  id="institution-search"
-                  type="search"
-                  value={text}
-                  onChange={(event) => setText(event.target.value)}
-                  placeholder="Search by name, registration number, licence number or e-mail"
-                  className={`${inputClassName} min-w-0 max-w-xl flex-1`}
-                />
-                <Button type="submit" variant="outline">Search</Button>
-              </form>
-            }
-            server={{
-              total,
-              offset,
-              pageSize: PAGE_SIZE,
-              onOffsetChange: setOffset,
-              isFetching: page.isFetching,
-              sorting,
-              onSortingChange: (next) => {
-                setSorting(next);
-                setOffset(0);
-              },
-              filterValues: filters,
-              onFilterChange: (columnId, value) => {
-                setFilters((current) => ({ ...current, [columnId]: value }));
-                setOffset(0);
-              },
-            }}
-            empty={page.isError && search === ""
-              ? <p role="alert" className="text-sm text-red-700">Failed to load institutions.</p>
-              : page.isSuccess && total === 0 && !narrowed
-              ? (
-                <EmptyState
-                  title="No institutions registered yet"
-                  text="Register the first financial institution to start the registry."
-                  action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>Register First Institution</Button></IfAllowed>}
-                />
-              )
-              : page.isSuccess && total === 0 && search !== ""
-              ? <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />
-              : page.isSuccess && total === 0
-              ? <EmptyState title="No institutions match these filters" text="Choose another status or type." />
-              : null}
+            toolbar={<SearchForm text={text} setText={setText} onSubmit={submitSearch} />}
+            server={paging(total, page.isFetching)}
+            empty={emptyRegistry(page, total, search, narrowed, () => openDialog(true))}
           />
         </CardContent>
       </Card>

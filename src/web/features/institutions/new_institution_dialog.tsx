@@ -2,7 +2,6 @@
  * The New Institution dialog (spec 5): opened from the header, the dashboard, the institutions
  * screen and its empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import {
@@ -35,17 +34,15 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
-import { apiJson } from "../../lib/api.ts";
-import { requiredEmail, requiredText, serverFieldErrors } from "../../lib/form_validation.ts";
+import { fieldErrors, requiredEmail, requiredText } from "../../lib/form_validation.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import { useRegisterInstitution } from "./api.ts";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
 interface FormState {
   name: string;
@@ -102,11 +99,120 @@ export function branchesFromInput(text: string): number {
 const typeOptions = INSTITUTION_TYPES.map((value) => ({ value, label: titleCase(value) }));
 const membershipOptions = SWIFT_MEMBERSHIP_TYPES.map((value) => ({ value, label: titleCase(value) }));
 
+type TextBinding = (field: Exclude<keyof FormState, "swiftParticipant">) => {
+  value: string;
+  error: string | undefined;
+  onChange: (event: { target: { value: string } }) => void;
+};
+
+function IdentityFields({ text }: { text: TextBinding }) {
+  return (
+    <>
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField
+        label="Institution Name"
+        required
+        maxLength={MAX_INSTITUTION_NAME_LENGTH}
+        autoComplete="organization"
+        {...text("name")}
+      />
+      <SelectField
+        label="Institution Type"
+        required
+        placeholder="Select a type"
+        options={typeOptions}
+        {...text("type")}
+      />
+      <TextField
+        label="Registration Number"
+        required
+        maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
+        autoComplete="off"
+        {...text("registrationNumber")}
+      />
+      <TextField
+        label="License Number"
+        maxLength={MAX_LICENSE_NUMBER_LENGTH}
+        autoComplete="off"
+        hint="Optional"
+        {...text("licenseNumber")}
+      />
+    </div>
+    <TextAreaField
+      label="Address"
+      required
+      rows={2}
+      maxLength={MAX_ADDRESS_LENGTH}
+      autoComplete="street-address"
+      {...text("address")}
+    />
+    </>
+  );
+}
+
+function ContactFields({ form, text, set }: {
+  form: FormState;
+  text: TextBinding;
+  set: <K extends keyof FormState>(field: K, value: FormState[K]) => void;
+}) {
+  return (
+    <>
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField
+        label="Phone Number"
+        required
+        type="tel"
+        maxLength={MAX_PHONE_NUMBER_LENGTH}
+        autoComplete="tel"
+        {...text("phoneNumber")}
+      />
+      <TextField
+        label="Email Address"
+        required
+        type="email"
+        maxLength={MAX_EMAIL_ADDRESS_LENGTH}
+        autoComplete="email"
+        {...text("emailAddress")}
+      />
+      <TextField
+        label="Number of Branches"
+        type="number"
+        min={MIN_NUMBER_OF_BRANCHES}
+        step={1}
+        inputMode="numeric"
+        {...text("numberOfBranches")}
+      />
+    </div>
+    <SwitchField
+      label="SWIFT Participant"
+      checked={form.swiftParticipant}
+      onChange={(value) => set("swiftParticipant", value)}
+    />
+    {form.swiftParticipant && (
+      <SelectField
+        label="SWIFT Membership Type"
+        placeholder="Select a membership type"
+        options={membershipOptions}
+        {...text("swiftMembershipType")}
+      />
+    )}
+    </>
+  );
+}
+
+/** The form checked by the server's rules: the institution to send, or the message per field. */
+function parseInstitution(form: FormState) {
+  return safeParse(institutionForm, {
+    ...form,
+    numberOfBranches: branchesFromInput(form.numberOfBranches),
+    swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== "" ? form.swiftMembershipType : null,
+  });
+}
+
 export default function NewInstitutionDialog() {
   const [open, setOpen] = useAtom(newInstitutionDialogOpenAtom);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const close = () => {
@@ -115,19 +221,10 @@ export default function NewInstitutionDialog() {
     setErrors({});
   };
 
-  const register = useMutation({
-    mutationFn: (input: InstitutionInput) =>
-      apiJson<Institution>("POST", INSTITUTIONS_KEY, { ...input, status: INITIAL_INSTITUTION_STATUS }),
-    onSuccess: () => {
-      toast({ title: "Institution registered successfully" });
-      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
-      close();
-    },
-    onError: (error) => {
-      setErrors(serverFieldErrors(error));
-      handleMutationError(error, toast, "Failed to register institution");
-    },
-  });
+  const register = useRegisterInstitution<InstitutionInput & { status: string }>(() => {
+    toast({ title: "Institution registered successfully" });
+    close();
+  }, (error) => setErrors(serverFieldErrors(error)));
 
   const set = <K extends keyof FormState>(field: K, value: FormState[K]) => {
     setForm((current) => ({ ...current, [field]: value }));
@@ -136,122 +233,36 @@ export default function NewInstitutionDialog() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = safeParse(institutionForm, {
-      ...form,
-      numberOfBranches: branchesFromInput(form.numberOfBranches),
-      swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== ""
-        ? form.swiftMembershipType
-        : null,
-    });
+    const parsed = parseInstitution(form);
     if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-      setErrors(fieldErrors);
+      setErrors(fieldErrors(parsed.error));
       return;
     }
     setErrors({});
-    register.mutate(parsed.data);
+    register.mutate({ ...parsed.data, status: INITIAL_INSTITUTION_STATUS });
   };
 
-  const text = (field: Exclude<keyof FormState, "swiftParticipant">) => ({
+  const text: TextBinding = (field) => ({
     value: form[field],
     error: errors[field],
-    onChange: (event: { target: { value: string } }) => set(field, event.target.value),
+    onChange: (event) => set(field, event.target.value),
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       wide
       title="Register New Institution"
       description="New institutions start as pending until they are approved."
+      onSubmit={submit}
+      submitLabel="Register Institution"
+      pendingLabel="Registering…"
+      isPending={register.isPending}
+      footerClassName="flex justify-end gap-2 pt-2"
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Institution Name"
-            required
-            maxLength={MAX_INSTITUTION_NAME_LENGTH}
-            autoComplete="organization"
-            {...text("name")}
-          />
-          <SelectField
-            label="Institution Type"
-            required
-            placeholder="Select a type"
-            options={typeOptions}
-            {...text("type")}
-          />
-          <TextField
-            label="Registration Number"
-            required
-            maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
-            autoComplete="off"
-            {...text("registrationNumber")}
-          />
-          <TextField
-            label="License Number"
-            maxLength={MAX_LICENSE_NUMBER_LENGTH}
-            autoComplete="off"
-            hint="Optional"
-            {...text("licenseNumber")}
-          />
-        </div>
-        <TextAreaField
-          label="Address"
-          required
-          rows={2}
-          maxLength={MAX_ADDRESS_LENGTH}
-          autoComplete="street-address"
-          {...text("address")}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Phone Number"
-            required
-            type="tel"
-            maxLength={MAX_PHONE_NUMBER_LENGTH}
-            autoComplete="tel"
-            {...text("phoneNumber")}
-          />
-          <TextField
-            label="Email Address"
-            required
-            type="email"
-            maxLength={MAX_EMAIL_ADDRESS_LENGTH}
-            autoComplete="email"
-            {...text("emailAddress")}
-          />
-          <TextField
-            label="Number of Branches"
-            type="number"
-            min={MIN_NUMBER_OF_BRANCHES}
-            step={1}
-            inputMode="numeric"
-            {...text("numberOfBranches")}
-          />
-        </div>
-        <SwitchField
-          label="SWIFT Participant"
-          checked={form.swiftParticipant}
-          onChange={(value) => set("swiftParticipant", value)}
-        />
-        {form.swiftParticipant && (
-          <SelectField
-            label="SWIFT Membership Type"
-            placeholder="Select a membership type"
-            options={membershipOptions}
-            {...text("swiftMembershipType")}
-          />
-        )}
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={register.isPending}>
-            {register.isPending ? "Registering…" : "Register Institution"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <IdentityFields text={text} />
+      <ContactFields form={form} text={text} set={set} />
+    </FormDialog>
   );
 }

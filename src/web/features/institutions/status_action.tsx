@@ -2,37 +2,24 @@
  * An institution's status action (Approve, Suspend, Reactivate), on the registry's rows and on the
  * institution page.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { MAX_STATUS_CHANGE_REASON_LENGTH, STATUS_ACTIONS } from "../../../domain/institution.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField } from "../../components/ui/form.tsx";
-import { apiJson } from "../../lib/api.ts";
-import { type ApprovalRequest, type PendingApproval, useOnPendingApproval } from "../../lib/approval.ts";
 import { useMayCall } from "../../lib/auth.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
-
-const PENDING_STATUS_CHANGES_KEY = "/api/approvals?status=pending&kind=institution_status&limit=500";
-
-/** Institutions with a status change waiting for a second person's approval (one query for all rows). */
-function usePendingStatusChanges(): ReadonlySet<string> {
-  const { data } = useQuery<ApprovalRequest[]>({ queryKey: [PENDING_STATUS_CHANGES_KEY] });
-  return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
-}
+import { useChangeStatus, usePendingStatusChanges } from "./api.ts";
+import type { Institution } from "./types.ts";
 
 /**
- * A status change asks why first (issue 23) and is a four-eyes request (issue 20): the reason is
+ * A status change asks why first and is a four-eyes request: the reason is
  * required here, becomes the request's reason, and reaches the change's audit row at approval.
  */
 export function StatusAction({ institution }: { institution: Institution }) {
   const mayChangeStatus = useMayCall("PATCH", "/api/institutions/:id/status");
   const pending = usePendingStatusChanges().has(institution.id);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const onPending = useOnPendingApproval();
   const action = STATUS_ACTIONS[institution.status];
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -42,25 +29,14 @@ export function StatusAction({ institution }: { institution: Institution }) {
     setReason("");
     setError(null);
   };
-  const change = useMutation({
-    mutationFn: () =>
-      apiJson<Institution | PendingApproval>(
-        "PATCH",
-        `${INSTITUTIONS_KEY}/${encodeURIComponent(institution.id)}/status`,
-        { status: action.to, reason: reason.trim() },
-      ),
-    onSuccess: (updated) => {
-      close();
-      if (onPending(updated)) return;
-      toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
-      for (const queryKey of REGISTRY_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
-    },
-    onError: (failure) => handleMutationError(failure, toast, "Failed to update institution status"),
+  const change = useChangeStatus(institution.id, (updated) => {
+    close();
+    if (updated) toast({ title: action.done, description: `${updated.name} is now ${updated.status}.` });
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (reason.trim() === "") return setError("Required");
-    if (!change.isPending) change.mutate();
+    if (!change.isPending) change.mutate({ status: action.to, reason: reason.trim() });
   };
   if (!mayChangeStatus) return null;
   if (pending) return <span className="text-xs font-medium text-amber-800">Approval pending</span>;

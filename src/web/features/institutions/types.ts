@@ -1,23 +1,5 @@
 /** The institution record the registry screens read (spec 3), and the query keys they share. */
-import type { InstitutionStatus, InstitutionType, SwiftMembershipType } from "../../../domain/institution.ts";
-
-export interface Institution {
-  id: string;
-  name: string;
-  type: InstitutionType;
-  registrationNumber: string;
-  licenseNumber: string | null;
-  address: string;
-  phoneNumber: string;
-  emailAddress: string;
-  numberOfBranches: number;
-  swiftParticipant: boolean;
-  swiftMembershipType: SwiftMembershipType | null;
-  status: InstitutionStatus;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
+export type { Institution } from "../../../server/features/institutions/schemas.ts";
 
 export const INSTITUTIONS_KEY = "/api/institutions";
 /**

@@ -18,7 +18,7 @@ const SECURITY_POINTS = [
 function signIn() {
   // Signed out on a deep link (e.g. /reports): come back to it after signing in.
   rememberReturnPath(currentPath());
-  window.location.href = "/api/login";
+  globalThis.location.href = "/api/login";
 }
 
 export default function LandingPage() {

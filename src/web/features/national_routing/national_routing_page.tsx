@@ -1,11 +1,9 @@
 /** Spec 2.8: the Register Institution dialog, three integration cards and the registry table. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { StatCard } from "../../components/ui/card.tsx";
+import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { EntryDetailsDialog } from "./entry_details_dialog.tsx";
@@ -14,10 +12,12 @@ import {
   CONNECTION_PROTOCOL_OPTIONS,
   INSTITUTION_TYPE_OPTIONS,
   labelOf,
-  NATIONAL_ROUTING_KEY,
   type NationalRoutingEntry,
 } from "./types.ts";
+import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { RegistryCard } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -54,12 +54,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
       header: "Protocol",
       accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
     },
-    {
-      accessorKey: "participantStatus",
-      header: "Status",
-      filterFn: "equals",
-      cell: ({ row }) => <StatusBadge status={row.original.participantStatus} />,
-    },
+    statusColumn("participantStatus", true),
     {
       id: "actions",
       header: "Actions",
@@ -80,7 +75,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
 }
 
 export default function NationalRoutingPage() {
-  const { data, isLoading, isError } = useQuery<NationalRoutingEntry[]>({ queryKey: [NATIONAL_ROUTING_KEY] });
+  const { data, isLoading, isError } = useNationalRoutingEntries();
   const [registerOpen, setRegisterOpen] = useState(false);
   const [selected, setSelected] = useState<NationalRoutingEntry | null>(null);
   const entries = data ?? [];
@@ -114,32 +109,25 @@ export default function NationalRoutingPage() {
           hint="Entries with an IBAN prefix"
         />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Registry</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="National routing registry"
-            columns={tableColumns}
-            rows={entries}
-            getRowId={(entry) => entry.id}
-            isLoading={isLoading}
-            filters={filters}
-            empty={isError
-              ? <EmptyState title="The registry could not be loaded" text="Reload the page to try again." />
-              : entries.length === 0
-              ? (
-                <EmptyState
-                  title="No registry entries yet"
-                  text="Registered institutions will appear here."
-                  action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
-                />
-              )
-              : <EmptyState title="No matching registry entries" text="Choose another status." />}
+      <RegistryCard
+        title="Registry"
+        label="National routing registry"
+        columns={tableColumns}
+        rows={entries}
+        total={entries.length}
+        isLoading={isLoading}
+        isError={isError}
+        filters={filters}
+        failedTitle="The registry could not be loaded"
+        none={
+          <EmptyState
+            title="No registry entries yet"
+            text="Registered institutions will appear here."
+            action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
           />
-        </CardContent>
-      </Card>
+        }
+        noMatch={<EmptyState title="No matching registry entries" text="Choose another status." />}
+      />
       <RegisterInstitutionDialog open={registerOpen} onClose={() => setRegisterOpen(false)} />
       <EntryDetailsDialog entry={selected} onClose={() => setSelected(null)} />
     </>

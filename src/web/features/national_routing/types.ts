@@ -2,24 +2,7 @@
 
 export const NATIONAL_ROUTING_KEY = "/api/national-routing";
 
-export interface NationalRoutingEntry {
-  id: string;
-  centralBankCode: string;
-  institutionType: string;
-  registryNumber: string;
-  institutionName: string;
-  nationalBankCode: string;
-  accountNumberFormat: string;
-  ibanPrefix: string | null;
-  swiftBicCode: string | null;
-  participantStatus: string;
-  connectionProtocol: string | null;
-  settlementAccount: string | null;
-  lastRegistryUpdate: string;
-  registeredBy: string | null;
-  registrationDate: string;
-  connectionDetails: unknown;
-}
+export type { NationalRoutingEntry } from "../../../server/features/national_routing/schemas.ts";
 
 export const INSTITUTION_TYPE_OPTIONS = [
   { value: "central_bank", label: "Central Bank" },

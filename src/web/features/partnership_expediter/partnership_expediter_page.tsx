@@ -7,7 +7,7 @@ import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { useToast } from "../../lib/toast.ts";
@@ -161,108 +161,131 @@ const DASHBOARD: { title: string; status: PartnershipStatus; detail: string }[] 
   { title: "Account Data Services", status: "Operational", detail: "Verification and balance checks live" },
 ];
 
-function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
+function Checklist({ expedition }: { expedition: Expedition }) {
+  const readyCount = expedition.checklist.filter((item) => item.ready).length;
+  return (
+    <section aria-labelledby={`${expedition.id}-checklist`}>
+      <h3 id={`${expedition.id}-checklist`} className="text-sm font-semibold text-slate-900">
+        Document Readiness ({readyCount} of {expedition.checklist.length} ready)
+      </h3>
+      <ul className="mt-2 space-y-1.5">
+        {expedition.checklist.map((item) => (
+          <li key={item.document} className="flex items-start gap-2 text-sm text-slate-800">
+            <span aria-hidden="true" className={item.ready ? "text-green-800" : "text-amber-800"}>
+              {item.ready ? "✓" : "○"}
+            </span>
+            <span>
+              {item.document}
+              <span className="ml-1 text-xs text-slate-600">
+                ({item.ready ? "Ready" : "Outstanding"})
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PartnershipCard({ expedition }: { expedition: Expedition }) {
+  return (
+    <Card>
+      <CardHeader>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <CardTitle>{expedition.title}</CardTitle>
+          <PartnershipBadge status={expedition.status} />
+        </div>
+        <CardDescription>{expedition.description}</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        <p className="text-sm text-slate-800">
+          Service request: <span className="font-mono font-semibold">{expedition.serviceRequest}</span>
+        </p>
+        <Checklist expedition={expedition} />
+        <section aria-labelledby={`${expedition.id}-contacts`}>
+          <h3 id={`${expedition.id}-contacts`} className="text-sm font-semibold text-slate-900">
+            Contacts
+          </h3>
+          <ul className="mt-2 space-y-1.5">
+            {expedition.contacts.map((contact) => (
+              <li key={contact.role} className="text-sm">
+                <span className="font-medium text-slate-900">{contact.role}</span>
+                <span className="block text-xs text-slate-600">{contact.channel}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Timelines({ id }: { id: string }) {
+  return (
+    <section aria-labelledby={`${id}-timelines`}>
+      <h3 id={`${id}-timelines`} className="text-sm font-semibold text-slate-900">
+        Expected Timelines
+      </h3>
+      <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-3">
+        {TIMELINES.map((timeline) => (
+          <div key={timeline.label} className="rounded-md border border-slate-200 p-2">
+            <dt className="text-xs text-slate-600">{timeline.label}</dt>
+            <dd className="font-medium text-slate-900">{timeline.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function RequestCard({ expedition }: { expedition: Expedition }) {
   const { toast } = useToast();
   const [choice, setChoice] = useState(expedition.options[0].value);
   const [justification, setJustification] = useState("");
-  const readyCount = expedition.checklist.filter((item) => item.ready).length;
+  return (
+    <TitledCard
+      title="Request Expedition"
+      description={
+        <>
+          Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner}{" "}
+          to prioritise this partnership.
+        </>
+      }
+      contentClassName="space-y-4"
+    >
+      <SelectField
+        label={expedition.selectLabel}
+        options={expedition.options}
+        value={choice}
+        onChange={(event) => setChoice(event.target.value)}
+      />
+      <TextAreaField
+        label="Justification"
+        rows={4}
+        maxLength={2000}
+        placeholder="Why this partnership needs priority handling"
+        value={justification}
+        onChange={(event) => setJustification(event.target.value)}
+      />
+      <Button
+        onClick={() =>
+          toast({
+            title: "Expedition Request Initiated",
+            description: `Priority escalation submitted for ${expedition.partner} partnership`,
+          })}
+      >
+        {expedition.actionLabel}
+      </Button>
+      <Timelines id={expedition.id} />
+    </TitledCard>
+  );
+}
 
+function ExpeditionPanel({ expedition }: { expedition: Expedition }) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <CardTitle>{expedition.title}</CardTitle>
-            <PartnershipBadge status={expedition.status} />
-          </div>
-          <CardDescription>{expedition.description}</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <p className="text-sm text-slate-800">
-            Service request: <span className="font-mono font-semibold">{expedition.serviceRequest}</span>
-          </p>
-          <section aria-labelledby={`${expedition.id}-checklist`}>
-            <h3 id={`${expedition.id}-checklist`} className="text-sm font-semibold text-slate-900">
-              Document Readiness ({readyCount} of {expedition.checklist.length} ready)
-            </h3>
-            <ul className="mt-2 space-y-1.5">
-              {expedition.checklist.map((item) => (
-                <li key={item.document} className="flex items-start gap-2 text-sm text-slate-800">
-                  <span aria-hidden="true" className={item.ready ? "text-green-800" : "text-amber-800"}>
-                    {item.ready ? "✓" : "○"}
-                  </span>
-                  <span>
-                    {item.document}
-                    <span className="ml-1 text-xs text-slate-600">
-                      ({item.ready ? "Ready" : "Outstanding"})
-                    </span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-          <section aria-labelledby={`${expedition.id}-contacts`}>
-            <h3 id={`${expedition.id}-contacts`} className="text-sm font-semibold text-slate-900">
-              Contacts
-            </h3>
-            <ul className="mt-2 space-y-1.5">
-              {expedition.contacts.map((contact) => (
-                <li key={contact.role} className="text-sm">
-                  <span className="font-medium text-slate-900">{contact.role}</span>
-                  <span className="block text-xs text-slate-600">{contact.channel}</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Request Expedition</CardTitle>
-          <CardDescription>
-            Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner}{" "}
-            to prioritise this partnership.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <SelectField
-            label={expedition.selectLabel}
-            options={expedition.options}
-            value={choice}
-            onChange={(event) => setChoice(event.target.value)}
-          />
-          <TextAreaField
-            label="Justification"
-            rows={4}
-            maxLength={2000}
-            placeholder="Why this partnership needs priority handling"
-            value={justification}
-            onChange={(event) => setJustification(event.target.value)}
-          />
-          <Button
-            onClick={() =>
-              toast({
-                title: "Expedition Request Initiated",
-                description: `Priority escalation submitted for ${expedition.partner} partnership`,
-              })}
-          >
-            {expedition.actionLabel}
-          </Button>
-          <section aria-labelledby={`${expedition.id}-timelines`}>
-            <h3 id={`${expedition.id}-timelines`} className="text-sm font-semibold text-slate-900">
-              Expected Timelines
-            </h3>
-            <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-3">
-              {TIMELINES.map((timeline) => (
-                <div key={timeline.label} className="rounded-md border border-slate-200 p-2">
-                  <dt className="text-xs text-slate-600">{timeline.label}</dt>
-                  <dd className="font-medium text-slate-900">{timeline.value}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-        </CardContent>
-      </Card>
+      <PartnershipCard expedition={expedition} />
+      <RequestCard expedition={expedition} />
     </div>
   );
 }

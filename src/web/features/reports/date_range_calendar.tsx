@@ -102,29 +102,137 @@ function monthWeeks(first: string): (string | null)[][] {
   return weeks;
 }
 
-export function DateRangeCalendar({ value, onChange, label }: {
+/** The day a key moves the focus to, or undefined for a key that moves nothing. */
+function keyMove(key: string, day: string): string | undefined {
+  const moves: Record<string, () => string> = {
+    ArrowLeft: () => addDays(day, -1),
+    ArrowRight: () => addDays(day, 1),
+    ArrowUp: () => addDays(day, -DAYS_PER_WEEK),
+    ArrowDown: () => addDays(day, DAYS_PER_WEEK),
+    Home: () => addDays(day, -weekday(day)),
+    End: () => addDays(day, DAYS_PER_WEEK - 1 - weekday(day)),
+    PageUp: () => addMonths(day, -1),
+    PageDown: () => addMonths(day, 1),
+  };
+  return moves[key]?.();
+}
+
+/** A day's accessible name: the date, where it stands in the range, and whether it is today. */
+function describeDay(day: string, value: DayRange, today: string): string {
+  const parts = [longDay.format(toMs(day))];
+  if (day === value.from && day === value.to) parts.push("selected");
+  else if (day === value.from) parts.push("start of range");
+  else if (day === value.to) parts.push("end of range");
+  else if (day > value.from && day < value.to) parts.push("in range");
+  if (day === today) parts.push("today");
+  return parts.join(", ");
+}
+
+interface DayProps {
   value: DayRange;
-  onChange: (range: DayRange) => void;
-  label: string;
+  today: string;
+  tabStop: string;
+  onPick: (day: string) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLButtonElement>, day: string) => void;
+}
+
+function DayButton({ day, value, today, tabStop, onPick, onKeyDown }: DayProps & { day: string }) {
+  const endpoint = day === value.from || day === value.to;
+  const inside = day > value.from && day < value.to;
+  return (
+    <button
+      type="button"
+      data-day={day}
+      tabIndex={day === tabStop ? 0 : -1}
+      aria-label={describeDay(day, value, today)}
+      aria-pressed={endpoint || inside}
+      aria-current={day === today ? "date" : undefined}
+      onClick={() => onPick(day)}
+      onKeyDown={(event) => onKeyDown(event, day)}
+      className={`h-8 w-full rounded-md text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
+        endpoint
+          ? "bg-blue-800 font-semibold text-white"
+          : inside
+          ? "bg-blue-100 text-slate-900"
+          : "text-slate-900 hover:bg-slate-100"
+      } ${day === today && !endpoint ? "underline decoration-2 underline-offset-2" : ""}`}
+    >
+      {Number(day.slice(8))}
+    </button>
+  );
+}
+
+function MonthGrid({ first, ...dayProps }: DayProps & { first: string }) {
+  return (
+    <table className="w-full border-collapse text-center text-sm">
+      <caption className="pb-2 text-sm font-semibold text-slate-900">{monthTitle.format(toMs(first))}</caption>
+      <thead>
+        <tr>
+          {WEEKDAYS.map((day) => (
+            <th key={day.long} scope="col" abbr={day.long} className="pb-1 text-xs font-medium text-slate-600">
+              {day.short.slice(0, 2)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {monthWeeks(first).map((week, row) => (
+          <tr key={row}>
+            {week.map((day, column) =>
+              day === null ? <td key={column} /> : (
+                <td key={day} className="p-0.5">
+                  <DayButton day={day} {...dayProps} />
+                </td>
+              )
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const NAV_BUTTON =
+  "rounded-md px-2 py-1 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700";
+
+function MonthNav({ value, pickingEnd, statusId, onShift }: {
+  value: DayRange;
+  pickingEnd: boolean;
+  statusId: string;
+  onShift: (months: number) => void;
 }) {
-  const [firstMonth, setFirstMonth] = useState(() => monthStart(value.from));
-  const [focused, setFocused] = useState(value.from);
-  const [pickingEnd, setPickingEnd] = useState(false);
+  return (
+    <div className="mb-2 flex items-center justify-between">
+      <button type="button" onClick={() => onShift(-1)} aria-label="Previous month" className={NAV_BUTTON}>
+        <span aria-hidden="true">‹</span>
+      </button>
+      <p id={statusId} role="status" className="text-sm text-slate-700">
+        {value.from === value.to ? formatDay(value.from) : `${formatDay(value.from)} – ${formatDay(value.to)}`}
+        {pickingEnd ? " (pick the end date)" : ""}
+      </p>
+      <button type="button" onClick={() => onShift(1)} aria-label="Next month" className={NAV_BUTTON}>
+        <span aria-hidden="true">›</span>
+      </button>
+    </div>
+  );
+}
+
+/** The shown months and the focused day, kept in step: moving the focus off the shown months scrolls them. */
+function useMonthFocus(from: string) {
+  const [firstMonth, setFirstMonth] = useState(() => monthStart(from));
+  const [focused, setFocused] = useState(from);
   const moveFocus = useRef(false);
   const container = useRef<HTMLDivElement>(null);
-  const statusId = useId();
-  const today = localToday();
   const lastMonth = addMonths(firstMonth, MONTHS_SHOWN - 1);
 
   // Typing a date into the inputs brings its month into view.
   useEffect(() => {
-    const shownFrom = firstMonth;
     const shownTo = monthStart(addMonths(firstMonth, MONTHS_SHOWN));
-    if (value.from < shownFrom || value.from >= shownTo) {
-      setFirstMonth(monthStart(value.from));
-      setFocused(value.from);
+    if (from < firstMonth || from >= shownTo) {
+      setFirstMonth(monthStart(from));
+      setFocused(from);
     }
-  }, [value.from]);
+  }, [from]);
 
   useEffect(() => {
     if (!moveFocus.current) return;
@@ -140,6 +248,24 @@ export function DateRangeCalendar({ value, onChange, label }: {
     }
     setFocused(day);
   };
+  const shiftMonths = (months: number) => {
+    setFirstMonth(addMonths(firstMonth, months));
+    setFocused(addMonths(focused, months));
+  };
+  // The roving tab stop must sit on a day that is shown.
+  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1)) ? focused : firstMonth;
+  return { firstMonth, container, focusDay, setFocused, shiftMonths, tabStop };
+}
+
+export function DateRangeCalendar({ value, onChange, label }: {
+  value: DayRange;
+  onChange: (range: DayRange) => void;
+  label: string;
+}) {
+  const { firstMonth, container, focusDay, setFocused, shiftMonths, tabStop } = useMonthFocus(value.from);
+  const [pickingEnd, setPickingEnd] = useState(false);
+  const statusId = useId();
+  const today = localToday();
 
   const pick = (day: string) => {
     setFocused(day);
@@ -153,40 +279,10 @@ export function DateRangeCalendar({ value, onChange, label }: {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, day: string) => {
-    const moves: Record<string, () => string> = {
-      ArrowLeft: () => addDays(day, -1),
-      ArrowRight: () => addDays(day, 1),
-      ArrowUp: () => addDays(day, -DAYS_PER_WEEK),
-      ArrowDown: () => addDays(day, DAYS_PER_WEEK),
-      Home: () => addDays(day, -weekday(day)),
-      End: () => addDays(day, DAYS_PER_WEEK - 1 - weekday(day)),
-      PageUp: () => addMonths(day, -1),
-      PageDown: () => addMonths(day, 1),
-    };
-    const move = moves[event.key];
-    if (!move) return;
+    const next = keyMove(event.key, day);
+    if (next === undefined) return;
     event.preventDefault();
-    focusDay(move());
-  };
-
-  const shiftMonths = (months: number) => {
-    setFirstMonth(addMonths(firstMonth, months));
-    setFocused(addMonths(focused, months));
-  };
-
-  // The roving tab stop must sit on a day that is shown.
-  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1))
-    ? focused
-    : firstMonth;
-
-  const describe = (day: string) => {
-    const parts = [longDay.format(toMs(day))];
-    if (day === value.from && day === value.to) parts.push("selected");
-    else if (day === value.from) parts.push("start of range");
-    else if (day === value.to) parts.push("end of range");
-    else if (day > value.from && day < value.to) parts.push("in range");
-    if (day === today) parts.push("today");
-    return parts.join(", ");
+    focusDay(next);
   };
 
   return (
@@ -197,91 +293,19 @@ export function DateRangeCalendar({ value, onChange, label }: {
       aria-describedby={statusId}
       className="rounded-md border border-slate-200 p-3"
     >
-      <div className="mb-2 flex items-center justify-between">
-        <button
-          type="button"
-          onClick={() => shiftMonths(-1)}
-          aria-label="Previous month"
-          className="rounded-md px-2 py-1 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-        >
-          <span aria-hidden="true">‹</span>
-        </button>
-        <p id={statusId} role="status" className="text-sm text-slate-700">
-          {value.from === value.to
-            ? formatDay(value.from)
-            : `${formatDay(value.from)} – ${formatDay(value.to)}`}
-          {pickingEnd ? " (pick the end date)" : ""}
-        </p>
-        <button
-          type="button"
-          onClick={() => shiftMonths(1)}
-          aria-label="Next month"
-          className="rounded-md px-2 py-1 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-        >
-          <span aria-hidden="true">›</span>
-        </button>
-      </div>
+      <MonthNav value={value} pickingEnd={pickingEnd} statusId={statusId} onShift={shiftMonths} />
       <div className="grid gap-4 md:grid-cols-2">
-        {Array.from({ length: MONTHS_SHOWN }, (_, index) => {
-          const first = addMonths(firstMonth, index);
-          return (
-            <table key={first} className="w-full border-collapse text-center text-sm">
-              <caption className="pb-2 text-sm font-semibold text-slate-900">
-                {monthTitle.format(toMs(first))}
-              </caption>
-              <thead>
-                <tr>
-                  {WEEKDAYS.map((day) => (
-                    <th
-                      key={day.long}
-                      scope="col"
-                      abbr={day.long}
-                      className="pb-1 text-xs font-medium text-slate-600"
-                    >
-                      {day.short.slice(0, 2)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {monthWeeks(first).map((week, row) => (
-                  <tr key={row}>
-                    {week.map((day, column) => {
-                      if (day === null) return <td key={column} />;
-                      const endpoint = day === value.from || day === value.to;
-                      const inside = day > value.from && day < value.to;
-                      return (
-                        <td key={day} className="p-0.5">
-                          <button
-                            type="button"
-                            data-day={day}
-                            tabIndex={day === tabStop ? 0 : -1}
-                            aria-label={describe(day)}
-                            aria-pressed={endpoint || inside}
-                            aria-current={day === today ? "date" : undefined}
-                            onClick={() => pick(day)}
-                            onKeyDown={(event) => onKeyDown(event, day)}
-                            className={`h-8 w-full rounded-md text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
-                              endpoint
-                                ? "bg-blue-800 font-semibold text-white"
-                                : inside
-                                ? "bg-blue-100 text-slate-900"
-                                : "text-slate-900 hover:bg-slate-100"
-                            } ${
-                              day === today && !endpoint ? "underline decoration-2 underline-offset-2" : ""
-                            }`}
-                          >
-                            {Number(day.slice(8))}
-                          </button>
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          );
-        })}
+        {Array.from({ length: MONTHS_SHOWN }, (_, index) => addMonths(firstMonth, index)).map((first) => (
+          <MonthGrid
+            key={first}
+            first={first}
+            value={value}
+            today={today}
+            tabStop={tabStop}
+            onPick={pick}
+            onKeyDown={onKeyDown}
+          />
+        ))}
       </div>
     </div>
   );

@@ -7,14 +7,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  StatCard,
-} from "../../components/ui/card.tsx";
+import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -38,7 +31,13 @@ import {
   isCalendarDay,
   localToday,
 } from "./date_range_calendar.tsx";
-import { type ReportRecord, useDownloadReport, useGenerateReport, useReports } from "./use_reports.ts";
+import {
+  type ReportList,
+  type ReportRecord,
+  useDownloadReport,
+  useGenerateReport,
+  useReports,
+} from "./api.ts";
 import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { useAuth } from "../../lib/auth.ts";
 
@@ -78,6 +77,26 @@ function firstOfMonth(day: string): string {
   return `${day.slice(0, 7)}-01`;
 }
 
+function FileLink({ report, download }: { report: ReportRecord; download: (report: ReportRecord) => void }) {
+  return report.downloadUrl
+    ? (
+      <a
+        href={report.downloadUrl}
+        download={report.fileName}
+        aria-label={`Download ${report.fileName}`}
+        onClick={(event) => {
+          // Fetched by script so an ended session gets the sign-in redirect, not an error file.
+          event.preventDefault();
+          download(report);
+        }}
+        className="font-medium text-blue-800 underline hover:text-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+      >
+        Download
+      </a>
+    )
+    : <span className="text-xs text-slate-600" title={report.error ?? undefined}>No file</span>;
+}
+
 function reportColumns(download: (report: ReportRecord) => void): ColumnDef<ReportRecord>[] {
   return [
     { accessorKey: "label", header: "Report", meta: { cellClassName: "font-medium" } },
@@ -88,7 +107,12 @@ function reportColumns(download: (report: ReportRecord) => void): ColumnDef<Repo
       cell: ({ row }) => `${formatDay(row.original.from)} – ${formatDay(row.original.to)}`,
     },
     { id: "format", header: "Format", accessorFn: (report) => REPORT_FORMAT_LABELS[report.format] },
-    { id: "rows", header: "Rows", accessorFn: (report) => report.rowCount ?? -1, cell: ({ row }) => row.original.rowCount ?? "—" },
+    {
+      id: "rows",
+      header: "Rows",
+      accessorFn: (report) => report.rowCount ?? -1,
+      cell: ({ row }) => row.original.rowCount ?? "—",
+    },
     {
       id: "size",
       header: "Size",
@@ -120,26 +144,7 @@ function reportColumns(download: (report: ReportRecord) => void): ColumnDef<Repo
       id: "file",
       header: "File",
       enableSorting: false,
-      cell: ({ row }) => {
-        const report = row.original;
-        return report.downloadUrl
-          ? (
-            <a
-              href={report.downloadUrl}
-              download={report.fileName}
-              aria-label={`Download ${report.fileName}`}
-              onClick={(event) => {
-                // Fetched by script so an ended session gets the sign-in redirect, not an error file.
-                event.preventDefault();
-                download(report);
-              }}
-              className="font-medium text-blue-800 underline hover:text-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-            >
-              Download
-            </a>
-          )
-          : <span className="text-xs text-slate-600" title={report.error ?? undefined}>No file</span>;
-      },
+      cell: ({ row }) => <FileLink report={row.original} download={download} />,
     },
   ];
 }
@@ -152,34 +157,76 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
       label="Recent reports"
       columns={columns}
       rows={items}
-      getRowId={(report) => report.id}
       isLoading={isLoading}
       loadingRows={LOADING_ROWS}
-      empty={<EmptyState title="No reports generated yet" text="Generated reports will appear here for download." />}
+      empty={
+        <EmptyState
+          title="No reports generated yet"
+          text="Generated reports will appear here for download."
+        />
+      }
     />
   );
 }
 
-export default function ReportsPage() {
+function Counters({ counters, loading }: { counters: ReportList["counters"] | undefined; loading: boolean }) {
+  return (
+    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatCard label="Reports This Month" value={loading ? "…" : counters?.thisMonth ?? 0} />
+      <StatCard label="Total Reports" value={loading ? "…" : counters?.total ?? 0} />
+      <StatCard
+        label="Rows Exported"
+        value={loading ? "…" : (counters?.rowsExported ?? 0).toLocaleString("en-US")}
+      />
+      <StatCard
+        label="Last Generated"
+        value={loading
+          ? "…"
+          : counters?.lastGeneratedAt
+          ? formatDay(counters.lastGeneratedAt.slice(0, 10))
+          : "Never"}
+        hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
+      />
+    </div>
+  );
+}
+
+function ComplianceSchedule() {
+  return (
+    <TitledCard title="Compliance Schedule" description="Regulatory filings this year">
+      <ul className="space-y-3">
+        {COMPLIANCE_SCHEDULE.map((item) => (
+          <li
+            key={item.name}
+            className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
+          >
+            <div>
+              <p className="text-sm font-medium text-slate-900">{item.name}</p>
+              <p className="text-xs text-slate-600">{item.due}</p>
+            </div>
+            <ScheduleBadge status={item.status} />
+          </li>
+        ))}
+      </ul>
+    </TitledCard>
+  );
+}
+
+/** The audit trail and request log reports are offered only to the roles that may read them. */
+function useTypeOptions() {
   const { user } = useAuth();
-  // The audit trail and request log reports are offered only to the roles that may read them.
-  const typeOptions = TYPE_OPTIONS.filter((option) => {
+  return TYPE_OPTIONS.filter((option) => {
     const rule = RESTRICTED_REPORT_TYPES[option.value];
     return !rule || mayCall(rule, user?.roles ?? []);
   });
-  const { toast } = useToast();
-  const reports = useReports();
-  const generate = useGenerateReport();
-  const [type, setType] = useState("");
-  const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
+}
+
+/** The report's days, this month so far at first; a typed boundary past the other one moves both. */
+function useDayRange() {
   const [range, setRange] = useState<DayRange>(() => {
     const today = localToday();
     return { from: firstOfMonth(today), to: today };
   });
-
-  const counters = reports.data?.counters;
-  const loading = reports.isLoading;
-
   const setBoundary = (field: "from" | "to", day: string) => {
     if (!isCalendarDay(day)) return;
     setRange((current) => {
@@ -187,6 +234,16 @@ export default function ReportsPage() {
       return next.from <= next.to ? next : { from: day, to: day };
     });
   };
+  return { range, setRange, setBoundary };
+}
+
+function GenerateReport() {
+  const typeOptions = useTypeOptions();
+  const { toast } = useToast();
+  const generate = useGenerateReport();
+  const [type, setType] = useState("");
+  const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
+  const { range, setRange, setBoundary } = useDayRange();
 
   const onGenerate = () => {
     if (!isReportType(type)) {
@@ -206,102 +263,69 @@ export default function ReportsPage() {
   };
 
   return (
+    <TitledCard
+      title="Generate Report"
+      description="Dates are whole UTC days; both ends are included."
+      className="lg:col-span-2"
+      contentClassName="space-y-4"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Report Type"
+          placeholder="Select report type"
+          options={typeOptions}
+          value={type}
+          onChange={(event) => setType(event.target.value)}
+        />
+        <SelectField
+          label="Export Format"
+          options={FORMAT_OPTIONS}
+          value={format}
+          onChange={(event) => isReportFormat(event.target.value) && setFormat(event.target.value)}
+        />
+        <TextField
+          label="From"
+          type="date"
+          value={range.from}
+          onChange={(event) => setBoundary("from", event.target.value)}
+        />
+        <TextField
+          label="To"
+          type="date"
+          value={range.to}
+          onChange={(event) => setBoundary("to", event.target.value)}
+        />
+      </div>
+      <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
+      <Button onClick={onGenerate} disabled={generate.isPending}>
+        {generate.isPending ? "Generating…" : "Generate Report"}
+      </Button>
+    </TitledCard>
+  );
+}
+
+export default function ReportsPage() {
+  const reports = useReports();
+  const loading = reports.isLoading;
+  return (
     <>
       <PageHeader
         title="Reports & Analytics"
         subtitle="Generate regulatory and operational reports from the registry"
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Reports This Month" value={loading ? "…" : counters?.thisMonth ?? 0} />
-        <StatCard label="Total Reports" value={loading ? "…" : counters?.total ?? 0} />
-        <StatCard
-          label="Rows Exported"
-          value={loading ? "…" : (counters?.rowsExported ?? 0).toLocaleString("en-US")}
-        />
-        <StatCard
-          label="Last Generated"
-          value={loading
-            ? "…"
-            : counters?.lastGeneratedAt
-            ? formatDay(counters.lastGeneratedAt.slice(0, 10))
-            : "Never"}
-          hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
-        />
-      </div>
+      <Counters counters={reports.data?.counters} loading={loading} />
       <div className="mb-6 grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
-          <CardHeader>
-            <CardTitle>Generate Report</CardTitle>
-            <CardDescription>Dates are whole UTC days; both ends are included.</CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-4">
-            <div className="grid gap-4 sm:grid-cols-2">
-              <SelectField
-                label="Report Type"
-                placeholder="Select report type"
-                options={typeOptions}
-                value={type}
-                onChange={(event) => setType(event.target.value)}
-              />
-              <SelectField
-                label="Export Format"
-                options={FORMAT_OPTIONS}
-                value={format}
-                onChange={(event) => isReportFormat(event.target.value) && setFormat(event.target.value)}
-              />
-              <TextField
-                label="From"
-                type="date"
-                value={range.from}
-                onChange={(event) => setBoundary("from", event.target.value)}
-              />
-              <TextField
-                label="To"
-                type="date"
-                value={range.to}
-                onChange={(event) => setBoundary("to", event.target.value)}
-              />
-            </div>
-            <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
-            <Button onClick={onGenerate} disabled={generate.isPending}>
-              {generate.isPending ? "Generating…" : "Generate Report"}
-            </Button>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>Compliance Schedule</CardTitle>
-            <CardDescription>Regulatory filings this year</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <ul className="space-y-3">
-              {COMPLIANCE_SCHEDULE.map((item) => (
-                <li
-                  key={item.name}
-                  className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
-                >
-                  <div>
-                    <p className="text-sm font-medium text-slate-900">{item.name}</p>
-                    <p className="text-xs text-slate-600">{item.due}</p>
-                  </div>
-                  <ScheduleBadge status={item.status} />
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <GenerateReport />
+        <ComplianceSchedule />
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Recent Reports</CardTitle>
-          <CardDescription>Every generated report is kept and can be downloaded again.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {reports.isError
-            ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
-            : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
-        </CardContent>
-      </Card>
+      <TitledCard
+        title="Recent Reports"
+        description="Every generated report is kept and can be downloaded again."
+      >
+        {reports.isError
+          ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
+          : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
+      </TitledCard>
     </>
   );
 }

@@ -1,20 +1,13 @@
 /** "Assign New Code": institution, 3-letter prefix with a live preview of the next code, branch, description. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { InstitutionSelectField } from "../../components/institution_select.tsx";
-import { type FormEvent, useEffect, useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
-import { Dialog } from "../../components/ui/dialog.tsx";
+import { type FormEvent } from "react";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-import {
-  ROUTING_CODES_KEY,
-  type RoutingCode,
-} from "./types.ts";
+import { PREFIX_LENGTH, useAssignRoutingCode, usePrefixPreview } from "./api.ts";
+import { useFormState } from "../../lib/form_state.ts";
+import { FormDialog } from "../../components/form_dialog.tsx";
 
-export const PREFIX_LENGTH = 3;
 const MAX_BRANCH_CODE_LENGTH = 10;
 const MAX_DESCRIPTION_LENGTH = 1000;
 
@@ -27,50 +20,46 @@ interface AssignInput {
 
 const EMPTY: AssignInput = { institutionId: "", prefix: "", branchCode: "", description: "" };
 
-/** Spec 5: the preview is asked for only at exactly three characters and cleared otherwise; a failure is only logged. */
-function usePrefixPreview(prefix: string): string | null {
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    setPreview(null);
-    if (prefix.length !== PREFIX_LENGTH) return;
-    let current = true;
-    apiJson<{ code: string }>("POST", "/api/routing-codes/generate-preview", { prefix })
-      .then((result) => {
-        if (current) setPreview(result.code);
-      })
-      .catch((error) => {
-        if (current) console.error("Routing code preview failed", error);
-      });
-    return () => {
-      current = false;
-    };
-  }, [prefix]);
-  return preview;
+function PrefixField({ prefix, preview, onValue }: { prefix: string; preview: string | null; onValue: (value: string) => void }) {
+  return (
+    <div>
+      <TextField
+        label="Prefix"
+        required
+        maxLength={PREFIX_LENGTH}
+        autoComplete="off"
+        value={prefix}
+        onChange={(event) => onValue(asciiUpperCase(event.target.value))}
+        placeholder="ABC"
+        hint="Three letters"
+        className="font-mono uppercase"
+      />
+      <p aria-live="polite" data-testid="routing-code-preview" className="mt-2 text-sm text-slate-700">
+        {preview && (
+          <>
+            Next code: <span className="font-mono font-semibold text-slate-900">{preview}</span>
+          </>
+        )}
+      </p>
+    </div>
+  );
 }
 
 export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [form, setForm] = useState<AssignInput>(EMPTY);
-  const queryClient = useQueryClient();
+  const { form, set, reset } = useFormState<AssignInput>(EMPTY);
   const { toast } = useToast();
   const preview = usePrefixPreview(open ? form.prefix : "");
 
   const close = () => {
-    setForm(EMPTY);
+    reset();
     onClose();
   };
 
-  const assign = useMutation({
-    mutationFn: (input: AssignInput) => apiJson<RoutingCode>("POST", ROUTING_CODES_KEY, input),
-    onSuccess: (record) => {
-      toast({ title: "Routing code assigned", description: `${record.code} is now assigned` });
-      queryClient.invalidateQueries({ queryKey: [ROUTING_CODES_KEY] });
-      close();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to assign routing code"),
+  const assign = useAssignRoutingCode((record) => {
+    toast({ title: "Routing code assigned", description: `${record.code} is now assigned` });
+    close();
   });
 
-  const set = (field: keyof AssignInput) => (value: string) =>
-    setForm((current) => ({ ...current, [field]: value }));
   const canSubmit = form.institutionId !== "" && form.prefix.length === PREFIX_LENGTH && !assign.isPending;
 
   const submit = (event: FormEvent) => {
@@ -79,55 +68,33 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Assign New Code"
       description="The next routing code for the prefix is assigned, with MOD 97-10 check digits."
+      onSubmit={submit}
+      submitLabel="Assign Code"
+      pendingLabel="Assigning…"
+      isPending={assign.isPending}
+      canSubmit={canSubmit}
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
-        <div>
-          <TextField
-            label="Prefix"
-            required
-            maxLength={PREFIX_LENGTH}
-            autoComplete="off"
-            value={form.prefix}
-            onChange={(event) => set("prefix")(asciiUpperCase(event.target.value))}
-            placeholder="ABC"
-            hint="Three letters"
-            className="font-mono uppercase"
-          />
-          <p aria-live="polite" data-testid="routing-code-preview" className="mt-2 text-sm text-slate-700">
-            {preview && (
-              <>
-                Next code: <span className="font-mono font-semibold text-slate-900">{preview}</span>
-              </>
-            )}
-          </p>
-        </div>
-        <TextField
-          label="Branch Code"
-          maxLength={MAX_BRANCH_CODE_LENGTH}
-          autoComplete="off"
-          value={form.branchCode}
-          onChange={(event) => set("branchCode")(event.target.value)}
-        />
-        <TextAreaField
-          label="Description"
-          rows={3}
-          maxLength={MAX_DESCRIPTION_LENGTH}
-          value={form.description}
-          onChange={(event) => set("description")(event.target.value)}
-        />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" disabled={!canSubmit}>
-            {assign.isPending ? "Assigning…" : "Assign Code"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <InstitutionSelectField open={open} value={form.institutionId} onChange={set("institutionId")} />
+      <PrefixField prefix={form.prefix} preview={preview} onValue={set("prefix")} />
+      <TextField
+        label="Branch Code"
+        maxLength={MAX_BRANCH_CODE_LENGTH}
+        autoComplete="off"
+        value={form.branchCode}
+        onChange={(event) => set("branchCode")(event.target.value)}
+      />
+      <TextAreaField
+        label="Description"
+        rows={3}
+        maxLength={MAX_DESCRIPTION_LENGTH}
+        value={form.description}
+        onChange={(event) => set("description")(event.target.value)}
+      />
+    </FormDialog>
   );
 }

@@ -1,18 +1,17 @@
 /** Spec 2.5: counters, a searchable table of routing codes, and the "Assign New Code" dialog. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { inputClassName } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
-import { ROUTING_CODES_KEY, type RoutingCode } from "./types.ts";
+import { useRoutingCodes } from "./api.ts";
+import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },
@@ -29,12 +28,7 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
     ),
   },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
-  {
-    accessorKey: "status",
-    header: "Status",
-    filterFn: "equals",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status", true),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
   {
     accessorKey: "description",
@@ -52,33 +46,16 @@ const FILTERS: FilterDef[] = [{
   options: ["active", "inactive", "suspended"].map((status) => ({ value: status, label: titleCase(status) })),
 }];
 
-function isInMonthOf(iso: string, now: Date): boolean {
-  const date = new Date(iso);
-  return date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth();
-}
 
-function matches(code: RoutingCode, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (needle === "") return true;
-  return [code.code, code.prefix, code.institutionName, code.branchCode, code.description, code.status]
-    .some((value) => value?.toLowerCase().includes(needle));
-}
+const matches = (code: RoutingCode, search: string) =>
+  matchesSearch([code.code, code.prefix, code.institutionName, code.branchCode, code.description, code.status], search);
 
 export default function RoutingCodesPage() {
-  const { data, isLoading, isError } = useQuery<RoutingCode[]>({ queryKey: [ROUTING_CODES_KEY] });
+  const { data, isLoading, isError } = useRoutingCodes();
   const [search, setSearch] = useState("");
   const [assignOpen, setAssignOpen] = useState(false);
   const codes = data ?? [];
-
-  const stats = useMemo(() => {
-    const now = new Date();
-    return {
-      total: codes.length,
-      active: codes.filter((code) => code.status === "active").length,
-      prefixes: new Set(codes.map((code) => code.prefix)).size,
-      thisMonth: codes.filter((code) => isInMonthOf(code.createdAt, now)).length,
-    };
-  }, [codes]);
+  const now = new Date();
   const visible = useMemo(() => codes.filter((code) => matches(code, search)), [codes, search]);
 
   return (
@@ -86,42 +63,40 @@ export default function RoutingCodesPage() {
       <PageHeader
         title="Routing Codes"
         subtitle="National routing code assignment and management"
-        actions={<IfAllowed method="POST" path="/api/routing-codes"><Button onClick={() => setAssignOpen(true)}>Assign New Code</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/routing-codes">
+            <Button onClick={() => setAssignOpen(true)}>Assign New Code</Button>
+          </IfAllowed>
+        }
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total Codes" value={isLoading ? "…" : stats.total} />
-        <StatCard label="Active Codes" value={isLoading ? "…" : stats.active} />
-        <StatCard label="Unique Prefixes" value={isLoading ? "…" : stats.prefixes} />
-        <StatCard label="This Month" value={isLoading ? "…" : stats.thisMonth} />
-      </div>
-      <Card>
-        <CardHeader className="sm:flex-row sm:items-center sm:justify-between">
-          <CardTitle>Routing Code Registry</CardTitle>
-          <input
-            type="search"
-            aria-label="Search routing codes"
-            placeholder="Search codes, prefixes, institutions…"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className={`${inputClassName} sm:max-w-xs`}
-          />
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="Routing codes"
-            columns={COLUMNS}
-            rows={visible}
-            getRowId={(code) => code.id}
-            isLoading={isLoading}
-            filters={FILTERS}
-            empty={isError
-              ? <EmptyState title="Routing codes could not be loaded" text="Reload the page to try again." />
-              : codes.length === 0
-              ? <EmptyState title="No routing codes yet" text="Assigned routing codes will appear here." />
-              : <EmptyState title="No matching routing codes" text="Try a different search or filter." />}
-          />
-        </CardContent>
-      </Card>
+      <CountCards
+        isLoading={isLoading}
+        counts={[
+          ["Total Codes", codes.length],
+          ["Active Codes", codes.filter((code) => code.status === "active").length],
+          ["Unique Prefixes", new Set(codes.map((code) => code.prefix)).size],
+          ["This Month", codes.filter((code) => isInMonthOf(code.createdAt, now)).length],
+        ]}
+      />
+      <RegistryCard
+        title="Routing Code Registry"
+        search={{
+          label: "Search routing codes",
+          placeholder: "Search codes, prefixes, institutions…",
+          value: search,
+          onChange: setSearch,
+        }}
+        label="Routing codes"
+        columns={COLUMNS}
+        rows={visible}
+        total={codes.length}
+        isLoading={isLoading}
+        isError={isError}
+        filters={FILTERS}
+        failedTitle="Routing codes could not be loaded"
+        none={<EmptyState title="No routing codes yet" text="Assigned routing codes will appear here." />}
+        noMatch={<EmptyState title="No matching routing codes" text="Try a different search or filter." />}
+      />
       <AssignCodeDialog open={assignOpen} onClose={() => setAssignOpen(false)} />
     </>
   );

@@ -2,37 +2,21 @@
  * "Require multi-factor authentication" is the one Security setting the server enforces, so unlike
  * the rest of this screen it is read from and saved to the server, at once, by administrators.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { SwitchField } from "../../components/ui/switch.tsx";
-import { apiJson } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
-import { handleMutationError } from "../../lib/unauthorized.ts";
-
-const SIGN_IN_SETTINGS_KEY = "/api/auth/sign-in-settings";
-
-interface SignInSettings {
-  mfaRequired: boolean;
-  mfaEnforced: boolean;
-}
+import { useSaveSignInSettings, useSignInSettings } from "./api.ts";
 
 export function MfaRequiredSwitch() {
   const { toast } = useToast();
-  const queryClient = useQueryClient();
-  const { data } = useQuery<SignInSettings>({ queryKey: [SIGN_IN_SETTINGS_KEY] });
-  const save = useMutation({
-    mutationFn: (mfaRequired: boolean) =>
-      apiJson<SignInSettings>("PUT", SIGN_IN_SETTINGS_KEY, { mfaRequired }),
-    onSuccess: (settings) => {
-      queryClient.setQueryData([SIGN_IN_SETTINGS_KEY], settings);
-      toast({
-        title: "Sign-in Setting Saved",
-        description: settings.mfaRequired
-          ? "Every user now signs in with an authenticator code."
-          : "Administrators still sign in with an authenticator code; other users need not.",
-      });
-    },
-    onError: (error) => handleMutationError(error, toast, "Sign-in setting not saved"),
-  });
+  const { data } = useSignInSettings();
+  const save = useSaveSignInSettings((settings) =>
+    toast({
+      title: "Sign-in Setting Saved",
+      description: settings.mfaRequired
+        ? "Every user now signs in with an authenticator code."
+        : "Administrators still sign in with an authenticator code; other users need not.",
+    })
+  );
   return (
     <div>
       <SwitchField

@@ -1,24 +1,18 @@
 /** Spec 2.6: counters, a searchable table of BICs, and the "Register BIC Code" dialog. */
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard } from "../../components/ui/card.tsx";
-import { inputClassName } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
-import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+import { useSwiftCodes } from "./api.ts";
+import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
+import { statusColumn } from "../../components/status_column.tsx";
 
 const FULL_MEMBERSHIP = "full";
-
-function isInMonthOf(iso: string, now: Date): boolean {
-  const date = new Date(iso);
-  return date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth();
-}
 
 /** Validity dates entered as calendar dates are stored as 00:00 UTC: shown in UTC, they keep their day. */
 function formatCalendarDate(iso: string): string {
@@ -42,12 +36,7 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
     accessorFn: (code) => (code.membershipType ? titleCase(code.membershipType) : "Standard"),
     filterFn: "equals",
   },
-  {
-    accessorKey: "status",
-    header: "Status",
-    filterFn: "equals",
-    cell: ({ row }) => <StatusBadge status={row.original.status} />,
-  },
+  statusColumn("status", true),
   {
     id: "validUntil",
     header: "Valid Until",
@@ -57,93 +46,76 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
   },
 ];
 
-function matches(code: SwiftCode, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (needle === "") return true;
+const matches = (code: SwiftCode, search: string) =>
+  matchesSearch(
+    [code.bicCode, code.bankCode, code.countryCode, code.locationCode, code.branchCode, code.membershipType, code.status],
+    search,
+  );
+
+/** Filter choices are the values present, so no choice ever empties the table by itself. */
+function presentFilters(codes: SwiftCode[]): FilterDef[] {
+  const present = (values: string[]) => [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
   return [
-    code.bicCode,
-    code.bankCode,
-    code.countryCode,
-    code.locationCode,
-    code.branchCode,
-    code.membershipType,
-    code.status,
-  ]
-    .some((value) => value?.toLowerCase().includes(needle));
+    {
+      columnId: "status",
+      label: "Filter by status",
+      allLabel: "All statuses",
+      options: present(codes.map((c) => c.status)),
+    },
+    {
+      columnId: "membership",
+      label: "Filter by membership",
+      allLabel: "All memberships",
+      options: [...new Set(codes.map((c) => (c.membershipType ? titleCase(c.membershipType) : "Standard")))]
+        .sort()
+        .map((value) => ({ value, label: value })),
+    },
+  ];
 }
 
 export default function SwiftBicPage() {
-  const { data, isLoading, isError } = useQuery<SwiftCode[]>({ queryKey: [SWIFT_CODES_KEY] });
+  const { data, isLoading, isError } = useSwiftCodes();
   const [search, setSearch] = useState("");
   const [registerOpen, setRegisterOpen] = useState(false);
   const codes = data ?? [];
-
-  const stats = useMemo(() => {
-    const now = new Date();
-    return {
-      total: codes.length,
-      active: codes.filter((code) => code.status === "active").length,
-      fullMembers: codes.filter((code) => code.membershipType === FULL_MEMBERSHIP).length,
-      thisMonth: codes.filter((code) => isInMonthOf(code.createdAt, now)).length,
-    };
-  }, [codes]);
+  const now = new Date();
   const visible = useMemo(() => codes.filter((code) => matches(code, search)), [codes, search]);
-  // Filter choices are the values present, so no choice ever empties the table by itself.
-  const filters = useMemo<FilterDef[]>(() => {
-    const present = (values: string[]) => [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
-    return [
-      { columnId: "status", label: "Filter by status", allLabel: "All statuses", options: present(codes.map((c) => c.status)) },
-      {
-        columnId: "membership",
-        label: "Filter by membership",
-        allLabel: "All memberships",
-        options: [...new Set(codes.map((c) => (c.membershipType ? titleCase(c.membershipType) : "Standard")))].sort()
-          .map((value) => ({ value, label: value })),
-      },
-    ];
-  }, [codes]);
+  const filters = useMemo(() => presentFilters(codes), [codes]);
 
   return (
     <>
       <PageHeader
         title="SWIFT/BIC Management"
         subtitle="Business Identifier Codes and SWIFT membership"
-        actions={<IfAllowed method="POST" path="/api/swift-codes"><Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button></IfAllowed>}
+        actions={
+          <IfAllowed method="POST" path="/api/swift-codes">
+            <Button onClick={() => setRegisterOpen(true)}>Register BIC Code</Button>
+          </IfAllowed>
+        }
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total BIC Codes" value={isLoading ? "…" : stats.total} />
-        <StatCard label="Active Codes" value={isLoading ? "…" : stats.active} />
-        <StatCard label="Full Members" value={isLoading ? "…" : stats.fullMembers} />
-        <StatCard label="This Month" value={isLoading ? "…" : stats.thisMonth} />
-      </div>
-      <Card>
-        <CardHeader className="sm:flex-row sm:items-center sm:justify-between">
-          <CardTitle>BIC Registry</CardTitle>
-          <input
-            type="search"
-            aria-label="Search BIC codes"
-            placeholder="Search BIC, bank, country…"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className={`${inputClassName} sm:max-w-xs`}
-          />
-        </CardHeader>
-        <CardContent>
-          <DataTable
-            label="BIC codes"
-            columns={COLUMNS}
-            rows={visible}
-            getRowId={(code) => code.id}
-            isLoading={isLoading}
-            filters={filters}
-            empty={isError
-              ? <EmptyState title="BIC codes could not be loaded" text="Reload the page to try again." />
-              : codes.length === 0
-              ? <EmptyState title="No BIC codes yet" text="Registered BIC codes will appear here." />
-              : <EmptyState title="No matching BIC codes" text="Try a different search or filter." />}
-          />
-        </CardContent>
-      </Card>
+      <CountCards
+        isLoading={isLoading}
+        counts={[
+          ["Total BIC Codes", codes.length],
+          ["Active Codes", codes.filter((code) => code.status === "active").length],
+          ["Full Members", codes.filter((code) => code.membershipType === FULL_MEMBERSHIP).length],
+          ["This Month", codes.filter((code) => isInMonthOf(code.createdAt, now)).length],
+        ]}
+      />
+      <RegistryCard
+        title="BIC Registry"
+        search={{ label: "Search BIC codes", placeholder: "Search BIC, bank, country…", value: search, onChange: setSearch }}
+        label="BIC codes"
+        columns={COLUMNS}
+        rows={visible}
+        total={codes.length}
+        isLoading={isLoading}
+        isError={isError}
+        filters={filters}
+        failedTitle="BIC codes could not be loaded"
+        none={<EmptyState title="No BIC codes yet" text="Registered BIC codes will appear here." />}
+        noMatch={<EmptyState title="No matching BIC codes" text="Try a different search or filter." />}
+      />
       <RegisterBicDialog open={registerOpen} onClose={() => setRegisterOpen(false)} />
     </>
   );

@@ -1,8 +1,7 @@
 /**
- * Users (issue 20, administrators): create a user with roles and a one-time password, change roles,
+ * Users (administrators): create a user with roles and a one-time password, change roles,
  * disable or re-enable, reset a password. The one-time password is shown once, to the administrator.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, StatusBadge } from "../../components/ui/badge.tsx";
@@ -12,13 +11,19 @@ import { TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { type Role, ROLE_LABELS, ROLES } from "../../../domain/access.ts";
-import { ApiError, apiJson } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useAuth, userLabel } from "../../lib/auth.ts";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
-
-const USERS_KEY = "/api/users";
+import {
+  type StaffUser,
+  useCreateUser,
+  useResetPassword,
+  useSetRoles,
+  useStaffUsers,
+  useToggleUser,
+} from "./api.ts";
 
 type AccountState = "active" | "must change password" | "disabled";
 
@@ -28,17 +33,6 @@ function accountState(user: { disabled: boolean; mustChangePassword: boolean }):
 }
 
 const ACCOUNT_STATES: readonly AccountState[] = ["active", "must change password", "disabled"];
-
-interface StaffUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  roles: Role[];
-  disabled: boolean;
-  mustChangePassword: boolean;
-  createdAt: string;
-}
 
 const ROLE_HINTS: Record<Role, string> = {
   administrator: "users, API keys, IBAN formats, approval settings, connection credentials",
@@ -116,6 +110,20 @@ function OneTimePasswordDialog(
   );
 }
 
+function NameFields({ firstName, lastName, setFirstName, setLastName }: {
+  firstName: string;
+  lastName: string;
+  setFirstName: (name: string) => void;
+  setLastName: (name: string) => void;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField label="First name" maxLength={255} value={firstName} onChange={(event) => setFirstName(event.target.value)} />
+      <TextField label="Last name" maxLength={255} value={lastName} onChange={(event) => setLastName(event.target.value)} />
+    </div>
+  );
+}
+
 function CreateUserDialog({ open, onClose, onCreated }: {
   open: boolean;
   onClose: () => void;
@@ -126,32 +134,20 @@ function CreateUserDialog({ open, onClose, onCreated }: {
   const [lastName, setLastName] = useState("");
   const [roles, setRoles] = useState<Role[]>(["operator"]);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const create = useMutation({
-    mutationFn: () =>
-      apiJson<{ user: StaffUser; initialPassword: string }>("POST", USERS_KEY, {
-        email,
-        firstName,
-        lastName,
-        roles,
-      }),
-    onSuccess: (created) => {
-      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
-      setEmail("");
-      setFirstName("");
-      setLastName("");
-      setRoles(["operator"]);
-      onCreated(created.user.email, created.initialPassword);
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
-        const body = JSON.parse(error.bodyText);
-        setErrors(body.fields ?? { email: body.message });
-        return;
-      }
-      handleMutationError(error, toast, "Failed to create the user");
-    },
+  const create = useCreateUser((created) => {
+    setEmail("");
+    setFirstName("");
+    setLastName("");
+    setRoles(["operator"]);
+    onCreated(created.user.email, created.initialPassword);
+  }, (error) => {
+    if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
+      const body = JSON.parse(error.bodyText);
+      setErrors(body.fields ?? { email: body.message });
+      return;
+    }
+    handleMutationError(error, toast, "Failed to create the user");
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -159,7 +155,7 @@ function CreateUserDialog({ open, onClose, onCreated }: {
       setErrors({ roles: "Give at least one role" });
       return;
     }
-    if (!create.isPending) create.mutate();
+    if (!create.isPending) create.mutate({ email, firstName, lastName, roles });
   };
   return (
     <Dialog open={open} onClose={onClose} title="New user" description="The user gets a one-time password.">
@@ -174,22 +170,7 @@ function CreateUserDialog({ open, onClose, onCreated }: {
           onChange={(event) =>
             setEmail(event.target.value)}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            maxLength={255}
-            value={firstName}
-            onChange={(event) =>
-              setFirstName(event.target.value)}
-          />
-          <TextField
-            label="Last name"
-            maxLength={255}
-            value={lastName}
-            onChange={(event) =>
-              setLastName(event.target.value)}
-          />
-        </div>
+        <NameFields firstName={firstName} lastName={lastName} setFirstName={setFirstName} setLastName={setLastName} />
         <RoleChecklist roles={roles} onChange={setRoles} error={errors.roles} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
@@ -204,21 +185,15 @@ function CreateUserDialog({ open, onClose, onCreated }: {
 
 function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () => void }) {
   const [roles, setRoles] = useState<Role[] | null>(null);
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const shown = roles ?? user?.roles ?? [];
-  const save = useMutation({
-    mutationFn: () => apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user?.id}`, { roles: shown }),
-    onSuccess: (updated) => {
-      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
-      toast({
-        title: "Roles changed",
-        description: `${updated.email}: ${updated.roles.map((r) => ROLE_LABELS[r]).join(", ")}`,
-      });
-      setRoles(null);
-      onClose();
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to change the roles"),
+  const save = useSetRoles((updated) => {
+    toast({
+      title: "Roles changed",
+      description: `${updated.email}: ${updated.roles.map((r) => ROLE_LABELS[r]).join(", ")}`,
+    });
+    setRoles(null);
+    onClose();
   });
   return (
     <Dialog
@@ -234,7 +209,7 @@ function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () =>
         className="space-y-4"
         onSubmit={(event) => {
           event.preventDefault();
-          if (shown.length > 0) save.mutate();
+          if (shown.length > 0) save.mutate({ id: user?.id, roles: shown });
         }}
       >
         <RoleChecklist
@@ -259,37 +234,39 @@ function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () =>
   );
 }
 
-export default function UsersPage() {
-  const { user: me } = useAuth();
-  const { data, isLoading } = useQuery<StaffUser[]>({ queryKey: [USERS_KEY] });
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<StaffUser | null>(null);
-  const [oneTime, setOneTime] = useState<{ email: string; password: string } | null>(null);
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
-  const toggle = useMutation({
-    mutationFn: (user: StaffUser) =>
-      apiJson<StaffUser>("PATCH", `${USERS_KEY}/${user.id}`, { disabled: !user.disabled }),
-    onSuccess: (updated) => {
-      queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
-      toast({
-        title: updated.disabled ? "User disabled; their sessions ended" : "User re-enabled",
-        description: updated.email,
-      });
-    },
-    onError: (error) => handleMutationError(error, toast, "Failed to change the user"),
-  });
-  const reset = useMutation({
-    mutationFn: (user: StaffUser) =>
-      apiJson<{ initialPassword: string }>("POST", `${USERS_KEY}/${user.id}/reset-password`).then((r) => ({
-        email: user.email,
-        password: r.initialPassword,
-      })),
-    onSuccess: (shown) => setOneTime(shown),
-    onError: (error) => handleMutationError(error, toast, "Failed to reset the password"),
-  });
-  const users = data ?? [];
-  const columns: ColumnDef<StaffUser>[] = [
+interface UserActions {
+  onRoles: (user: StaffUser) => void;
+  reset: { mutate: (user: StaffUser) => void; isPending: boolean };
+  toggle: { mutate: (user: StaffUser) => void; isPending: boolean };
+  myId: string | undefined;
+}
+
+function UserActionsCell({ user, actions: { onRoles, reset, toggle, myId } }: { user: StaffUser; actions: UserActions }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => reset.mutate(user)}
+        disabled={reset.isPending}
+      >
+        Reset password
+      </Button>
+      <Button
+        size="sm"
+        variant={user.disabled ? "outline" : "destructive"}
+        onClick={() => toggle.mutate(user)}
+        disabled={toggle.isPending || user.id === myId}
+      >
+        {user.disabled ? "Re-enable" : "Disable"}
+      </Button>
+    </div>
+  );
+}
+
+function userColumns(actions: UserActions): ColumnDef<StaffUser>[] {
+  return [
     {
       id: "user",
       header: "User",
@@ -332,32 +309,32 @@ export default function UsersPage() {
       header: "Actions",
       enableSorting: false,
       meta: { cellClassName: "text-right" },
-      cell: ({ row }) => {
-        const user = row.original;
-        return (
-          <div className="flex justify-end gap-2">
-            <Button size="sm" variant="outline" onClick={() => setEditing(user)}>Roles</Button>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => reset.mutate(user)}
-              disabled={reset.isPending}
-            >
-              Reset password
-            </Button>
-            <Button
-              size="sm"
-              variant={user.disabled ? "outline" : "destructive"}
-              onClick={() => toggle.mutate(user)}
-              disabled={toggle.isPending || user.id === me?.id}
-            >
-              {user.disabled ? "Re-enable" : "Disable"}
-            </Button>
-          </div>
-        );
-      },
+      cell: ({ row }) => <UserActionsCell user={row.original} actions={actions} />,
     },
   ];
+}
+
+export default function UsersPage() {
+  const { user: me } = useAuth();
+  const { data, isLoading } = useStaffUsers();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<StaffUser | null>(null);
+  const [oneTime, setOneTime] = useState<{ email: string; password: string } | null>(null);
+  const { toast } = useToast();
+  const toggle = useToggleUser((updated) =>
+    toast({
+      title: updated.disabled ? "User disabled; their sessions ended" : "User re-enabled",
+      description: updated.email,
+    })
+  );
+  const reset = useResetPassword(setOneTime);
+  const users = data ?? [];
+  const columns = userColumns({
+    onRoles: setEditing,
+    reset,
+    toggle,
+    myId: me?.id,
+  });
   return (
     <div className="space-y-6">
       <PageHeader
@@ -369,7 +346,6 @@ export default function UsersPage() {
         label="Users"
         columns={columns}
         rows={users}
-        getRowId={(user) => user.id}
         isLoading={isLoading}
         filters={FILTERS}
         empty={users.length === 0

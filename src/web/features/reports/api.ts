@@ -1,6 +1,7 @@
 /** Reports data for the screen: the recorded reports with their counters, and file downloads. */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { ReportFormat, ReportType } from "../../../domain/report.ts";
+import type { ReportList, ReportRecord } from "../../../server/features/reports/schemas.ts";
 import { apiRequest, queryClient } from "../../lib/api.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -9,35 +10,7 @@ export const REPORTS_KEY = "/api/reports";
 /** The object URL is released after the browser has taken the click. */
 const OBJECT_URL_RELEASE_DELAY_MS = 1_000;
 
-export interface ReportRecord {
-  id: string;
-  type: ReportType;
-  label: string;
-  from: string;
-  to: string;
-  format: ReportFormat;
-  status: "completed" | "failed";
-  fileName: string;
-  rowCount: number | null;
-  sizeBytes: number | null;
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-  createdByName: string | null;
-  downloadUrl: string | null;
-}
-
-export interface ReportList {
-  items: ReportRecord[];
-  total: number;
-  counters: {
-    total: number;
-    thisMonth: number;
-    rowsExported: number;
-    failed: number;
-    lastGeneratedAt: string | null;
-  };
-}
+export type { ReportList, ReportRecord } from "../../../server/features/reports/schemas.ts";
 
 export interface ReportRequest {
   type: ReportType;

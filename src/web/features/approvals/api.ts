@@ -1,0 +1,82 @@
+/** The approval queue's data: pages of requests, decisions, withdrawals and the approval settings. */
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ApprovalKind } from "../../../domain/approval.ts";
+import { apiFetch, apiJson, apiPage, type Page } from "../../lib/api.ts";
+import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
+import { useApiMutation } from "../../lib/mutation.ts";
+
+export const SETTINGS_KEY = "/api/approval-settings";
+
+export interface ApprovalSettings {
+  thresholds: Record<string, string>;
+  expiryMinutes: number;
+}
+
+export type Decision = "approve" | "reject";
+
+export const useApprovalPage = (key: string) =>
+  useQuery<Page<ApprovalRequest>>({
+    queryKey: [key],
+    queryFn: () => apiPage<ApprovalRequest>(key),
+    placeholderData: keepPreviousData,
+  });
+
+export function useDecide(decision: Decision, reason: string, onDecided: (decided: ApprovalRequest) => void) {
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    errorTitle: decision === "approve" ? "Approval failed" : "Rejection failed",
+    onSuccess: (decided) => {
+      onDecided(decided);
+      // Approval moves money: every screen's figures may have changed.
+      queryClient.invalidateQueries();
+    },
+  });
+}
+
+export const useWithdraw = (onWithdrawn: () => void) =>
+  useApiMutation({
+    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/cancel`),
+    invalidatesPrefixes: [APPROVALS_KEY],
+    errorTitle: "Withdrawal failed",
+    onSuccess: onWithdrawn,
+  });
+
+export const useApprovalSettings = () => useQuery<ApprovalSettings>({ queryKey: [SETTINGS_KEY] });
+
+export const useSaveApprovalSettings = (onSaved: () => void) =>
+  useApiMutation({
+    mutationFn: (body: ApprovalSettings) => apiJson<ApprovalSettings>("PUT", SETTINGS_KEY, body),
+    storesAs: SETTINGS_KEY,
+    errorTitle: "Failed to save approval settings",
+    onSuccess: onSaved,
+  });
+
+/** Requests listed per kind; the heading counts them all. */
+const SHOWN_PER_KIND = 5;
+const REFRESH_MS = 30_000;
+
+export interface PendingOfKind {
+  items: ApprovalRequest[];
+  total: number;
+}
+
+async function pendingOfKind(kind: ApprovalKind): Promise<PendingOfKind> {
+  const res = await apiFetch(`${APPROVALS_KEY}?status=pending&kind=${kind}&limit=${SHOWN_PER_KIND}`);
+  if (!res.ok) {
+    await res.body?.cancel();
+    return { items: [], total: 0 };
+  }
+  return { items: await res.json(), total: Number(res.headers.get("x-total-count") ?? 0) };
+}
+
+/** The pending requests of each kind, refreshed as the queue changes (under APPROVALS_KEY). */
+export const usePendingOfKinds = (kinds: readonly ApprovalKind[]) =>
+  useQueries({
+    queries: kinds.map((kind) => ({
+      // Under APPROVALS_KEY, so a new request (useOnPendingApproval) refreshes it at once.
+      queryKey: [`${APPROVALS_KEY}?status=pending&kind=${kind}`],
+      queryFn: () => pendingOfKind(kind),
+      refetchInterval: REFRESH_MS,
+    })),
+  });

@@ -1,0 +1,67 @@
+/** One tab of the approval queue: a server-paged, sorted and filtered table of requests. */
+import { useState } from "react";
+import { DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
+import { EmptyState } from "../../components/ui/table.tsx";
+import { setSortParams } from "../../lib/api.ts";
+import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
+import { useAuth, useMayCall } from "../../lib/auth.ts";
+import { useServerPaging } from "../../lib/server_paging.ts";
+import { useToast } from "../../lib/toast.ts";
+import { type Decision, useApprovalPage, useWithdraw } from "./api.ts";
+import { DecisionDialog } from "./decision_dialog.tsx";
+import { requestColumns } from "./request_columns.tsx";
+
+const PAGE_SIZE = 100;
+
+function pageKey(query: string, offset: number, sorting: SortingState, filterValues: Record<string, string>): string {
+  const params = new URLSearchParams(query);
+  params.set("limit", String(PAGE_SIZE));
+  params.set("offset", String(offset));
+  setSortParams(params, sorting);
+  for (const [name, value] of Object.entries(filterValues)) if (value) params.set(name, value);
+  return `${APPROVALS_KEY}?${params}`;
+}
+
+export function RequestsTable({ query, label, emptyText, filters }: {
+  query: string;
+  label: string;
+  emptyText: string;
+  /** Filters the server applies (by the column they name), on top of the tab's own `query`. */
+  filters: readonly FilterDef[];
+}) {
+  const { user } = useAuth();
+  const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
+  const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
+  const { toast } = useToast();
+  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE);
+  const narrowed = Object.values(filterValues).some(Boolean);
+  const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
+  const [deciding, setDeciding] = useState<{ request: ApprovalRequest; decision: Decision } | null>(null);
+  const withdraw = useWithdraw(() => toast({ title: "Request withdrawn" }));
+  const columns = requestColumns({
+    userId: user?.id,
+    mayApprove,
+    mayWithdraw,
+    withdrawing: withdraw.isPending,
+    onDecide: (request, decision) => setDeciding({ request, decision }),
+    onWithdraw: (request) => withdraw.mutate(request.id),
+  });
+  return (
+    <>
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={page.data?.items ?? []}
+        isLoading={page.isLoading}
+        filters={filters}
+        empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
+        server={paging(page.data?.total ?? 0, page.isFetching)}
+      />
+      <DecisionDialog
+        request={deciding?.request ?? null}
+        decision={deciding?.decision ?? "approve"}
+        onClose={() => setDeciding(null)}
+      />
+    </>
+  );
+}

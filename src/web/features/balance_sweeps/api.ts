@@ -1,0 +1,89 @@
+/** The balance sweeps' data: accounts, recent sweeps, charts, the auto-sweep plan, and the three actions. */
+import { useQuery } from "@tanstack/react-query";
+import { apiJson, apiRequest } from "../../lib/api.ts";
+import type { PendingApproval } from "../../lib/approval.ts";
+import { useApprovableMutation } from "../../lib/mutation.ts";
+import {
+  ACCOUNTS_KEY,
+  AUTO_SWEEP_PATH,
+  type BalanceSweep,
+  invalidateSweepData,
+  type LedgerAccount,
+  RECENT_SWEEPS_KEY,
+  SWEEPS_PATH,
+  todayCountKey,
+} from "./types.ts";
+
+export const AUTO_SWEEP_PLAN_KEY = `${AUTO_SWEEP_PATH}/plan`;
+export const SWEEP_CHARTS_KEY = `${SWEEPS_PATH}/charts`;
+
+export interface AutoSweepPlan {
+  planId: string;
+  sweeps: {
+    sourceAccountNumber: string;
+    sourceAccountName: string;
+    targetAccountNumber: string;
+    targetAccountName: string;
+    currency: string;
+    amount: string;
+  }[];
+  totals: { currency: string; amount: string }[];
+}
+
+export interface SweepCharts {
+  days: string[];
+  sweepsPerDay: number[];
+  liquidity: { currency: string; ledger: string[]; liquid: string[] }[];
+}
+
+export const useLedgerAccounts = () => useQuery<LedgerAccount[]>({ queryKey: [ACCOUNTS_KEY] });
+
+export const useRecentSweeps = () => useQuery<BalanceSweep[]>({ queryKey: [RECENT_SWEEPS_KEY] });
+
+export const useTodaySweepCount = () => useQuery<{ count: number }>({ queryKey: [todayCountKey()] });
+
+export const useSweepCharts = () => useQuery<SweepCharts>({ queryKey: [SWEEP_CHARTS_KEY] });
+
+/** Fetched only on demand (refetch), since a plan from an earlier visit is no promise. */
+export const useAutoSweepPlan = () => useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
+
+export const useCreateLedgerAccount = (
+  onDone: (account: LedgerAccount | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: (body: Record<string, unknown>) => apiJson<LedgerAccount | PendingApproval>("POST", ACCOUNTS_KEY, body),
+    errorTitle: "Failed to create ledger account",
+    onDone,
+    onError,
+    refresh: invalidateSweepData,
+  });
+
+export const useManualSweep = (
+  idempotencyKey: string,
+  onDone: (sweep: BalanceSweep | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: async (body: Record<string, unknown>) => {
+      const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
+      return (await res.json()) as BalanceSweep | PendingApproval;
+    },
+    errorTitle: "Failed to execute balance sweep",
+    onDone,
+    onError,
+    refresh: invalidateSweepData,
+  });
+
+/** Failures are the caller's: a conflict means the balances changed since the plan. */
+export const useAutoSweep = (
+  onDone: (result: { sweepsExecuted: number } | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: (planId: string) =>
+      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+    onDone,
+    onError,
+    refresh: invalidateSweepData,
+  });

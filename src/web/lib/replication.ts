@@ -1,0 +1,31 @@
+/**
+ * Where this node stands in the replicated topology (docs/deployment.md), from
+ * GET /api/system/replication; signed out, the answer is null.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { getQueryFn } from "./api.ts";
+
+export interface ReplicationState {
+  role: "standalone" | "headquarters" | "regional";
+  region: string | null;
+  syncIntervalMs: number | null;
+  lastSyncAt: string | null;
+  secondsBehind: number | null;
+  primaryReachable: boolean;
+  frameNo: number | null;
+  lastError: string | null;
+  changesAccepted: boolean;
+  pausedMessage: string | null;
+}
+
+/** How often the screens ask: the badge's "synced N s ago" stays within this of the truth. */
+const REFRESH_MS = 5_000;
+
+export function useReplicationState() {
+  return useQuery<ReplicationState | null>({
+    queryKey: ["/api/system/replication"],
+    queryFn: getQueryFn({ on401: "returnNull" }),
+    refetchInterval: REFRESH_MS,
+    staleTime: 0,
+  });
+}
