@@ -1,9 +1,8 @@
 /** Request bodies of the card endpoints (spec 3 forms, 5 rules, 9 defaults). */
 import { z } from "zod";
 import { CARD_BRANDS, CARD_TYPES, DISTRIBUTION_METHODS, FUNDING_SOURCES } from "../../../../db/schema.ts";
-import { type Minor, parseNonNegativeMoney, parsePositiveMoney } from "../../../domain/money.ts";
-import type { Result } from "../../../domain/result.ts";
-import { requiredText } from "../../http/validation.ts";
+import { parseNonNegativeMoney, parsePositiveMoney } from "../../../domain/money.ts";
+import { decimalInput, type MoneyRule, requiredText, resultValue } from "../../http/validation.ts";
 import { DEFAULT_FUNDING_SOURCE } from "./funding_sources.ts";
 
 export const MAX_CARDHOLDER_NAME_LENGTH = 255;
@@ -12,7 +11,10 @@ export const MAX_EMAIL_LENGTH = 255;
 export const MAX_CARD_LIMIT = 2_147_483_647;
 export const DEFAULT_SPENDING_LIMIT = 10_000;
 export const DEFAULT_DAILY_LIMIT = 1_000;
-export const DISTRIBUTION_CARD_TYPES = ["prepaid", "debit"] as const satisfies readonly (typeof CARD_TYPES)[number][];
+export const DISTRIBUTION_CARD_TYPES = [
+  "prepaid",
+  "debit",
+] as const satisfies readonly (typeof CARD_TYPES)[number][];
 export const MAX_CARD_ID_LENGTH = 64;
 
 const isBlank = (value: unknown) => value === null || value === "";
@@ -29,28 +31,16 @@ const cardLimit = (fallback: number) =>
   ).default(fallback);
 
 /** Decimal money (string or number) parsed exactly into minor units. */
-function money(parse: (input: string | number, field?: string) => Result<Minor>, label: string) {
-  return z.unknown().transform((value, ctx) => {
-    if (value === undefined) {
-      ctx.addIssue({ code: "custom", message: "Required" });
-      return z.NEVER;
-    }
-    if (typeof value !== "string" && typeof value !== "number") {
-      ctx.addIssue({ code: "custom", message: `${label} must be a decimal string like 1250.00` });
-      return z.NEVER;
-    }
-    const parsed = parse(value, label);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.error.message });
-      return z.NEVER;
-    }
-    return Number(parsed.value);
-  });
+function money(rule: MoneyRule, label: string) {
+  return decimalInput(label).transform((value, ctx) => Number(resultValue(rule(value, label), ctx)));
 }
 
 /** An optional funding amount: missing or blank means no funding. */
 const optionalFunding = (label: string) =>
-  z.preprocess((value) => (isBlank(value) ? undefined : value), money(parseNonNegativeMoney, label).optional())
+  z.preprocess(
+    (value) => (isBlank(value) ? undefined : value),
+    money(parseNonNegativeMoney, label).optional(),
+  )
     .transform((minor) => minor ?? 0);
 
 export const issueCardSchema = z.object({

@@ -21,12 +21,8 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { optionalText, paginationQuery, requiredText } from "../../http/validation.ts";
+import { optionalText, paginationQuery, requiredEnum, requiredText } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
-
-/** Spec 5: a missing field says "Required", enumerations included. */
-const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined ? "Required" : undefined) });
 
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
