@@ -90,26 +90,41 @@ const CARD_LENGTH_INTEGER = new RegExp(`^-?\\d{${MIN_CARD_NUMBER_LENGTH},${MAX_C
 
 /** A copy of `value` with secrets replaced by "[REDACTED]" and card numbers masked. */
 export function redactValue(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return maskCardNumbersInText(value);
-  if (typeof value === "number") {
-    // A card number sent as a JSON number is still a card number.
-    const text = String(value);
-    // Past 2^53 a parsed number has lost its last digits, so the Luhn check cannot tell a card
-    // (a 16-digit one starting with 9, say) from any other number: one of card length is masked.
-    if (!Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) {
-      return maskCardNumber(text);
-    }
-    const masked = maskCardNumbersInText(text);
-    return masked === text ? value : masked;
-  }
+  return maskedCopy(value, depth, REDACTING);
+}
+
+/** How a copy masks: what a string becomes, and whether fields under a sensitive name are dropped. */
+interface Masking {
+  text: (text: string) => string;
+  dropsSecrets: boolean;
+}
+
+const REDACTING: Masking = { text: maskCardNumbersInText, dropsSecrets: true };
+const RECORD_MASKING: Masking = { text: maskCardNumbersOutsideIdentifiers, dropsSecrets: false };
+
+function maskedCopy(value: unknown, depth: number, masking: Masking): unknown {
+  if (typeof value === "string") return masking.text(value);
+  if (typeof value === "number") return maskedNumber(value);
   if (value === null || typeof value !== "object") return value;
   if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => maskedCopy(item, depth + 1, masking));
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    copy[name] = isSensitiveName(name) && holdsSecret(item) ? REDACTED : redactValue(item, depth + 1);
+    copy[name] = masking.dropsSecrets && isSensitiveName(name) && holdsSecret(item)
+      ? REDACTED
+      : maskedCopy(item, depth + 1, masking);
   }
   return copy;
+}
+
+/** A card number sent as a JSON number is still a card number: the number, or its masked text. */
+function maskedNumber(value: number): number | string {
+  const text = String(value);
+  // Past 2^53 a parsed number has lost its last digits, so the Luhn check cannot tell a card
+  // (a 16-digit one starting with 9, say) from any other number: one of card length is masked.
+  if (!Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) return maskCardNumber(text);
+  const masked = maskCardNumbersInText(text);
+  return masked === text ? value : masked;
 }
 
 /**
@@ -368,17 +383,5 @@ export function maskCardNumbersOutsideIdentifiers(text: string): string {
  * record's callers mask their secrets themselves.
  */
 export function maskCardNumbersInRecord(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return maskCardNumbersOutsideIdentifiers(value);
-  if (typeof value === "number") {
-    const text = String(value);
-    if (!Number.isSafeInteger(value) && CARD_LENGTH_INTEGER.test(text)) return maskCardNumber(text);
-    const masked = maskCardNumbersInText(text);
-    return masked === text ? value : masked;
-  }
-  if (value === null || typeof value !== "object") return value;
-  if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
-  if (Array.isArray(value)) return value.map((item) => maskCardNumbersInRecord(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value)) copy[name] = maskCardNumbersInRecord(item, depth + 1);
-  return copy;
+  return maskedCopy(value, depth, RECORD_MASKING);
 }

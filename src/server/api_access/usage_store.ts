@@ -94,28 +94,32 @@ interface CountRow {
   count: number;
 }
 
-export class KeyUsageStore implements Store {
+/** What both stores share: the database the counts live in, the clock and the limiter's window. */
+abstract class DatabaseUsageStore {
   /** Counts live in the database: other processes' increments are seen here. */
   readonly localKeys = false;
-  readonly #db: Database;
-  readonly #now: () => number;
-  #windowMs = RATE_LIMIT_WINDOW_MS;
+  protected readonly db: Database;
+  protected readonly now: () => number;
+  protected windowMs = RATE_LIMIT_WINDOW_MS;
+
+  constructor(db: Database, now: () => number = Date.now) {
+    this.db = db;
+    this.now = now;
+  }
+
+  init(options: { windowMs: number }): void {
+    this.windowMs = options.windowMs;
+  }
+}
+
+export class KeyUsageStore extends DatabaseUsageStore implements Store {
   #pending: PendingHit[] = [];
   /** Windows before this one have been pruned by this process. */
   #prunedBeforeMs = 0;
 
-  constructor(db: Database, now: () => number = Date.now) {
-    this.#db = db;
-    this.#now = now;
-  }
-
-  init(options: { windowMs: number }): void {
-    this.#windowMs = options.windowMs;
-  }
-
   increment(bucket: string): Promise<ClientRateLimitInfo> {
     const { apiKeyId, endpoint } = parseBucket(bucket);
-    const { startMs } = fixedWindow(this.#now(), this.#windowMs);
+    const { startMs } = fixedWindow(this.now(), this.windowMs);
     return new Promise((resolve, reject) => {
       this.#pending.push({ apiKeyId, endpoint, windowStartMs: startMs, resolve, reject });
       // The next turn of the event loop, so every request that arrived in this one joins the batch
@@ -126,16 +130,16 @@ export class KeyUsageStore implements Store {
 
   async get(bucket: string): Promise<ClientRateLimitInfo | undefined> {
     const { apiKeyId, endpoint } = parseBucket(bucket);
-    const window = fixedWindow(this.#now(), this.#windowMs);
-    const [row] = await this.#db.read.all<{ count: number }>(sql`SELECT count FROM api_rate_limits
+    const window = fixedWindow(this.now(), this.windowMs);
+    const [row] = await this.db.read.all<{ count: number }>(sql`SELECT count FROM api_rate_limits
       WHERE api_key_id = ${apiKeyId} AND endpoint = ${endpoint} AND window_start = ${isoOf(window.startMs)}`);
     return row ? { totalHits: row.count, resetTime: new Date(window.resetMs) } : undefined;
   }
 
   async decrement(bucket: string): Promise<void> {
     const { apiKeyId, endpoint } = parseBucket(bucket);
-    const { startMs } = fixedWindow(this.#now(), this.#windowMs);
-    await this.#db.transaction((tx) =>
+    const { startMs } = fixedWindow(this.now(), this.windowMs);
+    await this.db.transaction((tx) =>
       tx.run(sql`UPDATE api_rate_limits SET count = max(count - 1, 0)
         WHERE api_key_id = ${apiKeyId} AND endpoint = ${endpoint} AND window_start = ${isoOf(startMs)}`)
     );
@@ -143,7 +147,7 @@ export class KeyUsageStore implements Store {
 
   async resetKey(bucket: string): Promise<void> {
     const { apiKeyId, endpoint } = parseBucket(bucket);
-    await this.#db.transaction((tx) =>
+    await this.db.transaction((tx) =>
       tx.run(sql`DELETE FROM api_rate_limits WHERE api_key_id = ${apiKeyId} AND endpoint = ${endpoint}`)
     );
   }
@@ -162,7 +166,7 @@ export class KeyUsageStore implements Store {
   }
 
   async #count(batch: PendingHit[]): Promise<void> {
-    const nowMs = this.#now();
+    const nowMs = this.now();
     const groups = new Map<string, PendingHit[]>();
     for (const hit of batch) {
       const group = groupOf(hit.apiKeyId, hit.endpoint, hit.windowStartMs);
@@ -171,13 +175,13 @@ export class KeyUsageStore implements Store {
       else groups.set(group, [hit]);
     }
     // Once per window and process: counters of windows before the previous one are dead weight.
-    const keepFromMs = fixedWindow(nowMs, this.#windowMs).startMs - this.#windowMs;
+    const keepFromMs = fixedWindow(nowMs, this.windowMs).startMs - this.windowMs;
     const prune = this.#prunedBeforeMs < keepFromMs;
     const counted = [...groups.values()].map((hits): CountedGroup => {
       const [{ apiKeyId, endpoint, windowStartMs }] = hits;
       return [apiKeyId, endpoint, isoOf(windowStartMs), hits.length];
     });
-    const rows = await addCounts(this.#db, counted, nowMs, prune ? keepFromMs : null);
+    const rows = await addCounts(this.db, counted, nowMs, prune ? keepFromMs : null);
     if (prune) this.#prunedBeforeMs = keepFromMs;
     const totals = new Map(
       rows.map((row) => [groupOf(row.apiKeyId, row.endpoint, Date.parse(row.windowStart)), row.count]),
@@ -190,7 +194,7 @@ export class KeyUsageStore implements Store {
         for (const hit of hits) hit.reject(new AppError("unauthorized", "Unauthorized"));
         continue;
       }
-      const resetTime = new Date(hits[0].windowStartMs + this.#windowMs);
+      const resetTime = new Date(hits[0].windowStartMs + this.windowMs);
       hits.forEach((hit, index) => hit.resolve({ totalHits: total - hits.length + index + 1, resetTime }));
     }
   }
@@ -222,11 +226,7 @@ interface RegionalBucket {
  * window while the primary answers. While it does not, each node enforces the limit against the
  * last total it heard plus its own requests.
  */
-export class RegionalKeyUsageStore implements Store {
-  readonly localKeys = false;
-  readonly #db: Database;
-  readonly #now: () => number;
-  #windowMs = RATE_LIMIT_WINDOW_MS;
+export class RegionalKeyUsageStore extends DatabaseUsageStore implements Store {
   readonly #buckets = new Map<string, RegionalBucket>();
   #flushing: Promise<void> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -234,18 +234,9 @@ export class RegionalKeyUsageStore implements Store {
   #primaryAnswers = true;
   #prunedBeforeMs = 0;
 
-  constructor(db: Database, now: () => number = Date.now) {
-    this.#db = db;
-    this.#now = now;
-  }
-
-  init(options: { windowMs: number }): void {
-    this.#windowMs = options.windowMs;
-  }
-
   #bucket(bucket: string): RegionalBucket {
     const { apiKeyId, endpoint } = parseBucket(bucket);
-    const { startMs } = fixedWindow(this.#now(), this.#windowMs);
+    const { startMs } = fixedWindow(this.now(), this.windowMs);
     let state = this.#buckets.get(bucket);
     if (state === undefined || state.windowStartMs !== startMs) {
       const limit = documentedLimitPerHour(endpoint);
@@ -272,19 +263,21 @@ export class RegionalKeyUsageStore implements Store {
     }
     state.unsent += 1;
     this.#scheduleFlush();
-    return {
-      totalHits: state.knownTotal + state.inFlight + state.unsent,
-      resetTime: new Date(state.windowStartMs + this.#windowMs),
-    };
+    return this.#infoOf(state);
   }
 
   get(bucket: string): Promise<ClientRateLimitInfo | undefined> {
     const state = this.#buckets.get(bucket);
     if (state === undefined) return Promise.resolve(undefined);
-    return Promise.resolve({
+    return Promise.resolve(this.#infoOf(state));
+  }
+
+  /** What the limiter sees: the primary's last total plus what this node has admitted since. */
+  #infoOf(state: RegionalBucket): ClientRateLimitInfo {
+    return {
       totalHits: state.knownTotal + state.inFlight + state.unsent,
-      resetTime: new Date(state.windowStartMs + this.#windowMs),
-    });
+      resetTime: new Date(state.windowStartMs + this.windowMs),
+    };
   }
 
   decrement(bucket: string): Promise<void> {
@@ -314,8 +307,8 @@ export class RegionalKeyUsageStore implements Store {
   }
 
   async #send(): Promise<void> {
-    const nowMs = this.#now();
-    const currentStartMs = fixedWindow(nowMs, this.#windowMs).startMs;
+    const nowMs = this.now();
+    const currentStartMs = fixedWindow(nowMs, this.windowMs).startMs;
     const sending: RegionalBucket[] = [];
     for (const [key, state] of this.#buckets) {
       // A past window's counts still go to the primary; then the bucket is forgotten.
@@ -326,11 +319,11 @@ export class RegionalKeyUsageStore implements Store {
       sending.push(state);
     }
     if (sending.length === 0) return;
-    const keepFromMs = currentStartMs - this.#windowMs;
+    const keepFromMs = currentStartMs - this.windowMs;
     const prune = this.#prunedBeforeMs < keepFromMs;
     try {
       const rows = await addCounts(
-        this.#db,
+        this.db,
         sending.map((state) => [state.apiKeyId, state.endpoint, isoOf(state.windowStartMs), state.inFlight]),
         nowMs,
         prune ? keepFromMs : null,

@@ -1,7 +1,8 @@
 /**
  * http/ owns what every route shares: this module builds the Hono application (one process serves
- * the REST API and the pre-built SPA), with the request context, errors, validation, role checks,
- * security headers, list sorting, the OpenAPI document and static files beside it.
+ * the REST API and the pre-built SPA), with the request context, errors, validation, the shared
+ * record schemas, role checks, security headers, list sorting, the OpenAPI document and static
+ * files beside it.
  */
 import { Hono } from "hono";
 import { currentUserRoutes, authRoutes } from "../auth/routes.ts";

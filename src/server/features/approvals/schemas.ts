@@ -9,7 +9,7 @@ import {
 } from "../../../domain/approval.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
-import { paginationQuery } from "../../http/validation.ts";
+import { moneyAmount, paginationQuery } from "../../http/validation.ts";
 
 /** The currencies accounts are held in: each has its own approval threshold. */
 export const CURRENCY_CODES = CURRENCIES;
@@ -36,14 +36,7 @@ export const decisionSchema = z.object({
   ),
 });
 
-const thresholdAmount = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const parsed = parseNonNegativeMoney(value);
-  if (!parsed.ok) {
-    ctx.addIssue({ code: "custom", message: parsed.error.message });
-    return z.NEVER;
-  }
-  return parsed.value;
-});
+const thresholdAmount = moneyAmount(parseNonNegativeMoney);
 
 export const updateSettingsSchema = z.object({
   thresholds: z.partialRecord(z.enum(CURRENCY_CODES), thresholdAmount).optional(),

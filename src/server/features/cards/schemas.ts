@@ -1,9 +1,8 @@
 /** Request bodies of the card endpoints (spec 3 forms, 5 rules, 9 defaults). */
 import { z } from "zod";
 import { CARD_BRANDS, CARD_TYPES, DISTRIBUTION_METHODS, FUNDING_SOURCES } from "../../../../db/schema.ts";
-import { type Minor, parseNonNegativeMoney, parsePositiveMoney } from "../../../domain/money.ts";
-import type { Result } from "../../../domain/result.ts";
-import { requiredText } from "../../http/validation.ts";
+import { parseNonNegativeMoney, parsePositiveMoney } from "../../../domain/money.ts";
+import { decimalInput, type MoneyRule, requiredText, resultValue } from "../../http/validation.ts";
 import { DEFAULT_FUNDING_SOURCE } from "./funding_sources.ts";
 
 export const MAX_CARDHOLDER_NAME_LENGTH = 255;
@@ -29,23 +28,8 @@ const cardLimit = (fallback: number) =>
   ).default(fallback);
 
 /** Decimal money (string or number) parsed exactly into minor units. */
-function money(parse: (input: string | number, field?: string) => Result<Minor>, label: string) {
-  return z.unknown().transform((value, ctx) => {
-    if (value === undefined) {
-      ctx.addIssue({ code: "custom", message: "Required" });
-      return z.NEVER;
-    }
-    if (typeof value !== "string" && typeof value !== "number") {
-      ctx.addIssue({ code: "custom", message: `${label} must be a decimal string like 1250.00` });
-      return z.NEVER;
-    }
-    const parsed = parse(value, label);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.error.message });
-      return z.NEVER;
-    }
-    return Number(parsed.value);
-  });
+function money(rule: MoneyRule, label: string) {
+  return decimalInput(label).transform((value, ctx) => Number(resultValue(rule(value, label), ctx)));
 }
 
 /** An optional funding amount: missing or blank means no funding. */

@@ -10,7 +10,7 @@ import {
 import { validateBic } from "../../../domain/bic.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
 import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
-import { optionalText, requiredText } from "../../http/validation.ts";
+import { optionalText, requiredText, resultValue } from "../../http/validation.ts";
 import { checkEndpointUrl } from "./endpoint_guard.ts";
 
 export const MAX_PARTNER_NAME_LENGTH = 255;
@@ -38,12 +38,7 @@ export const optionalEndpoint = optionalText(MAX_API_ENDPOINT_LENGTH).superRefin
 /** A number (1250.5) or decimal string ("1250.50") with at most 2 decimals, stored as minor units; blank or null: no limit. */
 export const optionalLimitMinor = z.union([z.number(), z.string()]).nullish().transform((value, ctx) => {
   if (value === null || value === undefined || value === "") return null;
-  const parsed = parseNonNegativeMoney(value, "dailySettlementLimit");
-  if (!parsed.ok) {
-    ctx.addIssue({ code: "custom", message: parsed.error.message });
-    return z.NEVER;
-  }
-  return Number(parsed.value);
+  return Number(resultValue(parseNonNegativeMoney(value, "dailySettlementLimit"), ctx));
 });
 
 export const credentialsConfigSchema = z.record(z.string(), z.unknown()).superRefine((document, ctx) => {

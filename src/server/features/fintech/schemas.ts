@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { CENTRAL_BANK_MERCHANT_NAME, MAX_MERCHANT_NAME_LENGTH } from "../../../domain/fintech.ts";
-import { requiredText } from "../../http/validation.ts";
+import { decimalInput, requiredText } from "../../http/validation.ts";
 
 /** Long enough for any account number, routing number or card number with separators typed in. */
 const MAX_NUMBER_INPUT_LENGTH = 40;
@@ -19,18 +19,7 @@ const ACCOUNT_ID = /^[A-Za-z0-9_-]+$/;
 const accountId = (max: number) =>
   requiredText(max).regex(ACCOUNT_ID, "Must contain only letters, digits, '-' and '_'");
 
-/** A decimal amount as typed: a string like "125.50" or a JSON number. */
-const amountInput = z.unknown().transform((value, ctx) => {
-  if (value === undefined) {
-    ctx.addIssue({ code: "custom", message: "Required" });
-    return z.NEVER;
-  }
-  if (typeof value !== "string" && typeof value !== "number") {
-    ctx.addIssue({ code: "custom", message: "Amount must be a decimal string like 1250.00" });
-    return z.NEVER;
-  }
-  return value;
-});
+const amountInput = decimalInput("Amount");
 
 const currency = z.string().trim().default(DEFAULT_CURRENCY);
 

@@ -4,6 +4,7 @@
  * paths and query names are a contract.
  */
 import { z } from "zod";
+import { routingCodeRecordSchema, swiftCodeRecordSchema } from "../../http/record_schemas.ts";
 import {
   DEFAULT_NUMBER_OF_BRANCHES,
   INITIAL_INSTITUTION_STATUS,
@@ -20,12 +21,8 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { optionalText, paginationQuery, requiredText } from "../../http/validation.ts";
+import { optionalText, paginationQuery, requiredEnum, requiredText } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
-
-/** Spec 5: a missing field says "Required", enumerations included. */
-const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined ? "Required" : undefined) });
 
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
@@ -111,36 +108,6 @@ export const searchQuerySchema = paginationQuery.extend({
   query: requiredText(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
-
-export const routingCodeRecordSchema = z.object({
-  id: z.string(),
-  institutionId: z.string(),
-  code: z.string(),
-  prefix: z.string(),
-  branchCode: z.string().nullable(),
-  description: z.string().nullable(),
-  status: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  createdBy: z.string().nullable(),
-});
-
-export const swiftCodeRecordSchema = z.object({
-  id: z.string(),
-  institutionId: z.string(),
-  bicCode: z.string(),
-  bankCode: z.string(),
-  countryCode: z.string(),
-  locationCode: z.string(),
-  branchCode: z.string().nullable(),
-  membershipType: z.string().nullable(),
-  status: z.string(),
-  validFrom: z.string(),
-  validUntil: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  createdBy: z.string().nullable(),
-});
 
 /** GET /api/search answers an array of the records of the asked type. */
 export const searchResultSchema = z.union([

@@ -10,25 +10,23 @@ import { institutions, SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import type { InstitutionStatus, InstitutionType, SwiftMembershipType } from "../../../domain/institution.ts";
 import type { Actor } from "../../audit/trail.ts";
 import type { Seeder } from "../../startup/seeder.ts";
+import type { Institution } from "./schemas.ts";
 import { applyStatusChange, insertInstitution } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 const MS_PER_DAY = 86_400_000;
 
-interface DemoInstitution {
-  name: string;
-  type: InstitutionType;
-  registrationNumber: string;
-  licenseNumber: string | null;
-  address: string;
-  phoneNumber: string;
-  emailAddress: string;
-  numberOfBranches: number;
-  swift: SwiftMembershipType | null;
-  status: InstitutionStatus;
-  /** Registration date relative to the first start. */
-  daysAgo: number;
-}
+/** An institution as the register lists it: its SWIFT membership (or none) and its age stand for the rest. */
+type DemoInstitution =
+  & Omit<
+    Institution,
+    "id" | "swiftParticipant" | "swiftMembershipType" | "createdAt" | "updatedAt" | "createdBy"
+  >
+  & {
+    swift: SwiftMembershipType | null;
+    /** Registration date relative to the first start. */
+    daysAgo: number;
+  };
 
 /** The lifecycle steps from pending that end in each status. */
 const PATH_TO: Record<InstitutionStatus, InstitutionStatus[]> = {

@@ -36,23 +36,8 @@ export interface Page<T> {
   total: number;
 }
 
-interface InstitutionRow {
-  id: string;
-  name: string;
-  type: Institution["type"];
-  registrationNumber: string;
-  licenseNumber: string | null;
-  address: string;
-  phoneNumber: string;
-  emailAddress: string;
-  numberOfBranches: number;
-  swiftParticipant: number | boolean;
-  swiftMembershipType: Institution["swiftMembershipType"];
-  status: Institution["status"];
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
+/** A stored row: SQLite keeps the SWIFT participation flag as 0 or 1. */
+type InstitutionRow = Omit<Institution, "swiftParticipant"> & { swiftParticipant: number | boolean };
 
 /** The API shape (spec 3): exactly these fields, whatever columns the table grows later. */
 export function toInstitution(row: InstitutionRow): Institution {

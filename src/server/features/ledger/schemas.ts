@@ -1,8 +1,8 @@
 /** Request bodies of the ledger-account endpoints (spec 3 ledger_accounts, 5 "Ledger account", 7). */
 import { z } from "zod";
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, CURRENCIES } from "../../../../db/schema.ts";
-import { type Minor, parseNonNegativeMoney } from "../../../domain/money.ts";
-import { requiredText } from "../../http/validation.ts";
+import { parseNonNegativeMoney } from "../../../domain/money.ts";
+import { moneyAmount, requiredText } from "../../http/validation.ts";
 
 export const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 export const MAX_ACCOUNT_NAME_LENGTH = 255;
@@ -15,17 +15,6 @@ export const MAX_ID_LENGTH = 64;
 const ACCOUNT_NUMBER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/;
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-/** A decimal string ("1250.00") or a JS number, parsed exactly into minor units (never rounded). */
-const nonNegativeMoney = (field: string) =>
-  z.union([z.string(), z.number()]).transform((value, ctx): Minor => {
-    const parsed = parseNonNegativeMoney(value, field);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.error.message });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
 
 /** Optional reference to another row: blank or null means none. */
 const optionalId = z.string().trim().max(MAX_ID_LENGTH).nullish().transform((value) => value || null);
@@ -43,11 +32,11 @@ export const createAccountSchema = z.object({
   currency: z.enum(CURRENCIES).default("USD"),
   accountStatus: z.enum(ACCOUNT_STATUSES).default("active"),
   /** The opening balance; absent means 0.00 (the dialog's default). */
-  currentBalance: nonNegativeMoney("currentBalance").default(0n),
+  currentBalance: moneyAmount(parseNonNegativeMoney, "currentBalance").default(0n),
   sweepThreshold: z.union([
     z.literal("").transform(() => null),
     z.null().transform(() => null),
-    nonNegativeMoney("sweepThreshold"),
+    moneyAmount(parseNonNegativeMoney, "sweepThreshold"),
   ]).optional().transform((value) => value ?? null),
   targetLiquidAccount: optionalId,
   institutionId: optionalId,

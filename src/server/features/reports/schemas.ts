@@ -6,10 +6,7 @@ import {
   REPORT_TYPES,
   validateReportRange,
 } from "../../../domain/report.ts";
-import { paginationQuery } from "../../http/validation.ts";
-
-const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined ? "Required" : undefined) });
+import { paginationQuery, requiredEnum } from "../../http/validation.ts";
 
 const isoDate = z.string().max(10);
 

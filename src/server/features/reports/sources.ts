@@ -102,6 +102,42 @@ async function* keysetPages<Row, Key>(
   }
 }
 
+/** A page query's row: what awaiting the query gives, one element of. */
+type RowOf<Query> = Awaited<Query> extends (infer Row)[] ? Row : never;
+
+/** A report read from one query in (time, id) order within the window: most report types are one. */
+interface WindowSource<Query extends SQLiteSelect> {
+  columns: readonly ReportColumn[];
+  /** A fresh dynamic query for each page, since a page sets its own filter, order and limit. */
+  select: () => Query;
+  time: SQLiteColumn;
+  id: SQLiteColumn;
+  extra?: SQL;
+  keyOf: (row: RowOf<Query>) => TimeKey;
+  toCells: (row: RowOf<Query>) => Cell[];
+}
+
+function windowPages<Query extends SQLiteSelect>(
+  window: Window,
+  source: Omit<WindowSource<Query>, "columns">,
+): AsyncGenerator<Cell[][]> {
+  const { select, time, id, extra, keyOf, toCells } = source;
+  return keysetPages(
+    async (after: TimeKey | null) =>
+      (await windowPage(select(), { window, time, id, after, extra })) as RowOf<Query>[],
+    keyOf,
+    toCells,
+  );
+}
+
+function windowReport<Query extends SQLiteSelect>(
+  ctx: SourceContext,
+  source: WindowSource<Query>,
+): ReportData {
+  const window = windowOf(ctx);
+  return { columns: source.columns, notes: [], pages: () => windowPages(window, source) };
+}
+
 const INSTITUTION_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "name", label: "Institution", kind: "text", pdfWeight: 3 },
@@ -121,35 +157,31 @@ const INSTITUTION_COLUMNS: readonly ReportColumn[] = [
 ];
 
 function institutionsReport(ctx: SourceContext): ReportData {
-  const window = windowOf(ctx);
   const t = institutions;
-  return {
+  return windowReport(ctx, {
     columns: INSTITUTION_COLUMNS,
-    notes: [],
-    pages: () =>
-      keysetPages(
-        (after: TimeKey | null) =>
-          windowPage(ctx.db.select().from(t).$dynamic(), { window, time: t.createdAt, id: t.id, after }),
-        (row) => ({ at: row.createdAt, id: row.id }),
-        (row) => [
-          row.id,
-          row.name,
-          row.type,
-          row.registrationNumber,
-          row.licenseNumber,
-          row.status,
-          row.numberOfBranches,
-          row.swiftParticipant,
-          row.swiftMembershipType,
-          row.emailAddress,
-          row.phoneNumber,
-          row.address,
-          row.createdAt,
-          row.updatedAt,
-          row.createdBy,
-        ],
-      ),
-  };
+    select: () => ctx.db.select().from(t).$dynamic(),
+    time: t.createdAt,
+    id: t.id,
+    keyOf: (row) => ({ at: row.createdAt, id: row.id }),
+    toCells: (row) => [
+      row.id,
+      row.name,
+      row.type,
+      row.registrationNumber,
+      row.licenseNumber,
+      row.status,
+      row.numberOfBranches,
+      row.swiftParticipant,
+      row.swiftMembershipType,
+      row.emailAddress,
+      row.phoneNumber,
+      row.address,
+      row.createdAt,
+      row.updatedAt,
+      row.createdBy,
+    ],
+  });
 }
 
 const ROUTING_CODE_COLUMNS: readonly ReportColumn[] = [
@@ -167,35 +199,29 @@ const ROUTING_CODE_COLUMNS: readonly ReportColumn[] = [
 ];
 
 function routingCodesReport(ctx: SourceContext): ReportData {
-  const window = windowOf(ctx);
   const t = routingCodes;
-  return {
+  return windowReport(ctx, {
     columns: ROUTING_CODE_COLUMNS,
-    notes: [],
-    pages: () =>
-      keysetPages(
-        (after: TimeKey | null) =>
-          windowPage(
-            ctx.db.select({ code: t, institutionName: institutions.name }).from(t)
-              .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic(),
-            { window, time: t.createdAt, id: t.id, after },
-          ),
-        (row) => ({ at: row.code.createdAt, id: row.code.id }),
-        ({ code, institutionName }) => [
-          code.id,
-          code.code,
-          code.prefix,
-          code.institutionId,
-          institutionName,
-          code.branchCode,
-          code.status,
-          code.description,
-          code.createdAt,
-          code.updatedAt,
-          code.createdBy,
-        ],
-      ),
-  };
+    select: () =>
+      ctx.db.select({ code: t, institutionName: institutions.name }).from(t)
+        .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic(),
+    time: t.createdAt,
+    id: t.id,
+    keyOf: (row) => ({ at: row.code.createdAt, id: row.code.id }),
+    toCells: ({ code, institutionName }) => [
+      code.id,
+      code.code,
+      code.prefix,
+      code.institutionId,
+      institutionName,
+      code.branchCode,
+      code.status,
+      code.description,
+      code.createdAt,
+      code.updatedAt,
+      code.createdBy,
+    ],
+  });
 }
 
 const SWIFT_ACTIVITY_COLUMNS: readonly ReportColumn[] = [
@@ -243,30 +269,28 @@ function swiftActivityReport(ctx: SourceContext): ReportData {
     bic.createdAt,
     bic.updatedAt,
   ];
-  const query = (
-    time: typeof t.createdAt | typeof t.updatedAt,
-    extra: SQL | undefined,
-    after: TimeKey | null,
-  ) =>
-    windowPage(
-      ctx.db.select({ bic: t, institutionName: institutions.name }).from(t)
-        .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic(),
-      { window, time, id: t.id, after, extra },
-    );
+  const select = () =>
+    ctx.db.select({ bic: t, institutionName: institutions.name }).from(t)
+      .leftJoin(institutions, eq(institutions.id, t.institutionId)).$dynamic();
   return {
     columns: SWIFT_ACTIVITY_COLUMNS,
     notes: [],
     pages: async function* () {
-      yield* keysetPages(
-        (after: TimeKey | null) => query(t.createdAt, undefined, after),
-        (row: Row) => ({ at: row.bic.createdAt, id: row.bic.id }),
-        toCells("registered"),
-      );
-      yield* keysetPages(
-        (after: TimeKey | null) => query(t.updatedAt, lt(t.createdAt, window.start), after),
-        (row: Row) => ({ at: row.bic.updatedAt, id: row.bic.id }),
-        toCells("changed"),
-      );
+      yield* windowPages(window, {
+        select,
+        time: t.createdAt,
+        id: t.id,
+        keyOf: (row: Row) => ({ at: row.bic.createdAt, id: row.bic.id }),
+        toCells: toCells("registered"),
+      });
+      yield* windowPages(window, {
+        select,
+        time: t.updatedAt,
+        id: t.id,
+        extra: lt(t.createdAt, window.start),
+        keyOf: (row: Row) => ({ at: row.bic.updatedAt, id: row.bic.id }),
+        toCells: toCells("changed"),
+      });
     },
   };
 }
@@ -321,49 +345,41 @@ function outcomeOf(valid: unknown, status: number): string {
 }
 
 function ibanValidationReport(ctx: SourceContext): ReportData {
-  const window = windowOf(ctx);
   const t = apiLogs;
-  return {
+  return windowReport(ctx, {
     columns: IBAN_VALIDATION_COLUMNS,
-    notes: [],
-    pages: () =>
-      keysetPages(
-        (after: TimeKey | null) =>
-          windowPage(ctx.db.select({
-            id: t.id,
-            createdAt: t.createdAt,
-            iban: payloadValue(t.requestPayload, "iban"),
-            valid: payloadValue(t.responsePayload, "valid"),
-            countryCode: payloadValue(t.responsePayload, "details.countryCode"),
-            reason: payloadValue(t.responsePayload, "details.error"),
-            responseStatus: t.responseStatus,
-            responseTime: t.responseTime,
-            clientIp: t.clientIp,
-            apiKeyId: t.apiKeyId,
-            userId: t.userId,
-          }).from(t).$dynamic(), {
-            window,
-            time: t.createdAt,
-            id: t.id,
-            after,
-            extra: and(eq(t.endpoint, IBAN_VALIDATE_ENDPOINT), eq(t.method, IBAN_VALIDATE_METHOD)),
-          }),
-        (row) => ({ at: row.createdAt, id: row.id }),
-        (row) => [
-          row.id,
-          row.createdAt,
-          maskIban(row.iban === null ? null : String(row.iban)),
-          outcomeOf(row.valid, row.responseStatus),
-          row.countryCode === null ? null : String(row.countryCode),
-          row.reason === null ? null : String(row.reason),
-          row.responseStatus,
-          row.responseTime,
-          row.clientIp,
-          row.apiKeyId,
-          row.userId,
-        ],
-      ),
-  };
+    select: () =>
+      ctx.db.select({
+        id: t.id,
+        createdAt: t.createdAt,
+        iban: payloadValue(t.requestPayload, "iban"),
+        valid: payloadValue(t.responsePayload, "valid"),
+        countryCode: payloadValue(t.responsePayload, "details.countryCode"),
+        reason: payloadValue(t.responsePayload, "details.error"),
+        responseStatus: t.responseStatus,
+        responseTime: t.responseTime,
+        clientIp: t.clientIp,
+        apiKeyId: t.apiKeyId,
+        userId: t.userId,
+      }).from(t).$dynamic(),
+    time: t.createdAt,
+    id: t.id,
+    extra: and(eq(t.endpoint, IBAN_VALIDATE_ENDPOINT), eq(t.method, IBAN_VALIDATE_METHOD)),
+    keyOf: (row) => ({ at: row.createdAt, id: row.id }),
+    toCells: (row) => [
+      row.id,
+      row.createdAt,
+      maskIban(row.iban === null ? null : String(row.iban)),
+      outcomeOf(row.valid, row.responseStatus),
+      row.countryCode === null ? null : String(row.countryCode),
+      row.reason === null ? null : String(row.reason),
+      row.responseStatus,
+      row.responseTime,
+      row.clientIp,
+      row.apiKeyId,
+      row.userId,
+    ],
+  });
 }
 
 const API_USAGE_COLUMNS: readonly ReportColumn[] = [
@@ -380,41 +396,38 @@ const API_USAGE_COLUMNS: readonly ReportColumn[] = [
 ];
 
 function apiUsageReport(ctx: SourceContext): ReportData {
-  const window = windowOf(ctx);
   const t = apiLogs;
-  return {
+  return windowReport(ctx, {
     columns: API_USAGE_COLUMNS,
-    notes: [],
-    pages: () =>
-      keysetPages(
-        (after: TimeKey | null) =>
-          windowPage(ctx.db.select({
-            id: t.id,
-            createdAt: t.createdAt,
-            method: t.method,
-            endpoint: t.endpoint,
-            responseStatus: t.responseStatus,
-            responseTime: t.responseTime,
-            clientIp: t.clientIp,
-            userAgent: t.userAgent,
-            apiKeyId: t.apiKeyId,
-            userId: t.userId,
-          }).from(t).$dynamic(), { window, time: t.createdAt, id: t.id, after }),
-        (row) => ({ at: row.createdAt, id: row.id }),
-        (row) => [
-          row.id,
-          row.createdAt,
-          row.method,
-          row.endpoint,
-          row.responseStatus,
-          row.responseTime,
-          row.clientIp,
-          row.userAgent,
-          row.apiKeyId,
-          row.userId,
-        ],
-      ),
-  };
+    select: () =>
+      ctx.db.select({
+        id: t.id,
+        createdAt: t.createdAt,
+        method: t.method,
+        endpoint: t.endpoint,
+        responseStatus: t.responseStatus,
+        responseTime: t.responseTime,
+        clientIp: t.clientIp,
+        userAgent: t.userAgent,
+        apiKeyId: t.apiKeyId,
+        userId: t.userId,
+      }).from(t).$dynamic(),
+    time: t.createdAt,
+    id: t.id,
+    keyOf: (row) => ({ at: row.createdAt, id: row.id }),
+    toCells: (row) => [
+      row.id,
+      row.createdAt,
+      row.method,
+      row.endpoint,
+      row.responseStatus,
+      row.responseTime,
+      row.clientIp,
+      row.userAgent,
+      row.apiKeyId,
+      row.userId,
+    ],
+  });
 }
 
 const AUDIT_TRAIL_COLUMNS: readonly ReportColumn[] = [
@@ -578,7 +591,9 @@ export interface BuiltReport extends ReportData {
  */
 async function* maskedPages(pages: AsyncGenerator<Cell[][]>): AsyncGenerator<Cell[][]> {
   for await (const page of pages) {
-    yield page.map((row) => row.map((cell) => typeof cell === "string" ? maskCardNumbersOutsideIdentifiers(cell) : cell));
+    yield page.map((row) =>
+      row.map((cell) => typeof cell === "string" ? maskCardNumbersOutsideIdentifiers(cell) : cell)
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 /** Request and response shapes of the routing-code endpoints (also the source of their OpenAPI description). */
 import { z } from "zod";
+import { routingCodeRecordSchema } from "../../http/record_schemas.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { ROUTING_PREFIX_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { CODE_STATUSES } from "../../../../db/schema.ts";
@@ -36,18 +37,7 @@ export const routingCodeParam = z.object({
   }),
 });
 
-export const routingCodeSchema = z.object({
-  id: z.string(),
-  institutionId: z.string(),
-  code: z.string(),
-  prefix: z.string(),
-  branchCode: z.string().nullable(),
-  description: z.string().nullable(),
-  status: z.enum(CODE_STATUSES),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  createdBy: z.string().nullable(),
-});
+export const routingCodeSchema = routingCodeRecordSchema.extend({ status: z.enum(CODE_STATUSES) });
 export type RoutingCode = z.infer<typeof routingCodeSchema>;
 
 /** A list row also names the institution (null only if it no longer exists). */

@@ -1,22 +1,12 @@
 /** Request shapes of the balance-sweep endpoints (spec 3 balance_sweeps, 5 "Sweep", 7). */
 import { z } from "zod";
-import { type Minor, parsePositiveMoney } from "../../../domain/money.ts";
-import { optionalText, paginationQuery } from "../../http/validation.ts";
+import { parsePositiveMoney } from "../../../domain/money.ts";
+import { moneyAmount, optionalText, paginationQuery } from "../../http/validation.ts";
 
 export const MAX_ID_LENGTH = 64;
 export const MAX_SWEEP_REASON_LENGTH = 1_000;
 
 const accountId = z.string().trim().min(1, "Required").max(MAX_ID_LENGTH);
-
-const positiveMoney = (field: string) =>
-  z.union([z.string(), z.number()]).transform((value, ctx): Minor => {
-    const parsed = parsePositiveMoney(value, field);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.error.message });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
 
 /**
  * A manual sweep. Only "manual" is accepted as sweepType: "threshold" and "scheduled" sweeps are
@@ -25,7 +15,7 @@ const positiveMoney = (field: string) =>
 export const createSweepSchema = z.object({
   sourceAccountId: accountId,
   targetAccountId: accountId,
-  sweepAmount: positiveMoney("sweepAmount"),
+  sweepAmount: moneyAmount(parsePositiveMoney, "sweepAmount"),
   sweepType: z.literal("manual").default("manual"),
   sweepReason: optionalText(MAX_SWEEP_REASON_LENGTH),
 });
@@ -60,6 +50,6 @@ export const autoSweepRequestSchema = z.object({
   moves: z.array(z.object({
     sourceAccountId: accountId,
     targetAccountId: accountId,
-    amount: positiveMoney("amount"),
+    amount: moneyAmount(parsePositiveMoney, "amount"),
   })).min(1).max(MAX_AUTO_SWEEP_MOVES),
 });

@@ -1,5 +1,6 @@
 /** Request and response shapes of the SWIFT/BIC endpoints (also the source of their OpenAPI description). */
 import { z } from "zod";
+import { swiftCodeRecordSchema } from "../../http/record_schemas.ts";
 import { validateBic } from "../../../domain/bic.ts";
 import { CODE_STATUSES, SWIFT_MEMBERSHIP_TYPES } from "../../../../db/schema.ts";
 import { requiredText } from "../../http/validation.ts";
@@ -33,22 +34,7 @@ export type RegisterSwiftCodeInput = z.infer<typeof registerSwiftCodeBody>;
 
 export const bicParam = z.object({ bic: bicCode });
 
-export const swiftCodeSchema = z.object({
-  id: z.string(),
-  institutionId: z.string(),
-  bicCode: z.string(),
-  bankCode: z.string(),
-  countryCode: z.string(),
-  locationCode: z.string(),
-  branchCode: z.string().nullable(),
-  membershipType: z.string().nullable(),
-  status: z.enum(CODE_STATUSES),
-  validFrom: z.string(),
-  validUntil: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  createdBy: z.string().nullable(),
-});
+export const swiftCodeSchema = swiftCodeRecordSchema.extend({ status: z.enum(CODE_STATUSES) });
 export type SwiftCode = z.infer<typeof swiftCodeSchema>;
 
 export const swiftCodeListSchema = z.array(swiftCodeSchema);
