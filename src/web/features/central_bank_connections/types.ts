@@ -5,20 +5,12 @@ export const PARTNER_CONFIG_KEY = "/api/establish-loc-connection/config";
 export const ESTABLISH_PARTNER_PATH = "/api/establish-loc-connection";
 
 import type { Connection } from "../../../server/features/central_bank_connections/schemas.ts";
+import type { PartnerConfig as ServerPartnerConfig } from "../../../server/features/central_bank_connections/partner_config.ts";
 
 export type { Connection, ConnectionTestResult } from "../../../server/features/central_bank_connections/schemas.ts";
 
-export interface PartnerConfig {
-  associationName: string;
-  partnerCentralBank: string;
-  connectionType: string;
-  partnerBankCode: string | null;
-  partnerSwiftCode: string | null;
-  messageStandard: string;
-  settlementCurrency: string;
-  apiEndpoint: string | null;
-  authenticationMethod: string;
-}
+/** What GET /config answers: the partner file without its limit and credentials. */
+export type PartnerConfig = Omit<ServerPartnerConfig, "dailySettlementLimit" | "credentialsTemplate">;
 
 export const CONNECTION_TYPE_OPTIONS = [
   { value: "bilateral", label: "Bilateral" },
