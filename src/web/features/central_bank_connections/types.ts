@@ -38,13 +38,10 @@ export const CURRENCY_OPTIONS = [
   { value: "JPY", label: "JPY" },
 ] as const;
 
-export function labelOf(options: readonly { value: string; label: string }[], value: string | null): string {
-  if (value === null) return "—";
-  return options.find((option) => option.value === value)?.label ?? value;
-}
-
 /** The spec 2.9 rule: the partner dialog shows while no partner name contains the association's name. */
 export function hasPartnerConnection(connections: readonly Connection[], associationName: string): boolean {
   const needle = associationName.toLowerCase();
   return connections.some((connection) => connection.partnerCentralBank.toLowerCase().includes(needle));
 }
+
+export { labelOf } from "../../lib/format.ts";
