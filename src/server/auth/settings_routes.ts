@@ -53,3 +53,9 @@ export function signInSettingsRoutes(deps: AppDeps) {
 
   return app;
 }
+
+/** The answer of GET and PUT /api/auth/sign-in-settings, as the settings screen reads it. */
+export interface SignInSettings {
+  mfaRequired: boolean;
+  mfaEnforced: boolean;
+}

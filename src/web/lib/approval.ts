@@ -3,7 +3,7 @@
  * request instead of its result. Screens show that it waits for a second person, never that it happened.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ApprovalKind, ApprovalStatus } from "../../domain/approval.ts";
+import type { ApprovalRequestDto } from "../../server/features/approvals/four_eyes.ts";
 import { apiFetch } from "./api.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
@@ -17,10 +17,8 @@ export interface ApprovalFigures {
   balanceAfter?: string | null;
 }
 
-export interface ApprovalRequest {
-  id: string;
-  kind: ApprovalKind;
-  status: ApprovalStatus;
+/** The server's request, with the summary typed as the screens read it. */
+export interface ApprovalRequest extends Omit<ApprovalRequestDto, "summary"> {
   summary: {
     description: string;
     source?: ApprovalFigures | null;
@@ -28,21 +26,6 @@ export interface ApprovalRequest {
     account?: ApprovalFigures;
     institution?: { id: string; name: string; statusBefore: string; statusAfter: string; reason?: string | null };
   };
-  amount: string | null;
-  currency: string | null;
-  requestedBy: string;
-  requestedByName: string;
-  requestReason: string;
-  requestedAt: string;
-  expiresAt: string;
-  decidedBy: string | null;
-  decidedByName: string | null;
-  decidedAt: string | null;
-  decisionReason: string | null;
-  executedBy: string | null;
-  executedByName: string | null;
-  resultEntityType: string | null;
-  resultEntityId: string | null;
 }
 
 export interface PendingApproval {

@@ -20,3 +20,9 @@ export function formatDate(iso: string | null | undefined): string {
 export function formatDateTime(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : "";
 }
+
+/** The label of a choice's value, the value itself where it is not among the options, "—" for none. */
+export function labelOf(options: readonly { value: string; label: string }[], value: string | null): string {
+  if (value === null) return "—";
+  return options.find((option) => option.value === value)?.label ?? value;
+}

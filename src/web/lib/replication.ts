@@ -3,20 +3,10 @@
  * GET /api/system/replication; signed out, the answer is null.
  */
 import { useQuery } from "@tanstack/react-query";
+import type { ReplicationState } from "../../server/features/system/service.ts";
 import { getQueryFn } from "./api.ts";
 
-export interface ReplicationState {
-  role: "standalone" | "headquarters" | "regional";
-  region: string | null;
-  syncIntervalMs: number | null;
-  lastSyncAt: string | null;
-  secondsBehind: number | null;
-  primaryReachable: boolean;
-  frameNo: number | null;
-  lastError: string | null;
-  changesAccepted: boolean;
-  pausedMessage: string | null;
-}
+export type { ReplicationState };
 
 /** How often the screens ask: the badge's "synced N s ago" stays within this of the truth. */
 const REFRESH_MS = 5_000;

@@ -4,13 +4,11 @@ import type { ApprovalKind } from "../../../domain/approval.ts";
 import { apiFetch, apiJson, apiPage, type Page } from "../../lib/api.ts";
 import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
+import type { ApprovalSettings } from "../../../server/features/approvals/service.ts";
+
+export type { ApprovalSettings };
 
 export const SETTINGS_KEY = "/api/approval-settings";
-
-export interface ApprovalSettings {
-  thresholds: Record<string, string>;
-  expiryMinutes: number;
-}
 
 export type Decision = "approve" | "reject";
 

@@ -1,30 +1,11 @@
 /** The audit trail's data: pages of events, the filter choices and the hash chain's state. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiPage, type Page } from "../../lib/api.ts";
+import type { AuditEventDto as AuditEvent, ChainState } from "../../../server/features/audit_trail/service.ts";
+
+export type { AuditEvent, ChainState };
 
 export const AUDIT_KEY = "/api/audit-trail";
-
-export interface AuditEvent {
-  id: string;
-  seq: number;
-  entityType: string;
-  entityId: string;
-  action: string;
-  changes: unknown;
-  performedBy: string;
-  performedByName: string;
-  performedAt: string;
-  ipAddress: string | null;
-}
-
-export type ChainState =
-  | { verified: true; verifiedUpToSeq: number; checked: number }
-  | {
-    verified: false;
-    verifiedUpToSeq: number;
-    checked: number;
-    firstBroken: { seq: number; reason: string };
-  };
 
 export const useAuditChain = () => useQuery<ChainState>({ queryKey: [`${AUDIT_KEY}/verification`] });
 

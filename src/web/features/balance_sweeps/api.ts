@@ -17,24 +17,10 @@ import {
 export const AUTO_SWEEP_PLAN_KEY = `${AUTO_SWEEP_PATH}/plan`;
 export const SWEEP_CHARTS_KEY = `${SWEEPS_PATH}/charts`;
 
-export interface AutoSweepPlan {
-  planId: string;
-  sweeps: {
-    sourceAccountNumber: string;
-    sourceAccountName: string;
-    targetAccountNumber: string;
-    targetAccountName: string;
-    currency: string;
-    amount: string;
-  }[];
-  totals: { currency: string; amount: string }[];
-}
-
-export interface SweepCharts {
-  days: string[];
-  sweepsPerDay: number[];
-  liquidity: { currency: string; ledger: string[]; liquid: string[] }[];
-}
+import type { AutoSweepPlanDto as AutoSweepPlan } from "../../../server/features/sweeps/automatic.ts";
+export type { AutoSweepPlan };
+import type { SweepChartsDto as SweepCharts } from "../../../server/features/sweeps/queries.ts";
+export type { SweepCharts };
 
 export const useLedgerAccounts = () => useQuery<LedgerAccount[]>({ queryKey: [ACCOUNTS_KEY] });
 

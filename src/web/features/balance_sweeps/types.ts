@@ -17,34 +17,10 @@ export const CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const;
 export const ACCOUNT_TYPE_OPTIONS = ACCOUNT_TYPES.map((value) => ({ value, label: titleCase(value) }));
 export const CURRENCY_OPTIONS = CURRENCIES.map((value) => ({ value, label: value }));
 
-export interface LedgerAccount {
-  id: string;
-  accountNumber: string;
-  accountType: typeof ACCOUNT_TYPES[number];
-  accountName: string;
-  currency: string;
-  currentBalance: string;
-  availableBalance: string;
-  accountStatus: string;
-  lastSweepDate: string | null;
-  sweepThreshold: string | null;
-  targetLiquidAccount: string | null;
-  createdAt: string;
-}
-
-export interface BalanceSweep {
-  id: string;
-  sweepType: "manual" | "scheduled" | "threshold";
-  currency: string;
-  sweepAmount: string;
-  sweepStatus: string;
-  sweepReason: string | null;
-  transactionReference: string | null;
-  executedAt: string;
-  sourceAccount: { accountName: string; accountNumber: string };
-  targetAccount: { accountName: string; accountNumber: string };
-  executedByUser: { firstName: string | null; lastName: string | null; email: string } | null;
-}
+import type { AccountDto as LedgerAccount } from "../../../server/features/ledger/service.ts";
+export type { LedgerAccount };
+import type { SweepDto as BalanceSweep } from "../../../server/features/sweeps/booking.ts";
+export type { BalanceSweep };
 
 /** Minor units of an API amount; the API only sends valid decimal strings, so a failure is a bug. */
 export function toMinor(amount: string): bigint {

@@ -1,7 +1,6 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
 import { useState } from "react";
 import { object, safeParse } from "zod/mini";
-import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -15,7 +14,7 @@ import {
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
-import { IfAllowed } from "../../components/if_allowed.tsx";
+import { CardActionForm } from "./card_action_form.tsx";
 import { useDistributeCard } from "./api.ts";
 
 const DISTRIBUTE_DEFAULTS = {
@@ -125,25 +124,19 @@ export function DistributeCardForm() {
   });
 
   return (
-    <form
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <CardActionForm
+      path="/api/cards/distribute"
+      onSubmit={() => {
         const checked = safeParse(recipientRules, form);
         if (!checked.success) return setErrors(fieldErrors(checked.error));
         setErrors({});
         if (!distribute.isPending) distribute.mutate(form);
       }}
+      isPending={distribute.isPending}
+      submitLabel="Distribute Card"
+      pendingLabel="Distributing…"
     >
       <DistributeFields {...state} />
-      <div className="flex items-end justify-end sm:col-span-2">
-        <IfAllowed method="POST" path="/api/cards/distribute">
-          <Button type="submit" disabled={distribute.isPending}>
-            {distribute.isPending ? "Distributing…" : "Distribute Card"}
-          </Button>
-        </IfAllowed>
-      </div>
-    </form>
+    </CardActionForm>
   );
 }

@@ -1,13 +1,12 @@
 /** Spec 3 issue-card form: cardholder, type, brand, limits and an initial balance from the treasury. */
 import { useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { checkValue, requiredText } from "../../lib/form_validation.ts";
 import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
-import { IfAllowed } from "../../components/if_allowed.tsx";
+import { CardActionForm } from "./card_action_form.tsx";
 import { useIssueCard } from "./api.ts";
 
 const ISSUE_DEFAULTS = {
@@ -48,15 +47,16 @@ export function IssueCardForm() {
   });
 
   return (
-    <form
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <CardActionForm
+      path="/api/cards/issue"
+      onSubmit={() => {
         const error = checkValue(cardholderRule, form.cardholderName);
         setNameError(error);
         if (!error && !issue.isPending) issue.mutate(form);
       }}
+      isPending={issue.isPending}
+      submitLabel="Issue Card"
+      pendingLabel="Issuing…"
     >
       <div className="sm:col-span-2">
         <TextField
@@ -82,11 +82,6 @@ export function IssueCardForm() {
         hint="Funded from the Central Bank Treasury"
       />
       <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
-      <div className="flex items-end justify-end sm:col-span-2">
-        <IfAllowed method="POST" path="/api/cards/issue">
-          <Button type="submit" disabled={issue.isPending}>{issue.isPending ? "Issuing…" : "Issue Card"}</Button>
-        </IfAllowed>
-      </div>
-    </form>
+    </CardActionForm>
   );
 }

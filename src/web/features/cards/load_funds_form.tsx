@@ -1,13 +1,12 @@
 /** Spec 3 load-funds form: moves money from a funding source onto an active card. */
 import { useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { FUNDING_SOURCE_OPTIONS } from "./types.ts";
 import { useMayCall } from "../../lib/auth.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
-import { IfAllowed } from "../../components/if_allowed.tsx";
+import { CardActionForm } from "./card_action_form.tsx";
 import { useCards, useFundingSources, useLoadCard } from "./api.ts";
 
 const LOAD_DEFAULTS = { cardId: "", amount: "", fundingSource: "central_bank_treasury", requestReason: "" };
@@ -46,13 +45,15 @@ export function LoadFundsForm() {
   const disabled = !mayLoad || !form.cardId || Number(form.amount) === 0 || load.isPending;
 
   return (
-    <form
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <CardActionForm
+      path="/api/cards/:cardId/load"
+      onSubmit={() => {
         if (!disabled) load.mutate(form);
       }}
+      isPending={load.isPending}
+      disabled={disabled}
+      submitLabel="Load Funds"
+      pendingLabel="Loading…"
     >
       <div className="sm:col-span-2">
         <SelectField
@@ -69,11 +70,6 @@ export function LoadFundsForm() {
       <div className="sm:col-span-2">
         <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
       </div>
-      <div className="flex justify-end sm:col-span-2">
-        <IfAllowed method="POST" path="/api/cards/:cardId/load">
-          <Button type="submit" disabled={disabled}>{load.isPending ? "Loading…" : "Load Funds"}</Button>
-        </IfAllowed>
-      </div>
-    </form>
+    </CardActionForm>
   );
 }

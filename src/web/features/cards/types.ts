@@ -1,35 +1,8 @@
 /** The shapes this screen reads from /api/cards and /api/cards/funding-sources, and its form options. */
-export interface CardItem {
-  id: string;
-  /** Masked by the server, e.g. "453201******0366"; the full number never reaches the browser. */
-  cardNumber: string;
-  cardholderName: string;
-  cardholderEmail: string | null;
-  cardStatus: string;
-  cardBrand: string;
-  cardType: string;
-  distributionMethod: string | null;
-  spendingLimit: number | null;
-  dailyLimit: number | null;
-  currentBalance: string | null;
-}
-
-export interface FundingConfirmation {
-  amount: string;
-  fundingSource: string;
-  fundingSourceLabel: string;
-  sourceAccountNumber: string;
-  cardBalanceAfter: string;
-}
-
-export interface FundingSourceItem {
-  fundingSource: string;
-  label: string;
-  accountNumber: string;
-  availableBalance: string;
-  currency: string;
-  accountStatus: string;
-}
+import type { CardDto as CardItem, FundingSourceDto as FundingSourceItem } from "../../../server/features/cards/service.ts";
+export type { CardItem, FundingSourceItem };
+import type { FundingConfirmation } from "../../../server/features/cards/card_funding.ts";
+export type { FundingConfirmation };
 
 /** The API's page-size limit: the screen shows and offers every card up to it. */
 export const CARDS_KEY = "/api/cards?limit=500";

@@ -5,20 +5,12 @@ export const PARTNER_CONFIG_KEY = "/api/establish-loc-connection/config";
 export const ESTABLISH_PARTNER_PATH = "/api/establish-loc-connection";
 
 import type { Connection } from "../../../server/features/central_bank_connections/schemas.ts";
+import type { PartnerConfig as ServerPartnerConfig } from "../../../server/features/central_bank_connections/partner_config.ts";
 
 export type { Connection, ConnectionTestResult } from "../../../server/features/central_bank_connections/schemas.ts";
 
-export interface PartnerConfig {
-  associationName: string;
-  partnerCentralBank: string;
-  connectionType: string;
-  partnerBankCode: string | null;
-  partnerSwiftCode: string | null;
-  messageStandard: string;
-  settlementCurrency: string;
-  apiEndpoint: string | null;
-  authenticationMethod: string;
-}
+/** What GET /config answers: the partner file without its limit and credentials. */
+export type PartnerConfig = Omit<ServerPartnerConfig, "dailySettlementLimit" | "credentialsTemplate">;
 
 export const CONNECTION_TYPE_OPTIONS = [
   { value: "bilateral", label: "Bilateral" },
@@ -46,13 +38,10 @@ export const CURRENCY_OPTIONS = [
   { value: "JPY", label: "JPY" },
 ] as const;
 
-export function labelOf(options: readonly { value: string; label: string }[], value: string | null): string {
-  if (value === null) return "—";
-  return options.find((option) => option.value === value)?.label ?? value;
-}
-
 /** The spec 2.9 rule: the partner dialog shows while no partner name contains the association's name. */
 export function hasPartnerConnection(connections: readonly Connection[], associationName: string): boolean {
   const needle = associationName.toLowerCase();
   return connections.some((connection) => connection.partnerCentralBank.toLowerCase().includes(needle));
 }
+
+export { labelOf } from "../../lib/format.ts";

@@ -1,13 +1,9 @@
 /** The shapes this screen reads from /api/fintech/status, /api/plaid/* and /api/visa/*. */
 import { CENTRAL_BANK_MERCHANT_NAME } from "../../../domain/fintech.ts";
 
-export interface ProviderStatus {
-  name: string;
-  status: string;
-  authority: string;
-  capabilities: string[];
-  mode: "sandbox" | "live";
-}
+import type { ProviderStatus } from "../../../server/features/fintech/service.ts";
+
+export type { ProviderStatus };
 
 export interface FintechStatus {
   plaid: ProviderStatus;

@@ -15,39 +15,10 @@ import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
 import { StatusAction } from "./status_action.tsx";
 import { useInstitutionOverview } from "./api.ts";
+import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
 import type { Institution } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
 import { statusColumn } from "../../components/status_column.tsx";
-
-interface Overview {
-  institution: Institution;
-  statusHistory: { at: string; from: string | null; to: string; reason: string | null; by: string }[];
-  routingCodes: { id: string; code: string; branchCode: string | null; status: string; createdAt: string }[];
-  bicCodes: {
-    id: string;
-    bicCode: string;
-    membershipType: string | null;
-    status: string;
-    validUntil: string | null;
-  }[];
-  nationalRegistryEntry: {
-    centralBankCode: string;
-    nationalBankCode: string;
-    swiftBicCode: string | null;
-    ibanPrefix: string | null;
-    participantStatus: string;
-  } | null;
-  accounts: {
-    id: string;
-    accountNumber: string;
-    accountName: string;
-    accountType: string;
-    currency: string;
-    currentBalance: string;
-    accountStatus: string;
-  }[];
-  recentAuditEvents: { at: string; action: string; by: string }[];
-}
 
 type Row<K extends keyof Overview> = Overview[K] extends readonly (infer T)[] ? T : never;
 

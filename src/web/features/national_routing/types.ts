@@ -26,7 +26,4 @@ export const CONNECTION_PROTOCOL_OPTIONS = [
   { value: "fedwire", label: "Fedwire" },
 ] as const;
 
-export function labelOf(options: readonly { value: string; label: string }[], value: string | null): string {
-  if (value === null) return "—";
-  return options.find((option) => option.value === value)?.label ?? value;
-}
+export { labelOf } from "../../lib/format.ts";

@@ -2,13 +2,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
+import type { SignInSettings } from "../../../server/auth/settings_routes.ts";
+
+export type { SignInSettings };
 
 const SIGN_IN_SETTINGS_KEY = "/api/auth/sign-in-settings";
-
-export interface SignInSettings {
-  mfaRequired: boolean;
-  mfaEnforced: boolean;
-}
 
 export const useSignInSettings = () => useQuery<SignInSettings>({ queryKey: [SIGN_IN_SETTINGS_KEY] });
 

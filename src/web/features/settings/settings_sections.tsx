@@ -126,6 +126,14 @@ function ChoiceSetting<K extends keyof Draft>({ label, field, options, set, valu
   );
 }
 
+/** The four regional choices of the General section, in the order they show. */
+const REGIONAL_CHOICES = [
+  ["Country", "countryCode", COUNTRY_OPTIONS],
+  ["Currency", "currency", CURRENCY_OPTIONS],
+  ["Timezone", "timezone", TIMEZONE_OPTIONS],
+  ["Language", "language", LANGUAGE_OPTIONS],
+] as const;
+
 export function GeneralSection({ draft, set }: SectionProps) {
   return (
     <Section title="General Settings" description="How this console names and presents the registry.">
@@ -143,34 +151,9 @@ export function GeneralSection({ draft, set }: SectionProps) {
         onChange={(e) => set("systemDescription", e.target.value)}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <ChoiceSetting
-          label="Country"
-          field="countryCode"
-          options={COUNTRY_OPTIONS}
-          value={draft.countryCode}
-          set={set}
-        />
-        <ChoiceSetting
-          label="Currency"
-          field="currency"
-          options={CURRENCY_OPTIONS}
-          value={draft.currency}
-          set={set}
-        />
-        <ChoiceSetting
-          label="Timezone"
-          field="timezone"
-          options={TIMEZONE_OPTIONS}
-          value={draft.timezone}
-          set={set}
-        />
-        <ChoiceSetting
-          label="Language"
-          field="language"
-          options={LANGUAGE_OPTIONS}
-          value={draft.language}
-          set={set}
-        />
+        {REGIONAL_CHOICES.map(([label, field, options]) => (
+          <ChoiceSetting key={field} label={label} field={field} options={options} value={draft[field]} set={set} />
+        ))}
       </div>
     </Section>
   );

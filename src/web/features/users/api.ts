@@ -3,19 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import type { Role } from "../../../domain/access.ts";
 import { apiJson } from "../../lib/api.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
+import type { UserView as StaffUser } from "../../../server/features/users/service.ts";
+
+export type { StaffUser };
 
 const USERS_KEY = "/api/users";
-
-export interface StaffUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  roles: Role[];
-  disabled: boolean;
-  mustChangePassword: boolean;
-  createdAt: string;
-}
 
 export interface NewUser {
   email: string;
