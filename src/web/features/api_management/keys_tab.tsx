@@ -13,6 +13,8 @@ import { CopyButton } from "./copy_button.tsx";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api.ts";
 import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
+import { DialogActions } from "../../components/dialog_actions.tsx";
+import { actionsColumn } from "../../components/columns.tsx";
 
 const LOADING_ROWS = 3;
 
@@ -133,16 +135,14 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
         ? `"${apiKey.name}" (${apiKey.keyPrefix}…) stops working at once, on every server. This cannot be undone.`
         : undefined}
     >
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onClose}>Cancel</Button>
-        <Button
-          variant="destructive"
-          disabled={revoke.isPending}
-          onClick={() => apiKey && revoke.mutate(apiKey.id)}
-        >
-          {revoke.isPending ? "Revoking…" : "Revoke Key"}
-        </Button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        variant="destructive"
+        isPending={revoke.isPending}
+        label="Revoke Key"
+        pendingLabel="Revoking…"
+        onConfirm={() => apiKey && revoke.mutate(apiKey.id)}
+      />
     </Dialog>
   );
 }
@@ -175,23 +175,13 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
       accessorFn: (apiKey) => apiKey.expiresAt ?? "9999",
       cell: ({ row }) => (row.original.expiresAt ? formatDateTime(row.original.expiresAt) : "Never"),
     },
-    {
-      id: "actions",
-      header: "Actions",
-      enableSorting: false,
-      meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) =>
-        row.original.status !== "revoked" && (
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label={`Revoke ${row.original.name}`}
-            onClick={() => onRevoke(row.original)}
-          >
-            Revoke
-          </Button>
-        ),
-    },
+    actionsColumn((apiKey) =>
+      apiKey.status !== "revoked" && (
+        <Button variant="outline" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={() => onRevoke(apiKey)}>
+          Revoke
+        </Button>
+      )
+    ),
   ];
 }
 

@@ -12,6 +12,7 @@ import { DOCUMENTED_ENDPOINTS } from "../../../domain/public_api.ts";
 import { MethodBadge } from "./endpoints_tab.tsx";
 import { useApiLogs, useRefreshApiLogs } from "./api.ts";
 import { type ApiLogEntry, apiLogsUrl } from "./types.ts";
+import { actionsColumn } from "../../components/columns.tsx";
 
 export const LOG_PAGE_SIZE = 50;
 const LOADING_ROWS = 5;
@@ -119,22 +120,16 @@ function logColumns(onDetails: (entry: ApiLogEntry) => void): ColumnDef<ApiLogEn
       meta: { cellClassName: "font-mono text-xs" },
       cell: ({ row }) => row.original.clientIp ?? "—",
     },
-    {
-      id: "details",
-      header: "Details",
-      enableSorting: false,
-      meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) => (
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={`Details of ${row.original.method} ${row.original.endpoint} at ${formatDateTime(row.original.createdAt)}`}
-          onClick={() => onDetails(row.original)}
-        >
-          Details
-        </Button>
-      ),
-    },
+    actionsColumn((log) => (
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Details of ${log.method} ${log.endpoint} at ${formatDateTime(log.createdAt)}`}
+        onClick={() => onDetails(log)}
+      >
+        Details
+      </Button>
+    ), { id: "details", header: "Details" }),
   ];
 }
 

@@ -1,6 +1,5 @@
 /** The approver's confirmation: restates the amount and accounts and asks for the decision's reason. */
 import { type FormEvent, useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField } from "../../components/ui/form.tsx";
 import type { ApprovalRequest } from "../../lib/approval.ts";
@@ -8,6 +7,7 @@ import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type Decision, useDecide } from "./api.ts";
 import { RequestFigures } from "./request_figures.tsx";
+import { DialogActions } from "../../components/dialog_actions.tsx";
 
 function DecisionSummary({ request }: { request: ApprovalRequest }) {
   return (
@@ -80,16 +80,13 @@ export function DecisionDialog({ request, decision, onClose }: {
               setError(null);
             }}
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={onClose}>Cancel</Button>
-            <Button
-              type="submit"
-              variant={decision === "approve" ? "default" : "destructive"}
-              disabled={decide.isPending}
-            >
-              {decide.isPending ? "Working…" : `Confirm ${verb.toLowerCase()}`}
-            </Button>
-          </div>
+          <DialogActions
+            onCancel={onClose}
+            variant={decision === "approve" ? "default" : "destructive"}
+            isPending={decide.isPending}
+            label={`Confirm ${verb.toLowerCase()}`}
+            pendingLabel="Working…"
+          />
         </form>
       )}
     </Dialog>

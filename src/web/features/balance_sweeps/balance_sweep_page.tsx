@@ -31,20 +31,11 @@ import {
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
-import { statusColumn } from "../../components/status_column.tsx";
+import { accountColumn, statusColumn } from "../../components/columns.tsx";
 
 function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
   return [
-    {
-      accessorKey: "accountName",
-      header: "Account",
-      cell: ({ row }) => (
-        <>
-          <div className="font-medium text-slate-900">{row.original.accountName}</div>
-          <div className="font-mono text-xs text-slate-600">{row.original.accountNumber}</div>
-        </>
-      ),
-    },
+    accountColumn(),
     {
       accessorKey: "accountType",
       header: "Type",

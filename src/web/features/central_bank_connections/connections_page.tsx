@@ -24,7 +24,7 @@ import {
 } from "./types.ts";
 import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
 function formatLimit(amount: string, currency: string): string {
@@ -104,15 +104,9 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       ) => (row.original.lastConnectedAt ? formatDateTime(row.original.lastConnectedAt) : "Never"),
     },
     { id: "createdBy", header: "Created By", accessorFn: creatorName },
-    {
-      id: "actions",
-      header: "Actions",
-      enableSorting: false,
-      meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) => (
-        <TestButton connection={row.original} testing={testingId === row.original.id} onTest={onTest} />
-      ),
-    },
+    actionsColumn((connection) => (
+      <TestButton connection={connection} testing={testingId === connection.id} onTest={onTest} />
+    )),
   ];
 }
 

@@ -16,6 +16,7 @@ import {
 } from "./types.ts";
 import { useEstablishPartner } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { DialogActions } from "../../components/dialog_actions.tsx";
 
 export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
   const { toast } = useToast();
@@ -70,12 +71,14 @@ export function PartnerConnectionCard({ partner }: { partner: PartnerConfig }) {
             title={`Establish a connection to ${partner.partnerCentralBank}?`}
             description={`The connection uses the partner configuration's endpoint and credentials and settles in ${partner.settlementCurrency}.`}
           >
-            <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-              <Button onClick={() => establish.mutate()} disabled={establish.isPending}>
-                {establish.isPending ? "Establishing…" : "Establish Connection"}
-              </Button>
-            </div>
+            <DialogActions
+              className="flex flex-wrap justify-end gap-2"
+              onCancel={() => setConfirming(false)}
+              isPending={establish.isPending}
+              label="Establish Connection"
+              pendingLabel="Establishing…"
+              onConfirm={() => establish.mutate()}
+            />
           </Dialog>
         </CardContent>
       </Card>

@@ -12,7 +12,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { useToast } from "../../lib/toast.ts";
 import { type IbanConfig, type IbanValidationResult } from "./types.ts";
 import { useIbanConfigs, useValidateIban } from "./api.ts";
-import { statusColumn } from "../../components/status_column.tsx";
+import { statusColumn } from "../../components/columns.tsx";
 
 /** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
 const FORMATS_PAGE_SIZE = 100;

@@ -18,7 +18,7 @@ import { useInstitutionOverview } from "./api.ts";
 import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
 import type { Institution } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { accountColumn, statusColumn } from "../../components/columns.tsx";
 
 type Row<K extends keyof Overview> = Overview[K] extends readonly (infer T)[] ? T : never;
 
@@ -46,16 +46,7 @@ const BIC_COLUMNS: ColumnDef<Row<"bicCodes">>[] = [
 ];
 
 const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
-  {
-    accessorKey: "accountName",
-    header: "Account",
-    cell: ({ row }) => (
-      <>
-        <div className="font-medium text-slate-900">{row.original.accountName}</div>
-        <div className="font-mono text-xs text-slate-600">{row.original.accountNumber}</div>
-      </>
-    ),
-  },
+  accountColumn(),
   { accessorKey: "accountType", header: "Type", cell: ({ row }) => titleCase(row.original.accountType) },
   {
     id: "balance",

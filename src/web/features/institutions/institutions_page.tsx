@@ -21,7 +21,7 @@ import { PAGE_SIZE, useInstitutionPage, useRefetchInstitutionPage } from "./api.
 import type { Institution } from "./types.ts";
 import { useServerPaging } from "../../lib/server_paging.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 
 const FILTERS: FilterDef[] = [
   {
@@ -69,13 +69,7 @@ const COLUMNS: ColumnDef<Institution>[] = [
     ),
   },
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
-  {
-    id: "actions",
-    header: "Actions",
-    enableSorting: false,
-    meta: { srOnlyHeader: true, cellClassName: "text-right" },
-    cell: ({ row }) => <StatusAction institution={row.original} />,
-  },
+  actionsColumn((institution) => <StatusAction institution={institution} />),
 ];
 
 function SearchForm({ text, setText, onSubmit }: {

@@ -11,6 +11,7 @@ import { useMayCall } from "../../lib/auth.ts";
 import { useToast } from "../../lib/toast.ts";
 import { useChangeStatus, usePendingStatusChanges } from "./api.ts";
 import type { Institution } from "./types.ts";
+import { DialogActions } from "../../components/dialog_actions.tsx";
 
 /**
  * A status change asks why first and is a four-eyes request: the reason is
@@ -71,16 +72,12 @@ export function StatusAction({ institution }: { institution: Institution }) {
               setError(null);
             }}
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={close}>Cancel</Button>
-            <Button
-              type="submit"
-              variant={action.to === "suspended" ? "destructive" : "default"}
-              disabled={change.isPending}
-            >
-              Submit for approval
-            </Button>
-          </div>
+          <DialogActions
+            onCancel={close}
+            variant={action.to === "suspended" ? "destructive" : "default"}
+            isPending={change.isPending}
+            label="Submit for approval"
+          />
         </form>
       </Dialog>
     </>

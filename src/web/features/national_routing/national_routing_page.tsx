@@ -17,7 +17,7 @@ import {
 import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { RegistryCard } from "../../components/registry_card.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -55,22 +55,11 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
       accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
     },
     statusColumn("participantStatus", true),
-    {
-      id: "actions",
-      header: "Actions",
-      enableSorting: false,
-      meta: { srOnlyHeader: true, cellClassName: "text-right" },
-      cell: ({ row }) => (
-        <Button
-          variant="ghost"
-          size="sm"
-          onClick={() => onDetails(row.original)}
-          aria-label={`View details of ${row.original.institutionName}`}
-        >
-          Details
-        </Button>
-      ),
-    },
+    actionsColumn((entry) => (
+      <Button variant="ghost" size="sm" onClick={() => onDetails(entry)} aria-label={`View details of ${entry.institutionName}`}>
+        Details
+      </Button>
+    )),
   ];
 }
 

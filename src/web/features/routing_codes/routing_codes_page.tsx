@@ -11,7 +11,7 @@ import { useRoutingCodes } from "./api.ts";
 import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { statusColumn } from "../../components/columns.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },

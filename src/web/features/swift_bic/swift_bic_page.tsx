@@ -10,7 +10,7 @@ import { useSwiftCodes } from "./api.ts";
 import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
-import { statusColumn } from "../../components/status_column.tsx";
+import { statusColumn } from "../../components/columns.tsx";
 
 const FULL_MEMBERSHIP = "full";
 

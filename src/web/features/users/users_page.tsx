@@ -24,6 +24,7 @@ import {
   useStaffUsers,
   useToggleUser,
 } from "./api.ts";
+import { DialogActions } from "../../components/dialog_actions.tsx";
 
 type AccountState = "active" | "must change password" | "disabled";
 
@@ -172,12 +173,7 @@ function CreateUserDialog({ open, onClose, onCreated }: {
         />
         <NameFields firstName={firstName} lastName={lastName} setFirstName={setFirstName} setLastName={setLastName} />
         <RoleChecklist roles={roles} onChange={setRoles} error={errors.roles} />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create user"}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} isPending={create.isPending} label="Create user" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
