@@ -1,7 +1,7 @@
 /**
  * A dialog's form as one object: `set(field)` gives a field's change handler, `bind(field)` the
  * value, onChange and error of a text or select control, `reset` empties the form and its errors,
- * `close` resets and then closes the dialog. Editing a field clears its error.
+ * `close` resets and then closes the dialog. Editing a field clears its error, or re-checks it.
  */
 import { useState } from "react";
 
@@ -13,6 +13,8 @@ export type FormErrors = Partial<Record<string, string>>;
 export interface FormOptions<T> {
   /** Dependent fields a change brings along, e.g. a choice that no longer fits. */
   adjust?: (next: T, field: keyof T, current: T) => T;
+  /** The message a field that shows an error has after an edit; without it, the edit clears the error. */
+  recheck?: <K extends keyof T>(field: K, value: T[K], shown: string) => string | undefined;
   /** Runs whenever the form changes, by an edit or a reset, for state kept beside the form. */
   onChange?: () => void;
 }
@@ -25,7 +27,10 @@ export function useFormState<T extends object>(empty: T, options: FormOptions<T>
       const next = { ...current, [field]: value };
       return options.adjust ? options.adjust(next, field, current) : next;
     });
-    setErrors(({ [field as string]: _cleared, ...rest }) => rest);
+    setErrors(({ [field as string]: shown, ...rest }) => {
+      const message = shown && options.recheck ? options.recheck(field, value, shown) : undefined;
+      return message ? { ...rest, [field]: message } : rest;
+    });
     options.onChange?.();
   };
   const bind = (field: TextKey<T>) => ({
