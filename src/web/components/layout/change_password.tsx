@@ -13,6 +13,21 @@ import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/form.tsx";
 
 const MIN_PASSWORD_LENGTH = 12;
+const MAX_PASSWORD_LENGTH = 256;
+
+/** A required password input; the browser's password manager fills it by its autoComplete. */
+function PasswordField({ onValue, ...props }: {
+  label: string;
+  autoComplete: "current-password" | "new-password";
+  value: string;
+  error: string | undefined;
+  onValue: (value: string) => void;
+  minLength?: number;
+  maxLength?: number;
+  hint?: string;
+}) {
+  return <TextField type="password" required {...props} onChange={(e) => onValue(e.target.value)} />;
+}
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [currentPassword, setCurrent] = useState("");
@@ -43,35 +58,29 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <form onSubmit={submit} className="space-y-4">
-      <TextField
+      <PasswordField
         label="Current password"
-        type="password"
         autoComplete="current-password"
-        required
         value={currentPassword}
         error={errors.currentPassword}
-        onChange={(e) => setCurrent(e.target.value)}
+        onValue={setCurrent}
       />
-      <TextField
+      <PasswordField
         label="New password"
-        type="password"
         autoComplete="new-password"
-        required
         minLength={MIN_PASSWORD_LENGTH}
-        maxLength={256}
+        maxLength={MAX_PASSWORD_LENGTH}
         value={newPassword}
         error={errors.newPassword}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not a common or breached password`}
-        onChange={(e) => setNew(e.target.value)}
+        onValue={setNew}
       />
-      <TextField
+      <PasswordField
         label="Repeat the new password"
-        type="password"
         autoComplete="new-password"
-        required
         value={repeat}
         error={errors.repeat}
-        onChange={(e) => setRepeat(e.target.value)}
+        onValue={setRepeat}
       />
       <div className="flex justify-end">
         <Button type="submit" disabled={change.isPending}>
