@@ -6,7 +6,8 @@
 import { useMemo } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { useToast } from "../../lib/toast.ts";
-import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount, MONEY_STEP } from "./types.ts";
+import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount } from "./types.ts";
+import { AmountField } from "../../components/amount_field.tsx";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { useCreateLedgerAccount } from "./api.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
@@ -54,20 +55,10 @@ function AccountFields({ bind }: Pick<FormBinding<AccountForm>, "bind">) {
       <TextField label="Account Name" required maxLength={MAX_ACCOUNT_NAME_LENGTH} {...bind("accountName")} />
       <SelectField label="Account Type" {...bind("accountType")} options={ACCOUNT_TYPE_OPTIONS} />
       <SelectField label="Currency" {...bind("currency")} options={CURRENCY_OPTIONS} />
-      <TextField
-        label="Initial Balance"
-        type="number"
-        min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        {...bind("currentBalance")}
-      />
-      <TextField
+      <AmountField label="Initial Balance" min="0" {...bind("currentBalance")} />
+      <AmountField
         label="Sweep Threshold"
-        type="number"
         min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
         placeholder="No automatic sweep"
         {...bind("sweepThreshold")}
         hint="The balance above this amount is swept to the target by Auto Sweep"

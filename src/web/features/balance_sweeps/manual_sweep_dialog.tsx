@@ -5,10 +5,11 @@
  * arrived, so a resubmit after a lost response can never move the money twice.
  */
 import { useMemo, useState } from "react";
-import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { ApiError } from "../../lib/api.ts";
 import { type ToastInput, useToast } from "../../lib/toast.ts";
-import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
+import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, toMinor } from "./types.ts";
+import { AmountField } from "../../components/amount_field.tsx";
 import { useManualSweep } from "./api.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form_state.ts";
@@ -69,14 +70,7 @@ function SweepFields({ form, bind, accounts }: Pick<FormBinding<SweepForm>, "for
           ? `No liquid account in ${sourceCurrency}`
           : "No liquid account yet"}
       />
-      <TextField
-        label="Sweep Amount"
-        type="number"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        placeholder="0.00"
-        {...bind("sweepAmount")}
-      />
+      <AmountField label="Sweep Amount" placeholder="0.00" {...bind("sweepAmount")} />
       <TextAreaField
         label="Sweep Reason"
         rows={3}

@@ -18,11 +18,11 @@ import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { type Parsed, parseJsonObject } from "../../lib/form_input.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { AmountField } from "../../components/amount_field.tsx";
 
 const MAX_PARTNER_NAME_LENGTH = 255;
 const MAX_PARTNER_BANK_CODE_LENGTH = 20;
 const MAX_API_ENDPOINT_LENGTH = 500;
-const MONEY_STEP = "0.01";
 
 interface ConnectionForm {
   partnerCentralBank: string;
@@ -77,15 +77,7 @@ function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
       <BicField label="Partner SWIFT Code" value={form.partnerSwiftCode} onValue={set("partnerSwiftCode")} bic={bic} />
       <SelectField label="Message Standard" {...bind("messageStandard")} options={MESSAGE_STANDARD_OPTIONS} />
       <SelectField label="Settlement Currency" {...bind("settlementCurrency")} options={CURRENCY_OPTIONS} />
-      <TextField
-        label="Daily Settlement Limit"
-        type="number"
-        min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        {...bind("dailySettlementLimit")}
-        hint="Blank: no limit"
-      />
+      <AmountField label="Daily Settlement Limit" min="0" {...bind("dailySettlementLimit")} hint="Blank: no limit" />
       <SelectField label="Authentication Method" {...bind("authenticationMethod")} options={AUTHENTICATION_METHOD_OPTIONS} />
     </div>
   );
