@@ -1,4 +1,7 @@
-/** A dialog that holds one form: its fields, then Cancel and a submit button that names the work while it runs. */
+/**
+ * A dialog that holds one form: its fields, then Cancel and a submit button that names the work while it runs.
+ * The page never reloads on submit, and `onSubmit` runs only while the button is enabled.
+ */
 import type { FormEvent, ReactNode } from "react";
 import { Button } from "./ui/button.tsx";
 import { Dialog } from "./ui/dialog.tsx";
@@ -11,7 +14,7 @@ export function FormDialog(
       title: string;
       description?: string;
       wide?: boolean;
-      onSubmit: (event: FormEvent) => void;
+      onSubmit: () => void;
       submitLabel: string;
       pendingLabel: string;
       isPending: boolean;
@@ -21,13 +24,18 @@ export function FormDialog(
       children: ReactNode;
     },
 ) {
+  const enabled = canSubmit ?? !isPending;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (enabled) onSubmit();
+  };
   return (
     <Dialog open={open} onClose={onClose} wide={wide} title={title} description={description}>
-      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      <form onSubmit={submit} className="space-y-4" noValidate>
         {children}
         <div className={footerClassName ?? "flex justify-end gap-2"}>
           <Button variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={!(canSubmit ?? !isPending)}>
+          <Button type="submit" disabled={!enabled}>
             {isPending ? pendingLabel : submitLabel}
           </Button>
         </div>

@@ -4,27 +4,41 @@
  * stays out of the initial download.
  */
 import { useChangePassword } from "../../features/session/api.ts";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/form.tsx";
+import { useFormState } from "../../lib/form_state.ts";
 
 const MIN_PASSWORD_LENGTH = 12;
+const MAX_PASSWORD_LENGTH = 256;
+const NO_PASSWORDS = { currentPassword: "", newPassword: "", repeat: "" };
+
+/** A required password input; the browser's password manager fills it by its autoComplete. */
+function PasswordField(props: {
+  label: string;
+  autoComplete: "current-password" | "new-password";
+  value: string;
+  error: string | undefined;
+  onChange: (event: { target: { value: string } }) => void;
+  minLength?: number;
+  maxLength?: number;
+  hint?: string;
+}) {
+  return <TextField type="password" required {...props} />;
+}
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
-  const [currentPassword, setCurrent] = useState("");
-  const [newPassword, setNew] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // A message stays until the next submission answers it.
+  const { form, setForm, setErrors, bind } = useFormState(NO_PASSWORDS, { recheck: (_field, _value, shown) => shown });
+  const { currentPassword, newPassword, repeat } = form;
   const { toast } = useToast();
   const change = useChangePassword(() => {
     toast({ title: "Password changed", description: "Your other sessions have ended." });
-    setCurrent("");
-    setNew("");
-    setRepeat("");
+    setForm(NO_PASSWORDS);
     onDone();
   }, (error) => {
     if (error instanceof ApiError && error.status === 400) {
@@ -43,36 +57,16 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <form onSubmit={submit} className="space-y-4">
-      <TextField
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        required
-        value={currentPassword}
-        error={errors.currentPassword}
-        onChange={(e) => setCurrent(e.target.value)}
-      />
-      <TextField
+      <PasswordField label="Current password" autoComplete="current-password" {...bind("currentPassword")} />
+      <PasswordField
         label="New password"
-        type="password"
         autoComplete="new-password"
-        required
         minLength={MIN_PASSWORD_LENGTH}
-        maxLength={256}
-        value={newPassword}
-        error={errors.newPassword}
+        maxLength={MAX_PASSWORD_LENGTH}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not a common or breached password`}
-        onChange={(e) => setNew(e.target.value)}
+        {...bind("newPassword")}
       />
-      <TextField
-        label="Repeat the new password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={repeat}
-        error={errors.repeat}
-        onChange={(e) => setRepeat(e.target.value)}
-      />
+      <PasswordField label="Repeat the new password" autoComplete="new-password" {...bind("repeat")} />
       <div className="flex justify-end">
         <Button type="submit" disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}

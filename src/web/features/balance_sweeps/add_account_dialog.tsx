@@ -3,14 +3,16 @@
  * defaults to '0.00' (step 0.01); an optional sweep threshold and target liquid account set up
  * automatic sweeps. Amounts go to the server as the typed decimal strings, which parses them exactly.
  */
-import { type FormEvent, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { useToast } from "../../lib/toast.ts";
-import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount, MONEY_STEP } from "./types.ts";
+import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount } from "./types.ts";
+import { AmountField } from "../../components/amount_field.tsx";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { useCreateLedgerAccount } from "./api.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form_state.ts";
 
 const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 const MAX_ACCOUNT_NAME_LENGTH = 255;
@@ -38,12 +40,7 @@ const EMPTY: AccountForm = {
   targetLiquidAccount: "",
 };
 
-type FieldErrors = Partial<Record<keyof AccountForm, string>>;
-
-/** A field's value, change handler and error, for the controls below. */
-type Bind = (field: keyof AccountForm) => { value: string; onChange: (event: { target: { value: string } }) => void; error?: string };
-
-function AccountFields({ bind }: { bind: Bind }) {
+function AccountFields({ bind }: Pick<FormBinding<AccountForm>, "bind">) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField
@@ -58,20 +55,10 @@ function AccountFields({ bind }: { bind: Bind }) {
       <TextField label="Account Name" required maxLength={MAX_ACCOUNT_NAME_LENGTH} {...bind("accountName")} />
       <SelectField label="Account Type" {...bind("accountType")} options={ACCOUNT_TYPE_OPTIONS} />
       <SelectField label="Currency" {...bind("currency")} options={CURRENCY_OPTIONS} />
-      <TextField
-        label="Initial Balance"
-        type="number"
-        min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        {...bind("currentBalance")}
-      />
-      <TextField
+      <AmountField label="Initial Balance" min="0" {...bind("currentBalance")} />
+      <AmountField
         label="Sweep Threshold"
-        type="number"
         min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
         placeholder="No automatic sweep"
         {...bind("sweepThreshold")}
         hint="The balance above this amount is swept to the target by Auto Sweep"
@@ -94,29 +81,9 @@ function accountBody(form: AccountForm): Record<string, unknown> {
   };
 }
 
-/** The account form and its errors; editing a field clears its error. */
-function useAccountForm() {
-  const [form, setForm] = useState<AccountForm>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = (field: keyof AccountForm) => (value: string) => {
-    setForm((current) => ({
-      ...current,
-      [field]: value,
-      // A target of another currency is refused, so a currency change clears it.
-      ...(field === "currency" ? { targetLiquidAccount: "" } : {}),
-    }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-  const bind: Bind = (field) => ({
-    value: form[field],
-    onChange: (event) => set(field)(event.target.value),
-    error: errors[field],
-  });
-  const reset = () => {
-    setForm(EMPTY);
-    setErrors({});
-  };
-  return { form, errors, setErrors, set, bind, reset };
+/** A target of another currency is refused, so a currency change clears it. */
+function clearTargetOnCurrency(next: AccountForm, field: keyof AccountForm): AccountForm {
+  return field === "currency" ? { ...next, targetLiquidAccount: "" } : next;
 }
 
 export function AddAccountDialog({ open, onClose, accounts }: {
@@ -124,18 +91,13 @@ export function AddAccountDialog({ open, onClose, accounts }: {
   onClose: () => void;
   accounts: readonly LedgerAccount[];
 }) {
-  const { form, errors, setErrors, set, bind, reset } = useAccountForm();
+  const { form, errors, setErrors, set, bind, close } = useDialogForm(EMPTY, onClose, { adjust: clearTargetOnCurrency });
   const { toast } = useToast();
   const liquidTargets = useMemo(
     () =>
       accounts.filter((account) => account.accountType === "liquid" && account.currency === form.currency),
     [accounts, form.currency],
   );
-
-  const close = () => {
-    reset();
-    onClose();
-  };
 
   const create = useCreateLedgerAccount((account) => {
     if (account) {
@@ -147,15 +109,13 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     close();
   }, (error) => setErrors(serverFieldErrors(error)));
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next: FieldErrors = {
+  const submit = () => {
+    const next: FormErrors = {
       accountNumber: form.accountNumber.trim() ? undefined : "Required",
       accountName: form.accountName.trim() ? undefined : "Required",
     };
     setErrors(next);
-    if (Object.values(next).some(Boolean) || create.isPending) return;
-    create.mutate(accountBody(form));
+    if (!Object.values(next).some(Boolean)) create.mutate(accountBody(form));
   };
 
   return (

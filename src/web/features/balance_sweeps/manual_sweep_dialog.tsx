@@ -4,13 +4,15 @@
  * left to the server, whose reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
  * arrived, so a resubmit after a lost response can never move the money twice.
  */
-import { type FormEvent, useMemo, useState } from "react";
-import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
+import { useMemo, useState } from "react";
+import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { ApiError } from "../../lib/api.ts";
 import { type ToastInput, useToast } from "../../lib/toast.ts";
-import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, MONEY_STEP, toMinor } from "./types.ts";
+import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, toMinor } from "./types.ts";
+import { AmountField } from "../../components/amount_field.tsx";
 import { useManualSweep } from "./api.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form_state.ts";
 
 const MAX_SWEEP_REASON_LENGTH = 1_000;
 
@@ -22,8 +24,6 @@ interface SweepForm {
 }
 
 const EMPTY: SweepForm = { sourceAccountId: "", targetAccountId: "", sweepAmount: "", sweepReason: "" };
-
-type FieldErrors = Partial<Record<keyof SweepForm, string>>;
 
 /** Sources are ledger accounts holding funds; a sweep never converts currency, so targets are liquid accounts in the source's. */
 function useSweepChoices(accounts: readonly LedgerAccount[], sourceAccountId: string) {
@@ -48,10 +48,7 @@ const option = (account: LedgerAccount) => ({
   label: `${accountLabel(account)} · ${formatAmount(account.currentBalance, account.currency)}`,
 });
 
-function SweepFields({ form, errors, set, accounts }: {
-  form: SweepForm;
-  errors: FieldErrors;
-  set: (field: keyof SweepForm) => (value: string) => void;
+function SweepFields({ form, bind, accounts }: Pick<FormBinding<SweepForm>, "form" | "bind"> & {
   accounts: readonly LedgerAccount[];
 }) {
   const { sources, targets, sourceCurrency } = useSweepChoices(accounts, form.sourceAccountId);
@@ -59,47 +56,33 @@ function SweepFields({ form, errors, set, accounts }: {
     <>
       <SelectField
         label="Source Account"
-        value={form.sourceAccountId}
-        onChange={(event) => set("sourceAccountId")(event.target.value)}
+        {...bind("sourceAccountId")}
         options={sources.map(option)}
         placeholder={sources.length === 0 ? "No ledger account holds funds" : "Select a ledger account"}
-        error={errors.sourceAccountId}
       />
       <SelectField
         label="Target Account"
-        value={form.targetAccountId}
-        onChange={(event) => set("targetAccountId")(event.target.value)}
+        {...bind("targetAccountId")}
         options={targets.map(option)}
         placeholder={targets.length > 0
           ? "Select a liquid account"
           : sourceCurrency
           ? `No liquid account in ${sourceCurrency}`
           : "No liquid account yet"}
-        error={errors.targetAccountId}
       />
-      <TextField
-        label="Sweep Amount"
-        type="number"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        placeholder="0.00"
-        value={form.sweepAmount}
-        onChange={(event) => set("sweepAmount")(event.target.value)}
-        error={errors.sweepAmount}
-      />
+      <AmountField label="Sweep Amount" placeholder="0.00" {...bind("sweepAmount")} />
       <TextAreaField
         label="Sweep Reason"
         rows={3}
         maxLength={MAX_SWEEP_REASON_LENGTH}
         placeholder="Why the funds are moved"
-        value={form.sweepReason}
-        onChange={(event) => set("sweepReason")(event.target.value)}
+        {...bind("sweepReason")}
       />
     </>
   );
 }
 
-function missingFields(form: SweepForm): FieldErrors {
+function missingFields(form: SweepForm): FormErrors {
   return {
     sourceAccountId: form.sourceAccountId ? undefined : "Required",
     targetAccountId: form.targetAccountId ? undefined : "Required",
@@ -121,17 +104,19 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   onClose: () => void;
   accounts: readonly LedgerAccount[];
 }) {
-  const [form, setForm] = useState<SweepForm>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { form, setErrors, bind, close } = useDialogForm(EMPTY, onClose, {
+    adjust: (next, field, current) => {
+      // A sweep never converts currency, so a new source drops a target of another currency.
+      if (field !== "sourceAccountId") return next;
+      const currency = accounts.find((account) => account.id === next.sourceAccountId)?.currency;
+      const target = accounts.find((account) => account.id === current.targetAccountId);
+      return target && target.currency !== currency ? { ...next, targetAccountId: "" } : next;
+    },
+    // Any change makes a different request, which needs its own key.
+    onChange: () => setIdempotencyKey(crypto.randomUUID()),
+  });
   const { toast } = useToast();
-
-  const close = () => {
-    setForm(EMPTY);
-    setErrors({});
-    setIdempotencyKey(crypto.randomUUID());
-    onClose();
-  };
 
   const sweep = useManualSweep(idempotencyKey, (result) => {
     if (result) toast(sweptToast(result));
@@ -141,25 +126,10 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
   });
 
-  const set = (field: keyof SweepForm) => (value: string) => {
-    setForm((current) => {
-      const next = { ...current, [field]: value };
-      if (field === "sourceAccountId") {
-        const currency = accounts.find((account) => account.id === value)?.currency;
-        const target = accounts.find((account) => account.id === current.targetAccountId);
-        if (target && target.currency !== currency) next.targetAccountId = "";
-      }
-      return next;
-    });
-    setErrors((current) => ({ ...current, [field]: undefined }));
-    setIdempotencyKey(crypto.randomUUID());
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const next = missingFields(form);
     setErrors(next);
-    if (Object.values(next).some(Boolean) || sweep.isPending) return;
+    if (Object.values(next).some(Boolean)) return;
     sweep.mutate({
       sourceAccountId: form.sourceAccountId,
       targetAccountId: form.targetAccountId,
@@ -180,7 +150,7 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
       pendingLabel="Executing…"
       isPending={sweep.isPending}
     >
-      <SweepFields form={form} errors={errors} set={set} accounts={accounts} />
+      <SweepFields form={form} bind={bind} accounts={accounts} />
     </FormDialog>
   );
 }

@@ -1,16 +1,10 @@
 /** Spec 3 distribute-card form: a card for a recipient, sent as recipientInfo {name, email}. */
-import { useState } from "react";
 import { object, safeParse } from "zod/mini";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
-import {
-  checkValue,
-  type FieldErrors,
-  fieldErrors,
-  requiredEmail,
-  requiredText,
-} from "../../lib/form_validation.ts";
+import { checkValue, fieldErrors, requiredEmail, requiredText } from "../../lib/form_validation.ts";
+import { type FormBinding, useFormState } from "../../lib/form_state.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
@@ -42,73 +36,53 @@ const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
   loadAmount: "loadAmount",
 };
 
-/** The form and its errors; an error already shown is re-checked as the user types, and goes once the value is valid. */
-function useDistributeForm() {
-  const [form, setForm] = useState<DistributeForm>(DISTRIBUTE_DEFAULTS);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = (field: keyof DistributeForm) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setForm((current) => ({ ...current, [field]: value }));
-    const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
-    if (errors[field] && rule) {
-      const message = checkValue(rule, value);
-      setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
-    }
-  };
-  return { form, setForm, errors, setErrors, set };
+/** An error already shown is re-checked as the user types and goes once the value is valid; the server's stay. */
+function recheckRecipient(field: keyof DistributeForm, value: string, shown: string): string | undefined {
+  const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
+  return rule ? checkValue(rule, value) : shown;
 }
 
-type FormBinding = ReturnType<typeof useDistributeForm>;
-
-function DistributeFields({ form, setForm, errors, set }: FormBinding) {
+function DistributeFields({ form, set, bind }: FormBinding<DistributeForm>) {
   return (
     <>
       <TextField
         label="Recipient Name"
         required
         maxLength={MAX_RECIPIENT_TEXT_LENGTH}
-        value={form.recipientName}
-        onChange={set("recipientName")}
-        error={errors.recipientName}
+        {...bind("recipientName")}
       />
       <TextField
         label="Recipient Email"
         type="email"
         required
         maxLength={MAX_RECIPIENT_TEXT_LENGTH}
-        value={form.recipientEmail}
-        onChange={set("recipientEmail")}
-        error={errors.recipientEmail}
+        {...bind("recipientEmail")}
       />
-      <SelectField label="Card Type" options={DISTRIBUTION_CARD_TYPE_OPTIONS} value={form.cardType} onChange={set("cardType")} />
+      <SelectField label="Card Type" options={DISTRIBUTION_CARD_TYPE_OPTIONS} {...bind("cardType")} />
       <SelectField
         label="Distribution Method"
         options={DISTRIBUTION_METHOD_OPTIONS}
-        value={form.distributionMethod}
-        onChange={set("distributionMethod")}
+        {...bind("distributionMethod")}
       />
       <TextField
         label="Load Amount"
         type="number"
         min={0}
         step={0.01}
-        value={form.loadAmount}
-        onChange={set("loadAmount")}
-        error={errors.loadAmount}
+        {...bind("loadAmount")}
         hint="Funded from the Central Bank Treasury"
       />
-      <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+      <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
     </>
   );
 }
 
 export function DistributeCardForm() {
-  const state = useDistributeForm();
-  const { form, setForm, setErrors } = state;
+  const state = useFormState<DistributeForm>(DISTRIBUTE_DEFAULTS, { recheck: recheckRecipient });
+  const { form, reset, setErrors } = state;
   const { toast } = useToast();
   const distribute = useDistributeCard((card) => {
-    setForm(DISTRIBUTE_DEFAULTS);
-    setErrors({});
+    reset();
     if (!card) return;
     toast({
       title: "Card Distributed",

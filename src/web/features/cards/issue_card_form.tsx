@@ -1,5 +1,4 @@
 /** Spec 3 issue-card form: cardholder, type, brand, limits and an initial balance from the treasury. */
-import { useState } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -8,6 +7,7 @@ import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS } from "./types.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { CardActionForm } from "./card_action_form.tsx";
 import { useIssueCard } from "./api.ts";
+import { useFormState } from "../../lib/form_state.ts";
 
 const ISSUE_DEFAULTS = {
   cardholderName: "",
@@ -26,17 +26,14 @@ const MAX_CARDHOLDER_NAME_LENGTH = 255;
 const cardholderRule = requiredText(MAX_CARDHOLDER_NAME_LENGTH);
 
 export function IssueCardForm() {
-  const [form, setForm] = useState<IssueForm>(ISSUE_DEFAULTS);
-  const [nameError, setNameError] = useState<string | undefined>();
+  // Only the cardholder name is ever marked, so an edit re-checks it by its rule.
+  const { form, reset, setErrors, set, bind } = useFormState<IssueForm>(ISSUE_DEFAULTS, {
+    recheck: (_field, value) => checkValue(cardholderRule, value),
+  });
   const { toast } = useToast();
-  const set = (field: keyof IssueForm) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setForm((current) => ({ ...current, [field]: value }));
-    if (field === "cardholderName" && nameError) setNameError(checkValue(cardholderRule, value));
-  };
 
   const issue = useIssueCard((card) => {
-    setForm(ISSUE_DEFAULTS);
+    reset();
     if (!card) return;
     toast({
       title: "Card Issued",
@@ -51,7 +48,7 @@ export function IssueCardForm() {
       path="/api/cards/issue"
       onSubmit={() => {
         const error = checkValue(cardholderRule, form.cardholderName);
-        setNameError(error);
+        setErrors({ cardholderName: error });
         if (!error && !issue.isPending) issue.mutate(form);
       }}
       isPending={issue.isPending}
@@ -63,25 +60,22 @@ export function IssueCardForm() {
           label="Cardholder Name"
           required
           maxLength={MAX_CARDHOLDER_NAME_LENGTH}
-          value={form.cardholderName}
-          onChange={set("cardholderName")}
-          error={nameError}
+          {...bind("cardholderName")}
         />
       </div>
-      <SelectField label="Card Type" options={CARD_TYPE_OPTIONS} value={form.cardType} onChange={set("cardType")} />
-      <SelectField label="Card Brand" options={CARD_BRAND_OPTIONS} value={form.cardBrand} onChange={set("cardBrand")} />
-      <TextField label="Spending Limit" type="number" min={0} step={1} value={form.spendingLimit} onChange={set("spendingLimit")} />
-      <TextField label="Daily Limit" type="number" min={0} step={1} value={form.dailyLimit} onChange={set("dailyLimit")} />
+      <SelectField label="Card Type" options={CARD_TYPE_OPTIONS} {...bind("cardType")} />
+      <SelectField label="Card Brand" options={CARD_BRAND_OPTIONS} {...bind("cardBrand")} />
+      <TextField label="Spending Limit" type="number" min={0} step={1} {...bind("spendingLimit")} />
+      <TextField label="Daily Limit" type="number" min={0} step={1} {...bind("dailyLimit")} />
       <TextField
         label="Initial Balance"
         type="number"
         min={0}
         step={0.01}
-        value={form.initialBalance}
-        onChange={set("initialBalance")}
+        {...bind("initialBalance")}
         hint="Funded from the Central Bank Treasury"
       />
-      <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+      <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
     </CardActionForm>
   );
 }

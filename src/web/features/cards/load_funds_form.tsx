@@ -1,5 +1,4 @@
 /** Spec 3 load-funds form: moves money from a funding source onto an active card. */
-import { useState } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -8,22 +7,21 @@ import { useMayCall } from "../../lib/auth.ts";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { CardActionForm } from "./card_action_form.tsx";
 import { useCards, useFundingSources, useLoadCard } from "./api.ts";
+import { useFormState } from "../../lib/form_state.ts";
 
 const LOAD_DEFAULTS = { cardId: "", amount: "", fundingSource: "central_bank_treasury", requestReason: "" };
 
 type LoadForm = typeof LOAD_DEFAULTS;
 
 export function LoadFundsForm() {
-  const [form, setForm] = useState<LoadForm>(LOAD_DEFAULTS);
+  const { form, reset, set, bind } = useFormState<LoadForm>(LOAD_DEFAULTS);
   const { toast } = useToast();
   const { data: cards } = useCards();
   const { data: sources } = useFundingSources();
-  const set = (field: keyof LoadForm) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
 
   const mayLoad = useMayCall("POST", "/api/cards/:cardId/load");
   const load = useLoadCard((result) => {
-    setForm(LOAD_DEFAULTS);
+    reset();
     if (!result) return;
     const { loading, card } = result;
     toast({
@@ -61,14 +59,13 @@ export function LoadFundsForm() {
           required
           placeholder="Select a card"
           options={cardOptions}
-          value={form.cardId}
-          onChange={set("cardId")}
+          {...bind("cardId")}
         />
       </div>
-      <TextField label="Amount" type="number" required min={0.01} step={0.01} value={form.amount} onChange={set("amount")} />
-      <SelectField label="Funding Source" options={sourceOptions} value={form.fundingSource} onChange={set("fundingSource")} />
+      <TextField label="Amount" type="number" required min={0.01} step={0.01} {...bind("amount")} />
+      <SelectField label="Funding Source" options={sourceOptions} {...bind("fundingSource")} />
       <div className="sm:col-span-2">
-        <ApprovalReasonField value={form.requestReason} onChange={(value) => setForm((current) => ({ ...current, requestReason: value }))} />
+        <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
       </div>
     </CardActionForm>
   );

@@ -3,7 +3,6 @@
  * object, and when blank the default built from connection type, message standard and
  * authentication method is sent; the daily limit goes as a number or null.
  */
-import { type FormEvent, useState } from "react";
 import { validateBic } from "../../../domain/bic.ts";
 import { defaultCredentialsConfig } from "../../../domain/connection_credentials.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
@@ -15,15 +14,15 @@ import {
   MESSAGE_STANDARD_OPTIONS,
 } from "./types.ts";
 import { useCreateConnection } from "./api.ts";
-import { useFormState } from "../../lib/form_state.ts";
+import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { type Parsed, parseJsonObject } from "../../lib/form_input.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { AmountField } from "../../components/amount_field.tsx";
 
 const MAX_PARTNER_NAME_LENGTH = 255;
 const MAX_PARTNER_BANK_CODE_LENGTH = 20;
 const MAX_API_ENDPOINT_LENGTH = 500;
-const MONEY_STEP = "0.01";
 
 interface ConnectionForm {
   partnerCentralBank: string;
@@ -63,9 +62,7 @@ function parseLimit(text: string): Parsed<number | null> {
   return { ok: true, value: Number(trimmed) };
 }
 
-type FormBinding = ReturnType<typeof useFormState<ConnectionForm>>;
-
-function PartnerFields({ form, set, bind, limitError }: FormBinding & { limitError?: string }) {
+function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
   const bic = form.partnerSwiftCode.length > 0 ? validateBic(form.partnerSwiftCode) : null;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -80,16 +77,7 @@ function PartnerFields({ form, set, bind, limitError }: FormBinding & { limitErr
       <BicField label="Partner SWIFT Code" value={form.partnerSwiftCode} onValue={set("partnerSwiftCode")} bic={bic} />
       <SelectField label="Message Standard" {...bind("messageStandard")} options={MESSAGE_STANDARD_OPTIONS} />
       <SelectField label="Settlement Currency" {...bind("settlementCurrency")} options={CURRENCY_OPTIONS} />
-      <TextField
-        label="Daily Settlement Limit"
-        type="number"
-        min="0"
-        step={MONEY_STEP}
-        inputMode="decimal"
-        {...bind("dailySettlementLimit")}
-        error={limitError}
-        hint="Blank: no limit"
-      />
+      <AmountField label="Daily Settlement Limit" min="0" {...bind("dailySettlementLimit")} hint="Blank: no limit" />
       <SelectField label="Authentication Method" {...bind("authenticationMethod")} options={AUTHENTICATION_METHOD_OPTIONS} />
     </div>
   );
@@ -133,16 +121,9 @@ function CredentialsField({ value, error, onValue }: {
 }
 
 export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const state = useFormState<ConnectionForm>(EMPTY);
-  const { form, set, bind } = state;
-  const [errors, setErrors] = useState<{ credentialsConfig?: string; dailySettlementLimit?: string }>({});
+  const state = useDialogForm<ConnectionForm>(EMPTY, onClose);
+  const { form, errors, setErrors, set, bind, close } = state;
   const { toast } = useToast();
-
-  const close = () => {
-    state.reset();
-    setErrors({});
-    onClose();
-  };
 
   const create = useCreateConnection((connection) => {
     toast({
@@ -155,15 +136,14 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
   const bic = form.partnerSwiftCode.length > 0 ? validateBic(form.partnerSwiftCode) : null;
   const canSubmit = form.partnerCentralBank.trim() !== "" && (bic === null || bic.ok) && !create.isPending;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const credentials = parseJsonObject(form.credentialsConfig, "Credentials", '{"apiKey": "…"}');
     const limit = parseLimit(form.dailySettlementLimit);
     setErrors({
       credentialsConfig: credentials.ok ? undefined : credentials.message,
       dailySettlementLimit: limit.ok ? undefined : limit.message,
     });
-    if (!credentials.ok || !limit.ok || !canSubmit) return;
+    if (!credentials.ok || !limit.ok) return;
     create.mutate(connectionBody(form, limit.value, credentials.value));
   };
 
@@ -180,7 +160,7 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
       isPending={create.isPending}
       canSubmit={canSubmit}
     >
-      <PartnerFields {...state} limitError={errors.dailySettlementLimit} />
+      <PartnerFields {...state} />
       <TextField
         label="API Endpoint"
         type="url"
@@ -193,10 +173,7 @@ export function NewConnectionDialog({ open, onClose }: { open: boolean; onClose:
       <CredentialsField
         value={form.credentialsConfig}
         error={errors.credentialsConfig}
-        onValue={(value) => {
-          set("credentialsConfig")(value);
-          setErrors((current) => ({ ...current, credentialsConfig: undefined }));
-        }}
+        onValue={set("credentialsConfig")}
       />
     </FormDialog>
   );

@@ -3,7 +3,6 @@
  * screen and its empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
  */
 import { useAtom } from "jotai";
-import { type FormEvent, useState } from "react";
 import {
   boolean,
   enum as zEnum,
@@ -43,6 +42,7 @@ import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { useRegisterInstitution } from "./api.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 
 interface FormState {
   name: string;
@@ -99,13 +99,9 @@ export function branchesFromInput(text: string): number {
 const typeOptions = INSTITUTION_TYPES.map((value) => ({ value, label: titleCase(value) }));
 const membershipOptions = SWIFT_MEMBERSHIP_TYPES.map((value) => ({ value, label: titleCase(value) }));
 
-type TextBinding = (field: Exclude<keyof FormState, "swiftParticipant">) => {
-  value: string;
-  error: string | undefined;
-  onChange: (event: { target: { value: string } }) => void;
-};
+type Fields = FormBinding<FormState>;
 
-function IdentityFields({ text }: { text: TextBinding }) {
+function IdentityFields({ bind }: Pick<Fields, "bind">) {
   return (
     <>
     <div className="grid gap-4 sm:grid-cols-2">
@@ -114,28 +110,28 @@ function IdentityFields({ text }: { text: TextBinding }) {
         required
         maxLength={MAX_INSTITUTION_NAME_LENGTH}
         autoComplete="organization"
-        {...text("name")}
+        {...bind("name")}
       />
       <SelectField
         label="Institution Type"
         required
         placeholder="Select a type"
         options={typeOptions}
-        {...text("type")}
+        {...bind("type")}
       />
       <TextField
         label="Registration Number"
         required
         maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
         autoComplete="off"
-        {...text("registrationNumber")}
+        {...bind("registrationNumber")}
       />
       <TextField
         label="License Number"
         maxLength={MAX_LICENSE_NUMBER_LENGTH}
         autoComplete="off"
         hint="Optional"
-        {...text("licenseNumber")}
+        {...bind("licenseNumber")}
       />
     </div>
     <TextAreaField
@@ -144,17 +140,13 @@ function IdentityFields({ text }: { text: TextBinding }) {
       rows={2}
       maxLength={MAX_ADDRESS_LENGTH}
       autoComplete="street-address"
-      {...text("address")}
+      {...bind("address")}
     />
     </>
   );
 }
 
-function ContactFields({ form, text, set }: {
-  form: FormState;
-  text: TextBinding;
-  set: <K extends keyof FormState>(field: K, value: FormState[K]) => void;
-}) {
+function ContactFields({ form, bind, set }: Pick<Fields, "form" | "bind" | "set">) {
   return (
     <>
     <div className="grid gap-4 sm:grid-cols-2">
@@ -164,7 +156,7 @@ function ContactFields({ form, text, set }: {
         type="tel"
         maxLength={MAX_PHONE_NUMBER_LENGTH}
         autoComplete="tel"
-        {...text("phoneNumber")}
+        {...bind("phoneNumber")}
       />
       <TextField
         label="Email Address"
@@ -172,7 +164,7 @@ function ContactFields({ form, text, set }: {
         type="email"
         maxLength={MAX_EMAIL_ADDRESS_LENGTH}
         autoComplete="email"
-        {...text("emailAddress")}
+        {...bind("emailAddress")}
       />
       <TextField
         label="Number of Branches"
@@ -180,20 +172,20 @@ function ContactFields({ form, text, set }: {
         min={MIN_NUMBER_OF_BRANCHES}
         step={1}
         inputMode="numeric"
-        {...text("numberOfBranches")}
+        {...bind("numberOfBranches")}
       />
     </div>
     <SwitchField
       label="SWIFT Participant"
       checked={form.swiftParticipant}
-      onChange={(value) => set("swiftParticipant", value)}
+      onChange={set("swiftParticipant")}
     />
     {form.swiftParticipant && (
       <SelectField
         label="SWIFT Membership Type"
         placeholder="Select a membership type"
         options={membershipOptions}
-        {...text("swiftMembershipType")}
+        {...bind("swiftMembershipType")}
       />
     )}
     </>
@@ -211,28 +203,16 @@ function parseInstitution(form: FormState) {
 
 export default function NewInstitutionDialog() {
   const [open, setOpen] = useAtom(newInstitutionDialogOpenAtom);
-  const [form, setForm] = useState<FormState>(EMPTY_FORM);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const fields = useDialogForm(EMPTY_FORM, () => setOpen(false));
+  const { form, setErrors, close } = fields;
   const { toast } = useToast();
-
-  const close = () => {
-    setOpen(false);
-    setForm(EMPTY_FORM);
-    setErrors({});
-  };
 
   const register = useRegisterInstitution<InstitutionInput & { status: string }>(() => {
     toast({ title: "Institution registered successfully" });
     close();
   }, (error) => setErrors(serverFieldErrors(error)));
 
-  const set = <K extends keyof FormState>(field: K, value: FormState[K]) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setErrors(({ [field]: _cleared, ...rest }) => rest);
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const parsed = parseInstitution(form);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
@@ -241,12 +221,6 @@ export default function NewInstitutionDialog() {
     setErrors({});
     register.mutate({ ...parsed.data, status: INITIAL_INSTITUTION_STATUS });
   };
-
-  const text: TextBinding = (field) => ({
-    value: form[field],
-    error: errors[field],
-    onChange: (event) => set(field, event.target.value),
-  });
 
   return (
     <FormDialog
@@ -261,8 +235,8 @@ export default function NewInstitutionDialog() {
       isPending={register.isPending}
       footerClassName="flex justify-end gap-2 pt-2"
     >
-      <IdentityFields text={text} />
-      <ContactFields form={form} text={text} set={set} />
+      <IdentityFields {...fields} />
+      <ContactFields {...fields} />
     </FormDialog>
   );
 }

@@ -3,7 +3,6 @@
  * server assigns the entry's unique code. Blank connection details send the spec 5 default;
  * details that are not a JSON object block submission.
  */
-import { type FormEvent, useState } from "react";
 import { validateBic } from "../../../domain/bic.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { CONSOLE_CENTRAL_BANK_CODE, defaultConnectionDetails } from "../../../domain/national_routing.ts";
@@ -15,7 +14,7 @@ import {
   INSTITUTION_TYPE_OPTIONS,
 } from "./types.ts";
 import { useRegisterNationalEntry } from "./api.ts";
-import { useFormState } from "../../lib/form_state.ts";
+import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { parseJsonObject } from "../../lib/form_input.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
@@ -52,9 +51,7 @@ const EMPTY: RegisterForm = {
   connectionDetails: "",
 };
 
-type FormBinding = ReturnType<typeof useFormState<RegisterForm>>;
-
-function RegistryFields({ form, set, bind }: FormBinding) {
+function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
   const bic = form.swiftBicCode.length > 0 ? validateBic(form.swiftBicCode) : null;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -111,16 +108,9 @@ function entryBody(form: RegisterForm, details: Record<string, unknown> | null):
 }
 
 export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const state = useFormState<RegisterForm>(EMPTY);
-  const { form, set } = state;
-  const [detailsError, setDetailsError] = useState<string | null>(null);
+  const state = useDialogForm<RegisterForm>(EMPTY, onClose);
+  const { form, setErrors, bind, close } = state;
   const { toast } = useToast();
-
-  const close = () => {
-    state.reset();
-    setDetailsError(null);
-    onClose();
-  };
 
   const register = useRegisterNationalEntry((entry) => {
     toast({
@@ -134,14 +124,10 @@ export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; on
   const canSubmit = form.institutionName.trim() !== "" && form.registryNumber.trim() !== "" &&
     form.nationalBankCode.trim() !== "" && (bic === null || bic.ok) && !register.isPending;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const details = parseJsonObject(form.connectionDetails, "Connection details", '{"currencies": ["USD"]}');
-    if (!details.ok) {
-      setDetailsError(details.message);
-      return;
-    }
-    if (canSubmit) register.mutate(entryBody(form, details.value));
+    if (details.ok) register.mutate(entryBody(form, details.value));
+    else setErrors({ connectionDetails: details.message });
   };
 
   return (
@@ -163,13 +149,8 @@ export function RegisterInstitutionDialog({ open, onClose }: { open: boolean; on
         rows={4}
         spellCheck={false}
         className="font-mono"
-        value={form.connectionDetails}
-        onChange={(event) => {
-          set("connectionDetails")(event.target.value);
-          setDetailsError(null);
-        }}
+        {...bind("connectionDetails")}
         placeholder='{"messageFormats": ["iso20022"], "currencies": ["USD"]}'
-        error={detailsError}
         hint="Blank: ISO 20022 and MT103 messages, USD and EUR, real-time settlement; SWIFT and IBAN flags from the codes above"
       />
     </FormDialog>

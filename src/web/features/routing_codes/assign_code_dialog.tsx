@@ -1,11 +1,10 @@
 /** "Assign New Code": institution, 3-letter prefix with a live preview of the next code, branch, description. */
 import { InstitutionSelectField } from "../../components/institution_select.tsx";
-import { type FormEvent } from "react";
 import { TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { useToast } from "../../lib/toast.ts";
 import { PREFIX_LENGTH, useAssignRoutingCode, usePrefixPreview } from "./api.ts";
-import { useFormState } from "../../lib/form_state.ts";
+import { useDialogForm } from "../../lib/form_state.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 
 const MAX_BRANCH_CODE_LENGTH = 10;
@@ -46,14 +45,9 @@ function PrefixField({ prefix, preview, onValue }: { prefix: string; preview: st
 }
 
 export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { form, set, reset } = useFormState<AssignInput>(EMPTY);
+  const { form, set, bind, close } = useDialogForm<AssignInput>(EMPTY, onClose);
   const { toast } = useToast();
   const preview = usePrefixPreview(open ? form.prefix : "");
-
-  const close = () => {
-    reset();
-    onClose();
-  };
 
   const assign = useAssignRoutingCode((record) => {
     toast({ title: "Routing code assigned", description: `${record.code} is now assigned` });
@@ -61,11 +55,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
   });
 
   const canSubmit = form.institutionId !== "" && form.prefix.length === PREFIX_LENGTH && !assign.isPending;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (canSubmit) assign.mutate(form);
-  };
+  const submit = () => assign.mutate(form);
 
   return (
     <FormDialog
@@ -85,15 +75,13 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
         label="Branch Code"
         maxLength={MAX_BRANCH_CODE_LENGTH}
         autoComplete="off"
-        value={form.branchCode}
-        onChange={(event) => set("branchCode")(event.target.value)}
+        {...bind("branchCode")}
       />
       <TextAreaField
         label="Description"
         rows={3}
         maxLength={MAX_DESCRIPTION_LENGTH}
-        value={form.description}
-        onChange={(event) => set("description")(event.target.value)}
+        {...bind("description")}
       />
     </FormDialog>
   );

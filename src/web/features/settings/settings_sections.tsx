@@ -106,24 +106,31 @@ function NumberSetting({ label, field, range, hint, draft, set, errors }: Sectio
   );
 }
 
+type TextKey = { [K in keyof Draft]: Draft[K] extends string ? K : never }[keyof Draft];
+type SwitchKey = { [K in keyof Draft]: Draft[K] extends boolean ? K : never }[keyof Draft];
+type DraftBinding = Pick<SectionProps, "draft" | "set">;
+
+/** The value and change handler of a setting typed or chosen as text. */
+function textSetting({ draft, set }: DraftBinding, field: TextKey) {
+  return {
+    value: draft[field],
+    onChange: (e: { target: { value: string } }) => set(field, e.target.value as Draft[typeof field]),
+  };
+}
+
 /** A select over one of the draft's choice fields. */
-function ChoiceSetting<K extends keyof Draft>({ label, field, options, set, value, disabled }: {
+function ChoiceSetting({ label, field, options, disabled, ...draft }: DraftBinding & {
   label: string;
-  field: K;
+  field: TextKey;
   options: readonly { value: string; label: string }[];
-  set: SectionProps["set"];
-  value: string;
   disabled?: boolean;
 }) {
-  return (
-    <SelectField
-      label={label}
-      options={options}
-      value={value}
-      disabled={disabled}
-      onChange={(e) => set(field, e.target.value as Draft[K])}
-    />
-  );
+  return <SelectField label={label} options={options} disabled={disabled} {...textSetting(draft, field)} />;
+}
+
+/** An on/off setting of the draft. */
+function SwitchSetting({ label, field, draft, set }: DraftBinding & { label: string; field: SwitchKey }) {
+  return <SwitchField label={label} checked={draft[field]} onChange={(v) => set(field, v)} />;
 }
 
 /** The four regional choices of the General section, in the order they show. */
@@ -137,22 +144,16 @@ const REGIONAL_CHOICES = [
 export function GeneralSection({ draft, set }: SectionProps) {
   return (
     <Section title="General Settings" description="How this console names and presents the registry.">
-      <TextField
-        label="System Name"
-        value={draft.systemName}
-        maxLength={255}
-        onChange={(e) => set("systemName", e.target.value)}
-      />
+      <TextField label="System Name" maxLength={255} {...textSetting({ draft, set }, "systemName")} />
       <TextAreaField
         label="System Description"
         rows={3}
-        value={draft.systemDescription}
         maxLength={500}
-        onChange={(e) => set("systemDescription", e.target.value)}
+        {...textSetting({ draft, set }, "systemDescription")}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         {REGIONAL_CHOICES.map(([label, field, options]) => (
-          <ChoiceSetting key={field} label={label} field={field} options={options} value={draft[field]} set={set} />
+          <ChoiceSetting key={field} label={label} field={field} options={options} draft={draft} set={set} />
         ))}
       </div>
     </Section>
@@ -170,13 +171,7 @@ export function SecuritySection(props: SectionProps) {
           field="sessionTimeout"
           range={SESSION_TIMEOUT_MINUTES}
         />
-        <ChoiceSetting
-          label="Password Policy"
-          field="passwordPolicy"
-          options={POLICY_OPTIONS}
-          value={draft.passwordPolicy}
-          set={set}
-        />
+        <ChoiceSetting label="Password Policy" field="passwordPolicy" options={POLICY_OPTIONS} draft={draft} set={set} />
         <SelectField
           label="Audit Log Retention"
           options={RETENTION_OPTIONS}
@@ -192,24 +187,17 @@ export function SecuritySection(props: SectionProps) {
 function SmtpFields(
   props: SectionProps & { smtpPassword: string; setSmtpPassword: (password: string) => void },
 ) {
-  const { draft, set, smtpPassword, setSmtpPassword } = props;
+  const { smtpPassword, setSmtpPassword } = props;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField
         label="SMTP Server"
-        value={draft.smtpServer}
         maxLength={255}
         placeholder="smtp.example.org"
-        onChange={(e) => set("smtpServer", e.target.value)}
+        {...textSetting(props, "smtpServer")}
       />
       <NumberSetting {...props} label="SMTP Port" field="smtpPort" range={SMTP_PORT} />
-      <TextField
-        label="SMTP Username"
-        value={draft.smtpUsername}
-        maxLength={255}
-        autoComplete="off"
-        onChange={(e) => set("smtpUsername", e.target.value)}
-      />
+      <TextField label="SMTP Username" maxLength={255} autoComplete="off" {...textSetting(props, "smtpUsername")} />
       <TextField
         label="SMTP Password"
         type="password"
@@ -229,20 +217,12 @@ export function NotificationsSection(
   return (
     <div className="space-y-6">
       <Section title="Notification Settings" description="How staff are alerted about registry events.">
-        <SwitchField
-          label="Email notifications"
-          checked={draft.emailNotifications}
-          onChange={(v) => set("emailNotifications", v)}
-        />
-        <SwitchField
-          label="SMS notifications"
-          checked={draft.smsNotifications}
-          onChange={(v) => set("smsNotifications", v)}
-        />
+        <SwitchSetting label="Email notifications" field="emailNotifications" draft={draft} set={set} />
+        <SwitchSetting label="SMS notifications" field="smsNotifications" draft={draft} set={set} />
       </Section>
       <Section title="Email Server (SMTP)" description="The mail server notifications are sent through.">
         <SmtpFields {...props} />
-        <SwitchField label="Use TLS" checked={draft.smtpTls} onChange={(v) => set("smtpTls", v)} />
+        <SwitchSetting label="Use TLS" field="smtpTls" draft={draft} set={set} />
       </Section>
     </div>
   );
@@ -265,17 +245,13 @@ export function ApiSection(props: SectionProps) {
 export function BackupSection({ draft, set }: SectionProps) {
   return (
     <Section title="Backup Settings" description="Automatic backups of the registry database.">
-      <SwitchField
-        label="Automatic backups"
-        checked={draft.autoBackup}
-        onChange={(v) => set("autoBackup", v)}
-      />
+      <SwitchSetting label="Automatic backups" field="autoBackup" draft={draft} set={set} />
       <ChoiceSetting
         label="Backup Frequency"
         field="backupFrequency"
         options={FREQUENCY_OPTIONS}
-        value={draft.backupFrequency}
         disabled={!draft.autoBackup}
+        draft={draft}
         set={set}
       />
     </Section>

@@ -1,13 +1,12 @@
 /** "Register BIC Code": the BIC is checked as it is typed with the same ISO 9362 rules the server applies. */
 import { InstitutionSelectField } from "../../components/institution_select.tsx";
-import { type FormEvent } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { type BicParts, PRIMARY_OFFICE_BRANCH_CODE, validateBic } from "../../../domain/bic.ts";
 import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { useRegisterBic } from "./api.ts";
 import { MEMBERSHIP_TYPES } from "./types.ts";
-import { useFormState } from "../../lib/form_state.ts";
+import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
 
@@ -42,38 +41,18 @@ function describeBic(parts: BicParts): string {
   }`;
 }
 
-function ValidityFields({ form, set }: {
-  form: RegisterInput;
-  set: (field: "validFrom" | "validUntil") => (value: string) => void;
-}) {
+function ValidityFields({ bind }: Pick<FormBinding<RegisterInput>, "bind">) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label="Valid From"
-        type="date"
-        value={form.validFrom}
-        onChange={(event) => set("validFrom")(event.target.value)}
-        hint="Blank: from now"
-      />
-      <TextField
-        label="Valid Until"
-        type="date"
-        value={form.validUntil}
-        onChange={(event) => set("validUntil")(event.target.value)}
-        hint="Blank: indefinite"
-      />
+      <TextField label="Valid From" type="date" {...bind("validFrom")} hint="Blank: from now" />
+      <TextField label="Valid Until" type="date" {...bind("validUntil")} hint="Blank: indefinite" />
     </div>
   );
 }
 
 export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { form, set, reset } = useFormState<RegisterInput>(EMPTY);
+  const { form, set, bind, close } = useDialogForm<RegisterInput>(EMPTY, onClose);
   const { toast } = useToast();
-
-  const close = () => {
-    reset();
-    onClose();
-  };
 
   const register = useRegisterBic((record) => {
     toast({ title: "BIC code registered", description: `${record.bicCode} is now registered` });
@@ -82,13 +61,8 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
 
   const bic = form.bicCode.length > 0 ? validateBic(form.bicCode) : null;
   const canSubmit = form.institutionId !== "" && bic !== null && bic.ok && !register.isPending;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (canSubmit) {
-      register.mutate({ ...form, validFrom: form.validFrom || null, validUntil: form.validUntil || null });
-    }
-  };
+  const submit = () =>
+    register.mutate({ ...form, validFrom: form.validFrom || null, validUntil: form.validUntil || null });
 
   return (
     <FormDialog
@@ -114,12 +88,11 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
       />
       <SelectField
         label="Membership Type"
-        value={form.membershipType}
-        onChange={(event) => set("membershipType")(event.target.value)}
+        {...bind("membershipType")}
         placeholder="Standard"
         options={MEMBERSHIP_OPTIONS}
       />
-      <ValidityFields form={form} set={set} />
+      <ValidityFields bind={bind} />
     </FormDialog>
   );
 }
