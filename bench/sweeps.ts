@@ -231,7 +231,7 @@ export async function sweepsBench(log: (line: string) => void): Promise<BenchRow
       target: `≥ ${MIN_SWEEP_SERVICE_RATIO}×`,
       pass: ratio >= MIN_SWEEP_SERVICE_RATIO,
       note:
-        "raw: 2 updates + 2 inserts per transaction through @libsql/client; service: one db.transaction through @libsql/client: read of both accounts for the plan, 1 guarded update of both accounts (with lastSweepDate), 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
+        "raw: 2 updates + 2 inserts per transaction through @libsql/client; service: one db.transaction on the native connection, statements prepared once: read of both accounts for the plan, 1 guarded update of both accounts (with lastSweepDate), 2 journal entries in 1 insert, sweep row, hash-chained audit row (previous hash read + insert)",
     }, {
       what:
         `Sequential manual sweeps: service layer vs the raw loop with prepared statements (${ROUNDS}×${SWEEPS_PER_ROUND}, median)`,

@@ -20,6 +20,7 @@ import { preparePrivateDatabaseFile } from "../file_modes.ts";
 import type { ReplicaSync } from "../topology/replication.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { Mutex } from "./mutex.ts";
+import { nativeWriteClient } from "./native_client.ts";
 import {
   type BatchResult,
   type BatchStatement,
@@ -83,19 +84,50 @@ export interface Database {
 
 export type { BatchResult, BatchStatement };
 
-/** SQL text with `?` placeholders as a query-builder fragment binding `args` in their place. */
-function bound(text: string, args: readonly InValue[]): SQL {
+/** Throws unless `text` has one `?` placeholder per argument; returns the text split at them. */
+function placeholderParts(text: string, args: readonly InValue[]): string[] {
   const parts = text.split("?");
   if (parts.length !== args.length + 1) {
     throw new Error(`${parts.length - 1} placeholders for ${args.length} arguments: ${text}`);
   }
+  return parts;
+}
+
+/** SQL text with `?` placeholders as a query-builder fragment binding `args` in their place. */
+function bound(text: string, args: readonly InValue[]): SQL {
+  const parts = placeholderParts(text, args);
   return sql.join(
     parts.flatMap((part, i) => i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)]),
   );
 }
 
+/**
+ * Prepared statements on the connection of the transaction they belong to: `statementsOf` finds
+ * them for a local transaction, so its SQL text runs as prepared statements, not through the builder.
+ */
+const transactionStatements = new WeakMap<Tx, Statements>();
+
+/** Prepared statements held to the same placeholder rule as `bound`. */
+function checkedStatements(statements: Statements): Statements {
+  const check = <T>(text: string, args: readonly InValue[], run: () => Promise<T>) => {
+    try {
+      placeholderParts(text, args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return run();
+  };
+  return {
+    get: (text, args) => check(text, args, () => statements.get(text, args)),
+    all: (text, args) => check(text, args, () => statements.all(text, args)),
+    run: (text, args) => check(text, args, () => statements.run(text, args)),
+  };
+}
+
 /** SQL text with positional arguments inside a transaction; SQL passed to it must not hold a literal `?`. */
 export function statementsOf(writer: Writer): Statements {
+  const prepared = transactionStatements.get(writer);
+  if (prepared !== undefined) return prepared;
   return {
     get: async <T extends SqlRow>(text: string, args: readonly InValue[]) =>
       (await writer.all<T>(bound(text, args)))[0],
@@ -156,8 +188,8 @@ async function openClient(url: string): Promise<Client> {
 }
 
 /** The batch writers of a local file: data and bookkeeping connections, the log's opened on first use. */
-function localBatchWriters(url: string, mutex: Mutex) {
-  const connections: NativeConnection[] = [openNative(url), openNative(url, SERVING_BOOKKEEPING_PRAGMAS)];
+function localBatchWriters(url: string, dataConnection: NativeConnection, mutex: Mutex) {
+  const connections: NativeConnection[] = [dataConnection, openNative(url, SERVING_BOOKKEEPING_PRAGMAS)];
   const data = nativeBatchWriter(connections[0], mutex, false);
   const bookkeeping = nativeBatchWriter(connections[1], mutex, true);
   let log: BatchWriter | undefined;
@@ -181,12 +213,16 @@ export async function openDatabase(url: string): Promise<Database> {
   const file = isFileUrl(url);
   if (file) await ensureParentDir(url);
   const readClient = await openClient(url);
-  const writeClient = await openClient(url);
-  const write = drizzle(writeClient, { schema });
   const mutex = new Mutex();
   const nativeRead = file ? openNative(url) : null;
-  const local = file ? localBatchWriters(url, mutex) : null;
-  const clientBatch = clientBatchWriter(writeClient);
+  const nativeWrite = file ? openNative(url) : null;
+  const writeClient = nativeWrite === null ? await openClient(url) : null;
+  const write = drizzle(nativeWrite === null ? writeClient! : nativeWriteClient(nativeWrite) as unknown as Client, {
+    schema,
+  });
+  const local = nativeWrite === null ? null : localBatchWriters(url, nativeWrite, mutex);
+  const inTransaction = nativeWrite === null ? null : checkedStatements(preparedStatements(nativeWrite));
+  const clientBatch = writeClient === null ? null : clientBatchWriter(writeClient);
   const statements = nativeRead === null
     ? clientStatements((stmt) => readClient.execute(stmt))
     : preparedStatements(nativeRead);
@@ -198,12 +234,18 @@ export async function openDatabase(url: string): Promise<Database> {
     readClient,
     statements,
     epochs: new ChangeEpochs(statements),
-    transaction: (fn) => mutex.run(() => write.transaction(fn)),
+    transaction: (fn) =>
+      mutex.run(() =>
+        write.transaction((tx) => {
+          if (inTransaction !== null) transactionStatements.set(tx, inTransaction);
+          return fn(tx);
+        })
+      ),
     writeBatch: (batch, { channel = "data" } = {}) =>
-      local === null ? mutex.run(() => clientBatch(batch)) : local.writer(channel)(batch),
+      local === null ? mutex.run(() => clientBatch!(batch)) : local.writer(channel)(batch),
     close() {
       readClient.close();
-      writeClient.close();
+      writeClient?.close();
       nativeRead?.close();
       local?.close();
     },
