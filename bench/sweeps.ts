@@ -92,8 +92,10 @@ async function serviceLoop(url: string) {
   };
 }
 
-/** Runs SQL with positional arguments inside one write transaction per call. */
-type RawTransaction = (statements: (sql: string, args: InValue[]) => Promise<void>) => Promise<void>;
+/** Runs SQL with positional arguments through `execute`. */
+type RawBody = (execute: (sql: string, args: InValue[]) => Promise<void>) => Promise<void>;
+/** Runs a body inside one write transaction per call. */
+type RawTransaction = (body: RawBody) => Promise<void>;
 
 /** Through @libsql/client, the driver of the design card: each statement prepared anew. */
 async function clientWriter(url: string) {

@@ -66,7 +66,7 @@ export interface Database {
   /** The replica's sync and state; null for a standalone database. */
   replica: ReplicaSync | null;
   read: Db;
-  /** The read connection's client, for tools and tests that run SQL text as it is. */
+  /** The read connection's client: the reconciliation's read snapshot, and tools and tests that run SQL text as it is. */
   readClient: Client;
   /** Prepared statements on a read connection, outside any transaction. */
   statements: Statements;
