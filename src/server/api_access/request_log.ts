@@ -31,15 +31,14 @@ export const API_LOG_FLUSH_INTERVAL_MS = 250;
 export const API_LOG_FLUSH_BATCH_ENTRIES = 500;
 /**
  * Entries per batch when the log is written to the primary over the network (the replicated
- * roles): a batch costs a round trip, so at 500 a regional node behind an 80 ms round trip wrote
- * about 5,500 entries a second, while it served 16,000 requests a second and dropped the rest once
- * its queue was full (bench/replication.ts's read runs).
+ * roles): a batch costs a round trip, so with local-sized batches a regional node behind a WAN
+ * round trip logs fewer entries than it serves requests, and drops the rest once its queue is full.
  */
 export const API_LOG_REMOTE_BATCH_ENTRIES = 5_000;
 /**
  * Building a batch's rows yields to requests once a turn of the event loop has spent this long on
- * it: a row costs a few µs, or 100 µs and more for a long answer not logged before (a page of
- * institutions is parsed whole to redact the beginning its preview keeps).
+ * it: most rows are cheap, but a long answer not logged before is parsed whole to redact the
+ * beginning its preview keeps.
  */
 export const API_LOG_ROW_BUILDING_PER_TURN_MS = 1;
 /** Rows built between two looks at the clock. */
@@ -147,7 +146,7 @@ export class RequestLog {
     const responseTimeMs = Math.round(performance.now() - startedMs);
     const apiKeyId = c.get("apiKeyId") ?? null;
     // Read back from a copy rather than captured by wrapping c.json(): a per-request c.json
-    // replacement cost every /api request 10–15 µs of server CPU (measured; see docs/bench.md).
+    // replacement costs every /api request server CPU (docs/bench.md).
     const response = c.get("sentResponseBody") ?? await responseTextOf(c.res);
     this.#enqueue({
       endpoint: c.req.path,
@@ -222,8 +221,7 @@ export class RequestLog {
   async #write(batch: CapturedRequest[]): Promise<void> {
     // The rows are built before the write transaction begins: the redaction is most of the work,
     // and the transaction holds the database's write lock for every other connection. They are
-    // built across turns of the event loop: a batch of search answers took 50–100 ms to redact at
-    // once, and every request waited behind it (p99 of the institution search bench 90+ ms).
+    // built across turns of the event loop, so that no request waits behind a whole batch's redaction.
     // A local file takes the rows as prepared inserts on the log's own connection; the primary
     // takes them as one JSON text, one statement for the whole batch.
     const local = this.#db.writesLocal && isFileUrl(this.#db.url);

@@ -55,10 +55,9 @@ function requestPayloadJson(entry: CapturedRequest): string | null {
 }
 
 /**
- * The logged form of answers longer than a preview, by their text. A page of institutions (about
- * 45,000 characters) is parsed, redacted and serialised whole to keep its first 4,096 characters,
- * 300 µs or more; the same page is answered from the page cache again and again, and the same text
- * always gives the same logged form.
+ * The logged form of answers longer than a preview, by their text. A page of institutions is
+ * parsed, redacted and serialised whole to keep its first characters, which is costly; the same page
+ * is answered from the page cache again and again, and the same text always gives the same logged form.
  */
 const loggedLongAnswers = new BoundedMap<string, string | null>(MAX_REMEMBERED_LONG_ANSWERS);
 

@@ -1,8 +1,8 @@
 /**
  * Caches that are never staler than the database, for the per-request hot path.
  *
- * Every query that opens a read transaction costs 7 to 40 µs here (WAL read locks are system calls),
- * more than the rest of a request. So the hot lookups (the session behind a cookie, a routing code)
+ * Every query that opens a read transaction costs more than the rest of a request (WAL read locks
+ * are system calls; docs/bench.md). So the hot lookups (the session behind a cookie, a routing code)
  * answer from memory, and the change epochs (db/migrations/0003_change_epochs.sql) tell when memory
  * is out of date: triggers bump a topic's epoch on every change to its rows, whichever process makes
  * it. `fresh()` resolves to the epochs as read by a statement that began after the call, so an

@@ -2,8 +2,8 @@
  * Which piece of a substring search to look up in the trigram index first.
  *
  * FTS5 matches a phrase by walking the doclists of all its trigrams in step, so a trigram found in
- * most rows costs most of the query even when the phrase matches one row: "LIC-1234567" takes 6–7 ms
- * at 1,000,000 institutions ("lic" and "ic-" are in two thirds of them), its digits alone 0.7 ms.
+ * most rows costs most of the query even when the phrase matches one row: in "LIC-1234567", "lic"
+ * and "ic-" are in most licence numbers, its digits in few.
  * The piece is the longest run of the text's trigrams none of which is common; the service looks
  * it up, then checks the whole text on the few rows it finds (TextMatcher, with the index's own
  * tokenizer), so the answer is exactly the whole phrase's.

@@ -1,8 +1,8 @@
 /**
  * The searchable text of every institution, held in memory to count the matches of a substring
  * search. FTS5 finds a page of matches quickly, but counting them checks every trigram of the
- * phrase at every match: 25 ms for a text found in all 100,000 rows, where a scan of the same text
- * in memory takes 2 ms. Pages still come from the index; only the X-Total-Count of a search with
+ * phrase at every match, an order of magnitude slower than a scan of the same text in memory for a
+ * text found in every row (docs/bench.md). Pages still come from the index; only the X-Total-Count of a search with
  * more matches than one page comes from here.
  *
  * The copy follows the database through institutions_search_version and the journal of changed
