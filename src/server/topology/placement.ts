@@ -19,7 +19,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Whether a regional node passes this request on to headquarters. */
 export function isForwardedRequest(c: Context): boolean {
-  const handlers = matchedRoutes(c).map((route) => route.handler);
-  if (SAFE_METHODS.has(c.req.method)) return handlers.includes(servedAtHeadquarters);
-  return !handlers.includes(servedLocally);
+  const marked = (marker: MiddlewareHandler) => matchedRoutes(c).some((route) => route.handler === marker);
+  if (SAFE_METHODS.has(c.req.method)) return marked(servedAtHeadquarters);
+  return !marked(servedLocally);
 }
