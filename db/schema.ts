@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../src/domain/access.ts";
+import { GRANT_SOURCES } from "../src/domain/dual_control.ts";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -36,6 +37,23 @@ export const userRoles = sqliteTable("user_roles", {
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   role: text("role", { enum: ROLES }).notNull(),
 }, (table) => [primaryKey({ columns: [table.userId, table.role] })]);
+
+/** How each role held came to be held (db/migrations/1340_role_grants.sql, src/domain/dual_control.ts). */
+export const roleGrants = sqliteTable("role_grants", {
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  role: text("role", { enum: ROLES }).notNull(),
+  source: text("source", { enum: GRANT_SOURCES }).notNull(),
+  grantedBy: text("granted_by"),
+  approvedBy: text("approved_by"),
+  confirmedBy: text("confirmed_by"),
+  grantedAt: text("granted_at").notNull(),
+  confirmedAt: text("confirmed_at"),
+}, (table) => [primaryKey({ columns: [table.userId, table.role] })]);
+
+export const administrationPolicy = sqliteTable("administration_policy", {
+  id: integer("id").primaryKey(),
+  dualControlSince: text("dual_control_since"),
+});
 
 export const sessions = sqliteTable("sessions", {
   sid: text("sid").primaryKey(),

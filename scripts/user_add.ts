@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { isRole, ROLES } from "../src/domain/access.ts";
 import { createUser } from "../src/server/auth/users.ts";
+import { soleGrant } from "../src/server/auth/role_grants.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
 import { AppError } from "../src/server/http/errors.ts";
@@ -46,7 +47,7 @@ try {
     firstName: values["first-name"] ?? null,
     lastName: values["last-name"] ?? null,
     roles,
-  });
+  }, soleGrant(null));
   await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
   console.log(`Created user ${user.email} (${user.id}) with the roles ${roles.join(", ")}.`);
 } catch (error) {

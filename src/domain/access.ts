@@ -38,7 +38,6 @@ const EVERY_ROLE: readonly Role[] = ROLES;
 const read = (action: string): RouteRule => ({ roles: EVERY_ROLE, action });
 const operate = (action: string): RouteRule => ({ roles: ["operator"], action });
 const administer = (action: string): RouteRule => ({ roles: ["administrator"], action });
-const approve = (action: string): RouteRule => ({ roles: ["approver"], action });
 const oversee = (action: string): RouteRule => ({ roles: ["administrator", "auditor"], action });
 
 /** Keyed by "METHOD /api/path" with the router's own path pattern. */
@@ -73,6 +72,8 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/users": administer("create users"),
   "PATCH /api/users/:id": administer("change users' roles or disable them"),
   "POST /api/users/:id/reset-password": administer("reset users' passwords"),
+  "POST /api/users/:id/confirm-roles": administer("confirm roles granted by one administrator"),
+  "GET /api/dual-control": administer("see the state of dual control"),
 
   "GET /api/api-keys": administer("manage API keys"),
   "POST /api/api-keys": administer("manage API keys"),
@@ -149,9 +150,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
 
   "GET /api/approvals": read("read approval requests"),
   "GET /api/approvals/:id": read("read approval requests"),
-  "POST /api/approvals/:id/approve": approve("approve requests"),
-  "POST /api/approvals/:id/reject": approve("reject requests"),
-  "POST /api/approvals/:id/cancel": operate("withdraw their requests"),
+  // Approvers decide money, administrators administration: the service checks which one a request needs.
+  "POST /api/approvals/:id/approve": { roles: ["approver", "administrator"], action: "approve requests" },
+  "POST /api/approvals/:id/reject": { roles: ["approver", "administrator"], action: "reject requests" },
+  "POST /api/approvals/:id/cancel": { roles: ["operator", "administrator"], action: "withdraw their requests" },
   "GET /api/approval-settings": read("read approval settings"),
   "PUT /api/approval-settings": administer("change approval settings"),
 };
@@ -193,11 +195,11 @@ export const RESTRICTED_REPORT_TYPES: Readonly<Record<string, RouteRule>> = {
   "api-usage": oversee("export the API request log"),
 };
 
-/** Maker-checker: whatever roles they hold, nobody approves or rejects what they asked for. */
-export function mayDecide(
-  request: { requestedBy: string },
-  deciderId: string,
-  roles: readonly Role[],
-): boolean {
-  return roles.includes("approver") && request.requestedBy !== deciderId;
+/**
+ * An account whose roles conflict (held from before the separation of roles) may still read, and an
+ * administrator may still take power away, but it neither moves money nor requests nor decides.
+ */
+export function blockedByRoleConflict(method: string, rule: RouteRule): boolean {
+  if (method === "GET" || method === "HEAD" || rule.roles === "signed-in") return false;
+  return rule.roles.includes("operator") || rule.roles.includes("approver");
 }

@@ -13,8 +13,26 @@ export const APPROVAL_KINDS = [
   "card_distribute",
   "card_load",
   "institution_status",
+  "user_create",
+  "user_update",
+  "user_reset_password",
+  "approval_settings",
+  "sign_in_settings",
 ] as const;
 export type ApprovalKind = typeof APPROVAL_KINDS[number];
+
+/** Requests about people and controls, decided by a second administrator rather than an approver. */
+export const ADMINISTRATION_KINDS: ReadonlySet<ApprovalKind> = new Set([
+  "user_create",
+  "user_update",
+  "user_reset_password",
+  "approval_settings",
+  "sign_in_settings",
+]);
+
+export function scopeOfKind(kind: ApprovalKind): "money" | "administration" {
+  return ADMINISTRATION_KINDS.has(kind) ? "administration" : "money";
+}
 
 export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   sweep: "Manual sweep",
@@ -24,6 +42,11 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   card_distribute: "Card distribution",
   card_load: "Card load",
   institution_status: "Institution status change",
+  user_create: "New user",
+  user_update: "Role grant or re-enabling",
+  user_reset_password: "Password reset",
+  approval_settings: "Approval thresholds and limits",
+  sign_in_settings: "Sign-in settings",
 };
 
 export const STORED_APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;

@@ -1,3 +1,4 @@
+import { soleGrant } from "../../src/server/auth/role_grants.ts";
 import assert from "node:assert/strict";
 import { eq, sql } from "drizzle-orm";
 import { apiKeys, auditTrail } from "../../db/schema.ts";
@@ -283,7 +284,7 @@ Deno.test("key management needs an administrator's session: none 401, operator 4
       email: "clerk@centralbank.test",
       password: "clerk-password-1",
       roles: ["operator"],
-    });
+    }, soleGrant(null));
     const operator = await t.login("clerk@centralbank.test", "clerk-password-1");
     await expectJson(await t.request("GET", "/api/api-keys", { cookie: operator }), 403);
     await expectJson(

@@ -1,3 +1,4 @@
+import { soleGrant } from "../../src/server/auth/role_grants.ts";
 import assert from "node:assert/strict";
 import { eq, sql } from "drizzle-orm";
 import registry from "../../db/seed/iban_registry_r102.json" with { type: "json" };
@@ -358,7 +359,7 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
       email: "clerk@centralbank.test",
       password: "clerk-password-1",
       roles: ["operator"],
-    });
+    }, soleGrant(null));
     const clerk = t.as(await t.login("clerk@centralbank.test", "clerk-password-1"));
     const forbidden = await expectJson(
       await clerk("POST", "/api/iban-configs", { body: algeriaFormat() }),

@@ -1,3 +1,4 @@
+import { soleGrant } from "../../src/server/auth/role_grants.ts";
 import assert from "node:assert/strict";
 import { eq, sql } from "drizzle-orm";
 import { TOTP } from "otpauth";
@@ -470,7 +471,7 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
       email: "operator@centralbank.test",
       password: "operator-password",
       roles: ["operator"],
-    });
+    }, soleGrant(null));
     const asOperator = await t.request("POST", "/api/login", {
       body: { email: "operator@centralbank.test", password: "operator-password" },
     });

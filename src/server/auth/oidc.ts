@@ -15,7 +15,10 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Secrets } from "../secrets.ts";
 import { grantedRoles, type OidcConfig } from "./oidc_config.ts";
-import { replaceRoles, roleLabelOf } from "./users.ts";
+import { roleLabelOf } from "./users.ts";
+import { PROVIDER_GRANT, replaceRoles } from "./role_grants.ts";
+import { roleConflict } from "../../domain/dual_control.ts";
+import type { Role } from "../../domain/access.ts";
 import { clearCookie, readCookie, writeCookie } from "./session_cookie.ts";
 
 const FLOW_COOKIE = "cbr_oidc";
@@ -145,6 +148,25 @@ export class OidcSignIn {
     }
   }
 
+  /** The mapped roles, refused when there are none or when they may not be held together. */
+  #rolesOf(claims: Record<string, unknown>, subject: string): Role[] {
+    const roles = grantedRoles(mapClaimRoles(claimAt(claims, this.#oidc.rolesClaim), this.#oidc.roleMap));
+    if (roles.length === 0) {
+      throw new SsoRefused(
+        "Your account at the identity provider has no role in the console. Ask your administrator for access.",
+        `no mapped role in claim ${this.#oidc.rolesClaim} for ${subject}`,
+      );
+    }
+    const conflict = roleConflict(roles);
+    if (conflict) {
+      throw new SsoRefused(
+        "Your roles at the identity provider may not be held together here. Ask your administrator to fix them.",
+        `conflicting mapped roles for ${subject}: ${conflict}`,
+      );
+    }
+    return roles;
+  }
+
   /**
    * The console user for verified claims: found by (issuer, subject), else linked by a verified
    * e-mail address, else created. The role follows the provider on every sign-in.
@@ -152,14 +174,8 @@ export class OidcSignIn {
   async userFor(db: Database, claims: Record<string, unknown>, actor: Omit<Actor, "userId">) {
     const issuer = String(claims.iss);
     const subject = String(claims.sub);
-    const roles = grantedRoles(mapClaimRoles(claimAt(claims, this.#oidc.rolesClaim), this.#oidc.roleMap));
-    const role = roles.length === 0 ? null : roleLabelOf(roles);
-    if (!role) {
-      throw new SsoRefused(
-        "Your account at the identity provider has no role in the console. Ask your administrator for access.",
-        `no mapped role in claim ${this.#oidc.rolesClaim} for ${subject}`,
-      );
-    }
+    const roles = this.#rolesOf(claims, subject);
+    const role = roleLabelOf(roles);
     const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase().slice(0, 255) : null;
     const emailVerified = claims.email_verified === true;
     const names = {
@@ -181,7 +197,7 @@ export class OidcSignIn {
         userId = existing?.id ?? crypto.randomUUID();
         if (!existing) {
           await tx.insert(users).values({ id: userId, email, ...names, role });
-          await replaceRoles(tx, userId, roles);
+          await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
           await recordAudit(tx, { ...actor, userId }, {
             entityType: "user",
             entityId: userId,
@@ -203,7 +219,7 @@ export class OidcSignIn {
       const same = held.length === roles.length && roles.every((granted) => held.includes(granted));
       if (user.role !== role || !same) {
         await tx.update(users).set({ role, updatedAt: new Date().toISOString() }).where(eq(users.id, userId));
-        await replaceRoles(tx, userId, roles);
+        await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
         await recordAudit(tx, { ...actor, userId }, {
           entityType: "user",
           entityId: userId,

@@ -7,7 +7,11 @@ import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { signInSettings } from "../../../db/schema.ts";
-import { recordAudit } from "../audit/trail.ts";
+import { type Actor, recordAudit } from "../audit/trail.ts";
+import type { Database } from "../db/database.ts";
+import { type RequestDraft, submitForApproval } from "../features/approvals/four_eyes.ts";
+import { assertActingAlone, dualControlState, type GrantOrigin, soleGrant } from "./role_grants.ts";
+import { grantNote } from "./users.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { validate } from "../http/validation.ts";
 import { secondFactorPolicy } from "./second_factor.ts";
@@ -26,30 +30,16 @@ export function signInSettingsRoutes(deps: AppDeps) {
 
   app.get("/auth/sign-in-settings", async (c) => c.json(await current()));
 
-  // Administrators only: the role rule in src/domain/access.ts.
-  app.put(
-    "/auth/sign-in-settings",
-    validate("json", settingsBody),
-    async (c) => {
-      const { mfaRequired } = c.req.valid("json");
-      await db.transaction(async (tx) => {
-        const before = await tx.select({ mfaRequired: signInSettings.mfaRequiredForAll }).from(signInSettings)
-          .where(eq(signInSettings.id, 1)).get();
-        await tx.update(signInSettings).set({
-          mfaRequiredForAll: mfaRequired,
-          updatedAt: new Date().toISOString(),
-          updatedBy: c.get("user").id,
-        }).where(eq(signInSettings.id, 1));
-        await recordAudit(tx, actorOf(c, config), {
-          entityType: "sign_in_settings",
-          entityId: "1",
-          action: "update",
-          changes: { before: { mfaRequired: before?.mfaRequired ?? true }, after: { mfaRequired } },
-        });
-      });
-      return c.json(await current());
-    },
-  );
+  // Administrators only: the role rule in src/domain/access.ts. Under dual control, a request.
+  app.put("/auth/sign-in-settings", validate("json", settingsBody), async (c) => {
+    const { mfaRequired } = c.req.valid("json");
+    const actor = actorOf(c, config);
+    if ((await dualControlState(db.read)).inForce) {
+      return await submitForApproval(c, deps, signInSettingsDraft(actor, mfaRequired));
+    }
+    await updateSignInSettings(db, actor, mfaRequired, soleGrant(actor.userId));
+    return c.json(await current());
+  });
 
   return app;
 }
@@ -58,4 +48,37 @@ export function signInSettingsRoutes(deps: AppDeps) {
 export interface SignInSettings {
   mfaRequired: boolean;
   mfaEnforced: boolean;
+}
+
+export const signInSettingsSchema = settingsBody;
+
+export async function updateSignInSettings(db: Database, actor: Actor, mfaRequired: boolean, origin: GrantOrigin) {
+  await db.transaction(async (tx) => {
+    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    const before = await tx.select({ mfaRequired: signInSettings.mfaRequiredForAll }).from(signInSettings)
+      .where(eq(signInSettings.id, 1)).get();
+    await tx.update(signInSettings).set({
+      mfaRequiredForAll: mfaRequired,
+      updatedAt: new Date().toISOString(),
+      updatedBy: actor.userId,
+    }).where(eq(signInSettings.id, 1));
+    await recordAudit(tx, actor, {
+      entityType: "sign_in_settings",
+      entityId: "1",
+      action: "update",
+      changes: { before: { mfaRequired: before?.mfaRequired ?? true }, after: { mfaRequired }, control: grantNote(origin) },
+    });
+  });
+}
+
+function signInSettingsDraft(actor: Actor, mfaRequired: boolean): RequestDraft {
+  return {
+    kind: "sign_in_settings",
+    payload: { mfaRequired },
+    summary: { mfaRequired },
+    amountMinor: null,
+    currency: null,
+    rehearse: (inner) =>
+      updateSignInSettings(inner, actor, mfaRequired, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+  };
 }

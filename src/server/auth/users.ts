@@ -1,12 +1,14 @@
 /** Local user accounts: creation (first admin, `deno task user:add`) and lookup. */
-import { and, eq, isNull, ne } from "drizzle-orm";
-import { SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
 import type { Role } from "../../domain/access.ts";
+import { roleConflict } from "../../domain/dual_control.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import type { Database, Tx } from "../db/database.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, conflict } from "../http/errors.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
+import { BOOTSTRAP_GRANT, type GrantOrigin, replaceRoles } from "./role_grants.ts";
 
 export interface NewUser {
   email: string;
@@ -22,9 +24,10 @@ export interface NewUser {
 /** The spec's users.role label, kept in step with the roles. */
 export const roleLabelOf = (roles: readonly Role[]) => (roles.includes("administrator") ? "admin" : "operator");
 
-export async function replaceRoles(tx: Tx, userId: string, roles: readonly Role[]): Promise<void> {
-  await tx.delete(userRoles).where(eq(userRoles.userId, userId));
-  await tx.insert(userRoles).values(roles.map((role) => ({ userId, role })));
+/** 409 naming the roles when they may not be held together (src/domain/dual_control.ts). */
+export function assertRolesSeparate(roles: readonly Role[]): void {
+  const problem = roleConflict(roles);
+  if (problem) throw conflict("roles", problem);
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -33,6 +36,7 @@ export async function createUser(
   db: Database,
   config: Config,
   input: NewUser,
+  origin: GrantOrigin,
   actor: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null },
 ): Promise<{ id: string; email: string }> {
   const email = input.email.trim().toLowerCase();
@@ -44,35 +48,58 @@ export async function createUser(
   const problem = await passwordProblem(input.password);
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
   const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
+  assertRolesSeparate(roles);
   const mustChangePassword = input.mustChangePassword ?? false;
   const passwordHash = await hashPassword(input.password, config.passwordHashCost);
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
-    const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-    if (existing) throw new AppError("conflict", "email already exists", { field: "email" });
-    await tx.insert(users).values({
-      id,
-      email,
-      firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null,
-      role: roleLabelOf(roles),
-    });
-    await tx.insert(userCredentials).values({ userId: id, passwordHash, mustChangePassword });
-    await replaceRoles(tx, id, roles);
-    await recordAudit(tx, actor, {
-      entityType: "user",
-      entityId: id,
-      action: "create",
-      changes: { after: { email, roles, mustChangePassword } },
-    });
+    await insertUser(tx, { id, email, input, roles, passwordHash, mustChangePassword, origin }, actor);
   });
   return { id, email };
 }
 
+interface UserRecord {
+  id: string;
+  email: string;
+  input: NewUser;
+  roles: readonly Role[];
+  passwordHash: string;
+  mustChangePassword: boolean;
+  origin: GrantOrigin;
+}
+
+async function insertUser(tx: Tx, record: UserRecord, actor: Actor): Promise<void> {
+  const { id, email, input, roles, passwordHash, mustChangePassword, origin } = record;
+  const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  if (existing) throw new AppError("conflict", "email already exists", { field: "email" });
+  await tx.insert(users).values({
+    id,
+    email,
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    role: roleLabelOf(roles),
+  });
+  await tx.insert(userCredentials).values({ userId: id, passwordHash, mustChangePassword });
+  await replaceRoles(tx, id, roles, origin);
+  await recordAudit(tx, actor, {
+    entityType: "user",
+    entityId: id,
+    action: "create",
+    changes: { after: { email, roles, mustChangePassword, grant: grantNote(origin) } },
+  });
+}
+
+/** How the audit trail names a grant: who gave it, and whether a second person took part. */
+export function grantNote(origin: GrantOrigin) {
+  return origin.source === "sole_administrator"
+    ? { source: origin.source, dualControl: "not in force: one administrator acted alone" }
+    : { source: origin.source, ...(origin.approvedBy ? { approvedBy: origin.approvedBy } : {}) };
+}
+
 /**
- * On a database with no real users, creates the first admin (administrator and operator, so that a
- * fresh install can be used at once; four-eyes control still needs a second person) from ADMIN_EMAIL/ADMIN_PASSWORD, or
- * with a generated password that is printed once.
+ * On a database with no real users, creates the first administrator (administrator alone: whoever
+ * grants powers does not use them) from ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated password
+ * that is printed once.
  */
 export async function ensureFirstAdmin(
   db: Database,
@@ -84,11 +111,28 @@ export async function ensureFirstAdmin(
   if (anyUser) return;
   const email = config.adminEmail ?? "admin@centralbank.local";
   const password = config.adminPassword ?? generatePassword();
-  await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator", "operator"] });
+  await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator"] }, BOOTSTRAP_GRANT);
   if (config.adminPassword) {
     log(`Created the first administrator ${email} with the password from ADMIN_PASSWORD.`);
   } else {
     log(`Created the first administrator ${email} with the generated password: ${password}`);
     log("This password is shown only once; sign in and keep it safe.");
+  }
+}
+
+/**
+ * An upgrade never drops a role: accounts whose roles break the separation (held from before it)
+ * are named at start, and stay unable to request or approve until an administrator resolves them.
+ */
+export async function logRoleConflicts(db: Database, log: (line: string) => void): Promise<void> {
+  const rows = await db.read.all<{ email: string; roles: string }>(sql`SELECT u.email AS email,
+    group_concat(r.role) AS roles FROM users u JOIN user_roles r ON r.user_id = u.id
+    WHERE u.disabled_at IS NULL GROUP BY u.id ORDER BY u.email`);
+  for (const row of rows) {
+    const problem = roleConflict(row.roles.split(",") as Role[]);
+    if (problem) {
+      log(`Role conflict: ${row.email} holds ${row.roles.split(",").join(" and ")}. ${problem}; ` +
+        "it cannot request or approve until an administrator changes its roles (Users screen).");
+    }
   }
 }

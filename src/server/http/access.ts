@@ -5,7 +5,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { forbiddenMessage, mayCall, type RouteRule, ruleFor } from "../../domain/access.ts";
+import { blockedByRoleConflict, forbiddenMessage, mayCall, type RouteRule, ruleFor } from "../../domain/access.ts";
+import { roleConflict } from "../../domain/dual_control.ts";
 import type { AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
 
@@ -33,6 +34,12 @@ export function enforceRoles(): MiddlewareHandler<AppEnv> {
     if (!mayCall(rule, user.roles)) {
       throw new AppError("forbidden", forbiddenMessage(rule), {
         extra: { requiredRoles: rule.roles === "signed-in" ? [] : rule.roles },
+      });
+    }
+    const conflict = blockedByRoleConflict(method, rule) ? roleConflict(user.roles) : null;
+    if (conflict) {
+      throw new AppError("forbidden", `${conflict}. An administrator must resolve your roles first`, {
+        extra: { reason: "role_conflict" },
       });
     }
     await next();

@@ -4,7 +4,7 @@
  */
 import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
 import { prepareAuditChain } from "../audit/rekey.ts";
-import { ensureFirstAdmin } from "../auth/users.ts";
+import { ensureFirstAdmin, logRoleConflicts } from "../auth/users.ts";
 import type { Config } from "../config.ts";
 import type { AppDeps } from "../http/context.ts";
 import { type Database, openDatabase } from "../db/database.ts";
@@ -67,6 +67,7 @@ export async function bootstrap(
       await migrate(db);
       auditChainKey = await prepareAuditChain(db, config, log);
       await ensureFirstAdmin(db, config, log);
+      await logRoleConflicts(db, log);
       await runSeeds(deps, log);
     }
   } catch (error) {

@@ -13,12 +13,14 @@ import { ibanRegistrySeeder } from "../features/iban/seed.ts";
 import { institutionsDemoSeeder } from "../features/institutions/seed.ts";
 import { routingCodesDemoSeeder } from "../features/routing_codes/seed.ts";
 import { swiftCodesDemoSeeder } from "../features/swift_codes/seed.ts";
+import { staffDemoSeeder } from "../features/users/seed.ts";
 
 const referenceSeeders: Seeder[] = [
   seedFundingSources,
   ibanRegistrySeeder,
 ];
 const demoSeeders: Seeder[] = [
+  staffDemoSeeder,
   // First: other demo data refers to institutions.
   institutionsDemoSeeder,
   routingCodesDemoSeeder,

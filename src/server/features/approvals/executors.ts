@@ -16,6 +16,12 @@ import { changeInstitutionStatus } from "../institutions/service.ts";
 import { autoSweepRequestSchema, createSweepSchema } from "../sweeps/schemas.ts";
 import { runApprovedAutoSweep } from "../sweeps/automatic.ts";
 import { executeManualSweep } from "../sweeps/manual.ts";
+import { dualControlGrant } from "../../auth/role_grants.ts";
+import { signInSettingsSchema, updateSignInSettings } from "../../auth/settings_routes.ts";
+import { createUserSchema, updateUserSchema, userIdParam } from "../users/schemas.ts";
+import { createStaffUser, resetPassword, updateStaffUser } from "../users/service.ts";
+import { updateSettingsSchema } from "./schemas.ts";
+import { updateSettings } from "./service.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -97,10 +103,69 @@ function cardExecutors(
   };
 }
 
+/** The grant of an administration request: its maker and its approver, two people. */
+const grantOf = (context: ExecutionContext) => dualControlGrant(context.requestedBy, context.approver.userId);
+
+function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "user_update" | "user_reset_password"> {
+  const inTransaction = (context: ExecutionContext) => databaseInTransaction(deps.db, context.tx);
+  return {
+    async user_create(context, payload) {
+      const input = revalidated(createUserSchema, payload);
+      const created = await createStaffUser(inTransaction(context), deps.config, context.actor, input, grantOf(context));
+      return {
+        entityType: "user",
+        entityId: created.user.id,
+        result: created.user,
+        handout: { initialPassword: created.initialPassword },
+      };
+    },
+
+    async user_update(context, payload) {
+      const { id, ...change } = payload as { id: string };
+      const user = await updateStaffUser(
+        inTransaction(context),
+        context.actor,
+        revalidated(userIdParam, { id }).id,
+        revalidated(updateUserSchema, change),
+        grantOf(context),
+      );
+      return { entityType: "user", entityId: user.id, result: user };
+    },
+
+    async user_reset_password(context, payload) {
+      const { id } = revalidated(userIdParam, payload);
+      const reset = await resetPassword(inTransaction(context), deps.config, context.actor, id, grantOf(context));
+      return { entityType: "user", entityId: id, result: null, handout: reset };
+    },
+  };
+}
+
+function settingsExecutors(deps: AppDeps): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings"> {
+  return {
+    async approval_settings(context, payload) {
+      const settings = await updateSettings(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        revalidated(updateSettingsSchema, payload),
+        grantOf(context),
+      );
+      return { entityType: "approval_settings", entityId: "approval_settings", result: settings };
+    },
+
+    async sign_in_settings(context, payload) {
+      const { mfaRequired } = revalidated(signInSettingsSchema, payload);
+      await updateSignInSettings(databaseInTransaction(deps.db, context.tx), context.actor, mfaRequired, grantOf(context));
+      return { entityType: "sign_in_settings", entityId: "1", result: { mfaRequired } };
+    },
+  };
+}
+
 export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
   return {
     ...sweepExecutors(deps),
     ...cardExecutors(deps),
+    ...userExecutors(deps),
+    ...settingsExecutors(deps),
 
     async opening_balance(context, payload) {
       const account = await createAccount(

@@ -13,6 +13,7 @@ import {
   DEFAULT_REQUEST_TTL_MINUTES,
   DEFAULT_THRESHOLD_MINOR,
   MAX_REASON_LENGTH,
+  scopeOfKind,
   statusAt,
   type StoredApprovalStatus,
 } from "../../../domain/approval.ts";
@@ -36,6 +37,8 @@ export interface ExecutionResult {
   entityType: string;
   entityId: string;
   result: unknown;
+  /** A secret the approval hands out once, in its answer and nowhere else (a new user's one-time password). */
+  handout?: { initialPassword: string };
 }
 
 /** Re-validates the stored payload and performs the action inside the approval's transaction. */
@@ -236,11 +239,16 @@ export async function fileApprovalRequest(
   return toApprovalDto(row);
 }
 
+const PENDING_MESSAGES = {
+  money: "Submitted for approval: a second person with the approver role must approve it",
+  administration: "Submitted for approval: dual control is in force, so a second administrator must approve it",
+} as const;
+
 /** The body of a 202: nothing happened yet, the request waits for a second person. */
 export function pendingBody(request: ApprovalRequestDto) {
   return {
     status: "pending_approval" as const,
-    message: "Submitted for approval: a second person with the approver role must approve it",
+    message: PENDING_MESSAGES[scopeOfKind(request.kind)],
     approvalRequest: request,
   };
 }

@@ -1,10 +1,11 @@
 /** The approval queue: list, detail, approve, reject, withdraw; and the approval settings. */
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
-import type { ApprovalExecutors } from "./four_eyes.ts";
+import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
+import { type ApprovalExecutors, submitForApproval } from "./four_eyes.ts";
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
-import { cancel, decide, getApproval, getSettings, listApprovals, updateSettings } from "./service.ts";
+import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
 
 /** Lists answer a plain JSON array; the total for paging and the badge travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -39,6 +40,8 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
           decision,
           c.req.valid("json").reason,
         );
+        // An approval that made a user carries their one-time password: no cache may keep it.
+        if ("initialPassword" in decided) c.header("Cache-Control", "no-store");
         return c.json(decided);
       },
     );
@@ -51,7 +54,11 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
   app.get("/approval-settings", async (c) => c.json(await getSettings(db.read)));
 
   app.put("/approval-settings", validate("json", updateSettingsSchema), async (c) => {
-    return c.json(await updateSettings(db, actorOf(c, config), c.req.valid("json")));
+    const actor = actorOf(c, config);
+    if ((await dualControlState(db.read)).inForce) {
+      return await submitForApproval(c, deps, settingsDraft(actor, c.req.valid("json")));
+    }
+    return c.json(await updateSettings(db, actor, c.req.valid("json"), soleGrant(actor.userId)));
   });
 
   return app;

@@ -6,11 +6,14 @@
  * moved on), everything rolls back, the request stays pending and nothing moves.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { mayDecide, type Role } from "../../../domain/access.ts";
-import { DEFAULT_THRESHOLD_MINOR, statusAt } from "../../../domain/approval.ts";
+import type { Role } from "../../../domain/access.ts";
+import { DEFAULT_THRESHOLD_MINOR, scopeOfKind, statusAt } from "../../../domain/approval.ts";
+import { DECISION_REFUSAL_MESSAGES, decisionRefusal } from "../../../domain/dual_control.ts";
+import { assertActingAlone, type GrantOrigin, grantsOf } from "../../auth/role_grants.ts";
+import { grantNote } from "../../auth/users.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
-import type { Database, Queryable } from "../../db/database.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import {
   APPROVAL_AUDIT_ENTITY,
@@ -18,6 +21,8 @@ import {
   type ApprovalExecutors,
   type ApprovalRequestDto,
   type ApprovalRequestRow,
+  type ExecutionResult,
+  type RequestDraft,
   toApprovalDto,
 } from "./four_eyes.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
@@ -88,6 +93,25 @@ function notPending(row: ApprovalRequestRow, now: Date): AppError {
   return new AppError("conflict", message, { field: "status", extra: { reason: status, status } });
 }
 
+/**
+ * Four-eyes holds against the grant history, not the user id alone: the decider holds the role the
+ * request's scope needs through a grant that decides, and neither gave the other their role.
+ */
+async function assertMayDecide(tx: Tx, row: ApprovalRequestRow, decider: Decider): Promise<void> {
+  const [requesterGrants, deciderGrants] = await Promise.all([grantsOf(tx, row.requestedBy), grantsOf(tx, decider.userId)]);
+  const refusal = decisionRefusal({
+    scope: scopeOfKind(row.kind),
+    requesterId: row.requestedBy,
+    requesterGrants,
+    deciderId: decider.userId,
+    deciderGrants,
+  });
+  if (refusal) throw new AppError("forbidden", DECISION_REFUSAL_MESSAGES[refusal], { extra: { reason: refusal } });
+}
+
+/** The decided request, with what the approval hands out once (a new user's one-time password). */
+export type DecidedRequest = ApprovalRequestDto & { initialPassword?: string };
+
 export async function decide(
   db: Database,
   executors: ApprovalExecutors,
@@ -96,18 +120,11 @@ export async function decide(
   id: string,
   decision: "approve" | "reject",
   reason: string,
-): Promise<ApprovalRequestDto> {
+): Promise<DecidedRequest> {
+  let outcome: ExecutionResult | null = null;
   await db.transaction(async (tx) => {
     const row = await readRequest(tx, id);
-    if (!mayDecide(row, decider.userId, decider.roles)) {
-      throw new AppError(
-        "forbidden",
-        "You cannot decide your own request: four-eyes control needs a second person",
-        {
-          extra: { reason: "own_request" },
-        },
-      );
-    }
+    await assertMayDecide(tx, row, decider);
     const now = new Date();
     const status = decision === "approve" ? "approved" : "rejected";
     // The decision itself: of concurrent deciders in any process, only one UPDATE finds the row pending.
@@ -117,22 +134,7 @@ export async function decide(
       WHERE id = ${id} AND status = 'pending' AND expires_at > ${now.toISOString()} AND requested_by <> ${decider.userId}
       RETURNING id`);
     if (claimed.length === 0) throw notPending(row, now);
-    let outcome: { entityType: string; entityId: string; result: unknown } | null = null;
-    if (decision === "approve") {
-      outcome = await executors[row.kind]({
-        tx,
-        actor,
-        approver: {
-          userId: decider.userId,
-          firstName: decider.firstName,
-          lastName: decider.lastName,
-          email: decider.email,
-        },
-        requestedBy: row.requestedBy,
-      }, JSON.parse(row.payload));
-      await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},
-        result_entity_id = ${outcome.entityId} WHERE id = ${id}`);
-    }
+    if (decision === "approve") outcome = await execute(tx, executors, actor, decider, row);
     await recordAudit(tx, actor, {
       entityType: APPROVAL_AUDIT_ENTITY,
       entityId: id,
@@ -148,7 +150,27 @@ export async function decide(
       },
     });
   });
-  return await getApproval(db.read, id);
+  const decided = await getApproval(db.read, id);
+  const handout = (outcome as ExecutionResult | null)?.handout;
+  return handout ? { ...decided, ...handout } : decided;
+}
+
+async function execute(
+  tx: Tx,
+  executors: ApprovalExecutors,
+  actor: Actor,
+  decider: Decider,
+  row: ApprovalRequestRow,
+): Promise<ExecutionResult> {
+  const outcome = await executors[row.kind]({
+    tx,
+    actor,
+    approver: { userId: decider.userId, firstName: decider.firstName, lastName: decider.lastName, email: decider.email },
+    requestedBy: row.requestedBy,
+  }, JSON.parse(row.payload));
+  await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},
+    result_entity_id = ${outcome.entityId} WHERE id = ${row.id}`);
+  return outcome;
 }
 
 /** The maker withdraws their own pending request. */
@@ -193,12 +215,34 @@ export async function getSettings(db: Queryable): Promise<ApprovalSettings> {
   return { thresholds, expiryMinutes: policy?.ttl ?? 0 };
 }
 
+/** JSON-safe as stored in a request: thresholds back to decimal strings. */
+function settingsPayload(input: UpdateSettingsInput) {
+  const thresholds = input.thresholds === undefined ? undefined : Object.fromEntries(
+    Object.entries(input.thresholds).map(([currency, minor]) => [currency, formatMoney(BigInt(minor as bigint))]),
+  );
+  return { ...(thresholds ? { thresholds } : {}), ...(input.expiryMinutes !== undefined ? { expiryMinutes: input.expiryMinutes } : {}) };
+}
+
+export function settingsDraft(actor: Actor, input: UpdateSettingsInput): RequestDraft {
+  const payload = settingsPayload(input);
+  return {
+    kind: "approval_settings",
+    payload,
+    summary: payload,
+    amountMinor: null,
+    currency: null,
+    rehearse: (inner) => updateSettings(inner, actor, input, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+  };
+}
+
 export async function updateSettings(
   db: Database,
   actor: Actor,
   input: UpdateSettingsInput,
+  origin: GrantOrigin,
 ): Promise<ApprovalSettings> {
   await db.transaction(async (tx) => {
+    if (origin.source === "sole_administrator") await assertActingAlone(tx);
     const before = await getSettings(tx);
     const now = new Date().toISOString();
     for (const [currency, minor] of Object.entries(input.thresholds ?? {})) {
@@ -217,7 +261,7 @@ export async function updateSettings(
       entityType: "approval_settings",
       entityId: "approval_settings",
       action: "update",
-      changes: { before, after: await getSettings(tx) },
+      changes: { before, after: await getSettings(tx), control: grantNote(origin) },
     });
   });
   return await getSettings(db.read);

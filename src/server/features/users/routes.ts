@@ -1,9 +1,27 @@
-/** User management (administrators) and the own-password change (every signed-in user). */
+/**
+ * User management (administrators) and the own-password change (every signed-in user). While one
+ * administrator exists they act alone (each act marked so in the audit trail); once dual control is
+ * in force, a change that gives power answers 202 with a request for a second administrator.
+ */
 import { Hono } from "hono";
+import { assertRolesSeparate } from "../../auth/users.ts";
+import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
+import { submitForApproval } from "../approvals/four_eyes.ts";
+import { passwordResetDraft, userCreateDraft, userUpdateDraft } from "./requests.ts";
 import { changePasswordSchema, createUserSchema, updateUserSchema, userIdParam } from "./schemas.ts";
-import { changeOwnPassword, createStaffUser, listUsers, resetPassword, updateStaffUser } from "./service.ts";
+import {
+  changeNeedsSecondAdministrator,
+  changeOwnPassword,
+  confirmRoles,
+  createStaffUser,
+  dualControlSummary,
+  findUser,
+  listUsers,
+  resetPassword,
+  updateStaffUser,
+} from "./service.ts";
 
 export function usersRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
@@ -11,23 +29,45 @@ export function usersRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/users", async (c) => c.json(await listUsers(db.read)));
 
+  app.get("/dual-control", async (c) => c.json(await dualControlSummary(db.read)));
+
   app.post("/users", validate("json", createUserSchema), async (c) => {
-    const created = await createStaffUser(db, config, actorOf(c, config), c.req.valid("json"));
+    const input = c.req.valid("json");
+    const actor = actorOf(c, config);
+    assertRolesSeparate(input.roles);
+    if ((await dualControlState(db.read)).inForce) {
+      return await submitForApproval(c, deps, userCreateDraft(config, actor, input));
+    }
+    const created = await createStaffUser(db, config, actor, input, soleGrant(actor.userId));
     // The one-time password is in this body and nowhere else: no cache may keep it.
     c.header("Cache-Control", "no-store");
     return c.json(created, 201);
   });
 
   app.patch("/users/:id", validate("param", userIdParam), validate("json", updateUserSchema), async (c) => {
-    return c.json(
-      await updateStaffUser(db, actorOf(c, config), c.req.valid("param").id, c.req.valid("json")),
-    );
+    const { id } = c.req.valid("param");
+    const change = c.req.valid("json");
+    const actor = actorOf(c, config);
+    if (change.roles) assertRolesSeparate(change.roles);
+    if (await changeNeedsSecondAdministrator(db.read, id, change)) {
+      return await submitForApproval(c, deps, userUpdateDraft(actor, await findUser(db.read, id), change));
+    }
+    return c.json(await updateStaffUser(db, actor, id, change, soleGrant(actor.userId)));
   });
 
   app.post("/users/:id/reset-password", validate("param", userIdParam), async (c) => {
-    const reset = await resetPassword(db, config, actorOf(c, config), c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const actor = actorOf(c, config);
+    if ((await dualControlState(db.read)).inForce) {
+      return await submitForApproval(c, deps, passwordResetDraft(config, actor, await findUser(db.read, id)));
+    }
+    const reset = await resetPassword(db, config, actor, id, soleGrant(actor.userId));
     c.header("Cache-Control", "no-store");
     return c.json(reset);
+  });
+
+  app.post("/users/:id/confirm-roles", validate("param", userIdParam), async (c) => {
+    return c.json(await confirmRoles(db, actorOf(c, config), c.req.valid("param").id));
   });
 
   app.post("/auth/password", validate("json", changePasswordSchema), async (c) => {
