@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { createStaff, type Staff } from "../helpers/staff.ts";
+import { createStaff, type Staff, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { balances, nextAccountNumber, writeCounts } from "./ledger_helpers.ts";
 
@@ -20,8 +20,8 @@ async function withTeam(fn: (t: TestApp, team: Team) => Promise<void>) {
     const team: Team = {
       admin,
       maker: await createStaff(t, admin, "maker@centralbank.test", ["operator"]),
-      checker: await createStaff(t, admin, "checker@centralbank.test", ["approver"]),
-      secondChecker: await createStaff(t, admin, "checker2@centralbank.test", ["approver"]),
+      checker: await seededStaff(t, "checker@centralbank.test", ["approver"]),
+      secondChecker: await seededStaff(t, "checker2@centralbank.test", ["approver"]),
       both: await createStaff(t, admin, "both@centralbank.test", ["operator", "approver"]),
     };
     await fn(t, team);

@@ -15,7 +15,7 @@ const MASKED_16 = /^\d{6}\*{6}\d{4}$/;
 async function withApp(fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promise<void>, env: Record<string, string> = {}) {
   const t = await createTestApp(env);
   try {
-    await fn(t, t.as(await t.login()));
+    await fn(t, await t.desk());
   } finally {
     await t.close();
   }

@@ -4,7 +4,7 @@ import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { recordTestResult } from "../../src/server/features/central_bank_connections/service.ts";
 import { startOfUtcDay, startOfUtcMonth } from "../../src/server/features/dashboard/service.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
-import { approvePending, createStaff } from "../helpers/staff.ts";
+import { approvePending, createStaff, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
@@ -200,7 +200,7 @@ Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approv
     for (let i = 0; i < 5; i++) await addInstitution(t, now);
     assert.deepEqual(await alertTitles(req), ["6 institutions awaiting approval", "All endpoints operational"]);
     // Approving is a four-eyes request (issue 20): the count drops once a second person approves.
-    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     await approvePending(
       t,
       approver.cookie,

@@ -21,7 +21,7 @@ type Req = ReturnType<TestApp["as"]>;
 async function withApp(fn: (t: TestApp, req: Req) => Promise<void>, env: Record<string, string> = {}) {
   const t = await createTestApp(env);
   try {
-    await fn(t, t.as(await t.login()));
+    await fn(t, await t.desk());
   } finally {
     await t.close();
   }

@@ -5,14 +5,14 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { MAX_STATUS_CHANGE_REASON_LENGTH } from "../../src/domain/institution.ts";
-import { approvePending, createStaff } from "../helpers/staff.ts";
+import { approvePending, createStaff, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { createAccount } from "./ledger_helpers.ts";
 
 Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
         body: {
@@ -34,7 +34,7 @@ Deno.test("PATCH /api/institutions/:id/status records the reason in the audit ro
     );
     assert.ok(tooLong.fields.reason);
 
-    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     const requested = await req("PATCH", path, { body: { status: "active", reason: "  Licence verified  " } });
     const pending = await requested.clone().json();
     // The reason is the request's reason too, and shows in the queue's summary.
@@ -65,7 +65,7 @@ Deno.test("PATCH /api/institutions/:id/status records the reason in the audit ro
 Deno.test("GET /api/institutions/:id/overview: details, status history with reasons, codes, accounts, audit events", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
         body: {
@@ -79,7 +79,7 @@ Deno.test("GET /api/institutions/:id/overview: details, status history with reas
       }),
       201,
     );
-    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     await approvePending(
       t,
       approver.cookie,

@@ -17,8 +17,8 @@ import {
 } from "../../src/server/features/institutions/service.ts";
 import { openDatabase } from "../../src/server/db/database.ts";
 import { listMigrations, migrate, splitStatements } from "../../src/server/db/migrate.ts";
-import { createStaff } from "../helpers/staff.ts";
-import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+import { createStaff, seededStaff } from "../helpers/staff.ts";
+import { type Desk, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const SPEC_FIELDS = [
   "address",
@@ -55,10 +55,10 @@ function validBody(overrides: Record<string, unknown> = {}): Record<string, unkn
   };
 }
 
-async function withApp(fn: (t: TestApp, req: ReturnType<TestApp["as"]>) => Promise<void>) {
+async function withApp(fn: (t: TestApp, req: Desk) => Promise<void>) {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await fn(t, req);
   } finally {
     await t.close();
@@ -138,7 +138,8 @@ Deno.test("POST /api/institutions answers 201 with exactly the spec's fields, st
     assert.equal(created.swiftParticipant, true);
     assert.equal(created.swiftMembershipType, "subgroup");
     assert.equal(created.createdAt, created.updatedAt);
-    const me = await expectJson(await req("GET", "/api/auth/user"), 200);
+    // The operator registered it: the desk sends registrations as its operator.
+    const me = await expectJson(await t.request("GET", "/api/auth/user", { cookie: req.operatorCookie }), 200);
     assert.equal(created.createdBy, me.id);
 
     const audits = await t.deps.db.read.select().from(auditTrail).where(eq(auditTrail.entityId, created.id))
@@ -600,7 +601,7 @@ const EXPECTED_TRANSITIONS: Record<InstitutionStatus, InstitutionStatus[]> = {
 
 Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; refusals answer 409 with the allowed ones", async () => {
   await withApp(async (t, req) => {
-    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     const path: Record<InstitutionStatus, InstitutionStatus[]> = {
       pending: [],
       active: ["active"],
@@ -636,8 +637,8 @@ Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; re
 
 Deno.test("each status change is requested by the signed-in user and audited with its before and after status, by its approver", async () => {
   await withApp(async (t, req) => {
-    const me = await expectJson(await req("GET", "/api/auth/user"), 200);
-    const approver = await createStaff(t, await t.login(), "approver@centralbank.test", ["approver"]);
+    const me = await expectJson(await t.request("GET", "/api/auth/user", { cookie: req.operatorCookie }), 200);
+    const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     const created = await expectJson(await req("POST", "/api/institutions", { body: validBody() }), 201);
     for (const status of ["active", "suspended", "active"]) {
       await expectJson(await changeStatus(t, req, approver.cookie, created.id, status), 200);
@@ -720,7 +721,7 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
     assert.equal(lines.length, 1, "the second run logs nothing");
     assert.equal((await verifyAuditChain(t.deps.db.read)).ok, true);
 
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
     const newest = [...DEMO_INSTITUTIONS].sort((a, b) => a.daysAgo - b.daysAgo).slice(0, 5).map((d) =>
       d.name

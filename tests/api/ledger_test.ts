@@ -6,7 +6,7 @@ import { createAccount, liftApprovalThresholds, nextAccountNumber, runAutoSweepA
 Deno.test("POST /api/ledger-accounts stores the opening balance exactly and answers decimal strings", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await liftApprovalThresholds(req);
     const account = await createAccount(req, {
       accountNumber: "LDG-0001",
@@ -35,7 +35,7 @@ Deno.test("POST /api/ledger-accounts stores the opening balance exactly and answ
 Deno.test("POST /api/ledger-accounts books the opening balance as one audited opening journal entry", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const account = await createAccount(req, { currentBalance: "1250.00" });
     const entries = (await t.deps.db.readClient.execute({
       sql:
@@ -62,7 +62,7 @@ Deno.test("POST /api/ledger-accounts books the opening balance as one audited op
 Deno.test("POST /api/ledger-accounts rejects each invalid field with 400 and the field's message", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const valid = { accountNumber: "X-1", accountType: "ledger", accountName: "Ledger", currency: "USD" };
     const countBefore = (await expectJson(await req("GET", "/api/ledger-accounts"), 200)).length;
     const cases: [Record<string, unknown>, string][] = [
@@ -102,7 +102,7 @@ Deno.test("POST /api/ledger-accounts rejects each invalid field with 400 and the
 Deno.test("POST /api/ledger-accounts answers 409 for a duplicate account number and creates nothing", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const countBefore = (await expectJson(await req("GET", "/api/ledger-accounts"), 200)).length;
     await createAccount(req, { accountNumber: "DUP-1", currentBalance: "10.00" });
     const res = await req("POST", "/api/ledger-accounts", {
@@ -122,7 +122,7 @@ Deno.test("POST /api/ledger-accounts answers 409 for a duplicate account number 
 Deno.test("POST /api/ledger-accounts accepts only an existing liquid target of the same currency", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquidUsd = await createAccount(req, { accountType: "liquid" });
     const liquidEur = await createAccount(req, { accountType: "liquid", currency: "EUR" });
     const ledgerUsd = await createAccount(req, { accountType: "ledger" });
@@ -158,7 +158,7 @@ Deno.test("POST /api/ledger-accounts accepts only an existing liquid target of t
 Deno.test("POST /api/ledger-accounts refuses an unknown institution or routing entry with 400", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     for (const field of ["institutionId", "nationalRoutingId"]) {
       const res = await req("POST", "/api/ledger-accounts", {
         body: {
@@ -179,7 +179,7 @@ Deno.test("POST /api/ledger-accounts refuses an unknown institution or routing e
 Deno.test("GET /api/ledger-accounts lists every account newest first", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const created = [];
     for (let i = 0; i < 3; i++) created.push(await createAccount(req, { currentBalance: `${i}.05` }));
     // Reference data (e.g. funding accounts) was created before, so these three come first.
@@ -214,7 +214,7 @@ Deno.test("ledger endpoints answer 401 without a session", async () => {
 Deno.test("GET /api/ledger-accounts/reconciliation reports a consistent store as ok with per-currency totals", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     // Reference seeds (funding accounts) may already hold money: compare against this baseline.
     const base = await expectJson(await req("GET", "/api/ledger-accounts/reconciliation"), 200);
     assert.equal(base.ok, true, JSON.stringify(base.problems));
@@ -272,7 +272,7 @@ Deno.test("GET /api/ledger-accounts/reconciliation reports a consistent store as
 Deno.test("GET /api/ledger-accounts/reconciliation detects tampered balances, entries and sweeps", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const ledger = await createAccount(req, { currentBalance: "100.00" });
     const sweep = await expectJson(

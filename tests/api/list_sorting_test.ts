@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { APPROVAL_SORT_KEYS } from "../../src/server/features/approvals/schemas.ts";
 import { AUDIT_SORT_KEYS } from "../../src/server/features/audit_trail/schemas.ts";
-import { createStaff, type Staff } from "../helpers/staff.ts";
+import { createStaff, type Staff, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const KINDS = ["sweep", "opening_balance", "card_load", "institution_status"] as const;
@@ -94,7 +94,7 @@ Deno.test("the approval queue sorts on the server by each column, both ways, and
       await createStaff(t, admin, "Adam.maker@centralbank.test", ["operator"]),
       await createStaff(t, admin, "mia.maker@centralbank.test", ["operator"]),
     ];
-    const approver = await createStaff(t, admin, "checker@centralbank.test", ["approver"]);
+    const approver = await seededStaff(t, "checker@centralbank.test", ["approver"]);
     await seedApprovals(t, requesters, approver);
     const get = (query: string) => t.request("GET", `/api/approvals?${query}`, { cookie: approver.cookie });
 

@@ -43,8 +43,8 @@ async function countAudit(t: TestApp, entityType: string): Promise<number> {
 Deno.test("POST /api/national-routing answers 201 with the entry, its defaults and an assigned central bank code", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
-    const me = await expectJson(await req("GET", "/api/auth/user"), 200);
+    const req = await t.desk();
+    const me = await expectJson(await t.request("GET", "/api/auth/user", { cookie: req.operatorCookie }), 200);
     const body = entryBody();
     delete (body as Record<string, unknown>).accountNumberFormat;
     delete (body as Record<string, unknown>).connectionProtocol;
@@ -69,7 +69,7 @@ Deno.test("POST /api/national-routing answers 201 with the entry, its defaults a
 Deno.test("three registrations in a row with the console's fixed code all succeed with CBR001, CBR002, CBR003, listed newest first", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
       const entry = await expectJson(await req("POST", "/api/national-routing", { body: entryBody() }), 201);
@@ -90,7 +90,7 @@ Deno.test("three registrations in a row with the console's fixed code all succee
 Deno.test("the issuer prefix comes from the submitted code, or CENTRAL_BANK_CODE_PREFIX when none is sent", async () => {
   const t = await createTestApp({ CENTRAL_BANK_CODE_PREFIX: "NRB" });
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const other = await expectJson(
       await req("POST", "/api/national-routing", { body: entryBody({ centralBankCode: "xyz999" }) }),
       201,
@@ -108,7 +108,7 @@ Deno.test("the issuer prefix comes from the submitted code, or CENTRAL_BANK_CODE
 Deno.test("an issuer prefix whose 999 codes are used up answers 409 naming centralBankCode; other prefixes still work", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await t.deps.db.transaction((tx) =>
       tx.run(sql`INSERT INTO central_bank_code_sequences (prefix, last_value) VALUES ('CBR', 999)`)
     );
@@ -129,7 +129,7 @@ Deno.test("an issuer prefix whose 999 codes are used up answers 409 naming centr
 Deno.test("a central bank code already present (imported data) is skipped by the sequence", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await t.deps.db.transaction((tx) =>
       tx.run(sql`INSERT INTO national_routing_registry
         (id, central_bank_code, institution_type, registry_number, institution_name, national_bank_code, account_number_format)
@@ -146,7 +146,7 @@ Deno.test("without connectionDetails the server stores the spec 5 default derive
   const t = await createTestApp();
   try {
     await ensureIbanCountries(t, "DE");
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const withBoth = entryBody({ swiftBicCode: "DEUTDEFF", ibanPrefix: "DE" });
     delete (withBoth as Record<string, unknown>).connectionDetails;
     const a = await expectJson(await req("POST", "/api/national-routing", { body: withBoth }), 201);
@@ -172,7 +172,7 @@ Deno.test("an IBAN prefix is upper-cased and accepted when its country is in the
   const t = await createTestApp();
   try {
     await ensureIbanCountries(t, "DE", "GB");
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const de = await expectJson(
       await req("POST", "/api/national-routing", { body: entryBody({ ibanPrefix: "de89" }) }),
       201,
@@ -195,7 +195,7 @@ Deno.test("invalid registrations answer 400 with the field and reason, and store
   const t = await createTestApp();
   try {
     await ensureIbanCountries(t, "DE");
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const cases: [string, Record<string, unknown>, string, RegExp][] = [
       ["missing registry number", { registryNumber: undefined }, "registryNumber", /^Required$/],
       ["blank registry number", { registryNumber: "   " }, "registryNumber", /^Required$/],
@@ -275,7 +275,7 @@ Deno.test("invalid registrations answer 400 with the field and reason, and store
 Deno.test("a duplicate registry number or national bank code answers 409 naming the field and consumes no code", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const first = await expectJson(
       await req("POST", "/api/national-routing", {
         body: entryBody({ registryNumber: "REG-DUP", nationalBankCode: "NBDUP" }),
@@ -316,7 +316,7 @@ Deno.test("the demo seed registers its participants once, audited as the system 
   const t = await createTestApp({ SEED_DEMO: "1" });
   try {
     await nationalRoutingDemoSeeder(t.deps, () => {});
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const list = await expectJson(await req("GET", "/api/national-routing"), 200);
     const demo = list.filter((entry: { registryNumber: string }) => entry.registryNumber.startsWith("NRR-"));
     assert.equal(demo.length, 3);

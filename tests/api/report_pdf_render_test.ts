@@ -279,7 +279,7 @@ Deno.test({
     const t = await createTestApp({ API_LOG_RETENTION_DAYS: "36500" });
     const dir = await Deno.makeTempDir({ prefix: "cbr-pdf-render-" });
     try {
-      const req = t.as(await t.login());
+      const req = await t.desk();
       await seed(t);
       // The audit trail of today: changes with long values made through the API.
       for (let i = 0; i < 6; i++) {

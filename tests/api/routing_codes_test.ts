@@ -26,7 +26,7 @@ async function serialsOf(t: TestApp, prefix: string): Promise<number[]> {
 Deno.test("POST /api/routing-codes/generate-preview gives the next code for the prefix without reserving it", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const preview = async (prefix: unknown) =>
       await expectJson(await req("POST", "/api/routing-codes/generate-preview", { body: { prefix } }), 200);
@@ -49,7 +49,7 @@ Deno.test("POST /api/routing-codes/generate-preview gives the next code for the 
 Deno.test("POST /api/routing-codes/generate-preview answers 400 unless the prefix is exactly three letters", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const cases: [unknown, string][] = [
       ["AB", "Prefix must be exactly 3 letters (A-Z)"],
       ["ABCD", "Prefix must be exactly 3 letters (A-Z)"],
@@ -83,7 +83,7 @@ Deno.test("POST /api/routing-codes/generate-preview answers 400 unless the prefi
 Deno.test("POST /api/routing-codes assigns the next code with MOD 97-10 check digits, answers 201 and is audited", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const first = await expectJson(
       await req("POST", "/api/routing-codes", { body: assignBody(institutionId, "cbr") }),
@@ -129,7 +129,7 @@ Deno.test("POST /api/routing-codes assigns the next code with MOD 97-10 check di
 Deno.test("POST /api/routing-codes continues after the highest serial used for the prefix", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     await t.deps.db.transaction(async (tx) => {
       for (const serial of [7, 512, 40]) {
@@ -154,7 +154,7 @@ Deno.test("POST /api/routing-codes continues after the highest serial used for t
 Deno.test("POST /api/routing-codes rejects an unknown institution and invalid fields with 400 naming the field", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const unknown = await expectJson(
       await req("POST", "/api/routing-codes", { body: assignBody(crypto.randomUUID()) }),
@@ -189,7 +189,7 @@ Deno.test("POST /api/routing-codes rejects an unknown institution and invalid fi
 Deno.test("GET /api/routing-codes lists codes newest first", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     assert.deepEqual(await expectJson(await req("GET", "/api/routing-codes"), 200), []);
     const assigned = [];
@@ -213,7 +213,7 @@ Deno.test("GET /api/routing-codes lists codes newest first", async () => {
 Deno.test("GET /api/routing-codes/{code}: 200 when assigned, 404 when unknown, 400 when the check digits are wrong", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const record = await expectJson(
       await req("POST", "/api/routing-codes", { body: assignBody(institutionId) }),
@@ -254,7 +254,7 @@ Deno.test("GET /api/routing-codes/{code}: 200 when assigned, 404 when unknown, 4
 Deno.test("50 concurrent assignments for one prefix give 50 distinct valid codes, serials 1 to 50, never a 500", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const responses = await Promise.all(
       Array.from(
@@ -279,7 +279,7 @@ Deno.test("50 concurrent assignments for one prefix give 50 distinct valid codes
 Deno.test("assignments from a second process on the same database never duplicate a code", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const child = new Deno.Command(Deno.execPath(), {
       args: [

@@ -6,7 +6,7 @@ import { balances, createAccount, runAutoSweepApproved, writeCounts } from "./le
 Deno.test("GET /api/balance-sweeps/auto-sweep/plan lists the moves and totals per currency, moving nothing", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const usdLiquid = await createAccount(req, { accountType: "liquid", accountName: "USD Liquidity" });
     const eurLiquid = await createAccount(req, {
       accountType: "liquid",
@@ -75,7 +75,7 @@ Deno.test("GET /api/balance-sweeps/auto-sweep/plan lists the moves and totals pe
 Deno.test("an auto-sweep confirmed on a plan that no longer holds answers 409 and moves nothing", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const source = await createAccount(req, {
       currentBalance: "1500.00",
@@ -111,7 +111,7 @@ Deno.test("an auto-sweep confirmed on a plan that no longer holds answers 409 an
 Deno.test("GET /api/balance-sweeps/charts: sweeps per day and each day's closing ledger and liquid totals per currency", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const ledger = await createAccount(req, { currentBalance: "1000.00" });
     await createAccount(req, { currency: "EUR", currentBalance: "50.00" });

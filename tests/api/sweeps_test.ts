@@ -46,7 +46,7 @@ async function auditRowsFor(t: TestApp, entityId: string) {
 Deno.test("POST /api/balance-sweeps moves the exact amount and records both accounts' before and after", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req, "1000.00", "5.10");
     const sweep = await expectJson(
       await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, "250.55") }),
@@ -92,7 +92,7 @@ Deno.test("POST /api/balance-sweeps moves the exact amount and records both acco
 Deno.test("POST /api/balance-sweeps accepts the whole available balance, a JS number and settlement/reserve accounts", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req, "0.03");
     await expectJson(
       await req("POST", "/api/balance-sweeps", { body: sweepBody(ledger.id, liquid.id, 0.03) }),
@@ -114,7 +114,7 @@ Deno.test("POST /api/balance-sweeps accepts the whole available balance, a JS nu
 Deno.test("POST /api/balance-sweeps answers 400 for malformed requests and changes nothing", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req);
     const before = await writeCounts(t.deps.db);
     const cases: [Record<string, unknown>, string][] = [
@@ -155,7 +155,7 @@ Deno.test("POST /api/balance-sweeps answers 400 for malformed requests and chang
 Deno.test("POST /api/balance-sweeps answers 422 with the reason for each rejected sweep and changes nothing", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await liftApprovalThresholds(req);
     const { ledger, liquid } = await ledgerAndLiquid(req, "100.00");
     const liquidEur = await createAccount(req, { accountType: "liquid", currency: "EUR" });
@@ -188,7 +188,7 @@ Deno.test("POST /api/balance-sweeps answers 422 with the reason for each rejecte
 Deno.test("POST /api/balance-sweeps answers 404 naming the unknown account", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req);
     const unknown = crypto.randomUUID();
     const a = await expectJson(
@@ -211,7 +211,7 @@ Deno.test("POST /api/balance-sweeps answers 404 naming the unknown account", asy
 Deno.test("the same Idempotency-Key sent 10 times concurrently moves money once and replays the first result", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req, "100.00");
     const headers = { "Idempotency-Key": "sweep-2025-01-07-0001" };
     const responses = await Promise.all(
@@ -252,7 +252,7 @@ Deno.test("the same Idempotency-Key sent 10 times concurrently moves money once 
 Deno.test("a rejected sweep's outcome is replayed for its Idempotency-Key without moving money later", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req, "10.00");
     const headers = { "Idempotency-Key": "retry-me" };
     const first = await req("POST", "/api/balance-sweeps", {
@@ -282,7 +282,7 @@ Deno.test("a rejected sweep's outcome is replayed for its Idempotency-Key withou
 Deno.test("POST /api/balance-sweeps/auto-sweep sweeps exactly each excess over the threshold as 'threshold' sweeps", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const over = await createAccount(req, {
       currentBalance: "1500.75",
@@ -320,7 +320,7 @@ Deno.test("POST /api/balance-sweeps/auto-sweep sweeps exactly each excess over t
 Deno.test("concurrent auto-sweeps never sweep the same excess twice", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const sources = [];
     for (let i = 0; i < 3; i++) {
@@ -362,7 +362,7 @@ Deno.test("concurrent auto-sweeps never sweep the same excess twice", async () =
 Deno.test("GET /api/balance-sweeps lists newest first with names and pages with limit and offset", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const { ledger, liquid } = await ledgerAndLiquid(req);
     const ids = [];
     for (let i = 1; i <= 12; i++) {
@@ -400,7 +400,7 @@ Deno.test("GET /api/balance-sweeps lists newest first with names and pages with 
 Deno.test("GET /api/balance-sweeps/{id}/iso20022 downloads a camt.050.001.05 message valid against the XSD", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     await liftApprovalThresholds(req);
     const institutionId = crypto.randomUUID();
     await t.deps.db.transaction(async (tx) => {
@@ -485,7 +485,7 @@ Deno.test("validateCamt050() rejects a message that breaks the schema", async ()
 Deno.test("runScheduledOccurrence() lets exactly one of several app processes on one database run an occurrence", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const source = await createAccount(req, {
       currentBalance: "900.00",
@@ -541,7 +541,7 @@ Deno.test("startSweepScheduler() runs SWEEP_SCHEDULE occurrences and is off with
   const scheduler = startSweepScheduler(t.deps, () => {});
   try {
     assert.ok(scheduler);
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid" });
     const source = await createAccount(req, {
       currentBalance: "10.00",
@@ -564,7 +564,7 @@ Deno.test("startSweepScheduler() runs SWEEP_SCHEDULE occurrences and is off with
 Deno.test("every sweep has exactly one audit row and the store reconciles after mixed sweeps", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const liquid = await createAccount(req, { accountType: "liquid", currentBalance: "1.00" });
     const ledger = await createAccount(req, {
       currentBalance: "500.00",

@@ -12,7 +12,7 @@ function registerBody(institutionId: string, bicCode: string, extra: Record<stri
 Deno.test("POST /api/swift-codes derives the BIC's parts, answers 201 with the record and is audited", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const before = new Date().toISOString();
     const created = await expectJson(
@@ -69,7 +69,7 @@ Deno.test("POST /api/swift-codes derives the BIC's parts, answers 201 with the r
 Deno.test("POST /api/swift-codes rejects invalid BICs with the precise reason in field bicCode", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const cases: [unknown, string][] = [
       ["", "BIC must be 8 or 11 characters, got 0"],
@@ -123,7 +123,7 @@ Deno.test("POST /api/swift-codes rejects invalid BICs with the precise reason in
 Deno.test("POST /api/swift-codes accepts digits in the party prefix (ISO 9362:2022), Kosovo's XK, test BICs and branch XXX", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const cases: [string, Record<string, string | null>][] = [
       ["1234GB2L", { bankCode: "1234", countryCode: "GB", locationCode: "2L", branchCode: null }],
@@ -155,7 +155,7 @@ Deno.test("POST /api/swift-codes accepts digits in the party prefix (ISO 9362:20
 Deno.test("POST /api/swift-codes answers 409 on bicCode for a duplicate, including the 8/11-character primary-office twin", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     await expectJson(
       await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }),
@@ -185,7 +185,7 @@ Deno.test("POST /api/swift-codes answers 409 on bicCode for a duplicate, includi
 Deno.test("POST /api/swift-codes validates the institution, membership type and validity dates", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const post = (body: unknown) => req("POST", "/api/swift-codes", { body });
     const unknown = await expectJson(await post(registerBody(crypto.randomUUID(), "DEUTDEFF")), 400);
@@ -218,7 +218,7 @@ Deno.test("POST /api/swift-codes validates the institution, membership type and 
 Deno.test("GET /api/swift-codes lists BICs newest first", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     assert.deepEqual(await expectJson(await req("GET", "/api/swift-codes"), 200), []);
     const created = [];
@@ -240,7 +240,7 @@ Deno.test("GET /api/swift-codes lists BICs newest first", async () => {
 Deno.test("GET /api/swift-codes/{bic}: 200 when registered (also by its twin), 404 when unknown, 400 when invalid", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const institutionId = await insertInstitution(t);
     const created = await expectJson(
       await req("POST", "/api/swift-codes", { body: registerBody(institutionId, "NWBKGB2L") }),

@@ -7,6 +7,10 @@ import { useAuditChainKey } from "../../src/server/audit/chain_key.ts";
 import { bootstrap } from "../../src/server/startup/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/server/config.ts";
 import type { AppDeps } from "../../src/server/http/context.ts";
+import { ROLES, ROUTE_RULES } from "../../src/domain/access.ts";
+import { SYSTEM_USER_ID } from "../../db/schema.ts";
+import { SEED_GRANT } from "../../src/server/auth/role_grants.ts";
+import { createStaffUser } from "../../src/server/features/users/service.ts";
 
 export const ADMIN_EMAIL = "admin@centralbank.test";
 export const ADMIN_PASSWORD = "correct-horse-battery";
@@ -23,8 +27,18 @@ export interface TestApp {
   login(email?: string, password?: string): Promise<string>;
   /** Shorthand: request as the signed-in admin. */
   as(cookie: string): Requester;
+  /**
+   * The central bank's desk for tests that are about a feature rather than about who may use it:
+   * each request goes as the first administrator, or, on a route that operators use (registering,
+   * moving money, requesting), as an operator made once per app. The first administrator holds
+   * administrator alone, so no single session can do both.
+   */
+  desk(): Promise<Desk>;
   close(): Promise<void>;
 }
+
+/** The desk's requester, with the cookies of its two sessions. */
+export type Desk = Requester & { readonly adminCookie: string; readonly operatorCookie: string };
 
 /** Requests as one signed-in user; `testApp` reaches the app, e.g. to have a second person approve. */
 export type Requester = ((method: string, path: string, options?: RequestOptions) => Promise<Response>) & {
@@ -80,6 +94,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     return setCookie.split(";")[0];
   };
 
+  let deskCookies: Promise<{ admin: string; operator: string }> | undefined;
+  const deskSessions = () =>
+    deskCookies ??= login().then(async (admin) => ({ admin, operator: await makeDeskOperator(deps, login, request) }));
+
   const testApp: TestApp = {
     deps,
     app,
@@ -91,6 +109,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
         (method: string, path: string, options: RequestOptions = {}) => request(method, path, { ...options, cookie }),
         { testApp },
       ),
+    async desk() {
+      const cookies = await deskSessions();
+      return Object.assign(
+        (method: string, path: string, options: RequestOptions = {}) =>
+          request(method, path, { ...options, cookie: usesOperator(method, path) ? cookies.operator : cookies.admin }),
+        { testApp, adminCookie: cookies.admin, operatorCookie: cookies.operator },
+      );
+    },
     async close() {
       await app.requestLog.stop();
       deps.db.close();
@@ -119,4 +145,41 @@ export async function expectJson<T = any>(res: Response, status: number): Promis
 export async function useChainKeyOfDatabase(databaseUrl: string): Promise<Uint8Array> {
   const path = databaseUrl.slice("file:".length);
   return await useAuditChainKey(loadConfig({ DATA_DIR: path.slice(0, path.lastIndexOf("/")) }), { create: false });
+}
+
+export const DESK_OPERATOR_PASSWORD = "desk-operator-password-for-tests";
+
+/** Made as the demo seed makes its staff, so that it costs no API request and works under dual control too. */
+async function makeDeskOperator(deps: AppDeps, login: TestApp["login"], request: TestApp["request"]): Promise<string> {
+  const email = `desk-operator-${crypto.randomUUID().slice(0, 8)}@centralbank.test`;
+  const seedActor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "test-seed" };
+  const created = await createStaffUser(deps.db, deps.config, seedActor, {
+    email,
+    firstName: null,
+    lastName: null,
+    roles: ["operator"],
+  }, SEED_GRANT);
+  const cookie = await login(email, created.initialPassword);
+  await expectJson(
+    await request("POST", "/api/auth/password", {
+      cookie,
+      body: { currentPassword: created.initialPassword, newPassword: DESK_OPERATOR_PASSWORD },
+    }),
+    204,
+  );
+  return cookie;
+}
+
+const routePatterns = Object.keys(ROUTE_RULES).map((key) => {
+  const [method, path] = key.split(" ");
+  const pattern = new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`);
+  return { method, pattern, rule: ROUTE_RULES[key] };
+});
+
+/** Operators' routes go as the operator; reading, and administering, as the administrator (who may read everything). */
+function usesOperator(method: string, url: string): boolean {
+  const path = url.split("?")[0];
+  const match = routePatterns.find((route) => route.method === method && route.pattern.test(path));
+  if (!match || match.rule.roles === "signed-in") return false;
+  return match.rule.roles.includes("operator") && match.rule.roles.length < ROLES.length;
 }
