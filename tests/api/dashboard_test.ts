@@ -116,7 +116,8 @@ Deno.test("GET /api/dashboard/stats counts from data: this month (UTC), active c
 });
 
 Deno.test("registering through the API moves the stats and the recent registrations at once", async () => {
-  await withApp(async (_t, req) => {
+  await withApp(async (t) => {
+    const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
         body: {
@@ -194,7 +195,8 @@ Deno.test("GET /api/dashboard/alerts: nothing pending is no approval alert, and 
 });
 
 Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approving one lowers the count", async () => {
-  await withApp(async (t, req) => {
+  await withApp(async (t) => {
+    const req = await t.desk();
     const now = new Date().toISOString();
     const first = await addInstitution(t, now);
     for (let i = 0; i < 5; i++) await addInstitution(t, now);

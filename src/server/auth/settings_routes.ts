@@ -16,7 +16,8 @@ import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { validate } from "../http/validation.ts";
 import { secondFactorPolicy } from "./second_factor.ts";
 
-const settingsBody = z.object({ mfaRequired: z.boolean() }).strict();
+/** Strict, with room for the maker's reason once the change is a request (four_eyes.ts reads it). */
+const settingsBody = z.object({ mfaRequired: z.boolean(), requestReason: z.string().optional() }).strict();
 
 export function signInSettingsRoutes(deps: AppDeps) {
   const { db, config } = deps;
