@@ -118,7 +118,7 @@ Deno.test("GET /api/routing-codes/{code} answered from memory shows another proc
 
     const created = await expectJson(
       await second.request("POST", "/api/routing-codes", {
-        cookie: await second.login(),
+        cookie: (await second.desk()).operatorCookie,
         body: { institutionId, prefix: "ZZZ" },
       }),
       201,

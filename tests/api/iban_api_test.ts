@@ -218,7 +218,7 @@ Deno.test("POST /api/iban/validate answers 400 only for a missing or non-string 
 Deno.test("details.institution names the institution whose registered BIC matches the IBAN's letter bank code", async () => {
   const t = await createTestApp();
   try {
-    const req = t.as(await t.login());
+    const req = await t.desk();
     const westminster = await insertInstitution(t, "Westminster Clearing Bank");
     const seychelles = await insertInstitution(t, "Seychelles Savings Bank");
     const other = await insertInstitution(t, "Irish Other Bank");

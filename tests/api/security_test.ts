@@ -176,8 +176,9 @@ Deno.test("every /api answer carries Cache-Control: no-store, errors and 401s in
       ["POST", "/api/institutions", { name: "" }, 400],
       ["GET", "/api/institutions/not-a-uuid", undefined, 404],
     ] as const;
+    const desk = await t.desk();
     for (const [method, path, body, status] of signedIn) {
-      const res = await t.request(method, path, { cookie, body });
+      const res = await desk(method, path, { body });
       await res.body?.cancel();
       assert.equal(res.status, status, `${method} ${path}`);
       assert.equal(res.headers.get("cache-control"), "no-store", `${method} ${path}`);
