@@ -1,6 +1,10 @@
 /**
  * Four-eyes over HTTP against a real server process (e2e, replication, faults, benches): staff made
  * the way an administrator makes them, and a second person's approval of a request a 202 filed.
+ * The first administrator holds administrator alone; `staffCrew` makes, once per server and
+ * administrator, the operator who moves money, an approver, and the second administrator who
+ * confirms that approver (from then on dual control is in force, and `createStaffSession` has the
+ * second administrator approve each new user).
  */
 
 export const HTTP_STAFF_PASSWORD = "staff-password-over-http";
@@ -22,25 +26,77 @@ export async function createStaffSession(
   email: string,
   roles: string[],
 ): Promise<string> {
-  const created = await send(baseUrl, adminCookie, "POST", "/api/users", { email, roles });
-  if (created.status !== 201) throw new Error(`creating ${email}: ${created.status} ${JSON.stringify(created.json)}`);
-  const cookie = await signInSession(baseUrl, email, created.json.initialPassword);
+  const created = await send(baseUrl, adminCookie, "POST", "/api/users", {
+    email,
+    roles,
+    requestReason: "Staffing the desk",
+  });
+  let initialPassword: string;
+  if (created.status === 201) {
+    initialPassword = created.json.initialPassword;
+  } else if (created.status === 202) {
+    const approved = await approveFiled(baseUrl, (await staffCrew(baseUrl, adminCookie)).secondAdministrator, created.json);
+    if (approved.status !== 200) throw new Error(`approving ${email}: ${approved.status} ${JSON.stringify(approved.json)}`);
+    initialPassword = approved.json.initialPassword;
+  } else {
+    throw new Error(`creating ${email}: ${created.status} ${JSON.stringify(created.json)}`);
+  }
+  return await firstSignIn(baseUrl, email, initialPassword);
+}
+
+async function firstSignIn(baseUrl: string, email: string, initialPassword: string): Promise<string> {
+  const cookie = await signInSession(baseUrl, email, initialPassword);
   const changed = await send(baseUrl, cookie, "POST", "/api/auth/password", {
-    currentPassword: created.json.initialPassword,
+    currentPassword: initialPassword,
     newPassword: HTTP_STAFF_PASSWORD,
   });
   if (changed.status !== 204) throw new Error(`password change of ${email}: ${changed.status}`);
   return cookie;
 }
 
+export interface StaffCrew {
+  operator: string;
+  approver: string;
+  secondAdministrator: string;
+}
+
+const crews = new Map<string, Promise<StaffCrew>>();
+
+/** Made while the administrator is alone: an operator, an approver, then a second administrator who confirms the approver. */
+async function makeCrew(baseUrl: string, adminCookie: string): Promise<StaffCrew> {
+  const made = async (role: string) => {
+    const email = `${role}-${crypto.randomUUID().slice(0, 8)}@centralbank.test`;
+    const created = await send(baseUrl, adminCookie, "POST", "/api/users", { email, roles: [role] });
+    if (created.status !== 201) throw new Error(`creating the ${role}: ${created.status} ${JSON.stringify(created.json)}`);
+    return { id: created.json.user.id, cookie: await firstSignIn(baseUrl, email, created.json.initialPassword) };
+  };
+  const operator = await made("operator");
+  const approver = await made("approver");
+  const secondAdministrator = await made("administrator");
+  const confirmed = await send(baseUrl, secondAdministrator.cookie, "POST", `/api/users/${approver.id}/confirm-roles`);
+  if (confirmed.status !== 200) throw new Error(`confirming the approver: ${confirmed.status} ${JSON.stringify(confirmed.json)}`);
+  return { operator: operator.cookie, approver: approver.cookie, secondAdministrator: secondAdministrator.cookie };
+}
+
+/** The crew of a server and its first administrator, made once. */
+export function staffCrew(baseUrl: string, adminCookie: string): Promise<StaffCrew> {
+  const key = `${baseUrl} ${adminCookie}`;
+  let crew = crews.get(key);
+  if (!crew) {
+    crew = makeCrew(baseUrl, adminCookie);
+    crews.set(key, crew);
+  }
+  return crew;
+}
+
 /** An approver's session for a second person's approvals, made once per server and administrator. */
 export async function createApproverSession(baseUrl: string, adminCookie: string): Promise<string> {
-  return await createStaffSession(
-    baseUrl,
-    adminCookie,
-    `approver-${crypto.randomUUID().slice(0, 8)}@centralbank.test`,
-    ["approver"],
-  );
+  return (await staffCrew(baseUrl, adminCookie)).approver;
+}
+
+/** The operator's session of the crew: the first administrator does not move money. */
+export async function operatorSession(baseUrl: string, adminCookie: string): Promise<string> {
+  return (await staffCrew(baseUrl, adminCookie)).operator;
 }
 
 /** Approves the request a 202 answer filed; answers the approval's status and body (the decided request). */
@@ -64,8 +120,6 @@ export function sweepIdsOfApprovedRun(decided: { resultEntityId: string | null }
   return !decided.resultEntityId || decided.resultEntityId === "none" ? [] : decided.resultEntityId.split(",");
 }
 
-const approvers = new Map<string, Promise<string>>();
-
 /**
  * Opens a ledger account as `cookie` (an administrator or operator) and answers its id; a funded
  * account is a four-eyes request, which an approver made once per server and session approves.
@@ -82,13 +136,7 @@ export async function openAccount(
   });
   if (res.status === 201) return res.json.id;
   if (res.status !== 202) throw new Error(`opening an account: ${res.status} ${JSON.stringify(res.json)}`);
-  const key = `${baseUrl} ${adminCookie}`;
-  let approver = approvers.get(key);
-  if (!approver) {
-    approver = createApproverSession(baseUrl, adminCookie);
-    approvers.set(key, approver);
-  }
-  const approved = await approveFiled(baseUrl, await approver, res.json);
+  const approved = await approveFiled(baseUrl, await createApproverSession(baseUrl, adminCookie), res.json);
   if (approved.status !== 200) throw new Error(`approving an opening balance: ${approved.status}`);
   return approved.json.resultEntityId;
 }
