@@ -167,11 +167,10 @@ export async function countMovement(
   tx: Tx,
   control: MovementControl,
   movement: AloneMovement,
-  at = new Date(),
 ): Promise<void> {
   if (control === "second_person") return;
   const statements = statementsOf(tx);
-  const day = utcDayKey(at);
+  const day = utcDayKey(new Date());
   const grounds: ApprovalGround[] = [];
   if (!await countForMaker(statements, movement, day)) {
     grounds.push(await makerGround(statements, movement, day));
