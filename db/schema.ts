@@ -258,6 +258,8 @@ export const ledgerAccounts = sqliteTable("ledger_accounts", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   createdBy: text("created_by").references(() => users.id),
+  /** Set by administrators (1330); null: no limit of the account's own. */
+  dailyOutflowLimitMinor: integer("daily_outflow_limit_minor"),
 });
 
 export const SWEEP_TYPES = ["manual", "scheduled", "threshold"] as const;
@@ -495,4 +497,19 @@ export const userIdentities = sqliteTable("user_identities", {
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
   lastSignInAt: text("last_sign_in_at").notNull().default(now),
+});
+
+/** What each maker moved alone per currency per UTC day (1330); primary key (maker, currency, day). */
+export const makerDailyTotals = sqliteTable("maker_daily_totals", {
+  makerId: text("maker_id").notNull().references(() => users.id),
+  currency: text("currency", { enum: CURRENCIES }).notNull(),
+  day: text("day").notNull(),
+  movedMinor: integer("moved_minor").notNull(),
+});
+
+/** What left each account alone per UTC day (1330); primary key (account, day). */
+export const accountDailyOutflows = sqliteTable("account_daily_outflows", {
+  accountId: text("account_id").notNull().references(() => ledgerAccounts.id),
+  day: text("day").notNull(),
+  outflowMinor: integer("outflow_minor").notNull(),
 });

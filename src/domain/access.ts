@@ -127,6 +127,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/ledger-accounts": read("read ledger accounts"),
   "GET /api/ledger-accounts/reconciliation": read("read the reconciliation"),
   "POST /api/ledger-accounts": operate("create accounts"),
+  "PUT /api/ledger-accounts/:id/daily-outflow-limit": administer("set accounts' daily outflow limits"),
   "GET /api/balance-sweeps": read("read sweeps"),
   "GET /api/balance-sweeps/count": read("read sweeps"),
   "GET /api/balance-sweeps/charts": read("read sweeps"),

@@ -311,6 +311,8 @@ Deno.test("a load that would overdraw its funding source is refused with 422 and
 
 Deno.test("total money (funding accounts plus card balances) is conserved across 200 concurrent loads", async () => {
   await withApp(async (t, req) => {
+    // About conservation, not four-eyes: 10,000,000.00 moved by one maker would cross the day total.
+    await liftApprovalThresholds(req);
     const cardIds: string[] = [];
     for (let i = 0; i < 3; i++) cardIds.push((await issue(req, { cardholderName: `Holder ${i}` })).id);
     const before = await moneySnapshot(t);

@@ -149,3 +149,36 @@ e2eTest(
       await expectAccessible(page, "balance sweep screen with sweeps");
     }),
 );
+
+e2eTest(
+  "ledger accounts: an administrator sets an account's daily outflow limit on the accounts table and removes it",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/balance-sweep`);
+      const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });
+      const row = accounts.getByRole("row", { name: /CB-OPERATING-001/ });
+      await row.getByText("None").waitFor();
+      const edit = row.getByRole("button", { name: "Edit the daily outflow limit of CB-OPERATING-001" });
+      await edit.click();
+      const dialog = page.getByRole("dialog", { name: "Daily Outflow Limit" });
+      const field = dialog.getByLabel("Daily Outflow Limit");
+      await field.waitFor();
+      assert.equal(await field.inputValue(), "");
+      await expectAccessible(page, "daily outflow limit dialog");
+      await field.fill("500000.00");
+      await dialog.getByRole("button", { name: "Save Limit" }).click();
+      await page.getByTestId("toast").filter({ hasText: "Daily outflow limit saved" }).waitFor();
+      await dialog.waitFor({ state: "detached" });
+      await row.getByText("$500,000.00").waitFor();
+
+      // Blank removes the limit; the editor opens on the limit as stored.
+      await edit.click();
+      await field.waitFor();
+      assert.equal(await field.inputValue(), "500000.00");
+      await field.fill("");
+      await dialog.getByRole("button", { name: "Save Limit" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await row.getByText("None").waitFor();
+    }),
+);

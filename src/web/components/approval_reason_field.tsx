@@ -1,6 +1,7 @@
 import { TextField } from "./ui/form.tsx";
 
-const ABOVE_THRESHOLD_HINT = "Needed above the approval threshold: a second person must approve the movement";
+const ABOVE_THRESHOLD_HINT =
+  "Needed when your movements today would go above the approval threshold, or the account above its daily outflow limit: a second person must approve the movement";
 
 /** The maker's reason, sent as requestReason; the server asks for it when the action needs a second person. */
 export function ApprovalReasonField({ value, onChange, error, hint = ABOVE_THRESHOLD_HINT }: {

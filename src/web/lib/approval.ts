@@ -32,6 +32,8 @@ export interface PendingApproval {
   status: "pending_approval";
   message: string;
   approvalRequest: ApprovalRequest;
+  /** Why the movement needs a second person: the maker's day total, an account's daily outflow limit. */
+  reasons?: string[];
 }
 
 export function isPendingApproval(body: unknown): body is PendingApproval {
@@ -40,10 +42,11 @@ export function isPendingApproval(body: unknown): body is PendingApproval {
 }
 
 export function pendingToast(pending: PendingApproval): ToastInput {
+  const why = (pending.reasons ?? []).map((reason) => `${reason}. `).join("");
   return {
     title: "Submitted for approval",
     description:
-      `${pending.approvalRequest.summary.description}. A second person with the approver role must approve it; nothing has moved yet.`,
+      `${pending.approvalRequest.summary.description}. ${why}A second person with the approver role must approve it; nothing has moved yet.`,
   };
 }
 

@@ -47,6 +47,7 @@ function sweepExecutors(deps: AppDeps): Pick<ApprovalExecutors, "sweep" | "auto_
         context.actor,
         executorOf(context),
         revalidated(createSweepSchema, payload),
+        "second_person",
       );
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };
     },
@@ -83,7 +84,11 @@ function cardExecutors(
     });
   return {
     async card_issue(context, payload) {
-      const card = await cardsIn(context).issue(context.actor, revalidated(issueCardSchema, payload));
+      const card = await cardsIn(context).issue(
+        context.actor,
+        revalidated(issueCardSchema, payload),
+        "second_person",
+      );
       return { entityType: "card", entityId: card.id, result: card };
     },
 
@@ -91,13 +96,19 @@ function cardExecutors(
       const card = await cardsIn(context).distribute(
         context.actor,
         revalidated(distributeCardSchema, payload),
+        "second_person",
       );
       return { entityType: "card", entityId: card.id, result: card };
     },
 
     async card_load(context, payload) {
       const { cardId, ...body } = payload as { cardId: string };
-      const loaded = await cardsIn(context).load(context.actor, cardId, revalidated(loadCardSchema, body));
+      const loaded = await cardsIn(context).load(
+        context.actor,
+        cardId,
+        revalidated(loadCardSchema, body),
+        "second_person",
+      );
       return { entityType: "card", entityId: cardId, result: loaded };
     },
   };

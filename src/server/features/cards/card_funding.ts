@@ -1,7 +1,9 @@
 /**
  * Loading a card from a funding source: the source's ledger balance goes down through `moveBalance`
  * (which refuses to go negative and journals the move), the card's balance goes up by the same
- * amount, and a `card_loads` row ties the two together, with the ledger side's audit row.
+ * amount, and a `card_loads` row ties the two together, with the ledger side's audit row. Funding
+ * its maker does alone counts towards the maker's day total and the source's day outflow first
+ * (ledger/movement_limits.ts), which may refuse it with `ApprovalRequired`.
  */
 import { eq } from "drizzle-orm";
 import { cardLoads, cards, ledgerAccounts } from "../../../../db/schema.ts";
@@ -10,6 +12,7 @@ import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
 import { moveBalance } from "../ledger/journal.ts";
+import { countMovement, type MovementControl } from "../ledger/movement_limits.ts";
 import { CARD_CURRENCY, FUNDING_SOURCE_ACCOUNTS, type FundingSource } from "./funding_sources.ts";
 
 /** decimal(15,2), as every money column. */
@@ -54,23 +57,42 @@ async function fundingAccount(tx: Tx, source: (typeof FUNDING_SOURCE_ACCOUNTS)[F
   return account;
 }
 
-/** Moves `amountMinor` from the funding source's ledger account onto the card. */
-export async function fundCard(
-  tx: Tx,
-  actor: Actor,
-  card: CardRow,
-  amountMinor: number,
-  fundingSource: FundingSource,
-  reason: "issue" | "distribute" | "load",
-): Promise<FundingConfirmation> {
-  const source = FUNDING_SOURCE_ACCOUNTS[fundingSource];
-  const account = await fundingAccount(tx, source);
-  const cardBalanceAfterMinor = card.currentBalanceMinor + amountMinor;
-  if (cardBalanceAfterMinor > MAX_CARD_BALANCE_MINOR) {
+/** The card's balance once funded, refused above what a money column holds. */
+function cardBalanceAfter(card: CardRow, amountMinor: number): number {
+  const after = card.currentBalanceMinor + amountMinor;
+  if (after > MAX_CARD_BALANCE_MINOR) {
     throw new AppError("unprocessable", "The card balance would exceed 9999999999999.99", {
       extra: { reason: "balance_limit_exceeded" },
     });
   }
+  return after;
+}
+
+/** How a card is funded: from which source, for what, and whether its maker does it alone. */
+export interface Funding {
+  amountMinor: number;
+  fundingSource: FundingSource;
+  reason: "issue" | "distribute" | "load";
+  control: MovementControl;
+}
+
+/** Moves the funding's amount from the funding source's ledger account onto the card. */
+export async function fundCard(
+  tx: Tx,
+  actor: Actor,
+  card: CardRow,
+  funding: Funding,
+): Promise<FundingConfirmation> {
+  const { amountMinor, fundingSource, reason } = funding;
+  const source = FUNDING_SOURCE_ACCOUNTS[fundingSource];
+  const account = await fundingAccount(tx, source);
+  const cardBalanceAfterMinor = cardBalanceAfter(card, amountMinor);
+  await countMovement(tx, funding.control, {
+    makerId: actor.userId,
+    currency: CARD_CURRENCY,
+    amountMinor: BigInt(amountMinor),
+    sourceAccountId: account.id,
+  });
   const move = await moveBalance(tx, {
     accountId: account.id,
     amountMinor: -amountMinor,

@@ -4,7 +4,7 @@ import { formatMoney, parseMoney } from "../../../domain/money.ts";
 import type { Actor } from "../../audit/trail.ts";
 import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
 import type { ApprovalKind } from "../../../domain/approval.ts";
-import { needsApproval, submitForApproval } from "../approvals/four_eyes.ts";
+import { ApprovalRequired, type MovementControl, submitOverLimit } from "../ledger/movement_limits.ts";
 import { CARD_CURRENCY, type FundingSource } from "./funding_sources.ts";
 import { paginationQuery, validate } from "../../http/validation.ts";
 import { cardIdParam, distributeCardSchema, issueCardSchema, loadCardSchema } from "./schemas.ts";
@@ -41,7 +41,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       fundingSource: "central_bank_treasury",
       amountMinor: input.initialBalance,
       status: 201,
-      run: (on, actor) => on.issue(actor, input),
+      run: (on, actor, control) => on.issue(actor, input, control),
     });
   });
 
@@ -56,7 +56,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       fundingSource: "central_bank_treasury",
       amountMinor: input.loadAmount,
       status: 201,
-      run: (on, actor) => on.distribute(actor, input),
+      run: (on, actor, control) => on.distribute(actor, input, control),
     });
   });
 
@@ -70,7 +70,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       fundingSource: input.fundingSource,
       amountMinor: input.amount,
       status: 200,
-      run: (on, actor) => on.load(actor, cardId, input),
+      run: (on, actor, control) => on.load(actor, cardId, input, control),
     });
   });
 
@@ -78,8 +78,9 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
 }
 
 /**
- * A card mutation that moves money: done at once when it is free or below the four-eyes threshold,
- * otherwise filed for approval with what it would do to the funding source's balance.
+ * A card mutation that moves money: done at once when it is free or within the maker's limits
+ * (decided in its own transaction), otherwise filed for approval with what it would do to the
+ * funding source's balance and why it needs a second person.
  */
 function fundedMutation(deps: AppDeps, service: CardService, serviceOn: (db: AppDeps["db"]) => CardService) {
   /** What funding `amountMinor` from a source would do to its balance, for the approval queue. */
@@ -103,23 +104,25 @@ function fundedMutation(deps: AppDeps, service: CardService, serviceOn: (db: App
       fundingSource: FundingSource;
       amountMinor: number;
       status: 200 | 201;
-      run: (on: CardService, actor: Actor) => Promise<unknown>;
+      run: (on: CardService, actor: Actor, control: MovementControl) => Promise<unknown>;
     },
   ) => {
-    const { amountMinor } = mutation;
-    if (amountMinor > 0 && await needsApproval(deps.db.read, CARD_CURRENCY, BigInt(amountMinor))) {
-      return await submitForApproval(c, deps, {
+    const actor = actorOf(c, deps.config);
+    try {
+      return c.json(await mutation.run(service, actor, "alone"), mutation.status);
+    } catch (error) {
+      if (!(error instanceof ApprovalRequired)) throw error;
+      return await submitOverLimit(c, deps, {
         kind: mutation.kind,
         payload: mutation.payload,
         summary: {
           description: mutation.description,
-          source: await fundingFigures(mutation.fundingSource, amountMinor),
+          source: await fundingFigures(mutation.fundingSource, mutation.amountMinor),
         },
-        amountMinor: BigInt(amountMinor),
+        amountMinor: BigInt(mutation.amountMinor),
         currency: CARD_CURRENCY,
-        rehearse: (db) => mutation.run(serviceOn(db), actorOf(c, deps.config)),
-      });
+        rehearse: (db) => mutation.run(serviceOn(db), actor, "second_person"),
+      }, error.grounds);
     }
-    return c.json(await mutation.run(service, actorOf(c, deps.config)), mutation.status);
   };
 }

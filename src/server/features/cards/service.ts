@@ -19,6 +19,7 @@ import type { Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { FUNDING_SOURCE_ACCOUNTS, type FundingSource } from "./funding_sources.ts";
 import { type FundingConfirmation, fundCard, money } from "./card_funding.ts";
+import type { MovementControl } from "../ledger/movement_limits.ts";
 import {
   DEFAULT_DAILY_LIMIT,
   DEFAULT_SPENDING_LIMIT,
@@ -169,11 +170,17 @@ async function createFundedCard(
   card: NewCard,
   fundingMinor: number,
   action: "issue" | "distribute",
+  control: MovementControl,
 ): Promise<CardDto & { fundingConfirmation?: FundingConfirmation }> {
   return await ctx.db.transaction(async (tx) => {
     const id = await createCard(ctx, tx, actor, card);
     const fundingConfirmation = fundingMinor > 0
-      ? await fundCard(tx, actor, await readCard(tx, id), fundingMinor, "central_bank_treasury", action)
+      ? await fundCard(tx, actor, await readCard(tx, id), {
+        amountMinor: fundingMinor,
+        fundingSource: "central_bank_treasury",
+        reason: action,
+        control,
+      })
       : undefined;
     const row = await readCard(tx, id);
     await recordAudit(tx, actor, {
@@ -218,7 +225,13 @@ async function fundingSources(db: AppDeps["db"]): Promise<FundingSourceDto[]> {
 }
 
 /** Loads an active card from the chosen funding source, audited on the card as well as the ledger. */
-async function loadCard(db: AppDeps["db"], actor: Actor, cardId: string, input: LoadCardInput) {
+async function loadCard(
+  db: AppDeps["db"],
+  actor: Actor,
+  cardId: string,
+  input: LoadCardInput,
+  control: MovementControl,
+) {
   return await db.transaction(async (tx) => {
     const card = await tx.select().from(cards).where(eq(cards.id, cardId)).get();
     if (!card) throw notFound("Card");
@@ -227,7 +240,12 @@ async function loadCard(db: AppDeps["db"], actor: Actor, cardId: string, input: 
         extra: { reason: "card_inactive" },
       });
     }
-    const loading = await fundCard(tx, actor, card, input.amount, input.fundingSource, "load");
+    const loading = await fundCard(tx, actor, card, {
+      amountMinor: input.amount,
+      fundingSource: input.fundingSource,
+      reason: "load",
+      control,
+    });
     const row = await readCard(tx, cardId);
     await recordAudit(tx, actor, {
       entityType: "card",
@@ -252,7 +270,11 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
 
     fundingSources: () => fundingSources(db),
 
-    issue(actor: Actor, input: IssueCardInput) {
+    /**
+     * Each funded operation is its maker's alone unless `control` says a second person approved it
+     * (or rehearses that): alone, it may throw `ApprovalRequired` and change nothing.
+     */
+    issue(actor: Actor, input: IssueCardInput, control: MovementControl = "alone") {
       return createFundedCard(ctx, actor, {
         cardholderName: input.cardholderName,
         cardholderEmail: null,
@@ -261,11 +283,11 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
         distributionMethod: null,
         spendingLimit: input.spendingLimit,
         dailyLimit: input.dailyLimit,
-      }, input.initialBalance, "issue");
+      }, input.initialBalance, "issue", control);
     },
 
     /** A distributed card gets the issue form's default limits (spec 9); the distribute form sets none. */
-    distribute(actor: Actor, input: DistributeCardInput) {
+    distribute(actor: Actor, input: DistributeCardInput, control: MovementControl = "alone") {
       return createFundedCard(ctx, actor, {
         cardholderName: input.recipientInfo.name,
         cardholderEmail: input.recipientInfo.email,
@@ -274,10 +296,11 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
         distributionMethod: input.distributionMethod,
         spendingLimit: DEFAULT_SPENDING_LIMIT,
         dailyLimit: DEFAULT_DAILY_LIMIT,
-      }, input.loadAmount, "distribute");
+      }, input.loadAmount, "distribute", control);
     },
 
-    load: (actor: Actor, cardId: string, input: LoadCardInput) => loadCard(db, actor, cardId, input),
+    load: (actor: Actor, cardId: string, input: LoadCardInput, control: MovementControl = "alone") =>
+      loadCard(db, actor, cardId, input, control),
   };
 }
 

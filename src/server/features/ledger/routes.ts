@@ -6,8 +6,8 @@ import { openingBalanceNeedsApproval } from "../../../domain/approval.ts";
 import { submitForApproval } from "../approvals/four_eyes.ts";
 import { validate } from "../../http/validation.ts";
 import { reconcile } from "./reconciliation.ts";
-import { createAccountSchema } from "./schemas.ts";
-import { createAccount, listAccounts } from "./service.ts";
+import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "./schemas.ts";
+import { createAccount, listAccounts, setDailyOutflowLimit } from "./service.ts";
 
 export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -39,6 +39,17 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
     const account = await createAccount(deps.db, actorOf(c, deps.config), c.req.valid("json"));
     return c.json(account, 201);
   });
+
+  app.put(
+    "/ledger-accounts/:id/daily-outflow-limit",
+    validate("param", accountIdParam),
+    validate("json", dailyOutflowLimitSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { dailyOutflowLimit } = c.req.valid("json");
+      return c.json(await setDailyOutflowLimit(deps.db, actorOf(c, deps.config), id, dailyOutflowLimit));
+    },
+  );
 
   return app;
 }

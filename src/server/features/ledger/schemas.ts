@@ -44,3 +44,10 @@ export const createAccountSchema = z.object({
 });
 
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
+
+export const accountIdParam = z.object({ id: z.string().trim().min(1).max(MAX_ID_LENGTH) });
+
+/** `{"dailyOutflowLimit": "500000.00"}` sets the limit in the account's currency; `null` removes it. */
+export const dailyOutflowLimitSchema = z.object({
+  dailyOutflowLimit: z.union([z.null(), moneyAmount(parseNonNegativeMoney, "dailyOutflowLimit")]),
+});

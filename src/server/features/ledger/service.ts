@@ -8,7 +8,7 @@ import { institutions, ledgerAccounts, nationalRoutingRegistry } from "../../../
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
-import { AppError, conflict } from "../../http/errors.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { moveBalance } from "./journal.ts";
 import type { CreateAccountInput } from "./schemas.ts";
 
@@ -32,6 +32,8 @@ export interface AccountDto {
   createdAt: string;
   updatedAt: string;
   createdBy: string | null;
+  /** Set by administrators; a movement taking the account's alone outflow of the UTC day above it needs a second person. */
+  dailyOutflowLimit: string | null;
 }
 
 export function toAccountDto(row: AccountRow): AccountDto {
@@ -52,6 +54,7 @@ export function toAccountDto(row: AccountRow): AccountDto {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
+    dailyOutflowLimit: row.dailyOutflowLimitMinor === null ? null : formatMoney(BigInt(row.dailyOutflowLimitMinor)),
   };
 }
 
@@ -151,6 +154,42 @@ export async function createAccount(
         amount: formatMoney(BigInt(openingMinor)),
         balanceBefore: formatMoney(BigInt(opening.balanceBeforeMinor)),
         balanceAfter: formatMoney(BigInt(opening.balanceAfterMinor)),
+      },
+    });
+    return account;
+  });
+}
+
+/**
+ * The administrator sets or removes (null) an account's daily outflow limit, audited with the limit
+ * before and after. It applies from the next movement on, counting what already left the account
+ * alone that UTC day.
+ */
+export async function setDailyOutflowLimit(
+  db: Database,
+  actor: Actor,
+  accountId: string,
+  limitMinor: bigint | null,
+): Promise<AccountDto> {
+  return await db.transaction(async (tx) => {
+    const before = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get();
+    if (!before) throw notFound("Ledger account");
+    const [row] = await tx.update(ledgerAccounts)
+      .set({
+        dailyOutflowLimitMinor: limitMinor === null ? null : Number(limitMinor),
+        updatedAt: new Date().toISOString(),
+      })
+      .where(eq(ledgerAccounts.id, accountId))
+      .returning();
+    const account = toAccountDto(row);
+    await recordAudit(tx, actor, {
+      entityType: "ledger_account",
+      entityId: accountId,
+      action: "set_daily_outflow_limit",
+      changes: {
+        before: { dailyOutflowLimit: toAccountDto(before).dailyOutflowLimit },
+        after: { dailyOutflowLimit: account.dailyOutflowLimit },
+        currency: account.currency,
       },
     });
     return account;

@@ -1,9 +1,11 @@
 /**
  * Manual sweeps. One path books them: in one transaction, both accounts are read, the domain's
  * `planManualSweep` plans (or rejects with its reason), and `bookSweep` makes the guarded move and
- * writes the sweep row and its audit row. With an Idempotency-Key the first answer (the sweep, a
- * rejection, or the 202 of a sweep filed for approval) is kept in that same transaction and
- * replayed for every retry with the key.
+ * writes the sweep row and its audit row. A sweep its maker makes alone is first counted towards the
+ * maker's day total and the source's day outflow (ledger/movement_limits.ts) in that transaction;
+ * over either bound it throws `ApprovalRequired` and the route files it for a second person. With an
+ * Idempotency-Key the first answer (the sweep, a rejection, or the 202 of a sweep filed for
+ * approval) is kept in that same transaction and replayed for every retry with the key.
  */
 import { createHash } from "node:crypto";
 import { inArray } from "drizzle-orm";
@@ -13,8 +15,10 @@ import type { Actor } from "../../audit/trail.ts";
 import { type Database, inSavepoint, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
 import { AppError, type ErrorBody, fromDomainError } from "../../http/errors.ts";
 import { answerOnce, type AnswerStore, type KeyedAnswer } from "../../http/idempotency.ts";
+import type { ApprovalGround } from "../../../domain/movement_limits.ts";
 import { databaseInTransaction, type pendingBody } from "../approvals/four_eyes.ts";
 import { MOVED_ACCOUNT_COLUMNS, type MovedAccount } from "../ledger/journal.ts";
+import { ApprovalRequired, countMovement, type MovementControl } from "../ledger/movement_limits.ts";
 import { bookSweep, type Executor, money, type SweepDto, toSweepAccount } from "./booking.ts";
 import type { CreateSweepInput } from "./schemas.ts";
 
@@ -68,8 +72,17 @@ function fieldNotFound(field: string, what: string): AppError {
   return new AppError("not_found", message, { field, fields: { [field]: message } });
 }
 
-/** Reads both accounts, plans with the domain's rules and books the sweep, all in `tx`. */
-async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: CreateSweepInput) {
+/**
+ * Reads both accounts, plans with the domain's rules, counts the sweep when its maker makes it
+ * alone (which may throw `ApprovalRequired`) and books it, all in `tx`.
+ */
+async function bookManualSweep(
+  tx: Tx,
+  actor: Actor,
+  executor: Executor,
+  input: CreateSweepInput,
+  control: MovementControl,
+) {
   const rows = await statementsOf(tx).all<MovedAccount>(
     `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
     [input.sourceAccountId, input.targetAccountId],
@@ -84,20 +97,30 @@ async function bookManualSweep(tx: Tx, actor: Actor, executor: Executor, input: 
     amountMinor: input.sweepAmount,
   });
   if (!planned.ok) throw fromDomainError(planned.error);
+  await countMovement(tx, control, {
+    makerId: actor.userId,
+    currency: source.currency,
+    amountMinor: input.sweepAmount,
+    sourceAccountId: source.id,
+  });
   return await bookSweep(tx, actor, executor, planned.value, { source, target }, {
     sweepType: input.sweepType,
     sweepReason: input.sweepReason,
   });
 }
 
-/** Executes a manual sweep in one transaction; a rejection throws its AppError and changes nothing. */
+/**
+ * Executes a manual sweep in one transaction; a rejection throws its AppError, and a sweep its maker
+ * may not make alone throws `ApprovalRequired`, both changing nothing.
+ */
 export async function executeManualSweep(
   db: Database,
   actor: Actor,
   executor: Executor,
   input: CreateSweepInput,
+  control: MovementControl = "alone",
 ): Promise<SweepDto> {
-  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input));
+  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input, control));
 }
 
 /** SHA-256 over the normalised request, so "10" and "10.00" are the same request. */
@@ -161,9 +184,14 @@ async function answerSweepOnce(
   );
 }
 
+/** Files a sweep for a second person on the database it is given, answering the 202's body. */
+export type FileSweep = (db: Database, grounds: readonly ApprovalGround[]) => Promise<PendingBody>;
+
 /**
- * Executes a manual sweep under an Idempotency-Key. A rejection is kept as the key's answer too; the
- * sweep runs inside a savepoint that is rolled back on one, so it changes nothing but the kept answer.
+ * Executes a manual sweep its maker makes alone, under an Idempotency-Key. A rejection is kept as
+ * the key's answer too; the sweep runs inside a savepoint that is rolled back on one, so it changes
+ * nothing but the kept answer. A sweep over the maker's limits is filed by `file` in this same
+ * transaction and its 202 kept under the key, so a retry replays it instead of filing again.
  */
 export async function executeManualSweepOnce(
   db: Database,
@@ -171,33 +199,21 @@ export async function executeManualSweepOnce(
   executor: Executor,
   input: CreateSweepInput,
   key: string,
+  file: FileSweep,
 ): Promise<KeyedAnswer<SweepAnswer>> {
   return await answerSweepOnce(db, actor, input, key, async (tx) => {
     try {
-      const sweep = await inSavepoint(statementsOf(tx), () => bookManualSweep(tx, actor, executor, input));
+      const sweep = await inSavepoint(
+        statementsOf(tx),
+        () => bookManualSweep(tx, actor, executor, input, "alone"),
+      );
       return { status: 201, body: sweep };
     } catch (error) {
+      if (error instanceof ApprovalRequired) {
+        return { status: 202, body: await file(databaseInTransaction(db, tx), error.grounds) };
+      }
       if (!(error instanceof AppError) || !KEPT_REJECTIONS.has(error.status)) throw error;
       return { status: error.status as 400 | 404 | 422, body: error.toBody() };
     }
   });
-}
-
-/**
- * A keyed manual sweep that needs a second person: `file` files the approval request on the
- * database it is given (this transaction), and its 202 answer is kept under the key in the same
- * transaction, so a retry with the key replays that answer instead of filing a second request.
- * A key first used for a sweep that executed replays that sweep's answer instead.
- */
-export async function fileManualSweepOnce(
-  db: Database,
-  actor: Actor,
-  input: CreateSweepInput,
-  key: string,
-  file: (db: Database) => Promise<PendingBody>,
-): Promise<KeyedAnswer<SweepAnswer>> {
-  return await answerSweepOnce(db, actor, input, key, async (tx) => ({
-    status: 202,
-    body: await file(databaseInTransaction(db, tx)),
-  }));
 }

@@ -5,12 +5,11 @@ import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
 import {
   fileApprovalRequest,
-  needsApproval,
-  pendingBody,
   type RequestDraft,
   requestReasonOf,
   submitForApproval,
 } from "../approvals/four_eyes.ts";
+import { ApprovalRequired, pendingOverLimitBody } from "../ledger/movement_limits.ts";
 import { conflict } from "../../http/errors.ts";
 import { idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
@@ -22,12 +21,7 @@ import {
 } from "./automatic.ts";
 import type { Executor } from "./booking.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
-import {
-  describeManualSweep,
-  executeManualSweep,
-  executeManualSweepOnce,
-  fileManualSweepOnce,
-} from "./manual.ts";
+import { describeManualSweep, executeManualSweep, executeManualSweepOnce, type FileSweep } from "./manual.ts";
 import { countSweepsSince, getSweep, listSweeps, loadSweepMessageData, sweepCharts } from "./queries.ts";
 import {
   autoSweepBodySchema,
@@ -93,8 +87,10 @@ async function requestAutoSweep(c: Context<AppEnv>, deps: AppDeps, confirmedPlan
 }
 
 /**
- * A manual sweep executes at once, or above the approval threshold is filed for a second person;
- * with an Idempotency-Key, either happens once and its answer is replayed for every retry.
+ * A manual sweep executes at once, or, when it would take the maker's day total above the approval
+ * threshold or its source's day outflow above its limit (decided in the sweep's own transaction),
+ * is filed for a second person; with an Idempotency-Key, either happens once and its answer is
+ * replayed for every retry.
  */
 async function requestManualSweep(
   c: Context<AppEnv>,
@@ -104,23 +100,29 @@ async function requestManualSweep(
 ) {
   const actor = actorOf(c, deps.config);
   const executor = executorOf(c.get("user"));
-  const described = await describeManualSweep(deps.db.read, input);
-  if (!described || !await needsApproval(deps.db.read, described.currency, input.sweepAmount)) {
-    if (key === null) return c.json(await executeManualSweep(deps.db, actor, executor, input), 201);
-    return sendKeyedAnswer(c, await executeManualSweepOnce(deps.db, actor, executor, input, key));
-  }
-  const draft: RequestDraft = {
-    kind: "sweep",
-    payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
-    summary: described.summary,
-    amountMinor: input.sweepAmount,
-    currency: described.currency,
-    rehearse: (db) => executeManualSweep(db, actor, executor, input),
+  const file: FileSweep = async (db: Database, grounds) => {
+    const described = await describeManualSweep(db.read, input);
+    const draft: RequestDraft = {
+      kind: "sweep",
+      payload: { ...input, sweepAmount: formatMoney(input.sweepAmount) },
+      // Accounts that vanished since: the rehearsal answers 404 before anything is filed.
+      summary: described?.summary ?? { description: `Sweep ${formatMoney(input.sweepAmount)}` },
+      amountMinor: input.sweepAmount,
+      currency: described?.currency ?? null,
+      rehearse: (on) => executeManualSweep(on, actor, executor, input, "second_person"),
+    };
+    const reason = await requestReasonOf(c, input.sweepReason);
+    return pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds);
   };
-  const reason = await requestReasonOf(c, input.sweepReason);
-  const file = async (db: Database) => pendingBody(await fileApprovalRequest(db, actor, draft, reason));
-  if (key === null) return c.json(await file(deps.db), 202);
-  return sendKeyedAnswer(c, await fileManualSweepOnce(deps.db, actor, input, key, file));
+  if (key !== null) {
+    return sendKeyedAnswer(c, await executeManualSweepOnce(deps.db, actor, executor, input, key, file));
+  }
+  try {
+    return c.json(await executeManualSweep(deps.db, actor, executor, input), 201);
+  } catch (error) {
+    if (!(error instanceof ApprovalRequired)) throw error;
+    return c.json(await file(deps.db, error.grounds), 202);
+  }
 }
 
 export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {

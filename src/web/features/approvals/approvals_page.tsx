@@ -52,8 +52,9 @@ function SettingsCard() {
       title="Approval settings"
       description={
         <>
-          A manual sweep, an opening balance or a card's funding above its currency's threshold needs a second
-          person's approval. Pending requests expire after the time below.
+          A manual sweep or a card's funding that would take what its maker moved alone that UTC day in its
+          currency above the threshold, and every opening balance other than 0.00, needs a second person's
+          approval. Pending requests expire after the time below.
         </>
       }
     >

@@ -61,6 +61,25 @@ export const useManualSweep = (
     refresh: invalidateSweepData,
   });
 
+/** The administrator sets (decimal string) or removes (null) an account's daily outflow limit. */
+export const useSetDailyOutflowLimit = (
+  accountId: string,
+  onDone: (account: LedgerAccount | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: (dailyOutflowLimit: string | null) =>
+      apiJson<LedgerAccount | PendingApproval>(
+        "PUT",
+        `${ACCOUNTS_KEY}/${encodeURIComponent(accountId)}/daily-outflow-limit`,
+        { dailyOutflowLimit },
+      ),
+    errorTitle: "Daily outflow limit not saved",
+    onDone,
+    onError,
+    refresh: invalidateSweepData,
+  });
+
 /** Failures are the caller's: a conflict means the balances changed since the plan. */
 export const useAutoSweep = (
   onDone: (result: { sweepsExecuted: number } | null) => void,

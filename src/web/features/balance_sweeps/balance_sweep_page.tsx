@@ -15,6 +15,8 @@ import { formatDateTime, titleCase } from "../../lib/format.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
+import { OutflowLimitDialog } from "./outflow_limit_dialog.tsx";
+import { useMayCall } from "../../lib/auth.ts";
 import { SweepCharts } from "./sweep_charts.tsx";
 import {
   ACCOUNT_TYPES,
@@ -33,7 +35,43 @@ import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
 import { accountColumn, statusColumn } from "../../components/columns.tsx";
 
-function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAccount>[] {
+/** The path whose role rule opens the limit editor (src/domain/access.ts). */
+const OUTFLOW_LIMIT_ROUTE = "/api/ledger-accounts/:id/daily-outflow-limit";
+
+/** The account's daily outflow limit, and for administrators the button that edits it. */
+function outflowLimitColumn(onEdit: ((account: LedgerAccount) => void) | null): ColumnDef<LedgerAccount> {
+  return {
+    id: "dailyOutflowLimit",
+    header: "Daily Outflow Limit",
+    enableSorting: false,
+    meta: { cellClassName: "text-right tabular-nums" },
+    cell: ({ row }) => {
+      const account = row.original;
+      const shown = account.dailyOutflowLimit === null
+        ? "None"
+        : formatAmount(account.dailyOutflowLimit, account.currency);
+      if (onEdit === null) return shown;
+      return (
+        <span className="inline-flex items-center gap-2">
+          {shown}
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => onEdit(account)}
+            aria-label={`Edit the daily outflow limit of ${account.accountNumber}`}
+          >
+            Edit
+          </Button>
+        </span>
+      );
+    },
+  };
+}
+
+function accountColumns(
+  names: ReadonlyMap<string, string>,
+  onEditLimit: ((account: LedgerAccount) => void) | null,
+): ColumnDef<LedgerAccount>[] {
   return [
     accountColumn(),
     {
@@ -75,6 +113,7 @@ function accountColumns(names: ReadonlyMap<string, string>): ColumnDef<LedgerAcc
         account,
       ) => (account.targetLiquidAccount ? names.get(account.targetLiquidAccount) ?? "—" : "—"),
     },
+    outflowLimitColumn(onEditLimit),
     statusColumn("accountStatus", true),
     {
       id: "lastSweepDate",
@@ -103,10 +142,19 @@ const ACCOUNT_FILTERS: FilterDef[] = [
   },
 ];
 
-function AccountsTable({ accounts, isLoading }: { accounts: readonly LedgerAccount[]; isLoading: boolean }) {
+function AccountsTable({ accounts, isLoading, onEditLimit }: {
+  accounts: readonly LedgerAccount[];
+  isLoading: boolean;
+  onEditLimit: (account: LedgerAccount) => void;
+}) {
+  const mayEditLimits = useMayCall("PUT", OUTFLOW_LIMIT_ROUTE);
   const columns = useMemo(
-    () => accountColumns(new Map(accounts.map((account) => [account.id, account.accountName]))),
-    [accounts],
+    () =>
+      accountColumns(
+        new Map(accounts.map((account) => [account.id, account.accountName])),
+        mayEditLimits ? onEditLimit : null,
+      ),
+    [accounts, mayEditLimits, onEditLimit],
   );
   return (
     <DataTable
@@ -257,6 +305,7 @@ export default function BalanceSweepPage() {
   const [manualOpen, setManualOpen] = useState(false);
   const [autoOpen, setAutoOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
+  const [limitFor, setLimitFor] = useState<LedgerAccount | null>(null);
   const accounts = accountsQuery.data ?? [];
 
   return (
@@ -277,12 +326,14 @@ export default function BalanceSweepPage() {
       <SweepCharts />
       <TitledCard
         title="Accounts"
-        description="Balances, sweep thresholds and the liquid account each one sweeps to"
+        description="Balances, sweep thresholds, the liquid account each one sweeps to, and daily outflow limits"
         className="mb-6"
       >
         {accountsQuery.isError
           ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
-          : <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} />}
+          : (
+            <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} onEditLimit={setLimitFor} />
+          )}
       </TitledCard>
       <TitledCard
         title="Recent Balance Sweeps"
@@ -295,6 +346,9 @@ export default function BalanceSweepPage() {
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
       <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />
+      {limitFor && (
+        <OutflowLimitDialog key={limitFor.id} account={limitFor} onClose={() => setLimitFor(null)} />
+      )}
     </>
   );
 }

@@ -1,0 +1,201 @@
+/**
+ * Cumulative four-eyes limits, in the movement's own transaction. A maker's movement executed
+ * alone raises the maker's day total (per currency) and its source account's day outflow with
+ * guarded UPSERTs, each of which refuses in SQL when the total would go above its bound (the
+ * currency's approval threshold, the account's daily outflow limit). A refusal throws
+ * `ApprovalRequired`, the transaction rolls back with the movement, and the route files the
+ * movement for a second person instead. Because the decision is the write itself, two movements
+ * in parallel can never both pass on a total each read before the other committed.
+ *
+ * Movements a second person approved (and their rehearsals at filing) are neither counted nor
+ * limited: they were checked.
+ */
+import type { Context } from "hono";
+import {
+  type ApprovalGround,
+  approvalGroundMessage,
+  dayTotalNeedsApproval,
+  outflowNeedsApproval,
+  utcDayKey,
+} from "../../../domain/movement_limits.ts";
+import { DEFAULT_THRESHOLD_MINOR } from "../../../domain/approval.ts";
+import { statementsOf, type Tx } from "../../db/database.ts";
+import type { Statements } from "../../db/statements.ts";
+import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import {
+  type ApprovalRequestDto,
+  fileApprovalRequest,
+  pendingBody,
+  type RequestDraft,
+  requestReasonOf,
+} from "../approvals/four_eyes.ts";
+
+/**
+ * Who answers for a movement: its maker alone (counted, and refused above the limits), or a second
+ * person (executed at approval, or rehearsed at filing for that).
+ */
+export type MovementControl = "alone" | "second_person";
+
+/** The typed signal of a movement that must go to a second person; nothing it wrote is kept. */
+export class ApprovalRequired extends Error {
+  constructor(readonly grounds: readonly ApprovalGround[]) {
+    super("This movement needs the approval of a second person");
+    this.name = "ApprovalRequired";
+  }
+}
+
+export interface AloneMovement {
+  makerId: string;
+  currency: string;
+  amountMinor: bigint;
+  /** The account the money leaves. */
+  sourceAccountId: string;
+}
+
+/** The currency's threshold as the SQL reads it: the administrator's, else the default. */
+const THRESHOLD_SQL = `coalesce((SELECT threshold_minor FROM approval_thresholds WHERE currency = ?), ?)`;
+
+/** Adds the amount to the maker's day total unless that goes above the threshold; a row back means counted. */
+const COUNT_MAKER_SQL = `INSERT INTO maker_daily_totals (maker_id, currency, day, moved_minor)
+  SELECT ?, ?, ?, ? WHERE ? <= ${THRESHOLD_SQL}
+  ON CONFLICT (maker_id, currency, day) DO UPDATE SET moved_minor = moved_minor + excluded.moved_minor
+  WHERE maker_daily_totals.moved_minor + excluded.moved_minor <= ${THRESHOLD_SQL}
+  RETURNING moved_minor AS movedMinor`;
+
+/**
+ * Adds the amount to the account's day outflow unless that goes above its limit (a NULL limit
+ * compares to nothing, so an account without one always counts); a row back means counted.
+ */
+const COUNT_OUTFLOW_SQL = `INSERT INTO account_daily_outflows (account_id, day, outflow_minor)
+  SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts WHERE id = ? AND daily_outflow_limit_minor < ?)
+  ON CONFLICT (account_id, day) DO UPDATE SET outflow_minor = outflow_minor + excluded.outflow_minor
+  WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts WHERE id = excluded.account_id
+    AND daily_outflow_limit_minor < account_daily_outflows.outflow_minor + excluded.outflow_minor)
+  RETURNING outflow_minor AS outflowMinor`;
+
+async function countForMaker(statements: Statements, movement: AloneMovement, day: string): Promise<boolean> {
+  const amount = Number(movement.amountMinor);
+  const defaultThreshold = Number(DEFAULT_THRESHOLD_MINOR);
+  const counted = await statements.get(COUNT_MAKER_SQL, [
+    movement.makerId,
+    movement.currency,
+    day,
+    amount,
+    amount,
+    movement.currency,
+    defaultThreshold,
+    movement.currency,
+    defaultThreshold,
+  ]);
+  return counted !== undefined;
+}
+
+async function countForAccount(
+  statements: Statements,
+  movement: AloneMovement,
+  day: string,
+): Promise<boolean> {
+  const amount = Number(movement.amountMinor);
+  const counted = await statements.get(COUNT_OUTFLOW_SQL, [
+    movement.sourceAccountId,
+    day,
+    amount,
+    movement.sourceAccountId,
+    amount,
+  ]);
+  return counted !== undefined;
+}
+
+/** The maker's refusal explained from the figures as they stand in the transaction. */
+async function makerGround(
+  statements: Statements,
+  movement: AloneMovement,
+  day: string,
+): Promise<ApprovalGround> {
+  const row = await statements.get<{ movedMinor: number | null; thresholdMinor: number }>(
+    `SELECT (SELECT moved_minor FROM maker_daily_totals WHERE maker_id = ? AND currency = ? AND day = ?) AS movedMinor,
+      ${THRESHOLD_SQL} AS thresholdMinor`,
+    [movement.makerId, movement.currency, day, movement.currency, Number(DEFAULT_THRESHOLD_MINOR)],
+  );
+  const movedTodayMinor = BigInt(row?.movedMinor ?? 0);
+  const thresholdMinor = BigInt(row?.thresholdMinor ?? DEFAULT_THRESHOLD_MINOR);
+  if (!dayTotalNeedsApproval(movedTodayMinor, movement.amountMinor, thresholdMinor)) {
+    throw new Error("The maker's day total was refused in SQL but is within the threshold");
+  }
+  const { currency, amountMinor } = movement;
+  return { rule: "maker_day_total", currency, movedTodayMinor, amountMinor, thresholdMinor };
+}
+
+async function accountGround(
+  statements: Statements,
+  movement: AloneMovement,
+  day: string,
+): Promise<ApprovalGround> {
+  const row = await statements.get<
+    { accountNumber: string; limitMinor: number | null; outflowMinor: number | null }
+  >(
+    `SELECT account_number AS accountNumber, daily_outflow_limit_minor AS limitMinor,
+      (SELECT outflow_minor FROM account_daily_outflows WHERE account_id = ? AND day = ?) AS outflowMinor
+    FROM ledger_accounts WHERE id = ?`,
+    [movement.sourceAccountId, day, movement.sourceAccountId],
+  );
+  const outflowTodayMinor = BigInt(row?.outflowMinor ?? 0);
+  const limitMinor = row?.limitMinor === null || row?.limitMinor === undefined
+    ? null
+    : BigInt(row.limitMinor);
+  if (
+    !row || limitMinor === null || !outflowNeedsApproval(outflowTodayMinor, movement.amountMinor, limitMinor)
+  ) {
+    throw new Error("The account's day outflow was refused in SQL but is within its limit");
+  }
+  return {
+    rule: "account_daily_outflow",
+    accountNumber: row.accountNumber,
+    currency: movement.currency,
+    outflowTodayMinor,
+    amountMinor: movement.amountMinor,
+    limitMinor,
+  };
+}
+
+/**
+ * Counts a movement its maker makes alone, in `tx` before the movement itself: throws
+ * `ApprovalRequired` with every rule it breaks (the caller's transaction then rolls back what was
+ * counted), or returns with both totals raised. A second person's movement is not counted.
+ */
+export async function countMovement(
+  tx: Tx,
+  control: MovementControl,
+  movement: AloneMovement,
+): Promise<void> {
+  if (control === "second_person") return;
+  const statements = statementsOf(tx);
+  const day = utcDayKey(new Date());
+  const grounds: ApprovalGround[] = [];
+  if (!await countForMaker(statements, movement, day)) {
+    grounds.push(await makerGround(statements, movement, day));
+  }
+  if (!await countForAccount(statements, movement, day)) {
+    grounds.push(await accountGround(statements, movement, day));
+  }
+  if (grounds.length > 0) throw new ApprovalRequired(grounds);
+}
+
+/** The 202 of a movement the limits sent to a second person: the usual pending body, saying why. */
+export function pendingOverLimitBody(request: ApprovalRequestDto, grounds: readonly ApprovalGround[]) {
+  const body = pendingBody(request);
+  const reasons = grounds.map(approvalGroundMessage);
+  return { ...body, message: `${reasons.join(". ")}. ${body.message}`, reasons };
+}
+
+/** Files the movement for a second person with the maker's reason; answers 202 saying why. */
+export async function submitOverLimit(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  draft: RequestDraft,
+  grounds: readonly ApprovalGround[],
+) {
+  const reason = await requestReasonOf(c);
+  const request = await fileApprovalRequest(deps.db, actorOf(c, deps.config), draft, reason);
+  return c.json(pendingOverLimitBody(request, grounds), 202);
+}
