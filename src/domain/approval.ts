@@ -18,6 +18,7 @@ export const APPROVAL_KINDS = [
   "user_reset_password",
   "approval_settings",
   "sign_in_settings",
+  "account_outflow_limit",
 ] as const;
 export type ApprovalKind = typeof APPROVAL_KINDS[number];
 
@@ -28,6 +29,7 @@ export const ADMINISTRATION_KINDS: ReadonlySet<ApprovalKind> = new Set([
   "user_reset_password",
   "approval_settings",
   "sign_in_settings",
+  "account_outflow_limit",
 ]);
 
 export function scopeOfKind(kind: ApprovalKind): "money" | "administration" {
@@ -47,6 +49,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   user_reset_password: "Password reset",
   approval_settings: "Approval thresholds and limits",
   sign_in_settings: "Sign-in settings",
+  account_outflow_limit: "Account daily outflow limit",
 };
 
 export const STORED_APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;

@@ -9,8 +9,8 @@ import { AppError } from "../../http/errors.ts";
 import { type ApprovalExecutors, databaseInTransaction, type ExecutionContext } from "./four_eyes.ts";
 import { distributeCardSchema, issueCardSchema, loadCardSchema } from "../cards/schemas.ts";
 import { createCardService, secureRandomDigits } from "../cards/service.ts";
-import { createAccountSchema } from "../ledger/schemas.ts";
-import { createAccount } from "../ledger/service.ts";
+import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "../ledger/schemas.ts";
+import { createAccount, setDailyOutflowLimit } from "../ledger/service.ts";
 import { statusChangeSchema } from "../institutions/schemas.ts";
 import { changeInstitutionStatus } from "../institutions/service.ts";
 import { autoSweepRequestSchema, createSweepSchema } from "../sweeps/schemas.ts";
@@ -151,8 +151,22 @@ function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "
   };
 }
 
-function settingsExecutors(deps: AppDeps): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings"> {
+function settingsExecutors(
+  deps: AppDeps,
+): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings" | "account_outflow_limit"> {
   return {
+    async account_outflow_limit(context, payload) {
+      const { id, ...body } = payload as { id: string };
+      const account = await setDailyOutflowLimit(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        revalidated(accountIdParam, { id }).id,
+        revalidated(dailyOutflowLimitSchema, body).dailyOutflowLimit,
+        grantOf(context),
+      );
+      return { entityType: "ledger_account", entityId: account.id, result: account };
+    },
+
     async approval_settings(context, payload) {
       const settings = await updateSettings(
         databaseInTransaction(deps.db, context.tx),

@@ -239,10 +239,10 @@ export async function fileApprovalRequest(
   return toApprovalDto(row);
 }
 
-const PENDING_MESSAGES = {
+const PENDING_MESSAGES: Readonly<Record<"money" | "administration", string>> = {
   money: "Submitted for approval: a second person with the approver role must approve it",
   administration: "Submitted for approval: dual control is in force, so a second administrator must approve it",
-} as const;
+};
 
 /** The body of a 202: nothing happened yet, the request waits for a second person. */
 export function pendingBody(request: ApprovalRequestDto) {

@@ -7,7 +7,8 @@ import { submitForApproval } from "../approvals/four_eyes.ts";
 import { validate } from "../../http/validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "./schemas.ts";
-import { createAccount, listAccounts, setDailyOutflowLimit } from "./service.ts";
+import { createAccount, listAccounts, outflowLimitDraft, setDailyOutflowLimit } from "./service.ts";
+import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
 
 export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -47,7 +48,12 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = c.req.valid("param");
       const { dailyOutflowLimit } = c.req.valid("json");
-      return c.json(await setDailyOutflowLimit(deps.db, actorOf(c, deps.config), id, dailyOutflowLimit));
+      const actor = actorOf(c, deps.config);
+      // Limits are controls: under dual control a second administrator approves the change.
+      if ((await dualControlState(deps.db.read)).inForce) {
+        return await submitForApproval(c, deps, outflowLimitDraft(actor, id, dailyOutflowLimit));
+      }
+      return c.json(await setDailyOutflowLimit(deps.db, actor, id, dailyOutflowLimit, soleGrant(actor.userId)));
     },
   );
 

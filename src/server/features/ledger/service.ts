@@ -10,6 +10,9 @@ import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { moveBalance } from "./journal.ts";
+import { assertActingAlone, type GrantOrigin } from "../../auth/role_grants.ts";
+import { grantNote } from "../../auth/users.ts";
+import type { RequestDraft } from "../approvals/four_eyes.ts";
 import type { CreateAccountInput } from "./schemas.ts";
 
 type AccountRow = typeof ledgerAccounts.$inferSelect;
@@ -170,8 +173,10 @@ export async function setDailyOutflowLimit(
   actor: Actor,
   accountId: string,
   limitMinor: bigint | null,
+  origin: GrantOrigin,
 ): Promise<AccountDto> {
   return await db.transaction(async (tx) => {
+    if (origin.source === "sole_administrator") await assertActingAlone(tx);
     const before = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get();
     if (!before) throw notFound("Ledger account");
     const [row] = await tx.update(ledgerAccounts)
@@ -190,8 +195,23 @@ export async function setDailyOutflowLimit(
         before: { dailyOutflowLimit: toAccountDto(before).dailyOutflowLimit },
         after: { dailyOutflowLimit: account.dailyOutflowLimit },
         currency: account.currency,
+        control: grantNote(origin),
       },
     });
     return account;
   });
+}
+
+/** The limit change as a request for a second administrator (dual control in force). */
+export function outflowLimitDraft(actor: Actor, accountId: string, limitMinor: bigint | null): RequestDraft {
+  const dailyOutflowLimit = limitMinor === null ? null : formatMoney(limitMinor);
+  return {
+    kind: "account_outflow_limit",
+    payload: { id: accountId, dailyOutflowLimit },
+    summary: { accountId, dailyOutflowLimit },
+    amountMinor: null,
+    currency: null,
+    rehearse: (inner) =>
+      setDailyOutflowLimit(inner, actor, accountId, limitMinor, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+  };
 }
