@@ -5,7 +5,10 @@ import type { Role } from "../../domain/access.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import type { Database, Tx } from "../db/database.ts";
+import type { Result } from "../../domain/result.ts";
+import { personName } from "../../domain/staff_identity.ts";
 import { AppError } from "../http/errors.ts";
+import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
 
 export interface NewUser {
@@ -20,14 +23,22 @@ export interface NewUser {
 }
 
 /** The spec's users.role label, kept in step with the roles. */
-export const roleLabelOf = (roles: readonly Role[]) => (roles.includes("administrator") ? "admin" : "operator");
+export const roleLabelOf = (
+  roles: readonly Role[],
+) => (roles.includes("administrator") ? "admin" : "operator");
 
 export async function replaceRoles(tx: Tx, userId: string, roles: readonly Role[]): Promise<void> {
   await tx.delete(userRoles).where(eq(userRoles.userId, userId));
   await tx.insert(userRoles).values(roles.map((role) => ({ userId, role })));
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A rule's value, or a 400 naming the field: `email: character U+200B (zero width space) at position 4 is not allowed`. */
+function valueOrRefuse<T>(result: Result<T>, field: string): T {
+  if (result.ok) return result.value;
+  throw new AppError("validation", `${field}: ${result.error.message}`, {
+    fields: { [field]: result.error.message },
+  });
+}
 
 export async function createUser(
   db: Database,
@@ -35,26 +46,25 @@ export async function createUser(
   input: NewUser,
   actor: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null },
 ): Promise<{ id: string; email: string }> {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email) || email.length > 255) {
-    throw new AppError("validation", "A valid e-mail address is required", {
-      fields: { email: "Invalid email" },
-    });
-  }
-  const problem = await passwordProblem(input.password);
+  const email = valueOrRefuse(checkStaffEmail(input.email), "email");
+  const firstName = valueOrRefuse(personName(input.firstName, "firstName"), "firstName");
+  const lastName = valueOrRefuse(personName(input.lastName, "lastName"), "lastName");
+  const problem = await passwordProblem(input.password, { email, firstName, lastName });
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
-  const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
+  const roles: readonly Role[] = input.roles && input.roles.length > 0
+    ? [...new Set(input.roles)]
+    : ["operator"];
   const mustChangePassword = input.mustChangePassword ?? false;
   const passwordHash = await hashPassword(input.password, config.passwordHashCost);
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
-    const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-    if (existing) throw new AppError("conflict", "email already exists", { field: "email" });
+    const emailSkeleton = await newAccountSkeleton(tx, email);
     await tx.insert(users).values({
       id,
       email,
-      firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null,
+      emailSkeleton,
+      firstName,
+      lastName,
       role: roleLabelOf(roles),
     });
     await tx.insert(userCredentials).values({ userId: id, passwordHash, mustChangePassword });
@@ -84,7 +94,13 @@ export async function ensureFirstAdmin(
   if (anyUser) return;
   const email = config.adminEmail ?? "admin@centralbank.local";
   const password = config.adminPassword ?? generatePassword();
-  await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator", "operator"] });
+  await createUser(db, config, {
+    email,
+    password,
+    firstName: null,
+    lastName: null,
+    roles: ["administrator", "operator"],
+  });
   if (config.adminPassword) {
     log(`Created the first administrator ${email} with the password from ADMIN_PASSWORD.`);
   } else {
