@@ -16,6 +16,8 @@ export const SYSTEM_USER_ID = "00000000-0000-0000-0000-000000000000";
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
+  /** The address's confusable skeleton (UTS #39), unique: db/migrations/1300_users_email_skeleton.sql. */
+  emailSkeleton: text("email_skeleton"),
   firstName: text("first_name"),
   lastName: text("last_name"),
   profileImageUrl: text("profile_image_url"),

@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { isRole, ROLES } from "../src/domain/access.ts";
 import { createUser } from "../src/server/auth/users.ts";
 import { soleGrant } from "../src/server/auth/role_grants.ts";
+import { fillEmailSkeletons } from "../src/server/auth/identity.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
 import { AppError } from "../src/server/http/errors.ts";
@@ -34,12 +35,15 @@ if (roles.length !== values.role.length) {
   console.error(`--role must be one of ${ROLES.join(", ")}`);
   Deno.exit(2);
 }
-const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 12 characters):") ?? "";
+const password = Deno.env.get("USER_PASSWORD") ?? prompt("Password (at least 12 characters, not easy to guess):") ?? "";
 const config = loadConfig();
 const db = await openConfiguredDatabase(config);
 try {
   const regional = config.role === "regional";
-  if (!regional) await migrate(db);
+  if (!regional) {
+    await migrate(db);
+    await fillEmailSkeletons(db, console.log);
+  }
   const auditChainKey = await prepareAuditChain(db, config, console.log, { keyChain: !regional });
   const user = await createUser(db, config, {
     email: values.email,

@@ -282,10 +282,10 @@ Deno.test("key management needs an administrator's session: none 401, operator 4
     await expectJson(await t.request("POST", "/api/api-keys", { body: { name: "x" } }), 401);
     await createUser(t.deps.db, t.deps.config, {
       email: "clerk@centralbank.test",
-      password: "clerk-password-1",
+      password: "quiet-harbour-ledger-1",
       roles: ["operator"],
     }, soleGrant(null));
-    const operator = await t.login("clerk@centralbank.test", "clerk-password-1");
+    const operator = await t.login("clerk@centralbank.test", "quiet-harbour-ledger-1");
     await expectJson(await t.request("GET", "/api/api-keys", { cookie: operator }), 403);
     await expectJson(
       await t.request("POST", "/api/api-keys", { cookie: operator, body: { name: "x" } }),

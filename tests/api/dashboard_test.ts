@@ -4,7 +4,7 @@ import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { recordTestResult } from "../../src/server/features/central_bank_connections/service.ts";
 import { startOfUtcDay, startOfUtcMonth } from "../../src/server/features/dashboard/service.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
-import { approvePending, createStaff, seededStaff } from "../helpers/staff.ts";
+import { approvePending, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };

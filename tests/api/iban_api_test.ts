@@ -357,10 +357,10 @@ Deno.test("POST /api/iban-configs refuses a broken structure, a failing example,
 
     await createUser(t.deps.db, t.deps.config, {
       email: "clerk@centralbank.test",
-      password: "clerk-password-1",
+      password: "quiet-harbour-ledger-1",
       roles: ["operator"],
     }, soleGrant(null));
-    const clerk = t.as(await t.login("clerk@centralbank.test", "clerk-password-1"));
+    const clerk = t.as(await t.login("clerk@centralbank.test", "quiet-harbour-ledger-1"));
     const forbidden = await expectJson(
       await clerk("POST", "/api/iban-configs", { body: algeriaFormat() }),
       403,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { MAX_STATUS_CHANGE_REASON_LENGTH } from "../../src/domain/institution.ts";
-import { approvePending, createStaff, seededStaff } from "../helpers/staff.ts";
+import { approvePending, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { createAccount } from "./ledger_helpers.ts";
 

@@ -17,7 +17,7 @@ import {
 } from "../../src/server/features/institutions/service.ts";
 import { openDatabase } from "../../src/server/db/database.ts";
 import { listMigrations, migrate, splitStatements } from "../../src/server/db/migrate.ts";
-import { createStaff, seededStaff } from "../helpers/staff.ts";
+import { seededStaff } from "../helpers/staff.ts";
 import { type Desk, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const SPEC_FIELDS = [

@@ -132,7 +132,7 @@ Deno.test("every deno task the README documents runs as written on a fresh data 
     DATA_DIR: `${parent}/data`,
     PORT: String(port),
     HOST: "127.0.0.1",
-    ADMIN_PASSWORD: "readme-tasks-admin",
+    ADMIN_PASSWORD: "readme-tasks-first-passphrase",
     SEED_DEMO: "0",
   };
   delete env.DATABASE_URL;

@@ -166,7 +166,6 @@ Deno.test("every /api answer carries Cache-Control: no-store, errors and 401s in
       assert.equal(res.status, status, path);
       assert.equal(res.headers.get("cache-control"), "no-store", `${method} ${path}`);
     }
-    const cookie = await t.login();
     const signedIn = [
       ["GET", "/api/auth/user", undefined, 200],
       ["GET", "/api/cards", undefined, 200],

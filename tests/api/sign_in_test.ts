@@ -469,11 +469,11 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
   try {
     await createUser(t.deps.db, t.deps.config, {
       email: "operator@centralbank.test",
-      password: "operator-password",
+      password: "lantern-harbour-quiet",
       roles: ["operator"],
     }, soleGrant(null));
     const asOperator = await t.request("POST", "/api/login", {
-      body: { email: "operator@centralbank.test", password: "operator-password" },
+      body: { email: "operator@centralbank.test", password: "lantern-harbour-quiet" },
     });
     assert.equal((await expectJson(asOperator, 200)).secondFactor, "enrol");
 
@@ -500,7 +500,7 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
         }),
         400,
       );
-      const operator = await relaxed.login("operator@centralbank.test", "operator-password");
+      const operator = await relaxed.login("operator@centralbank.test", "lantern-harbour-quiet");
       await expectJson(
         await relaxed.request("PUT", "/api/auth/sign-in-settings", {
           cookie: operator,
@@ -517,7 +517,7 @@ Deno.test("the MFA required setting: on, every user is held to enrolment; off, o
     }
 
     const operatorAgain = await t.request("POST", "/api/login", {
-      body: { email: "operator@centralbank.test", password: "operator-password" },
+      body: { email: "operator@centralbank.test", password: "lantern-harbour-quiet" },
     });
     const operatorUser = await expectJson(operatorAgain, 200);
     assert.equal(operatorUser.secondFactor, undefined);

@@ -95,9 +95,9 @@ e2eTest(
       const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
       await checkerFirst("POST", "/api/auth/password", {
         currentPassword: approverUser.json.initialPassword,
-        newPassword: "e2e-checker-own-password",
+        newPassword: "e2e-approver-own-passphrase",
       });
-      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-checker-own-password");
+      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-approver-own-passphrase");
       const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
       assert.equal(queue.json.length, 1);
       assert.equal((await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Checked" })).status, 200);

@@ -41,7 +41,7 @@ Deno.test({
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       ADMIN_EMAIL: "stack.admin@cb.test",
-      ADMIN_PASSWORD: "stack-admin-password",
+      ADMIN_PASSWORD: "stack-primary-passphrase",
       SEED_DEMO: "0",
       // The administrator signs in with a password alone here, as the README's tools do.
       REQUIRE_MFA: "0",

@@ -19,6 +19,9 @@ import { roleLabelOf } from "./users.ts";
 import { PROVIDER_GRANT, replaceRoles } from "./role_grants.ts";
 import { roleConflict } from "../../domain/dual_control.ts";
 import type { Role } from "../../domain/access.ts";
+import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
+import { personName } from "../../domain/staff_identity.ts";
+import { AppError } from "../http/errors.ts";
 import { clearCookie, readCookie, writeCookie } from "./session_cookie.ts";
 
 const FLOW_COOKIE = "cbr_oidc";
@@ -50,6 +53,44 @@ function describe(error: unknown): string {
     parts.push(`(claim ${String(cause.claim)})`);
   }
   return parts.join(" ");
+}
+
+/** The provider's e-mail address and names under the console's own rules; a refusal says which and why. */
+function providerProfile(claims: Record<string, unknown>) {
+  let email: string | null = null;
+  if (typeof claims.email === "string") {
+    const checked = checkStaffEmail(claims.email);
+    if (!checked.ok) {
+      throw new SsoRefused(
+        `Your e-mail address at the identity provider cannot be used in the console: ${checked.error.message}. Ask your administrator to correct it there.`,
+        `refused provider email for ${String(claims.sub)}: ${checked.error.message}`,
+      );
+    }
+    email = checked.value;
+  }
+  const name = (claim: string, field: string) => {
+    const value = claims[claim];
+    const checked = personName(typeof value === "string" ? value.slice(0, MAX_NAME_LENGTH) : null, field);
+    if (checked.ok) return checked.value;
+    throw new SsoRefused(
+      `Your name at the identity provider cannot be used in the console: ${checked.error.message}. Ask your administrator to correct it there.`,
+      `refused provider ${claim} for ${String(claims.sub)}: ${checked.error.message}`,
+    );
+  };
+  return { email, names: { firstName: name("given_name", "firstName"), lastName: name("family_name", "lastName") } };
+}
+
+/** An address that looks like an existing account's is refused at sign-in with the reason, not a 409. */
+async function lookAlikeRefused(newSkeleton: () => Promise<string>, email: string): Promise<string> {
+  try {
+    return await newSkeleton();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    throw new SsoRefused(
+      "Your e-mail address at the identity provider looks like another console account's. Ask your administrator.",
+      `provider email ${email} refused: ${error.message}`,
+    );
+  }
 }
 
 const isLoopback = (url: URL) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname);
@@ -176,12 +217,8 @@ export class OidcSignIn {
     const subject = String(claims.sub);
     const roles = this.#rolesOf(claims, subject);
     const role = roleLabelOf(roles);
-    const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase().slice(0, 255) : null;
+    const { email, names } = providerProfile(claims);
     const emailVerified = claims.email_verified === true;
-    const names = {
-      firstName: typeof claims.given_name === "string" ? claims.given_name.slice(0, MAX_NAME_LENGTH) : null,
-      lastName: typeof claims.family_name === "string" ? claims.family_name.slice(0, MAX_NAME_LENGTH) : null,
-    };
     return await db.transaction(async (tx) => {
       const identity = await tx.select({ userId: userIdentities.userId }).from(userIdentities)
         .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject))).get();
@@ -196,7 +233,8 @@ export class OidcSignIn {
         const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
         userId = existing?.id ?? crypto.randomUUID();
         if (!existing) {
-          await tx.insert(users).values({ id: userId, email, ...names, role });
+          const emailSkeleton = await lookAlikeRefused(() => newAccountSkeleton(tx, email), email);
+          await tx.insert(users).values({ id: userId, email, emailSkeleton, ...names, role });
           await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
           await recordAudit(tx, { ...actor, userId }, {
             entityType: "user",

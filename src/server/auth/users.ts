@@ -1,12 +1,15 @@
 /** Local user accounts: creation (first admin, `deno task user:add`) and lookup. */
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, isNull, ne, sql } from "drizzle-orm";
 import { SYSTEM_USER_ID, userCredentials, users } from "../../../db/schema.ts";
 import type { Role } from "../../domain/access.ts";
 import { roleConflict } from "../../domain/dual_control.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import type { Database, Tx } from "../db/database.ts";
+import type { Result } from "../../domain/result.ts";
+import { personName } from "../../domain/staff_identity.ts";
 import { AppError, conflict } from "../http/errors.ts";
+import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
 import { BOOTSTRAP_GRANT, type GrantOrigin, replaceRoles } from "./role_grants.ts";
 
@@ -22,7 +25,9 @@ export interface NewUser {
 }
 
 /** The spec's users.role label, kept in step with the roles. */
-export const roleLabelOf = (roles: readonly Role[]) => (roles.includes("administrator") ? "admin" : "operator");
+export const roleLabelOf = (
+  roles: readonly Role[],
+) => (roles.includes("administrator") ? "admin" : "operator");
 
 /** 409 naming the roles when they may not be held together (src/domain/dual_control.ts). */
 export function assertRolesSeparate(roles: readonly Role[]): void {
@@ -30,7 +35,13 @@ export function assertRolesSeparate(roles: readonly Role[]): void {
   if (problem) throw conflict("roles", problem);
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A rule's value, or a 400 naming the field: `email: character U+200B (zero width space) at position 4 is not allowed`. */
+function valueOrRefuse<T>(result: Result<T>, field: string): T {
+  if (result.ok) return result.value;
+  throw new AppError("validation", `${field}: ${result.error.message}`, {
+    fields: { [field]: result.error.message },
+  });
+}
 
 export async function createUser(
   db: Database,
@@ -39,13 +50,10 @@ export async function createUser(
   origin: GrantOrigin,
   actor: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null },
 ): Promise<{ id: string; email: string }> {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email) || email.length > 255) {
-    throw new AppError("validation", "A valid e-mail address is required", {
-      fields: { email: "Invalid email" },
-    });
-  }
-  const problem = await passwordProblem(input.password);
+  const email = valueOrRefuse(checkStaffEmail(input.email), "email");
+  const firstName = valueOrRefuse(personName(input.firstName, "firstName"), "firstName");
+  const lastName = valueOrRefuse(personName(input.lastName, "lastName"), "lastName");
+  const problem = await passwordProblem(input.password, { email, firstName, lastName });
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
   const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
   assertRolesSeparate(roles);
@@ -53,7 +61,7 @@ export async function createUser(
   const passwordHash = await hashPassword(input.password, config.passwordHashCost);
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
-    await insertUser(tx, { id, email, input, roles, passwordHash, mustChangePassword, origin }, actor);
+    await insertUser(tx, { id, email, firstName, lastName, roles, passwordHash, mustChangePassword, origin }, actor);
   });
   return { id, email };
 }
@@ -61,7 +69,8 @@ export async function createUser(
 interface UserRecord {
   id: string;
   email: string;
-  input: NewUser;
+  firstName: string | null;
+  lastName: string | null;
   roles: readonly Role[];
   passwordHash: string;
   mustChangePassword: boolean;
@@ -69,16 +78,9 @@ interface UserRecord {
 }
 
 async function insertUser(tx: Tx, record: UserRecord, actor: Actor): Promise<void> {
-  const { id, email, input, roles, passwordHash, mustChangePassword, origin } = record;
-  const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-  if (existing) throw new AppError("conflict", "email already exists", { field: "email" });
-  await tx.insert(users).values({
-    id,
-    email,
-    firstName: input.firstName ?? null,
-    lastName: input.lastName ?? null,
-    role: roleLabelOf(roles),
-  });
+  const { id, email, firstName, lastName, roles, passwordHash, mustChangePassword, origin } = record;
+  const emailSkeleton = await newAccountSkeleton(tx, email);
+  await tx.insert(users).values({ id, email, emailSkeleton, firstName, lastName, role: roleLabelOf(roles) });
   await tx.insert(userCredentials).values({ userId: id, passwordHash, mustChangePassword });
   await replaceRoles(tx, id, roles, origin);
   await recordAudit(tx, actor, {

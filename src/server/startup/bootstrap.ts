@@ -4,6 +4,7 @@
  */
 import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
 import { prepareAuditChain } from "../audit/rekey.ts";
+import { fillEmailSkeletons } from "../auth/identity.ts";
 import { ensureFirstAdmin, logRoleConflicts } from "../auth/users.ts";
 import type { Config } from "../config.ts";
 import type { AppDeps } from "../http/context.ts";
@@ -65,6 +66,7 @@ export async function bootstrap(
       auditChainKey = await prepareAuditChain(db, config, log, { keyChain: false });
     } else {
       await migrate(db);
+      await fillEmailSkeletons(db, log);
       auditChainKey = await prepareAuditChain(db, config, log);
       await ensureFirstAdmin(db, config, log);
       await logRoleConflicts(db, log);

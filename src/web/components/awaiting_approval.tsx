@@ -5,6 +5,7 @@
 import { Link } from "react-router";
 import { APPROVAL_KIND_LABELS, type ApprovalKind } from "../../domain/approval.ts";
 import { usePendingOfKinds } from "../features/approvals/api.ts";
+import { personText } from "./person.tsx";
 import { formatCurrency, formatDateTime } from "../lib/format.ts";
 
 export function AwaitingApproval({ kinds, className = "mb-6" }: {
@@ -37,9 +38,9 @@ export function AwaitingApproval({ kinds, className = "mb-6" }: {
           <li key={request.id} className="break-words">
             <span className="font-medium">{APPROVAL_KIND_LABELS[request.kind]}</span>
             {request.amount !== null && ` · ${formatCurrency(request.amount, request.currency ?? "USD")}`}
-            {`: ${request.summary.description} · requested by ${request.requestedByName}, ${
-              formatDateTime(request.requestedAt)
-            }`}
+            {`: ${request.summary.description} · requested by ${
+              personText(request.requestedByName, request.requestedByEmail)
+            }, ${formatDateTime(request.requestedAt)}`}
           </li>
         ))}
       </ul>

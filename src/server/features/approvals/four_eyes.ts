@@ -99,15 +99,18 @@ export interface ApprovalRequestDto {
   currency: string | null;
   requestedBy: string;
   requestedByName: string;
+  requestedByEmail: string;
   requestReason: string;
   requestedAt: string;
   expiresAt: string;
   decidedBy: string | null;
   decidedByName: string | null;
+  decidedByEmail: string | null;
   decidedAt: string | null;
   decisionReason: string | null;
   executedBy: string | null;
   executedByName: string | null;
+  executedByEmail: string | null;
   resultEntityType: string | null;
   resultEntityId: string | null;
 }
@@ -128,10 +131,12 @@ const displayName = (alias: string) =>
 export const APPROVAL_REQUEST_SELECT = `SELECT a.id, a.kind, a.status, a.payload, a.summary,
     a.amount_minor AS amountMinor, a.currency, a.requested_by AS requestedBy, ${
   displayName("rq")
-} AS requestedByName,
+} AS requestedByName, rq.email AS requestedByEmail,
     a.request_reason AS requestReason, a.requested_at AS requestedAt, a.expires_at AS expiresAt,
     a.decided_by AS decidedBy, ${displayName("dc")} AS decidedByName, a.decided_at AS decidedAt,
+    dc.email AS decidedByEmail,
     a.decision_reason AS decisionReason, a.executed_by AS executedBy, ${displayName("ex")} AS executedByName,
+    ex.email AS executedByEmail,
     a.result_entity_type AS resultEntityType, a.result_entity_id AS resultEntityId
   FROM approval_requests a
   JOIN users rq ON rq.id = a.requested_by
@@ -148,15 +153,18 @@ export function toApprovalDto(row: ApprovalRequestRow, now = new Date()): Approv
     currency: row.currency,
     requestedBy: row.requestedBy,
     requestedByName: row.requestedByName,
+    requestedByEmail: row.requestedByEmail,
     requestReason: row.requestReason,
     requestedAt: row.requestedAt,
     expiresAt: row.expiresAt,
     decidedBy: row.decidedBy,
     decidedByName: row.decidedBy === null ? null : row.decidedByName,
+    decidedByEmail: row.decidedBy === null ? null : row.decidedByEmail,
     decidedAt: row.decidedAt,
     decisionReason: row.decisionReason,
     executedBy: row.executedBy,
     executedByName: row.executedBy === null ? null : row.executedByName,
+    executedByEmail: row.executedBy === null ? null : row.executedByEmail,
     resultEntityType: row.resultEntityType,
     resultEntityId: row.resultEntityId,
   };

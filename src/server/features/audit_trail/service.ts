@@ -17,6 +17,8 @@ export interface AuditEventDto {
   changes: unknown;
   performedBy: string;
   performedByName: string;
+  /** Beside the name wherever a person is shown: two accounts can share a name, never an address. */
+  performedByEmail: string;
   performedAt: string;
   ipAddress: string | null;
   userAgent: string | null;
@@ -60,6 +62,7 @@ export async function listAuditEvents(
     sql`SELECT a.id, a.seq, a.entity_type AS entityType, a.entity_id AS entityId,
       a.action, a.changes, a.performed_by AS performedBy,
       coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email) AS performedByName,
+      u.email AS performedByEmail,
       a.performed_at AS performedAt, a.ip_address AS ipAddress, a.user_agent AS userAgent
     FROM audit_trail a JOIN users u ON u.id = a.performed_by
     WHERE ${where} ORDER BY ${orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)} LIMIT ${query.limit} OFFSET ${query.offset}`,

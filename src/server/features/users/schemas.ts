@@ -1,16 +1,26 @@
 /** Request shapes of user management and the own-password change. */
 import { z } from "zod";
 import { ROLES } from "../../../domain/access.ts";
+import { MAX_EMAIL_LENGTH, MAX_PERSON_NAME_LENGTH, personName } from "../../../domain/staff_identity.ts";
+import { checkStaffEmail } from "../../auth/identity.ts";
 import { MAX_PASSWORD_LENGTH } from "../../auth/passwords.ts";
-import { optionalText } from "../../http/validation.ts";
+import { resultValue } from "../../http/validation.ts";
 
 const rolesSchema = z.array(z.enum(ROLES)).min(1, "Give at least one role").max(ROLES.length)
   .transform((roles) => [...new Set(roles)]);
 
+/** Trimmed and lower-cased; hidden characters, non-ASCII before the @ and bad shapes refused by name. */
+const staffEmailSchema = z.string().max(MAX_EMAIL_LENGTH * 2, `At most ${MAX_EMAIL_LENGTH} characters`)
+  .transform((email, ctx) => resultValue(checkStaffEmail(email), ctx));
+/** Blank is none; control and bidi characters refused by name and position. */
+const personNameSchema = (field: string) =>
+  z.string().max(MAX_PERSON_NAME_LENGTH * 2, `At most ${MAX_PERSON_NAME_LENGTH} characters`).nullish()
+    .transform((name, ctx) => resultValue(personName(name, field), ctx));
+
 export const createUserSchema = z.object({
-  email: z.string().trim().min(1, "Required").max(255),
-  firstName: optionalText(255),
-  lastName: optionalText(255),
+  email: staffEmailSchema,
+  firstName: personNameSchema("firstName"),
+  lastName: personNameSchema("lastName"),
   roles: rolesSchema,
 });
 

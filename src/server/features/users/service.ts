@@ -263,9 +263,11 @@ export async function changeOwnPassword(
       fields: { currentPassword: "The current password is not correct" },
     });
   }
+  const owner = await db.read.select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users).where(eq(users.id, actor.userId)).get();
   const problem = input.newPassword === input.currentPassword
     ? "The new password must differ from the current one"
-    : await passwordProblem(input.newPassword);
+    : await passwordProblem(input.newPassword, owner ?? { email: "" });
   if (problem) throw new AppError("validation", problem, { fields: { newPassword: problem } });
   const passwordHash = await hashPassword(input.newPassword, config.passwordHashCost);
   await db.transaction(async (tx) => {

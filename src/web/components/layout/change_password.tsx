@@ -12,9 +12,7 @@ import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/form.tsx";
 import { useFormState } from "../../lib/form_state.ts";
-
-const MIN_PASSWORD_LENGTH = 12;
-const MAX_PASSWORD_LENGTH = 256;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../domain/password_policy.ts";
 const NO_PASSWORDS = { currentPassword: "", newPassword: "", repeat: "" };
 
 /** A required password input; the browser's password manager fills it by its autoComplete. */
@@ -63,7 +61,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
         autoComplete="new-password"
         minLength={MIN_PASSWORD_LENGTH}
         maxLength={MAX_PASSWORD_LENGTH}
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not a common or breached password`}
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters, hard to guess, without your e-mail address, your name or the console's name`}
         {...bind("newPassword")}
       />
       <PasswordField label="Repeat the new password" autoComplete="new-password" {...bind("repeat")} />

@@ -1,5 +1,6 @@
 /** The approver's confirmation: restates the amount and accounts and asks for the decision's reason. */
 import { type FormEvent, useState } from "react";
+import { personText } from "../../components/person.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField } from "../../components/ui/form.tsx";
 import type { ApprovalRequest } from "../../lib/approval.ts";
@@ -25,7 +26,7 @@ function DecisionSummary({ request }: { request: ApprovalRequest }) {
         <RequestFigures request={request} />
       </div>
       <p className="mt-1 text-xs text-slate-700">
-        Requested by {request.requestedByName}: “{request.requestReason}”
+        Requested by {personText(request.requestedByName, request.requestedByEmail)}: “{request.requestReason}”
       </p>
     </div>
   );

@@ -1,5 +1,6 @@
 /** The columns of the approval queue; sortable ones are named by the server's sort keys (APPROVAL_SORT_KEYS). */
 import { InstitutionLink } from "../../components/institution_link.tsx";
+import { Person } from "../../components/person.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import type { ColumnDef } from "../../components/ui/data_table.tsx";
 import { APPROVAL_KIND_LABELS } from "../../../domain/approval.ts";
@@ -37,9 +38,17 @@ function WhatItWillDo({ request }: { request: ApprovalRequest }) {
 function DecisionCell({ request }: { request: ApprovalRequest }) {
   return (
     <>
-      {request.decidedByName && <p>By {request.decidedByName}</p>}
+      {request.decidedByName && (
+        <p>
+          <Person prefix="By " name={request.decidedByName} email={request.decidedByEmail} />
+        </p>
+      )}
       {request.decisionReason && <p className="text-slate-700">{request.decisionReason}</p>}
-      {request.executedByName && <p>Executed by {request.executedByName}</p>}
+      {request.executedByName && (
+        <p>
+          <Person prefix="Executed by " name={request.executedByName} email={request.executedByEmail} />
+        </p>
+      )}
       {request.status === "pending" && <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>}
     </>
   );
@@ -111,7 +120,9 @@ const DESCRIPTIVE_COLUMNS: ColumnDef<ApprovalRequest>[] = [
     header: "Requester and reason",
     cell: ({ row }) => (
       <>
-        <p className="font-medium">{row.original.requestedByName}</p>
+        <p>
+          <Person name={row.original.requestedByName} email={row.original.requestedByEmail} />
+        </p>
         <p className="text-xs text-slate-700">{row.original.requestReason}</p>
       </>
     ),

@@ -6,6 +6,7 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { InstitutionLink } from "../../components/institution_link.tsx";
+import { Person } from "../../components/person.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
@@ -76,7 +77,12 @@ function auditColumns(open: string | null, setOpen: (id: string | null) => void)
       meta: { cellClassName: "whitespace-nowrap" },
       cell: ({ row }) => formatDateTime(row.original.performedAt),
     },
-    { id: "actor", accessorFn: (event) => event.performedByName, header: "Actor" },
+    {
+      id: "actor",
+      accessorFn: (event) => event.performedByName,
+      header: "Actor",
+      cell: ({ row }) => <Person name={row.original.performedByName} email={row.original.performedByEmail} />,
+    },
     {
       accessorKey: "entityType",
       header: "Entity",
