@@ -167,6 +167,39 @@ export async function signIn(page: Page, baseUrl: string, email = E2E_ADMIN_EMAI
   await page.getByTestId("user-label").waitFor();
 }
 
+export const E2E_OPERATOR_PASSWORD = "e2e-operator-quiet-harbour";
+const operators = new Map<string, Promise<string>>();
+
+/**
+ * The server's operator (the first administrator holds administrator alone and moves no money),
+ * made once per server by the administrator through the API, its one-time password replaced.
+ */
+export function e2eOperator(baseUrl: string): Promise<string> {
+  let made = operators.get(baseUrl);
+  if (!made) {
+    made = (async () => {
+      const email = `desk.operator@centralbank.test`;
+      const admin = await apiSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const created = await admin("POST", "/api/users", { email, roles: ["operator"] });
+      if (created.status !== 201) throw new Error(`creating the operator: ${created.status}`);
+      const operator = await apiSession(baseUrl, email, created.json.initialPassword);
+      const changed = await operator("POST", "/api/auth/password", {
+        currentPassword: created.json.initialPassword,
+        newPassword: E2E_OPERATOR_PASSWORD,
+      });
+      if (changed.status !== 204) throw new Error(`the operator's first password change: ${changed.status}`);
+      return email;
+    })();
+    operators.set(baseUrl, made);
+  }
+  return made;
+}
+
+/** Signs in as the server's operator, for screens where staff register things and move money. */
+export async function signInAsOperator(page: Page, baseUrl: string) {
+  await signIn(page, baseUrl, await e2eOperator(baseUrl), E2E_OPERATOR_PASSWORD);
+}
+
 /** Fails on any critical or serious axe-core violation on the current page. */
 export async function expectAccessible(page: Page, context: string) {
   const results = await new AxeBuilder({ page }).analyze();
