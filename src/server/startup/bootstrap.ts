@@ -2,7 +2,7 @@
  * startup/ owns what happens once at start: this module opens and prepares everything the server
  * needs (database, migrations, first administrator), and seed.ts runs the first-start data.
  */
-import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
+import { checkpointTargetOf, writeAuditCheckpoint } from "../audit/checkpoints.ts";
 import { prepareAuditChain } from "../audit/rekey.ts";
 import { ensureFirstAdmin } from "../auth/users.ts";
 import type { Config } from "../config.ts";
@@ -74,6 +74,6 @@ export async function bootstrap(
     throw error;
   }
   await removeStaleReportParts(config, log);
-  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
+  await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
   return deps;
 }
