@@ -11,7 +11,7 @@ import { type Database, openDatabase } from "../db/database.ts";
 import { openReplicatedDatabase } from "../db/replicated.ts";
 import { migrate, missingMigrations } from "../db/migrate.ts";
 import { createSecrets, loadSecretsKey } from "../secrets.ts";
-import { removeStaleReportParts } from "../features/reports/service.ts";
+import { narrowReportModes, removeStaleReportParts } from "../features/reports/service.ts";
 import { runSeeds } from "./seed.ts";
 
 /** How long a regional node waits for its replica to carry the schema its code needs. */
@@ -74,6 +74,7 @@ export async function bootstrap(
     throw error;
   }
   await removeStaleReportParts(config, log);
+  await narrowReportModes(config, log);
   await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
   return deps;
 }
