@@ -73,6 +73,9 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/users": administer("create users"),
   "PATCH /api/users/:id": administer("change users' roles or disable them"),
   "POST /api/users/:id/reset-password": administer("reset users' passwords"),
+  "GET /api/users/:id/identities": administer("manage users' provider identities"),
+  "POST /api/users/:id/identities": administer("link provider identities to users"),
+  "DELETE /api/users/:id/identities": administer("manage users' provider identities"),
 
   "GET /api/api-keys": administer("manage API keys"),
   "POST /api/api-keys": administer("manage API keys"),

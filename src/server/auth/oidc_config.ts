@@ -30,6 +30,8 @@ export function grantedRoles(mapped: readonly string[]): Role[] {
 
 export interface OidcConfig {
   issuer: URL;
+  /** The issuer as OIDC_ISSUER spells it, which the ID tokens carry as `iss`: identities are linked under it. */
+  expectedIssuer: string;
   clientId: string;
   clientSecret: string;
   redirectUri: URL;
@@ -66,6 +68,7 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
   if ("error" in roleMap) throw new Error(`OIDC_ROLE_MAP: ${roleMap.error}`);
   return {
     issuer,
+    expectedIssuer: env.OIDC_ISSUER,
     clientId: env.OIDC_CLIENT_ID!,
     clientSecret: env.OIDC_CLIENT_SECRET!,
     redirectUri,
