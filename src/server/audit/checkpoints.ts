@@ -157,11 +157,14 @@ export async function writeAuditCheckpoint(
       entityType: CHECKPOINT_ENTITY_TYPE,
       entityId: target.node,
       action: CHECKPOINT_ACTION,
+      // The time as a number: the trail's records are text that reports print, and they print
+      // timestamps in their own format only.
       changes: {
-        seq: unsigned.seq,
-        hash: unsigned.hash,
-        at: unsigned.at,
-        keyId: unsigned.keyId,
+        seq: checkpoint.seq,
+        hash: checkpoint.hash,
+        atMs: now.getTime(),
+        keyId: checkpoint.keyId,
+        mac: checkpoint.mac,
         file: target.path,
       },
     })
@@ -173,12 +176,10 @@ export type CheckpointVerification =
   | { ok: true; checked: number; skipped: number; recorded: number }
   | { ok: false; checked: number; problem: string };
 
-/** The file's checkpoints that verified, by seq and time, or the first line that did not. */
+/** The signatures (macs) of the file's checkpoints that verified, or the first line that did not. */
 type FileCheck =
   | { ok: true; checked: number; skipped: number; held: Set<string> }
   | { ok: false; checked: number; problem: string };
-
-const heldKey = (seq: number, at: string) => `${seq} ${at}`;
 
 /** Checks each line's signature under `key`, and that the trail still holds its row with its hash. */
 async function checkFileLines(
@@ -224,7 +225,7 @@ async function checkFileLines(
     if (row.hash !== hash) {
       return fail(`row ${seq} differs from the checkpoint of ${at}: the trail was rewritten after it`);
     }
-    held.add(heldKey(seq, at));
+    held.add(mac);
     checked += 1;
   }
   return { ok: true, checked, skipped, held };
@@ -249,11 +250,16 @@ async function checkRecorded(
     );
     if (rows.length === 0) return { recorded, missing: null };
     for (const row of rows) {
-      const { seq, at } = JSON.parse(row.changes ?? "{}") as { seq?: unknown; at?: unknown };
-      if (typeof seq !== "number" || typeof at !== "string" || !held.has(heldKey(seq, at))) {
+      const { seq, atMs, mac } = JSON.parse(row.changes ?? "{}") as {
+        seq?: unknown;
+        atMs?: unknown;
+        mac?: unknown;
+      };
+      if (typeof mac !== "string" || !held.has(mac)) {
+        const at = typeof atMs === "number" ? new Date(atMs).toISOString() : "an unknown time";
         return {
           recorded,
-          missing: `the checkpoint at seq ${String(seq)} written at ${String(at)} is missing from the file ` +
+          missing: `the checkpoint at seq ${String(seq)} written at ${at} is missing from the file ` +
             `(the trail recorded it at row ${row.seq}): the file was emptied, cut short or replaced`,
         };
       }
