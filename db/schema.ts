@@ -72,6 +72,8 @@ export interface SessionData {
   userAgent: string | null;
   /** Present while the second factor is still owed: a code to enter, or an authenticator to enrol. */
   secondFactor?: SecondFactorStage;
+  /** A sign-in through the identity provider: the local password, and a pending change of it, play no part. */
+  signedInWith?: "oidc";
 }
 
 export type SecondFactorStage = "verify" | "enrol";

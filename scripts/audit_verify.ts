@@ -1,11 +1,12 @@
 /**
  * `deno task audit:verify`: checks that the append-only triggers are in place, that the audit
- * trail's keyed hash chain is intact (naming the first broken row), and that every signed
- * checkpoint of AUDIT_CHECKPOINT_FILE still matches the trail. Exits 1 on any failure.
+ * trail's keyed hash chain is intact (naming the first broken row), that every signed
+ * checkpoint of AUDIT_CHECKPOINT_FILE still matches the trail, and that the file holds every
+ * checkpoint the trail records for this node (naming the first one missing). Exits 1 on any failure.
  */
 import { missingAppendOnlyTriggers, verifyAuditChain } from "../src/server/audit/trail.ts";
 import { useAuditChainKey } from "../src/server/audit/chain_key.ts";
-import { verifyAuditCheckpoints } from "../src/server/audit/checkpoints.ts";
+import { checkpointTargetOf, verifyAuditCheckpoints } from "../src/server/audit/checkpoints.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
@@ -38,12 +39,15 @@ async function verifyWith(db: Database, key: Uint8Array) {
       `Audit trail BROKEN at row seq ${seq} (id ${id}): ${reason}. ${result.checked} rows before it verified.`,
     );
   }
-  const checkpoints = await verifyAuditCheckpoints(db.read, key, config.auditCheckpointFile);
+  const checkpoints = await verifyAuditCheckpoints(db.read, key, checkpointTargetOf(config));
   if (checkpoints.ok) {
     const torn = checkpoints.skipped > 0
       ? ` (${checkpoints.skipped} lines cut short by a crash skipped)`
       : "";
-    console.log(`Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}${torn}.`);
+    console.log(
+      `Checkpoints verified: ${checkpoints.checked} in ${config.auditCheckpointFile}${torn}; ` +
+        `the file holds all ${checkpoints.recorded} the trail records.`,
+    );
   } else {
     fail(
       `Checkpoints BROKEN: ${checkpoints.problem}. ${checkpoints.checked} checkpoints before it verified.`,

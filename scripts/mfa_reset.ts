@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { SYSTEM_USER_ID, users } from "../db/schema.ts";
 import { resetSecondFactor } from "../src/server/auth/second_factor.ts";
-import { writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
+import { checkpointTargetOf, writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
 import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
 import { loadConfig } from "../src/server/config.ts";
@@ -37,7 +37,7 @@ try {
   } else {
     console.log(`${email} had no second factor; their sessions are ended.`);
   }
-  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
+  await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
 } finally {
   db.close();
 }

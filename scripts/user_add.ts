@@ -14,7 +14,7 @@ import { openConfiguredDatabase } from "../src/server/startup/bootstrap.ts";
 import { AppError } from "../src/server/http/errors.ts";
 import { migrate } from "../src/server/db/migrate.ts";
 import { AuditTrailIntegrityError } from "../src/server/audit/trail.ts";
-import { writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
+import { checkpointTargetOf, writeAuditCheckpoint } from "../src/server/audit/checkpoints.ts";
 import { prepareAuditChain } from "../src/server/audit/rekey.ts";
 
 const { values } = parseArgs({
@@ -52,7 +52,7 @@ try {
     lastName: values["last-name"] ?? null,
     roles,
   }, soleGrant(null));
-  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
+  await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
   console.log(`Created user ${user.email} (${user.id}) with the roles ${roles.join(", ")}.`);
 } catch (error) {
   if (error instanceof AppError || error instanceof AuditTrailIntegrityError) {

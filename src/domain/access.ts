@@ -74,6 +74,9 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/users/:id/reset-password": administer("reset users' passwords"),
   "POST /api/users/:id/confirm-roles": administer("confirm roles granted by one administrator"),
   "GET /api/dual-control": administer("see the state of dual control"),
+  "GET /api/users/:id/identities": administer("manage users' provider identities"),
+  "POST /api/users/:id/identities": administer("link provider identities to users"),
+  "DELETE /api/users/:id/identities": administer("manage users' provider identities"),
 
   "GET /api/api-keys": administer("manage API keys"),
   "POST /api/api-keys": administer("manage API keys"),

@@ -1,6 +1,7 @@
 /**
  * Owner-only file modes for what the server keeps on disk: the data folder is created 0700 and the
- * database file with its WAL and shared-memory files is 0600, like the secrets key.
+ * database file with its WAL and shared-memory files is 0600, like the secrets key and generated
+ * reports (their folder 0700).
  *
  * SQLite creates `-wal` and `-shm` with the mode of the database file itself, so creating the
  * (empty, hence valid) database file 0600 before the driver opens it is what keeps them private;
@@ -10,7 +11,13 @@
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 /** The files SQLite (and an embedded replica's sync: `-info`, `-client_wal_index`) keeps next to a database file. */
-export const DATABASE_SIDE_FILE_SUFFIXES = ["-wal", "-shm", "-journal", "-info", "-client_wal_index"] as const;
+export const DATABASE_SIDE_FILE_SUFFIXES = [
+  "-wal",
+  "-shm",
+  "-journal",
+  "-info",
+  "-client_wal_index",
+] as const;
 
 /**
  * Creates `dir` (and missing parents) with mode 0700. A folder that already exists is left as it
@@ -28,15 +35,35 @@ export async function createPrivateDir(dir: string): Promise<void> {
   await Deno.chmod(dir, PRIVATE_DIR_MODE);
 }
 
-async function narrowToOwner(path: string): Promise<void> {
-  let mode: number | null;
+/** Narrows `path` to `mode` when group or others may reach it; whether it had to. */
+async function narrowToOwner(path: string, mode = PRIVATE_FILE_MODE): Promise<boolean> {
+  let current: number | null;
   try {
-    mode = (await Deno.stat(path)).mode;
+    current = (await Deno.stat(path)).mode;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
+    if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-  if (mode !== null && (mode & 0o077) !== 0) await Deno.chmod(path, PRIVATE_FILE_MODE);
+  if (current === null || (current & 0o077) === 0) return false;
+  await Deno.chmod(path, mode);
+  return true;
+}
+
+/**
+ * A folder the server owns outright (generated reports): 0700, and every file directly in it 0600.
+ * Folders and files left wider by an earlier version are narrowed; returns how many were.
+ */
+export async function narrowOwnedFolder(dir: string): Promise<number> {
+  let narrowed = 0;
+  try {
+    if (await narrowToOwner(dir, PRIVATE_DIR_MODE)) narrowed += 1;
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isFile && await narrowToOwner(`${dir}/${entry.name}`)) narrowed += 1;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return narrowed;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Entry point: `deno task start` runs this with narrow permissions (see scripts/start.ts). */
 import { createApp } from "./http/app.ts";
 import { useAuditChainKey } from "./audit/chain_key.ts";
-import { startAuditCheckpoints } from "./audit/checkpoints.ts";
+import { checkpointTargetOf, startAuditCheckpoints } from "./audit/checkpoints.ts";
 import { bootstrap } from "./startup/bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./http/context.ts";
@@ -27,9 +27,9 @@ const app = createApp(deps, {
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
 const auditCheckpoints = startAuditCheckpoints(
-  deps.db.read,
+  deps.db,
   await useAuditChainKey(config, { create: false }),
-  config.auditCheckpointFile,
+  checkpointTargetOf(config),
 );
 const where = config.replication ? ` (${config.role}, region ${config.replication.region})` : "";
 const server = Deno.serve(

@@ -11,10 +11,15 @@ import {
   verifyAuditChain,
 } from "../../src/server/audit/trail.ts";
 import { useAuditChainKey } from "../../src/server/audit/chain_key.ts";
-import { verifyAuditCheckpoints, writeAuditCheckpoint } from "../../src/server/audit/checkpoints.ts";
+import {
+  checkpointTargetOf,
+  startAuditCheckpoints,
+  verifyAuditCheckpoints,
+  writeAuditCheckpoint,
+} from "../../src/server/audit/checkpoints.ts";
 import type { Queryable } from "../../src/server/db/database.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
-import { createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const actor = { userId: SYSTEM_USER_ID, ipAddress: "127.0.0.1", userAgent: "test" };
 
@@ -215,17 +220,28 @@ Deno.test("the server refuses to start while an append-only trigger is missing, 
 
 Deno.test("signed checkpoints catch a trail re-chained with the key, or cut short, after they were written", async () => {
   const t = await createTestApp();
-  const path = t.deps.config.auditCheckpointFile;
+  const target = checkpointTargetOf(t.deps.config);
+  const path = target.path;
   try {
     const key = await useAuditChainKey(t.deps.config, { create: false });
     await auditRowsFor(t, 4);
-    const checkpoint = await writeAuditCheckpoint(t.deps.db.read, key, path);
+    const checkpoint = await writeAuditCheckpoint(t.deps.db, key, target);
     assert(checkpoint !== null);
-    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 2, skipped: 0 });
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, target), {
+      ok: true,
+      checked: 2,
+      skipped: 0,
+      recorded: 2,
+    });
     // A crash in the middle of a write leaves a line without its end; the next checkpoint starts a line of its own.
     await Deno.writeTextFile(path, '{"seq":7,"hash":"ab', { append: true });
-    await writeAuditCheckpoint(t.deps.db.read, key, path);
-    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, path), { ok: true, checked: 3, skipped: 1 });
+    await writeAuditCheckpoint(t.deps.db, key, target);
+    assert.deepEqual(await verifyAuditCheckpoints(t.deps.db.read, key, target), {
+      ok: true,
+      checked: 3,
+      skipped: 1,
+      recorded: 3,
+    });
     assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
     assert(!path.startsWith(`${t.dataDir}/`), "the checkpoints live outside the data folder");
 
@@ -237,7 +253,7 @@ Deno.test("signed checkpoints catch a trail re-chained with the key, or cut shor
       await tx.run(sql.raw(APPEND_ONLY_TRIGGERS.audit_trail_no_update));
     });
     assert((await verifyAuditChain(t.deps.db.read)).ok, "the chain alone cannot tell");
-    const rewritten = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    const rewritten = await verifyAuditCheckpoints(t.deps.db.read, key, target);
     assert(!rewritten.ok);
     assert.match(rewritten.problem, /differs from the checkpoint .*: the trail was rewritten/);
     const out = await runAuditVerify(t);
@@ -250,24 +266,133 @@ Deno.test("signed checkpoints catch a trail re-chained with the key, or cut shor
 
 Deno.test("checkpoints catch removed rows and refuse a forged line", async () => {
   const t = await createTestApp();
-  const path = t.deps.config.auditCheckpointFile;
+  const target = checkpointTargetOf(t.deps.config);
+  const path = target.path;
   try {
     const key = await useAuditChainKey(t.deps.config, { create: false });
     await auditRowsFor(t, 3);
-    const checkpoint = (await writeAuditCheckpoint(t.deps.db.read, key, path))!;
+    const checkpoint = (await writeAuditCheckpoint(t.deps.db, key, target))!;
     await t.deps.db.transaction(async (tx) => {
       await tx.run(sql`DROP TRIGGER audit_trail_no_delete`);
       await tx.run(sql`DELETE FROM audit_trail WHERE seq = ${checkpoint.seq}`);
     });
-    const cut = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    const cut = await verifyAuditCheckpoints(t.deps.db.read, key, target);
     assert(!cut.ok);
     assert.match(cut.problem, new RegExp(`names row ${checkpoint.seq}, which the trail no longer holds`));
 
     const forged = { ...checkpoint, seq: 1, hash: "f".repeat(64) };
     await Deno.writeTextFile(path, `${JSON.stringify(forged)}\n`);
-    const refused = await verifyAuditCheckpoints(t.deps.db.read, key, path);
+    const refused = await verifyAuditCheckpoints(t.deps.db.read, key, target);
     assert(!refused.ok);
     assert.match(refused.problem, /line 1: its signature does not verify/);
+  } finally {
+    await t.close();
+  }
+});
+
+/** As an attacker with file access would: triggers dropped, the trail's last rows deleted, triggers put back. */
+async function deleteRowsFrom(t: TestApp, fromSeq: number) {
+  await t.deps.db.transaction(async (tx) => {
+    await tx.run(sql`DROP TRIGGER audit_trail_no_delete`);
+    await tx.run(sql`DELETE FROM audit_trail WHERE seq >= ${fromSeq}`);
+    await tx.run(sql.raw(APPEND_ONLY_TRIGGERS.audit_trail_no_delete));
+  });
+}
+
+async function checkpointRecordSeqs(t: TestApp): Promise<number[]> {
+  const rows = await t.deps.db.read.all<{ seq: number }>(
+    sql`SELECT seq FROM audit_trail WHERE entity_type = 'audit_checkpoint' ORDER BY seq`,
+  );
+  return rows.map((row) => row.seq);
+}
+
+Deno.test("drill: the last rows deleted and the checkpoint file emptied fail audit:verify, naming the checkpoint missing", async () => {
+  const t = await createTestApp();
+  const target = checkpointTargetOf(t.deps.config);
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    await auditRowsFor(t, 3);
+    await writeAuditCheckpoint(t.deps.db, key, target);
+    await auditRowsFor(t, 3);
+    const [first] = (await Deno.readTextFile(target.path)).trim().split("\n").map((line) => JSON.parse(line));
+
+    // Untouched, the trail and the file verify, and the file holds both checkpoints the trail records.
+    const untouched = await runAuditVerify(t);
+    const said = new TextDecoder().decode(untouched.stdout);
+    assert.equal(untouched.success, true, new TextDecoder().decode(untouched.stderr));
+    assert.match(said, /Checkpoints verified: 2 in .*; the file holds all 2 the trail records\./);
+    const admin = await t.login();
+    const verification = () => t.request("GET", "/api/audit-trail/verification", { cookie: admin });
+    assert.deepEqual((await expectJson(await verification(), 200)).checkpoints, {
+      verified: true,
+      checked: 2,
+      recorded: 2,
+    });
+
+    const records = await checkpointRecordSeqs(t);
+    assert.equal(records.length, 2);
+    await deleteRowsFrom(t, records[1] + 1);
+    await Deno.writeTextFile(target.path, "");
+    assert((await verifyAuditChain(t.deps.db.read)).ok, "the chain alone cannot tell");
+    assert.deepEqual(await missingAppendOnlyTriggers(t.deps.db.read), []);
+
+    const out = await runAuditVerify(t);
+    assert.equal(out.success, false);
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      new RegExp(
+        `Checkpoints BROKEN: .*the checkpoint at seq ${first.seq} written at ${first.at} is missing from the file ` +
+          `\\(the trail recorded it at row ${records[0]}\\)`,
+      ),
+    );
+    const state = await expectJson(await verification(), 200);
+    assert.equal(state.checkpoints.verified, false);
+    assert.match(state.checkpoints.problem, new RegExp(`checkpoint at seq ${first.seq} .* is missing from the file`));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("drill: rows deleted back past every checkpoint's record and the file emptied still fail audit:verify", async () => {
+  const t = await createTestApp();
+  const target = checkpointTargetOf(t.deps.config);
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    await auditRowsFor(t, 3);
+    await writeAuditCheckpoint(t.deps.db, key, target);
+    const [firstRecord] = await checkpointRecordSeqs(t);
+    assert(firstRecord > 1, "the first administrator's row comes before the first checkpoint");
+    await deleteRowsFrom(t, firstRecord);
+    await Deno.writeTextFile(target.path, "");
+    assert.deepEqual(await checkpointRecordSeqs(t), []);
+    assert((await verifyAuditChain(t.deps.db.read)).ok, "the chain alone cannot tell");
+
+    const out = await runAuditVerify(t);
+    assert.equal(out.success, false);
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      /Checkpoints BROKEN: .* holds no checkpoint while the trail holds rows: the file was emptied or replaced/,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the periodic writer checkpoints activity, not the records of checkpoints (no node checkpoints another's records for ever)", async () => {
+  const t = await createTestApp();
+  const target = checkpointTargetOf(t.deps.config);
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    const writer = startAuditCheckpoints(t.deps.db, key, target, 20);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const settled = (await checkpointRecordSeqs(t)).length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await checkpointRecordSeqs(t)).length, settled, "records alone do not make the trail grow");
+    await auditRowsFor(t, 1);
+    await writer.stop();
+    assert.equal((await checkpointRecordSeqs(t)).length, settled + 1);
+    const verified = await verifyAuditCheckpoints(t.deps.db.read, key, target);
+    assert(verified.ok, JSON.stringify(verified));
   } finally {
     await t.close();
   }

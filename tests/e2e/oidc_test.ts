@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { startProvider, type Tamper, type TestProvider } from "../helpers/oidc_provider.ts";
 import { createClient } from "@libsql/client";
 import {
+  apiSession,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   e2eTest,
@@ -166,5 +167,42 @@ e2eTest(
       await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await page.waitForURL(`${baseUrl}/`);
       assert.equal((await currentUser(page, baseUrl)).body.email, E2E_ADMIN_EMAIL);
+    }, { OIDC_LOCAL_BREAK_GLASS: "1" }),
+);
+
+e2eTest(
+  "single sign-on: a provider account with a local account's e-mail is refused until an administrator links it on the Users screen",
+  () =>
+    withSso(async ({ page, baseUrl }) => {
+      const api = await apiSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+      const created = await api("POST", "/api/users", { email: "bob@centralbank.test", roles: ["operator"] });
+      assert.equal(created.status, 201);
+      await signInAtProvider(page, baseUrl, "bob");
+      await page.getByRole("alert").filter({ hasText: "an administrator must link your provider identity to it" })
+        .waitFor();
+      assert.equal((await currentUser(page, baseUrl)).status, 401);
+
+      await page.context().clearCookies();
+      await page.goto(`${baseUrl}/api/login`);
+      await page.getByLabel("E-mail address").fill(E2E_ADMIN_EMAIL);
+      await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
+      await page.waitForURL(`${baseUrl}/`);
+      await page.goto(`${baseUrl}/users`);
+      await page.getByRole("row").filter({ hasText: "bob@centralbank.test" }).getByRole("button", { name: "Identities" })
+        .click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByText("No provider identity is linked.").waitFor();
+      await dialog.getByLabel("Subject").fill("bob");
+      await dialog.getByRole("button", { name: "Link identity" }).click();
+      await dialog.getByRole("list", { name: "Linked identities" }).getByText("bob", { exact: true }).waitFor();
+      await expectAccessible(page, "the sign-in identities dialog");
+
+      await page.context().clearCookies();
+      await signInAtProvider(page, baseUrl, "bob");
+      await page.waitForURL(`${baseUrl}/`);
+      const bob = await currentUser(page, baseUrl);
+      assert.equal(bob.body.id, created.json.user.id, "the provider account lands on the linked user");
+      assert.equal(bob.body.mustChangePassword, false, "no local password step");
     }, { OIDC_LOCAL_BREAK_GLASS: "1" }),
 );

@@ -7,18 +7,31 @@
  * could write both the database and its key. Keep the file where the database's writers cannot
  * rewrite it (another volume, `chattr +a`, a log shipper).
  *
+ * Each checkpoint is also recorded in the trail (entity `audit_checkpoint`, the node's name as its
+ * id), after its line is on disk: the file must hold every checkpoint the trail records, so a file
+ * emptied or cut short is detected as long as any record of a lost line survives, and a file with
+ * no checkpoint at all fails while the trail holds rows.
+ *
  * The server writes one at start, then every AUDIT_CHECKPOINT_INTERVAL_MS while the trail grows,
  * and one at shutdown; `deno task user:add` writes one after its row.
  */
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { auditChainKeyId } from "./trail.ts";
-import type { Queryable } from "../db/database.ts";
+import { SYSTEM_USER_ID } from "../../../db/schema.ts";
+import { auditChainKeyId, recordAudit } from "./trail.ts";
+import type { Config } from "../config.ts";
+import type { Database, Queryable } from "../db/database.ts";
 import { createPrivateDir } from "../file_modes.ts";
 
 export const AUDIT_CHECKPOINT_INTERVAL_MS = 60_000;
 /** A checkpoint line is about 200 bytes; a longer one is not ours. */
 const MAX_CHECKPOINT_LINE_CHARS = 1_000;
+/** The trail's record of a checkpoint: entity type, and the action of writing one. */
+export const CHECKPOINT_ENTITY_TYPE = "audit_checkpoint";
+const CHECKPOINT_ACTION = "write";
+const RECORDS_PAGE_SIZE = 1_000;
+/** The node name of the process that writes the primary's trail from beside it (standalone, headquarters). */
+export const PRIMARY_CHECKPOINT_NODE = "primary";
 
 export interface AuditCheckpoint {
   seq: number;
@@ -26,6 +39,25 @@ export interface AuditCheckpoint {
   at: string;
   keyId: string;
   mac: string;
+}
+
+/**
+ * Where a process appends its checkpoints, and the node name its records in the trail carry: each
+ * regional node keeps a file of its own, and verification holds a file to its own node's records.
+ */
+export interface CheckpointTarget {
+  path: string;
+  node: string;
+}
+
+export function checkpointTargetOf(
+  config: Pick<Config, "auditCheckpointFile" | "replication">,
+): CheckpointTarget {
+  const replication = config.replication;
+  return {
+    path: config.auditCheckpointFile,
+    node: replication?.role === "regional" ? `region:${replication.region}` : PRIMARY_CHECKPOINT_NODE,
+  };
 }
 
 function macOf(key: Uint8Array, checkpoint: Omit<AuditCheckpoint, "mac">): string {
@@ -41,6 +73,18 @@ async function chainHead(db: Queryable): Promise<{ seq: number; hash: string } |
     sql`SELECT seq, hash FROM audit_trail ORDER BY seq DESC LIMIT 1`,
   );
   return head;
+}
+
+/**
+ * The newest row that is not a checkpoint's record: what "the trail grew" means to the periodic
+ * writer, so that nodes do not checkpoint each other's records for ever. Read backwards by seq, it
+ * passes only the few records written since.
+ */
+async function newestActivitySeq(db: Queryable): Promise<number | undefined> {
+  const [row] = await db.all<{ seq: number }>(
+    sql`SELECT seq FROM audit_trail WHERE entity_type <> ${CHECKPOINT_ENTITY_TYPE} ORDER BY seq DESC LIMIT 1`,
+  );
+  return row?.seq;
 }
 
 /** Whether the file's last line lacks its newline (a write cut short): the next line starts on its own. */
@@ -66,58 +110,85 @@ async function endsMidLine(path: string): Promise<boolean> {
 
 const NEWLINE = 10;
 
-/** Appends a checkpoint of the trail's last row; null (nothing written) while the trail is empty. */
+/**
+ * Appends `line` and syncs it: the trail records the checkpoint only after this, so a power loss
+ * never leaves a record whose line the file lost.
+ */
+async function appendSynced(path: string, line: string): Promise<void> {
+  const text = (await endsMidLine(path)) ? `\n${line}` : line;
+  const file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+  try {
+    const bytes = new TextEncoder().encode(text);
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.syncData();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Appends a checkpoint of the trail's last row, then records it in the trail; null (nothing
+ * written) while the trail is empty.
+ */
 export async function writeAuditCheckpoint(
-  db: Queryable,
+  db: Database,
   key: Uint8Array,
-  path: string,
+  target: CheckpointTarget,
   now = new Date(),
 ): Promise<AuditCheckpoint | null> {
-  const head = await chainHead(db);
+  const head = await chainHead(db.read);
   if (head === undefined) return null;
   const unsigned = { seq: head.seq, hash: head.hash, at: now.toISOString(), keyId: auditChainKeyId(key) };
   const checkpoint: AuditCheckpoint = { ...unsigned, mac: macOf(key, unsigned) };
   const line = `${JSON.stringify(checkpoint)}\n`;
-  const append = async () =>
-    await Deno.writeTextFile(path, (await endsMidLine(path)) ? `\n${line}` : line, {
-      append: true,
-      create: true,
-      mode: 0o600,
-    });
   try {
-    await append();
+    await appendSynced(target.path, line);
   } catch (error) {
     // A configured file on a volume whose folder does not exist yet (the server may write the
     // file, not read around it, so the folder is only looked at when the write says it is missing).
-    const slash = path.lastIndexOf("/");
+    const slash = target.path.lastIndexOf("/");
     if (!(error instanceof Deno.errors.NotFound) || slash <= 0) throw error;
-    await createPrivateDir(path.slice(0, slash));
-    await append();
+    await createPrivateDir(target.path.slice(0, slash));
+    await appendSynced(target.path, line);
   }
+  await db.transaction((tx) =>
+    recordAudit(tx, { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null }, {
+      entityType: CHECKPOINT_ENTITY_TYPE,
+      entityId: target.node,
+      action: CHECKPOINT_ACTION,
+      // The time as a number: the trail's records are text that reports print, and they print
+      // timestamps in their own format only.
+      changes: {
+        seq: checkpoint.seq,
+        hash: checkpoint.hash,
+        atMs: now.getTime(),
+        keyId: checkpoint.keyId,
+        mac: checkpoint.mac,
+        file: target.path,
+      },
+    })
+  );
   return checkpoint;
 }
 
 export type CheckpointVerification =
-  | { ok: true; checked: number; skipped: number }
+  | { ok: true; checked: number; skipped: number; recorded: number }
   | { ok: false; checked: number; problem: string };
 
-/**
- * Checks every checkpoint of the file: its signature under `key`, and that the trail still holds
- * its row with its hash. A missing file fails unless the trail is empty.
- */
-export async function verifyAuditCheckpoints(
+/** The signatures (macs) of the file's checkpoints that verified, or the first line that did not. */
+type FileCheck =
+  | { ok: true; checked: number; skipped: number; held: Set<string> }
+  | { ok: false; checked: number; problem: string };
+
+/** Checks each line's signature under `key`, and that the trail still holds its row with its hash. */
+async function checkFileLines(
   db: Queryable,
   key: Uint8Array,
   path: string,
-): Promise<CheckpointVerification> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    if (await chainHead(db) === undefined) return { ok: true, checked: 0, skipped: 0 };
-    return { ok: false, checked: 0, problem: `no checkpoint file at ${path} (AUDIT_CHECKPOINT_FILE)` };
-  }
+  text: string,
+): Promise<FileCheck> {
+  const held = new Set<string>();
   let checked = 0;
   let skipped = 0;
   const lines = text.split("\n");
@@ -154,28 +225,102 @@ export async function verifyAuditCheckpoints(
     if (row.hash !== hash) {
       return fail(`row ${seq} differs from the checkpoint of ${at}: the trail was rewritten after it`);
     }
+    held.add(mac);
     checked += 1;
   }
-  return { ok: true, checked, skipped };
+  return { ok: true, checked, skipped, held };
 }
 
 /**
- * Writes a checkpoint every `intervalMs` while the trail grows, and one more on stop (before the
- * database is closed).
+ * The trail's records of this node's checkpoints, each of which the file must hold: the number of
+ * records, or the first one the file lacks.
  */
-export function startAuditCheckpoints(
+async function checkRecorded(
+  db: Queryable,
+  target: CheckpointTarget,
+  held: ReadonlySet<string>,
+): Promise<{ recorded: number; missing: string | null }> {
+  let recorded = 0;
+  let afterSeq = 0;
+  for (;;) {
+    const rows = await db.all<{ seq: number; changes: string | null }>(
+      sql`SELECT seq, changes FROM audit_trail
+      WHERE entity_type = ${CHECKPOINT_ENTITY_TYPE} AND entity_id = ${target.node} AND seq > ${afterSeq}
+      ORDER BY seq LIMIT ${RECORDS_PAGE_SIZE}`,
+    );
+    if (rows.length === 0) return { recorded, missing: null };
+    for (const row of rows) {
+      const { seq, atMs, mac } = JSON.parse(row.changes ?? "{}") as {
+        seq?: unknown;
+        atMs?: unknown;
+        mac?: unknown;
+      };
+      if (typeof mac !== "string" || !held.has(mac)) {
+        const at = typeof atMs === "number" ? new Date(atMs).toISOString() : "an unknown time";
+        return {
+          recorded,
+          missing: `the checkpoint at seq ${String(seq)} written at ${at} is missing from the file ` +
+            `(the trail recorded it at row ${row.seq}): the file was emptied, cut short or replaced`,
+        };
+      }
+      recorded += 1;
+      afterSeq = row.seq;
+    }
+  }
+}
+
+async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * Checks every checkpoint of the file (its signature under `key`, and that the trail still holds
+ * its row with its hash), that the file holds every checkpoint the trail records for this node, and
+ * that it holds at least one while the trail holds rows.
+ */
+export async function verifyAuditCheckpoints(
   db: Queryable,
   key: Uint8Array,
-  path: string,
+  target: CheckpointTarget,
+): Promise<CheckpointVerification> {
+  const { path } = target;
+  const text = await readIfPresent(path);
+  const lines = await checkFileLines(db, key, path, text ?? "");
+  if (!lines.ok) return lines;
+  const { checked, skipped, held } = lines;
+  const { recorded, missing } = await checkRecorded(db, target, held);
+  if (missing !== null) return { ok: false, checked, problem: `${path}: ${missing}` };
+  if (checked === 0 && await chainHead(db) !== undefined) {
+    const problem = text === null
+      ? `no checkpoint file at ${path} (AUDIT_CHECKPOINT_FILE)`
+      : `${path} holds no checkpoint while the trail holds rows: the file was emptied or replaced`;
+    return { ok: false, checked, problem };
+  }
+  return { ok: true, checked, skipped, recorded };
+}
+
+/**
+ * Writes a checkpoint every `intervalMs` while the trail grows (by more than checkpoint records),
+ * and one more on stop (before the database is closed).
+ */
+export function startAuditCheckpoints(
+  db: Database,
+  key: Uint8Array,
+  target: CheckpointTarget,
   intervalMs = AUDIT_CHECKPOINT_INTERVAL_MS,
 ): { stop(): Promise<void> } {
-  let lastHeadSeq: number | null = null;
+  let lastActivitySeq: number | null = null;
   let running: Promise<void> = Promise.resolve();
   const write = async () => {
-    const head = await chainHead(db);
-    if (head === undefined || head.seq === lastHeadSeq) return;
-    await writeAuditCheckpoint(db, key, path);
-    lastHeadSeq = head.seq;
+    const activity = await newestActivitySeq(db.read);
+    if (activity === undefined || activity === lastActivitySeq) return;
+    await writeAuditCheckpoint(db, key, target);
+    lastActivitySeq = activity;
   };
   const tick = () => {
     running = running.then(write).catch((error) => console.error("audit checkpoint failed:", error));

@@ -157,6 +157,12 @@ export async function chainKeyIdOf(db: Queryable): Promise<string | null> {
   return row?.keyId ?? null;
 }
 
+/** The key this process registered for the database's chain, or null before the chain is keyed. */
+export async function registeredChainKey(db: Queryable): Promise<Uint8Array | null> {
+  const keyId = await chainKeyIdOf(db);
+  return keyId === null ? null : registeredKey(keyId);
+}
+
 /** The hash function of the database's chain, with the key this process registered for it. */
 export async function auditChainHasher(db: Queryable): Promise<(row: ChainFields) => string> {
   const keyId = await chainKeyIdOf(db);

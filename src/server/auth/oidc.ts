@@ -6,19 +6,24 @@
  * verifier) wait for the callback in a short-lived cookie encrypted with the server's key.
  */
 import type { Context } from "hono";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as client from "openid-client";
-import { userIdentities, userRoles, users } from "../../../db/schema.ts";
+import { SYSTEM_USER_ID, userIdentities, userRoles, users } from "../../../db/schema.ts";
+import { isRole, type Role } from "../../domain/access.ts";
 import { claimAt, mapClaimRoles } from "../../domain/oidc_roles.ts";
+import {
+  EMAIL_TAKEN_MESSAGE,
+  type ProviderIdentity,
+  providerRoleChange,
+} from "../../domain/provider_identity.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
+import type { Database, Tx } from "../db/database.ts";
 import type { Secrets } from "../secrets.ts";
 import { grantedRoles, type OidcConfig } from "./oidc_config.ts";
 import { roleLabelOf } from "./users.ts";
 import { PROVIDER_GRANT, replaceRoles } from "./role_grants.ts";
 import { roleConflict } from "../../domain/dual_control.ts";
-import type { Role } from "../../domain/access.ts";
 import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
 import { personName } from "../../domain/staff_identity.ts";
 import { AppError } from "../http/errors.ts";
@@ -209,63 +214,129 @@ export class OidcSignIn {
   }
 
   /**
-   * The console user for verified claims: found by (issuer, subject), else linked by a verified
-   * e-mail address, else created. The role follows the provider on every sign-in.
+   * The console user for verified claims: the one linked to their issuer and subject, else a new
+   * one. A provider account whose e-mail address is already a console account's is refused until an
+   * administrator links the two (never linked by e-mail). The provider's role mapping applies to the
+   * linked account at every sign-in, but never removes the last active administrator.
    */
   async userFor(db: Database, claims: Record<string, unknown>, actor: Omit<Actor, "userId">) {
-    const issuer = String(claims.iss);
-    const subject = String(claims.sub);
-    const roles = this.#rolesOf(claims, subject);
-    const role = roleLabelOf(roles);
-    const { email, names } = providerProfile(claims);
-    const emailVerified = claims.email_verified === true;
+    const identity: ProviderIdentity = { issuer: String(claims.iss), subject: String(claims.sub) };
+    const roles = this.#rolesOf(claims, identity.subject);
     return await db.transaction(async (tx) => {
-      const identity = await tx.select({ userId: userIdentities.userId }).from(userIdentities)
-        .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject))).get();
-      let userId = identity?.userId ?? null;
-      if (!userId) {
-        if (!email || !emailVerified) {
-          throw new SsoRefused(
-            "The identity provider did not confirm your e-mail address, so no console account can be matched.",
-            `no verified email for ${subject}`,
-          );
-        }
-        const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-        userId = existing?.id ?? crypto.randomUUID();
-        if (!existing) {
-          const emailSkeleton = await lookAlikeRefused(() => newAccountSkeleton(tx, email), email);
-          await tx.insert(users).values({ id: userId, email, emailSkeleton, ...names, role });
-          await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
-          await recordAudit(tx, { ...actor, userId }, {
-            entityType: "user",
-            entityId: userId,
-            action: "create",
-            changes: { after: { email, role, roles, source: "oidc" } },
-          });
-        }
-        await tx.insert(userIdentities).values({ issuer, subject, userId });
-      } else {
-        await tx.update(userIdentities).set({ lastSignInAt: new Date().toISOString() })
-          .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)));
+      const match = and(
+        eq(userIdentities.issuer, identity.issuer),
+        eq(userIdentities.subject, identity.subject),
+      );
+      const linked = await tx.select({ userId: userIdentities.userId }).from(userIdentities).where(match)
+        .get();
+      if (linked) {
+        await tx.update(userIdentities).set({ lastSignInAt: new Date().toISOString() }).where(match);
       }
+      const userId = linked?.userId ??
+        await createProviderAccount(tx, identity, { ...accountClaims(claims), roles }, actor);
       const user = await tx.select().from(users).where(eq(users.id, userId)).get();
       if (!user || user.disabledAt) {
         throw new SsoRefused("This console account is disabled.", `disabled user ${userId}`);
       }
-      const held = (await tx.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId)).all())
-        .map((row) => row.role);
-      const same = held.length === roles.length && roles.every((granted) => held.includes(granted));
-      if (user.role !== role || !same) {
-        await tx.update(users).set({ role, updatedAt: new Date().toISOString() }).where(eq(users.id, userId));
-        await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
-        await recordAudit(tx, { ...actor, userId }, {
-          entityType: "user",
-          entityId: userId,
-          action: "update",
-          changes: { before: { role: user.role, roles: held }, after: { role, roles, source: "oidc" } },
-        });
-      }
-      return { ...user, role, roles };
+      const held = await applyMappedRoles(tx, { ...actor, userId }, user.role, roles);
+      return { ...user, role: roleLabelOf(held), roles: held };
     });
   }
+}
+
+interface AccountClaims {
+  email: string | null;
+  emailVerified: boolean;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+function accountClaims(claims: Record<string, unknown>): AccountClaims {
+  const { email, names } = providerProfile(claims);
+  return { email, emailVerified: claims.email_verified === true, ...names };
+}
+
+/**
+ * A new console account for a provider identity that is linked to none, with the mapped roles.
+ * Refused when the provider has not verified the e-mail address, or when the address is already a
+ * console account's: only an administrator links an identity to an existing account.
+ */
+async function createProviderAccount(
+  tx: Tx,
+  identity: ProviderIdentity,
+  account: AccountClaims & { roles: Role[] },
+  actor: Omit<Actor, "userId">,
+): Promise<string> {
+  const { email, roles } = account;
+  if (!email || !account.emailVerified) {
+    throw new SsoRefused(
+      "The identity provider did not confirm your e-mail address, so no console account can be matched.",
+      `no verified email for ${identity.subject}`,
+    );
+  }
+  const existing = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`)
+    .get();
+  if (existing) {
+    throw new SsoRefused(
+      `${EMAIL_TAKEN_MESSAGE} Your provider identity: issuer ${identity.issuer}, subject ${identity.subject}.`,
+      `the e-mail address ${email} is console user ${existing.id}'s, and the identity ${identity.issuer} ` +
+        `${identity.subject} is not linked to it`,
+    );
+  }
+  const userId = crypto.randomUUID();
+  const role = roleLabelOf(roles);
+  const emailSkeleton = await lookAlikeRefused(() => newAccountSkeleton(tx, email), email);
+  await tx.insert(users).values({
+    id: userId,
+    email,
+    emailSkeleton,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    role,
+  });
+  await replaceRoles(tx, userId, roles, PROVIDER_GRANT);
+  await recordAudit(tx, { ...actor, userId }, {
+    entityType: "user",
+    entityId: userId,
+    action: "create",
+    changes: { after: { email, role, roles, source: "oidc" } },
+  });
+  await tx.insert(userIdentities).values({ ...identity, userId });
+  return userId;
+}
+
+/**
+ * Applies the provider's mapped roles to a linked account and returns the roles it holds after:
+ * the mapped ones, or, when they would leave no active administrator, the ones it held (audited).
+ */
+async function applyMappedRoles(tx: Tx, actor: Actor, label: string, mapped: Role[]): Promise<Role[]> {
+  const userId = actor.userId;
+  const held =
+    (await tx.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId)).all())
+      .map((row) => row.role).filter(isRole);
+  const [others] = await tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM users u
+    JOIN user_roles r ON r.user_id = u.id AND r.role = 'administrator'
+    WHERE u.id <> ${userId} AND u.id <> ${SYSTEM_USER_ID} AND u.disabled_at IS NULL`);
+  const outcome = providerRoleChange(held, mapped, others.n);
+  if (outcome.kind === "unchanged") return held;
+  if (outcome.kind === "keep") {
+    console.warn(`Single sign-on: user ${userId} keeps the roles ${held.join(", ")}: ${outcome.reason}.`);
+    await recordAudit(tx, actor, {
+      entityType: "user",
+      entityId: userId,
+      action: "role_mapping_held",
+      changes: { held, mapped, reason: outcome.reason, source: "oidc" },
+    });
+    return held;
+  }
+  const role = roleLabelOf(outcome.roles);
+  await tx.update(users).set({ role, updatedAt: new Date().toISOString() }).where(eq(users.id, userId));
+  await replaceRoles(tx, userId, outcome.roles, PROVIDER_GRANT);
+  await recordAudit(tx, actor, {
+    entityType: "user",
+    entityId: userId,
+    action: "update",
+    changes: { before: { role: label, roles: held }, after: { role, roles: outcome.roles, source: "oidc" } },
+  });
+  return outcome.roles;
 }

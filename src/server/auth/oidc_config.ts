@@ -9,7 +9,7 @@ import { parseRoleMap, type RoleMap } from "../../domain/oidc_roles.ts";
 export const OIDC_CALLBACK_PATH = "/api/login/oidc/callback";
 /**
  * What a provider value can map to: the console's roles (src/domain/access.ts), and "admin" as the
- * administrator that a fresh install's first user is (administrator and operator).
+ * spec's label for the administrator.
  */
 export const CONSOLE_ROLES = ["admin", ...ROLES] as const;
 export type ConsoleRole = typeof CONSOLE_ROLES[number];
@@ -18,9 +18,9 @@ export type ConsoleRole = typeof CONSOLE_ROLES[number];
 export function grantedRoles(mapped: readonly string[]): Role[] {
   const roles = new Set<Role>();
   for (const value of mapped) {
+    // "admin" is the spec's coarse label: the administrator role, which is held alone.
     if (value === "admin") {
       roles.add("administrator");
-      roles.add("operator");
     } else if (isRole(value)) {
       roles.add(value);
     }
@@ -30,6 +30,8 @@ export function grantedRoles(mapped: readonly string[]): Role[] {
 
 export interface OidcConfig {
   issuer: URL;
+  /** The issuer as OIDC_ISSUER spells it, which the ID tokens carry as `iss`: identities are linked under it. */
+  expectedIssuer: string;
   clientId: string;
   clientSecret: string;
   redirectUri: URL;
@@ -66,6 +68,7 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
   if ("error" in roleMap) throw new Error(`OIDC_ROLE_MAP: ${roleMap.error}`);
   return {
     issuer,
+    expectedIssuer: env.OIDC_ISSUER,
     clientId: env.OIDC_CLIENT_ID!,
     clientSecret: env.OIDC_CLIENT_SECRET!,
     redirectUri,

@@ -4,7 +4,14 @@
  */
 import type { Context, Hono } from "hono";
 import { eq } from "drizzle-orm";
-import { type SecondFactorStage, SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
+import {
+  type SecondFactorStage,
+  SYSTEM_USER_ID,
+  userCredentials,
+  userIdentities,
+  userRoles,
+  users,
+} from "../../../db/schema.ts";
 import { recordAudit } from "../audit/trail.ts";
 import type { AppEnv } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
@@ -57,7 +64,8 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       return await refusePassword(kit, c, { user, email, keys: throttle.all, isForm });
     }
 
-    if (kit.config.oidc && user.role !== "admin") {
+    // With single sign-on, passwords are for break-glass administrators: a linked account is the provider's.
+    if (kit.config.oidc && (user.role !== "admin" || await hasProviderIdentity(db, user.id))) {
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError(
         "forbidden",
@@ -66,6 +74,12 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
     }
     return await acceptPassword(kit, c, { user, email, throttle, isForm }, credentials.mustChangePassword);
   });
+}
+
+async function hasProviderIdentity(db: SignInKit["db"], userId: string): Promise<boolean> {
+  const identity = await db.read.select({ userId: userIdentities.userId }).from(userIdentities)
+    .where(eq(userIdentities.userId, userId)).limit(1).get();
+  return identity !== undefined;
 }
 
 async function refusePassword(

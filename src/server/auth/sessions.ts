@@ -45,7 +45,7 @@ export async function createSession(
   tx: Tx,
   userId: string,
   lifetime: SessionLifetime,
-  meta: { ipAddress: string | null; userAgent: string | null },
+  meta: { ipAddress: string | null; userAgent: string | null; signedInWith?: "oidc" },
   secondFactor?: SecondFactorStage,
 ): Promise<{ token: string; sid: string }> {
   const token = newToken();
@@ -58,6 +58,7 @@ export async function createSession(
     ipAddress: meta.ipAddress,
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
     ...(secondFactor ? { secondFactor } : {}),
+    ...(meta.signedInWith ? { signedInWith: meta.signedInWith } : {}),
   };
   await tx.insert(sessions).values({
     sid,
@@ -190,7 +191,8 @@ export class SessionResolver {
           profileImageUrl: row.profile_image_url,
           role: row.role === "operator" ? "operator" : "admin",
           roles: (row.roles ?? "").split(",").filter(isRole),
-          mustChangePassword: row.must_change_password === 1,
+          // A provider sign-in never asks for the local password, so its pending change does not hold it back.
+          mustChangePassword: row.must_change_password === 1 && sess.signedInWith !== "oidc",
         },
       },
       sess,

@@ -33,7 +33,7 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       const previous = readSessionToken(c, config);
       const { token } = await db.transaction(async (tx) => {
         if (previous) await destroySession(tx, hashToken(previous));
-        const session = await createSession(tx, user.id, kit.lifetime, who);
+        const session = await createSession(tx, user.id, kit.lifetime, { ...who, signedInWith: "oidc" });
         await recordAudit(tx, { ...who, userId: user.id }, {
           entityType: "session",
           entityId: user.id,

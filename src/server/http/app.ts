@@ -26,6 +26,7 @@ import { institutionsRoutes } from "../features/institutions/routes.ts";
 import { routingCodesRoutes } from "../features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "../features/swift_codes/routes.ts";
 import { usersRoutes } from "../features/users/routes.ts";
+import { identitiesRoutes } from "../features/identities/routes.ts";
 import { approvalsRoutes } from "../features/approvals/routes.ts";
 import { approvalExecutors } from "../features/approvals/executors.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
   app.route("/api", usersRoutes(deps));
+  app.route("/api", identitiesRoutes(deps));
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
   app.route("/api", systemRoutes(deps));

@@ -2,7 +2,7 @@
  * startup/ owns what happens once at start: this module opens and prepares everything the server
  * needs (database, migrations, first administrator), and seed.ts runs the first-start data.
  */
-import { writeAuditCheckpoint } from "../audit/checkpoints.ts";
+import { checkpointTargetOf, writeAuditCheckpoint } from "../audit/checkpoints.ts";
 import { prepareAuditChain } from "../audit/rekey.ts";
 import { fillEmailSkeletons } from "../auth/identity.ts";
 import { ensureFirstAdmin, logRoleConflicts } from "../auth/users.ts";
@@ -12,7 +12,7 @@ import { type Database, openDatabase } from "../db/database.ts";
 import { openReplicatedDatabase } from "../db/replicated.ts";
 import { migrate, missingMigrations } from "../db/migrate.ts";
 import { createSecrets, loadSecretsKey } from "../secrets.ts";
-import { removeStaleReportParts } from "../features/reports/service.ts";
+import { narrowReportModes, removeStaleReportParts } from "../features/reports/service.ts";
 import { runSeeds } from "./seed.ts";
 
 /** How long a regional node waits for its replica to carry the schema its code needs. */
@@ -77,6 +77,7 @@ export async function bootstrap(
     throw error;
   }
   await removeStaleReportParts(config, log);
-  await writeAuditCheckpoint(db.read, auditChainKey, config.auditCheckpointFile);
+  await narrowReportModes(config, log);
+  await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
   return deps;
 }

@@ -1,5 +1,6 @@
 /** The audit trail viewer, for auditors and administrators. */
 import { Hono } from "hono";
+import { checkpointTargetOf } from "../../audit/checkpoints.ts";
 import type { AppDeps, AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
 import { auditTrailQuery } from "./schemas.ts";
@@ -18,7 +19,10 @@ export function auditTrailRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/audit-trail/facets", async (c) => c.json(await auditFacets(deps.db.read)));
 
-  app.get("/audit-trail/verification", async (c) => c.json(await chainState(deps.db.read)));
+  app.get(
+    "/audit-trail/verification",
+    async (c) => c.json(await chainState(deps.db.read, checkpointTargetOf(deps.config))),
+  );
 
   return app;
 }

@@ -1,9 +1,11 @@
 /**
  * The audit trail viewer: events filtered by actor, entity, action and date range,
- * paginated on the server, and the state of the hash chain (src/server/audit/trail.ts).
+ * paginated on the server, and the state of the hash chain (src/server/audit/trail.ts) and of the
+ * node's signed checkpoints (src/server/audit/checkpoints.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type ChainVerification, verifyAuditChain } from "../../audit/trail.ts";
+import { type CheckpointTarget, verifyAuditCheckpoints } from "../../audit/checkpoints.ts";
+import { type ChainVerification, registeredChainKey, verifyAuditChain } from "../../audit/trail.ts";
 import type { Queryable } from "../../db/database.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
 import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
@@ -85,22 +87,40 @@ export async function auditFacets(db: Queryable): Promise<{ entityTypes: string[
   return { entityTypes: types.map((row) => row.v), actions: actions.map((row) => row.v) };
 }
 
-export type ChainState =
-  | { verified: true; verifiedUpToSeq: number; checked: number }
-  | {
-    verified: false;
-    verifiedUpToSeq: number;
-    checked: number;
-    firstBroken: { seq: number; id: string; reason: string };
-  };
+/** The node's checkpoint file against the trail, as `deno task audit:verify` checks it. */
+export type CheckpointState =
+  | { verified: true; checked: number; recorded: number }
+  | { verified: false; checked: number; problem: string };
 
-export async function chainState(db: Queryable): Promise<ChainState> {
+export type ChainState =
+  & (
+    | { verified: true; verifiedUpToSeq: number; checked: number }
+    | {
+      verified: false;
+      verifiedUpToSeq: number;
+      checked: number;
+      firstBroken: { seq: number; id: string; reason: string };
+    }
+  )
+  & { checkpoints: CheckpointState };
+
+async function checkpointState(db: Queryable, target: CheckpointTarget): Promise<CheckpointState> {
+  const key = await registeredChainKey(db);
+  if (key === null) return { verified: false, checked: 0, problem: "the chain is not keyed" };
+  const result = await verifyAuditCheckpoints(db, key, target);
+  if (!result.ok) return { verified: false, checked: result.checked, problem: result.problem };
+  return { verified: true, checked: result.checked, recorded: result.recorded };
+}
+
+export async function chainState(db: Queryable, target: CheckpointTarget): Promise<ChainState> {
   const result: ChainVerification = await verifyAuditChain(db);
-  if (result.ok) return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked };
+  const checkpoints = await checkpointState(db, target);
+  if (result.ok) return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked, checkpoints };
   return {
     verified: false,
     verifiedUpToSeq: result.firstBroken.seq - 1,
     checked: result.checked,
     firstBroken: result.firstBroken,
+    checkpoints,
   };
 }

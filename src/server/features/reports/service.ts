@@ -6,7 +6,8 @@
  * completed together with its audit row in one transaction. The download is served from that
  * file, so the caller receives exactly the bytes whose size and SHA-256 were recorded, and a
  * generation that fails part-way never answers 200 with a truncated file: it is recorded as
- * failed (with its own audit row) and leaves no file behind.
+ * failed (with its own audit row) and leaves no file behind. Reports copy out what the database
+ * holds, so like the database they are owner-only: the folder 0700, each file 0600.
  */
 import { createHash } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
@@ -24,6 +25,7 @@ import type { Config } from "../../config.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Db } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
+import { createPrivateDir, narrowOwnedFolder, PRIVATE_FILE_MODE } from "../../file_modes.ts";
 import type {
   CreateReportInput,
   ReportCounters,
@@ -145,7 +147,7 @@ interface WrittenFile {
 
 /** Streams `stream` into a new file at `path` (never overwriting), hashing as it goes, and syncs it to disk. */
 async function writeStreamToFile(stream: ReadableStream<Uint8Array>, path: string): Promise<WrittenFile> {
-  const file = await Deno.open(path, { write: true, createNew: true });
+  const file = await Deno.open(path, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
   const writer = file.writable.getWriter();
   const hash = createHash("sha256");
   let sizeBytes = 0;
@@ -204,7 +206,7 @@ export async function generateReport(
   const partPath = `${finalPath}${PART_SUFFIX}`;
   const base = { id, reportType: type, dateFrom: range.from, dateTo: range.to, format, fileName };
   try {
-    await Deno.mkdir(reportsDir(deps.config), { recursive: true });
+    await createPrivateDir(reportsDir(deps.config));
     await writeAndRecord(deps, requester, { base, context, createdAt, partPath, finalPath });
   } catch (error) {
     await removeIfPresent(partPath).catch(() => {});
@@ -335,6 +337,13 @@ export async function openReportFile(deps: AppDeps, id: string): Promise<ReportF
     throw new AppError("internal", "The stored report file does not match its record");
   }
   return { record, path, file };
+}
+
+/** At start: a reports folder and files left readable to others by an earlier version are narrowed. */
+export async function narrowReportModes(config: Config, log: (line: string) => void): Promise<number> {
+  const narrowed = await narrowOwnedFolder(reportsDir(config));
+  if (narrowed > 0) log(`Narrowed ${narrowed} report folder and file mode(s) to owner-only (0700/0600).`);
+  return narrowed;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   useToggleUser,
 } from "./api.ts";
 import { DialogActions } from "../../components/dialog_actions.tsx";
+import { IdentitiesDialog } from "./identities_dialog.tsx";
 
 type AccountState = "active" | "must change password" | "disabled";
 
@@ -232,15 +233,19 @@ function RolesDialog({ user, onClose }: { user: StaffUser | null; onClose: () =>
 
 interface UserActions {
   onRoles: (user: StaffUser) => void;
+  onIdentities: (user: StaffUser) => void;
   reset: { mutate: (user: StaffUser) => void; isPending: boolean };
   toggle: { mutate: (user: StaffUser) => void; isPending: boolean };
   myId: string | undefined;
 }
 
-function UserActionsCell({ user, actions: { onRoles, reset, toggle, myId } }: { user: StaffUser; actions: UserActions }) {
+function UserActionsCell(
+  { user, actions: { onRoles, onIdentities, reset, toggle, myId } }: { user: StaffUser; actions: UserActions },
+) {
   return (
     <div className="flex justify-end gap-2">
       <Button size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
+      <Button size="sm" variant="outline" onClick={() => onIdentities(user)}>Identities</Button>
       <Button
         size="sm"
         variant="outline"
@@ -315,6 +320,7 @@ export default function UsersPage() {
   const { data, isLoading } = useStaffUsers();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<StaffUser | null>(null);
+  const [identitiesOf, setIdentitiesOf] = useState<StaffUser | null>(null);
   const [oneTime, setOneTime] = useState<{ email: string; password: string } | null>(null);
   const { toast } = useToast();
   const toggle = useToggleUser((updated) =>
@@ -327,6 +333,7 @@ export default function UsersPage() {
   const users = data ?? [];
   const columns = userColumns({
     onRoles: setEditing,
+    onIdentities: setIdentitiesOf,
     reset,
     toggle,
     myId: me?.id,
@@ -357,6 +364,7 @@ export default function UsersPage() {
         }}
       />
       <RolesDialog user={editing} onClose={() => setEditing(null)} />
+      <IdentitiesDialog user={identitiesOf} onClose={() => setIdentitiesOf(null)} />
       <OneTimePasswordDialog shown={oneTime} onClose={() => setOneTime(null)} />
     </div>
   );
