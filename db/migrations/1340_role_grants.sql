@@ -36,7 +36,7 @@ CREATE TABLE approval_requests_next (
   id TEXT PRIMARY KEY NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('sweep', 'auto_sweep', 'opening_balance', 'card_issue', 'card_distribute', 'card_load',
     'institution_status', 'user_create', 'user_update', 'user_reset_password', 'approval_settings', 'sign_in_settings',
-    'account_outflow_limit')),
+    'account_outflow_limit', 'identity_link')),
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected', 'cancelled')),
   payload TEXT NOT NULL CHECK (json_valid(payload)),
   summary TEXT NOT NULL CHECK (json_valid(summary)),

@@ -19,6 +19,7 @@ export const APPROVAL_KINDS = [
   "approval_settings",
   "sign_in_settings",
   "account_outflow_limit",
+  "identity_link",
 ] as const;
 export type ApprovalKind = typeof APPROVAL_KINDS[number];
 
@@ -30,6 +31,7 @@ export const ADMINISTRATION_KINDS: ReadonlySet<ApprovalKind> = new Set([
   "approval_settings",
   "sign_in_settings",
   "account_outflow_limit",
+  "identity_link",
 ]);
 
 export function scopeOfKind(kind: ApprovalKind): "money" | "administration" {
@@ -50,6 +52,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   approval_settings: "Approval thresholds and limits",
   sign_in_settings: "Sign-in settings",
   account_outflow_limit: "Account daily outflow limit",
+  identity_link: "Provider identity link",
 };
 
 export const STORED_APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;

@@ -21,6 +21,8 @@ import { signInSettingsSchema, updateSignInSettings } from "../../auth/settings_
 import { createUserSchema, updateUserSchema, userIdParam } from "../users/schemas.ts";
 import { createStaffUser, resetPassword, updateStaffUser } from "../users/service.ts";
 import { updateSettingsSchema } from "./schemas.ts";
+import { identityBody } from "../identities/schemas.ts";
+import { linkProviderIdentity } from "../identities/service.ts";
 import { updateSettings } from "./service.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
@@ -153,8 +155,20 @@ function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "
 
 function settingsExecutors(
   deps: AppDeps,
-): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings" | "account_outflow_limit"> {
+): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings" | "account_outflow_limit" | "identity_link"> {
   return {
+    async identity_link(context, payload) {
+      const { id, ...identity } = payload as { id: string };
+      const linked = await linkProviderIdentity(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        revalidated(userIdParam, { id }).id,
+        revalidated(identityBody, identity),
+        grantOf(context),
+      );
+      return { entityType: "user", entityId: id, result: linked };
+    },
+
     async account_outflow_limit(context, payload) {
       const { id, ...body } = payload as { id: string };
       const account = await setDailyOutflowLimit(

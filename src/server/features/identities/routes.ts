@@ -4,7 +4,9 @@ import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
 import { userIdParam } from "../users/schemas.ts";
 import { identityBody } from "./schemas.ts";
-import { linkProviderIdentity, listProviderIdentities, unlinkProviderIdentity } from "./service.ts";
+import { identityLinkDraft, linkProviderIdentity, listProviderIdentities, unlinkProviderIdentity } from "./service.ts";
+import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
+import { submitForApproval } from "../approvals/four_eyes.ts";
 
 export function identitiesRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
@@ -22,13 +24,13 @@ export function identitiesRoutes(deps: AppDeps): Hono<AppEnv> {
     validate("param", userIdParam),
     validate("json", identityBody),
     async (c) => {
-      const linked = await linkProviderIdentity(
-        db,
-        actorOf(c, config),
-        c.req.valid("param").id,
-        c.req.valid("json"),
-      );
-      return c.json(linked, 201);
+      const actor = actorOf(c, config);
+      const { id } = c.req.valid("param");
+      const { issuer, subject } = c.req.valid("json");
+      if ((await dualControlState(db.read)).inForce) {
+        return await submitForApproval(c, deps, identityLinkDraft(actor, id, { issuer, subject }));
+      }
+      return c.json(await linkProviderIdentity(db, actor, id, { issuer, subject }, soleGrant(actor.userId)), 201);
     },
   );
 

@@ -4,6 +4,9 @@
  * are the only links made to an existing account. Each change commits with its audit row; unlinking
  * also ends the sessions the user opened through the provider.
  */
+import { assertActingAlone, type GrantOrigin } from "../../auth/role_grants.ts";
+import { grantNote } from "../../auth/users.ts";
+import type { RequestDraft } from "../approvals/four_eyes.ts";
 import { and, eq, sql } from "drizzle-orm";
 import {
   sessions,
@@ -72,8 +75,10 @@ export async function linkProviderIdentity(
   actor: Actor,
   userId: string,
   identity: ProviderIdentity,
+  origin: GrantOrigin,
 ): Promise<IdentityView> {
   return await db.transaction(async (tx) => {
+    if (origin.source === "sole_administrator") await assertActingAlone(tx);
     await assertUser(tx, userId);
     const holder = await tx.select({ userId: userIdentities.userId }).from(userIdentities)
       .where(and(eq(userIdentities.issuer, identity.issuer), eq(userIdentities.subject, identity.subject)))
@@ -87,7 +92,11 @@ export async function linkProviderIdentity(
       entityType: IDENTITY_ENTITY_TYPE,
       entityId: userId,
       action: "link",
-      changes: { before: null, after: { issuer: identity.issuer, subject: identity.subject } },
+      changes: {
+        before: null,
+        after: { issuer: identity.issuer, subject: identity.subject },
+        control: grantNote(origin),
+      },
     });
     return linked;
   });
@@ -119,4 +128,17 @@ export async function unlinkProviderIdentity(
       changes: { before: { issuer: identity.issuer, subject: identity.subject }, after: null },
     });
   });
+}
+
+/** A link gives the provider the account's sign-in: under dual control, a request for a second administrator. */
+export function identityLinkDraft(actor: Actor, userId: string, identity: ProviderIdentity): RequestDraft {
+  return {
+    kind: "identity_link",
+    payload: { id: userId, issuer: identity.issuer, subject: identity.subject },
+    summary: { userId, issuer: identity.issuer, subject: identity.subject },
+    amountMinor: null,
+    currency: null,
+    rehearse: (inner) =>
+      linkProviderIdentity(inner, actor, userId, identity, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+  };
 }
