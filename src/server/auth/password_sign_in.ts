@@ -1,10 +1,12 @@
 /**
  * Signing in with a password: the form, and the attempt, which ends signed in, owing a second factor,
- * or refused (counted against the back-off and audited).
+ * or refused (counted against the back-off and audited). The back-off lets the attempt through, and
+ * counts it as a failure, before the password is checked; a right password hands that failure back.
  */
 import type { Context, Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { type SecondFactorStage, SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../db/schema.ts";
+import { ATTACK_ALERT_FAILURES } from "../../domain/sign_in_throttle.ts";
 import { recordAudit } from "../audit/trail.ts";
 import type { AppEnv } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
@@ -13,7 +15,8 @@ import { verifyPassword } from "./passwords.ts";
 import { hasConfirmedTotp, mustUseSecondFactor } from "./second_factor.ts";
 import { readSessionToken, writeSessionCookie } from "./session_cookie.ts";
 import { createSession, destroySession, hashToken } from "./sessions.ts";
-import { clearFailures, recordFailure, throttledUntilMs } from "./throttle.ts";
+import { reportUnderAttack } from "./attack_alerts.ts";
+import { admitAttempt, clearFailures, failuresInARow, handBackFailure } from "./throttle.ts";
 import { isFormPost, loginSchema, publicUser, readBody, type SignInKit } from "./sign_in_kit.ts";
 
 type User = typeof users.$inferSelect;
@@ -40,8 +43,9 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError("forbidden", `Sign in with ${kit.config.oidc!.providerName}`);
     }
-    const waitUntil = await throttledUntilMs(kit.db.read, throttle.all);
-    if (waitUntil !== null) return kit.throttled(c, waitUntil, isForm, kit.loginPage);
+    const known = throttle.device !== null;
+    const refusal = await admitAttempt(kit.db, throttle.all, known ? null : kit.waitTicket(c, email));
+    if (refusal) return kit.refused(c, known ? null : email, refusal, isForm);
 
     const { db } = kit;
     const user = await db.read.select().from(users).where(eq(users.email, email)).get();
@@ -54,10 +58,11 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
     );
 
     if (!user || !credentials || !passwordOk || user.disabledAt) {
-      return await refusePassword(kit, c, { user, email, keys: throttle.all, isForm });
+      return await refusePassword(kit, c, { user, email, throttle, isForm });
     }
 
     if (kit.config.oidc && user.role !== "admin") {
+      await db.transaction((tx) => handBackFailure(tx, throttle.all));
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError(
         "forbidden",
@@ -71,17 +76,23 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
 async function refusePassword(
   kit: SignInKit,
   c: Context<AppEnv>,
-  attempt: { user: User | undefined; email: string; keys: ThrottleKeys["all"]; isForm: boolean },
+  attempt: { user: User | undefined; email: string; throttle: ThrottleKeys; isForm: boolean },
 ) {
-  const { user, email, keys, isForm } = attempt;
+  const { user, email, throttle, isForm } = attempt;
   await kit.db.transaction(async (tx) => {
-    for (const key of keys) await recordFailure(tx, key);
-    await recordAudit(tx, kit.actor(c, user?.id ?? SYSTEM_USER_ID), {
+    // The failure was counted when the attempt was let through (admitAttempt).
+    const actor = kit.actor(c, user?.id ?? SYSTEM_USER_ID);
+    await recordAudit(tx, actor, {
       entityType: "session",
       entityId: user?.id ?? email.slice(0, 255),
       action: "login_failed",
       changes: { email },
     });
+    if (!user || throttle.device !== null) return;
+    const failures = await failuresInARow(tx, throttle.personal);
+    if (failures >= ATTACK_ALERT_FAILURES) {
+      await reportUnderAttack(tx, actor, user.id, { factor: "password", failures });
+    }
   });
   if (isForm) return c.redirect("/api/login?error=invalid", 303);
   throw new AppError("unauthorized", "Invalid email or password");
@@ -108,8 +119,8 @@ async function acceptPassword(
     // A sign-in replaces whatever session this browser held, so it cannot be revived later.
     if (previous) await destroySession(tx, hashToken(previous));
     const session = await createSession(tx, user.id, kit.lifetime, kit.actor(c, user.id), stage);
-    // Failures are forgiven only once the whole sign-in succeeds: a known password must not
-    // reset the back-off that guards the second factor.
+    await handBackFailure(tx, throttle.all);
+    // The account's failures are forgiven only once the whole sign-in succeeds.
     if (!stage) await clearFailures(tx, throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {
       entityType: "session",
@@ -120,7 +131,7 @@ async function acceptPassword(
     return session;
   });
   if (stage) writeSessionCookie(c, config, token);
-  else kit.completeSignIn(c, token, email, throttle.known);
+  else kit.completeSignIn(c, token, email, throttle.device);
   if (isForm) return c.redirect(stage ? "/api/login/second-factor" : "/", 303);
   return c.json({
     ...publicUser(user, roles, mustChangePassword),
