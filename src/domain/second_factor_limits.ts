@@ -35,7 +35,9 @@ export type CodeVerdict =
 export function codeVerdict(facts: CodeAttemptFacts): CodeVerdict {
   const { nowMs } = facts;
   if (facts.wrongCodesThisSignIn >= WRONG_CODES_PER_SIGN_IN) return { kind: "password_again" };
-  const recent = facts.wrongCodesRecentMs.filter((ms) => nowMs - ms < WRONG_CODE_WINDOW_MS).sort((a, b) => a - b);
+  const recent = facts.wrongCodesRecentMs.filter((ms) => nowMs - ms < WRONG_CODE_WINDOW_MS).sort((a, b) =>
+    a - b
+  );
   if (recent.length >= WRONG_CODES_PER_HOUR) {
     // The next code is judged once the oldest of the last ten is an hour old.
     const untilMs = recent[recent.length - WRONG_CODES_PER_HOUR] + WRONG_CODE_WINDOW_MS;
@@ -52,7 +54,8 @@ export function codeVerdict(facts: CodeAttemptFacts): CodeVerdict {
 }
 
 /** Whether a pending sign-in with this many wrong codes (the one just judged included) ends. */
-export const signInEndsAfter = (wrongCodesThisSignIn: number) => wrongCodesThisSignIn >= WRONG_CODES_PER_SIGN_IN;
+export const signInEndsAfter = (wrongCodesThisSignIn: number) =>
+  wrongCodesThisSignIn >= WRONG_CODES_PER_SIGN_IN;
 
 /** Whether the wrong code just judged is the one that reaches the hourly limit (administrators are told). */
 export const reachesHourlyLimit = (wrongCodesRecent: number) => wrongCodesRecent === WRONG_CODES_PER_HOUR;

@@ -121,7 +121,11 @@ export function ticketUsable(ticket: WaitTicket, nowMs: number): boolean {
  * or, for a browser holding a usable ticket, with no ticket through that key in the last 30 s. A
  * refused browser without a usable ticket is given one, valid when the longest wait ends.
  */
-export function decideAttempt(keys: readonly KeyState[], ticket: WaitTicket | null, nowMs: number): AttemptDecision {
+export function decideAttempt(
+  keys: readonly KeyState[],
+  ticket: WaitTicket | null,
+  nowMs: number,
+): AttemptDecision {
   const waits = keys.map(({ rule, state }) => nextAttemptAtMs(rule, state, nowMs));
   const usable = ticket !== null && ticketUsable(ticket, nowMs);
   const passAt = keys.map(({ state }, i) => {

@@ -24,7 +24,14 @@ import { renderRecoveryCodesPage } from "./login_page.ts";
 import { confirmEnrolment, pendingEnrolment, verifySecondFactor } from "./second_factor.ts";
 import { clearSessionCookie } from "./session_cookie.ts";
 import { createSession, destroySession, type ResolvedSession } from "./sessions.ts";
-import { backoffUntilMs, clearFailures, deviceKey, recordFailure, secondFactorKey, type ThrottleKey } from "./throttle.ts";
+import {
+  backoffUntilMs,
+  clearFailures,
+  deviceKey,
+  recordFailure,
+  secondFactorKey,
+  type ThrottleKey,
+} from "./throttle.ts";
 import { codeSchema, isFormPost, readBody, type SignInKit } from "./sign_in_kit.ts";
 
 /**
@@ -72,7 +79,9 @@ export function secondFactorRoutes(app: Hono<AppEnv>, kit: SignInKit) {
     const session = await kit.currentSession(c);
     if (!session?.secondFactor) {
       if (isForm) return c.redirect("/api/login", 303);
-      throw new AppError("unauthorized", "Sign in with your password first", { extra: { needed: "password" } });
+      throw new AppError("unauthorized", "Sign in with your password first", {
+        extra: { needed: "password" },
+      });
     }
     const parsed = codeSchema.safeParse(await readBody(c, isForm));
     if (!parsed.success) {
@@ -87,7 +96,9 @@ export function secondFactorRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       const message = outcome.reason === "hourly_limit" ? hourlyLimitMessage : undefined;
       return kit.throttled(c, outcome.untilMs, isForm, await kit.secondFactorPage(session), message);
     }
-    if (outcome.kind !== "signed_in") return refuseCode(c, kit, isForm, outcome.kind === "wrong" ? "wrong" : "ended");
+    if (outcome.kind !== "signed_in") {
+      return refuseCode(c, kit, isForm, outcome.kind === "wrong" ? "wrong" : "ended");
+    }
     kit.completeSignIn(c, outcome.token, user.email, throttle.device);
     if (isForm) {
       if (outcome.recoveryCodes) {
@@ -138,7 +149,8 @@ function checkCode(
   const { user } = session;
   return kit.db.transaction(async (tx) => {
     // Another request may have ended the pending sign-in since this one read it.
-    const pending = await tx.select({ sid: sessions.sid }).from(sessions).where(eq(sessions.sid, session.sid)).get();
+    const pending = await tx.select({ sid: sessions.sid }).from(sessions).where(eq(sessions.sid, session.sid))
+      .get();
     if (!pending) return { kind: "ended" };
     const facts = await codeFacts(tx, session, keys, arrivedAtMs);
     const verdict = codeVerdict(facts);
@@ -177,13 +189,18 @@ async function codeFacts(
     eq(secondFactorFailures.userId, session.user.id),
     gt(secondFactorFailures.failedAtMs, nowMs - WRONG_CODE_WINDOW_MS),
   )).all();
-  const lastWrongCodeMs = rows.reduce<number | null>((last, row) => Math.max(last ?? 0, row.failedAtMs), null);
+  const lastWrongCodeMs = rows.reduce<number | null>(
+    (last, row) => Math.max(last ?? 0, row.failedAtMs),
+    null,
+  );
   return {
     arrivedAtMs,
     nowMs,
     lastWrongCodeMs,
     wrongCodesThisSignIn: rows.filter((row) => row.sessionId === session.sid).length,
-    wrongCodesRecentMs: rows.filter((row) => row.deviceId === keys.throttle.device).map((row) => row.failedAtMs),
+    wrongCodesRecentMs: rows.filter((row) => row.deviceId === keys.throttle.device).map((row) =>
+      row.failedAtMs
+    ),
     backoffUntilMs: await backoffUntilMs(tx, keys.backoff),
   };
 }
@@ -199,7 +216,9 @@ async function countWrongCode(
 ): Promise<CodeOutcome> {
   const { user } = session;
   const failedAtMs = preciseNowMs();
-  await tx.delete(secondFactorFailures).where(lt(secondFactorFailures.failedAtMs, failedAtMs - WRONG_CODE_WINDOW_MS));
+  await tx.delete(secondFactorFailures).where(
+    lt(secondFactorFailures.failedAtMs, failedAtMs - WRONG_CODE_WINDOW_MS),
+  );
   await tx.insert(secondFactorFailures).values({
     userId: user.id,
     sessionId: session.sid,

@@ -121,7 +121,11 @@ export async function failuresInARow(db: Queryable, key: ThrottleKey, nowMs = Da
 }
 
 /** When the key next allows an attempt, or null when it allows one now. */
-export async function backoffUntilMs(db: Queryable, key: ThrottleKey, nowMs = Date.now()): Promise<number | null> {
+export async function backoffUntilMs(
+  db: Queryable,
+  key: ThrottleKey,
+  nowMs = Date.now(),
+): Promise<number | null> {
   const [{ state }] = await readKeyStates(db, [key]);
   return nextAttemptAtMs(key.rule, state, nowMs);
 }

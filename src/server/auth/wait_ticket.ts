@@ -20,7 +20,12 @@ const signature = (secrets: Secrets, email: string, validFromMs: number) =>
   secrets.fingerprint(`wait-ticket:${email.toLowerCase()}:${validFromMs}`);
 
 /** The ticket this browser holds for `email`, or null (none, another e-mail's, or not genuine). */
-export function readWaitTicket(c: Context, config: Config, secrets: Secrets, email: string): WaitTicket | null {
+export function readWaitTicket(
+  c: Context,
+  config: Config,
+  secrets: Secrets,
+  email: string,
+): WaitTicket | null {
   const value = readCookie(c, config, WAIT_TICKET_COOKIE);
   if (!value || value.length > MAX_COOKIE_LENGTH) return null;
   const [from, mac] = value.split(".");
