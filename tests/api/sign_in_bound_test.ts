@@ -130,6 +130,28 @@ Deno.test("the bound, measured: guessed every 250 ms from another address or fro
   }
 });
 
+Deno.test("40 parallel wrong passwords: four are judged (the three free tries and one at no wait), 36 refused unjudged", async () => {
+  const t = await createTestApp();
+  try {
+    const answers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        (_, i) => t.request("POST", "/api/login", { body: { email: ADMIN_EMAIL, password: `guess-${i}-x` } }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    for (const res of answers) await res.body?.cancel();
+    assert.equal(statuses.filter((status) => status === 401).length, 4, statuses.join(" "));
+    assert.equal(statuses.filter((status) => status === 429).length, 36, statuses.join(" "));
+    const [{ n }] = await t.deps.db.read.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM audit_trail WHERE action = 'login_failed'`,
+    );
+    assert.equal(n, 4);
+  } finally {
+    await t.close();
+  }
+});
+
 /** Signs in with the password as the first admin (REQUIRE_MFA=1: held to enrolment) and returns the pending cookie and the secret. */
 async function pendingSignIn(t: TestApp) {
   const login = await t.request("POST", "/api/login", {
