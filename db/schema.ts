@@ -3,7 +3,7 @@
  * constraints (CHECK, triggers, FTS); tests/api/schema_test.ts proves every column here exists there.
  */
 import { sql } from "drizzle-orm";
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../src/domain/access.ts";
 import { GRANT_SOURCES } from "../src/domain/dual_control.ts";
 
@@ -83,6 +83,8 @@ export const loginThrottle = sqliteTable("login_throttle", {
   failures: integer("failures").notNull().default(0),
   windowStartedAt: text("window_started_at").notNull(),
   lockedUntil: text("locked_until"),
+  /** When a waiting ticket last let an attempt through this key's wait (1310). */
+  ticketUsedAt: text("ticket_used_at"),
 });
 
 export const INSTITUTION_TYPES = [
@@ -484,6 +486,17 @@ export const userRecoveryCodes = sqliteTable("user_recovery_codes", {
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   codeHash: text("code_hash").notNull(),
   usedAt: text("used_at"),
+});
+
+/** Wrong second-factor codes, per pending sign-in and per hour (1310); rows older than an hour are deleted. */
+export const secondFactorFailures = sqliteTable("second_factor_failures", {
+  id: integer("id").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** The pending session's sid. */
+  sessionId: text("session_id").notNull(),
+  /** The known browser's device id (device_cookie.ts), or null for a browser that never signed in as the user. */
+  deviceId: text("device_id"),
+  failedAtMs: real("failed_at_ms").notNull(),
 });
 
 /** The administrator's sign-in settings: one row, id 1 (0900). */

@@ -30,16 +30,21 @@ export interface AlertFacts {
   /** Public API requests in the last hour, and how many of them the server failed (5xx). */
   apiRequestsLastHour: number;
   apiServerErrorsLastHour: number;
+  /** E-mail addresses of accounts reported under sign-in attack lately (administrators only). */
+  accountsUnderAttack?: readonly string[];
 }
 
 export type AlertTone = "warning" | "error" | "ok";
 
 export interface DashboardAlert {
-  id: "pending-institutions" | "failing-connections" | "api-errors" | "operational";
+  id: "sign-in-attacks" | "pending-institutions" | "failing-connections" | "api-errors" | "operational";
   tone: AlertTone;
   title: string;
   text: string;
 }
+
+/** The attack alert names this many accounts and counts the rest. */
+const ATTACKED_ACCOUNTS_NAMED = 3;
 
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
@@ -51,6 +56,19 @@ const plural = (n: number, one: string, many: string) =>
  */
 export function dashboardAlerts(facts: AlertFacts): DashboardAlert[] {
   const alerts: DashboardAlert[] = [];
+  const attacked = facts.accountsUnderAttack ?? [];
+  if (attacked.length > 0) {
+    const named = attacked.slice(0, ATTACKED_ACCOUNTS_NAMED).join(", ");
+    const more = attacked.length - ATTACKED_ACCOUNTS_NAMED;
+    alerts.push({
+      id: "sign-in-attacks",
+      tone: "error",
+      title: `${plural(attacked.length, "account", "accounts")} under sign-in attack`,
+      text: `Repeated failed sign-ins in the last hour for ${named}${
+        more > 0 ? ` and ${plural(more, "other", "others")}` : ""
+      }. The Audit Trail lists them as sign_in_under_attack.`,
+    });
+  }
   if (facts.pendingInstitutions > 0) {
     alerts.push({
       id: "pending-institutions",

@@ -6,6 +6,7 @@ const MESSAGES: Record<string, string> = {
   invalid: "The e-mail address or password is not correct.",
   code: "That code is not correct, or it was already used. Wait for the next code and try again.",
   local: "Password sign-in is reserved for break-glass administrators. Use single sign-on.",
+  codes: "Too many wrong codes. Sign in with your password again.",
 };
 
 const INPUT_CLASS =
@@ -29,10 +30,10 @@ export interface PageOptions {
 }
 
 function alertFor(options: PageOptions): string {
-  const message = options.retryAfterSeconds
-    ? `Too many failed sign-in attempts. Try again in ${options.retryAfterSeconds} seconds.`
-    : options.message
+  const message = options.message
     ? options.message
+    : options.retryAfterSeconds
+    ? `Too many failed sign-in attempts. Try again in ${options.retryAfterSeconds} seconds.`
     : options.error
     ? MESSAGES[options.error] ?? null
     : null;

@@ -1,6 +1,7 @@
 /**
  * Signing in with a password: the form, and the attempt, which ends signed in, owing a second factor,
- * or refused (counted against the back-off and audited).
+ * or refused (counted against the back-off and audited). The back-off lets the attempt through, and
+ * counts it as a failure, before the password is checked; a right password hands that failure back.
  */
 import type { Context, Hono } from "hono";
 import { eq } from "drizzle-orm";
@@ -12,6 +13,7 @@ import {
   userRoles,
   users,
 } from "../../../db/schema.ts";
+import { ATTACK_ALERT_FAILURES } from "../../domain/sign_in_throttle.ts";
 import { recordAudit } from "../audit/trail.ts";
 import type { AppEnv } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
@@ -20,7 +22,8 @@ import { verifyPassword } from "./passwords.ts";
 import { hasConfirmedTotp, mustUseSecondFactor } from "./second_factor.ts";
 import { readSessionToken, writeSessionCookie } from "./session_cookie.ts";
 import { createSession, destroySession, hashToken } from "./sessions.ts";
-import { clearFailures, recordFailure, throttledUntilMs } from "./throttle.ts";
+import { reportUnderAttack } from "./attack_alerts.ts";
+import { admitAttempt, clearFailures, failuresInARow, handBackFailure } from "./throttle.ts";
 import { isFormPost, loginSchema, publicUser, readBody, type SignInKit } from "./sign_in_kit.ts";
 
 type User = typeof users.$inferSelect;
@@ -47,8 +50,9 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError("forbidden", `Sign in with ${kit.config.oidc!.providerName}`);
     }
-    const waitUntil = await throttledUntilMs(kit.db.read, throttle.all);
-    if (waitUntil !== null) return kit.throttled(c, waitUntil, isForm, kit.loginPage);
+    const known = throttle.device !== null;
+    const refusal = await admitAttempt(kit.db, throttle.all, known ? null : kit.waitTicket(c, email));
+    if (refusal) return kit.refused(c, known ? null : email, refusal, isForm);
 
     const { db } = kit;
     const user = await db.read.select().from(users).where(eq(users.email, email)).get();
@@ -61,11 +65,12 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
     );
 
     if (!user || !credentials || !passwordOk || user.disabledAt) {
-      return await refusePassword(kit, c, { user, email, keys: throttle.all, isForm });
+      return await refusePassword(kit, c, { user, email, throttle, isForm });
     }
 
     // With single sign-on, passwords are for break-glass administrators: a linked account is the provider's.
     if (kit.config.oidc && (user.role !== "admin" || await hasProviderIdentity(db, user.id))) {
+      await db.transaction((tx) => handBackFailure(tx, throttle.all));
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError(
         "forbidden",
@@ -85,17 +90,23 @@ async function hasProviderIdentity(db: SignInKit["db"], userId: string): Promise
 async function refusePassword(
   kit: SignInKit,
   c: Context<AppEnv>,
-  attempt: { user: User | undefined; email: string; keys: ThrottleKeys["all"]; isForm: boolean },
+  attempt: { user: User | undefined; email: string; throttle: ThrottleKeys; isForm: boolean },
 ) {
-  const { user, email, keys, isForm } = attempt;
+  const { user, email, throttle, isForm } = attempt;
   await kit.db.transaction(async (tx) => {
-    for (const key of keys) await recordFailure(tx, key);
-    await recordAudit(tx, kit.actor(c, user?.id ?? SYSTEM_USER_ID), {
+    // The failure was counted when the attempt was let through (admitAttempt).
+    const actor = kit.actor(c, user?.id ?? SYSTEM_USER_ID);
+    await recordAudit(tx, actor, {
       entityType: "session",
       entityId: user?.id ?? email.slice(0, 255),
       action: "login_failed",
       changes: { email },
     });
+    if (!user || throttle.device !== null) return;
+    const failures = await failuresInARow(tx, throttle.personal);
+    if (failures >= ATTACK_ALERT_FAILURES) {
+      await reportUnderAttack(tx, actor, user.id, { factor: "password", failures });
+    }
   });
   if (isForm) return c.redirect("/api/login?error=invalid", 303);
   throw new AppError("unauthorized", "Invalid email or password");
@@ -122,8 +133,8 @@ async function acceptPassword(
     // A sign-in replaces whatever session this browser held, so it cannot be revived later.
     if (previous) await destroySession(tx, hashToken(previous));
     const session = await createSession(tx, user.id, kit.lifetime, kit.actor(c, user.id), stage);
-    // Failures are forgiven only once the whole sign-in succeeds: a known password must not
-    // reset the back-off that guards the second factor.
+    await handBackFailure(tx, throttle.all);
+    // The account's failures are forgiven only once the whole sign-in succeeds.
     if (!stage) await clearFailures(tx, throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {
       entityType: "session",
@@ -134,7 +145,7 @@ async function acceptPassword(
     return session;
   });
   if (stage) writeSessionCookie(c, config, token);
-  else kit.completeSignIn(c, token, email, throttle.known);
+  else kit.completeSignIn(c, token, email, throttle.device);
   if (isForm) return c.redirect(stage ? "/api/login/second-factor" : "/", 303);
   return c.json({
     ...publicUser(user, roles, mustChangePassword),

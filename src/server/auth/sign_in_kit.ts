@@ -18,7 +18,8 @@ import { type ResolvedSession, sessionLifetime } from "./sessions.ts";
 import { sessionResolver } from "./middleware.ts";
 import { issueDeviceCookie, knownDevice } from "./device_cookie.ts";
 import { OidcSignIn } from "./oidc.ts";
-import { accountKey, addressKey, deviceKey } from "./throttle.ts";
+import { accountKey, addressKey, deviceKey, type Refusal } from "./throttle.ts";
+import { issueWaitTicket, readWaitTicket } from "./wait_ticket.ts";
 
 export const loginSchema = z.object({
   email: z.string().trim().min(1).max(255),
@@ -100,15 +101,38 @@ export class SignInKit {
   }
 
   /** 429 with Retry-After, as a page for the forms and as JSON for everyone else. */
-  throttled(c: Context, untilMs: number, isForm: boolean, render: (options: PageOptions) => string) {
+  throttled(
+    c: Context,
+    untilMs: number,
+    isForm: boolean,
+    render: (options: PageOptions) => string,
+    message?: (seconds: number) => string,
+  ) {
     const seconds = retryAfterSeconds(untilMs, Date.now());
     c.header("Retry-After", String(seconds));
-    if (isForm) return this.page(c, render, { retryAfterSeconds: seconds }, 429);
+    const text = message?.(seconds) ?? null;
+    if (isForm) return this.page(c, render, { retryAfterSeconds: seconds, message: text }, 429);
     return c.json({
-      message: "Too many failed sign-in attempts. Try again later.",
+      message: text ?? "Too many failed sign-in attempts. Try again later.",
       code: "rate_limited",
       retryAfterSeconds: seconds,
     }, 429);
+  }
+
+  /** The waiting ticket this browser holds for `email` (wait_ticket.ts), or null. */
+  waitTicket(c: Context, email: string) {
+    return readWaitTicket(c, this.config, this.secrets, email);
+  }
+
+  /**
+   * A password attempt the back-off refused: 429, and a waiting ticket for a browser that has none
+   * usable (`email` is null for a known browser, which waits on its own failures alone).
+   */
+  refused(c: Context, email: string | null, refusal: Refusal, isForm: boolean) {
+    if (email !== null && refusal.newTicketFromMs !== null) {
+      issueWaitTicket(c, this.config, this.secrets, email, refusal.newTicketFromMs);
+    }
+    return this.throttled(c, refusal.untilMs, isForm, this.loginPage);
   }
 
   /** The session this browser holds, pending or complete, without counting the look as activity. */
@@ -124,16 +148,16 @@ export class SignInKit {
    */
   throttleKeys(c: Context, email: string) {
     const device = knownDevice(c, this.config, this.secrets, email);
-    if (device) return { personal: deviceKey(device), known: true, all: [deviceKey(device)] };
+    if (device) return { personal: deviceKey(device), device, all: [deviceKey(device)] };
     const ip = clientIp(c, this.config);
     const personal = accountKey(email);
-    return { personal, known: false, all: [personal, ...(ip ? [addressKey(ip)] : [])] };
+    return { personal, device: null, all: [personal, ...(ip ? [addressKey(ip)] : [])] };
   }
 
   /** The cookies of a completed sign-in: the session, and a device cookie unless the browser has one. */
-  completeSignIn(c: Context, token: string, email: string, knownBrowser: boolean) {
+  completeSignIn(c: Context, token: string, email: string, device: string | null) {
     writeSessionCookie(c, this.config, token);
-    if (!knownBrowser) issueDeviceCookie(c, this.config, this.secrets, email);
+    if (device === null) issueDeviceCookie(c, this.config, this.secrets, email);
   }
 
   actor(c: Context, userId: string) {

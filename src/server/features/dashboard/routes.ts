@@ -9,6 +9,9 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/dashboard/recent-registrations", async (c) => c.json(await recentRegistrations(deps.db.read)));
   app.get("/dashboard/trends", async (c) => c.json(await dashboardTrends(deps.db.read)));
   app.get("/dashboard/charts", async (c) => c.json(await dashboardCharts(deps.db.read)));
-  app.get("/dashboard/alerts", async (c) => c.json({ alerts: await systemAlerts(deps.db.read) }));
+  app.get("/dashboard/alerts", async (c) => {
+    const forAdministrator = c.get("user").roles.includes("administrator");
+    return c.json({ alerts: await systemAlerts(deps.db.read, forAdministrator) });
+  });
   return app;
 }

@@ -7,6 +7,7 @@ import { desc, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
 import type { Queryable } from "../../db/database.ts";
 import { type DashboardAlert, dashboardAlerts } from "../../../domain/dashboard.ts";
+import { accountsUnderAttack } from "../../auth/attack_alerts.ts";
 import { fillBuckets, HOURS_PER_DAY, lastMonths } from "../../../domain/time_buckets.ts";
 import type { DashboardCharts, DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";
 
@@ -74,9 +75,13 @@ export async function dashboardTrends(db: Queryable, now = new Date()): Promise<
 /**
  * System alerts from the live state: pending institutions, connections whose most recent test
  * failed (read from the test's audit row, the one record of its outcome), and API server errors
- * in the last hour.
+ * in the last hour; for administrators also the accounts reported under sign-in attack.
  */
-export async function systemAlerts(db: Queryable, now = new Date()): Promise<DashboardAlert[]> {
+export async function systemAlerts(
+  db: Queryable,
+  forAdministrator: boolean,
+  now = new Date(),
+): Promise<DashboardAlert[]> {
   const since = new Date(now.getTime() - API_ERROR_WINDOW_MS).toISOString();
   const [facts] = await db.all<{
     pendingInstitutions: number;
@@ -92,7 +97,8 @@ export async function systemAlerts(db: Queryable, now = new Date()): Promise<Das
     ) = 0) AS failingConnections,
     (SELECT count(*) FROM api_logs WHERE created_at >= ${since}) AS apiRequestsLastHour,
     (SELECT count(*) FROM api_logs WHERE response_status >= 500 AND created_at >= ${since}) AS apiServerErrorsLastHour`);
-  return dashboardAlerts(facts);
+  const accountsAttacked = forAdministrator ? await accountsUnderAttack(db, now.getTime()) : [];
+  return dashboardAlerts({ ...facts, accountsUnderAttack: accountsAttacked });
 }
 
 /** The registrations chart covers this many months, the current one included. */
