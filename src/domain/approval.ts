@@ -5,7 +5,8 @@
  * @module
  */
 
-export const APPROVAL_KINDS = [
+/** Requests about money and institutions, decided by an approver. */
+const MONEY_KINDS = [
   "sweep",
   "auto_sweep",
   "opening_balance",
@@ -13,6 +14,10 @@ export const APPROVAL_KINDS = [
   "card_distribute",
   "card_load",
   "institution_status",
+] as const;
+
+/** Requests about people and controls, decided by a second administrator rather than an approver. */
+const ADMINISTRATION_KINDS = [
   "user_create",
   "user_update",
   "user_reset_password",
@@ -21,21 +26,12 @@ export const APPROVAL_KINDS = [
   "account_outflow_limit",
   "identity_link",
 ] as const;
+
+export const APPROVAL_KINDS = [...MONEY_KINDS, ...ADMINISTRATION_KINDS] as const;
 export type ApprovalKind = typeof APPROVAL_KINDS[number];
 
-/** Requests about people and controls, decided by a second administrator rather than an approver. */
-export const ADMINISTRATION_KINDS: ReadonlySet<ApprovalKind> = new Set([
-  "user_create",
-  "user_update",
-  "user_reset_password",
-  "approval_settings",
-  "sign_in_settings",
-  "account_outflow_limit",
-  "identity_link",
-]);
-
 export function scopeOfKind(kind: ApprovalKind): "money" | "administration" {
-  return ADMINISTRATION_KINDS.has(kind) ? "administration" : "money";
+  return (ADMINISTRATION_KINDS as readonly string[]).includes(kind) ? "administration" : "money";
 }
 
 export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
