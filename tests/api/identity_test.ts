@@ -11,7 +11,7 @@ import { OidcSignIn, SsoRefused } from "../../src/server/auth/oidc.ts";
 import { parseOidcConfig } from "../../src/server/auth/oidc_config.ts";
 import { createUser } from "../../src/server/auth/users.ts";
 import { AppError } from "../../src/server/http/errors.ts";
-import { createStaff } from "../helpers/staff.ts";
+import { createStaff, seededStaff } from "../helpers/staff.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { nextAccountNumber } from "./ledger_helpers.ts";
 
@@ -178,7 +178,7 @@ Deno.test("approvals and the audit trail show each person's e-mail address besid
   try {
     const admin = await t.login(ADMIN_EMAIL, ADMIN_PASSWORD);
     const maker = await createStaff(t, admin, "maker@centralbank.test", ["operator"]);
-    const checker = await createStaff(t, admin, "checker@centralbank.test", ["approver"]);
+    const checker = await seededStaff(t, "checker@centralbank.test", ["approver"]);
     const pending = await expectJson(
       await t.request("POST", "/api/ledger-accounts", {
         cookie: maker.cookie,

@@ -274,6 +274,7 @@ Deno.test("an account's daily outflow limit sends every maker's movement over it
       before: { dailyOutflowLimit: null },
       after: { dailyOutflowLimit: "500000.00" },
       currency: "USD",
+      control: { source: "sole_administrator", dualControl: "not in force: one administrator acted alone" },
     });
   });
 });

@@ -178,13 +178,16 @@ Deno.test("the provider's role mapping changes a linked account's roles but neve
     // With another active administrator the mapping applies.
     people.chief.roles = ["registry-admins"];
     const again = await signInThroughProvider(t, "chief");
+    // Under dual control re-enabling is a request another administrator approves; with none active,
+    // the setup stands in for that approval.
     await expectJson(
       await t.request("PATCH", `/api/users/${adminId}`, {
         cookie: again.session!,
-        body: { disabled: false },
+        body: { disabled: false, requestReason: "Back from leave" },
       }),
-      200,
+      202,
     );
+    await t.deps.db.writeBatch([{ sql: "UPDATE users SET disabled_at = NULL WHERE id = ?", args: [adminId] }]);
     people.chief.roles = ["registry-staff"];
     assert.equal((await signInThroughProvider(t, "chief")).status, 303);
     assert.deepEqual(await rolesOf(t, chiefId), ["operator"]);

@@ -9,10 +9,11 @@ import { useChainKeyOfDatabase } from "../helpers/test_app.ts";
 import { reconcile } from "../../src/server/features/ledger/reconciliation.ts";
 import { chainEntriesForAccount, type RecordedSweep, verifyBalanceChain } from "../../src/domain/sweep.ts";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../e2e/helpers.ts";
-import { approveFiled, createApproverSession, sweepIdsOfApprovedRun } from "../helpers/http_staff.ts";
+import { approveFiled, staffCrew, sweepIdsOfApprovedRun } from "../helpers/http_staff.ts";
 
 export interface Client {
   baseUrl: string;
+  /** An operator's session: the first administrator moves no money. */
   cookie: string;
   /** A second person's session (approver role), for the storm's four-eyes requests. */
   approverCookie: string;
@@ -26,8 +27,9 @@ export async function signInClient(baseUrl: string): Promise<Client> {
   });
   await res.body?.cancel();
   assert.equal(res.status, 200, "sign-in failed");
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
-  return { baseUrl, cookie, approverCookie: await createApproverSession(baseUrl, cookie) };
+  const adminCookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  const crew = await staffCrew(baseUrl, adminCookie);
+  return { baseUrl, cookie: crew.operator, approverCookie: crew.approver };
 }
 
 export async function call(

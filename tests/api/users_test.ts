@@ -224,11 +224,19 @@ Deno.test("the last active administrator cannot lose the role or be disabled", a
       await t.request("PATCH", `/api/users/${me.id}`, { cookie: admin, body: { disabled: true } }),
       409,
     );
-    await createStaff(t, admin, "second-admin@centralbank.test", ["administrator"]);
-    await expectJson(
+    const second = await createStaff(t, admin, "second-admin@centralbank.test", ["administrator"]);
+    // With another administrator the first may give up the role; taking new ones is a request the other approves.
+    const filed = await expectJson(
       await t.request("PATCH", `/api/users/${me.id}`, {
         cookie: admin,
-        body: { roles: ["operator", "approver"] },
+        body: { roles: ["operator", "approver"], requestReason: "Moving to operations" },
+      }),
+      202,
+    );
+    await expectJson(
+      await t.request("POST", `/api/approvals/${filed.approvalRequest.id}/approve`, {
+        cookie: second.cookie,
+        body: { reason: "Agreed" },
       }),
       200,
     );
