@@ -250,3 +250,22 @@ export async function apiSession(baseUrl: string, email: string, password: strin
     return { status: res.status, json: text ? JSON.parse(text) : null };
   };
 }
+
+/** Signs in with a one-time password and replaces it with `newPassword` on the screen that allows nothing else. */
+export async function firstSignIn(page: Page, baseUrl: string, email: string, initialPassword: string, newPassword: string) {
+  await page.goto(`${baseUrl}/api/login`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(initialPassword);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("heading", { name: "Choose your password" }).waitFor();
+  await page.getByLabel("Current password").fill(initialPassword);
+  await page.getByLabel("New password", { exact: true }).fill(newPassword);
+  await page.getByLabel("Repeat the new password").fill(newPassword);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByTestId("user-label").waitFor();
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign In" }).first().waitFor();
+}

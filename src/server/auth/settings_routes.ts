@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { MAX_REASON_LENGTH } from "../../domain/approval.ts";
 import { signInSettings } from "../../../db/schema.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Database } from "../db/database.ts";
@@ -16,8 +17,9 @@ import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { validate } from "../http/validation.ts";
 import { secondFactorPolicy } from "./second_factor.ts";
 
-/** Strict, with room for the maker's reason once the change is a request (four_eyes.ts reads it). */
-const settingsBody = z.object({ mfaRequired: z.boolean(), requestReason: z.string().optional() }).strict();
+const settingsBody = z.object({ mfaRequired: z.boolean() }).strict();
+/** The route's body: under dual control it also carries the maker's reason (read by requestReasonOf). */
+const settingsRequestBody = settingsBody.extend({ requestReason: z.string().max(MAX_REASON_LENGTH).optional() });
 
 export function signInSettingsRoutes(deps: AppDeps) {
   const { db, config } = deps;
@@ -32,7 +34,7 @@ export function signInSettingsRoutes(deps: AppDeps) {
   app.get("/auth/sign-in-settings", async (c) => c.json(await current()));
 
   // Administrators only: the role rule in src/domain/access.ts. Under dual control, a request.
-  app.put("/auth/sign-in-settings", validate("json", settingsBody), async (c) => {
+  app.put("/auth/sign-in-settings", validate("json", settingsRequestBody), async (c) => {
     const { mfaRequired } = c.req.valid("json");
     const actor = actorOf(c, config);
     if ((await dualControlState(db.read)).inForce) {

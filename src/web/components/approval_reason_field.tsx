@@ -1,3 +1,4 @@
+import { SECOND_ADMINISTRATOR_HINT } from "../lib/dual_control.ts";
 import { TextField } from "./ui/form.tsx";
 
 const ABOVE_THRESHOLD_HINT =
@@ -20,5 +21,21 @@ export function ApprovalReasonField({ value, onChange, error, hint = ABOVE_THRES
       onChange={(event) => onChange(event.target.value)}
       hint={hint}
     />
+  );
+}
+
+/**
+ * An administrator's reason: asked when dual control makes the change a request for a second
+ * administrator, or when the server asked for one (dual control came into force meanwhile).
+ */
+export function AdministrationReasonField({ value, onChange, error, asked }: {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  asked: boolean;
+}) {
+  if (!asked && error === undefined) return null;
+  return (
+    <ApprovalReasonField value={value} onChange={onChange} error={error} hint={SECOND_ADMINISTRATOR_HINT} />
   );
 }

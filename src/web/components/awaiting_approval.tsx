@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { APPROVAL_KIND_LABELS, type ApprovalKind } from "../../domain/approval.ts";
 import { usePendingOfKinds } from "../features/approvals/api.ts";
 import { personText } from "./person.tsx";
+import { describeRequest } from "../lib/approval.ts";
 import { formatCurrency, formatDateTime } from "../lib/format.ts";
 
 export function AwaitingApproval({ kinds, className = "mb-6" }: {
@@ -38,7 +39,7 @@ export function AwaitingApproval({ kinds, className = "mb-6" }: {
           <li key={request.id} className="break-words">
             <span className="font-medium">{APPROVAL_KIND_LABELS[request.kind]}</span>
             {request.amount !== null && ` · ${formatCurrency(request.amount, request.currency ?? "USD")}`}
-            {`: ${request.summary.description} · requested by ${
+            {`: ${describeRequest(request)} · requested by ${
               personText(request.requestedByName, request.requestedByEmail)
             }, ${formatDateTime(request.requestedAt)}`}
           </li>

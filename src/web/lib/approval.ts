@@ -1,10 +1,13 @@
 /**
- * Four-eyes answers: an action above its approval threshold answers 202 with a pending
- * request instead of its result. Screens show that it waits for a second person, never that it happened.
+ * Four-eyes answers: an action above its approval threshold, or an administrator's change that gives
+ * power once dual control is in force, answers 202 with a pending request instead of its result.
+ * Screens show that it waits for a second person, never that it happened, and word what it will do.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { scopeOfKind } from "../../domain/approval.ts";
 import type { ApprovalRequestDto } from "../../server/features/approvals/four_eyes.ts";
 import { apiFetch } from "./api.ts";
+import { formatCurrency } from "./format.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
 export const APPROVALS_KEY = "/api/approvals";
@@ -17,15 +20,95 @@ export interface ApprovalFigures {
   balanceAfter?: string | null;
 }
 
+/** What a request about people or controls will change (src/server/features/users/requests.ts and the settings' drafts). */
+export interface AdministrationSummary {
+  /** The account concerned; roles are their labels ("Approver"). */
+  email?: string;
+  name?: string | null;
+  roles?: string[];
+  rolesBefore?: string[];
+  rolesAfter?: string[];
+  reEnable?: boolean;
+  /** Approval settings: thresholds as decimal strings per currency, the requests' expiry. */
+  thresholds?: Record<string, string>;
+  expiryMinutes?: number;
+  /** Sign-in settings. */
+  mfaRequired?: boolean;
+  /** An account's daily outflow limit (decimal string, or null to remove it). */
+  accountNumber?: string;
+  currency?: string;
+  dailyOutflowLimit?: string | null;
+  /** A provider identity to link. */
+  issuer?: string;
+  subject?: string;
+}
+
 /** The server's request, with the summary typed as the screens read it. */
 export interface ApprovalRequest extends Omit<ApprovalRequestDto, "summary"> {
-  summary: {
-    description: string;
+  summary: AdministrationSummary & {
+    /** Money kinds: what moves; administration kinds have none (describeRequest words them). */
+    description?: string;
     source?: ApprovalFigures | null;
     target?: ApprovalFigures;
     account?: ApprovalFigures;
     institution?: { id: string; name: string; statusBefore: string; statusAfter: string; reason?: string | null };
   };
+}
+
+const roleList = (roles: readonly string[] | undefined) => roles && roles.length > 0 ? roles.join(", ") : "no role";
+
+function describeUserUpdate({ email, rolesBefore, rolesAfter, reEnable }: AdministrationSummary): string {
+  const rolesChange = roleList(rolesBefore) !== roleList(rolesAfter);
+  if (!reEnable) return `Change the roles of ${email}`;
+  return rolesChange ? `Re-enable ${email} and change the roles` : `Re-enable ${email}`;
+}
+
+/** One line saying what the request will do, for the queue, the decision and the toasts. */
+export function describeRequest(request: Pick<ApprovalRequest, "kind" | "summary">): string {
+  const summary = request.summary;
+  switch (request.kind) {
+    case "user_create":
+      return `New user ${summary.email}${summary.name ? ` (${summary.name})` : ""}: ${roleList(summary.roles)}`;
+    case "user_update":
+      return describeUserUpdate(summary);
+    case "user_reset_password":
+      return `New one-time password for ${summary.email}`;
+    case "approval_settings":
+      return "Change the approval thresholds and limits";
+    case "sign_in_settings":
+      return summary.mfaRequired
+        ? "Require a second factor of every user at sign-in"
+        : "Stop requiring a second factor of every user (administrators still need one)";
+    case "account_outflow_limit":
+      return summary.dailyOutflowLimit
+        ? `Limit the daily outflow of account ${summary.accountNumber} to ${
+          formatCurrency(summary.dailyOutflowLimit, summary.currency ?? "USD")
+        }`
+        : `Remove the daily outflow limit of account ${summary.accountNumber}`;
+    case "identity_link":
+      return `Link the provider identity ${summary.subject} (${summary.issuer}) to a user`;
+    default:
+      return summary.description ?? "";
+  }
+}
+
+/** The figures of a request about people or controls: roles before and after, thresholds, the setting. */
+export function administrationDetails(request: Pick<ApprovalRequest, "kind" | "summary">): string[] {
+  const summary = request.summary;
+  if (scopeOfKind(request.kind) !== "administration") return [];
+  const lines: string[] = [];
+  if (request.kind === "user_update") {
+    lines.push(`Roles: ${roleList(summary.rolesBefore)} → ${roleList(summary.rolesAfter)}`);
+    if (summary.reEnable) lines.push("Re-enables the disabled account");
+  }
+  for (const [currency, amount] of Object.entries(summary.thresholds ?? {})) {
+    lines.push(`Threshold ${currency}: ${formatCurrency(amount, currency)}`);
+  }
+  if (summary.expiryMinutes !== undefined) lines.push(`Requests expire after ${summary.expiryMinutes} minutes`);
+  if (summary.mfaRequired !== undefined) {
+    lines.push(`Second factor for every user: ${summary.mfaRequired ? "required" : "not required"}`);
+  }
+  return lines;
 }
 
 export interface PendingApproval {
@@ -42,12 +125,21 @@ export function isPendingApproval(body: unknown): body is PendingApproval {
 }
 
 export function pendingToast(pending: PendingApproval): ToastInput {
+  const request = pending.approvalRequest;
+  if (scopeOfKind(request.kind) === "administration") {
+    return { title: "Submitted for approval", description: `${describeRequest(request)}. ${pending.message}.` };
+  }
   const why = (pending.reasons ?? []).map((reason) => `${reason}. `).join("");
   return {
     title: "Submitted for approval",
     description:
-      `${pending.approvalRequest.summary.description}. ${why}A second person with the approver role must approve it; nothing has moved yet.`,
+      `${describeRequest(request)}. ${why}A second person with the approver role must approve it; nothing has moved yet.`,
   };
+}
+
+/** The maker's reason of a four-eyes request travels only when one is given. */
+export function withRequestReason(body: Record<string, unknown>, requestReason: string): Record<string, unknown> {
+  return { ...body, ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}) };
 }
 
 /** The sidebar badge: pending requests, counted by the server. */

@@ -51,7 +51,7 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
       const actor = actorOf(c, deps.config);
       // Limits are controls: under dual control a second administrator approves the change.
       if ((await dualControlState(deps.db.read)).inForce) {
-        return await submitForApproval(c, deps, outflowLimitDraft(actor, id, dailyOutflowLimit));
+        return await submitForApproval(c, deps, await outflowLimitDraft(deps.db, actor, id, dailyOutflowLimit));
       }
       return c.json(await setDailyOutflowLimit(deps.db, actor, id, dailyOutflowLimit, soleGrant(actor.userId)));
     },

@@ -202,13 +202,20 @@ export async function setDailyOutflowLimit(
   });
 }
 
-/** The limit change as a request for a second administrator (dual control in force). */
-export function outflowLimitDraft(actor: Actor, accountId: string, limitMinor: bigint | null): RequestDraft {
+/** The limit change as a request for a second administrator (dual control in force); 404 for no such account. */
+export async function outflowLimitDraft(
+  db: Database,
+  actor: Actor,
+  accountId: string,
+  limitMinor: bigint | null,
+): Promise<RequestDraft> {
+  const account = await db.read.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get();
+  if (!account) throw notFound("Ledger account");
   const dailyOutflowLimit = limitMinor === null ? null : formatMoney(limitMinor);
   return {
     kind: "account_outflow_limit",
     payload: { id: accountId, dailyOutflowLimit },
-    summary: { accountId, dailyOutflowLimit },
+    summary: { accountId, accountNumber: account.accountNumber, currency: account.currency, dailyOutflowLimit },
     amountMinor: null,
     currency: null,
     rehearse: (inner) =>

@@ -9,9 +9,15 @@ const VARIANTS = {
 
 export type BadgeVariant = keyof typeof VARIANTS;
 
-export function Badge({ variant = "default", className = "", children }: { variant?: BadgeVariant; className?: string; children: ReactNode }) {
+export function Badge({ variant = "default", className = "", title, children }: {
+  variant?: BadgeVariant;
+  className?: string;
+  /** More than the badge says, on hover; say it in the children too (sr-only) for those who cannot hover. */
+  title?: string;
+  children: ReactNode;
+}) {
   return (
-    <span className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${VARIANTS[variant]} ${className}`}>
+    <span title={title} className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${VARIANTS[variant]} ${className}`}>
       {children}
     </span>
   );

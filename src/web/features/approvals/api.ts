@@ -2,8 +2,8 @@
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ApprovalKind } from "../../../domain/approval.ts";
 import { apiFetch, apiJson, apiPage, type Page } from "../../lib/api.ts";
-import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
-import { useApiMutation } from "../../lib/mutation.ts";
+import { type ApprovalRequest, APPROVALS_KEY, type PendingApproval, withRequestReason } from "../../lib/approval.ts";
+import { invalidateAll, useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
 import type { ApprovalSettings } from "../../../server/features/approvals/service.ts";
 
 export type { ApprovalSettings };
@@ -19,11 +19,20 @@ export const useApprovalPage = (key: string) =>
     placeholderData: keepPreviousData,
   });
 
-export function useDecide(decision: Decision, reason: string, onDecided: (decided: ApprovalRequest) => void) {
+/** The decided request; approving a new user or a password reset also hands out the one-time password, once. */
+export type DecidedRequest = ApprovalRequest & { initialPassword?: string };
+
+export function useDecide(
+  decision: Decision,
+  reason: string,
+  onDecided: (decided: DecidedRequest) => void,
+  onError: (error: Error) => void,
+) {
   const queryClient = useQueryClient();
   return useApiMutation({
-    mutationFn: (id: string) => apiJson<ApprovalRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    mutationFn: (id: string) => apiJson<DecidedRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
     errorTitle: decision === "approve" ? "Approval failed" : "Rejection failed",
+    onError,
     onSuccess: (decided) => {
       onDecided(decided);
       // Approval moves money: every screen's figures may have changed.
@@ -42,12 +51,18 @@ export const useWithdraw = (onWithdrawn: () => void) =>
 
 export const useApprovalSettings = () => useQuery<ApprovalSettings>({ queryKey: [SETTINGS_KEY] });
 
-export const useSaveApprovalSettings = (onSaved: () => void) =>
-  useApiMutation({
-    mutationFn: (body: ApprovalSettings) => apiJson<ApprovalSettings>("PUT", SETTINGS_KEY, body),
-    storesAs: SETTINGS_KEY,
+/** Under dual control the change is a request for a second administrator (202), and the settings stay as they are. */
+export const useSaveApprovalSettings = (
+  onDone: (saved: ApprovalSettings | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: ({ requestReason, ...body }: ApprovalSettings & { requestReason: string }) =>
+      apiJson<ApprovalSettings | PendingApproval>("PUT", SETTINGS_KEY, withRequestReason(body, requestReason)),
     errorTitle: "Failed to save approval settings",
-    onSuccess: onSaved,
+    onDone,
+    onError,
+    refresh: (queryClient) => invalidateAll(queryClient, [SETTINGS_KEY]),
   });
 
 /** Requests listed per kind; the heading counts them all. */

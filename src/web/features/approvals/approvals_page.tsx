@@ -1,7 +1,8 @@
 /**
  * Approvals: the queue of pending four-eyes requests, each with what it will do, the figures before
- * and after, requester, reason and age; approve or reject after a confirmation that restates the
- * amount and accounts; the requester's own requests; the approval settings.
+ * and after (or the roles and settings it changes), requester, reason and age; approve or reject
+ * after a confirmation that restates them; the requester's own requests; the approval settings,
+ * whose change is itself a request once dual control is in force.
  */
 import { useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
@@ -10,7 +11,10 @@ import { TextField } from "../../components/ui/form.tsx";
 import type { FilterDef } from "../../components/ui/data_table.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { APPROVAL_KIND_LABELS, APPROVAL_KINDS, STORED_APPROVAL_STATUSES } from "../../../domain/approval.ts";
+import { AdministrationReasonField } from "../../components/approval_reason_field.tsx";
 import { useMayCall } from "../../lib/auth.ts";
+import { useDualControlInForce, useDualControlRecheck } from "../../lib/dual_control.ts";
+import { serverFieldErrors } from "../../lib/form_input.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type ApprovalSettings, SETTINGS_KEY, useApprovalSettings, useSaveApprovalSettings } from "./api.ts";
 import { RequestsTable } from "./requests_table.tsx";
@@ -37,12 +41,21 @@ const STATUS_FILTER: FilterDef = {
 
 function SettingsCard() {
   const mayChange = useMayCall("PUT", SETTINGS_KEY);
+  const inForce = useDualControlInForce();
+  const recheck = useDualControlRecheck();
   const { data } = useApprovalSettings();
   const [draft, setDraft] = useState<ApprovalSettings | null>(null);
+  const [requestReason, setRequestReason] = useState("");
+  const [reasonError, setReasonError] = useState<string | undefined>(undefined);
   const { toast } = useToast();
-  const save = useSaveApprovalSettings(() => {
+  const save = useSaveApprovalSettings((saved) => {
     setDraft(null);
-    toast({ title: "Approval settings saved" });
+    setRequestReason("");
+    setReasonError(undefined);
+    if (saved) toast({ title: "Approval settings saved" });
+  }, (error) => {
+    recheck(error);
+    setReasonError(serverFieldErrors(error).requestReason);
   });
   const shown = draft ?? data;
   if (!shown) return null;
@@ -62,7 +75,7 @@ function SettingsCard() {
         className="grid gap-4 sm:grid-cols-5"
         onSubmit={(event) => {
           event.preventDefault();
-          if (draft) save.mutate(draft);
+          if (draft) save.mutate({ ...draft, requestReason });
         }}
       >
         {CURRENCIES.map((currency) => (
@@ -85,8 +98,16 @@ function SettingsCard() {
           onChange={(event) => edit({ ...shown, expiryMinutes: Number(event.target.value) })}
         />
         {mayChange && (
-          <div className="sm:col-span-5">
-            <Button type="submit" disabled={!draft || save.isPending}>Save settings</Button>
+          <div className="space-y-4 sm:col-span-5">
+            <AdministrationReasonField
+              value={requestReason}
+              onChange={setRequestReason}
+              error={reasonError}
+              asked={inForce && draft !== null}
+            />
+            <Button type="submit" disabled={!draft || save.isPending}>
+              {inForce ? "Submit for approval" : "Save settings"}
+            </Button>
           </div>
         )}
       </form>
@@ -99,7 +120,7 @@ export default function ApprovalsPage() {
     <div className="space-y-6">
       <PageHeader
         title="Approvals"
-        subtitle="Four-eyes control: large movements of money wait here until a second person approves them"
+        subtitle="Four-eyes control: large movements of money wait here for an approver, administrators' changes to people and controls for a second administrator"
       />
       <Tabs
         label="Requests"

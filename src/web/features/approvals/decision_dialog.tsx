@@ -1,9 +1,15 @@
-/** The approver's confirmation: restates the amount and accounts and asks for the decision's reason. */
+/**
+ * The decider's confirmation: restates what the request will do (the amount and accounts, or the
+ * account and roles) and asks for the decision's reason. A refusal (403: one's own request, a grant
+ * the requester made, a role not yet confirmed) shows the server's reason here.
+ */
 import { type FormEvent, useState } from "react";
 import { personText } from "../../components/person.tsx";
+import type { OneTimePassword } from "../../components/one_time_password_dialog.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { TextAreaField } from "../../components/ui/form.tsx";
-import type { ApprovalRequest } from "../../lib/approval.ts";
+import { ApiError } from "../../lib/api.ts";
+import { type ApprovalRequest, describeRequest } from "../../lib/approval.ts";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type Decision, useDecide } from "./api.ts";
@@ -16,7 +22,7 @@ function DecisionSummary({ request }: { request: ApprovalRequest }) {
       className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
       data-testid="decision-summary"
     >
-      <p className="font-medium text-slate-900">{request.summary.description}</p>
+      <p className="font-medium text-slate-900">{describeRequest(request)}</p>
       {request.amount && (
         <p className="mt-1 text-slate-800">
           Amount: <strong>{formatCurrency(request.amount, request.currency ?? "USD")}</strong>
@@ -32,22 +38,39 @@ function DecisionSummary({ request }: { request: ApprovalRequest }) {
   );
 }
 
-export function DecisionDialog({ request, decision, onClose }: {
+export function DecisionDialog({ request, decision, onClose, onPassword }: {
   request: ApprovalRequest | null;
   decision: Decision;
   onClose: () => void;
+  /** Approving a new user or a password reset: the one-time password, to be shown once. */
+  onPassword: (shown: OneTimePassword) => void;
 }) {
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const { toast } = useToast();
-  const decide = useDecide(decision, reason, (decided) => {
-    toast({
-      title: decision === "approve" ? "Request approved and executed" : "Request rejected",
-      description: decided.summary.description,
-    });
+  const close = () => {
     setReason("");
+    setError(null);
+    setRefusal(null);
     onClose();
-  });
+  };
+  const decide = useDecide(
+    decision,
+    reason,
+    (decided) => {
+      toast({
+        title: decision === "approve" ? "Request approved and executed" : "Request rejected",
+        description: describeRequest(decided),
+      });
+      if (decided.initialPassword) {
+        onPassword({ email: decided.summary.email ?? "", password: decided.initialPassword });
+      }
+      close();
+    },
+    (failure) =>
+      setRefusal(failure instanceof ApiError && failure.status === 403 ? failure.serverMessage : null),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!request || decide.isPending) return;
@@ -61,7 +84,7 @@ export function DecisionDialog({ request, decision, onClose }: {
   return (
     <Dialog
       open={request !== null}
-      onClose={onClose}
+      onClose={close}
       title={`${verb} this request?`}
       description={decision === "approve"
         ? "Approving executes it now, in your name, after checking every condition again."
@@ -81,8 +104,9 @@ export function DecisionDialog({ request, decision, onClose }: {
               setError(null);
             }}
           />
+          {refusal && <p role="alert" className="text-sm text-red-700">{refusal}</p>}
           <DialogActions
-            onCancel={onClose}
+            onCancel={close}
             variant={decision === "approve" ? "default" : "destructive"}
             isPending={decide.isPending}
             label={`Confirm ${verb.toLowerCase()}`}

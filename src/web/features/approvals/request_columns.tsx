@@ -4,14 +4,17 @@ import { Person } from "../../components/person.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import type { ColumnDef } from "../../components/ui/data_table.tsx";
 import { APPROVAL_KIND_LABELS } from "../../../domain/approval.ts";
-import type { ApprovalRequest } from "../../lib/approval.ts";
+import { type ApprovalRequest, describeRequest } from "../../lib/approval.ts";
 import { formatCurrency, formatDateTime } from "../../lib/format.ts";
 import type { Decision } from "./api.ts";
 import { age, RequestFigures, STATUS_CLASSES } from "./request_figures.tsx";
 
 export interface RequestActions {
   userId: string | undefined;
-  mayApprove: boolean;
+  /** Whether the user holds the role that decides this request (approver: money; administrator: administration). */
+  decides: (request: ApprovalRequest) => boolean;
+  /** "an approver", "a second administrator": who must decide the user's own request. */
+  deciderOf: (request: ApprovalRequest) => string;
   mayWithdraw: boolean;
   withdrawing: boolean;
   onDecide: (request: ApprovalRequest, decision: Decision) => void;
@@ -24,7 +27,7 @@ function WhatItWillDo({ request }: { request: ApprovalRequest }) {
       <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">
         {APPROVAL_KIND_LABELS[request.kind]}
       </p>
-      <p className="font-medium text-slate-900">{request.summary.description}</p>
+      <p className="font-medium text-slate-900">{describeRequest(request)}</p>
       {request.summary.institution && (
         <p className="text-xs">
           <InstitutionLink id={request.summary.institution.id} name={request.summary.institution.name} />
@@ -57,9 +60,10 @@ function DecisionCell({ request }: { request: ApprovalRequest }) {
 function ActionsCell({ request, actions }: { request: ApprovalRequest; actions: RequestActions }) {
   const own = request.requestedBy === actions.userId;
   const pending = request.status === "pending";
+  const mayDecide = actions.decides(request);
   return (
     <>
-      {pending && actions.mayApprove && !own && (
+      {pending && mayDecide && !own && (
         <div className="flex justify-end gap-2">
           <Button size="sm" onClick={() => actions.onDecide(request, "approve")}>
             Approve
@@ -83,7 +87,7 @@ function ActionsCell({ request, actions }: { request: ApprovalRequest; actions: 
           Withdraw
         </Button>
       )}
-      {pending && own && actions.mayApprove && <p className="text-xs text-slate-600">Needs another approver</p>}
+      {pending && own && <p className="text-xs text-slate-600">Needs {actions.deciderOf(request)}</p>}
     </>
   );
 }

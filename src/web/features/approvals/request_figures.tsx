@@ -1,6 +1,9 @@
-/** How a four-eyes request reads in the queue: its age, its status badge and the balances it moves. */
+/**
+ * How a four-eyes request reads in the queue: its age, its status badge, and the balances it moves
+ * or, for a request about people and controls, the roles, thresholds or setting it changes.
+ */
 import type { ApprovalStatus } from "../../../domain/approval.ts";
-import type { ApprovalFigures, ApprovalRequest } from "../../lib/approval.ts";
+import { administrationDetails, type ApprovalFigures, type ApprovalRequest } from "../../lib/approval.ts";
 import { formatCurrency } from "../../lib/format.ts";
 
 export const STATUS_CLASSES: Record<ApprovalStatus, string> = {
@@ -40,6 +43,7 @@ export function RequestFigures({ request }: { request: ApprovalRequest }) {
   const currency = request.currency ?? "USD";
   return (
     <div className="space-y-0.5">
+      {administrationDetails(request).map((line) => <p key={line} className="text-xs text-slate-700">{line}</p>)}
       <Figures label="From" figures={request.summary.source} currency={currency} />
       <Figures label="To" figures={request.summary.target} currency={currency} />
       <Figures label="Account" figures={request.summary.account} currency={currency} />

@@ -1,10 +1,13 @@
 /** One tab of the approval queue: a server-paged, sorted and filtered table of requests. */
 import { useState } from "react";
+import { type OneTimePassword, OneTimePasswordDialog } from "../../components/one_time_password_dialog.tsx";
+import { DECIDING_ROLE } from "../../../domain/dual_control.ts";
+import { scopeOfKind } from "../../../domain/approval.ts";
 import { DataTable, type FilterDef, type SortingState } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { setSortParams } from "../../lib/api.ts";
 import { type ApprovalRequest, APPROVALS_KEY } from "../../lib/approval.ts";
-import { useAuth, useMayCall } from "../../lib/auth.ts";
+import { type AuthUser, useAuth, useMayCall } from "../../lib/auth.ts";
 import { useServerPaging } from "../../lib/server_paging.ts";
 import { useToast } from "../../lib/toast.ts";
 import { type Decision, useApprovalPage, useWithdraw } from "./api.ts";
@@ -22,6 +25,19 @@ function pageKey(query: string, offset: number, sorting: SortingState, filterVal
   return `${APPROVALS_KEY}?${params}`;
 }
 
+/**
+ * Approvers decide requests about money, administrators requests about people and controls; the
+ * server checks the rest (never one's own request, nor through a grant the requester made).
+ */
+function deciders(user: AuthUser | undefined) {
+  const roleOf = (request: ApprovalRequest) => DECIDING_ROLE[scopeOfKind(request.kind)];
+  return {
+    decides: (request: ApprovalRequest) => (user?.roles ?? []).includes(roleOf(request)),
+    deciderOf: (request: ApprovalRequest) =>
+      roleOf(request) === "administrator" ? "a second administrator" : "an approver",
+  };
+}
+
 export function RequestsTable({ query, label, emptyText, filters }: {
   query: string;
   label: string;
@@ -30,17 +46,17 @@ export function RequestsTable({ query, label, emptyText, filters }: {
   filters: readonly FilterDef[];
 }) {
   const { user } = useAuth();
-  const mayApprove = useMayCall("POST", "/api/approvals/:id/approve");
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
   const { toast } = useToast();
   const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE);
   const narrowed = Object.values(filterValues).some(Boolean);
   const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
   const [deciding, setDeciding] = useState<{ request: ApprovalRequest; decision: Decision } | null>(null);
+  const [oneTime, setOneTime] = useState<OneTimePassword | null>(null);
   const withdraw = useWithdraw(() => toast({ title: "Request withdrawn" }));
   const columns = requestColumns({
     userId: user?.id,
-    mayApprove,
+    ...deciders(user),
     mayWithdraw,
     withdrawing: withdraw.isPending,
     onDecide: (request, decision) => setDeciding({ request, decision }),
@@ -61,7 +77,9 @@ export function RequestsTable({ query, label, emptyText, filters }: {
         request={deciding?.request ?? null}
         decision={deciding?.decision ?? "approve"}
         onClose={() => setDeciding(null)}
+        onPassword={setOneTime}
       />
+      <OneTimePasswordDialog shown={oneTime} onClose={() => setOneTime(null)} />
     </>
   );
 }

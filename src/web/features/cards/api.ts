@@ -1,7 +1,7 @@
 /** The cards' data: the card list, the funding sources, and issuing, distributing and loading a card. */
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
-import type { PendingApproval } from "../../lib/approval.ts";
+import { type PendingApproval, withRequestReason } from "../../lib/approval.ts";
 import { invalidateAll, useApprovableMutation } from "../../lib/mutation.ts";
 import { type CardItem, CARDS_KEY, type FundingConfirmation, type FundingSourceItem, FUNDING_SOURCES_KEY } from "./types.ts";
 
@@ -19,15 +19,10 @@ export const useFundingSources = () => useQuery<FundingSourceItem[]>({ queryKey:
 /** After any card mutation: the card list (spec 7) and the sources' balances both changed. */
 const CARD_DATA_KEYS = [CARDS_KEY, FUNDING_SOURCES_KEY];
 
-/** The reason of a four-eyes request travels only when one is given. */
-function withReason(body: Record<string, unknown>, requestReason: string): Record<string, unknown> {
-  return { ...body, ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}) };
-}
-
 export const useIssueCard = (onDone: (card: FundedCard | null) => void) =>
   useApprovableMutation({
     mutationFn: ({ requestReason, ...body }: Record<string, unknown> & { requestReason: string }) =>
-      apiJson<FundedCard | PendingApproval>("POST", "/api/cards/issue", withReason(body, requestReason)),
+      apiJson<FundedCard | PendingApproval>("POST", "/api/cards/issue", withRequestReason(body, requestReason)),
     errorTitle: "Failed to issue card",
     onDone,
     refresh: (queryClient) => invalidateAll(queryClient, CARD_DATA_KEYS),
@@ -48,7 +43,7 @@ export const useDistributeCard = (onDone: (card: FundedCard | null) => void, onE
       apiJson<FundedCard | PendingApproval>(
         "POST",
         "/api/cards/distribute",
-        withReason({
+        withRequestReason({
           recipientInfo: { name: values.recipientName, email: values.recipientEmail },
           cardType: values.cardType,
           distributionMethod: values.distributionMethod,
@@ -74,7 +69,7 @@ export const useLoadCard = (onDone: (result: LoadResult | null) => void) =>
       apiJson<LoadResult | PendingApproval>(
         "POST",
         `/api/cards/${encodeURIComponent(cardId)}/load`,
-        withReason({ amount, fundingSource }, requestReason),
+        withRequestReason({ amount, fundingSource }, requestReason),
       ),
     errorTitle: "Failed to load funds",
     onDone,

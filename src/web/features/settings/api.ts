@@ -1,7 +1,8 @@
 /** The one setting of this screen kept on the server: whether every user signs in with a second factor. */
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
-import { useApiMutation } from "../../lib/mutation.ts";
+import { type PendingApproval, withRequestReason } from "../../lib/approval.ts";
+import { invalidateAll, useApprovableMutation } from "../../lib/mutation.ts";
 import type { SignInSettings } from "../../../server/auth/settings_routes.ts";
 
 export type { SignInSettings };
@@ -10,10 +11,20 @@ const SIGN_IN_SETTINGS_KEY = "/api/auth/sign-in-settings";
 
 export const useSignInSettings = () => useQuery<SignInSettings>({ queryKey: [SIGN_IN_SETTINGS_KEY] });
 
-export const useSaveSignInSettings = (onSaved: (settings: SignInSettings) => void) =>
-  useApiMutation({
-    mutationFn: (mfaRequired: boolean) => apiJson<SignInSettings>("PUT", SIGN_IN_SETTINGS_KEY, { mfaRequired }),
-    storesAs: SIGN_IN_SETTINGS_KEY,
+/** Under dual control the change is a request for a second administrator (202): the setting stays as it is. */
+export const useSaveSignInSettings = (
+  onDone: (settings: SignInSettings | null) => void,
+  onError: (error: Error) => void,
+) =>
+  useApprovableMutation({
+    mutationFn: ({ mfaRequired, requestReason }: { mfaRequired: boolean; requestReason: string }) =>
+      apiJson<SignInSettings | PendingApproval>(
+        "PUT",
+        SIGN_IN_SETTINGS_KEY,
+        withRequestReason({ mfaRequired }, requestReason),
+      ),
     errorTitle: "Sign-in setting not saved",
-    onSuccess: onSaved,
+    onDone,
+    onError,
+    refresh: (queryClient) => invalidateAll(queryClient, [SIGN_IN_SETTINGS_KEY]),
   });

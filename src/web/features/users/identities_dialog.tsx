@@ -11,7 +11,10 @@ import { TextField } from "../../components/ui/form.tsx";
 import { DialogActions } from "../../components/dialog_actions.tsx";
 import { ApiError, apiJson } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
-import { useApiMutation } from "../../lib/mutation.ts";
+import { useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
+import { AdministrationReasonField } from "../../components/approval_reason_field.tsx";
+import { type PendingApproval, withRequestReason } from "../../lib/approval.ts";
+import { useDualControlInForce } from "../../lib/dual_control.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import type { IdentityView } from "../../../server/features/identities/service.ts";
@@ -23,14 +26,17 @@ interface IdentityList {
 }
 
 type Identity = Pick<IdentityView, "issuer" | "subject">;
+/** A link gives the provider the account's sign-in: under dual control it carries the maker's reason. */
+type LinkInput = Identity & { requestReason: string };
 
 function useIdentityMutations(path: string, onLinked: () => void, onFieldErrors: (fields: Record<string, string>) => void) {
   const { toast } = useToast();
-  const link = useApiMutation({
-    mutationFn: (identity: Identity) => apiJson<IdentityView>("POST", path, identity),
-    invalidates: [path],
-    onSuccess: (linked) => {
-      toast({ title: "Identity linked", description: `${linked.subject} at ${linked.issuer}` });
+  const link = useApprovableMutation({
+    mutationFn: ({ requestReason, ...identity }: LinkInput) =>
+      apiJson<IdentityView | PendingApproval>("POST", path, withRequestReason({ ...identity }, requestReason)),
+    refresh: (queryClient) => queryClient.invalidateQueries({ queryKey: [path] }),
+    onDone: (linked) => {
+      if (linked) toast({ title: "Identity linked", description: `${linked.subject} at ${linked.issuer}` });
       onLinked();
     },
     onError: (error) => {
@@ -59,13 +65,18 @@ function IdentitiesForm({ user, onClose }: { user: StaffUser; onClose: () => voi
   const { data } = useQuery<IdentityList>({ queryKey: [path] });
   const [issuer, setIssuer] = useState<string | null>(null);
   const [subject, setSubject] = useState("");
+  const [requestReason, setRequestReason] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const { link, unlink } = useIdentityMutations(path, () => setSubject(""), setErrors);
+  const inForce = useDualControlInForce();
+  const { link, unlink } = useIdentityMutations(path, () => {
+    setSubject("");
+    setRequestReason("");
+  }, setErrors);
   const shownIssuer = issuer ?? data?.configuredIssuer ?? "";
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
-    if (!link.isPending) link.mutate({ issuer: shownIssuer, subject });
+    if (!link.isPending) link.mutate({ issuer: shownIssuer, subject, requestReason });
   };
   const identities = data?.identities ?? [];
   return (
@@ -100,6 +111,8 @@ function IdentitiesForm({ user, onClose }: { user: StaffUser; onClose: () => voi
         <TextField label="Subject" required maxLength={255} value={subject} error={errors.subject}
           hint="The provider's subject (sub) for this person; a refused sign-in page shows it."
           onChange={(event) => setSubject(event.target.value)} />
+        <AdministrationReasonField value={requestReason} onChange={setRequestReason} error={errors.requestReason}
+          asked={inForce} />
         <DialogActions onCancel={onClose} isPending={link.isPending} label="Link identity" pendingLabel="Linking…" />
       </form>
     </div>
