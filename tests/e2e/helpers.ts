@@ -7,6 +7,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { SERVER_V8_FLAGS, serverPermissions } from "../../scripts/start.ts";
 import { defaultCheckpointFile } from "../../src/server/config.ts";
+import { createUser, signInSession, type StaffCrew, staffCrew } from "../helpers/http_staff.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_ADMIN_EMAIL = "operator@centralbank.test";
@@ -169,6 +170,36 @@ export async function signIn(page: Page, baseUrl: string, email = E2E_ADMIN_EMAI
 
 export const E2E_OPERATOR_PASSWORD = "e2e-operator-quiet-harbour";
 const operators = new Map<string, Promise<string>>();
+const adminCookies = new Map<string, Promise<string>>();
+
+/** The first administrator's API session cookie, one per server (the key of its staff crew). */
+export function e2eAdminCookie(baseUrl: string): Promise<string> {
+  let cookie = adminCookies.get(baseUrl);
+  if (!cookie) {
+    cookie = signInSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+    adminCookies.set(baseUrl, cookie);
+  }
+  return cookie;
+}
+
+/**
+ * The server's crew (tests/helpers/http_staff.ts): an operator, an approver a second administrator
+ * confirmed, and that second administrator. Made once per server, while the first administrator is
+ * alone; from then on dual control is in force.
+ */
+export async function e2eCrew(baseUrl: string): Promise<StaffCrew> {
+  return await staffCrew(baseUrl, await e2eAdminCookie(baseUrl));
+}
+
+/** An approver whose role decides (confirmed by a second administrator), as an API session. */
+export async function e2eApprover(baseUrl: string): Promise<ApiSession> {
+  return cookieSession(baseUrl, (await e2eCrew(baseUrl)).approver);
+}
+
+/** The crew's second administrator, as an API session: confirms roles, approves administration requests. */
+export async function e2eSecondAdministrator(baseUrl: string): Promise<ApiSession> {
+  return cookieSession(baseUrl, (await e2eCrew(baseUrl)).secondAdministrator);
+}
 
 /**
  * The server's operator (the first administrator holds administrator alone and moves no money),
@@ -179,12 +210,10 @@ export function e2eOperator(baseUrl: string): Promise<string> {
   if (!made) {
     made = (async () => {
       const email = `desk.operator@centralbank.test`;
-      const admin = await apiSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
-      const created = await admin("POST", "/api/users", { email, roles: ["operator"] });
-      if (created.status !== 201) throw new Error(`creating the operator: ${created.status}`);
-      const operator = await apiSession(baseUrl, email, created.json.initialPassword);
+      const { initialPassword } = await createUser(baseUrl, await e2eAdminCookie(baseUrl), email, ["operator"]);
+      const operator = await apiSession(baseUrl, email, initialPassword);
       const changed = await operator("POST", "/api/auth/password", {
-        currentPassword: created.json.initialPassword,
+        currentPassword: initialPassword,
         newPassword: E2E_OPERATOR_PASSWORD,
       });
       if (changed.status !== 204) throw new Error(`the operator's first password change: ${changed.status}`);
@@ -231,15 +260,15 @@ export async function withBrowser(
   }
 }
 
+export type ApiSession = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: any }>;
+
 /** A small API client with its own session, for the setup a test is not about. */
-export async function apiSession(baseUrl: string, email: string, password: string) {
-  const login = await fetch(`${baseUrl}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`sign-in of ${email} failed: ${login.status} ${await login.text()}`);
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+export async function apiSession(baseUrl: string, email: string, password: string): Promise<ApiSession> {
+  return cookieSession(baseUrl, await signInSession(baseUrl, email, password));
+}
+
+/** A small API client on a session cookie already signed in. */
+export function cookieSession(baseUrl: string, cookie: string): ApiSession {
   return async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
