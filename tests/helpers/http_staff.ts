@@ -52,13 +52,15 @@ export async function createStaffSession(
   return await firstSignIn(baseUrl, email, initialPassword);
 }
 
-/** Signs in with the one-time password and replaces it with HTTP_STAFF_PASSWORD; answers the session cookie. */
-export async function firstSignIn(baseUrl: string, email: string, initialPassword: string): Promise<string> {
+/** Signs in with the one-time password and replaces it (with HTTP_STAFF_PASSWORD unless told); answers the session cookie. */
+export async function firstSignIn(
+  baseUrl: string,
+  email: string,
+  initialPassword: string,
+  newPassword = HTTP_STAFF_PASSWORD,
+): Promise<string> {
   const cookie = await signInSession(baseUrl, email, initialPassword);
-  const changed = await send(baseUrl, cookie, "POST", "/api/auth/password", {
-    currentPassword: initialPassword,
-    newPassword: HTTP_STAFF_PASSWORD,
-  });
+  const changed = await send(baseUrl, cookie, "POST", "/api/auth/password", { currentPassword: initialPassword, newPassword });
   if (changed.status !== 204) throw new Error(`password change of ${email}: ${changed.status}`);
   return cookie;
 }
@@ -109,6 +111,14 @@ async function makeCrew(baseUrl: string, adminCookie: string): Promise<StaffCrew
   const secondAdministrator = await made("administrator");
   await confirmRoles(baseUrl, secondAdministrator.cookie, approver.id);
   return { operator: operator.cookie, approver: approver.cookie, secondAdministrator: secondAdministrator.cookie };
+}
+
+/**
+ * Has `staffCrew` answer `crew` for this server and administrator: staff who exist already (a demo
+ * database's, made by its seed) rather than staff the administrator would make.
+ */
+export function useCrew(baseUrl: string, adminCookie: string, crew: Promise<StaffCrew>) {
+  crews.set(`${baseUrl} ${adminCookie}`, crew);
 }
 
 /** The crew of a server and its first administrator, made once. */
