@@ -103,6 +103,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
   const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
   const baseUrl = `http://127.0.0.1:${port}`;
   serverOutputs.set(baseUrl, () => output);
+  let exited: Deno.CommandStatus | null = null;
+  child.status.then((status) => exited = status);
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -111,6 +113,11 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
       if (res.status === 401) break;
     } catch {
       // Not listening yet.
+    }
+    // A server that exits at start says why in its output.
+    if (exited) {
+      await drained;
+      throw new Error(`server exited (code ${(exited as Deno.CommandStatus).code}) before it listened:\n${output}`);
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
