@@ -243,11 +243,6 @@ export async function e2eApprover(baseUrl: string): Promise<ApiSession> {
   return cookieSession(baseUrl, (await e2eCrew(baseUrl)).approver);
 }
 
-/** The crew's second administrator, as an API session: confirms roles, approves administration requests. */
-export async function e2eSecondAdministrator(baseUrl: string): Promise<ApiSession> {
-  return cookieSession(baseUrl, (await e2eCrew(baseUrl)).secondAdministrator);
-}
-
 /**
  * The server's operator (the first administrator holds administrator alone and moves no money):
  * a demo database's, or one made once per server by the administrator through the API; its
