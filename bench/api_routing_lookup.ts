@@ -15,7 +15,14 @@
 import { createClient } from "@libsql/client";
 import { DOCUMENTED_ENDPOINTS } from "../src/domain/public_api.ts";
 import { formatMs, formatNumber } from "./lib/report.ts";
-import { bootstrapDataDir, signInCookie, startHello, startServer, type TestServer } from "./lib/servers.ts";
+import {
+  bootstrapDataDir,
+  operatorCookie,
+  signInCookie,
+  startHello,
+  startServer,
+  type TestServer,
+} from "./lib/servers.ts";
 import { medianResult, runWrk, type WrkRequest, type WrkResult } from "./lib/wrk.ts";
 
 const RUN_SECONDS = Number(Deno.args[0] ?? 10);
@@ -98,7 +105,7 @@ if (import.meta.main) {
   const hello = await startHello();
   try {
     const cookie = await signInCookie(server.baseUrl);
-    const code = await seedRoutingCode(server, cookie);
+    const code = await seedRoutingCode(server, await operatorCookie(server.baseUrl, cookie));
     const url = `${server.baseUrl}/api/routing-codes/${code}`;
 
     const warmKeys = await createKeys(server, cookie, 50);

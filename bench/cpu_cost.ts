@@ -16,6 +16,7 @@ import { clockTicksPerSecond, cpuTicks, LOAD_CPU, pinProcess, SERVER_CPU } from 
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber, renderTerminalTable } from "./lib/report.ts";
 import {
   bootstrapDataDir,
+  operatorCookie,
   peakRssKiB,
   signInCookie,
   startFloor,
@@ -172,7 +173,7 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
   let mandatory: Awaited<ReturnType<typeof startMandatoryFloor>> | null = null;
   try {
     const cookie = await signInCookie(server.baseUrl);
-    const routingCode = await seedRoutingCode(server, cookie);
+    const routingCode = await seedRoutingCode(server, await operatorCookie(server.baseUrl, cookie));
     floor = await startFloor(routingCode);
     const userAnswer = await api(server, cookie, "GET", "/api/auth/user");
     const user = await userAnswer.json();

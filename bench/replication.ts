@@ -10,7 +10,7 @@
  *   target p50 ≤ 1.5 round trips (120 ms);
  * - how long a registration at one region takes to be read at another, at the default sync interval.
  */
-import { openAccount } from "../tests/helpers/http_staff.ts";
+import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../tests/helpers/http_staff.ts";
 import { DEFAULT_SYNC_INTERVAL_MS } from "../src/server/config.ts";
 import { call, signIn, startCluster } from "../tests/replication/support/cluster.ts";
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber } from "./lib/report.ts";
@@ -33,6 +33,8 @@ const PROPAGATIONS = BENCH_QUICK ? 10 : 40;
 const READ_RATIO_TARGET = 0.9;
 const SWEEP_P50_TARGET_MS = 1.5 * ROUND_TRIP_MS;
 const SEED_INSTITUTIONS = 300;
+/** The operator who registers and sweeps on each deployment: the first administrator holds administrator alone. */
+const OPERATOR_EMAIL = "bench.operator@centralbank.test";
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -87,12 +89,15 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
   });
   try {
     const [north, south] = cluster.regions;
-    const standaloneCookie = await signIn(standalone.baseUrl);
-    const hqCookie = await signIn(cluster.headquarters.baseUrl);
+    const operatorOf = async (baseUrl: string, adminCookie: string) =>
+      await createStaffSession(baseUrl, adminCookie, OPERATOR_EMAIL, ["operator"]);
+    const standaloneCookie = await operatorOf(standalone.baseUrl, await signIn(standalone.baseUrl));
+    const hqAdminCookie = await signIn(cluster.headquarters.baseUrl);
+    const hqCookie = await operatorOf(cluster.headquarters.baseUrl, hqAdminCookie);
     log(`seeding ${SEED_INSTITUTIONS} institutions on the standalone node and through headquarters…`);
     const standaloneCode = await seed(standalone.baseUrl, standaloneCookie);
     const clusterCode = await seed(cluster.headquarters.baseUrl, hqCookie);
-    const northCookie = await signIn(north.server.baseUrl);
+    const northCookie = await signIn(north.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD);
     // The regional replica must carry the seed before it is measured.
     await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SYNC_INTERVAL_MS + 500));
 
@@ -153,7 +158,7 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
         accountType,
         currency: "USD",
         currentBalance,
-      });
+      }, hqAdminCookie);
     const source = await account("BENCH-SRC", "ledger", "100000.00");
     const target = await account("BENCH-DST", "liquid", "0.00");
     await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SYNC_INTERVAL_MS));

@@ -10,6 +10,7 @@ import {
   startServer,
   type TestServer,
 } from "../../tests/e2e/helpers.ts";
+import { operatorSession } from "../../tests/helpers/http_staff.ts";
 
 const HELLO_SERVER = new URL("../hello_server.ts", import.meta.url).pathname;
 const FLOOR_SERVER = new URL("../floor_server.ts", import.meta.url).pathname;
@@ -237,6 +238,14 @@ export async function signInCookie(baseUrl: string): Promise<string> {
   await res.body?.cancel();
   if (res.status !== 200) throw new Error(`sign-in failed: HTTP ${res.status}`);
   return (res.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+/**
+ * An operator's session for the setup that registers things (institutions, routing codes): the
+ * first administrator holds administrator alone. Made once per server by the administrator `adminCookie`.
+ */
+export function operatorCookie(baseUrl: string, adminCookie: string): Promise<string> {
+  return operatorSession(baseUrl, adminCookie);
 }
 
 export type { TestServer };

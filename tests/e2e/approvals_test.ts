@@ -2,13 +2,16 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import {
   apiSession,
+  cookieSession,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
+  e2eAdminCookie,
+  e2eCrew,
   e2eTest,
   expectAccessible,
   withBrowser,
 } from "./helpers.ts";
-import { openAccount, signInSession } from "../helpers/http_staff.ts";
+import { confirmRoles, openAccount } from "../helpers/http_staff.ts";
 
 const NEW_PASSWORD = "e2e-own-password-for-staff";
 
@@ -38,6 +41,7 @@ e2eTest(
     withBrowser(async ({ page, server }) => {
       const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
       const staff: Record<string, string> = {};
+      const ids: Record<string, string> = {};
       for (
         const [email, roles] of [
           ["maker@centralbank.test", ["operator"]],
@@ -48,27 +52,32 @@ e2eTest(
         const created = await admin("POST", "/api/users", { email, roles });
         assert.equal(created.status, 201);
         staff[email] = created.json.initialPassword;
+        ids[email] = created.json.user.id;
       }
-      // The accounts under test; then sweeps above 1,000.00 need approval.
-      const liquid = await admin("POST", "/api/ledger-accounts", {
+      // Sweeps above 1,000.00 need approval.
+      assert.equal(
+        (await admin("PUT", "/api/approval-settings", { thresholds: { USD: "1000.00" } })).status,
+        200,
+      );
+      // The administrator granted the checker's role alone: a second administrator (the crew's)
+      // confirms it, or the checker decides nothing. The crew's operator opens the accounts under test.
+      const crew = await e2eCrew(server.baseUrl);
+      await confirmRoles(server.baseUrl, crew.secondAdministrator, ids["checker@centralbank.test"]);
+      const liquid = await cookieSession(server.baseUrl, crew.operator)("POST", "/api/ledger-accounts", {
         accountNumber: "E2E-4E-LIQ",
         accountType: "liquid",
         accountName: "Four-eyes Liquid",
         currency: "USD",
       });
       // The funded ledger is itself a four-eyes request, approved by a second person.
-      await openAccount(server.baseUrl, await signInSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD), {
+      await openAccount(server.baseUrl, crew.operator, {
         accountNumber: "E2E-4E-LDG",
         accountType: "ledger",
         accountName: "Four-eyes Ledger",
         currency: "USD",
         currentBalance: "20000.00",
-      });
+      }, await e2eAdminCookie(server.baseUrl));
       assert.equal(liquid.status, 201);
-      assert.equal(
-        (await admin("PUT", "/api/approval-settings", { thresholds: { USD: "1000.00" } })).status,
-        200,
-      );
 
       // The maker: first sign-in, then a sweep above the threshold stays a request.
       await firstSignIn(page, server.baseUrl, "maker@centralbank.test", staff["maker@centralbank.test"]);

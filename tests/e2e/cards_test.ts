@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
 
 /** Waits for the one visible toast to contain `text` and returns its whole text. */
 async function toastWith(page: Page, text: string): Promise<string> {
@@ -26,7 +26,7 @@ async function openTab(page: Page, name: string) {
 
 e2eTest("card management: issue a card, load funds and see the new balance, on accessible tabs", () =>
   withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
+    await signInAsOperator(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/card-management`);
     await page.getByRole("heading", { name: "Card Management", level: 1 }).waitFor();
     await page.getByText("enormous available balances with immediate availability").waitFor();
@@ -85,7 +85,7 @@ e2eTest("card management: issue a card, load funds and see the new balance, on a
 
 e2eTest("fintech operations: sandbox labels, missing-input messages, and an account verified in the sandbox", () =>
   withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
+    await signInAsOperator(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/fintech-operations`);
     await page.getByRole("heading", { name: "Fintech Operations", level: 1 }).waitFor();
     assert.equal(await page.getByTestId("provider-plaid-mode").innerText(), "Sandbox");

@@ -3,7 +3,14 @@ import type { Page } from "playwright-core";
 import { institutions } from "../../db/schema.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { openDatabase } from "../../src/server/db/database.ts";
-import { e2eTest, expectAccessible, signIn, type TestServer, withBrowser } from "./helpers.ts";
+import {
+  e2eTest,
+  expectAccessible,
+  signIn,
+  signInAsOperator,
+  type TestServer,
+  withBrowser,
+} from "./helpers.ts";
 
 /** Registers an institution straight into the server's database (a second connection to the same file). */
 async function insertInstitution(server: TestServer, name: string): Promise<string> {
@@ -104,7 +111,7 @@ e2eTest(
   () =>
     withBrowser(async ({ page, server }) => {
       await insertInstitution(server, "Harbor City Clearing Bank");
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/routing-codes`);
       await page.getByRole("heading", { name: "Routing Codes", level: 1 }).waitFor();
       await page.getByText("No routing codes yet").waitFor();
@@ -160,7 +167,7 @@ e2eTest(
   () =>
     withBrowser(async ({ page, server }) => {
       await insertInstitution(server, "Westminster Clearing Bank");
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/swift-bic`);
       await page.getByRole("heading", { name: "SWIFT/BIC Management", level: 1 }).waitFor();
       await page.getByText("No BIC codes yet").waitFor();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, expectAccessible, signIn, signInAsOperator, withBrowser } from "./helpers.ts";
 
 async function expectToast(page: Page, text: string | RegExp): Promise<string> {
   const toast = page.getByTestId("toast").filter({ hasText: text });
@@ -17,7 +17,7 @@ e2eTest(
   "national routing: invalid JSON blocks submission; blank connection details register the spec default, shown readably",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/national-routing`);
       await page.getByRole("heading", { name: "National Routing Registry", level: 1 }).waitFor();
       await page.getByText("No registry entries yet").waitFor();

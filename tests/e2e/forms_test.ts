@@ -1,12 +1,12 @@
 /** Issue 23: forms check the server's rules in the browser and show errors inline, in one style. */
 import assert from "node:assert/strict";
-import { e2eTest, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, signInAsOperator, withBrowser } from "./helpers.ts";
 
 e2eTest(
   "distribute card: a missing name and a bad e-mail are inline errors that clear as the user fixes them",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/card-management`);
       await page.getByRole("tab", { name: "Distribute Card" }).click();
       const email = page.getByLabel("Recipient Email");

@@ -7,6 +7,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { SERVER_V8_FLAGS, serverPermissions } from "../../scripts/start.ts";
 import { defaultCheckpointFile } from "../../src/server/config.ts";
+import { createUser, firstSignIn, signInSession, type StaffCrew, staffCrew, useCrew } from "../helpers/http_staff.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_ADMIN_EMAIL = "operator@centralbank.test";
@@ -67,6 +68,9 @@ export interface TestServer {
   output(): string;
 }
 
+/** Each started server's output so far, by address: where a demo database's seed prints its staff. */
+const serverOutputs = new Map<string, () => string>();
+
 export async function startServer(extraEnv: Record<string, string> = {}, reuseDataDir?: string): Promise<TestServer> {
   const dataDir = reuseDataDir ?? await Deno.makeTempDir({ prefix: "cbr-e2e-" });
   // A caller that must know the address before the start (a redirect URI) passes PORT itself.
@@ -98,6 +102,9 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
   };
   const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
   const baseUrl = `http://127.0.0.1:${port}`;
+  serverOutputs.set(baseUrl, () => output);
+  let exited: Deno.CommandStatus | null = null;
+  child.status.then((status) => exited = status);
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -106,6 +113,11 @@ export async function startServer(extraEnv: Record<string, string> = {}, reuseDa
       if (res.status === 401) break;
     } catch {
       // Not listening yet.
+    }
+    // A server that exits at start says why in its output.
+    if (exited) {
+      await drained;
+      throw new Error(`server exited (code ${(exited as Deno.CommandStatus).code}) before it listened:\n${output}`);
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
@@ -167,27 +179,84 @@ export async function signIn(page: Page, baseUrl: string, email = E2E_ADMIN_EMAI
   await page.getByTestId("user-label").waitFor();
 }
 
-export const E2E_OPERATOR_PASSWORD = "e2e-operator-quiet-harbour";
+/** Free of "operator" and "demo": a demo database's operator is Demo Operator, operator@centralbank.local. */
+export const E2E_OPERATOR_PASSWORD = "e2e-quiet-harbour-lantern";
 const operators = new Map<string, Promise<string>>();
+const adminCookies = new Map<string, Promise<string>>();
+const crews = new Map<string, Promise<StaffCrew>>();
+
+/** The first administrator's API session cookie, one per server (the key of its staff crew). */
+export function e2eAdminCookie(baseUrl: string): Promise<string> {
+  let cookie = adminCookies.get(baseUrl);
+  if (!cookie) {
+    cookie = signInSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+    adminCookies.set(baseUrl, cookie);
+  }
+  return cookie;
+}
+
+interface DemoPerson {
+  email: string;
+  initialPassword: string;
+}
+
+/** The staff a demo database's seed made (SEED_DEMO=1), by role, from the start log; empty otherwise. */
+function demoStaff(baseUrl: string): Map<string, DemoPerson> {
+  const output = serverOutputs.get(baseUrl)?.() ?? "";
+  const staff = new Map<string, DemoPerson>();
+  for (const [, role, email, initialPassword] of output.matchAll(/^Demo (\w+) (\S+), one-time password: (\S+)$/gm)) {
+    staff.set(role, { email, initialPassword });
+  }
+  return staff;
+}
 
 /**
- * The server's operator (the first administrator holds administrator alone and moves no money),
- * made once per server by the administrator through the API, its one-time password replaced.
+ * The server's crew (tests/helpers/http_staff.ts): an operator, an approver a second administrator
+ * confirmed, and that second administrator. Made once per server, while the first administrator is
+ * alone; from then on dual control is in force. A demo database has its crew already: its seed's
+ * staff, made as if under dual control.
+ */
+export function e2eCrew(baseUrl: string): Promise<StaffCrew> {
+  let crew = crews.get(baseUrl);
+  if (!crew) {
+    crew = (async () => {
+      const adminCookie = await e2eAdminCookie(baseUrl);
+      const demo = demoStaff(baseUrl);
+      const approver = demo.get("approver");
+      const administrator = demo.get("administrator");
+      if (!approver || !administrator) return await staffCrew(baseUrl, adminCookie);
+      const seeded = (async () => ({
+        operator: await signInSession(baseUrl, await e2eOperator(baseUrl), E2E_OPERATOR_PASSWORD),
+        approver: await firstSignIn(baseUrl, approver.email, approver.initialPassword),
+        secondAdministrator: await firstSignIn(baseUrl, administrator.email, administrator.initialPassword),
+      }))();
+      useCrew(baseUrl, adminCookie, seeded);
+      return await seeded;
+    })();
+    crews.set(baseUrl, crew);
+  }
+  return crew;
+}
+
+/** An approver whose role decides (confirmed by a second administrator), as an API session. */
+export async function e2eApprover(baseUrl: string): Promise<ApiSession> {
+  return cookieSession(baseUrl, (await e2eCrew(baseUrl)).approver);
+}
+
+/**
+ * The server's operator (the first administrator holds administrator alone and moves no money):
+ * a demo database's, or one made once per server by the administrator through the API; its
+ * one-time password replaced with E2E_OPERATOR_PASSWORD.
  */
 export function e2eOperator(baseUrl: string): Promise<string> {
   let made = operators.get(baseUrl);
   if (!made) {
     made = (async () => {
-      const email = `desk.operator@centralbank.test`;
-      const admin = await apiSession(baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
-      const created = await admin("POST", "/api/users", { email, roles: ["operator"] });
-      if (created.status !== 201) throw new Error(`creating the operator: ${created.status}`);
-      const operator = await apiSession(baseUrl, email, created.json.initialPassword);
-      const changed = await operator("POST", "/api/auth/password", {
-        currentPassword: created.json.initialPassword,
-        newPassword: E2E_OPERATOR_PASSWORD,
-      });
-      if (changed.status !== 204) throw new Error(`the operator's first password change: ${changed.status}`);
+      const demo = demoStaff(baseUrl).get("operator");
+      const email = demo?.email ?? "desk.operator@centralbank.test";
+      const initialPassword = demo?.initialPassword ??
+        (await createUser(baseUrl, await e2eAdminCookie(baseUrl), email, ["operator"])).initialPassword;
+      await firstSignIn(baseUrl, email, initialPassword, E2E_OPERATOR_PASSWORD);
       return email;
     })();
     operators.set(baseUrl, made);
@@ -231,15 +300,15 @@ export async function withBrowser(
   }
 }
 
+export type ApiSession = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: any }>;
+
 /** A small API client with its own session, for the setup a test is not about. */
-export async function apiSession(baseUrl: string, email: string, password: string) {
-  const login = await fetch(`${baseUrl}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`sign-in of ${email} failed: ${login.status} ${await login.text()}`);
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+export async function apiSession(baseUrl: string, email: string, password: string): Promise<ApiSession> {
+  return cookieSession(baseUrl, await signInSession(baseUrl, email, password));
+}
+
+/** A small API client on a session cookie already signed in. */
+export function cookieSession(baseUrl: string, cookie: string): ApiSession {
   return async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,

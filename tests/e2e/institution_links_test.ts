@@ -6,7 +6,15 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import {
+  apiSession,
+  E2E_OPERATOR_PASSWORD,
+  e2eOperator,
+  e2eTest,
+  expectAccessible,
+  signIn,
+  withBrowser,
+} from "./helpers.ts";
 
 const NAME = "Westminster Link Bank";
 
@@ -19,27 +27,31 @@ e2eTest(
   "an institution's name links to its page from Approvals, the Audit Trail, Code Lookup and IBAN validation",
   () =>
     withBrowser(async ({ page, server }) => {
+      // The operator registers the institution and requests its status change; the administrator,
+      // who reads every screen below (the Audit Trail too), follows the links.
+      const operator = await apiSession(
+        server.baseUrl,
+        await e2eOperator(server.baseUrl),
+        E2E_OPERATOR_PASSWORD,
+      );
+      const created = await operator("POST", "/api/institutions", {
+        name: NAME,
+        type: "commercial",
+        registrationNumber: "LINK-001",
+        address: "1 Link Street",
+        phoneNumber: "+44 20 7946 0000",
+        emailAddress: "ops@link.example",
+      });
+      assert.equal(created.status, 201);
+      const { id } = created.json;
+      const bic = await operator("POST", "/api/swift-codes", { institutionId: id, bicCode: "NWBKGB2L" });
+      assert.equal(bic.status, 201);
+      const change = await operator("PATCH", `/api/institutions/${id}/status`, {
+        status: "active",
+        requestReason: "Licence granted",
+      });
+      assert.equal(change.status, 202, "a status change waits for a second person");
       await signIn(page, server.baseUrl);
-      const created = await page.request.post(`${server.baseUrl}/api/institutions`, {
-        data: {
-          name: NAME,
-          type: "commercial",
-          registrationNumber: "LINK-001",
-          address: "1 Link Street",
-          phoneNumber: "+44 20 7946 0000",
-          emailAddress: "ops@link.example",
-        },
-      });
-      assert.equal(created.status(), 201);
-      const { id } = await created.json();
-      const bic = await page.request.post(`${server.baseUrl}/api/swift-codes`, {
-        data: { institutionId: id, bicCode: "NWBKGB2L" },
-      });
-      assert.equal(bic.status(), 201);
-      const change = await page.request.patch(`${server.baseUrl}/api/institutions/${id}/status`, {
-        data: { status: "active", requestReason: "Licence granted" },
-      });
-      assert.equal(change.status(), 202, "a status change waits for a second person");
 
       await page.goto(`${server.baseUrl}/approvals`);
       const pending = page.getByRole("table", { name: "Pending requests" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { apiSession, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { e2eApprover, e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
 
 const NAME = "Harborview Savings Bank";
 const REGISTRATION_NUMBER = "CBR-SA-90001";
@@ -18,7 +18,7 @@ e2eTest(
   "an institution registered from the header's dialog shows on the dashboard and in the registry, and can be approved",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
       await page.getByText("Central Bank Registry System Overview").waitFor();
       await page.getByText("No recent registrations").waitFor();
@@ -106,14 +106,8 @@ e2eTest(
       await row.getByText("Approval pending").waitFor();
       await row.getByText("pending", { exact: true }).waitFor();
 
-      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
-      const approverUser = await admin("POST", "/api/users", { email: "checker@centralbank.test", roles: ["approver"] });
-      const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
-      await checkerFirst("POST", "/api/auth/password", {
-        currentPassword: approverUser.json.initialPassword,
-        newPassword: "e2e-approver-own-passphrase",
-      });
-      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-approver-own-passphrase");
+      // An approver whose role a second administrator confirmed: one administrator's grant alone decides nothing.
+      const checker = await e2eApprover(server.baseUrl);
       const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
       assert.equal(queue.json.length, 1);
       assert.equal(queue.json[0].requestReason, "Licence granted by the board");
@@ -148,7 +142,7 @@ e2eTest(
   "Code Lookup asks for a value, reports no results, and lists matches under the card",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       const lookup = page.getByRole("search", { name: "Code lookup" });
       await lookup.waitFor();
       await lookup.getByRole("button", { name: "Search" }).click();
@@ -183,7 +177,7 @@ e2eTest(
   "an empty registry offers Register First Institution, which opens the dialog",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       await page.getByRole("link", { name: "Financial Institutions", exact: true }).click();
       const first = page.getByRole("button", { name: "Register First Institution" });
       await first.waitFor();

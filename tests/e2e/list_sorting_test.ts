@@ -4,7 +4,7 @@
  * The Approvals tables also filter by status and type on the server.
  */
 import assert from "node:assert/strict";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, expectAccessible, signIn, signInAsOperator, withBrowser } from "./helpers.ts";
 
 const BANKS = ["Sort Bank Alpha", "Sort Bank Beta", "Sort Bank Gamma"];
 
@@ -12,7 +12,8 @@ e2eTest(
   "approvals and the audit trail sort by a column header, approvals filter by status and type, on the server",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      // The operator files and withdraws the requests; the administrator reads the audit trail.
+      await signInAsOperator(page, server.baseUrl);
       const requests: string[] = [];
       // One status-change request per bank, oldest first; the last is withdrawn.
       for (const [i, name] of BANKS.entries()) {
@@ -69,6 +70,9 @@ e2eTest(
       await page.getByText("No request matches these filters.").waitFor();
       await expectAccessible(page, "/approvals sorted and filtered");
 
+      await page.getByRole("button", { name: "Sign Out" }).click();
+      await page.getByRole("button", { name: "Sign In" }).first().waitFor();
+      await signIn(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/audit-trail`);
       const events = page.getByRole("table", { name: "Audit events" });
       const firstEvent = events.locator("tbody tr").first();

@@ -2,12 +2,13 @@
 import assert from "node:assert/strict";
 import { isReturnPath } from "../../src/web/lib/return_to.ts";
 import {
-  apiSession,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
+  e2eApprover,
   e2eTest,
   expectAccessible,
   signIn,
+  signInAsOperator,
   withBrowser,
 } from "./helpers.ts";
 
@@ -67,7 +68,8 @@ e2eTest(
   "an institution's name leads to its page: details, status history with the reason, codes; fits a phone",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      // The operator requests status changes; the first administrator holds administrator alone.
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/institutions`);
       const table = page.getByRole("table", { name: "Financial institutions" });
       const first = table.locator("tbody tr").first().getByRole("link");
@@ -90,14 +92,8 @@ e2eTest(
       await dialog.getByLabel("Reason").fill("Quarterly supervisory review");
       await dialog.getByRole("button", { name: "Submit for approval" }).click();
       await page.getByRole("main").getByText("Approval pending").waitFor();
-      const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
-      const approverUser = await admin("POST", "/api/users", { email: "checker@centralbank.test", roles: ["approver"] });
-      const checkerFirst = await apiSession(server.baseUrl, "checker@centralbank.test", approverUser.json.initialPassword);
-      await checkerFirst("POST", "/api/auth/password", {
-        currentPassword: approverUser.json.initialPassword,
-        newPassword: "e2e-approver-own-passphrase",
-      });
-      const checker = await apiSession(server.baseUrl, "checker@centralbank.test", "e2e-approver-own-passphrase");
+      // An approver whose role a second administrator confirmed: one administrator's grant alone decides nothing.
+      const checker = await e2eApprover(server.baseUrl);
       const queue = await checker("GET", "/api/approvals?status=pending&kind=institution_status");
       assert.equal(queue.json.length, 1);
       assert.equal((await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Checked" })).status, 200);

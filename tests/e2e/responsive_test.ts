@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, expectAccessible, signIn, signInAsOperator, type TestServer, withBrowser } from "./helpers.ts";
 
 const ARTIFACTS = new URL("../../.test-artifacts/screens/", import.meta.url).pathname;
 const SIZES = [{ name: "phone", width: 390, height: 844 }, {
@@ -38,6 +38,12 @@ const MAIN_ACTIONS: Record<string, (page: Page) => Locator> = {
   "/settings": button("Save Settings"),
   "/no-such-screen": (page) => page.getByRole("main").getByRole("link", { name: "Back to Dashboard" }),
 };
+
+/**
+ * The screens whose main action is the administrator's; the others' are the operator's (or
+ * anyone's), and the first administrator holds administrator alone: each is walked by its own.
+ */
+const ADMINISTRATOR_SCREENS = new Set(["/central-bank-connections", "/api-management", "/settings"]);
 
 async function horizontalOverflow(page: Page) {
   return await page.evaluate(() => {
@@ -74,32 +80,41 @@ async function navigate(page: Page, baseUrl: string, path: string, phone: boolea
   if (phone) await nav.waitFor({ state: "hidden" });
 }
 
+/** Opens each screen in turn at `size` and checks it; a screenshot of each is kept. */
+async function walkScreens(page: Page, server: TestServer, size: typeof SIZES[number], paths: string[]) {
+  await page.setViewportSize({ width: size.width, height: size.height });
+  const phone = size.width < 1024;
+  assert.equal(await page.getByRole("button", { name: "Open menu" }).isVisible(), phone);
+  for (const path of paths) {
+    await navigate(page, server.baseUrl, path, phone);
+    // The header names the screen (it changes once the screen's code has loaded).
+    const expected = NAV_ITEMS.find((entry) => entry.path === path)?.label ?? "Page Not Found";
+    await page.getByTestId("screen-title").getByText(expected, { exact: true }).waitFor();
+    await page.locator("main h1").first().waitFor();
+    await page.waitForLoadState("networkidle");
+    const overflow = await horizontalOverflow(page);
+    assert.deepEqual(overflow, { page: 0, main: 0 }, `${path} at ${size.width} px scrolls sideways`);
+    await expectMainActionUsable(page, path, size.width);
+    // One inline error style: no form leaves validation to the browser's own bubbles.
+    assert.equal(await page.locator("form:not([novalidate])").count(), 0, `${path}: a form without noValidate`);
+    await expectAccessible(page, `${path} at ${size.width} px`);
+    const name = path === "/" ? "dashboard" : path.slice(1);
+    await page.screenshot({ path: `${ARTIFACTS}${name}-${size.name}.png`, fullPage: true });
+  }
+}
+
 for (const size of SIZES) {
   e2eTest(
     `every screen at ${size.width}×${size.height}: no horizontal scroll, main action usable, accessible`,
     () =>
-      withBrowser(async ({ page, server }) => {
+      withBrowser(async ({ page, server, browser }) => {
         await Deno.mkdir(ARTIFACTS, { recursive: true });
-        await signIn(page, server.baseUrl);
-        await page.setViewportSize({ width: size.width, height: size.height });
-        const phone = size.width < 1024;
-        assert.equal(await page.getByRole("button", { name: "Open menu" }).isVisible(), phone);
-        for (const path of Object.keys(MAIN_ACTIONS)) {
-          await navigate(page, server.baseUrl, path, phone);
-          // The header names the screen (it changes once the screen's code has loaded).
-          const expected = NAV_ITEMS.find((entry) => entry.path === path)?.label ?? "Page Not Found";
-          await page.getByTestId("screen-title").getByText(expected, { exact: true }).waitFor();
-          await page.locator("main h1").first().waitFor();
-          await page.waitForLoadState("networkidle");
-          const overflow = await horizontalOverflow(page);
-          assert.deepEqual(overflow, { page: 0, main: 0 }, `${path} at ${size.width} px scrolls sideways`);
-          await expectMainActionUsable(page, path, size.width);
-        // One inline error style: no form leaves validation to the browser's own bubbles.
-        assert.equal(await page.locator("form:not([novalidate])").count(), 0, `${path}: a form without noValidate`);
-          await expectAccessible(page, `${path} at ${size.width} px`);
-          const name = path === "/" ? "dashboard" : path.slice(1);
-          await page.screenshot({ path: `${ARTIFACTS}${name}-${size.name}.png`, fullPage: true });
-        }
+        const paths = Object.keys(MAIN_ACTIONS);
+        await signInAsOperator(page, server.baseUrl);
+        await walkScreens(page, server, size, paths.filter((path) => !ADMINISTRATOR_SCREENS.has(path)));
+        const administrator = await (await browser.newContext()).newPage();
+        await signIn(administrator, server.baseUrl);
+        await walkScreens(administrator, server, size, paths.filter((path) => ADMINISTRATOR_SCREENS.has(path)));
       }, { SEED_DEMO: "1" }),
   );
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { approveAllPending, createApproverSession, signInSession } from "../helpers/http_staff.ts";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { approveAllPending } from "../helpers/http_staff.ts";
+import { e2eCrew, e2eTest, expectAccessible, signIn, signInAsOperator, withBrowser } from "./helpers.ts";
 
 async function addAccount(page: Page, fields: {
   number: string;
@@ -40,7 +40,8 @@ e2eTest(
   "balance sweeps: add two accounts, run a manual and an auto sweep, see both with their ISO 20022 links",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      // The operator opens accounts and sweeps; the first administrator holds administrator alone.
+      await signInAsOperator(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/balance-sweep`);
       await page.getByRole("heading", { name: "Balance Sweep Management" }).waitFor();
       await page.getByRole("table", { name: "Ledger and liquid accounts" }).waitFor();
@@ -66,10 +67,7 @@ e2eTest(
       assert.match(await waiting.innerText(), /Opening balance · \$1,500\.00: Open ledger account E2E-LDG-001/);
       await expectAccessible(page, "balance sweep screen with a request awaiting approval");
       // A second person approves the opening balance.
-      const approver = await createApproverSession(
-        server.baseUrl,
-        await signInSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD),
-      );
+      const { approver } = await e2eCrew(server.baseUrl);
       assert.equal((await approveAllPending(server.baseUrl, approver)).length, 1);
       await page.reload();
       const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });

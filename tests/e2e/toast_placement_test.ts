@@ -4,7 +4,7 @@
  * match) beside the Recent Institution Registrations table and measures the boxes.
  */
 import assert from "node:assert/strict";
-import { e2eTest, signIn, withBrowser } from "./helpers.ts";
+import { e2eTest, signInAsOperator, withBrowser } from "./helpers.ts";
 
 interface Box {
   x: number;
@@ -20,7 +20,7 @@ e2eTest(
   "a toast stays clear of the content: never over a table's last column (1024 and 1440 px wide)",
   () =>
     withBrowser(async ({ page, server }) => {
-      await signIn(page, server.baseUrl);
+      await signInAsOperator(page, server.baseUrl);
       const created = await page.request.post(`${server.baseUrl}/api/institutions`, {
         data: {
           name: "Toast Clearance Bank",

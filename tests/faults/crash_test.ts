@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../e2e/helpers.ts";
 import { checkDatabase } from "./support/check.ts";
-import { createStormAccounts, runStorm, signIn, type StormResult } from "./support/storm.ts";
+import { createStormAccounts, runStorm, signIn, type StormResult, stormStaff } from "./support/storm.ts";
 
 const CRASH_CYCLES = 3;
 const STORM_WORKERS = 16;
@@ -25,8 +25,9 @@ Deno.test({
     let server: TestServer | null = null;
     try {
       server = await startServer(SERVER_ENV, dataDir);
-      const setupCookie = await signIn(server.baseUrl);
-      const accounts = await createStormAccounts(server.baseUrl, setupCookie, "crash");
+      // The staff's sessions are rows of the database: they hold across every kill and restart.
+      const staff = await stormStaff(server.baseUrl, await signIn(server.baseUrl));
+      const accounts = await createStormAccounts(server.baseUrl, staff, "crash");
       const acked: StormResult["acked"] = {
         sweeps: [],
         institutions: [],
@@ -36,11 +37,10 @@ Deno.test({
       };
       const summary: string[] = [];
       for (let cycle = 1; cycle <= CRASH_CYCLES; cycle++) {
-        const cookie = await signIn(server.baseUrl);
         let killed = false;
         const storm = runStorm({
           baseUrl: server.baseUrl,
-          cookie,
+          staff,
           accounts,
           workers: STORM_WORKERS,
           maxOperations: Number.MAX_SAFE_INTEGER,

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { e2eTest, signIn, withBrowser } from "../e2e/helpers.ts";
+import { e2eOperator, E2E_OPERATOR_PASSWORD, e2eTest, signIn, signInAsOperator, withBrowser } from "../e2e/helpers.ts";
 import { client, routeExists, signIn as apiSignIn } from "./support/storm.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -33,11 +33,15 @@ async function buildSpa() {
 }
 
 async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: string[] }> {
+  // The operator registers and opens accounts; the administrator (who holds administrator alone)
+  // manages connections and API keys.
   const call = client(baseUrl, await apiSignIn(baseUrl));
+  const operator = client(baseUrl, await apiSignIn(baseUrl, await e2eOperator(baseUrl), E2E_OPERATOR_PASSWORD));
   const planted: Planted[] = [];
   const skipped: string[] = [];
   /** Registers one record whose `shown` field holds markup; null when its feature is not mounted. */
   const create = async (
+    as: ReturnType<typeof client>,
     label: string,
     path: string,
     listPath: string,
@@ -49,7 +53,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
       skipped.push(`${label} (${listPath} not mounted)`);
       return null;
     }
-    const res = await call("POST", path, body);
+    const res = await as("POST", path, body);
     assert(
       res.status === 201 || res.status === 200,
       `${label}: POST ${path} answered ${res.status} ${res.text}`,
@@ -59,7 +63,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   };
 
   const institutionName = payload("XSS-institution");
-  const institution = await create("institution", "/api/institutions", "/api/institutions", institutionName, {
+  const institution = await create(operator, "institution", "/api/institutions", "/api/institutions", institutionName, {
     name: institutionName,
     type: "commercial",
     registrationNumber: "XSS-REG-1",
@@ -72,7 +76,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
 
   if (institution) {
     const description = payload("XSS-routing-description");
-    await create("routing code", "/api/routing-codes", "/api/routing-codes", description, {
+    await create(operator, "routing code", "/api/routing-codes", "/api/routing-codes", description, {
       institutionId: institution.id,
       prefix: "XSS",
       branchCode: "001",
@@ -81,7 +85,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   }
 
   const registryName = payload("XSS-registry");
-  await create("national routing entry", "/api/national-routing", "/api/national-routing", registryName, {
+  await create(operator, "national routing entry", "/api/national-routing", "/api/national-routing", registryName, {
     institutionType: "commercial_bank",
     registryNumber: "XSS-1",
     institutionName: registryName,
@@ -90,6 +94,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
 
   const partner = payload("XSS-partner");
   await create(
+    call,
     "central bank connection",
     "/api/central-bank-connections",
     "/api/central-bank-connections",
@@ -107,7 +112,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   );
 
   const accountName = payload("XSS-account");
-  await create("ledger account", "/api/ledger-accounts", "/api/ledger-accounts", accountName, {
+  await create(operator, "ledger account", "/api/ledger-accounts", "/api/ledger-accounts", accountName, {
     accountNumber: "XSS-ACC-1",
     accountType: "liquid",
     accountName,
@@ -115,7 +120,7 @@ async function plant(baseUrl: string): Promise<{ planted: Planted[]; skipped: st
   }, ["/balance-sweep"]);
 
   const holder = payload("XSS-cardholder");
-  await create("card", "/api/cards/issue", "/api/cards", holder, {
+  await create(operator, "card", "/api/cards/issue", "/api/cards", holder, {
     cardholderName: holder,
     cardType: "prepaid",
     cardBrand: "visa",
@@ -239,7 +244,11 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
       );
       checked.push("code lookup results");
     }
-    // Names inside form choices: the manual sweep's target accounts, the load form's cards.
+    // Names inside form choices: the manual sweep's target accounts, the load form's cards, on the
+    // operator's screens (the administrator is offered neither form).
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.getByRole("button", { name: "Sign In" }).first().waitFor();
+    await signInAsOperator(page, server.baseUrl);
     const choices: [string, string, RegExp, string][] = [
       ["/balance-sweep", "XSS-account", /manual sweep/i, "button"],
       ["/card-management", "XSS-cardholder", /load funds/i, "tab"],

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../e2e/helpers.ts";
 import { checkDatabase } from "./support/check.ts";
-import { client, createStormAccounts, routeExists, runStorm, signIn } from "./support/storm.ts";
+import { client, createStormAccounts, routeExists, runStorm, signIn, stormStaff } from "./support/storm.ts";
 
 const WORKERS_PER_PROCESS = 10;
 const OPERATIONS_PER_PROCESS = 600;
@@ -42,13 +42,13 @@ Deno.test({
   sanitizeResources: false,
   fn: () =>
     twoServers(async (a, b) => {
-      const cookieA = await signIn(a.baseUrl);
-      const cookieB = await signIn(b.baseUrl);
-      const accounts = await createStormAccounts(a.baseUrl, cookieA, "two");
+      // One staff for both processes: sessions live in the shared database.
+      const staff = await stormStaff(a.baseUrl, await signIn(a.baseUrl));
+      const accounts = await createStormAccounts(a.baseUrl, staff, "two");
       const [ra, rb] = await Promise.all([
         runStorm({
           baseUrl: a.baseUrl,
-          cookie: cookieA,
+          staff,
           accounts,
           workers: WORKERS_PER_PROCESS,
           maxOperations: OPERATIONS_PER_PROCESS,
@@ -56,7 +56,7 @@ Deno.test({
         }),
         runStorm({
           baseUrl: b.baseUrl,
-          cookie: cookieB,
+          staff,
           accounts,
           workers: WORKERS_PER_PROCESS,
           maxOperations: OPERATIONS_PER_PROCESS,
@@ -88,8 +88,8 @@ Deno.test({
   sanitizeResources: false,
   fn: () =>
     twoServers(async (a, b) => {
-      const cookie = await signIn(a.baseUrl);
-      const accounts = await createStormAccounts(a.baseUrl, cookie, "idem");
+      const staff = await stormStaff(a.baseUrl, await signIn(a.baseUrl));
+      const accounts = await createStormAccounts(a.baseUrl, staff, "idem");
       assert(accounts, "ledger accounts are not mounted");
       const body = {
         sourceAccountId: accounts.ledger[0],
@@ -100,7 +100,9 @@ Deno.test({
       const answers = await Promise.all(
         [a, b].flatMap((s) =>
           Array.from({ length: IDEMPOTENT_REQUESTS_PER_PROCESS }, () =>
-            client(s.baseUrl, cookie)("POST", "/api/balance-sweeps", body, { "idempotency-key": key }))
+            client(s.baseUrl, staff.operator)("POST", "/api/balance-sweeps", body, {
+              "idempotency-key": key,
+            }))
         ),
       );
       const statuses = answers.map((r) =>

@@ -19,6 +19,28 @@ async function send(baseUrl: string, cookie: string, method: string, path: strin
   return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
+/**
+ * Creates the user as the administrator: at once while they are alone, else a request the crew's
+ * second administrator approves. Answers the user's id and one-time password.
+ */
+export async function createUser(
+  baseUrl: string,
+  adminCookie: string,
+  email: string,
+  roles: string[],
+): Promise<{ id: string; initialPassword: string }> {
+  const created = await send(baseUrl, adminCookie, "POST", "/api/users", {
+    email,
+    roles,
+    requestReason: "Staffing the desk",
+  });
+  if (created.status === 201) return { id: created.json.user.id, initialPassword: created.json.initialPassword };
+  if (created.status !== 202) throw new Error(`creating ${email}: ${created.status} ${JSON.stringify(created.json)}`);
+  const approved = await approveFiled(baseUrl, (await staffCrew(baseUrl, adminCookie)).secondAdministrator, created.json);
+  if (approved.status !== 200) throw new Error(`approving ${email}: ${approved.status} ${JSON.stringify(approved.json)}`);
+  return { id: approved.json.resultEntityId, initialPassword: approved.json.initialPassword };
+}
+
 /** Creates the user as the administrator, signs in, replaces the one-time password; answers the session cookie. */
 export async function createStaffSession(
   baseUrl: string,
@@ -26,32 +48,46 @@ export async function createStaffSession(
   email: string,
   roles: string[],
 ): Promise<string> {
-  const created = await send(baseUrl, adminCookie, "POST", "/api/users", {
-    email,
-    roles,
-    requestReason: "Staffing the desk",
-  });
-  let initialPassword: string;
-  if (created.status === 201) {
-    initialPassword = created.json.initialPassword;
-  } else if (created.status === 202) {
-    const approved = await approveFiled(baseUrl, (await staffCrew(baseUrl, adminCookie)).secondAdministrator, created.json);
-    if (approved.status !== 200) throw new Error(`approving ${email}: ${approved.status} ${JSON.stringify(approved.json)}`);
-    initialPassword = approved.json.initialPassword;
-  } else {
-    throw new Error(`creating ${email}: ${created.status} ${JSON.stringify(created.json)}`);
-  }
+  const { initialPassword } = await createUser(baseUrl, adminCookie, email, roles);
   return await firstSignIn(baseUrl, email, initialPassword);
 }
 
-async function firstSignIn(baseUrl: string, email: string, initialPassword: string): Promise<string> {
+/** Signs in with the one-time password and replaces it (with HTTP_STAFF_PASSWORD unless told); answers the session cookie. */
+export async function firstSignIn(
+  baseUrl: string,
+  email: string,
+  initialPassword: string,
+  newPassword = HTTP_STAFF_PASSWORD,
+): Promise<string> {
   const cookie = await signInSession(baseUrl, email, initialPassword);
-  const changed = await send(baseUrl, cookie, "POST", "/api/auth/password", {
-    currentPassword: initialPassword,
-    newPassword: HTTP_STAFF_PASSWORD,
-  });
+  const changed = await send(baseUrl, cookie, "POST", "/api/auth/password", { currentPassword: initialPassword, newPassword });
   if (changed.status !== 204) throw new Error(`password change of ${email}: ${changed.status}`);
   return cookie;
+}
+
+/**
+ * An administrator's change of the controls (thresholds, limits, sign-in settings): made at once
+ * while the administrator is alone, else filed with a reason and approved by the crew's second
+ * administrator. Answers the last status and body: the change's, or the approval's.
+ */
+export async function administer(
+  baseUrl: string,
+  adminCookie: string,
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; json: any }> {
+  const res = await send(baseUrl, adminCookie, method, path, { requestReason: "Setting the controls", ...body });
+  if (res.status !== 202) return { status: res.status, json: res.json };
+  return await approveFiled(baseUrl, (await staffCrew(baseUrl, adminCookie)).secondAdministrator, res.json);
+}
+
+/** A second administrator confirms the roles one administrator granted alone: from then on they decide. */
+export async function confirmRoles(baseUrl: string, secondAdministratorCookie: string, userId: string) {
+  const confirmed = await send(baseUrl, secondAdministratorCookie, "POST", `/api/users/${userId}/confirm-roles`);
+  if (confirmed.status !== 200) {
+    throw new Error(`confirming the roles of ${userId}: ${confirmed.status} ${JSON.stringify(confirmed.json)}`);
+  }
 }
 
 export interface StaffCrew {
@@ -73,9 +109,16 @@ async function makeCrew(baseUrl: string, adminCookie: string): Promise<StaffCrew
   const operator = await made("operator");
   const approver = await made("approver");
   const secondAdministrator = await made("administrator");
-  const confirmed = await send(baseUrl, secondAdministrator.cookie, "POST", `/api/users/${approver.id}/confirm-roles`);
-  if (confirmed.status !== 200) throw new Error(`confirming the approver: ${confirmed.status} ${JSON.stringify(confirmed.json)}`);
+  await confirmRoles(baseUrl, secondAdministrator.cookie, approver.id);
   return { operator: operator.cookie, approver: approver.cookie, secondAdministrator: secondAdministrator.cookie };
+}
+
+/**
+ * Has `staffCrew` answer `crew` for this server and administrator: staff who exist already (a demo
+ * database's, made by its seed) rather than staff the administrator would make.
+ */
+export function useCrew(baseUrl: string, adminCookie: string, crew: Promise<StaffCrew>) {
+  crews.set(`${baseUrl} ${adminCookie}`, crew);
 }
 
 /** The crew of a server and its first administrator, made once. */

@@ -7,13 +7,15 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { verifyAuditChain } from "../../src/server/audit/trail.ts";
-import { openAccount } from "../helpers/http_staff.ts";
+import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
 import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
 
 const PAUSED = "Changes are paused";
 const RECOVERY_TIMEOUT_MS = 30_000;
+/** The operator who sweeps at every node: the first administrator holds administrator alone. */
+const OPERATOR_EMAIL = "operator@hq.test";
 
-async function accountPair(baseUrl: string, cookie: string, prefix: string, opening: string) {
+async function accountPair(baseUrl: string, cookie: string, adminCookie: string, prefix: string, opening: string) {
   const make = (accountNumber: string, accountType: string, currentBalance: string) =>
     openAccount(baseUrl, cookie, {
       accountNumber,
@@ -21,7 +23,7 @@ async function accountPair(baseUrl: string, cookie: string, prefix: string, open
       accountType,
       currency: "USD",
       currentBalance,
-    });
+    }, adminCookie);
   return { source: await make(`${prefix}-SRC`, "ledger", opening), target: await make(`${prefix}-DST`, "liquid", "0.00") };
 }
 
@@ -50,9 +52,12 @@ Deno.test({
     const [north, south] = cluster.regions;
     try {
       const hq = cluster.headquarters.baseUrl;
-      const hqCookie = await signIn(hq);
-      const pair = await accountPair(hq, hqCookie, "OUTAGE", "100000.00");
-      const regionalCookies = await Promise.all(cluster.regions.map((node) => signIn(node.server.baseUrl)));
+      const adminCookie = await signIn(hq);
+      const hqCookie = await createStaffSession(hq, adminCookie, OPERATOR_EMAIL, ["operator"]);
+      const pair = await accountPair(hq, hqCookie, adminCookie, "OUTAGE", "100000.00");
+      const regionalCookies = await Promise.all(
+        cluster.regions.map((node) => signIn(node.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD)),
+      );
       await within(5_000, async () =>
         (await call(north.server.baseUrl, "GET", "/api/ledger-accounts", regionalCookies[0])).body
           .some((account: { id: string }) => account.id === pair.source)
@@ -143,7 +148,7 @@ Deno.test({
         assert.equal(reconciliation.body.ok, true, JSON.stringify(reconciliation.body));
         const later = await sweep(hq, hqCookie, pair, "2.00");
         assert.equal(later.status, 201);
-        const cookie = await signIn(north.server.baseUrl);
+        const cookie = await signIn(north.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD);
         await within(5_000, async () =>
           (await call(north.server.baseUrl, "GET", `/api/balance-sweeps/${later.body.id}`, cookie)).status === 200
         );

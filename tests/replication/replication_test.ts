@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import NativeDatabase from "libsql";
 import { crossRegionLimitBound } from "../../src/domain/public_api.ts";
-import { openAccount } from "../helpers/http_staff.ts";
+import { administer, createStaffSession, createUser, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
 import { call, type Cluster, signIn, startCluster, TEST_SYNC_INTERVAL_MS, within } from "./support/cluster.ts";
 
 /** Documented: a change made at one node is read at every other within the sync interval plus 1 s. */
@@ -14,14 +14,25 @@ const PROPAGATION_BOUND_MS = TEST_SYNC_INTERVAL_MS + 1_000;
 const ONE_WAY_DELAY_MS = 10;
 
 let cluster: Cluster;
+/** The first administrator's session at headquarters; it holds administrator alone. */
 let hqCookie: string;
+/** The operator's session at headquarters: the administrator moves no money. */
+let hqOperator: string;
+const OPERATOR_EMAIL = "operator@hq.test";
+
+/** The operator signed in at `baseUrl` (one user, every node). */
+function operatorAt(baseUrl: string): Promise<string> {
+  return signIn(baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD);
+}
 
 async function createAccount(
   baseUrl: string,
   cookie: string,
   fields: { accountNumber: string; accountType: string; currency: string; currentBalance: string },
 ) {
-  return { id: await openAccount(baseUrl, cookie, { accountName: `Account ${fields.accountNumber}`, ...fields }) };
+  const body = { accountName: `Account ${fields.accountNumber}`, ...fields };
+  // A funded account waits for an approver, whom the administrator's crew provides.
+  return { id: await openAccount(baseUrl, cookie, body, hqCookie) };
 }
 
 async function balanceAt(baseUrl: string, cookie: string, accountId: string): Promise<string> {
@@ -49,6 +60,7 @@ Deno.test({
     const [north, south] = cluster.regions;
     try {
       hqCookie = await signIn(cluster.headquarters.baseUrl);
+      hqOperator = await createStaffSession(cluster.headquarters.baseUrl, hqCookie, OPERATOR_EMAIL, ["operator"]);
 
       await t.step("every node reports its role, region and freshness", async () => {
         for (const [node, role, region] of [
@@ -70,7 +82,7 @@ Deno.test({
       });
 
       await t.step("a registration at one region reads there at once and at the other within the bound", async () => {
-        const northCookie = await signIn(north.server.baseUrl);
+        const northCookie = await operatorAt(north.server.baseUrl);
         const southCookie = await signIn(south.server.baseUrl);
         const created = await call(north.server.baseUrl, "POST", "/api/institutions", northCookie, institution("North Bank"));
         assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -86,20 +98,20 @@ Deno.test({
       });
 
       await t.step("40 concurrent 50.00 sweeps against 1000.00 over three nodes: exactly 20 succeed", async () => {
-        const source = await createAccount(cluster.headquarters.baseUrl, hqCookie, {
+        const source = await createAccount(cluster.headquarters.baseUrl, hqOperator, {
           accountNumber: "STORM-SRC",
           accountType: "ledger",
           currency: "USD",
           currentBalance: "1000.00",
         });
-        const target = await createAccount(cluster.headquarters.baseUrl, hqCookie, {
+        const target = await createAccount(cluster.headquarters.baseUrl, hqOperator, {
           accountNumber: "STORM-DST",
           accountType: "liquid",
           currency: "USD",
           currentBalance: "0.00",
         });
         const nodes = [cluster.headquarters.baseUrl, north.server.baseUrl, south.server.baseUrl];
-        const cookies = await Promise.all(nodes.map((node) => signIn(node)));
+        const cookies = await Promise.all(nodes.map((node) => operatorAt(node)));
         const results = await Promise.all(Array.from({ length: 40 }, (_, i) =>
           call(nodes[i % 3], "POST", "/api/balance-sweeps", cookies[i % 3], {
             sourceAccountId: source.id,
@@ -119,13 +131,13 @@ Deno.test({
       });
 
       await t.step("the same Idempotency-Key at two regions gives one sweep", async () => {
-        const source = await createAccount(cluster.headquarters.baseUrl, hqCookie, {
+        const source = await createAccount(cluster.headquarters.baseUrl, hqOperator, {
           accountNumber: "IDEM-SRC",
           accountType: "ledger",
           currency: "EUR",
           currentBalance: "500.00",
         });
-        const target = await createAccount(cluster.headquarters.baseUrl, hqCookie, {
+        const target = await createAccount(cluster.headquarters.baseUrl, hqOperator, {
           accountNumber: "IDEM-DST",
           accountType: "liquid",
           currency: "EUR",
@@ -134,8 +146,8 @@ Deno.test({
         const body = { sourceAccountId: source.id, targetAccountId: target.id, sweepAmount: "75.00" };
         const headers = { "Idempotency-Key": `idem-${crypto.randomUUID()}` };
         const [atNorth, atSouth] = await Promise.all([
-          call(north.server.baseUrl, "POST", "/api/balance-sweeps", await signIn(north.server.baseUrl), body, headers),
-          call(south.server.baseUrl, "POST", "/api/balance-sweeps", await signIn(south.server.baseUrl), body, headers),
+          call(north.server.baseUrl, "POST", "/api/balance-sweeps", await operatorAt(north.server.baseUrl), body, headers),
+          call(south.server.baseUrl, "POST", "/api/balance-sweeps", await operatorAt(south.server.baseUrl), body, headers),
         ]);
         assert.ok(atNorth.status === 201 || atNorth.status === 200, JSON.stringify(atNorth.body));
         assert.ok(atSouth.status === 201 || atSouth.status === 200, JSON.stringify(atSouth.body));
@@ -147,12 +159,13 @@ Deno.test({
 
       await t.step("four eyes across regions: a sweep requested at north is approved at south, once; a disabled user is out everywhere", async () => {
         const hq = cluster.headquarters.baseUrl;
+        // Two administrators exist by now (the crew's second one confirmed the approver of the
+        // opening balances): a new user is a request the second administrator approves.
         const staff = async (node: string, email: string, roles: string[]) => {
-          const created = await call(hq, "POST", "/api/users", hqCookie, { email, roles });
-          assert.equal(created.status, 201, JSON.stringify(created.body));
-          const first = await signIn(node, email, created.body.initialPassword);
+          const { initialPassword } = await createUser(hq, hqCookie, email, roles);
+          const first = await signIn(node, email, initialPassword);
           const changed = await call(node, "POST", "/api/auth/password", first, {
-            currentPassword: created.body.initialPassword,
+            currentPassword: initialPassword,
             newPassword: "regional-staff-password",
           });
           assert.equal(changed.status, 204, JSON.stringify(changed.body));
@@ -160,20 +173,20 @@ Deno.test({
         };
         const maker = await staff(north.server.baseUrl, "maker@north.test", ["operator"]);
         const checker = await staff(south.server.baseUrl, "checker@south.test", ["approver"]);
-        const source = await createAccount(hq, hqCookie, {
+        const source = await createAccount(hq, hqOperator, {
           accountNumber: "FOUR-EYES-SRC",
           accountType: "ledger",
           currency: "GBP",
           currentBalance: "500.00",
         });
-        const target = await createAccount(hq, hqCookie, {
+        const target = await createAccount(hq, hqOperator, {
           accountNumber: "FOUR-EYES-DST",
           accountType: "liquid",
           currency: "GBP",
           currentBalance: "0.00",
         });
-        const thresholds = await call(hq, "PUT", "/api/approval-settings", hqCookie, { thresholds: { GBP: "100.00" } });
-        assert.equal(thresholds.status, 200, JSON.stringify(thresholds.body));
+        const thresholds = await administer(hq, hqCookie, "PUT", "/api/approval-settings", { thresholds: { GBP: "100.00" } });
+        assert.equal(thresholds.status, 200, JSON.stringify(thresholds.json));
         const pending = await call(north.server.baseUrl, "POST", "/api/balance-sweeps", maker, {
           sourceAccountId: source.id,
           targetAccountId: target.id,

@@ -6,7 +6,7 @@
  * test can prove that what the server confirmed survived.
  */
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "../../e2e/helpers.ts";
-import { approveFiled, createApproverSession, sweepIdsOfApprovedRun } from "../../helpers/http_staff.ts";
+import { approveFiled, staffCrew, sweepIdsOfApprovedRun } from "../../helpers/http_staff.ts";
 
 export interface StormAccounts {
   ledger: string[];
@@ -21,11 +21,33 @@ export interface StormResult {
   networkErrors: number;
 }
 
-export async function signIn(baseUrl: string): Promise<string> {
+/**
+ * Who works in a storm, as session cookies: the operator moves money and registers, an approver a
+ * second administrator confirmed approves, the first administrator (who holds administrator alone)
+ * generates reports of every kind.
+ */
+export interface StormStaff {
+  administrator: string;
+  operator: string;
+  approver: string;
+}
+
+/** The storm's staff: the crew of the server and its first administrator `adminCookie`, made once. */
+export async function stormStaff(baseUrl: string, adminCookie: string): Promise<StormStaff> {
+  const crew = await staffCrew(baseUrl, adminCookie);
+  return { administrator: adminCookie, operator: crew.operator, approver: crew.approver };
+}
+
+/** Signs in (the first administrator unless told otherwise) and answers the session cookie. */
+export async function signIn(
+  baseUrl: string,
+  email = E2E_ADMIN_EMAIL,
+  password = E2E_ADMIN_PASSWORD,
+): Promise<string> {
   const res = await fetch(`${baseUrl}/api/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD }),
+    body: JSON.stringify({ email, password }),
   });
   await res.body?.cancel();
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
@@ -61,15 +83,15 @@ export async function routeExists(
   return !(res.status === 404 && res.json?.message === "Not Found");
 }
 
-/** The storm's accounts, made by the administrator `cookie`; funded ones are approved by a second person. */
+/** The storm's accounts, opened by the staff's operator; funded ones are approved by its approver. */
 export async function createStormAccounts(
   baseUrl: string,
-  cookie: string,
+  staff: StormStaff,
   tag: string,
 ): Promise<StormAccounts | null> {
-  const call = client(baseUrl, cookie);
+  const call = client(baseUrl, staff.operator);
   if (!(await routeExists(call, "GET", "/api/ledger-accounts"))) return null;
-  const approverCookie = await createApproverSession(baseUrl, cookie);
+  const approverCookie = staff.approver;
   const make = async (n: number, type: string, balance: string, extra: Record<string, unknown> = {}) => {
     const res = await call("POST", "/api/ledger-accounts", {
       accountNumber: `STORM-${tag}-${type}-${n}`,
@@ -106,7 +128,7 @@ const cents = (max: number) => (Math.floor(Math.random() * max) + 1) / 100;
 
 export interface StormOptions {
   baseUrl: string;
-  cookie: string;
+  staff: StormStaff;
   accounts: StormAccounts | null;
   workers: number;
   /** Stop after this many operations in total, or when `stop()` returns true. */
@@ -116,9 +138,8 @@ export interface StormOptions {
 }
 
 export async function runStorm(options: StormOptions): Promise<StormResult> {
-  const call = client(options.baseUrl, options.cookie);
-  let approver: Promise<string> | null = null;
-  const approverCookie = () => approver ??= createApproverSession(options.baseUrl, options.cookie);
+  const call = client(options.baseUrl, options.staff.operator);
+  const asAdministrator = client(options.baseUrl, options.staff.administrator);
   const result: StormResult = {
     byOperation: {},
     acked: { sweeps: [], institutions: [], cards: [], cardLoads: 0, reports: [] },
@@ -189,7 +210,7 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
         const res = await call("POST", "/api/balance-sweeps/auto-sweep");
         if (res.status !== 202) return res;
         // Every run with moves is a request, which a second person approves during the storm.
-        const decided = await approveFiled(options.baseUrl, await approverCookie(), res.json);
+        const decided = await approveFiled(options.baseUrl, options.staff.approver, res.json);
         if (decided.status === 200) result.acked.sweeps.push(...sweepIdsOfApprovedRun(decided.json));
         return { ...decided, text: JSON.stringify(decided.json) };
       },
@@ -254,7 +275,7 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       name: "report generation",
       weight: 1,
       run: async () => {
-        const res = await call("POST", "/api/reports", {
+        const res = await asAdministrator("POST", "/api/reports", {
           type: pick(["institutions", "audit-trail", "routing-codes", "api-usage"]),
           format: pick(["pdf", "csv", "xlsx", "xml"]),
           from: `${new Date().getUTCFullYear() - 1}-01-01`,
