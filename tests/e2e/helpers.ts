@@ -321,7 +321,7 @@ export function cookieSession(baseUrl: string, cookie: string): ApiSession {
 }
 
 /** Signs in with a one-time password and replaces it with `newPassword` on the screen that allows nothing else. */
-export async function firstSignIn(page: Page, baseUrl: string, email: string, initialPassword: string, newPassword: string) {
+export async function firstSignInInBrowser(page: Page, baseUrl: string, email: string, initialPassword: string, newPassword: string) {
   await page.goto(`${baseUrl}/api/login`);
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Password").fill(initialPassword);

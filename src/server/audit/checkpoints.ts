@@ -22,6 +22,8 @@ import { auditChainKeyId, recordAudit } from "./trail.ts";
 import type { Config } from "../config.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import { createPrivateDir } from "../file_modes.ts";
+import { AppError } from "../http/errors.ts";
+import { isUnreachableError } from "../topology/replication.ts";
 
 export const AUDIT_CHECKPOINT_INTERVAL_MS = 60_000;
 /** A checkpoint line is about 200 bytes; a longer one is not ours. */
@@ -152,6 +154,25 @@ export async function writeAuditCheckpoint(
     await createPrivateDir(target.path.slice(0, slash));
     await appendSynced(target.path, line);
   }
+  await recordCheckpoint(db, target, checkpoint, now);
+  return checkpoint;
+}
+
+/**
+ * The checkpoint's row in the trail. A regional node that cannot reach the primary keeps the file
+ * line alone (an extra line never fails verification) rather than refusing to start or stopping its
+ * writer: the next checkpoint after the link returns is recorded.
+ */
+async function recordCheckpoint(db: Database, target: CheckpointTarget, checkpoint: AuditCheckpoint, now: Date) {
+  try {
+    await writeCheckpointRow(db, target, checkpoint, now);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "unavailable") && !isUnreachableError(error)) throw error;
+    console.warn(`Audit checkpoint at seq ${checkpoint.seq} kept in the file only: the primary cannot be reached.`);
+  }
+}
+
+async function writeCheckpointRow(db: Database, target: CheckpointTarget, checkpoint: AuditCheckpoint, now: Date) {
   await db.transaction((tx) =>
     recordAudit(tx, { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null }, {
       entityType: CHECKPOINT_ENTITY_TYPE,
@@ -169,7 +190,6 @@ export async function writeAuditCheckpoint(
       },
     })
   );
-  return checkpoint;
 }
 
 export type CheckpointVerification =
