@@ -27,6 +27,13 @@ export const soleGrant = (grantedBy: string | null): GrantOrigin => ({
   approvedBy: null,
 });
 
+/** A request's rehearsal at filing: as it will be granted, with the approver still unknown. */
+export const requestedGrant = (requestedBy: string): GrantOrigin => ({
+  source: "dual_control",
+  grantedBy: requestedBy,
+  approvedBy: null,
+});
+
 export const dualControlGrant = (requestedBy: string, approvedBy: string): GrantOrigin => ({
   source: "dual_control",
   grantedBy: requestedBy,

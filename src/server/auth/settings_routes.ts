@@ -11,7 +11,7 @@ import { signInSettings } from "../../../db/schema.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Database } from "../db/database.ts";
 import { type RequestDraft, submitForApproval } from "../features/approvals/four_eyes.ts";
-import { assertActingAlone, dualControlState, type GrantOrigin, soleGrant } from "./role_grants.ts";
+import { assertActingAlone, dualControlState, type GrantOrigin, soleGrant, requestedGrant } from "./role_grants.ts";
 import { grantNote } from "./users.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { validate } from "../http/validation.ts";
@@ -82,6 +82,6 @@ function signInSettingsDraft(actor: Actor, mfaRequired: boolean): RequestDraft {
     amountMinor: null,
     currency: null,
     rehearse: (inner) =>
-      updateSignInSettings(inner, actor, mfaRequired, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+      updateSignInSettings(inner, actor, mfaRequired, requestedGrant(actor.userId)),
   };
 }

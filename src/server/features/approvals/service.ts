@@ -9,7 +9,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../../domain/access.ts";
 import { DEFAULT_THRESHOLD_MINOR, scopeOfKind, statusAt } from "../../../domain/approval.ts";
 import { DECISION_REFUSAL_MESSAGES, decisionRefusal } from "../../../domain/dual_control.ts";
-import { assertActingAlone, type GrantOrigin, grantsOf } from "../../auth/role_grants.ts";
+import { assertActingAlone, type GrantOrigin, grantsOf, requestedGrant } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
@@ -231,7 +231,7 @@ export function settingsDraft(actor: Actor, input: UpdateSettingsInput): Request
     summary: payload,
     amountMinor: null,
     currency: null,
-    rehearse: (inner) => updateSettings(inner, actor, input, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+    rehearse: (inner) => updateSettings(inner, actor, input, requestedGrant(actor.userId)),
   };
 }
 

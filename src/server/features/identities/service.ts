@@ -4,7 +4,7 @@
  * are the only links made to an existing account. Each change commits with its audit row; unlinking
  * also ends the sessions the user opened through the provider.
  */
-import { assertActingAlone, type GrantOrigin } from "../../auth/role_grants.ts";
+import { assertActingAlone, type GrantOrigin, requestedGrant } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
 import type { RequestDraft } from "../approvals/four_eyes.ts";
 import { and, eq, sql } from "drizzle-orm";
@@ -139,6 +139,6 @@ export function identityLinkDraft(actor: Actor, userId: string, identity: Provid
     amountMinor: null,
     currency: null,
     rehearse: (inner) =>
-      linkProviderIdentity(inner, actor, userId, identity, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+      linkProviderIdentity(inner, actor, userId, identity, requestedGrant(actor.userId)),
   };
 }

@@ -10,7 +10,7 @@ import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { moveBalance } from "./journal.ts";
-import { assertActingAlone, type GrantOrigin } from "../../auth/role_grants.ts";
+import { assertActingAlone, type GrantOrigin, requestedGrant } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
 import type { RequestDraft } from "../approvals/four_eyes.ts";
 import type { CreateAccountInput } from "./schemas.ts";
@@ -219,6 +219,6 @@ export async function outflowLimitDraft(
     amountMinor: null,
     currency: null,
     rehearse: (inner) =>
-      setDailyOutflowLimit(inner, actor, accountId, limitMinor, { source: "dual_control", grantedBy: actor.userId, approvedBy: null }),
+      setDailyOutflowLimit(inner, actor, accountId, limitMinor, requestedGrant(actor.userId)),
   };
 }

@@ -5,17 +5,11 @@
  */
 import { ROLE_LABELS } from "../../../domain/access.ts";
 import type { Actor } from "../../audit/trail.ts";
-import type { GrantOrigin } from "../../auth/role_grants.ts";
+import { requestedGrant } from "../../auth/role_grants.ts";
 import type { Config } from "../../config.ts";
 import type { RequestDraft } from "../approvals/four_eyes.ts";
 import { createStaffUser, type NewStaffUser, resetPassword, updateStaffUser, type UserChange, type UserView } from "./service.ts";
 
-/** The rehearsal's grant: as the request will be granted, with the approver still unknown. */
-const rehearsalGrant = (actor: Actor): GrantOrigin => ({
-  source: "dual_control",
-  grantedBy: actor.userId,
-  approvedBy: null,
-});
 
 const roleNames = (roles: readonly string[]) => roles.map((role) => ROLE_LABELS[role as keyof typeof ROLE_LABELS]);
 
@@ -30,7 +24,7 @@ export function userCreateDraft(config: Config, actor: Actor, input: NewStaffUse
     },
     amountMinor: null,
     currency: null,
-    rehearse: (inner) => createStaffUser(inner, config, actor, input, rehearsalGrant(actor)),
+    rehearse: (inner) => createStaffUser(inner, config, actor, input, requestedGrant(actor.userId)),
   };
 }
 
@@ -46,7 +40,7 @@ export function userUpdateDraft(actor: Actor, target: UserView, change: UserChan
     },
     amountMinor: null,
     currency: null,
-    rehearse: (inner) => updateStaffUser(inner, actor, target.id, change, rehearsalGrant(actor)),
+    rehearse: (inner) => updateStaffUser(inner, actor, target.id, change, requestedGrant(actor.userId)),
   };
 }
 
@@ -57,6 +51,6 @@ export function passwordResetDraft(config: Config, actor: Actor, target: UserVie
     summary: { email: target.email },
     amountMinor: null,
     currency: null,
-    rehearse: (inner) => resetPassword(inner, config, actor, target.id, rehearsalGrant(actor)),
+    rehearse: (inner) => resetPassword(inner, config, actor, target.id, requestedGrant(actor.userId)),
   };
 }
