@@ -105,7 +105,7 @@ if (import.meta.main) {
   const hello = await startHello();
   try {
     const cookie = await signInCookie(server.baseUrl);
-    const code = await seedRoutingCode(server, await operatorCookie(server.baseUrl, cookie));
+    const code = await seedRoutingCode(server, await operatorCookie(server.baseUrl));
     const url = `${server.baseUrl}/api/routing-codes/${code}`;
 
     const warmKeys = await createKeys(server, cookie, 50);

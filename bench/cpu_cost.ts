@@ -173,7 +173,7 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
   let mandatory: Awaited<ReturnType<typeof startMandatoryFloor>> | null = null;
   try {
     const cookie = await signInCookie(server.baseUrl);
-    const routingCode = await seedRoutingCode(server, await operatorCookie(server.baseUrl, cookie));
+    const routingCode = await seedRoutingCode(server, await operatorCookie(server.baseUrl));
     floor = await startFloor(routingCode);
     const userAnswer = await api(server, cookie, "GET", "/api/auth/user");
     const user = await userAnswer.json();

@@ -5,12 +5,12 @@
  */
 import { createClient } from "@libsql/client";
 import {
+  apiSession,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   startServer,
   type TestServer,
 } from "../../tests/e2e/helpers.ts";
-import { operatorSession } from "../../tests/helpers/http_staff.ts";
 
 const HELLO_SERVER = new URL("../hello_server.ts", import.meta.url).pathname;
 const FLOOR_SERVER = new URL("../floor_server.ts", import.meta.url).pathname;
@@ -87,11 +87,30 @@ export async function peakRssKiB(pid: number): Promise<number> {
   return Number(match[1]);
 }
 
-/** A data dir with migrations, the first admin and the reference seeds: start and stop the server once. */
+const BENCH_OPERATOR_EMAIL = "bench.desk@centralbank.test";
+const BENCH_OPERATOR_PASSWORD = "bench-quiet-harbour-lantern";
+
+/**
+ * A data dir with migrations, the first admin, an operator and the reference seeds: start and stop
+ * the server once. The operator is made here, in its own start, so that the measured server never
+ * checks a new password (the strength estimator's dictionaries would count in its peak memory).
+ */
 export async function bootstrapDataDir(): Promise<string> {
   const dataDir = await Deno.makeTempDir({ prefix: "cbr-bench-" });
   const server = await startServer({}, dataDir);
-  await server.stop();
+  try {
+    const admin = await apiSession(server.baseUrl, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+    const created = await admin("POST", "/api/users", { email: BENCH_OPERATOR_EMAIL, roles: ["operator"] });
+    if (created.status !== 201) throw new Error(`creating the bench operator: HTTP ${created.status}`);
+    const operator = await apiSession(server.baseUrl, BENCH_OPERATOR_EMAIL, created.json.initialPassword);
+    const changed = await operator("POST", "/api/auth/password", {
+      currentPassword: created.json.initialPassword,
+      newPassword: BENCH_OPERATOR_PASSWORD,
+    });
+    if (changed.status !== 204) throw new Error(`the bench operator's password change: HTTP ${changed.status}`);
+  } finally {
+    await server.stop();
+  }
   return dataDir;
 }
 
@@ -241,11 +260,18 @@ export async function signInCookie(baseUrl: string): Promise<string> {
 }
 
 /**
- * An operator's session for the setup that registers things (institutions, routing codes): the
- * first administrator holds administrator alone. Made once per server by the administrator `adminCookie`.
+ * The operator's session (made by `bootstrapDataDir`) for the setup that registers things
+ * (institutions, routing codes): the first administrator holds administrator alone.
  */
-export function operatorCookie(baseUrl: string, adminCookie: string): Promise<string> {
-  return operatorSession(baseUrl, adminCookie);
+export async function operatorCookie(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: BENCH_OPERATOR_EMAIL, password: BENCH_OPERATOR_PASSWORD }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`the bench operator's sign-in failed: HTTP ${res.status}`);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0];
 }
 
 export type { TestServer };

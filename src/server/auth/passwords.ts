@@ -76,10 +76,14 @@ export async function isCommonPassword(password: string): Promise<boolean> {
 }
 
 /**
- * The estimator with the common and English dictionaries, built when a password is first checked
- * (about 200 ms, 37 MB of heap, measured) and kept: a process that sets one password usually sets more.
+ * The estimator with the common and English dictionaries, built when a password is checked (about
+ * 200 ms and 37 MB of heap, measured) and let go after ESTIMATOR_IDLE_MS without a check: passwords
+ * are set in bursts (a new team, a reset round), and a serving process should not carry the
+ * dictionaries for the rest of its life.
  */
+export const ESTIMATOR_IDLE_MS = 60_000;
 let estimator: Promise<ZxcvbnFactory> | null = null;
+let releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
 function strengthEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= Promise.all([
@@ -93,6 +97,14 @@ function strengthEstimator(): Promise<ZxcvbnFactory> {
       translations: en.translations,
     })
   );
+  clearTimeout(releaseTimer);
+  const timer = setTimeout(() => {
+    estimator = null;
+    releaseHashMemory();
+  }, ESTIMATOR_IDLE_MS);
+  // The release must not keep a CLI script (user:add) alive for a minute.
+  Deno.unrefTimer(timer);
+  releaseTimer = timer;
   return estimator;
 }
 
