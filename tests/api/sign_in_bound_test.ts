@@ -95,16 +95,16 @@ Deno.test("the bound, measured: guessed every 250 ms from another address or fro
       {
         email: ADMIN_EMAIL,
         password: ADMIN_PASSWORD,
-        guesserAddress: "203.0.113.10",
-        ownerAddress: "198.51.100.11",
+        guesserAddress: "127.0.0.10",
+        ownerAddress: "127.0.0.11",
       },
-      { ...clerk, guesserAddress: "203.0.113.20", ownerAddress: "203.0.113.20" },
+      { ...clerk, guesserAddress: "127.0.0.20", ownerAddress: "127.0.0.20" },
     ];
     await attackUnderWay(t, [
       `account:${ADMIN_EMAIL}`,
-      "address:203.0.113.10",
+      "address:127.0.0.10",
       `account:${clerk.email}`,
-      "address:203.0.113.20",
+      "address:127.0.0.20",
     ]);
     const stop = { done: false };
     const guessers = pairs.map((pair) => guess(t, pair, stop));

@@ -70,9 +70,9 @@ function signInUnderAttack(scenario: Scenario) {
   const server = new FakeServer();
   const ownerKeys = [
     "account:owner@bank.test",
-    `address:${scenario.sameAddress ? "198.51.100.1" : "192.0.2.9"}`,
+    `address:${scenario.sameAddress ? "127.0.0.21" : "127.0.0.9"}`,
   ];
-  const guesserKeys = ["account:owner@bank.test", "address:198.51.100.1"];
+  const guesserKeys = ["account:owner@bank.test", "address:127.0.0.21"];
   let guesserAtMs = scenario.phaseMs;
   let ownerAtMs = scenario.ownerArrivesMs;
   let ticket: WaitTicket | null = null;
