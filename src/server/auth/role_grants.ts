@@ -52,6 +52,14 @@ export async function assertActingAlone(tx: Queryable): Promise<void> {
 }
 
 /**
+ * In the writing transaction of a change made alone: refused once dual control is in force. The
+ * host's `deno task user:add` (no granting administrator) is not the console acting alone.
+ */
+export async function assertMayActAlone(tx: Queryable, origin: GrantOrigin): Promise<void> {
+  if (origin.source === "sole_administrator" && origin.grantedBy !== null) await assertActingAlone(tx);
+}
+
+/**
  * Roles kept keep their grant; roles added get `origin`; roles dropped lose theirs (the audit row
  * keeps the history). Adding a role alone is refused once dual control is in force.
  */
@@ -59,9 +67,7 @@ export async function replaceRoles(tx: Tx, userId: string, roles: readonly Role[
   const held = (await tx.all<{ role: Role }>(sql`SELECT role FROM user_roles WHERE user_id = ${userId}`))
     .map((row) => row.role);
   const added = roles.filter((role) => !held.includes(role));
-  if (added.length > 0 && origin.source === "sole_administrator" && origin.grantedBy !== null) {
-    await assertActingAlone(tx);
-  }
+  if (added.length > 0) await assertMayActAlone(tx, origin);
   const now = new Date().toISOString();
   const kept = sql.join(roles.map((role) => sql`${role}`), sql`, `);
   await tx.run(sql`DELETE FROM user_roles WHERE user_id = ${userId} AND role NOT IN (${kept})`);

@@ -10,8 +10,8 @@ import { MAX_REASON_LENGTH } from "../../domain/approval.ts";
 import { signInSettings } from "../../../db/schema.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Database } from "../db/database.ts";
-import { type RequestDraft, submitForApproval } from "../features/approvals/four_eyes.ts";
-import { assertActingAlone, dualControlState, type GrantOrigin, soleGrant, requestedGrant } from "./role_grants.ts";
+import { administer, administrationDraft } from "../features/approvals/four_eyes.ts";
+import { assertMayActAlone, type GrantOrigin } from "./role_grants.ts";
 import { grantNote } from "./users.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { validate } from "../http/validation.ts";
@@ -37,11 +37,14 @@ export function signInSettingsRoutes(deps: AppDeps) {
   app.put("/auth/sign-in-settings", validate("json", settingsRequestBody), async (c) => {
     const { mfaRequired } = c.req.valid("json");
     const actor = actorOf(c, config);
-    if ((await dualControlState(db.read)).inForce) {
-      return await submitForApproval(c, deps, signInSettingsDraft(actor, mfaRequired));
-    }
-    await updateSignInSettings(db, actor, mfaRequired, soleGrant(actor.userId));
-    return c.json(await current());
+    const settings = { payload: { mfaRequired }, summary: { mfaRequired } };
+    const change = (target: Database, origin: GrantOrigin) =>
+      updateSignInSettings(target, actor, mfaRequired, origin);
+    const request = () => administrationDraft("sign_in_settings", actor, settings, change);
+    return await administer(c, deps, request, async (origin) => {
+      await change(db, origin);
+      return c.json(await current());
+    });
   });
 
   return app;
@@ -57,7 +60,7 @@ export const signInSettingsSchema = settingsBody;
 
 export async function updateSignInSettings(db: Database, actor: Actor, mfaRequired: boolean, origin: GrantOrigin) {
   await db.transaction(async (tx) => {
-    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    await assertMayActAlone(tx, origin);
     const before = await tx.select({ mfaRequired: signInSettings.mfaRequiredForAll }).from(signInSettings)
       .where(eq(signInSettings.id, 1)).get();
     await tx.update(signInSettings).set({
@@ -72,16 +75,4 @@ export async function updateSignInSettings(db: Database, actor: Actor, mfaRequir
       changes: { before: { mfaRequired: before?.mfaRequired ?? true }, after: { mfaRequired }, control: grantNote(origin) },
     });
   });
-}
-
-function signInSettingsDraft(actor: Actor, mfaRequired: boolean): RequestDraft {
-  return {
-    kind: "sign_in_settings",
-    payload: { mfaRequired },
-    summary: { mfaRequired },
-    amountMinor: null,
-    currency: null,
-    rehearse: (inner) =>
-      updateSignInSettings(inner, actor, mfaRequired, requestedGrant(actor.userId)),
-  };
 }

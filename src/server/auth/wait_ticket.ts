@@ -7,17 +7,12 @@
  * it.
  */
 import type { Context } from "hono";
-import { timingSafeEqual } from "node:crypto";
 import { TICKET_LIFETIME_MS, type WaitTicket } from "../../domain/sign_in_throttle.ts";
 import type { Config } from "../config.ts";
 import type { Secrets } from "../secrets.ts";
-import { readCookie, writeCookie } from "./session_cookie.ts";
+import { readSignedCookie, type SignedCookie, writeSignedCookie } from "./signed_cookie.ts";
 
-const WAIT_TICKET_COOKIE = "cbr_wait";
-const MAX_COOKIE_LENGTH = 100;
-
-const signature = (secrets: Secrets, email: string, validFromMs: number) =>
-  secrets.fingerprint(`wait-ticket:${email.toLowerCase()}:${validFromMs}`);
+const WAIT_TICKET_COOKIE: SignedCookie = { name: "cbr_wait", purpose: "wait-ticket", maxLength: 100 };
 
 /** The ticket this browser holds for `email`, or null (none, another e-mail's, or not genuine). */
 export function readWaitTicket(
@@ -26,15 +21,8 @@ export function readWaitTicket(
   secrets: Secrets,
   email: string,
 ): WaitTicket | null {
-  const value = readCookie(c, config, WAIT_TICKET_COOKIE);
-  if (!value || value.length > MAX_COOKIE_LENGTH) return null;
-  const [from, mac] = value.split(".");
-  if (!/^\d{1,15}$/.test(from ?? "") || !mac) return null;
-  const validFromMs = Number(from);
-  const expected = signature(secrets, email, validFromMs);
-  if (mac.length !== expected.length) return null;
-  const genuine = timingSafeEqual(new TextEncoder().encode(mac), new TextEncoder().encode(expected));
-  return genuine ? { validFromMs } : null;
+  const from = readSignedCookie(c, config, secrets, WAIT_TICKET_COOKIE, email);
+  return from !== null && /^\d{1,15}$/.test(from) ? { validFromMs: Number(from) } : null;
 }
 
 export function issueWaitTicket(
@@ -45,7 +33,9 @@ export function issueWaitTicket(
   validFromMs: number,
   nowMs = Date.now(),
 ): void {
-  const value = `${validFromMs}.${signature(secrets, email, validFromMs)}`;
-  const maxAge = Math.ceil((validFromMs + TICKET_LIFETIME_MS - nowMs) / 1000);
-  writeCookie(c, config, WAIT_TICKET_COOKIE, value, { sameSite: "Strict", maxAge });
+  writeSignedCookie(c, config, secrets, WAIT_TICKET_COOKIE, {
+    email,
+    payload: String(validFromMs),
+    maxAgeSeconds: Math.ceil((validFromMs + TICKET_LIFETIME_MS - nowMs) / 1000),
+  });
 }

@@ -22,6 +22,7 @@ import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { type Database, type Db, inSavepoint, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
+import { dualControlState, type GrantOrigin, requestedGrant, soleGrant } from "../../auth/role_grants.ts";
 
 export const APPROVAL_AUDIT_ENTITY = "approval_request";
 
@@ -271,4 +272,35 @@ export async function submitForApproval(
   const reason = await requestReasonOf(c, fallbackReason);
   const request = await fileApprovalRequest(deps.db, actorOf(c, deps.config), draft, reason);
   return c.json(pendingBody(request), 202);
+}
+
+/**
+ * A change to people or controls: while dual control is in force, a request (202) for a second
+ * administrator; before that, done at once by the administrator alone (`alone` gets the origin that
+ * marks it so, and that its transaction checks again).
+ */
+export async function administer(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  request: () => RequestDraft | Promise<RequestDraft>,
+  alone: (origin: GrantOrigin) => Promise<Response>,
+): Promise<Response> {
+  if ((await dualControlState(deps.db.read)).inForce) return await submitForApproval(c, deps, await request());
+  return await alone(soleGrant(c.get("user").id));
+}
+
+/** An administration request moves no money; it is rehearsed as it will be granted, the approver still unknown. */
+export function administrationDraft(
+  kind: ApprovalKind,
+  requester: Actor,
+  content: { payload: unknown; summary: Record<string, unknown> },
+  act: (db: Database, origin: GrantOrigin) => Promise<unknown>,
+): RequestDraft {
+  return {
+    kind,
+    ...content,
+    amountMinor: null,
+    currency: null,
+    rehearse: (inner) => act(inner, requestedGrant(requester.userId)),
+  };
 }

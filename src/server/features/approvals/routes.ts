@@ -1,8 +1,7 @@
 /** The approval queue: list, detail, approve, reject, withdraw; and the approval settings. */
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
-import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
-import { type ApprovalExecutors, submitForApproval } from "./four_eyes.ts";
+import { administer, type ApprovalExecutors } from "./four_eyes.ts";
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
 import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
@@ -55,10 +54,13 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
 
   app.put("/approval-settings", validate("json", updateSettingsSchema), async (c) => {
     const actor = actorOf(c, config);
-    if ((await dualControlState(db.read)).inForce) {
-      return await submitForApproval(c, deps, settingsDraft(actor, c.req.valid("json")));
-    }
-    return c.json(await updateSettings(db, actor, c.req.valid("json"), soleGrant(actor.userId)));
+    const input = c.req.valid("json");
+    return await administer(
+      c,
+      deps,
+      () => settingsDraft(actor, input),
+      async (origin) => c.json(await updateSettings(db, actor, input, origin)),
+    );
   });
 
   return app;

@@ -9,7 +9,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../../domain/access.ts";
 import { DEFAULT_THRESHOLD_MINOR, scopeOfKind, statusAt } from "../../../domain/approval.ts";
 import { DECISION_REFUSAL_MESSAGES, decisionRefusal } from "../../../domain/dual_control.ts";
-import { assertActingAlone, type GrantOrigin, grantsOf, requestedGrant } from "../../auth/role_grants.ts";
+import { assertMayActAlone, type GrantOrigin, grantsOf } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
@@ -22,6 +22,7 @@ import {
   type ApprovalRequestDto,
   type ApprovalRequestRow,
   type ExecutionResult,
+  administrationDraft,
   type RequestDraft,
   toApprovalDto,
 } from "./four_eyes.ts";
@@ -225,14 +226,12 @@ function settingsPayload(input: UpdateSettingsInput) {
 
 export function settingsDraft(actor: Actor, input: UpdateSettingsInput): RequestDraft {
   const payload = settingsPayload(input);
-  return {
-    kind: "approval_settings",
-    payload,
-    summary: payload,
-    amountMinor: null,
-    currency: null,
-    rehearse: (inner) => updateSettings(inner, actor, input, requestedGrant(actor.userId)),
-  };
+  return administrationDraft(
+    "approval_settings",
+    actor,
+    { payload, summary: payload },
+    (inner, origin) => updateSettings(inner, actor, input, origin),
+  );
 }
 
 export async function updateSettings(
@@ -242,7 +241,7 @@ export async function updateSettings(
   origin: GrantOrigin,
 ): Promise<ApprovalSettings> {
   await db.transaction(async (tx) => {
-    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    await assertMayActAlone(tx, origin);
     const before = await getSettings(tx);
     const now = new Date().toISOString();
     for (const [currency, minor] of Object.entries(input.thresholds ?? {})) {

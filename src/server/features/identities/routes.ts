@@ -5,8 +5,7 @@ import { validate } from "../../http/validation.ts";
 import { userIdParam } from "../users/schemas.ts";
 import { identityBody } from "./schemas.ts";
 import { identityLinkDraft, linkProviderIdentity, listProviderIdentities, unlinkProviderIdentity } from "./service.ts";
-import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
-import { submitForApproval } from "../approvals/four_eyes.ts";
+import { administer } from "../approvals/four_eyes.ts";
 
 export function identitiesRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db, config } = deps;
@@ -27,10 +26,12 @@ export function identitiesRoutes(deps: AppDeps): Hono<AppEnv> {
       const actor = actorOf(c, config);
       const { id } = c.req.valid("param");
       const { issuer, subject } = c.req.valid("json");
-      if ((await dualControlState(db.read)).inForce) {
-        return await submitForApproval(c, deps, identityLinkDraft(actor, id, { issuer, subject }));
-      }
-      return c.json(await linkProviderIdentity(db, actor, id, { issuer, subject }, soleGrant(actor.userId)), 201);
+      return await administer(
+        c,
+        deps,
+        () => identityLinkDraft(actor, id, { issuer, subject }),
+        async (origin) => c.json(await linkProviderIdentity(db, actor, id, { issuer, subject }, origin), 201),
+      );
     },
   );
 

@@ -4,9 +4,9 @@
  * are the only links made to an existing account. Each change commits with its audit row; unlinking
  * also ends the sessions the user opened through the provider.
  */
-import { assertActingAlone, type GrantOrigin, requestedGrant } from "../../auth/role_grants.ts";
+import { assertMayActAlone, type GrantOrigin } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
-import type { RequestDraft } from "../approvals/four_eyes.ts";
+import { administrationDraft, type RequestDraft } from "../approvals/four_eyes.ts";
 import { and, eq, sql } from "drizzle-orm";
 import {
   sessions,
@@ -78,7 +78,7 @@ export async function linkProviderIdentity(
   origin: GrantOrigin,
 ): Promise<IdentityView> {
   return await db.transaction(async (tx) => {
-    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    await assertMayActAlone(tx, origin);
     await assertUser(tx, userId);
     const holder = await tx.select({ userId: userIdentities.userId }).from(userIdentities)
       .where(and(eq(userIdentities.issuer, identity.issuer), eq(userIdentities.subject, identity.subject)))
@@ -132,13 +132,10 @@ export async function unlinkProviderIdentity(
 
 /** A link gives the provider the account's sign-in: under dual control, a request for a second administrator. */
 export function identityLinkDraft(actor: Actor, userId: string, identity: ProviderIdentity): RequestDraft {
-  return {
-    kind: "identity_link",
-    payload: { id: userId, issuer: identity.issuer, subject: identity.subject },
-    summary: { userId, issuer: identity.issuer, subject: identity.subject },
-    amountMinor: null,
-    currency: null,
-    rehearse: (inner) =>
-      linkProviderIdentity(inner, actor, userId, identity, requestedGrant(actor.userId)),
-  };
+  return administrationDraft(
+    "identity_link",
+    actor,
+    { payload: { id: userId, ...identity }, summary: { userId, ...identity } },
+    (inner, origin) => linkProviderIdentity(inner, actor, userId, identity, origin),
+  );
 }

@@ -3,12 +3,11 @@ import { Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { openingBalanceNeedsApproval } from "../../../domain/approval.ts";
-import { submitForApproval } from "../approvals/four_eyes.ts";
+import { administer, submitForApproval } from "../approvals/four_eyes.ts";
 import { validate } from "../../http/validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "./schemas.ts";
 import { createAccount, listAccounts, outflowLimitDraft, setDailyOutflowLimit } from "./service.ts";
-import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
 
 export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -50,10 +49,12 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
       const { dailyOutflowLimit } = c.req.valid("json");
       const actor = actorOf(c, deps.config);
       // Limits are controls: under dual control a second administrator approves the change.
-      if ((await dualControlState(deps.db.read)).inForce) {
-        return await submitForApproval(c, deps, await outflowLimitDraft(deps.db, actor, id, dailyOutflowLimit));
-      }
-      return c.json(await setDailyOutflowLimit(deps.db, actor, id, dailyOutflowLimit, soleGrant(actor.userId)));
+      return await administer(
+        c,
+        deps,
+        () => outflowLimitDraft(deps.db, actor, id, dailyOutflowLimit),
+        async (origin) => c.json(await setDailyOutflowLimit(deps.db, actor, id, dailyOutflowLimit, origin)),
+      );
     },
   );
 

@@ -10,9 +10,9 @@ import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { moveBalance } from "./journal.ts";
-import { assertActingAlone, type GrantOrigin, requestedGrant } from "../../auth/role_grants.ts";
+import { assertMayActAlone, type GrantOrigin } from "../../auth/role_grants.ts";
 import { grantNote } from "../../auth/users.ts";
-import type { RequestDraft } from "../approvals/four_eyes.ts";
+import { administrationDraft, type RequestDraft } from "../approvals/four_eyes.ts";
 import type { CreateAccountInput } from "./schemas.ts";
 
 type AccountRow = typeof ledgerAccounts.$inferSelect;
@@ -176,7 +176,7 @@ export async function setDailyOutflowLimit(
   origin: GrantOrigin,
 ): Promise<AccountDto> {
   return await db.transaction(async (tx) => {
-    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    await assertMayActAlone(tx, origin);
     const before = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get();
     if (!before) throw notFound("Ledger account");
     const [row] = await tx.update(ledgerAccounts)
@@ -212,13 +212,13 @@ export async function outflowLimitDraft(
   const account = await db.read.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get();
   if (!account) throw notFound("Ledger account");
   const dailyOutflowLimit = limitMinor === null ? null : formatMoney(limitMinor);
-  return {
-    kind: "account_outflow_limit",
-    payload: { id: accountId, dailyOutflowLimit },
-    summary: { accountId, accountNumber: account.accountNumber, currency: account.currency, dailyOutflowLimit },
-    amountMinor: null,
-    currency: null,
-    rehearse: (inner) =>
-      setDailyOutflowLimit(inner, actor, accountId, limitMinor, requestedGrant(actor.userId)),
-  };
+  return administrationDraft(
+    "account_outflow_limit",
+    actor,
+    {
+      payload: { id: accountId, dailyOutflowLimit },
+      summary: { accountId, accountNumber: account.accountNumber, currency: account.currency, dailyOutflowLimit },
+    },
+    (inner, origin) => setDailyOutflowLimit(inner, actor, accountId, limitMinor, origin),
+  );
 }

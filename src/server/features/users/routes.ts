@@ -5,14 +5,14 @@
  */
 import { Hono } from "hono";
 import { assertRolesSeparate } from "../../auth/users.ts";
-import { dualControlState, soleGrant } from "../../auth/role_grants.ts";
+import { type GrantOrigin, soleGrant } from "../../auth/role_grants.ts";
+import { grantsPower } from "../../../domain/dual_control.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
-import { submitForApproval } from "../approvals/four_eyes.ts";
+import { administer } from "../approvals/four_eyes.ts";
 import { passwordResetDraft, userCreateDraft, userUpdateDraft } from "./requests.ts";
 import { changePasswordSchema, createUserSchema, updateUserSchema, userIdParam } from "./schemas.ts";
 import {
-  changeNeedsSecondAdministrator,
   changeOwnPassword,
   confirmRoles,
   createStaffUser,
@@ -35,13 +35,12 @@ export function usersRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = c.req.valid("json");
     const actor = actorOf(c, config);
     assertRolesSeparate(input.roles);
-    if ((await dualControlState(db.read)).inForce) {
-      return await submitForApproval(c, deps, userCreateDraft(config, actor, input));
-    }
-    const created = await createStaffUser(db, config, actor, input, soleGrant(actor.userId));
-    // The one-time password is in this body and nowhere else: no cache may keep it.
-    c.header("Cache-Control", "no-store");
-    return c.json(created, 201);
+    return await administer(c, deps, () => userCreateDraft(config, actor, input), async (origin) => {
+      const created = await createStaffUser(db, config, actor, input, origin);
+      // The one-time password is in this body and nowhere else: no cache may keep it.
+      c.header("Cache-Control", "no-store");
+      return c.json(created, 201);
+    });
   });
 
   app.patch("/users/:id", validate("param", userIdParam), validate("json", updateUserSchema), async (c) => {
@@ -49,21 +48,22 @@ export function usersRoutes(deps: AppDeps): Hono<AppEnv> {
     const change = c.req.valid("json");
     const actor = actorOf(c, config);
     if (change.roles) assertRolesSeparate(change.roles);
-    if (await changeNeedsSecondAdministrator(db.read, id, change)) {
-      return await submitForApproval(c, deps, userUpdateDraft(actor, await findUser(db.read, id), change));
-    }
-    return c.json(await updateStaffUser(db, actor, id, change, soleGrant(actor.userId)));
+    const target = await findUser(db.read, id);
+    const apply = async (origin: GrantOrigin) => c.json(await updateStaffUser(db, actor, id, change, origin));
+    // Taking power away (a role removed, an account disabled) acts at once, under dual control too.
+    if (!grantsPower(target, change)) return await apply(soleGrant(actor.userId));
+    return await administer(c, deps, () => userUpdateDraft(actor, target, change), apply);
   });
 
   app.post("/users/:id/reset-password", validate("param", userIdParam), async (c) => {
     const { id } = c.req.valid("param");
     const actor = actorOf(c, config);
-    if ((await dualControlState(db.read)).inForce) {
-      return await submitForApproval(c, deps, passwordResetDraft(config, actor, await findUser(db.read, id)));
-    }
-    const reset = await resetPassword(db, config, actor, id, soleGrant(actor.userId));
-    c.header("Cache-Control", "no-store");
-    return c.json(reset);
+    const request = async () => passwordResetDraft(config, actor, await findUser(db.read, id));
+    return await administer(c, deps, request, async (origin) => {
+      const reset = await resetPassword(db, config, actor, id, origin);
+      c.header("Cache-Control", "no-store");
+      return c.json(reset);
+    });
   });
 
   app.post("/users/:id/confirm-roles", validate("param", userIdParam), async (c) => {

@@ -10,7 +10,7 @@ import { DECISION_REFUSAL_MESSAGES, grantDecides, grantsPower, roleConflict } fr
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { generatePassword, hashPassword, passwordProblem, verifyPassword } from "../../auth/passwords.ts";
 import {
-  assertActingAlone,
+  assertMayActAlone,
   dualControlState,
   type GrantOrigin,
   grantsOf,
@@ -130,12 +130,6 @@ export interface UserChange {
   disabled?: boolean;
 }
 
-/** True when the change gives power while dual control is in force: it is then a request for a second administrator. */
-export async function changeNeedsSecondAdministrator(db: Queryable, id: string, change: UserChange) {
-  const [before, state] = await Promise.all([findUser(db, id), dualControlState(db)]);
-  return state.inForce && grantsPower(before, change);
-}
-
 export async function updateStaffUser(
   db: Database,
   actor: Actor,
@@ -153,7 +147,7 @@ export async function updateStaffUser(
       await assertAnotherAdministrator(tx, id, "disabled");
     }
     const reEnables = change.disabled === false && before.disabled;
-    if (reEnables && origin.source === "sole_administrator") await assertActingAlone(tx);
+    if (reEnables) await assertMayActAlone(tx, origin);
     await applyUserChange(tx, id, change, before.disabled, origin);
     const after = await findUser(tx, id);
     await recordAudit(tx, actor, {
@@ -197,7 +191,7 @@ export async function resetPassword(
   const passwordHash = await hashPassword(initialPassword, config.passwordHashCost);
   await db.transaction(async (tx) => {
     await findUser(tx, id);
-    if (origin.source === "sole_administrator") await assertActingAlone(tx);
+    await assertMayActAlone(tx, origin);
     await tx.update(userCredentials).set({
       passwordHash,
       passwordChangedAt: new Date().toISOString(),
