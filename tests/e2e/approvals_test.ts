@@ -9,31 +9,17 @@ import {
   e2eCrew,
   e2eTest,
   expectAccessible,
+  firstSignInInBrowser,
+  signOut,
   withBrowser,
 } from "./helpers.ts";
 import { confirmRoles, openAccount } from "../helpers/http_staff.ts";
 
 const NEW_PASSWORD = "e2e-own-password-for-staff";
 
-/** Signs in with a one-time password and replaces it on the screen that allows nothing else. */
-async function firstSignIn(page: Page, baseUrl: string, email: string, initialPassword: string) {
-  await page.goto(`${baseUrl}/api/login`);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(initialPassword);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.getByRole("heading", { name: "Choose your password" }).waitFor();
-  await expectAccessible(page, "first sign-in password change");
-  await page.getByLabel("Current password").fill(initialPassword);
-  await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
-  await page.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
-  await page.getByRole("button", { name: "Change password" }).click();
-  await page.getByTestId("user-label").waitFor();
-}
-
-async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign Out" }).click();
-  await page.getByRole("button", { name: "Sign In" }).first().waitFor();
-}
+/** The staff's first sign-in, checked for accessibility on the password screen. */
+const signInFirstTime = (page: Page, baseUrl: string, email: string, initialPassword: string) =>
+  firstSignInInBrowser(page, baseUrl, { email, initialPassword, newPassword: NEW_PASSWORD }, true);
 
 e2eTest(
   "an operator requests a large sweep, an approver approves it in the Approvals screen, the balances change; an auditor sees the audit trail and no mutating buttons",
@@ -80,7 +66,7 @@ e2eTest(
       assert.equal(liquid.status, 201);
 
       // The maker: first sign-in, then a sweep above the threshold stays a request.
-      await firstSignIn(page, server.baseUrl, "maker@centralbank.test", staff["maker@centralbank.test"]);
+      await signInFirstTime(page, server.baseUrl, "maker@centralbank.test", staff["maker@centralbank.test"]);
       await page.goto(`${server.baseUrl}/balance-sweep`);
       await page.getByRole("heading", { name: "Balance Sweep Management" }).waitFor();
       await page.getByRole("button", { name: "Manual Sweep" }).click();
@@ -105,7 +91,7 @@ e2eTest(
       await signOut(page);
 
       // The approver: the badge counts the request; approving restates the amount and executes it.
-      await firstSignIn(page, server.baseUrl, "checker@centralbank.test", staff["checker@centralbank.test"]);
+      await signInFirstTime(page, server.baseUrl, "checker@centralbank.test", staff["checker@centralbank.test"]);
       assert.equal(await page.getByTestId("approvals-badge").innerText(), "1");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Approvals/ }).click();
       await page.getByRole("heading", { name: "Approvals" }).waitFor();
@@ -129,7 +115,7 @@ e2eTest(
       await signOut(page);
 
       // The auditor: reads the audit trail with its chain state, and meets no button that changes anything.
-      await firstSignIn(page, server.baseUrl, "auditor@centralbank.test", staff["auditor@centralbank.test"]);
+      await signInFirstTime(page, server.baseUrl, "auditor@centralbank.test", staff["auditor@centralbank.test"]);
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit Trail" }).click();
       await page.getByRole("heading", { name: "Audit Trail" }).waitFor();
       await page.getByText(/Hash chain verified up to row \d+/).waitFor();

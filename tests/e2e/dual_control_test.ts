@@ -98,7 +98,7 @@ e2eTest(
       await banner.waitFor({ state: "detached" });
       await signOut(page);
 
-      await firstSignInInBrowser(page, base, SECOND_ADMIN, secondPassword, OWN_PASSWORD);
+      await firstSignInInBrowser(page, base, { email: SECOND_ADMIN, initialPassword: secondPassword, newPassword: OWN_PASSWORD });
       assert.equal(await banner.count(), 0);
       await signOut(page);
 
@@ -130,7 +130,7 @@ e2eTest(
       const approverPassword = await oneTimePassword(page, APPROVER);
       await signOut(page);
 
-      await firstSignInInBrowser(page, base, APPROVER, approverPassword, OWN_PASSWORD);
+      await firstSignInInBrowser(page, base, { email: APPROVER, initialPassword: approverPassword, newPassword: OWN_PASSWORD });
       await requestLargeSweep(base, operatorCookie, await signInSession(base, APPROVER, OWN_PASSWORD));
       await page.goto(`${base}/approvals`);
       const sweep = page.getByRole("table", { name: "Pending requests" }).getByRole("row", {

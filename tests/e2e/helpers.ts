@@ -320,13 +320,23 @@ export function cookieSession(baseUrl: string, cookie: string): ApiSession {
   };
 }
 
-/** Signs in with a one-time password and replaces it with `newPassword` on the screen that allows nothing else. */
-export async function firstSignInInBrowser(page: Page, baseUrl: string, email: string, initialPassword: string, newPassword: string) {
+/**
+ * Signs in with a one-time password and replaces it with `newPassword` on the screen that allows
+ * nothing else; `checkAccessible` also runs axe-core on that screen.
+ */
+export async function firstSignInInBrowser(
+  page: Page,
+  baseUrl: string,
+  account: { email: string; initialPassword: string; newPassword: string },
+  checkAccessible = false,
+) {
+  const { email, initialPassword, newPassword } = account;
   await page.goto(`${baseUrl}/api/login`);
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Password").fill(initialPassword);
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.getByRole("heading", { name: "Choose your password" }).waitFor();
+  if (checkAccessible) await expectAccessible(page, "first sign-in password change");
   await page.getByLabel("Current password").fill(initialPassword);
   await page.getByLabel("New password", { exact: true }).fill(newPassword);
   await page.getByLabel("Repeat the new password").fill(newPassword);
