@@ -65,6 +65,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
     action: "see how fresh this node's figures are",
     beforePasswordChange: true,
   },
+  "GET /api/system/divergence-reports": oversee("read what a primary restore lost"),
   "GET /api/sessions": { roles: "signed-in", action: "list their sessions" },
   "DELETE /api/sessions/:sid": { roles: "signed-in", action: "end their sessions" },
 

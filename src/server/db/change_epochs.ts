@@ -13,7 +13,11 @@
  */
 import { setImmediate } from "node:timers";
 import { BoundedMap } from "../bounded_map.ts";
+import { replicaGeneration } from "./replica_generation.ts";
 import type { Statements } from "./statements.ts";
+
+/** Epochs of a rebuilt replica are offset by this per rebuild, so that no cached epoch matches them. */
+const GENERATION_STRIDE = 2 ** 40;
 
 export const EPOCH_TOPICS = ["auth", "routing_codes", "institutions"] as const;
 export type EpochTopic = typeof EPOCH_TOPICS[number];
@@ -47,7 +51,7 @@ export class ChangeEpochs {
     for (const topic of EPOCH_TOPICS) {
       const row = rows.find((candidate) => candidate.topic === topic);
       if (row === undefined) throw new Error(`change_epochs has no row for topic "${topic}"`);
-      epochs[topic] = row.epoch;
+      epochs[topic] = row.epoch + replicaGeneration() * GENERATION_STRIDE;
     }
     return epochs;
   }

@@ -18,6 +18,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../../db/schema.ts";
 import { preparePrivateDatabaseFile } from "../file_modes.ts";
 import type { ReplicaSync } from "../topology/replication.ts";
+import type { RebuiltListener } from "./local_replica.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { Mutex } from "./mutex.ts";
 import { nativeWriteClient } from "./native_client.ts";
@@ -79,6 +80,11 @@ export interface Database {
     statements: readonly BatchStatement[],
     options?: { channel?: BatchChannel },
   ): Promise<BatchResult[]>;
+  /**
+   * Replicated roles: `listener` hears of each rebuild of the replica after the primary was restored
+   * (db/local_replica.ts), with where the diverged copy was set aside.
+   */
+  onRebuilt?(listener: RebuiltListener): void;
   close(): void;
 }
 

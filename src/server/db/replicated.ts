@@ -1,17 +1,25 @@
 /**
  * A console node's database in the replicated topology: reads from an embedded replica of the
  * primary (sqld), kept fresh by its sync; transactions and batches run on the primary itself.
+ *
+ * Every write starts with a history mark (topology/history.ts), and every sync is preceded by the
+ * check that the primary still holds this replica's newest mark. When it does not (the primary was
+ * restored from a copy), the node stops serving the replica, sets its files aside under
+ * `diverged/` next to it, rebuilds it from the primary and serves again, without a restart
+ * (local_replica.ts); what the set-aside copy held that the primary lost is reported by the
+ * listener given to `onRebuilt`.
  */
 import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import * as schema from "../../../db/schema.ts";
 import { AppError } from "../http/errors.ts";
+import { compareHistory, HistoryMarks } from "../topology/history.ts";
 import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
+import { boundedFetch, boundedTransaction } from "./bounded_writes.ts";
 import { clientBatchWriter, type Database, ensureParentDir, isFileUrl } from "./database.ts";
+import { LocalReplica } from "./local_replica.ts";
 import { Mutex } from "./mutex.ts";
-import { openNative, REPLICA_READ_PRAGMAS } from "./native.ts";
-import { preparedStatements } from "./statements.ts";
 
 export interface PrimaryOptions {
   syncUrl: string;
@@ -50,6 +58,8 @@ async function firstSync(replica: ReplicaSync, url: string, primary: PrimaryOpti
       await replica.syncNow();
       return;
     } catch (error) {
+      // A copy that diverged is being rebuilt: the node starts and answers 503 until it is done.
+      if (replica.resynchronising) return;
       if (hasCopy) {
         console.warn(
           `The primary at ${primary.syncUrl} cannot be reached; serving the local copy until it answers.`,
@@ -83,7 +93,10 @@ function primaryGuard(replica: ReplicaSync, syncAfterWrite: boolean) {
       result = await fn();
     } catch (error) {
       if (error instanceof AppError) throw error;
-      if (isUnreachableError(error)) throw replica.pausedError();
+      if (isUnreachableError(error)) {
+        replica.writeFailed();
+        throw replica.pausedError();
+      }
       if (!isStatementError(error) && !await replica.syncNow().then(() => true, () => false)) {
         throw replica.pausedError();
       }
@@ -94,36 +107,44 @@ function primaryGuard(replica: ReplicaSync, syncAfterWrite: boolean) {
   };
 }
 
-async function replicaReadClient(url: string): Promise<Client> {
-  const client = createClient({ url, concurrency: 1, intMode: "number" });
-  for (const pragma of REPLICA_READ_PRAGMAS) await client.execute(pragma);
-  return client;
-}
-
 /** Opens `url` (a file) as an embedded replica of the primary: reads are local, writes go to the primary. */
 export async function openReplicatedDatabase(url: string, primary: PrimaryOptions): Promise<Database> {
   if (!isFileUrl(url)) throw new Error(`the replica must be a file: URL, got ${url}`);
   await ensureParentDir(url, { create: false });
-  const replica = new ReplicaSync({
+  const primaryClient: Client = createClient({
+    url: primary.syncUrl,
+    authToken: primary.authToken,
+    intMode: "number",
+    fetch: boundedFetch,
+  });
+  const marks = new HistoryMarks();
+  let local: LocalReplica | null = null;
+  const replica: ReplicaSync = new ReplicaSync({
     url,
     syncUrl: primary.syncUrl,
     authToken: primary.authToken,
     intervalMs: primary.syncIntervalMs,
+    verify: async () => {
+      if (local === null || !local.serving) return { diverged: false };
+      await marks.refresh(local.statements);
+      return compareHistory(local.statements, primaryClient);
+    },
+    onDiverged: (reason) =>
+      void local?.rebuild(reason).catch((error) =>
+        console.error("Rebuilding the replica failed; this node keeps refusing to serve it:", error)
+      ),
   });
+  local = new LocalReplica(url, replica);
+  // A copy kept from an earlier run is compared with the primary before its first sync too.
+  if (await holdsCopy(url.slice("file:".length))) await local.open();
   await firstSync(replica, url, primary);
+  await local.whenServing();
   // The first sync created the replica's files with the umask's mode: owner-only from here on.
   await ensureParentDir(url, { create: false });
+  await local.open();
   replica.startPeriodic();
 
-  const readClient = await replicaReadClient(url);
-  const primaryClient = createClient({
-    url: primary.syncUrl,
-    authToken: primary.authToken,
-    intMode: "number",
-  });
   const write = drizzle(primaryClient, { schema });
-  const nativeRead = openNative(url, REPLICA_READ_PRAGMAS);
-  const statements = preparedStatements(nativeRead);
   const mutex = new Mutex();
   const onPrimary = primaryGuard(replica, primary.syncAfterWrite);
   const batch = clientBatchWriter(primaryClient);
@@ -131,16 +152,20 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     url,
     writesLocal: false,
     replica,
-    read: drizzle(readClient, { schema }),
-    readClient,
-    statements,
-    epochs: new ChangeEpochs(statements),
-    transaction: (fn) => onPrimary(() => mutex.run(() => write.transaction(fn))),
-    writeBatch: (statements) => onPrimary(() => batch(statements), { syncAfter: false }),
+    read: drizzle(local.client, { schema }),
+    readClient: local.client,
+    statements: local.statements,
+    epochs: new ChangeEpochs(local.statements),
+    transaction: (fn) => onPrimary(() => boundedTransaction({ mutex, write, marks }, fn)),
+    writeBatch: async (statements) => {
+      const head = marks.statements();
+      const results = await onPrimary(() => batch([...head, ...statements]), { syncAfter: false });
+      return results.slice(head.length);
+    },
+    onRebuilt: (listener) => local!.onRebuilt(listener),
     close() {
-      readClient.close();
       primaryClient.close();
-      nativeRead.close();
+      local!.close();
       // Last: the replica's own connection is the one that may checkpoint its log on close.
       void replica.close();
     },

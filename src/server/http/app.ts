@@ -4,7 +4,7 @@
  * record schemas, role checks, security headers, list sorting, the OpenAPI document and static
  * files beside it.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { currentUserRoutes, authRoutes } from "../auth/routes.ts";
 import { requireSession } from "../auth/middleware.ts";
 import { enforceRoles } from "./access.ts";
@@ -32,8 +32,10 @@ import { approvalExecutors } from "../features/approvals/executors.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
 import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
 import { reportsRoutes } from "../features/reports/routes.ts";
-import { systemRoutes } from "../features/system/routes.ts";
-import { forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
+import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
+import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
+import { HeadquartersLink } from "../topology/headquarters_link.ts";
+import { type ReplicaSync, resynchronisingError } from "../topology/replication.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
 import { staticHandlers } from "./static.ts";
@@ -46,16 +48,38 @@ export interface AppOptions {
   trustNodes?: Awaited<ReturnType<typeof trustForwardingNodes>>;
 }
 
+/** A regional node's link to headquarters, asked every sync interval; null on other roles. */
+function headquartersLinkOf(deps: AppDeps): HeadquartersLink | null {
+  const replication = deps.config.replication;
+  if (deps.config.role !== "regional" || replication === null) return null;
+  const link = new HeadquartersLink(replication.headquartersUrl!);
+  link.start(replication.syncIntervalMs);
+  return link;
+}
+
+/** While the node rebuilds its replica nothing it would read is there: every call but the health check waits. */
+function refuseWhileResynchronising(replica: ReplicaSync): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!replica.resynchronising) return next();
+    const error = resynchronisingError();
+    return c.json(error.toBody(), error.status);
+  };
+}
+
 export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   const app = new Hono<AppEnv>();
   const apiAccess = createApiAccess(deps);
   app.onError(handleError);
   app.use("*", securityHeaders());
   const guards = [limitBody(), refuseCrossSite()];
-  if (deps.config.role === "regional") {
-    app.use("/api/*", ...guards, forwardToHeadquarters(deps, (c) => clientIp(c, deps.config)));
+  const link = headquartersLinkOf(deps);
+  app.route("/api", systemHealthRoutes(deps, link));
+  if (deps.db.replica !== null) app.use("/api/*", refuseWhileResynchronising(deps.db.replica));
+  if (link !== null) {
+    app.use("/api/*", ...guards, forwardToHeadquarters(deps, link, (c) => clientIp(c, deps.config)));
   }
   if (options.trustNodes) app.use("/api/*", options.trustNodes);
+  if (deps.config.role === "headquarters") app.use("/api/*", changeDeadlines());
   app.use("/api/*", apiAccess.logRequests);
   app.use("/api/*", apiAccess.envelope);
   if (deps.config.role !== "regional") app.use("/api/*", ...guards);
@@ -87,7 +111,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", identitiesRoutes(deps));
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
-  app.route("/api", systemRoutes(deps));
+  app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
 

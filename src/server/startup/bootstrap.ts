@@ -13,7 +13,12 @@ import { openReplicatedDatabase } from "../db/replicated.ts";
 import { migrate, missingMigrations } from "../db/migrate.ts";
 import { createSecrets, loadSecretsKey } from "../secrets.ts";
 import { narrowReportModes, removeStaleReportParts } from "../features/reports/service.ts";
+import { withDeadline } from "../topology/deadline.ts";
+import { recordLostChanges } from "../features/system/lost_changes.ts";
 import { runSeeds } from "./seed.ts";
+
+/** How long headquarters' start may take to migrate and seed the primary. */
+const STARTUP_WRITES_DEADLINE_MS = 300_000;
 
 /** How long a regional node waits for its replica to carry the schema its code needs. */
 export const SCHEMA_WAIT_MS = 120_000;
@@ -65,17 +70,23 @@ export async function bootstrap(
       // Headquarters keys the chain on the primary; this node writes to it with the same key.
       auditChainKey = await prepareAuditChain(db, config, log, { keyChain: false });
     } else {
-      await migrate(db);
-      await fillEmailSkeletons(db, log);
-      auditChainKey = await prepareAuditChain(db, config, log);
-      await ensureFirstAdmin(db, config, log);
-      await logRoleConflicts(db, log);
-      await runSeeds(deps, log);
+      // One deadline for the start's writes (a first start migrates and seeds), not one per change.
+      auditChainKey = await withDeadline(Date.now() + STARTUP_WRITES_DEADLINE_MS, async () => {
+        await migrate(db);
+        await fillEmailSkeletons(db, log);
+        const key = await prepareAuditChain(db, config, log);
+        await ensureFirstAdmin(db, config, log);
+        await logRoleConflicts(db, log);
+        await runSeeds(deps, log);
+        return key;
+      });
     }
   } catch (error) {
     db.close();
     throw error;
   }
+  // Once the chain's key is registered: a rebuild found at start is reported now.
+  db.onRebuilt?.((rebuilt) => recordLostChanges(db, config, rebuilt));
   await removeStaleReportParts(config, log);
   await narrowReportModes(config, log);
   await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));

@@ -19,13 +19,26 @@ import { readSessionToken, SESSION_COOKIE_NAMES } from "../auth/session_cookie.t
 import { BoundedMap } from "../bounded_map.ts";
 import type { Config } from "../config.ts";
 import type { AppDeps, AppEnv } from "../http/context.ts";
+import type { AppError } from "../http/errors.ts";
 import { isForwardedRequest } from "./placement.ts";
-import type { ReplicaSync } from "./replication.ts";
+import {
+  CHANGE_DEADLINE_MS,
+  DEADLINE_HEADER,
+  deadlinePassedError,
+  FORWARD_MARGIN_MS,
+  outcomeUnknownError,
+  withDeadline,
+} from "./deadline.ts";
+import type { HeadquartersLink } from "./headquarters_link.ts";
+import { changesPausedError, type ReplicaSync } from "./replication.ts";
 
-/** A forwarded change that headquarters has not answered by then is reported as paused. */
-export const FORWARD_TIMEOUT_MS = 15_000;
-/** How long a read waits for the sync that carries its session's last change before reading anyway. */
-export const READ_YOUR_WRITES_WAIT_MS = 5_000;
+/**
+ * How long a read waits for the sync that carries its session's last change; past it the read is
+ * served from the replica as it is, with STALE_READ_HEADER, and the screens say so.
+ */
+export const READ_YOUR_WRITES_WAIT_MS = 1_000;
+/** Set on a read served before the sync that carries the session's last change. */
+export const STALE_READ_HEADER = "x-console-stale-read";
 /** Sessions with a sync outstanding; more than this many at once and the oldest stop waiting. */
 const MAX_PENDING_SESSIONS = 10_000;
 /** Verified node tokens kept, so that a token is checked once and not on every forwarded request. */
@@ -51,6 +64,7 @@ const DROPPED_REQUEST_HEADERS = [
   CLIENT_ADDRESS_HEADER,
   CLIENT_HTTPS_HEADER,
   REGION_HEADER,
+  DEADLINE_HEADER,
 ];
 /** fetch() has already decoded the body, so its encoding and length no longer hold. */
 const DROPPED_RESPONSE_HEADERS = [
@@ -68,54 +82,56 @@ const DROPPED_RESPONSE_HEADERS = [
  */
 export function forwardToHeadquarters(
   deps: AppDeps,
+  link: HeadquartersLink,
   clientAddress: (c: Context) => string | null,
 ): MiddlewareHandler<AppEnv> {
   const replication = deps.config.replication!;
   const replica = deps.db.replica!;
   const headquartersUrl = replication.headquartersUrl!;
+  const primaryNow = () => Date.now();
   const pending = new BoundedMap<string, Promise<void>>(MAX_PENDING_SESSIONS);
 
-  const awaitOwnWrites = async (c: Context) => {
+  /** Waits (boundedly) for the sync carrying the session's last change; false if it did not come. */
+  const awaitOwnWrites = async (c: Context): Promise<boolean> => {
     const token = readSessionToken(c, deps.config);
     const sync = token === undefined ? undefined : pending.get(token);
-    if (sync === undefined) return;
-    // While the primary cannot be reached no sync will bring the change: the read goes ahead.
-    if (!replica.primaryReachable) {
-      pending.delete(token!);
-      return;
-    }
+    if (sync === undefined) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      sync,
-      new Promise((resolve) => (timer = setTimeout(resolve, READ_YOUR_WRITES_WAIT_MS))),
+    const synced = await Promise.race([
+      sync.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READ_YOUR_WRITES_WAIT_MS))),
     ]);
     clearTimeout(timer);
-    if (pending.get(token!) === sync) pending.delete(token!);
+    if (synced && pending.get(token!) === sync) pending.delete(token!);
+    return synced;
   };
 
   const forward = async (c: Context<AppEnv>): Promise<Response> => {
+    const safe = SAFE_METHODS.has(c.req.method);
+    // Known down: refused at once, and truly not done, since nothing was sent.
+    if (!link.reachable) return answerError(c, changesPausedError(replica.status().lastSyncAt));
     const incoming = new URL(c.req.url);
-    const headers = new Headers(c.req.raw.headers);
-    for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
-    headers.set(NODE_TOKEN_HEADER, replication.authToken);
-    headers.set(REGION_HEADER, replication.region);
-    headers.set(CLIENT_HTTPS_HEADER, incoming.protocol === "https:" || deps.config.secureCookies ? "1" : "0");
-    const address = clientAddress(c);
-    if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
+    const body = safe ? undefined : await c.req.arrayBuffer();
+    const headers = forwardedHeaders(c, deps, clientAddress(c));
+    const startedMs = Date.now();
+    headers.set(DEADLINE_HEADER, String(primaryNow() + CHANGE_DEADLINE_MS));
     let answer: Response;
     try {
       answer = await fetch(`${headquartersUrl}${incoming.pathname}${incoming.search}`, {
         method: c.req.method,
         headers,
-        body: SAFE_METHODS.has(c.req.method) ? undefined : await c.req.arrayBuffer(),
+        body,
         redirect: "manual",
-        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+        signal: AbortSignal.timeout(CHANGE_DEADLINE_MS - FORWARD_MARGIN_MS - (Date.now() - startedMs)),
       });
-    } catch {
-      // Nothing was confirmed: the client may retry (an Idempotency-Key makes a sweep's retry safe).
-      const paused = replica.pausedError();
-      return c.json(paused.toBody(), paused.status);
+    } catch (error) {
+      link.failed();
+      // A refused connection carried nothing; anything else may have reached headquarters, where the
+      // change may run until its deadline: its client must not be told it was not done.
+      const notSent = safe || isConnectionRefused(error);
+      return answerError(c, notSent ? changesPausedError(replica.status().lastSyncAt) : outcomeUnknownError());
     }
+    link.succeeded();
     // Only an answer that may carry a change needs a sync before its session reads again.
     if (answer.status < 400) {
       markSessionsPending(readSessionToken(c, deps.config), answer, replica, pending);
@@ -131,9 +147,37 @@ export function forwardToHeadquarters(
 
   return async (c, next) => {
     if (isForwardedRequest(c)) return forward(c);
-    await awaitOwnWrites(c);
-    return next();
+    const fresh = await awaitOwnWrites(c);
+    await next();
+    if (!fresh) c.header(STALE_READ_HEADER, "1");
   };
+}
+
+function answerError(c: Context, error: AppError): Response {
+  return c.json(error.toBody(), error.status);
+}
+
+/** The connection to headquarters was refused: the request never left this node. */
+function isConnectionRefused(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { message, code } = current as { message?: string; code?: string };
+    if (code === "ECONNREFUSED" || /connection refused|tcp connect error/i.test(message ?? "")) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The request's headers as headquarters takes them: the node's token and what it says of its client. */
+function forwardedHeaders(c: Context<AppEnv>, deps: AppDeps, address: string | null): Headers {
+  const replication = deps.config.replication!;
+  const headers = new Headers(c.req.raw.headers);
+  for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
+  headers.set(NODE_TOKEN_HEADER, replication.authToken);
+  headers.set(REGION_HEADER, replication.region);
+  const https = new URL(c.req.url).protocol === "https:" || deps.config.secureCookies;
+  headers.set(CLIENT_HTTPS_HEADER, https ? "1" : "0");
+  if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
+  return headers;
 }
 
 /**
@@ -157,6 +201,26 @@ function markSessionsPending(
     }
   }
   for (const token of tokens) pending.set(token, sync);
+}
+
+/**
+ * Headquarters: every change runs under a deadline (deadline.ts): a forwarded one under the deadline
+ * its node sent (on the primary's clock), which it refuses to start once passed; its own under
+ * CHANGE_DEADLINE_MS from arrival.
+ */
+export function changeDeadlines(): MiddlewareHandler<AppEnv> {
+  const primaryNow = () => Date.now();
+  return async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    let deadlineMs = Date.now() + CHANGE_DEADLINE_MS;
+    // Believed from anyone: a deadline can only make headquarters refuse the sender's own request.
+    const sent = Number(c.req.header(DEADLINE_HEADER));
+    if (Number.isFinite(sent) && sent > 0) {
+      deadlineMs = Math.min(deadlineMs, Date.now() + (sent - primaryNow()));
+      if (deadlineMs <= Date.now()) return answerError(c, deadlinePassedError());
+    }
+    await withDeadline(deadlineMs, () => next());
+  };
 }
 
 /**

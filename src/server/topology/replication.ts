@@ -12,9 +12,16 @@
  * its last copy, and `status()` says since when and whether the primary answers.
  */
 import { AppError } from "../http/errors.ts";
+import type { HistoryVerdict } from "./history.ts";
 
 /** A sync that has not answered by then counts as failed (libSQL itself gives up after about 3 s). */
 export const SYNC_TIMEOUT_MS = 10_000;
+/**
+ * Failed syncs mark the primary unreachable only once they have lasted this long: sqld's log
+ * compaction holds syncs back for 4-7 s (measured at 200 MB of log), which is not an outage.
+ * Changes do not wait for this: each one answers within its own deadline (deadline.ts).
+ */
+export const PRIMARY_UNREACHABLE_AFTER_MS = 10_000;
 /** How long close() waits for the sync thread to close its connection. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -29,6 +36,10 @@ export type ReplicaReply =
   | { type: "closed" };
 
 export interface ReplicaStatus {
+  /** While the node rebuilds its replica after the primary was restored: reads and changes answer 503. */
+  resynchronising: boolean;
+  /** The last divergence this node found since it started, and when; null if none. */
+  lastDivergence: { reason: string; detectedAt: string } | null;
   /** When the replica last caught up with the primary; null until it first did. */
   lastSyncAt: string | null;
   /** How far behind the primary the local copy may be: the time since the last successful sync. */
@@ -45,7 +56,14 @@ interface SyncOptions {
   syncUrl: string;
   authToken: string;
   intervalMs: number;
+  /** Asked before every sync: whether the primary still holds this replica's history. */
+  verify: () => Promise<HistoryVerdict>;
+  /** Called once per divergence found; the node sets the file aside and rebuilds (replicated.ts). */
+  onDiverged: (reason: string) => void;
 }
+
+/** libSQL's own word that the primary's log is not the one the replica follows (a new log id). */
+const INCOMPATIBLE_LOG = /incompatible|LogIncompatible|log id/i;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -67,7 +85,11 @@ export class ReplicaSync {
   #lastSyncMs: number | null = null;
   #frameNo: number | null = null;
   #reachable = false;
+  /** When the current run of failed syncs began; null while syncs succeed. */
+  #failingSinceMs: number | null = null;
   #lastError: string | null = null;
+  #resynchronising = false;
+  #lastDivergence: { reason: string; detectedAt: string } | null = null;
   #running: Promise<void> | null = null;
   /** A sync that will start once the running one ends, shared by every caller until then. */
   #next: Promise<void> | null = null;
@@ -142,17 +164,71 @@ export class ReplicaSync {
 
   async #run(): Promise<void> {
     if (this.#closed) throw new Error("the replica is closed");
+    if (this.#resynchronising) throw resynchronisingError();
     try {
+      const verdict = await this.#options.verify();
+      if (verdict.diverged) throw this.#diverged(verdict.reason);
       const frameNo = await this.#syncOnThread();
       this.#lastSyncMs = Date.now();
       if (frameNo !== null) this.#frameNo = frameNo;
       this.#reachable = true;
+      this.#failingSinceMs = null;
       this.#lastError = null;
     } catch (error) {
-      this.#reachable = false;
-      this.#lastError = error instanceof Error ? error.message : String(error);
+      if (this.#resynchronising) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (INCOMPATIBLE_LOG.test(message)) throw this.#diverged(`libSQL refused the primary's log: ${message}`);
+      this.#failingSinceMs ??= Date.now();
+      this.#lastError = message;
+      if (Date.now() - this.#failingSinceMs >= PRIMARY_UNREACHABLE_AFTER_MS) this.#reachable = false;
       throw error;
     }
+  }
+
+  #diverged(reason: string): AppError {
+    this.#resynchronising = true;
+    this.#lastDivergence = { reason, detectedAt: new Date().toISOString() };
+    this.#options.onDiverged(reason);
+    return resynchronisingError();
+  }
+
+  /**
+   * Closes the sync thread's connection to the replica file, so that the file can be set aside; the
+   * next sync opens a new one (on a new file, from the primary's snapshot).
+   */
+  async releaseFile(): Promise<void> {
+    const closed = new Promise<void>((resolve) => (this.#onClosed = resolve));
+    this.#worker.postMessage({ type: "close" } satisfies ReplicaRequest);
+    await withTimeout(closed, CLOSE_TIMEOUT_MS, "the sync thread");
+    this.#frameNo = null;
+  }
+
+  /** One sync of a rebuilt replica, before the node serves it again: no history to compare yet. */
+  async rebuild(): Promise<void> {
+    const frameNo = await this.#syncOnThread();
+    this.#lastSyncMs = Date.now();
+    this.#frameNo = frameNo;
+    this.#reachable = true;
+    this.#failingSinceMs = null;
+    this.#lastError = null;
+  }
+
+  /**
+   * A write could not reach the primary: changes are paused from now, whatever the syncs say,
+   * until a sync succeeds again.
+   */
+  writeFailed(): void {
+    this.#failingSinceMs ??= Date.now();
+    this.#reachable = false;
+  }
+
+  /** The rebuilt replica serves again. */
+  resumed(): void {
+    this.#resynchronising = false;
+  }
+
+  get resynchronising(): boolean {
+    return this.#resynchronising;
   }
 
   /** Syncs every `intervalMs` from now on; failures are kept in the status, never thrown. */
@@ -170,6 +246,8 @@ export class ReplicaSync {
 
   status(nowMs = Date.now()): ReplicaStatus {
     return {
+      resynchronising: this.#resynchronising,
+      lastDivergence: this.#lastDivergence,
       lastSyncAt: this.#lastSyncMs === null ? null : new Date(this.#lastSyncMs).toISOString(),
       secondsBehind: this.#lastSyncMs === null
         ? null
@@ -198,6 +276,14 @@ export class ReplicaSync {
   }
 }
 
+export const RESYNCHRONISING_MESSAGE =
+  "This node is re-synchronising after a primary restore: it serves again once its copy is rebuilt.";
+
+/** Every read and change of a node rebuilding its replica answers this. */
+export function resynchronisingError(): AppError {
+  return new AppError("unavailable", RESYNCHRONISING_MESSAGE, { extra: { reason: "resynchronising" } });
+}
+
 /** The message staff read while changes cannot reach headquarters (API, banner and tests share it). */
 export function changesPausedMessage(lastSyncAt: string | null): string {
   const asOf = lastSyncAt === null ? "an unknown time" : `${lastSyncAt.slice(0, 19).replace("T", " ")} UTC`;
@@ -218,6 +304,8 @@ export function isUnreachableError(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const { name, message, code } = current as { name?: string; message?: string; code?: string };
     if (name === "TypeError" && /fetch|network|connect/i.test(message ?? "")) return true;
+    // A request to the primary aborted at its deadline (db/bounded_writes.ts).
+    if (name === "TimeoutError" || name === "AbortError") return true;
     if (
       /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|HRANA_WEBSOCKET_ERROR|HRANA_CLOSED_ERROR|SERVER_ERROR)$/
         .test(code ?? "")

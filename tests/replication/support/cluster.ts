@@ -20,6 +20,9 @@ export interface RegionalNode {
   primaryLink: DelayRelay;
   headquartersLink: DelayRelay;
   restart(): Promise<void>;
+  /** SIGTERM the node (its replica kept), and start it again later with `start`. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
 }
 
 export interface Cluster {
@@ -28,10 +31,14 @@ export interface Cluster {
   auditChainKey: Uint8Array;
   primary: PrimaryProcess;
   primaryPort: number;
+  /** sqld's --db-path. */
+  primaryDbPath: string;
   headquarters: TestServer;
   regions: RegionalNode[];
   /** SIGKILL the primary (data kept). */
   killPrimary(): Promise<void>;
+  /** SIGTERM the primary and wait for it to exit (a clean stop, as for a cold copy). */
+  stopPrimary(): Promise<void>;
   /** Start the primary again on the same port and data. */
   restartPrimary(): Promise<void>;
   /** Start one more regional node (e.g. while the primary is down). */
@@ -109,6 +116,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         await node.server.kill();
         node.server = await startServer(env, nodeDir);
       },
+      async stop() {
+        await node.server.stop();
+      },
+      async start() {
+        node.server = await startServer(env, nodeDir);
+      },
     };
     return node;
   };
@@ -121,6 +134,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       return primary;
     },
     primaryPort,
+    primaryDbPath: primaryOptions.dbPath,
     headquarters,
     regions,
     async killPrimary() {
@@ -129,6 +143,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       } catch {
         // Already gone.
       }
+      await primary.stop();
+    },
+    async stopPrimary() {
       await primary.stop();
     },
     async restartPrimary() {

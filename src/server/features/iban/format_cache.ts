@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import { ibanConfigs, ibanConfigsVersion } from "../../../../db/schema.ts";
 import type { IbanCountryFormat } from "../../../domain/iban.ts";
 import type { Database } from "../../db/database.ts";
+import { replicaGeneration } from "../../db/replica_generation.ts";
 
 export const FORMAT_RECHECK_MS = 1_000;
 const VERSION_ROW_ID = 1;
@@ -36,6 +37,8 @@ export function toCountryFormat(row: IbanConfigRow): IbanCountryFormat {
 
 interface Snapshot {
   version: number;
+  /** The replica's rebuild count when read: a rebuilt replica's version may repeat an older one. */
+  replicaGeneration: number;
   formats: ReadonlyMap<string, IbanCountryFormat>;
   checkedAtMs: number;
 }
@@ -67,6 +70,7 @@ class FormatCache {
 
   async #refresh(): Promise<ReadonlyMap<string, IbanCountryFormat>> {
     const generation = this.#generation;
+    const replica = replicaGeneration();
     const startedAtMs = performance.now();
     // The version is read before the rows: a change in between leaves a version older than the
     // rows, which only causes one extra reload, never a stale cache.
@@ -75,14 +79,14 @@ class FormatCache {
     const version = versionRow?.version ?? 0;
     const previous = this.#snapshot;
     let formats: ReadonlyMap<string, IbanCountryFormat>;
-    if (previous !== null && previous.version === version) {
+    if (previous !== null && previous.version === version && previous.replicaGeneration === replica) {
       formats = previous.formats;
     } else {
       const rows = await this.db.read.select().from(ibanConfigs).all();
       formats = new Map(rows.map((row) => [row.countryCode, toCountryFormat(row)]));
     }
     if (generation === this.#generation) {
-      this.#snapshot = { version, formats, checkedAtMs: startedAtMs };
+      this.#snapshot = { version, replicaGeneration: replica, formats, checkedAtMs: startedAtMs };
     }
     return formats;
   }

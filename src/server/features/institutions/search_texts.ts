@@ -11,6 +11,7 @@
  * 0101): ASCII by lower-casing, every other character by asking SQLite's own tokenizer once.
  */
 import NativeDatabase from "libsql";
+import { replicaGeneration } from "../../db/replica_generation.ts";
 import type { Statements } from "../../db/statements.ts";
 
 /** Past this many institutions the copy is not kept (about 100 bytes each) and FTS5 counts. */
@@ -107,6 +108,8 @@ export class SearchTexts {
   readonly #maxInstitutions: number;
   /** institutions_search_version the copy reflects; -1 before the first load. */
   #version = -1;
+  /** The replica's rebuild count the copy was read at: a rebuilt replica is loaded whole. */
+  #replicaGeneration = replicaGeneration();
   /** Null before the first load, past the limit, or when a character would not fold one to one. */
   #copy: TextCopy | null = null;
   #folds = new Map<string, string>();
@@ -150,6 +153,11 @@ export class SearchTexts {
 
   async #refreshNow(): Promise<void> {
     if (this.#loading) return;
+    if (this.#replicaGeneration !== replicaGeneration()) {
+      this.#replicaGeneration = replicaGeneration();
+      this.#copy = null;
+      this.#version = -1;
+    }
     const row = await this.#statements.get<{ version: number }>(VERSION_SQL, []);
     const version = row?.version ?? 0;
     if (version === this.#version) return;

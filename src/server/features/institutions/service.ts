@@ -13,6 +13,7 @@ import {
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { replicaGeneration } from "../../db/replica_generation.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
 import { ftsPhrase, narrowingPiece, type TrigramShares } from "./narrowed_search.ts";
@@ -287,7 +288,9 @@ async function searchVersion(db: Queryable): Promise<number> {
 export function createCountCache(maxEntries = MAX_CACHED_COUNTS): CountCache {
   const totals = new BoundedMap<string, { total: number; version: number }>(maxEntries);
   return {
-    async get(db, key, compute, catchUp) {
+    async get(db, query, compute, catchUp) {
+      // A rebuilt replica counts its versions again from an older value: its counts are kept apart.
+      const key = `${replicaGeneration()}:${query}`;
       const version = await searchVersion(db);
       const entry = totals.get(key);
       if (entry?.version === version) {

@@ -1,41 +1,108 @@
 import type { NodeRole } from "../../config.ts";
 import type { AppDeps } from "../../http/context.ts";
-import { changesPausedMessage, type ReplicaStatus } from "../../topology/replication.ts";
+import {
+  changesPausedMessage,
+  type ReplicaStatus,
+  RESYNCHRONISING_MESSAGE,
+} from "../../topology/replication.ts";
+import type { LostChangeReport, LostSweep } from "./lost_changes.ts";
 
 export interface ReplicationState extends ReplicaStatus {
   role: NodeRole;
   /** null for a standalone node. */
   region: string | null;
   syncIntervalMs: number | null;
+  /**
+   * Whether headquarters answers this node (a regional node asks it every sync interval); true at
+   * headquarters and on a standalone node, which execute their own changes.
+   */
+  headquartersReachable: boolean;
   /** Whether this node accepts changes now (a regional node forwards them to headquarters). */
   changesAccepted: boolean;
   /** What staff are told while changes are paused; null while they are accepted. */
   pausedMessage: string | null;
 }
 
-export function replicationState(deps: AppDeps): ReplicationState {
-  const { config, db } = deps;
-  if (config.replication === null || db.replica === null) {
-    return {
-      role: config.role,
-      region: null,
-      syncIntervalMs: null,
-      lastSyncAt: null,
-      secondsBehind: 0,
-      primaryReachable: true,
-      frameNo: null,
-      lastError: null,
-      changesAccepted: true,
-      pausedMessage: null,
-    };
+/** What a regional node knows of headquarters' own state (topology/headquarters_link.ts). */
+export interface HeadquartersView {
+  reachable: boolean;
+  changesAccepted: boolean;
+}
+
+const STANDALONE: Omit<ReplicationState, "role"> = {
+  region: null,
+  syncIntervalMs: null,
+  resynchronising: false,
+  lastDivergence: null,
+  lastSyncAt: null,
+  secondsBehind: 0,
+  primaryReachable: true,
+  headquartersReachable: true,
+  frameNo: null,
+  lastError: null,
+  changesAccepted: true,
+  pausedMessage: null,
+};
+
+function pausedMessageOf(status: ReplicaStatus, headquarters: HeadquartersView): string | null {
+  if (status.resynchronising) return RESYNCHRONISING_MESSAGE;
+  if (!status.primaryReachable || !headquarters.reachable || !headquarters.changesAccepted) {
+    return changesPausedMessage(status.lastSyncAt);
   }
+  return null;
+}
+
+export function replicationState(deps: AppDeps, headquarters: HeadquartersView | null): ReplicationState {
+  const { config, db } = deps;
+  if (config.replication === null || db.replica === null) return { role: config.role, ...STANDALONE };
   const status = db.replica.status();
+  const view = headquarters ?? { reachable: true, changesAccepted: true };
+  const pausedMessage = pausedMessageOf(status, view);
   return {
     role: config.role,
     region: config.replication.region,
     syncIntervalMs: config.replication.syncIntervalMs,
     ...status,
-    changesAccepted: status.primaryReachable,
-    pausedMessage: status.primaryReachable ? null : changesPausedMessage(status.lastSyncAt),
+    headquartersReachable: view.reachable,
+    changesAccepted: pausedMessage === null,
+    pausedMessage,
   };
+}
+
+/** A lost sweep, and the sweep a retry with its Idempotency-Key made after the restore, if any. */
+export interface ReportedSweep extends LostSweep {
+  reExecutedAs: string | null;
+}
+
+export interface DivergenceReport extends Omit<LostChangeReport, "sweeps"> {
+  id: string;
+  sweeps: ReportedSweep[];
+}
+
+/** How many reports the System screen lists, newest first. */
+export const DIVERGENCE_REPORTS_LISTED = 20;
+
+export async function divergenceReports(deps: AppDeps): Promise<DivergenceReport[]> {
+  const rows = await deps.db.statements.all<{ id: string; report: string }>(
+    "SELECT id, report FROM divergence_reports ORDER BY detected_at DESC LIMIT ?",
+    [DIVERGENCE_REPORTS_LISTED],
+  );
+  const reports: DivergenceReport[] = [];
+  for (const row of rows) {
+    const report = JSON.parse(row.report) as LostChangeReport;
+    const sweeps: ReportedSweep[] = [];
+    for (const sweep of report.sweeps) sweeps.push({ ...sweep, reExecutedAs: await reExecution(deps, sweep) });
+    reports.push({ ...report, id: row.id, sweeps });
+  }
+  return reports;
+}
+
+/** The sweep that now holds the lost sweep's Idempotency-Key: a retry executed it again after the restore. */
+async function reExecution(deps: AppDeps, sweep: LostSweep): Promise<string | null> {
+  if (sweep.idempotencyKey === null || sweep.executedBy === null) return null;
+  const row = await deps.db.statements.get<{ sweepId: string | null }>(
+    "SELECT sweep_id AS sweepId FROM sweep_idempotency_keys WHERE user_id = ? AND idempotency_key = ?",
+    [sweep.executedBy, sweep.idempotencyKey],
+  );
+  return row?.sweepId ?? null;
 }

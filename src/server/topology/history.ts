@@ -1,0 +1,93 @@
+/**
+ * Whether the primary still holds the history this node's replica holds (db/migrations/1400).
+ *
+ * libSQL's replica asks the primary for the frames after the last one it applied, by number. A
+ * primary restored from a copy numbers its new frames from where the copy ended, so once it has
+ * written past the replica's frame number the replica would apply frames built on pages it never
+ * had: a corrupt file. Every write a console sends the primary therefore starts by appending a
+ * random mark, and before each sync the node checks that the primary holds its newest mark at the
+ * same seq. A copy restored from before that mark lacks it, or holds another mark there.
+ */
+import type { Client } from "@libsql/client";
+import type { BatchStatement } from "../db/native.ts";
+import type { Statements } from "../db/statements.ts";
+
+/** Marks kept on the primary: a node further behind than this cannot be checked and rebuilds. */
+export const HISTORY_MARKS_KEPT = 1_000_000;
+/** One write in this many also prunes the marks past HISTORY_MARKS_KEPT, a few rows at a time. */
+const PRUNE_EVERY_WRITES = 1_000;
+
+const INSERT_MARK_SQL = "INSERT INTO history_marks (mark, written_at) VALUES (?, ?)";
+const PRUNE_MARKS_SQL = "DELETE FROM history_marks WHERE seq <= (SELECT max(seq) FROM history_marks) - ?";
+const LOCAL_HEAD_SQL = "SELECT seq, mark FROM history_marks ORDER BY seq DESC LIMIT 1";
+const HAS_TABLE_SQL = "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'history_marks'";
+const PRIMARY_AT_SQL = `SELECT (SELECT mark FROM history_marks WHERE seq = ?) AS mark,
+  (SELECT max(seq) FROM history_marks) AS head, (SELECT min(seq) FROM history_marks) AS oldest`;
+
+export type HistoryVerdict = { diverged: false } | { diverged: true; reason: string };
+
+function isMissingTable(error: unknown): boolean {
+  return /no such table: history_marks/.test(error instanceof Error ? error.message : String(error));
+}
+
+/** The marks a node's writes carry, once the schema has the table (headquarters migrates at start). */
+export class HistoryMarks {
+  #ready = false;
+  #writes = 0;
+
+  /** Looks at the replica for the table until it is there; cheap once it is. */
+  async refresh(local: Statements): Promise<void> {
+    if (!this.#ready) this.#ready = (await local.get(HAS_TABLE_SQL, [])) !== undefined;
+  }
+
+  /** The statements a write sends first: its mark, and now and then the pruning. */
+  statements(): BatchStatement[] {
+    if (!this.#ready) return [];
+    const mark = { sql: INSERT_MARK_SQL, args: [crypto.randomUUID(), new Date().toISOString()] };
+    this.#writes = (this.#writes + 1) % PRUNE_EVERY_WRITES;
+    return this.#writes === 0 ? [mark, { sql: PRUNE_MARKS_SQL, args: [HISTORY_MARKS_KEPT] }] : [mark];
+  }
+}
+
+/** The newest mark this replica holds, or null before the first one. */
+async function localHead(local: Statements): Promise<{ seq: number; mark: string } | null> {
+  try {
+    return (await local.get<{ seq: number; mark: string }>(LOCAL_HEAD_SQL, [])) ?? null;
+  } catch (error) {
+    if (isMissingTable(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Compares the replica's newest mark with the primary's mark at the same seq. Rejects when the
+ * primary cannot be asked: nothing is synced then.
+ */
+export async function compareHistory(local: Statements, primary: Client): Promise<HistoryVerdict> {
+  const head = await localHead(local);
+  if (head === null) return { diverged: false };
+  let row: { mark: string | null; head: number | null; oldest: number | null };
+  try {
+    const result = await primary.execute({ sql: PRIMARY_AT_SQL, args: [head.seq] });
+    row = result.rows[0] as unknown as typeof row;
+  } catch (error) {
+    if (!isMissingTable(error)) throw error;
+    return { diverged: true, reason: "the primary is another database: it has no history of its writes" };
+  }
+  if (row.mark === head.mark) return { diverged: false };
+  if (row.head === null || row.head < head.seq) {
+    return {
+      diverged: true,
+      reason: `the primary went back in time: its history ends at write ${row.head ?? 0}, ` +
+        `this replica holds write ${head.seq}`,
+    };
+  }
+  if (row.mark === null && row.oldest !== null && head.seq < row.oldest) {
+    return { diverged: true, reason: `this replica is older than the primary's kept history (write ${head.seq})` };
+  }
+  return {
+    diverged: true,
+    reason: `the primary's history differs from this replica's at write ${head.seq}: it was restored ` +
+      `from a copy and has written other changes since`,
+  };
+}
