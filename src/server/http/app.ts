@@ -60,7 +60,7 @@ function headquartersLinkOf(deps: AppDeps): HeadquartersLink | null {
 /** While the node rebuilds its replica nothing it would read is there: every call but the health check waits. */
 function refuseWhileResynchronising(replica: ReplicaSync): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!replica.resynchronising) return next();
+    if (!replica.resynchronising) return await next();
     const error = resynchronisingError();
     return c.json(error.toBody(), error.status);
   };
