@@ -33,18 +33,12 @@ export const boundedFetch = (input: Request | URL | string, init?: RequestInit):
   return fetch(input, { ...init, signal });
 };
 
-function notDoneError(): AppError {
-  return new AppError(
-    "unavailable",
-    "Not done: the primary did not answer before the change's deadline, and nothing was changed. You may submit it again.",
-    { extra: { reason: "primary_unreachable" } },
-  );
-}
-
 interface TransactionParts {
   mutex: Mutex;
   write: Db;
   marks: HistoryMarks;
+  /** The "changes are paused" 503: the change was not done, and may be submitted again. */
+  notDone: () => AppError;
 }
 
 /**
@@ -67,13 +61,13 @@ export function boundedTransaction<T>(parts: TransactionParts, fn: (tx: Tx) => P
     return parts.write.transaction(body);
   }).catch((error) => {
     if (error instanceof AppError || isStatementError(error)) throw error;
-    if (error instanceof DeadlinePassed) throw notDoneError();
+    if (error instanceof DeadlinePassed) throw parts.notDone();
     if (committing) throw outcomeUnknownError();
     throw error;
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(committing ? outcomeUnknownError() : notDoneError()), deadline - Date.now());
+    timer = setTimeout(() => reject(committing ? outcomeUnknownError() : parts.notDone()), deadline - Date.now());
   });
   // The transaction goes on after an answer by deadline: it rolls back at its next step, or commits
   // as the outcome_unknown answer allows. Its own failure is then no one's to hear.

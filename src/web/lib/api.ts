@@ -4,6 +4,7 @@
  */
 import { QueryCache, QueryClient, type QueryFunction } from "@tanstack/react-query";
 import type { SortingState } from "@tanstack/react-table";
+import { noteFreshness } from "./freshness.ts";
 import { showToast } from "./toast.ts";
 import { isUnauthorizedError, redirectToLogin } from "./unauthorized.ts";
 
@@ -31,8 +32,10 @@ async function throwIfResNotOk(res: Response): Promise<void> {
 }
 
 /** A GET answered as it comes: the caller reads its status and headers itself (badges, the sign-in check). */
-export function apiFetch(url: string, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, { credentials: "include", signal });
+export async function apiFetch(url: string, signal?: AbortSignal): Promise<Response> {
+  const res = await fetch(url, { credentials: "include", signal });
+  if (res.ok) noteFreshness(res);
+  return res;
 }
 
 export async function apiRequest(
@@ -48,6 +51,7 @@ export async function apiRequest(
     credentials: "include",
   });
   await throwIfResNotOk(res);
+  if (method === "GET") noteFreshness(res);
   return res;
 }
 

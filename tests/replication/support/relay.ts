@@ -17,6 +17,9 @@ export class DelayRelay {
   oneWayDelayMs: number;
   /** While false the relay refuses new connections and cuts the open ones: the link is down. */
   #up = true;
+  /** While paused, every byte in either direction is held (a black-holed link), then delivered on resume. */
+  #gate: Promise<void> = Promise.resolve();
+  #resume: (() => void) | null = null;
 
   constructor(targetPort: number, oneWayDelayMs: number) {
     this.#listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -48,6 +51,18 @@ export class DelayRelay {
     this.#up = true;
   }
 
+  /** Holds every byte from now on, connections staying open: the other side hears nothing. */
+  pause(): void {
+    if (this.#resume !== null) return;
+    this.#gate = new Promise((resolve) => (this.#resume = resolve));
+  }
+
+  /** Delivers what was held, in order, and lets traffic through again. */
+  resume(): void {
+    this.#resume?.();
+    this.#resume = null;
+  }
+
   async #accept() {
     for await (const client of this.#listener) {
       if (!this.#up) {
@@ -77,6 +92,7 @@ export class DelayRelay {
           chain = chain.then(async () => {
             const wait = due - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            await this.#gate;
             for (let written = 0; written < chunk.length;) written += await to.write(chunk.subarray(written));
           }).catch(() => closeQuietly(from));
         }

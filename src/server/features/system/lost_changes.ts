@@ -8,6 +8,7 @@
  */
 import NativeDatabase from "libsql";
 import { SYSTEM_USER_ID } from "../../../../db/schema.ts";
+import { formatMoney } from "../../../domain/money.ts";
 import { recordAudit } from "../../audit/trail.ts";
 import type { Config } from "../../config.ts";
 import { type Database, statementsOf } from "../../db/database.ts";
@@ -33,7 +34,9 @@ export interface LostAuditRow {
 
 export interface LostSweep {
   id: string;
-  amountMinor: number;
+  /** A decimal string, as the API speaks money. */
+  amount: string;
+  currency: string;
   sourceAccountId: string;
   targetAccountId: string;
   executedAt: string;
@@ -97,10 +100,16 @@ async function lostAuditRows(copy: NativeDatabase.Database, primary: Statements)
   }
 }
 
-const SWEEP_SQL = `SELECT s.id, s.sweep_amount_minor AS amountMinor, s.source_account_id AS sourceAccountId,
+const SWEEP_SQL = `SELECT s.id, s.sweep_amount_minor AS amountMinor, a.currency, s.source_account_id AS sourceAccountId,
   s.target_account_id AS targetAccountId, s.executed_at AS executedAt, s.executed_by AS executedBy,
   k.idempotency_key AS idempotencyKey
-  FROM balance_sweeps s LEFT JOIN sweep_idempotency_keys k ON k.sweep_id = s.id WHERE s.id = ?`;
+  FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id
+  LEFT JOIN sweep_idempotency_keys k ON k.sweep_id = s.id WHERE s.id = ?`;
+
+function lostSweep(copy: NativeDatabase.Database, id: string): LostSweep[] {
+  const rows = copy.prepare(SWEEP_SQL).all([id]) as (Omit<LostSweep, "amount"> & { amountMinor: number })[];
+  return rows.slice(0, 1).map(({ amountMinor, ...row }) => ({ ...row, amount: formatMoney(BigInt(amountMinor)) }));
+}
 
 /** Reads the set-aside copy against the primary (as `primary`, inside the transaction that records it). */
 export async function buildLostChangeReport(
@@ -115,7 +124,7 @@ export async function buildLostChangeReport(
     const counts: Record<LostCategory, number> = { sweeps: 0, cardMovements: 0, approvals: 0, registrations: 0, other: 0 };
     for (const row of auditRows) counts[row.category]++;
     const sweepIds = new Set(auditRows.filter((row) => row.entityType === "balance_sweep").map((row) => row.entityId));
-    const sweeps = [...sweepIds].flatMap((id) => (copy.prepare(SWEEP_SQL).all([id]) as LostSweep[]).slice(0, 1));
+    const sweeps = [...sweepIds].flatMap((id) => lostSweep(copy, id));
     return {
       node,
       reason: rebuilt.reason,

@@ -3,6 +3,8 @@
  * GET /api/system/replication: a freshness badge in the header of a regional node, a banner on
  * every screen while changes are paused, and the full state for the System Information tab.
  */
+import { useAtomValue } from "jotai";
+import { staleReadAtom } from "../../lib/freshness.ts";
 import { useReplicationState } from "../../lib/replication.ts";
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -40,6 +42,20 @@ export function ChangesPausedBanner() {
   );
 }
 
+/** Shown while the last read came from this node's copy before it received the user's own last change. */
+export function StaleReadBanner() {
+  const stale = useAtomValue(staleReadAtom);
+  if (!stale) return null;
+  return (
+    <div role="status" className="border-b border-sky-300 bg-sky-50 px-6 py-2 text-sm text-sky-900">
+      This page may not yet show your last change: this node has not received it from headquarters yet. It
+      will appear within seconds.
+    </div>
+  );
+}
+
+const yesNo = (value: boolean) => value ? "Yes" : "No";
+
 /** The full state, for administrators (System Information). */
 export function ReplicationDetails() {
   const { data } = useReplicationState();
@@ -47,7 +63,9 @@ export function ReplicationDetails() {
   const rows: [string, string][] = [
     ["Node role", capitalised(data.role)],
     ["Region", data.region === null ? "—" : capitalised(data.region)],
-    ["Primary reachable", data.primaryReachable ? "Yes" : "No"],
+    ["Primary reachable", yesNo(data.primaryReachable)],
+    ["Headquarters reachable", yesNo(data.headquartersReachable)],
+    ["Re-synchronising after a primary restore", yesNo(data.resynchronising)],
     ["Last successful sync", data.lastSyncAt ?? (data.role === "standalone" ? "Not replicated" : "Never")],
     ["Seconds behind (at most)", data.secondsBehind === null ? "—" : String(data.secondsBehind)],
     ["Replication index (frame)", data.frameNo === null ? "—" : String(data.frameNo)],
@@ -62,6 +80,14 @@ export function ReplicationDetails() {
           <dd className="text-slate-700">{value}</dd>
         </div>
       ))}
+      {data.lastDivergence && (
+        <div className="sm:col-span-2">
+          <dt className="font-medium text-slate-800">Last primary restore found</dt>
+          <dd className="break-words text-slate-700">
+            {data.lastDivergence.detectedAt}: {data.lastDivergence.reason}
+          </dd>
+        </div>
+      )}
       {data.lastError && (
         <div className="sm:col-span-2">
           <dt className="font-medium text-slate-800">Last sync error</dt>

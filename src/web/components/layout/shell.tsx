@@ -3,7 +3,7 @@ import type { AuthUser } from "../../lib/auth.ts";
 import { useAuthGuard } from "../../lib/auth_guard.ts";
 import { Header } from "./header.tsx";
 import { DualControlBanner } from "./dual_control_banner.tsx";
-import { ChangesPausedBanner } from "./replication_status.tsx";
+import { ChangesPausedBanner, StaleReadBanner } from "./replication_status.tsx";
 import { Sidebar } from "./sidebar.tsx";
 
 const MobileSidebar = lazy(() => import("./mobile_sidebar.tsx"));
@@ -34,6 +34,7 @@ export function Shell({ user, children, dialogs }: { user: AuthUser | undefined;
       <div className="flex min-w-0 flex-1 flex-col">
         <Header onOpenMenu={openMenu} />
         <ChangesPausedBanner />
+        <StaleReadBanner />
         <DualControlBanner />
         <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none sm:p-6">
           {children}

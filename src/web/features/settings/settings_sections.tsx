@@ -4,6 +4,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { ReplicationDetails } from "../../components/layout/replication_status.tsx";
+import { DivergenceReports } from "./divergence_reports.tsx";
 import { MfaRequiredSwitch } from "./mfa_required_switch.tsx";
 import {
   API_RATE_LIMIT_PER_HOUR,
@@ -279,6 +280,8 @@ export function SystemSection({ savedName, onReset }: { savedName: string; onRes
       <Button variant="outline" onClick={onReset}>Reset to Defaults</Button>
       <h3 className="pt-2 text-sm font-semibold text-slate-900">Replication</h3>
       <ReplicationDetails />
+      <h3 className="pt-2 text-sm font-semibold text-slate-900">Changes lost in primary restores</h3>
+      <DivergenceReports />
     </Section>
   );
 }
