@@ -42,6 +42,8 @@ export async function startPrimary(options: {
   dbPath: string;
   publicKeyFile: string;
   logFile: string;
+  /** sqld's --max-log-size: compacts its replication log past this many MB (sqld's default: 200). */
+  maxLogSizeMb?: number;
 }): Promise<PrimaryProcess> {
   await verifySqldBinary();
   const log = await Deno.open(options.logFile, { create: true, append: true, mode: 0o600 });
@@ -54,6 +56,7 @@ export async function startPrimary(options: {
       `${options.host}:${options.port}`,
       "--auth-jwt-key-file",
       options.publicKeyFile,
+      ...(options.maxLogSizeMb === undefined ? [] : ["--max-log-size", String(options.maxLogSizeMb)]),
     ],
     stdin: "null",
     stdout: "piped",

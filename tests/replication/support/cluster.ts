@@ -52,6 +52,8 @@ export interface ClusterOptions {
   oneWayDelayMs?: number;
   syncIntervalMs?: number;
   extraEnv?: Record<string, string>;
+  /** sqld's --max-log-size in MB, to make it compact its log sooner than its 200 MB default. */
+  maxLogSizeMb?: number;
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
@@ -69,6 +71,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     dbPath: `${dir}/primary.sqld`,
     publicKeyFile,
     logFile: `${dir}/primary.log`,
+    maxLogSizeMb: options.maxLogSizeMb,
   };
   let primary = await startPrimary(primaryOptions);
   const secretsKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
