@@ -26,6 +26,16 @@ export async function verifySqldBinary(path = SQLD_BINARY): Promise<void> {
   }
 }
 
+/**
+ * sqld's environment: this process's, with sqld's log level its own. RUST_LOG set for the consoles
+ * (which turn their replica's native logging off) never reaches sqld; SQLD_LOG sets sqld's level,
+ * and without it sqld logs at its default.
+ */
+function sqldEnvironment(): Record<string, string> {
+  const { RUST_LOG: _consoles, SQLD_LOG: level, ...env } = Deno.env.toObject();
+  return level === undefined ? env : { ...env, RUST_LOG: level };
+}
+
 export interface PrimaryProcess {
   url: string;
   process: Deno.ChildProcess;
@@ -58,6 +68,8 @@ export async function startPrimary(options: {
       options.publicKeyFile,
       ...(options.maxLogSizeMb === undefined ? [] : ["--max-log-size", String(options.maxLogSizeMb)]),
     ],
+    env: sqldEnvironment(),
+    clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
