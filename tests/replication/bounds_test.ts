@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { CHANGE_DEADLINE_MS } from "../../src/server/topology/deadline.ts";
+import { HEALTH_TIMEOUT_MS } from "../../src/server/topology/headquarters_link.ts";
 import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
 import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
 
@@ -69,8 +70,8 @@ Deno.test({
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         north.headquartersLink.pause();
         const pausedAt = performance.now();
-        // The status says changes are paused while they are (after the first failed health check).
-        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        // The status says changes are paused while they are, from the second failed health check on.
+        await new Promise((resolve) => setTimeout(resolve, 2 * HEALTH_TIMEOUT_MS + 1_000));
         while (performance.now() - pausedAt < PAUSE_MS) {
           const state = await call(north.server.baseUrl, "GET", "/api/system/replication", northCookie);
           statuses.push(state.body.changesAccepted);

@@ -29,7 +29,7 @@ import {
   outcomeUnknownError,
   withDeadline,
 } from "./deadline.ts";
-import type { HeadquartersLink } from "./headquarters_link.ts";
+import { type HeadquartersLink, isConnectionRefused } from "./headquarters_link.ts";
 import { changesPausedError, type ReplicaSync } from "./replication.ts";
 
 /**
@@ -113,23 +113,15 @@ export function forwardToHeadquarters(
     const incoming = new URL(c.req.url);
     const body = safe ? undefined : await c.req.arrayBuffer();
     const headers = forwardedHeaders(c, deps, clientAddress(c));
-    const startedMs = Date.now();
     headers.set(DEADLINE_HEADER, String(primaryNow() + CHANGE_DEADLINE_MS));
-    let answer: Response;
-    try {
-      answer = await fetch(`${headquartersUrl}${incoming.pathname}${incoming.search}`, {
-        method: c.req.method,
-        headers,
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(CHANGE_DEADLINE_MS - FORWARD_MARGIN_MS - (Date.now() - startedMs)),
-      });
-    } catch (error) {
-      link.failed();
-      // A refused connection carried nothing; anything else may have reached headquarters, where the
-      // change may run until its deadline: its client must not be told it was not done.
-      const notSent = safe || isConnectionRefused(error);
-      return answerError(c, notSent ? changesPausedError(replica.status().lastSyncAt) : outcomeUnknownError());
+    const answer = await send(`${headquartersUrl}${incoming.pathname}${incoming.search}`, {
+      method: c.req.method,
+      headers,
+      body,
+      redirect: "manual",
+    }, link);
+    if (!(answer instanceof Response)) {
+      return answerError(c, safe || answer.refused ? changesPausedError(replica.status().lastSyncAt) : outcomeUnknownError());
     }
     link.succeeded();
     // Only an answer that may carry a change needs a sync before its session reads again.
@@ -153,18 +145,23 @@ export function forwardToHeadquarters(
   };
 }
 
-function answerError(c: Context, error: AppError): Response {
-  return c.json(error.toBody(), error.status);
+/**
+ * One request to headquarters, given until the deadline less the way back. A refused connection
+ * carried nothing; anything else may have reached headquarters, where the change may run until its
+ * deadline: its client must then not be told it was not done.
+ */
+async function send(url: string, init: RequestInit, link: HeadquartersLink): Promise<Response | { refused: boolean }> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(CHANGE_DEADLINE_MS - FORWARD_MARGIN_MS) });
+  } catch (error) {
+    const refused = isConnectionRefused(error);
+    link.failed(refused);
+    return { refused };
+  }
 }
 
-/** The connection to headquarters was refused: the request never left this node. */
-function isConnectionRefused(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { message, code } = current as { message?: string; code?: string };
-    if (code === "ECONNREFUSED" || /connection refused|tcp connect error/i.test(message ?? "")) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+function answerError(c: Context, error: AppError): Response {
+  return c.json(error.toBody(), error.status);
 }
 
 /** The request's headers as headquarters takes them: the node's token and what it says of its client. */

@@ -5,7 +5,22 @@
  * "not done", while headquarters is known to be unreachable instead of waiting for its deadline.
  */
 /** A health answer slower than this counts as a failure. */
-export const HEALTH_TIMEOUT_MS = 1_000;
+export const HEALTH_TIMEOUT_MS = 2_000;
+/**
+ * Failed health checks in a row before headquarters counts as unreachable: one slow answer on a
+ * busy machine is not an outage. A refused connection counts at once.
+ */
+export const FAILED_CHECKS_BEFORE_DOWN = 2;
+/** The connection to headquarters was refused: the request never left this node. */
+export function isConnectionRefused(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { message, code } = current as { message?: string; code?: string };
+    if (code === "ECONNREFUSED" || /connection refused|tcp connect error/i.test(message ?? "")) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The public route headquarters answers it on. */
 export const HEALTH_PATH = "/api/system/health";
 
@@ -16,7 +31,7 @@ export interface HealthAnswer {
 export class HeadquartersLink {
   readonly #url: string;
   #timer: ReturnType<typeof setInterval> | undefined;
-  #failingSinceMs: number | null = null;
+  #failures = 0;
   #changesAccepted = true;
   #asking = false;
 
@@ -42,30 +57,30 @@ export class HeadquartersLink {
       const answer = await fetch(`${this.#url}${HEALTH_PATH}`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
       if (!answer.ok) throw new Error(`headquarters answered ${answer.status}`);
       this.succeeded(((await answer.json()) as HealthAnswer).changesAccepted);
-    } catch {
-      this.failed();
+    } catch (error) {
+      this.failed(isConnectionRefused(error));
     } finally {
       this.#asking = false;
     }
   }
 
   succeeded(changesAccepted = this.#changesAccepted): void {
-    this.#failingSinceMs = null;
+    this.#failures = 0;
     this.#changesAccepted = changesAccepted;
   }
 
-  /** A failed connection to headquarters. */
-  failed(): void {
-    this.#failingSinceMs ??= Date.now();
+  /** A failed check or forwarded change; `refused`: the connection itself was refused. */
+  failed(refused = false): void {
+    this.#failures = refused ? FAILED_CHECKS_BEFORE_DOWN : this.#failures + 1;
   }
 
   /**
-   * Whether headquarters answered the last time it was asked. Unlike the primary's sync, which
-   * sqld's log compaction holds back for seconds while changes still succeed, a failed answer from
-   * headquarters means a change would fail too.
+   * Whether headquarters answered lately. Unlike the primary's sync, which sqld's log compaction
+   * holds back for seconds while changes still succeed, headquarters not answering its health
+   * check means a change would fail too.
    */
   get reachable(): boolean {
-    return this.#failingSinceMs === null;
+    return this.#failures < FAILED_CHECKS_BEFORE_DOWN;
   }
 
   /** Whether headquarters said it accepts changes (it reaches the primary) at its last answer. */

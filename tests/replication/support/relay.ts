@@ -17,8 +17,8 @@ export class DelayRelay {
   oneWayDelayMs: number;
   /** While false the relay refuses new connections and cuts the open ones: the link is down. */
   #up = true;
-  /** While paused, every byte in either direction is held (a black-holed link), then delivered on resume. */
-  #gate: Promise<void> = Promise.resolve();
+  /** While paused, bytes are held (a black-holed link), then delivered on resume: towards the target, and back. */
+  #gates = { request: Promise.resolve(), reply: Promise.resolve() };
   #resume: (() => void) | null = null;
 
   constructor(targetPort: number, oneWayDelayMs: number) {
@@ -53,14 +53,25 @@ export class DelayRelay {
 
   /** Holds every byte from now on, connections staying open: the other side hears nothing. */
   pause(): void {
+    this.#hold(["request", "reply"]);
+  }
+
+  /** Holds only what the target sends back: requests arrive and run, their answers do not return. */
+  pauseReplies(): void {
+    this.#hold(["reply"]);
+  }
+
+  #hold(directions: ("request" | "reply")[]): void {
     if (this.#resume !== null) return;
-    this.#gate = new Promise((resolve) => (this.#resume = resolve));
+    const gate = new Promise<void>((resolve) => (this.#resume = resolve));
+    for (const direction of directions) this.#gates[direction] = gate;
   }
 
   /** Delivers what was held, in order, and lets traffic through again. */
   resume(): void {
     this.#resume?.();
     this.#resume = null;
+    this.#gates = { request: Promise.resolve(), reply: Promise.resolve() };
   }
 
   async #accept() {
@@ -83,7 +94,7 @@ export class DelayRelay {
     }
     this.#connections.add(client);
     this.#connections.add(server);
-    const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
+    const pipe = async (from: Deno.Conn, to: Deno.Conn, direction: "request" | "reply") => {
       // Chunks keep their order: each is written once its delay has passed and the previous one is out.
       let chain = Promise.resolve();
       try {
@@ -92,7 +103,7 @@ export class DelayRelay {
           chain = chain.then(async () => {
             const wait = due - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-            await this.#gate;
+            await this.#gates[direction];
             for (let written = 0; written < chunk.length;) written += await to.write(chunk.subarray(written));
           }).catch(() => closeQuietly(from));
         }
@@ -105,7 +116,7 @@ export class DelayRelay {
         this.#connections.delete(conn);
       }
     };
-    await Promise.all([pipe(client, server), pipe(server, client)]);
+    await Promise.all([pipe(client, server, "request"), pipe(server, client, "reply")]);
   }
 
   close(): void {
