@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { administer, type ApprovalExecutors } from "./four_eyes.ts";
+import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
 import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
@@ -23,25 +24,37 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
     return c.json(await getApproval(db.read, c.req.valid("param").id));
   });
 
+  /**
+   * The decision, with the approved request's execution, in one transaction. With an
+   * Idempotency-Key it happens once and its answer is replayed for every retry; a one-time password
+   * an approval hands out is never kept, so a replay answers the decided request without it.
+   */
   for (const decision of ["approve", "reject"] as const) {
     app.post(
       `/approvals/:id/${decision}`,
       validate("param", approvalIdParam),
       validate("json", decisionSchema),
+      idempotencyKey(),
       async (c) => {
         const user = c.get("user");
-        const decided = await decide(
-          db,
-          executors,
-          actorOf(c, config),
-          { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, roles: user.roles },
-          c.req.valid("param").id,
-          decision,
-          c.req.valid("json").reason,
+        const { id } = c.req.valid("param");
+        const { reason } = c.req.valid("json");
+        const actor = actorOf(c, config);
+        const decider = {
+          userId: user.id,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email: user.email,
+          roles: user.roles,
+        };
+        const keyed = { userId: user.id, route: `approval_${decision}`, key: keyOf(c.req.valid("header")), request: [id, reason] };
+        return sendKeyedAnswer(
+          c,
+          await answerOnce(db, keyed, async (inner) => {
+            const { initialPassword, ...decided } = await decide(inner, executors, actor, decider, id, decision, reason);
+            return { status: 200, body: decided, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
+          }),
         );
-        // An approval that made a user carries their one-time password: no cache may keep it.
-        if ("initialPassword" in decided) c.header("Cache-Control", "no-store");
-        return c.json(decided);
       },
     );
   }
