@@ -18,13 +18,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import {
-  type Database,
-  databaseInTransaction,
-  inSavepoint,
-  statementsOf,
-  type Tx,
-} from "../db/database.ts";
+import { type Database, databaseInTransaction, inSavepoint, statementsOf, type Tx } from "../db/database.ts";
 import { AppError } from "./errors.ts";
 import { validationError } from "./validation.ts";
 
@@ -168,14 +162,17 @@ async function insertRecord(tx: Tx, keyed: KeyedRequest, hash: string, answer: A
 /** Refuses a key already used on another route or with another body. */
 function checkSameRequest(record: KeyRecord, route: string, hash: string): void {
   if (record.route !== route) {
-    throw new AppError("unprocessable", IDEMPOTENCY_OTHER_ROUTE, { extra: { reason: "idempotency_mismatch" } });
+    throw new AppError("unprocessable", IDEMPOTENCY_OTHER_ROUTE, {
+      extra: { reason: "idempotency_mismatch" },
+    });
   }
   if (record.requestHash !== hash) {
     throw new AppError("unprocessable", IDEMPOTENCY_MISMATCH, { extra: { reason: "idempotency_mismatch" } });
   }
 }
 
-const inProgress = () => new AppError("conflict", IDEMPOTENCY_IN_PROGRESS, { extra: { reason: "idempotency_in_progress" } });
+const inProgress = () =>
+  new AppError("conflict", IDEMPOTENCY_IN_PROGRESS, { extra: { reason: "idempotency_in_progress" } });
 
 /**
  * Runs `act` in a savepoint of `tx`: its answer, or its refusal (KEPT_REFUSALS) as an answer with
@@ -185,7 +182,9 @@ async function answerOrRefusal(tx: Tx, act: () => Promise<Answer>): Promise<Answ
   try {
     return await inSavepoint(statementsOf(tx), act);
   } catch (error) {
-    if (error instanceof AppError && KEPT_REFUSALS.has(error.status)) return { status: error.status, body: error.toBody() };
+    if (error instanceof AppError && KEPT_REFUSALS.has(error.status)) {
+      return { status: error.status, body: error.toBody() };
+    }
     throw error;
   }
 }

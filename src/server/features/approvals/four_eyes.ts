@@ -20,7 +20,13 @@ import {
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
-import { type Database, databaseInTransaction, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
+import {
+  type Database,
+  databaseInTransaction,
+  type Queryable,
+  statementsOf,
+  type Tx,
+} from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
 import { dualControlState, type GrantOrigin, requestedGrant, soleGrant } from "../../auth/role_grants.ts";
 

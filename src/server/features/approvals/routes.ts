@@ -47,12 +47,18 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
           email: user.email,
           roles: user.roles,
         };
-        const keyed = { userId: user.id, route: `approval_${decision}`, key: keyOf(c.req.valid("header")), request: [id, reason] };
+        const keyed = {
+          userId: user.id,
+          route: `approval_${decision}`,
+          key: keyOf(c.req.valid("header")),
+          request: [id, reason],
+        };
         return sendKeyedAnswer(
           c,
           await answerOnce(db, keyed, async (inner) => {
-            const { initialPassword, ...decided } = await decide(inner, executors, actor, decider, id, decision, reason);
-            return { status: 200, body: decided, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
+            const decided = await decide(inner, executors, actor, decider, id, decision, reason);
+            const { initialPassword, ...body } = decided;
+            return { status: 200, body, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
           }),
         );
       },

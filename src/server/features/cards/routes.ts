@@ -89,7 +89,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
 /** A card mutation that moves money, as its route describes it. */
 interface FundedMutation {
   kind: ApprovalKind;
-  /** The validated request, JSON-safe (money as decimal strings): the approval's payload and the key's request. */
+  /** The validated request, JSON-safe (money as decimal strings): the approval's payload, the key's request. */
   payload: unknown;
   description: string;
   fundingSource: FundingSource;
@@ -133,11 +133,12 @@ function fundedMutation(deps: AppDeps, serviceOn: (db: AppDeps["db"]) => CardSer
         rehearse: (db) => mutation.run(serviceOn(db), actor, "second_person"),
       }, requestReason, grounds);
     const keyed = { userId: actor.userId, route: mutation.kind, key, request: [mutation.payload, requestReason] };
+    const alone = async (inner: AppDeps["db"]) => await mutation.run(serviceOn(inner), actor, "alone");
     return sendKeyedAnswer(
       c,
       await answerOnce(deps.db, keyed, (inner) =>
         moveOrFile(
-          async () => ({ status: mutation.status, body: await mutation.run(serviceOn(inner), actor, "alone") }),
+          async () => ({ status: mutation.status, body: await alone(inner) }),
           (grounds) => file(inner, grounds),
         )),
     );

@@ -11,29 +11,30 @@ import { checkBalanceSchema, directTransferSchema, pushPaymentSchema, verifyAcco
 import { createFintechService } from "./service.ts";
 
 export function fintechRoutes(deps: AppDeps, providers?: FintechProviders): Hono<AppEnv> {
-  const service = createFintechService(deps.db, providers ?? providersFrom(deps.config.features), deps.secrets);
+  const chosen = providers ?? providersFrom(deps.config.features);
+  const service = createFintechService(deps.db, chosen, deps.secrets);
   const app = new Hono<AppEnv>();
 
   app.get("/fintech/status", (c) => c.json(service.status()));
 
   app.post("/plaid/verify-account", validate("json", verifyAccountSchema), idempotencyKey(), async (c) => {
-    const answer = await service.verifyAccount(actorOf(c, deps.config), keyOf(c.req.valid("header")), c.req.valid("json"));
-    return sendKeyedAnswer(c, answer);
+    const key = keyOf(c.req.valid("header"));
+    return sendKeyedAnswer(c, await service.verifyAccount(actorOf(c, deps.config), key, c.req.valid("json")));
   });
 
   app.post("/plaid/check-balance", validate("json", checkBalanceSchema), idempotencyKey(), async (c) => {
-    const answer = await service.checkBalance(actorOf(c, deps.config), keyOf(c.req.valid("header")), c.req.valid("json"));
-    return sendKeyedAnswer(c, answer);
+    const key = keyOf(c.req.valid("header"));
+    return sendKeyedAnswer(c, await service.checkBalance(actorOf(c, deps.config), key, c.req.valid("json")));
   });
 
   app.post("/visa/direct-transfer", validate("json", directTransferSchema), idempotencyKey(), async (c) => {
-    const answer = await service.directTransfer(actorOf(c, deps.config), keyOf(c.req.valid("header")), c.req.valid("json"));
-    return sendKeyedAnswer(c, answer);
+    const key = keyOf(c.req.valid("header"));
+    return sendKeyedAnswer(c, await service.directTransfer(actorOf(c, deps.config), key, c.req.valid("json")));
   });
 
   app.post("/visa/push-payment", validate("json", pushPaymentSchema), idempotencyKey(), async (c) => {
-    const answer = await service.pushPayment(actorOf(c, deps.config), keyOf(c.req.valid("header")), c.req.valid("json"));
-    return sendKeyedAnswer(c, answer);
+    const key = keyOf(c.req.valid("header"));
+    return sendKeyedAnswer(c, await service.pushPayment(actorOf(c, deps.config), key, c.req.valid("json")));
   });
 
   return app;

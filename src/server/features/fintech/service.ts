@@ -28,8 +28,8 @@ import {
   type AbandonedClaim,
   type Answer,
   claimKey,
-  type KeyedAnswer,
   keepClaimedAnswer,
+  type KeyedAnswer,
 } from "../../http/idempotency.ts";
 import type { Secrets } from "../../secrets.ts";
 import type { FintechProviders } from "./provider_config.ts";
@@ -106,7 +106,7 @@ function toAppError(provider: ProviderName, failure: ProviderFailure): AppError 
 
 const money = (minor: Minor | null) => (minor === null ? null : formatMoney(minor));
 
-/** What every operation needs: the database for its audit rows, the active provider adapters, and the key for fingerprints. */
+/** What every operation needs: the database for its audit rows, the provider adapters, the fingerprint key. */
 interface FintechContext {
   db: Database;
   providers: FintechProviders;
@@ -124,7 +124,8 @@ function abandonedClaim(provider: ProviderName): AbandonedClaim {
       const error = new AppError(
         "bad_gateway",
         `The outcome of the request sent with this Idempotency-Key at ${claimedAt} is unknown: the ` +
-          `provider's answer was never recorded. Check with the provider and the audit trail before sending it again.`,
+          `provider's answer was never recorded. Check with the provider and the audit trail before ` +
+          `sending it again.`,
         { extra: { reason: "outcome_unknown", provider } },
       );
       return { status: error.status, body: error.toBody() };
@@ -148,7 +149,7 @@ interface Operation<T> {
   answer: (operationId: string, value: T) => Record<string, unknown>;
 }
 
-/** The answer to a call's outcome (the provider's failures as 422 or 502), with what its audit row records. */
+/** The answer to a call's outcome (a provider's failure: 422 or 502), with what its audit row records. */
 function outcomeOf<T>(op: Operation<T>, operationId: string, outcome: ProviderOutcome<T>) {
   if (outcome.ok) {
     const answer: Answer = { status: 200, body: op.answer(operationId, outcome.value) };
@@ -208,7 +209,9 @@ interface PushedFunds {
 }
 
 /** The values of a push, validated: the card, the currency, the amount in minor units. */
-function validatedPush(input: { cardNumber: string; amount: string | number; currency: string; field: string }) {
+function validatedPush(
+  input: { cardNumber: string; amount: string | number; currency: string; field: string },
+) {
   const { card, currency } = validated({
     card: validateCardNumber(input.cardNumber, input.field),
     currency: validateCurrency(input.currency),
@@ -232,7 +235,9 @@ async function pushFunds(
   const { action, input, senderAccountId, merchantName } = push;
   const { card, currency, amount } = validatedPush(input);
   const maskedCard = maskCardNumber(card);
-  const sender = senderAccountId === null ? null : [senderAccountId, maskAccountReference(senderAccountId)] as const;
+  const sender = senderAccountId === null
+    ? null
+    : [senderAccountId, maskAccountReference(senderAccountId)] as const;
   return await operation(ctx, actor, key, {
     provider: "visa",
     action,
@@ -285,7 +290,12 @@ function providerStatus(providers: FintechProviders): { plaid: ProviderStatus; v
   };
 }
 
-async function verifyAccount(ctx: FintechContext, actor: Actor, key: string | null, input: VerifyAccountInput) {
+async function verifyAccount(
+  ctx: FintechContext,
+  actor: Actor,
+  key: string | null,
+  input: VerifyAccountInput,
+) {
   const { accountNumber, routingNumber } = validated({
     accountNumber: validateBankAccountNumber(input.accountNumber),
     routingNumber: validateRoutingNumber(input.routingNumber),
@@ -344,7 +354,12 @@ async function checkBalance(ctx: FintechContext, actor: Actor, key: string | nul
 function directTransfer(ctx: FintechContext, actor: Actor, key: string | null, input: DirectTransferInput) {
   return pushFunds(ctx, actor, key, {
     action: "visa_direct_transfer",
-    input: { cardNumber: input.recipientCard, amount: input.amount, currency: input.currency, field: "recipientCard" },
+    input: {
+      cardNumber: input.recipientCard,
+      amount: input.amount,
+      currency: input.currency,
+      field: "recipientCard",
+    },
     senderAccountId: null,
     merchantName: DEFAULT_MERCHANT_NAME,
     answer: (done) => ({
@@ -366,7 +381,12 @@ function directTransfer(ctx: FintechContext, actor: Actor, key: string | null, i
 function pushPayment(ctx: FintechContext, actor: Actor, key: string | null, input: PushPaymentInput) {
   return pushFunds(ctx, actor, key, {
     action: "visa_push_payment",
-    input: { cardNumber: input.cardNumber, amount: input.amount, currency: input.currency, field: "cardNumber" },
+    input: {
+      cardNumber: input.cardNumber,
+      amount: input.amount,
+      currency: input.currency,
+      field: "cardNumber",
+    },
     senderAccountId: input.accountId,
     merchantName: input.merchantInfo,
     answer: (done) => ({
@@ -387,16 +407,18 @@ function pushPayment(ctx: FintechContext, actor: Actor, key: string | null, inpu
   });
 }
 
-/** Each operation answers with its Idempotency-Key (or null): its own answer, or the one kept under the key. */
+/** Each operation takes its Idempotency-Key (or null): the answer is its own, or the one kept under the key. */
 export function createFintechService(db: Database, providers: FintechProviders, secrets: Secrets) {
   const ctx: FintechContext = { db, providers, secrets };
   return {
     status: () => providerStatus(providers),
     verifyAccount: (actor: Actor, key: string | null, input: VerifyAccountInput) =>
       verifyAccount(ctx, actor, key, input),
-    checkBalance: (actor: Actor, key: string | null, input: CheckBalanceInput) => checkBalance(ctx, actor, key, input),
+    checkBalance: (actor: Actor, key: string | null, input: CheckBalanceInput) =>
+      checkBalance(ctx, actor, key, input),
     directTransfer: (actor: Actor, key: string | null, input: DirectTransferInput) =>
       directTransfer(ctx, actor, key, input),
-    pushPayment: (actor: Actor, key: string | null, input: PushPaymentInput) => pushPayment(ctx, actor, key, input),
+    pushPayment: (actor: Actor, key: string | null, input: PushPaymentInput) =>
+      pushPayment(ctx, actor, key, input),
   };
 }

@@ -195,7 +195,10 @@ export async function fileOverLimit(
   reason: string | null,
   grounds: readonly ApprovalGround[],
 ): Promise<Answer> {
-  return { status: 202, body: pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds) };
+  return {
+    status: 202,
+    body: pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds),
+  };
 }
 
 /**

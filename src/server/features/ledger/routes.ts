@@ -45,7 +45,8 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
           return { status: 201, body: await createAccount(inner, actor, input) };
         }
         const draft = openingBalanceDraft(input, payload, (db) => createAccount(db, actor, input));
-        return { status: 202, body: pendingBody(await fileApprovalRequest(inner, actor, draft, requestReason)) };
+        const request = await fileApprovalRequest(inner, actor, draft, requestReason);
+        return { status: 202, body: pendingBody(request) };
       }),
     );
   });

@@ -239,11 +239,12 @@ export function openingBalanceDraft(
   rehearse: RequestDraft["rehearse"],
 ): RequestDraft {
   const { accountType, accountNumber, accountName, currency } = input;
+  const opening = `${payload.currentBalance} ${currency}`;
   return {
     kind: "opening_balance",
     payload,
     summary: {
-      description: `Open ${accountType} account ${accountNumber} (${accountName}) with ${payload.currentBalance} ${currency}`,
+      description: `Open ${accountType} account ${accountNumber} (${accountName}) with ${opening}`,
       account: { accountNumber, accountName, balanceBefore: "0.00", balanceAfter: payload.currentBalance },
     },
     amountMinor: input.currentBalance,

@@ -87,7 +87,13 @@ async function requestAutoSweep(c: Context<AppEnv>, deps: AppDeps, confirmedPlan
  * when given, so that a key kept before the reason counted still names the same request.
  */
 function sweepRequest(input: CreateSweepInput, requestReason: string | null): unknown[] {
-  const sweep = [input.sourceAccountId, input.targetAccountId, input.sweepAmount, input.sweepType, input.sweepReason];
+  const sweep = [
+    input.sourceAccountId,
+    input.targetAccountId,
+    input.sweepAmount,
+    input.sweepType,
+    input.sweepReason,
+  ];
   return requestReason === null ? sweep : [...sweep, requestReason];
 }
 
@@ -119,7 +125,12 @@ async function requestManualSweep(
     };
     return await fileOverLimit(db, actor, draft, requestReason || input.sweepReason?.trim() || null, grounds);
   };
-  const keyed = { userId: actor.userId, route: "balance_sweep", key, request: sweepRequest(input, requestReason) };
+  const keyed = {
+    userId: actor.userId,
+    route: "balance_sweep",
+    key,
+    request: sweepRequest(input, requestReason),
+  };
   return sendKeyedAnswer(
     c,
     await answerOnce(deps.db, keyed, (inner) =>
