@@ -124,8 +124,8 @@ function abandonedClaim(provider: ProviderName): AbandonedClaim {
       const error = new AppError(
         "bad_gateway",
         `The outcome of the request sent with this Idempotency-Key at ${claimedAt} is unknown: the ` +
-          `provider's answer was never recorded. Check with the provider and the audit trail before ` +
-          `sending it again.`,
+          `provider's answer was never recorded. Check with the provider, and the audit trail (whose ` +
+          `"requested" row carries the key), before sending it again.`,
         { extra: { reason: "outcome_unknown", provider } },
       );
       return { status: error.status, body: error.toBody() };
@@ -182,7 +182,8 @@ async function operation<T>(
       entityType: FINTECH_AUDIT_ENTITY,
       entityId: operationId,
       action,
-      changes: { provider, mode, request, ...changes },
+      // The key ties the operation to the client's submission when its answer is in doubt.
+      changes: { provider, mode, request, ...(key === null ? {} : { idempotencyKey: key }), ...changes },
     });
   const keyed = key === null ? null : { userId: actor.userId, route: action, key, request: op.identity };
   const earlier = await ctx.db.transaction(async (tx) => {
