@@ -2,7 +2,7 @@
  * Idempotency-Key: a client that may have to retry a request (a timeout, a dropped connection, a
  * 503 while headquarters cannot be reached) sends a key of its own, and every request with that key
  * gets the answer the first one got, without the action running again. Every route that moves money
- * or records account data takes one (docs/api.md, "Idempotency-Key").
+ * or records account data takes one (docs/ledger.md, "Idempotency-Key").
  *
  * A key belongs to its user and names one request on one route: the same key with another body, or
  * on another route, is refused with 422. The key's record and its answer are written in the

@@ -1,5 +1,5 @@
 /**
- * One Idempotency-Key per submission of a form that moves money or asks a provider (docs/api.md,
+ * One Idempotency-Key per submission of a form that moves money or asks a provider (docs/ledger.md,
  * "Idempotency-Key"). Sending the same request again after its outcome stayed unknown (no answer
  * came, the server answered 503 or 504, or 409 because the first is still under way) reuses the
  * key, so the server answers what it did the first time instead of doing it twice. A success, any
