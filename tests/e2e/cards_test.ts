@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
 
 /** Waits for the one visible toast to contain `text` and returns its whole text. */
@@ -134,13 +134,25 @@ e2eTest("fintech operations: sandbox labels, missing-input messages, and an acco
     assert.match(await toastWith(page, "Payment Approved"), /Payment ID: \d{15}, Auth Code: [0-9A-Z]{6}/);
   }));
 
-/** The Idempotency-Key of each request the page sends to `path`, in order. */
-function keysSentTo(page: Page, path: string): Promise<string[]> {
+/**
+ * The first request the page sends to `path` reaches the server, whose answer is then lost as
+ * `lose` says; answers the Idempotency-Key of each request sent to `path`, in order.
+ */
+async function loseFirstAnswer(page: Page, path: string, lose: (route: Route) => Promise<void>): Promise<string[]> {
+  let lost = false;
+  await page.route(`**${path}`, async (route) => {
+    if (lost) return route.fallback();
+    lost = true;
+    await route.fetch();
+    await lose(route);
+  });
+  // Registered last, so it sees every request first.
   const keys: string[] = [];
-  return page.route(`**${path}`, (route) => {
+  await page.route(`**${path}`, (route) => {
     keys.push(route.request().headers()["idempotency-key"] ?? "");
     return route.fallback();
-  }).then(() => keys);
+  });
+  return keys;
 }
 
 e2eTest("a submission whose answer was lost (503, no answer) is sent again with its key and happens once", () =>
@@ -149,18 +161,11 @@ e2eTest("a submission whose answer was lost (503, no answer) is sent again with 
     await page.goto(`${server.baseUrl}/card-management`);
     await openTab(page, "Issue New Card");
     // The first answer is lost after the server issued the card: the screen sees a 503.
-    let lose = true;
-    await page.route("**/api/cards/issue", async (route) => {
-      if (!lose) return route.fallback();
-      lose = false;
-      await route.fetch();
-      await route.fulfill({
+    const issueKeys = await loseFirstAnswer(page, "/api/cards/issue", (route) =>
+      route.fulfill({
         status: 503,
         json: { message: "Changes are paused: headquarters cannot be reached.", code: "unavailable" },
-      });
-    });
-    // Registered last, so it sees every request first.
-    const issueKeys = await keysSentTo(page, "/api/cards/issue");
+      }));
     await page.getByLabel("Cardholder Name").fill("Ada Lovelace");
     await page.getByLabel("Initial Balance").fill("5.00");
     await page.getByRole("button", { name: "Issue Card" }).click();
@@ -184,14 +189,7 @@ e2eTest("a submission whose answer was lost (503, no answer) is sent again with 
     // A transfer whose connection fails after Visa was asked: the retry is answered without asking again.
     await page.goto(`${server.baseUrl}/fintech-operations`);
     await openTab(page, "Card Payment Services");
-    let drop = true;
-    await page.route("**/api/visa/direct-transfer", async (route) => {
-      if (!drop) return route.fallback();
-      drop = false;
-      await route.fetch();
-      await route.abort("connectionreset");
-    });
-    const transferKeys = await keysSentTo(page, "/api/visa/direct-transfer");
+    const transferKeys = await loseFirstAnswer(page, "/api/visa/direct-transfer", (route) => route.abort("connectionreset"));
     await page.getByLabel("Recipient Card").fill("4532015112830366");
     await page.getByLabel("Amount (USD)").fill("7.00");
     await page.getByRole("button", { name: "Send Transfer" }).click();

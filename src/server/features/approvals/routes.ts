@@ -1,5 +1,5 @@
 /** The approval queue: list, detail, approve, reject, withdraw; and the approval settings. */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { administer, type ApprovalExecutors } from "./four_eyes.ts";
 import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
@@ -24,43 +24,16 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
     return c.json(await getApproval(db.read, c.req.valid("param").id));
   });
 
-  /**
-   * The decision, with the approved request's execution, in one transaction. With an
-   * Idempotency-Key it happens once and its answer is replayed for every retry; a one-time password
-   * an approval hands out is never kept, so a replay answers the decided request without it.
-   */
   for (const decision of ["approve", "reject"] as const) {
+    const decided = decisionAnswer(deps, executors, decision);
     app.post(
       `/approvals/:id/${decision}`,
       validate("param", approvalIdParam),
       validate("json", decisionSchema),
       idempotencyKey(),
       async (c) => {
-        const user = c.get("user");
         const { id } = c.req.valid("param");
-        const { reason } = c.req.valid("json");
-        const actor = actorOf(c, config);
-        const decider = {
-          userId: user.id,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          email: user.email,
-          roles: user.roles,
-        };
-        const keyed = {
-          userId: user.id,
-          route: `approval_${decision}`,
-          key: keyOf(c.req.valid("header")),
-          request: [id, reason],
-        };
-        return sendKeyedAnswer(
-          c,
-          await answerOnce(db, keyed, async (inner) => {
-            const decided = await decide(inner, executors, actor, decider, id, decision, reason);
-            const { initialPassword, ...body } = decided;
-            return { status: 200, body, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
-          }),
-        );
+        return sendKeyedAnswer(c, await decided(c, id, c.req.valid("json").reason, keyOf(c.req.valid("header"))));
       },
     );
   }
@@ -83,4 +56,28 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
   });
 
   return app;
+}
+
+/**
+ * The decision, with the approved request's execution, in one transaction. With an Idempotency-Key
+ * it happens once and its answer is replayed for every retry; a one-time password an approval hands
+ * out is never kept, so a replay answers the decided request without it.
+ */
+function decisionAnswer(deps: AppDeps, executors: ApprovalExecutors, decision: "approve" | "reject") {
+  return async (c: Context<AppEnv>, id: string, reason: string, key: string | null) => {
+    const user = c.get("user");
+    const actor = actorOf(c, deps.config);
+    const decider = {
+      userId: user.id,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      roles: user.roles,
+    };
+    const keyed = { userId: user.id, route: `approval_${decision}`, key, request: [id, reason] };
+    return await answerOnce(deps.db, keyed, async (inner) => {
+      const { initialPassword, ...body } = await decide(inner, executors, actor, decider, id, decision, reason);
+      return { status: 200, body, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
+    });
+  };
 }
