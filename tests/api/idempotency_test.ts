@@ -3,7 +3,7 @@
  * fintech_test.ts, beside their provider doubles): the same key and body replay the first answer and
  * move money once, also when sent concurrently; another body or another route with the key is a 422;
  * a malformed key is a 400; a key belongs to its user. Card issue and distribution, card loads,
- * opening balances and approval decisions.
+ * opening balances, the automatic sweep's request and approval decisions.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -13,7 +13,7 @@ import { migrate, splitStatements } from "../../src/server/db/migrate.ts";
 import { FUNDING_SOURCE_ACCOUNTS } from "../../src/server/features/cards/funding_sources.ts";
 import { createStaff, firstSignIn, operatorOf, secondPerson, type Staff } from "../helpers/staff.ts";
 import { createTestApp, type Desk, expectJson, type TestApp } from "../helpers/test_app.ts";
-import { nextAccountNumber } from "./ledger_helpers.ts";
+import { balances, createAccount, nextAccountNumber } from "./ledger_helpers.ts";
 
 const TREASURY = FUNDING_SOURCE_ACCOUNTS.central_bank_treasury.accountNumber;
 /** Sent at once with one key: enough to meet in the write lock, few enough for a busy machine. */
@@ -336,6 +336,36 @@ Deno.test("a key belongs to its user and names one operation: another route with
     await expectJson(theirs, 201);
     assert.equal(theirs.headers.get("Idempotent-Replayed"), null);
     assert.equal(await count(t, "cards"), 2);
+  });
+});
+
+Deno.test("auto-sweep: one key files one run, replays its 202 after approval, and sweeps the excess once", async () => {
+  await withApp(async (t, desk) => {
+    const liquid = await createAccount(desk, { accountType: "liquid" });
+    const source = await createAccount(desk, {
+      currentBalance: "300.00",
+      sweepThreshold: "100.00",
+      targetLiquidAccount: liquid.id,
+    });
+    const { planId } = await expectJson(await desk("GET", "/api/balance-sweeps/auto-sweep/plan"), 200);
+    const headers = key("auto-sweep");
+    const send = () => desk("POST", "/api/balance-sweeps/auto-sweep", { body: { planId }, headers });
+    const first = assertOneAnswer(await concurrently(send), 202);
+    assert.equal(await count(t, "approval_requests", "kind = 'auto_sweep'"), 1);
+    const checker = await secondPerson(t);
+    await expectJson(
+      await t.request("POST", `/api/approvals/${JSON.parse(first.text).approvalRequest.id}/approve`, {
+        cookie: checker.cookie,
+        body: { reason: "Checked" },
+      }),
+      200,
+    );
+    assert.deepEqual(await sent(await send()), { ...first, replayed: true });
+    assert.equal(await count(t, "approval_requests", "kind = 'auto_sweep'"), 1);
+    const now = await balances(desk);
+    assert.equal(now.get(source.id), "100.00");
+    assert.equal(now.get(liquid.id), "200.00");
+    assert.equal(await count(t, "balance_sweeps"), 1);
   });
 });
 

@@ -4,7 +4,12 @@ import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
 import type { ApprovalGround } from "../../../domain/movement_limits.ts";
-import { type RequestDraft, requestReasonOf, submitForApproval } from "../approvals/four_eyes.ts";
+import {
+  fileApprovalRequest,
+  pendingBody,
+  type RequestDraft,
+  requestReasonOf,
+} from "../approvals/four_eyes.ts";
 import { fileOverLimit, moveOrFile } from "../ledger/movement_limits.ts";
 import { conflict } from "../../http/errors.ts";
 import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
@@ -68,18 +73,37 @@ function autoSweepDraft(plan: AutoSweepPreview, rehearse: RequestDraft["rehearse
 
 /**
  * Every automatic run that moves money needs a second person. The request holds the moves the maker
- * saw; approved, the run makes exactly those moves, or none if one no longer holds.
+ * saw; approved, the run makes exactly those moves, or none if one no longer holds. With an
+ * Idempotency-Key the run is filed once and its answer replayed for every retry.
  */
-async function requestAutoSweep(c: Context<AppEnv>, deps: AppDeps, confirmedPlanId: string | undefined) {
+async function requestAutoSweep(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  confirmedPlanId: string | undefined,
+  key: string | null,
+) {
   const actor = actorOf(c, deps.config);
-  const plan = await previewAutoSweep(deps.db.read);
-  if (plan.sweeps.length === 0) return c.json({ sweepsExecuted: 0, sweepIds: [] });
-  if (confirmedPlanId !== undefined && confirmedPlanId !== plan.planId) {
-    throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
-  }
   const executor = executorOf(c.get("user"));
-  const draft = autoSweepDraft(plan, (db) => runApprovedAutoSweep(db, actor, executor, plan.sweeps));
-  return await submitForApproval(c, deps, draft, AUTO_SWEEP_REASON);
+  const requestReason = await requestReasonOf(c);
+  const keyed = {
+    userId: actor.userId,
+    route: "auto_sweep",
+    key,
+    request: [confirmedPlanId ?? null, requestReason],
+  };
+  return sendKeyedAnswer(
+    c,
+    await answerOnce(deps.db, keyed, async (inner) => {
+      const plan = await previewAutoSweep(inner.read);
+      if (plan.sweeps.length === 0) return { status: 200, body: { sweepsExecuted: 0, sweepIds: [] } };
+      if (confirmedPlanId !== undefined && confirmedPlanId !== plan.planId) {
+        throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+      }
+      const draft = autoSweepDraft(plan, (db) => runApprovedAutoSweep(db, actor, executor, plan.sweeps));
+      const request = await fileApprovalRequest(inner, actor, draft, requestReason || AUTO_SWEEP_REASON);
+      return { status: 202, body: pendingBody(request) };
+    }),
+  );
 }
 
 /**
@@ -163,7 +187,8 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(
     "/balance-sweeps/auto-sweep",
     validate("json", autoSweepBodySchema),
-    (c) => requestAutoSweep(c, deps, c.req.valid("json").planId),
+    idempotencyKey(),
+    (c) => requestAutoSweep(c, deps, c.req.valid("json").planId, keyOf(c.req.valid("header"))),
   );
 
   app.post(

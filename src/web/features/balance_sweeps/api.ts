@@ -83,15 +83,18 @@ export const useSetDailyOutflowLimit = (
     refresh: invalidateSweepData,
   });
 
-/** Failures are the caller's: a conflict means the balances changed since the plan. */
-export const useAutoSweep = (
+/** Failures are the caller's: a conflict means the balances changed since the plan. Each request carries its key. */
+export function useAutoSweep(
   onDone: (result: { sweepsExecuted: number } | null) => void,
   onError: (error: Error) => void,
-) =>
-  useApprovableMutation({
+) {
+  const submission = useSubmission();
+  return useApprovableMutation({
     mutationFn: (planId: string) =>
-      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+      submission.send<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+    submission,
     onDone,
     onError,
     refresh: invalidateSweepData,
   });
+}
