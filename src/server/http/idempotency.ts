@@ -86,8 +86,8 @@ export interface KeyedRequest {
 }
 
 export const IDEMPOTENCY_MISMATCH = "Idempotency-Key was already used with a different request body";
-export const IDEMPOTENCY_OTHER_ROUTE = "Idempotency-Key was already used for a different operation";
-export const IDEMPOTENCY_IN_PROGRESS =
+const IDEMPOTENCY_OTHER_ROUTE = "Idempotency-Key was already used for a different operation";
+const IDEMPOTENCY_IN_PROGRESS =
   "A request with this Idempotency-Key is still in progress; send it again later for its answer";
 
 /**
@@ -107,7 +107,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** SHA-256 over the canonical request. */
-export function requestHash(request: unknown): string {
+function requestHash(request: unknown): string {
   return createHash("sha256").update(canonicalJson(request)).digest("hex");
 }
 
@@ -233,7 +233,6 @@ export async function claimKey(
   tx: Tx,
   keyed: KeyedRequest & { key: string },
   abandoned: AbandonedClaim,
-  now = new Date(),
 ): Promise<KeyedAnswer | null> {
   const hash = requestHash(keyed.request);
   const record = await findRecord(tx, keyed.userId, keyed.key);
@@ -243,7 +242,7 @@ export async function claimKey(
   }
   checkSameRequest(record, keyed.route, hash);
   if (record.answer !== null) return { answer: record.answer, replayed: true };
-  if (now.getTime() - Date.parse(record.createdAt) < abandoned.afterMs) throw inProgress();
+  if (Date.now() - Date.parse(record.createdAt) < abandoned.afterMs) throw inProgress();
   const answer = abandoned.answer(record.createdAt);
   await keepClaimedAnswer(tx, keyed.userId, keyed.key, answer);
   return { answer, replayed: true };
