@@ -360,18 +360,20 @@ export const ledgerEntries = sqliteTable("ledger_entries", {
 });
 
 /**
- * First outcome of each Idempotency-Key on POST /api/balance-sweeps; primary key (user_id,
- * idempotency_key) in db/migrations/0400_sweep_idempotency_and_schedule.sql.
+ * The record of each Idempotency-Key, per user, with the first answer (src/server/http/idempotency.ts);
+ * primary key (user_id, idempotency_key) in db/migrations/1410_idempotency_keys.sql. The answer is
+ * null while a claimed request (a provider's call) is under way.
  */
-export const sweepIdempotencyKeys = sqliteTable("sweep_idempotency_keys", {
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
   userId: text("user_id").notNull().references(() => users.id),
   idempotencyKey: text("idempotency_key").notNull(),
+  route: text("route").notNull(),
   requestHash: text("request_hash").notNull(),
-  responseStatus: integer("response_status").notNull(),
-  responseBody: text("response_body").notNull(),
-  sweepId: text("sweep_id").references(() => balanceSweeps.id),
-  createdAt: createdAt(),
-});
+  responseStatus: integer("response_status"),
+  responseBody: text("response_body"),
+  createdAt: text("created_at").notNull(),
+  answeredAt: text("answered_at"),
+}, (table) => [primaryKey({ columns: [table.userId, table.idempotencyKey] })]);
 
 /** One row per scheduled auto-sweep occurrence that ran; its key decides which process runs it. */
 export const sweepScheduleLeases = sqliteTable("sweep_schedule_leases", {

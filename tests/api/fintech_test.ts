@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { generateCardNumber, isValidLuhn, maskCardNumber } from "../../src/domain/card.ts";
-import { plaidSettings, providerNetHosts, providerReadFiles, visaSettings } from "../../src/server/features/fintech/provider_env.ts";
+import {
+  MAX_PROVIDER_TIMEOUT_MS,
+  plaidSettings,
+  providerNetHosts,
+  providerReadFiles,
+  visaSettings,
+} from "../../src/server/features/fintech/provider_env.ts";
 import { FINTECH_AUDIT_ENTITY } from "../../src/server/features/fintech/service.ts";
 import { serverPermissions } from "../../scripts/start.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
@@ -269,6 +275,141 @@ Deno.test("each fintech operation is audited before and after the call; full car
     // account number is kept out of everything this feature writes.
     for (const text of ours) assert.ok(!text.includes(ACCOUNT), `the account number leaked: ${text.slice(0, 200)}`);
     assert.ok(cardNumbers.every(isValidLuhn));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency-Key: the provider is called once per key.
+
+const keyed = (name: string) => ({ "Idempotency-Key": `${name}-${crypto.randomUUID()}` });
+
+async function sendKeyed(req: Req, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await req("POST", path, { body, headers });
+  return { status: res.status, text: await res.text(), replayed: res.headers.get("Idempotent-Replayed") === "true" };
+}
+
+async function outcomesOf(t: TestApp, action: string): Promise<string[]> {
+  return (await fintechAudit(t)).filter((row) => row.action === action).map((row) => JSON.parse(row.changes).outcome);
+}
+
+Deno.test("a keyed direct-transfer pushes once and replays its answer; another body or a bad key is refused", async () => {
+  await withApp(async (t, req) => {
+    const headers = keyed("transfer");
+    const first = await sendKeyed(req, "/api/visa/direct-transfer", { recipientCard: VISA_CARD, amount: "125.50" }, headers);
+    assert.equal(first.status, 200);
+    assert.equal(first.replayed, false);
+    // "125.5" is the same amount: the same request, replayed.
+    const again = await sendKeyed(req, "/api/visa/direct-transfer", { recipientCard: VISA_CARD, amount: "125.5" }, headers);
+    assert.deepEqual(again, { ...first, replayed: true });
+    assert.deepEqual(await outcomesOf(t, "visa_direct_transfer"), ["requested", "succeeded"]);
+    const requested = JSON.parse((await fintechAudit(t))[0].changes);
+    assert.equal(requested.idempotencyKey, headers["Idempotency-Key"]);
+
+    const other = await sendKeyed(req, "/api/visa/direct-transfer", { recipientCard: VISA_CARD, amount: "125.51" }, headers);
+    assert.equal(other.status, 422);
+    assert.equal(JSON.parse(other.text).reason, "idempotency_mismatch");
+    const payment = { accountId: "A1", cardNumber: VISA_CARD, amount: "125.50" };
+    const elsewhere = await sendKeyed(req, "/api/visa/push-payment", payment, headers);
+    assert.match(JSON.parse(elsewhere.text).message, /different operation/);
+    const bad = await req("POST", "/api/visa/push-payment", { body: payment, headers: { "Idempotency-Key": "tab\there" } });
+    assert.ok((await expectJson(bad, 400)).fields["Idempotency-Key"]);
+    assert.deepEqual(await outcomesOf(t, "visa_direct_transfer"), ["requested", "succeeded"]);
+    assert.deepEqual(await outcomesOf(t, "visa_push_payment"), []);
+    const kept = await t.deps.db.read.all<Record<string, unknown>>(sql`SELECT * FROM idempotency_keys`);
+    assert.ok(!JSON.stringify(kept).includes(VISA_CARD), "no card number is kept with its key");
+  });
+});
+
+Deno.test("a keyed refusal by the network is kept: the retry replays the 422 without asking again", async () => {
+  await withApp(async (t, req) => {
+    const headers = keyed("payment");
+    const body = { accountId: ACCOUNT, cardNumber: MASTERCARD, amount: "5" };
+    const first = await sendKeyed(req, "/api/visa/push-payment", body, headers);
+    assert.equal(first.status, 422);
+    assert.equal(JSON.parse(first.text).reason, "card_not_eligible");
+    assert.deepEqual(await sendKeyed(req, "/api/visa/push-payment", body, headers), { ...first, replayed: true });
+    assert.deepEqual(await outcomesOf(t, "visa_push_payment"), ["requested", "rejected"]);
+    const kept = await t.deps.db.read.all<Record<string, unknown>>(sql`SELECT * FROM idempotency_keys`);
+    assert.ok(!JSON.stringify(kept).includes(ACCOUNT), "no account number is kept with its key");
+  });
+});
+
+Deno.test("keyed account verification and balance check ask the provider once each and replay", async () => {
+  await withApp(async (t, req) => {
+    const verifyKey = keyed("verify");
+    const numbers = { accountNumber: ACCOUNT, routingNumber: ROUTING };
+    const verified = await sendKeyed(req, "/api/plaid/verify-account", numbers, verifyKey);
+    assert.equal(verified.status, 200);
+    assert.deepEqual(await sendKeyed(req, "/api/plaid/verify-account", numbers, verifyKey), { ...verified, replayed: true });
+    const other = await sendKeyed(req, "/api/plaid/verify-account", { ...numbers, accountNumber: "987654321" }, verifyKey);
+    assert.equal(JSON.parse(other.text).reason, "idempotency_mismatch");
+
+    const balanceKey = keyed("balance");
+    const { accountId } = JSON.parse(verified.text);
+    const balance = await sendKeyed(req, "/api/plaid/check-balance", { accountId }, balanceKey);
+    assert.equal(balance.status, 200);
+    assert.deepEqual(await sendKeyed(req, "/api/plaid/check-balance", { accountId }, balanceKey), { ...balance, replayed: true });
+    assert.deepEqual(await outcomesOf(t, "plaid_verify_account"), ["requested", "succeeded"]);
+    assert.deepEqual(await outcomesOf(t, "plaid_check_balance"), ["requested", "succeeded"]);
+  });
+});
+
+Deno.test("while a keyed push is with the network, every retry answers 409; afterwards the first answer; Visa is asked once", async () => {
+  let release = () => {};
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  const visa = await fakeProvider(async () => {
+    await answered;
+    return Response.json({ transactionIdentifier: 381228649430015, actionCode: "00", approvalCode: "ONCE01" });
+  });
+  try {
+    await withApp(async (t, req) => {
+      const headers = keyed("in-flight");
+      const body = { recipientCard: VISA_CARD, amount: "10.00" };
+      const first = sendKeyed(req, "/api/visa/direct-transfer", body, headers);
+      while (visa.recorded.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const retries = await Promise.all(
+        Array.from({ length: 4 }, () => sendKeyed(req, "/api/visa/direct-transfer", body, headers)),
+      );
+      for (const retry of retries) {
+        assert.equal(retry.status, 409);
+        assert.equal(JSON.parse(retry.text).reason, "idempotency_in_progress");
+      }
+      release();
+      const done = await first;
+      assert.equal(done.status, 200);
+      assert.equal(JSON.parse(done.text).approvalCode, "ONCE01");
+      assert.deepEqual(await sendKeyed(req, "/api/visa/direct-transfer", body, headers), { ...done, replayed: true });
+      assert.equal(visa.recorded.length, 1);
+      assert.deepEqual(await outcomesOf(t, "visa_direct_transfer"), ["requested", "succeeded"]);
+    }, { ...VISA_ENV, VISA_BASE_URL: visa.url });
+  } finally {
+    release();
+    await visa.close();
+  }
+});
+
+Deno.test("a claim whose answer was never recorded answers 409, then, after the longest provider timeout, 502 outcome_unknown", async () => {
+  await withApp(async (t, req) => {
+    const headers = keyed("lost");
+    const body = { recipientCard: VISA_CARD, amount: "20.00" };
+    assert.equal((await sendKeyed(req, "/api/visa/direct-transfer", body, headers)).status, 200);
+    // As if the process had stopped between the network's answer and its record.
+    const claimedAgo = async (ms: number) =>
+      await t.deps.db.transaction((tx) =>
+        tx.run(sql`UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, answered_at = NULL,
+          created_at = ${new Date(Date.now() - ms).toISOString()}`)
+      );
+    await claimedAgo(60_000);
+    assert.equal(JSON.parse((await sendKeyed(req, "/api/visa/direct-transfer", body, headers)).text).reason, "idempotency_in_progress");
+    await claimedAgo(MAX_PROVIDER_TIMEOUT_MS + 61_000);
+    const unknown = await sendKeyed(req, "/api/visa/direct-transfer", body, headers);
+    assert.equal(unknown.status, 502);
+    assert.equal(unknown.replayed, true);
+    const error = JSON.parse(unknown.text);
+    assert.equal(error.reason, "outcome_unknown");
+    assert.match(error.message, /unknown/);
+    assert.deepEqual(await sendKeyed(req, "/api/visa/direct-transfer", body, headers), unknown);
+    assert.deepEqual(await outcomesOf(t, "visa_direct_transfer"), ["requested", "succeeded"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
 
 /** Waits for the one visible toast to contain `text` and returns its whole text. */
@@ -132,4 +132,72 @@ e2eTest("fintech operations: sandbox labels, missing-input messages, and an acco
     await page.getByLabel("Payment Amount").fill("5");
     await page.getByRole("button", { name: "Process Payment" }).click();
     assert.match(await toastWith(page, "Payment Approved"), /Payment ID: \d{15}, Auth Code: [0-9A-Z]{6}/);
+  }));
+
+/**
+ * The first request the page sends to `path` reaches the server, whose answer is then lost as
+ * `lose` says; answers the Idempotency-Key of each request sent to `path`, in order.
+ */
+async function loseFirstAnswer(page: Page, path: string, lose: (route: Route) => Promise<void>): Promise<string[]> {
+  let lost = false;
+  await page.route(`**${path}`, async (route) => {
+    if (lost) return route.fallback();
+    lost = true;
+    await route.fetch();
+    await lose(route);
+  });
+  // Registered last, so it sees every request first.
+  const keys: string[] = [];
+  await page.route(`**${path}`, (route) => {
+    keys.push(route.request().headers()["idempotency-key"] ?? "");
+    return route.fallback();
+  });
+  return keys;
+}
+
+e2eTest("a submission whose answer was lost (503, no answer) is sent again with its key and happens once", () =>
+  withBrowser(async ({ page, server }) => {
+    await signInAsOperator(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/card-management`);
+    await openTab(page, "Issue New Card");
+    // The first answer is lost after the server issued the card: the screen sees a 503.
+    const issueKeys = await loseFirstAnswer(page, "/api/cards/issue", (route) =>
+      route.fulfill({
+        status: 503,
+        json: { message: "Changes are paused: headquarters cannot be reached.", code: "unavailable" },
+      }));
+    await page.getByLabel("Cardholder Name").fill("Ada Lovelace");
+    await page.getByLabel("Initial Balance").fill("5.00");
+    await page.getByRole("button", { name: "Issue Card" }).click();
+    await toastWith(page, "Failed to issue card");
+    await page.getByRole("button", { name: "Issue Card" }).click();
+    assert.match(await toastWith(page, "Card Issued"), /issued to Ada Lovelace, funded with \$5\.00/);
+    // After a success the same form is a new submission.
+    await page.getByLabel("Cardholder Name").fill("Ada Lovelace");
+    await page.getByLabel("Initial Balance").fill("5.00");
+    const fresh = page.waitForResponse((response) => response.url().endsWith("/api/cards/issue"));
+    await page.getByRole("button", { name: "Issue Card" }).click();
+    assert.equal((await fresh).status(), 201);
+    assert.equal((await fresh).headers()["idempotent-replayed"], undefined);
+    assert.equal(issueKeys.length, 3);
+    assert.equal(issueKeys[1], issueKeys[0], "the retry of the lost submission carries its key");
+    assert.notEqual(issueKeys[2], issueKeys[0], "a new submission carries a new key");
+    await openTab(page, "Existing Cards");
+    await page.getByRole("row").filter({ hasText: "Ada Lovelace" }).nth(1).waitFor();
+    assert.equal(await page.getByRole("row").filter({ hasText: "Ada Lovelace" }).count(), 2, "two submissions, two cards");
+
+    // A transfer whose connection fails after Visa was asked: the retry is answered without asking again.
+    await page.goto(`${server.baseUrl}/fintech-operations`);
+    await openTab(page, "Card Payment Services");
+    const transferKeys = await loseFirstAnswer(page, "/api/visa/direct-transfer", (route) => route.abort("connectionreset"));
+    await page.getByLabel("Recipient Card").fill("4532015112830366");
+    await page.getByLabel("Amount (USD)").fill("7.00");
+    await page.getByRole("button", { name: "Send Transfer" }).click();
+    await toastWith(page, "Transfer Failed");
+    const replayed = page.waitForResponse((response) => response.url().endsWith("/api/visa/direct-transfer"));
+    await page.getByRole("button", { name: "Send Transfer" }).click();
+    assert.equal((await replayed).headers()["idempotent-replayed"], "true");
+    assert.match(await toastWith(page, "Transfer Completed"), /Amount: \$7\.00/);
+    assert.equal(transferKeys.length, 2);
+    assert.equal(transferKeys[1], transferKeys[0]);
   }));

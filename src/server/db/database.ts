@@ -161,6 +161,21 @@ export async function inSavepoint<T>(statements: Statements, fn: () => Promise<T
   }
 }
 
+/**
+ * The database as seen from inside an open transaction, so that a feature's own service function
+ * runs in it unchanged: its "transaction" becomes a savepoint of `tx` (its rollback undoes only its
+ * own writes; an error still reaches the caller), and its reads see what `tx` sees.
+ */
+export function databaseInTransaction(db: Database, tx: Tx): Database {
+  const statements = statementsOf(tx);
+  return {
+    ...db,
+    read: tx as unknown as Db,
+    statements,
+    transaction: (fn) => inSavepoint(statements, () => fn(tx)),
+  };
+}
+
 /** Whether the native driver can open this URL (file databases only). */
 export function isFileUrl(url: string): boolean {
   return url.startsWith("file:");

@@ -56,8 +56,13 @@ export async function apiRequest(
 }
 
 /** POST/PATCH helper that returns the parsed JSON body. */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
+export async function apiJson<T>(
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const res = await apiRequest(method, url, data, headers);
   return res.status === 204 ? (undefined as T) : (await res.json()) as T;
 }
 

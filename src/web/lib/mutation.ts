@@ -4,6 +4,7 @@
  */
 import { type QueryClient, useMutation, type UseMutationResult, useQueryClient } from "@tanstack/react-query";
 import { type PendingApproval, useOnPendingApproval } from "./approval.ts";
+import type { Submission } from "./idempotency.ts";
 import { useToast } from "./toast.ts";
 import { handleMutationError } from "./unauthorized.ts";
 
@@ -17,6 +18,8 @@ export interface ApiMutationOptions<TInput, TResult> {
   storesAs?: string;
   /** The failure toast's title; without it the caller handles failures in onError. */
   errorTitle?: string;
+  /** The Idempotency-Key of the form's submissions (its `send` makes the request), settled by each answer. */
+  submission?: Submission;
   onSuccess?: (result: TResult, input: TInput) => void;
   onError?: (error: Error) => void;
 }
@@ -41,11 +44,13 @@ export function useApiMutation<TInput = void, TResult = unknown>(
   return useMutation({
     mutationFn: options.mutationFn,
     onSuccess: (result, input) => {
+      options.submission?.settle();
       if (options.storesAs !== undefined) queryClient.setQueryData([options.storesAs], result);
       invalidateAll(queryClient, options.invalidates, options.invalidatesPrefixes);
       options.onSuccess?.(result, input);
     },
     onError: (error) => {
+      options.submission?.settle(error);
       if (options.errorTitle !== undefined) handleMutationError(error, toast, options.errorTitle);
       options.onError?.(error);
     },

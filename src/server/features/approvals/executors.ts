@@ -1,12 +1,13 @@
 /**
  * What each kind of four-eyes request does when approved: the owning feature's own service
- * function, run inside the approval's transaction (four_eyes.ts `databaseInTransaction`) on the
+ * function, run inside the approval's transaction (db/database.ts `databaseInTransaction`) on the
  * request body stored at submission, validated again by the feature's own schema. Composed here, so that the approvals feature and the features it executes never import each other.
  */
 import type { z } from "zod";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
-import { type ApprovalExecutors, databaseInTransaction, type ExecutionContext } from "./four_eyes.ts";
+import { databaseInTransaction } from "../../db/database.ts";
+import type { ApprovalExecutors, ExecutionContext } from "./four_eyes.ts";
 import { distributeCardSchema, issueCardSchema, loadCardSchema } from "../cards/schemas.ts";
 import { createCardService, secureRandomDigits } from "../cards/service.ts";
 import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "../ledger/schemas.ts";

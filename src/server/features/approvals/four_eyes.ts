@@ -20,7 +20,13 @@ import {
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
-import { type Database, type Db, inSavepoint, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
+import {
+  type Database,
+  databaseInTransaction,
+  type Queryable,
+  statementsOf,
+  type Tx,
+} from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
 import { dualControlState, type GrantOrigin, requestedGrant, soleGrant } from "../../auth/role_grants.ts";
 
@@ -45,22 +51,6 @@ export interface ExecutionResult {
 /** Re-validates the stored payload and performs the action inside the approval's transaction. */
 export type ApprovalExecutor = (context: ExecutionContext, payload: unknown) => Promise<ExecutionResult>;
 export type ApprovalExecutors = Readonly<Record<ApprovalKind, ApprovalExecutor>>;
-
-/**
- * The database as seen from inside the approval's open transaction, so that an executor calls the
- * feature's own service function unchanged: its "transaction" becomes a savepoint of the approval's
- * transaction (its rollback undoes only its own writes; any error still aborts the approval), and
- * its reads see what the approval's transaction sees.
- */
-export function databaseInTransaction(db: Database, tx: Tx): Database {
-  const statements = statementsOf(tx);
-  return {
-    ...db,
-    read: tx as unknown as Db,
-    statements,
-    transaction: (fn) => inSavepoint(statements, () => fn(tx)),
-  };
-}
 
 export interface RequestDraft {
   kind: ApprovalKind;

@@ -1,7 +1,8 @@
 /** The approval queue: list, detail, approve, reject, withdraw; and the approval settings. */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { administer, type ApprovalExecutors } from "./four_eyes.ts";
+import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
 import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
@@ -24,24 +25,15 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
   });
 
   for (const decision of ["approve", "reject"] as const) {
+    const decided = decisionAnswer(deps, executors, decision);
     app.post(
       `/approvals/:id/${decision}`,
       validate("param", approvalIdParam),
       validate("json", decisionSchema),
+      idempotencyKey(),
       async (c) => {
-        const user = c.get("user");
-        const decided = await decide(
-          db,
-          executors,
-          actorOf(c, config),
-          { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, roles: user.roles },
-          c.req.valid("param").id,
-          decision,
-          c.req.valid("json").reason,
-        );
-        // An approval that made a user carries their one-time password: no cache may keep it.
-        if ("initialPassword" in decided) c.header("Cache-Control", "no-store");
-        return c.json(decided);
+        const { id } = c.req.valid("param");
+        return sendKeyedAnswer(c, await decided(c, id, c.req.valid("json").reason, keyOf(c.req.valid("header"))));
       },
     );
   }
@@ -64,4 +56,28 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
   });
 
   return app;
+}
+
+/**
+ * The decision, with the approved request's execution, in one transaction. With an Idempotency-Key
+ * it happens once and its answer is replayed for every retry; a one-time password an approval hands
+ * out is never kept, so a replay answers the decided request without it.
+ */
+function decisionAnswer(deps: AppDeps, executors: ApprovalExecutors, decision: "approve" | "reject") {
+  return async (c: Context<AppEnv>, id: string, reason: string, key: string | null) => {
+    const user = c.get("user");
+    const actor = actorOf(c, deps.config);
+    const decider = {
+      userId: user.id,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      roles: user.roles,
+    };
+    const keyed = { userId: user.id, route: `approval_${decision}`, key, request: [id, reason] };
+    return await answerOnce(deps.db, keyed, async (inner) => {
+      const { initialPassword, ...body } = await decide(inner, executors, actor, decider, id, decision, reason);
+      return { status: 200, body, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
+    });
+  };
 }

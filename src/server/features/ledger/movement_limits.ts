@@ -10,7 +10,6 @@
  * Movements a second person approved (and their rehearsals at filing) are neither counted nor
  * limited: they were checked.
  */
-import type { Context } from "hono";
 import {
   type ApprovalGround,
   approvalGroundMessage,
@@ -19,15 +18,15 @@ import {
   utcDayKey,
 } from "../../../domain/movement_limits.ts";
 import { DEFAULT_THRESHOLD_MINOR } from "../../../domain/approval.ts";
-import { statementsOf, type Tx } from "../../db/database.ts";
+import type { Actor } from "../../audit/trail.ts";
+import { type Database, statementsOf, type Tx } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import type { Answer } from "../../http/idempotency.ts";
 import {
   type ApprovalRequestDto,
   fileApprovalRequest,
   pendingBody,
   type RequestDraft,
-  requestReasonOf,
 } from "../approvals/four_eyes.ts";
 
 /**
@@ -188,14 +187,32 @@ export function pendingOverLimitBody(request: ApprovalRequestDto, grounds: reado
   return { ...body, message: `${reasons.join(". ")}. ${body.message}`, reasons };
 }
 
-/** Files the movement for a second person with the maker's reason; answers 202 saying why. */
-export async function submitOverLimit(
-  c: Context<AppEnv>,
-  deps: AppDeps,
+/** Files the movement for a second person on `db` with the maker's reason: the 202 saying why. */
+export async function fileOverLimit(
+  db: Database,
+  actor: Actor,
   draft: RequestDraft,
+  reason: string | null,
   grounds: readonly ApprovalGround[],
-) {
-  const reason = await requestReasonOf(c);
-  const request = await fileApprovalRequest(deps.db, actorOf(c, deps.config), draft, reason);
-  return c.json(pendingOverLimitBody(request, grounds), 202);
+): Promise<Answer> {
+  return {
+    status: 202,
+    body: pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds),
+  };
+}
+
+/**
+ * A movement its maker makes alone: `move`'s answer, or, when the limits refuse it
+ * (`ApprovalRequired`, what `move` wrote in its own transaction rolled back), `file`'s 202.
+ */
+export async function moveOrFile(
+  move: () => Promise<Answer>,
+  file: (grounds: readonly ApprovalGround[]) => Promise<Answer>,
+): Promise<Answer> {
+  try {
+    return await move();
+  } catch (error) {
+    if (!(error instanceof ApprovalRequired)) throw error;
+    return await file(error.grounds);
+  }
 }

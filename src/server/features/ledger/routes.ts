@@ -1,13 +1,20 @@
 /** Ledger and liquid accounts (spec 7): list, create, and the journal reconciliation check. */
 import { Hono } from "hono";
-import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { openingBalanceNeedsApproval } from "../../../domain/approval.ts";
-import { administer, submitForApproval } from "../approvals/four_eyes.ts";
+import { administer, fileApprovalRequest, pendingBody, requestReasonOf } from "../approvals/four_eyes.ts";
+import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import { reconcile } from "./reconciliation.ts";
 import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "./schemas.ts";
-import { createAccount, listAccounts, outflowLimitDraft, setDailyOutflowLimit } from "./service.ts";
+import {
+  createAccount,
+  listAccounts,
+  openingBalanceDraft,
+  openingPayload,
+  outflowLimitDraft,
+  setDailyOutflowLimit,
+} from "./service.ts";
 
 export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -16,28 +23,32 @@ export function ledgerRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/ledger-accounts/reconciliation", async (c) => c.json(await reconcile(deps.db.readClient)));
 
-  app.post("/ledger-accounts", validate("json", createAccountSchema), async (c) => {
+  /**
+   * An account opened at zero is created at once; with an opening balance it waits for a second
+   * person. With an Idempotency-Key either happens once and its answer is replayed for every retry.
+   */
+  app.post("/ledger-accounts", validate("json", createAccountSchema), idempotencyKey(), async (c) => {
     const input = c.req.valid("json");
-    if (openingBalanceNeedsApproval(input.currentBalance)) {
-      const opening = formatMoney(input.currentBalance);
-      return await submitForApproval(c, deps, {
-        kind: "opening_balance",
-        payload: {
-          ...input,
-          currentBalance: opening,
-          sweepThreshold: input.sweepThreshold === null ? null : formatMoney(input.sweepThreshold),
-        },
-        summary: {
-          description: `Open ${input.accountType} account ${input.accountNumber} (${input.accountName}) with ${opening} ${input.currency}`,
-          account: { accountNumber: input.accountNumber, accountName: input.accountName, balanceBefore: "0.00", balanceAfter: opening },
-        },
-        amountMinor: input.currentBalance,
-        currency: input.currency,
-        rehearse: (db) => createAccount(db, actorOf(c, deps.config), input),
-      });
-    }
-    const account = await createAccount(deps.db, actorOf(c, deps.config), c.req.valid("json"));
-    return c.json(account, 201);
+    const actor = actorOf(c, deps.config);
+    const requestReason = await requestReasonOf(c);
+    const payload = openingPayload(input);
+    const keyed = {
+      userId: actor.userId,
+      route: "ledger_account_create",
+      key: keyOf(c.req.valid("header")),
+      request: [payload, requestReason],
+    };
+    return sendKeyedAnswer(
+      c,
+      await answerOnce(deps.db, keyed, async (inner) => {
+        if (!openingBalanceNeedsApproval(input.currentBalance)) {
+          return { status: 201, body: await createAccount(inner, actor, input) };
+        }
+        const draft = openingBalanceDraft(input, payload, (db) => createAccount(db, actor, input));
+        const request = await fileApprovalRequest(inner, actor, draft, requestReason);
+        return { status: 202, body: pendingBody(request) };
+      }),
+    );
   });
 
   app.put(

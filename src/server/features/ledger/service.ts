@@ -222,3 +222,33 @@ export async function outflowLimitDraft(
     (inner, origin) => setDailyOutflowLimit(inner, actor, accountId, limitMinor, origin),
   );
 }
+
+/** An account to open as the request and the approval keep it: money as decimal strings. */
+export function openingPayload(input: CreateAccountInput) {
+  return {
+    ...input,
+    currentBalance: formatMoney(input.currentBalance),
+    sweepThreshold: input.sweepThreshold === null ? null : formatMoney(input.sweepThreshold),
+  };
+}
+
+/** An account whose opening balance a second person must approve, as its request in the queue. */
+export function openingBalanceDraft(
+  input: CreateAccountInput,
+  payload: ReturnType<typeof openingPayload>,
+  rehearse: RequestDraft["rehearse"],
+): RequestDraft {
+  const { accountType, accountNumber, accountName, currency } = input;
+  const opening = `${payload.currentBalance} ${currency}`;
+  return {
+    kind: "opening_balance",
+    payload,
+    summary: {
+      description: `Open ${accountType} account ${accountNumber} (${accountName}) with ${opening}`,
+      account: { accountNumber, accountName, balanceBefore: "0.00", balanceAfter: payload.currentBalance },
+    },
+    amountMinor: input.currentBalance,
+    currency,
+    rehearse,
+  };
+}

@@ -3,15 +3,16 @@ import { type Context, Hono } from "hono";
 import { formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
+import type { ApprovalGround } from "../../../domain/movement_limits.ts";
 import {
   fileApprovalRequest,
+  pendingBody,
   type RequestDraft,
   requestReasonOf,
-  submitForApproval,
 } from "../approvals/four_eyes.ts";
-import { ApprovalRequired, pendingOverLimitBody } from "../ledger/movement_limits.ts";
+import { fileOverLimit, moveOrFile } from "../ledger/movement_limits.ts";
 import { conflict } from "../../http/errors.ts";
-import { idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
+import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import {
   AUTO_SWEEP_PLAN_CHANGED,
@@ -21,7 +22,7 @@ import {
 } from "./automatic.ts";
 import type { Executor } from "./booking.ts";
 import { camt050FileName, renderCamt050 } from "./iso20022.ts";
-import { describeManualSweep, executeManualSweep, executeManualSweepOnce, type FileSweep } from "./manual.ts";
+import { describeManualSweep, executeManualSweep } from "./manual.ts";
 import { countSweepsSince, getSweep, listSweeps, loadSweepMessageData, sweepCharts } from "./queries.ts";
 import {
   autoSweepBodySchema,
@@ -72,25 +73,59 @@ function autoSweepDraft(plan: AutoSweepPreview, rehearse: RequestDraft["rehearse
 
 /**
  * Every automatic run that moves money needs a second person. The request holds the moves the maker
- * saw; approved, the run makes exactly those moves, or none if one no longer holds.
+ * saw; approved, the run makes exactly those moves, or none if one no longer holds. With an
+ * Idempotency-Key the run is filed once and its answer replayed for every retry.
  */
-async function requestAutoSweep(c: Context<AppEnv>, deps: AppDeps, confirmedPlanId: string | undefined) {
+async function requestAutoSweep(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  confirmedPlanId: string | undefined,
+  key: string | null,
+) {
   const actor = actorOf(c, deps.config);
-  const plan = await previewAutoSweep(deps.db.read);
-  if (plan.sweeps.length === 0) return c.json({ sweepsExecuted: 0, sweepIds: [] });
-  if (confirmedPlanId !== undefined && confirmedPlanId !== plan.planId) {
-    throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
-  }
   const executor = executorOf(c.get("user"));
-  const draft = autoSweepDraft(plan, (db) => runApprovedAutoSweep(db, actor, executor, plan.sweeps));
-  return await submitForApproval(c, deps, draft, AUTO_SWEEP_REASON);
+  const requestReason = await requestReasonOf(c);
+  const keyed = {
+    userId: actor.userId,
+    route: "auto_sweep",
+    key,
+    request: [confirmedPlanId ?? null, requestReason],
+  };
+  return sendKeyedAnswer(
+    c,
+    await answerOnce(deps.db, keyed, async (inner) => {
+      const plan = await previewAutoSweep(inner.read);
+      if (plan.sweeps.length === 0) return { status: 200, body: { sweepsExecuted: 0, sweepIds: [] } };
+      if (confirmedPlanId !== undefined && confirmedPlanId !== plan.planId) {
+        throw conflict("planId", AUTO_SWEEP_PLAN_CHANGED);
+      }
+      const draft = autoSweepDraft(plan, (db) => runApprovedAutoSweep(db, actor, executor, plan.sweeps));
+      const request = await fileApprovalRequest(inner, actor, draft, requestReason || AUTO_SWEEP_REASON);
+      return { status: 202, body: pendingBody(request) };
+    }),
+  );
+}
+
+/**
+ * The manual sweep as its Idempotency-Key's record knows it. The maker's reason is appended only
+ * when given, so that a key kept before the reason counted still names the same request.
+ */
+function sweepRequest(input: CreateSweepInput, requestReason: string | null): unknown[] {
+  const sweep = [
+    input.sourceAccountId,
+    input.targetAccountId,
+    input.sweepAmount,
+    input.sweepType,
+    input.sweepReason,
+  ];
+  return requestReason === null ? sweep : [...sweep, requestReason];
 }
 
 /**
  * A manual sweep executes at once, or, when it would take the maker's day total above the approval
  * threshold or its source's day outflow above its limit (decided in the sweep's own transaction),
- * is filed for a second person; with an Idempotency-Key, either happens once and its answer is
- * replayed for every retry.
+ * is filed for a second person in that same transaction; with an Idempotency-Key, either happens
+ * once and its answer is replayed for every retry.
  */
 async function requestManualSweep(
   c: Context<AppEnv>,
@@ -100,7 +135,8 @@ async function requestManualSweep(
 ) {
   const actor = actorOf(c, deps.config);
   const executor = executorOf(c.get("user"));
-  const file: FileSweep = async (db: Database, grounds) => {
+  const requestReason = await requestReasonOf(c);
+  const file = async (db: Database, grounds: readonly ApprovalGround[]) => {
     const described = await describeManualSweep(db.read, input);
     const draft: RequestDraft = {
       kind: "sweep",
@@ -111,18 +147,22 @@ async function requestManualSweep(
       currency: described?.currency ?? null,
       rehearse: (on) => executeManualSweep(on, actor, executor, input, "second_person"),
     };
-    const reason = await requestReasonOf(c, input.sweepReason);
-    return pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds);
+    return await fileOverLimit(db, actor, draft, requestReason || input.sweepReason?.trim() || null, grounds);
   };
-  if (key !== null) {
-    return sendKeyedAnswer(c, await executeManualSweepOnce(deps.db, actor, executor, input, key, file));
-  }
-  try {
-    return c.json(await executeManualSweep(deps.db, actor, executor, input), 201);
-  } catch (error) {
-    if (!(error instanceof ApprovalRequired)) throw error;
-    return c.json(await file(deps.db, error.grounds), 202);
-  }
+  const keyed = {
+    userId: actor.userId,
+    route: "balance_sweep",
+    key,
+    request: sweepRequest(input, requestReason),
+  };
+  return sendKeyedAnswer(
+    c,
+    await answerOnce(deps.db, keyed, (inner) =>
+      moveOrFile(
+        async () => ({ status: 201, body: await executeManualSweep(inner, actor, executor, input) }),
+        (grounds) => file(inner, grounds),
+      )),
+  );
 }
 
 export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -147,7 +187,8 @@ export function sweepsRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(
     "/balance-sweeps/auto-sweep",
     validate("json", autoSweepBodySchema),
-    (c) => requestAutoSweep(c, deps, c.req.valid("json").planId),
+    idempotencyKey(),
+    (c) => requestAutoSweep(c, deps, c.req.valid("json").planId, keyOf(c.req.valid("header"))),
   );
 
   app.post(

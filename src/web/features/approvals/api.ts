@@ -3,6 +3,7 @@ import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstac
 import type { ApprovalKind } from "../../../domain/approval.ts";
 import { apiFetch, apiJson, apiPage, type Page } from "../../lib/api.ts";
 import { type ApprovalRequest, APPROVALS_KEY, type PendingApproval, withRequestReason } from "../../lib/approval.ts";
+import { useSubmission } from "../../lib/idempotency.ts";
 import { invalidateAll, useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
 import type { ApprovalSettings } from "../../../server/features/approvals/service.ts";
 
@@ -29,8 +30,11 @@ export function useDecide(
   onError: (error: Error) => void,
 ) {
   const queryClient = useQueryClient();
+  // A decision executes the request: a resubmit after a lost answer must not decide it twice.
+  const submission = useSubmission();
   return useApiMutation({
-    mutationFn: (id: string) => apiJson<DecidedRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    mutationFn: (id: string) => submission.send<DecidedRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    submission,
     errorTitle: decision === "approve" ? "Approval failed" : "Rejection failed",
     onError,
     onSuccess: (decided) => {

@@ -1,7 +1,8 @@
 /** The balance sweeps' data: accounts, recent sweeps, charts, the auto-sweep plan, and the three actions. */
 import { useQuery } from "@tanstack/react-query";
-import { apiJson, apiRequest } from "../../lib/api.ts";
+import { apiJson } from "../../lib/api.ts";
 import type { PendingApproval } from "../../lib/approval.ts";
+import { useSubmission } from "../../lib/idempotency.ts";
 import { useApprovableMutation } from "../../lib/mutation.ts";
 import {
   ACCOUNTS_KEY,
@@ -33,33 +34,35 @@ export const useSweepCharts = () => useQuery<SweepCharts>({ queryKey: [SWEEP_CHA
 /** Fetched only on demand (refetch), since a plan from an earlier visit is no promise. */
 export const useAutoSweepPlan = () => useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
 
-export const useCreateLedgerAccount = (
+/** An opening balance moves money once approved: each submission carries an Idempotency-Key. */
+export function useCreateLedgerAccount(
   onDone: (account: LedgerAccount | null) => void,
   onError: (error: Error) => void,
-) =>
-  useApprovableMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson<LedgerAccount | PendingApproval>("POST", ACCOUNTS_KEY, body),
+) {
+  const submission = useSubmission();
+  return useApprovableMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      submission.send<LedgerAccount | PendingApproval>("POST", ACCOUNTS_KEY, body),
+    submission,
     errorTitle: "Failed to create ledger account",
     onDone,
     onError,
     refresh: invalidateSweepData,
   });
+}
 
-export const useManualSweep = (
-  idempotencyKey: string,
-  onDone: (sweep: BalanceSweep | null) => void,
-  onError: (error: Error) => void,
-) =>
-  useApprovableMutation({
-    mutationFn: async (body: Record<string, unknown>) => {
-      const res = await apiRequest("POST", SWEEPS_PATH, body, { "Idempotency-Key": idempotencyKey });
-      return (await res.json()) as BalanceSweep | PendingApproval;
-    },
+/** Each submission carries an Idempotency-Key, so a resubmit after a lost answer never moves the money twice. */
+export function useManualSweep(onDone: (sweep: BalanceSweep | null) => void) {
+  const submission = useSubmission();
+  return useApprovableMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      submission.send<BalanceSweep | PendingApproval>("POST", SWEEPS_PATH, body),
+    submission,
     errorTitle: "Failed to execute balance sweep",
     onDone,
-    onError,
     refresh: invalidateSweepData,
   });
+}
 
 /** The administrator sets (decimal string) or removes (null) an account's daily outflow limit. */
 export const useSetDailyOutflowLimit = (
@@ -80,15 +83,18 @@ export const useSetDailyOutflowLimit = (
     refresh: invalidateSweepData,
   });
 
-/** Failures are the caller's: a conflict means the balances changed since the plan. */
-export const useAutoSweep = (
+/** Failures are the caller's: a conflict means the balances changed since the plan. Each request carries its key. */
+export function useAutoSweep(
   onDone: (result: { sweepsExecuted: number } | null) => void,
   onError: (error: Error) => void,
-) =>
-  useApprovableMutation({
+) {
+  const submission = useSubmission();
+  return useApprovableMutation({
     mutationFn: (planId: string) =>
-      apiJson<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+      submission.send<{ sweepsExecuted: number } | PendingApproval>("POST", AUTO_SWEEP_PATH, { planId }),
+    submission,
     onDone,
     onError,
     refresh: invalidateSweepData,
   });
+}

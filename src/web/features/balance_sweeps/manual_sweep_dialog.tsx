@@ -1,12 +1,11 @@
 /**
  * "Manual Sweep" (spec 2.10 and 5): sources are ledger accounts with a balance above 0, targets are
  * liquid accounts in the source's currency; the amount is required (step 0.01) and its bounds are
- * left to the server, whose reason a rejection shows. Each submission carries an Idempotency-Key, kept while no answer has
- * arrived, so a resubmit after a lost response can never move the money twice.
+ * left to the server, whose reason a rejection shows. Each submission carries an Idempotency-Key, kept while its
+ * outcome is unknown (lib/idempotency.ts), so a resubmit after a lost response can never move the money twice.
  */
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
-import { ApiError } from "../../lib/api.ts";
 import { type ToastInput, useToast } from "../../lib/toast.ts";
 import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, toMinor } from "./types.ts";
 import { AmountField } from "../../components/amount_field.tsx";
@@ -104,7 +103,6 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
   onClose: () => void;
   accounts: readonly LedgerAccount[];
 }) {
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const { form, setErrors, bind, close } = useDialogForm(EMPTY, onClose, {
     adjust: (next, field, current) => {
       // A sweep never converts currency, so a new source drops a target of another currency.
@@ -113,17 +111,12 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
       const target = accounts.find((account) => account.id === current.targetAccountId);
       return target && target.currency !== currency ? { ...next, targetAccountId: "" } : next;
     },
-    // Any change makes a different request, which needs its own key.
-    onChange: () => setIdempotencyKey(crypto.randomUUID()),
   });
   const { toast } = useToast();
 
-  const sweep = useManualSweep(idempotencyKey, (result) => {
+  const sweep = useManualSweep((result) => {
     if (result) toast(sweptToast(result));
     close();
-  }, (error) => {
-    // The server answered, so this request is settled: a corrected resubmit is a new request.
-    if (error instanceof ApiError) setIdempotencyKey(crypto.randomUUID());
   });
 
   const submit = () => {

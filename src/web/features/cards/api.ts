@@ -1,7 +1,10 @@
-/** The cards' data: the card list, the funding sources, and issuing, distributing and loading a card. */
+/**
+ * The cards' data: the card list, the funding sources, and issuing, distributing and loading a card,
+ * each submission with its Idempotency-Key (lib/idempotency.ts).
+ */
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "../../lib/api.ts";
 import { type PendingApproval, withRequestReason } from "../../lib/approval.ts";
+import { useSubmission } from "../../lib/idempotency.ts";
 import { invalidateAll, useApprovableMutation } from "../../lib/mutation.ts";
 import { type CardItem, CARDS_KEY, type FundingConfirmation, type FundingSourceItem, FUNDING_SOURCES_KEY } from "./types.ts";
 
@@ -19,14 +22,17 @@ export const useFundingSources = () => useQuery<FundingSourceItem[]>({ queryKey:
 /** After any card mutation: the card list (spec 7) and the sources' balances both changed. */
 const CARD_DATA_KEYS = [CARDS_KEY, FUNDING_SOURCES_KEY];
 
-export const useIssueCard = (onDone: (card: FundedCard | null) => void) =>
-  useApprovableMutation({
+export function useIssueCard(onDone: (card: FundedCard | null) => void) {
+  const submission = useSubmission();
+  return useApprovableMutation({
     mutationFn: ({ requestReason, ...body }: Record<string, unknown> & { requestReason: string }) =>
-      apiJson<FundedCard | PendingApproval>("POST", "/api/cards/issue", withRequestReason(body, requestReason)),
+      submission.send<FundedCard | PendingApproval>("POST", "/api/cards/issue", withRequestReason(body, requestReason)),
+    submission,
     errorTitle: "Failed to issue card",
     onDone,
     refresh: (queryClient) => invalidateAll(queryClient, CARD_DATA_KEYS),
   });
+}
 
 export interface DistributeInput {
   recipientName: string;
@@ -37,10 +43,11 @@ export interface DistributeInput {
   requestReason: string;
 }
 
-export const useDistributeCard = (onDone: (card: FundedCard | null) => void, onError: (error: Error) => void) =>
-  useApprovableMutation({
+export function useDistributeCard(onDone: (card: FundedCard | null) => void, onError: (error: Error) => void) {
+  const submission = useSubmission();
+  return useApprovableMutation({
     mutationFn: (values: DistributeInput) =>
-      apiJson<FundedCard | PendingApproval>(
+      submission.send<FundedCard | PendingApproval>(
         "POST",
         "/api/cards/distribute",
         withRequestReason({
@@ -50,11 +57,13 @@ export const useDistributeCard = (onDone: (card: FundedCard | null) => void, onE
           loadAmount: values.loadAmount,
         }, values.requestReason),
       ),
+    submission,
     errorTitle: "Failed to distribute card",
     onDone,
     onError,
     refresh: (queryClient) => invalidateAll(queryClient, CARD_DATA_KEYS),
   });
+}
 
 export interface LoadInput {
   cardId: string;
@@ -63,15 +72,18 @@ export interface LoadInput {
   requestReason: string;
 }
 
-export const useLoadCard = (onDone: (result: LoadResult | null) => void) =>
-  useApprovableMutation({
+export function useLoadCard(onDone: (result: LoadResult | null) => void) {
+  const submission = useSubmission();
+  return useApprovableMutation({
     mutationFn: ({ cardId, amount, fundingSource, requestReason }: LoadInput) =>
-      apiJson<LoadResult | PendingApproval>(
+      submission.send<LoadResult | PendingApproval>(
         "POST",
         `/api/cards/${encodeURIComponent(cardId)}/load`,
         withRequestReason({ amount, fundingSource }, requestReason),
       ),
+    submission,
     errorTitle: "Failed to load funds",
     onDone,
     refresh: (queryClient) => invalidateAll(queryClient, CARD_DATA_KEYS),
   });
+}

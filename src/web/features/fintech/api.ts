@@ -1,6 +1,7 @@
 /** The fintech screen's data: the providers' status and the four provider calls (Plaid, Visa Direct). */
-import { useMutation, useQuery } from "@tanstack/react-query";
-import { apiJson } from "../../lib/api.ts";
+import { useQuery } from "@tanstack/react-query";
+import { useSubmission } from "../../lib/idempotency.ts";
+import { useApiMutation } from "../../lib/mutation.ts";
 import { useToast } from "../../lib/toast.ts";
 import { isUnauthorizedError, redirectToLogin } from "../../lib/unauthorized.ts";
 import {
@@ -15,8 +16,9 @@ import {
 export const useFintechStatus = () => useQuery<FintechStatus>({ queryKey: [FINTECH_STATUS_KEY] });
 
 /**
- * A provider call: an ended session signs in again; any other failure shows `failure`, or nothing
- * where spec 8 wants no message.
+ * A provider call, each submission with its Idempotency-Key, so a resubmit never asks the provider
+ * twice: an ended session signs in again; any other failure shows `failure`, or nothing where spec 8
+ * wants no message.
  */
 function useProviderCall<TInput, TResult>(
   url: string,
@@ -24,8 +26,10 @@ function useProviderCall<TInput, TResult>(
   failure?: { title: string; description: string },
 ) {
   const { toast } = useToast();
-  return useMutation({
-    mutationFn: (body: TInput) => apiJson<TResult>("POST", url, body),
+  const submission = useSubmission();
+  return useApiMutation({
+    mutationFn: (body: TInput) => submission.send<TResult>("POST", url, body),
+    submission,
     onSuccess,
     onError: (error) => {
       if (isUnauthorizedError(error)) return redirectToLogin(toast);
