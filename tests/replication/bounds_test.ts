@@ -104,6 +104,36 @@ Deno.test({
         await within(5_000, async () => minor(await balanceAt(hq, operator, pair.source)) === expected);
       });
 
+      await t.step("a card load whose answer is lost is outcome_unknown; its retry with the same key moves money once", async () => {
+        const issued = await call(north.server.baseUrl, "POST", "/api/cards/issue", northCookie, { cardholderName: "Grace Hopper" }, {
+          "Idempotency-Key": crypto.randomUUID(),
+        });
+        assert.equal(issued.status, 201, JSON.stringify(issued.body));
+        const load = { amount: "40.00", fundingSource: "settlement_source" };
+        const key = { "Idempotency-Key": crypto.randomUUID() };
+        // The load reaches headquarters and runs there; its answer never comes back in time.
+        north.headquartersLink.pauseReplies();
+        let first: Call;
+        try {
+          first = await call(north.server.baseUrl, "POST", `/api/cards/${issued.body.id}/load`, northCookie, load, key);
+        } finally {
+          north.headquartersLink.resume();
+        }
+        assert.equal(first.status, 503, JSON.stringify(first.body));
+        assert.equal(first.body.reason, "outcome_unknown");
+        assert.ok(first.ms <= CHANGE_DEADLINE_MS + ANSWER_SLACK_MS, `${first.ms} ms`);
+        let retried: Call | undefined;
+        await within(10_000, async () => {
+          retried = await call(north.server.baseUrl, "POST", `/api/cards/${issued.body.id}/load`, northCookie, load, key);
+          return retried.status === 200;
+        });
+        assert.equal(retried!.body.card.currentBalance, "40.00");
+        const cards = await call(hq, "GET", "/api/cards", operator);
+        const card = (Array.isArray(cards.body) ? cards.body : cards.body.items ?? cards.body.cards)
+          .find((row: { id: string }) => row.id === issued.body.id);
+        assert.equal(card.currentBalance, "40.00");
+      });
+
       await t.step("a sweep at headquarters while its primary is frozen answers within the deadline, and does not run later", async () => {
         const key = crypto.randomUUID();
         const before = await balanceAt(hq, operator, pair.source);

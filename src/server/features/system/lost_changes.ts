@@ -101,14 +101,31 @@ async function lostAuditRows(copy: NativeDatabase.Database, primary: Statements)
 }
 
 const SWEEP_SQL = `SELECT s.id, s.sweep_amount_minor AS amountMinor, a.currency, s.source_account_id AS sourceAccountId,
-  s.target_account_id AS targetAccountId, s.executed_at AS executedAt, s.executed_by AS executedBy,
-  k.idempotency_key AS idempotencyKey
-  FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id
-  LEFT JOIN sweep_idempotency_keys k ON k.sweep_id = s.id WHERE s.id = ?`;
+  s.target_account_id AS targetAccountId, s.executed_at AS executedAt, s.executed_by AS executedBy
+  FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id WHERE s.id = ?`;
+/** The keys of the sweeps answered since `?`: each kept answer names its sweep. */
+const SWEEP_KEYS_SQL = `SELECT json_extract(response_body, '$.id') AS sweepId, idempotency_key AS idempotencyKey
+  FROM idempotency_keys WHERE route = 'balance_sweep' AND created_at >= ? AND response_status = 201`;
 
-function lostSweep(copy: NativeDatabase.Database, id: string): LostSweep[] {
-  const rows = copy.prepare(SWEEP_SQL).all([id]) as (Omit<LostSweep, "amount"> & { amountMinor: number })[];
-  return rows.slice(0, 1).map(({ amountMinor, ...row }) => ({ ...row, amount: formatMoney(BigInt(amountMinor)) }));
+type SweepRow = Omit<LostSweep, "amount" | "idempotencyKey"> & { amountMinor: number };
+
+/** The lost sweeps as the set-aside copy holds them, each with the Idempotency-Key it was made with. */
+function lostSweeps(copy: NativeDatabase.Database, auditRows: LostAuditRow[]): LostSweep[] {
+  const sweepRows = auditRows.filter((row) => row.entityType === "balance_sweep");
+  if (sweepRows.length === 0) return [];
+  const since = sweepRows.map((row) => row.performedAt).sort()[0].slice(0, 10);
+  const keys = new Map(
+    (copy.prepare(SWEEP_KEYS_SQL).all([since]) as { sweepId: string; idempotencyKey: string }[])
+      .map((row) => [row.sweepId, row.idempotencyKey]),
+  );
+  const ids = new Set(sweepRows.map((row) => row.entityId));
+  return [...ids].flatMap((id) =>
+    (copy.prepare(SWEEP_SQL).all([id]) as SweepRow[]).slice(0, 1).map(({ amountMinor, ...row }) => ({
+      ...row,
+      amount: formatMoney(BigInt(amountMinor)),
+      idempotencyKey: keys.get(id) ?? null,
+    }))
+  );
 }
 
 /** Reads the set-aside copy against the primary (as `primary`, inside the transaction that records it). */
@@ -123,8 +140,7 @@ export async function buildLostChangeReport(
     const auditRows = lost.map(({ hash: _hash, ...row }) => ({ ...row, category: categoryOf(row.entityType) }));
     const counts: Record<LostCategory, number> = { sweeps: 0, cardMovements: 0, approvals: 0, registrations: 0, other: 0 };
     for (const row of auditRows) counts[row.category]++;
-    const sweepIds = new Set(auditRows.filter((row) => row.entityType === "balance_sweep").map((row) => row.entityId));
-    const sweeps = [...sweepIds].flatMap((id) => lostSweep(copy, id));
+    const sweeps = lostSweeps(copy, auditRows);
     return {
       node,
       reason: rebuilt.reason,

@@ -101,7 +101,8 @@ export async function divergenceReports(deps: AppDeps): Promise<DivergenceReport
 async function reExecution(deps: AppDeps, sweep: LostSweep): Promise<string | null> {
   if (sweep.idempotencyKey === null || sweep.executedBy === null) return null;
   const row = await deps.db.statements.get<{ sweepId: string | null }>(
-    "SELECT sweep_id AS sweepId FROM sweep_idempotency_keys WHERE user_id = ? AND idempotency_key = ?",
+    `SELECT json_extract(response_body, '$.id') AS sweepId FROM idempotency_keys
+      WHERE user_id = ? AND idempotency_key = ? AND route = 'balance_sweep'`,
     [sweep.executedBy, sweep.idempotencyKey],
   );
   return row?.sweepId ?? null;
