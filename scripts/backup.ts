@@ -10,6 +10,10 @@
  * its file copied byte for byte to DIR/<time>/primary.db, with manifest.json beside it. The work
  * happens in DIR/.<time>.partial, renamed once complete, so a folder without that prefix is a whole
  * backup. Files are mode 0600, folders 0700.
+ *
+ * The replica replays each transaction of the primary's current replication log, with two fsyncs
+ * each; what came before the log's last compaction arrives as one snapshot. A busy log therefore
+ * costs more time than its size (docs/bench.md, "Backup and restore").
  */
 import { parseArgs } from "node:util";
 import NativeDatabase from "libsql";
@@ -28,7 +32,7 @@ import {
 
 /** A full copy of a large database over a slow link fits; a primary that stops answering does not hold the backup for ever. */
 const DEFAULT_SYNC_TIMEOUT_S = 600;
-const REPLICA_FILE = "replica/primary-replica.db";
+const REPLICA_FILE = "primary-replica.db";
 /**
  * libSQL's record of the log and frame an embedded replica holds, beside its file: the log id as a
  * little-endian 128-bit integer, then the committed frame number as a little-endian 64-bit one.
@@ -147,15 +151,16 @@ async function takeBackup(options: BackupOptions): Promise<{ dir: string; manife
   const dir = `${options.outDir}/${name}`;
   await Deno.mkdir(options.outDir, { recursive: true, mode: SECRET_DIR_MODE });
   await Deno.mkdir(partial, { mode: SECRET_DIR_MODE });
+  const replicaDir = `${partial}/replica`;
   try {
-    const replicaPath = `${partial}/${REPLICA_FILE}`;
-    await Deno.mkdir(replicaPath.slice(0, replicaPath.lastIndexOf("/")), { mode: SECRET_DIR_MODE });
+    await Deno.mkdir(replicaDir, { mode: SECRET_DIR_MODE });
+    const replicaPath = `${replicaDir}/${REPLICA_FILE}`;
     const frameNo = await syncReplica(replicaPath, options);
     const takenAt = new Date().toISOString();
     const logId = await replicatedLogId(replicaPath, frameNo);
     const lastMigration = settleReplica(replicaPath);
     const { sha256, sizeBytes } = await digestFile(replicaPath, `${partial}/${BACKUP_FILE}`);
-    await Deno.remove(replicaPath.slice(0, replicaPath.lastIndexOf("/")), { recursive: true });
+    await Deno.remove(replicaDir, { recursive: true });
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
       formatVersion: MANIFEST_FORMAT_VERSION,

@@ -4,6 +4,7 @@
  * db-path and port. Listens on 127.0.0.1 only.
  */
 import { createClient } from "@libsql/client";
+import NativeDatabase from "libsql";
 import { ensureNodeKeys, PUBLIC_KEY_FILE } from "../../../scripts/node_keys.ts";
 import { type PrimaryProcess, startPrimary } from "../../../scripts/primary.ts";
 import { freePort } from "../../e2e/helpers.ts";
@@ -20,6 +21,8 @@ export interface LonePrimary {
   stop(): Promise<void>;
   /** A client of the primary over HTTP with the token. */
   client(): ReturnType<typeof createClient>;
+  /** An embedded replica of the primary at `path`, as a console keeps one; not synced yet. */
+  replica(path: string): NativeDatabase.Database;
   /** Kills sqld if it runs and removes every file. */
   remove(): Promise<void>;
 }
@@ -51,6 +54,14 @@ export async function startLonePrimary(prefix: string): Promise<LonePrimary> {
       running = null;
     },
     client: () => createClient({ url: primary.url, authToken: token }),
+    replica(path: string) {
+      // libsql's types leave out authToken, which its index.js reads.
+      const options: NativeDatabase.Options & { authToken: string } = {
+        syncUrl: primary.url,
+        authToken: token,
+      };
+      return new NativeDatabase(path, options);
+    },
     async remove() {
       // A graceful stop waits up to sqld's shutdown timeout (30 s) for replicas' open streams.
       try {
