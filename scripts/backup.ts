@@ -185,31 +185,41 @@ async function takeBackup(options: BackupOptions): Promise<{ dir: string; manife
   }
 }
 
+function usage(problem: string): never {
+  console.error(`${problem}\n${USAGE}`);
+  Deno.exit(2);
+}
+
 async function parseOptions(): Promise<BackupOptions> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      out: { type: "string" },
-      "token-file": { type: "string" },
-      "sync-timeout-s": { type: "string", default: String(DEFAULT_SYNC_TIMEOUT_S) },
-    },
-  });
-  const usage = (problem: string): never => {
-    console.error(`${problem}\n${USAGE}`);
-    Deno.exit(2);
-  };
+  let values: { out?: string; "token-file"?: string; "sync-timeout-s": string };
+  try {
+    values = parseArgs({
+      args: Deno.args,
+      options: {
+        out: { type: "string" },
+        "token-file": { type: "string" },
+        "sync-timeout-s": { type: "string", default: String(DEFAULT_SYNC_TIMEOUT_S) },
+      },
+    }).values;
+  } catch (error) {
+    usage(error instanceof Error ? error.message : String(error));
+  }
   const syncUrl = Deno.env.get("DATABASE_SYNC_URL") ?? "";
-  if (!/^(https?|libsql):\/\//.test(syncUrl)) {
+  if (!URL.canParse(syncUrl) || !["http:", "https:", "libsql:"].includes(new URL(syncUrl).protocol)) {
     usage("DATABASE_SYNC_URL must be the primary's http(s):// or libsql:// URL");
   }
   if (!values.out) usage("--out DIR is required");
   const seconds = Number(values["sync-timeout-s"]);
   if (!Number.isInteger(seconds) || seconds <= 0) usage("--sync-timeout-s must be a whole number of seconds");
   const tokenFile = values["token-file"];
-  const authToken =
-    (tokenFile ? await Deno.readTextFile(tokenFile) : Deno.env.get("DATABASE_AUTH_TOKEN") ?? "").trim();
+  const token = tokenFile
+    ? await Deno.readTextFile(tokenFile).catch((error) =>
+      usage(`cannot read --token-file ${tokenFile}: ${error.message}`)
+    )
+    : Deno.env.get("DATABASE_AUTH_TOKEN") ?? "";
+  const authToken = token.trim();
   if (authToken === "") usage("no token: give --token-file or set DATABASE_AUTH_TOKEN");
-  return { syncUrl, authToken, outDir: values.out!, syncTimeoutMs: seconds * 1000 };
+  return { syncUrl, authToken, outDir: values.out, syncTimeoutMs: seconds * 1000 };
 }
 
 if (import.meta.main) {

@@ -4,7 +4,8 @@
  *
  * It refuses while any process holds a lock on the database or metastore under the db-path (the
  * kernel's record, file_locks.ts: sqld locks both for as long as it runs; run restore as root or as
- * sqld's user, who can open them), and refuses a copy whose size or SHA-256 differs from its manifest. The current db-path is renamed to <db-path>.replaced-<time>, never deleted, and
+ * sqld's user, who can open them), a db-path that exists without sqld's dbs/ or metastore/ in it,
+ * and a copy whose size or SHA-256 differs from its manifest. The current db-path is renamed to <db-path>.replaced-<time>, never deleted, and
  * a new one holds the copy alone as dbs/default/data. With no replication log beside its data, sqld
  * builds a new one from the file at start, under a new log id: every embedded replica notices the
  * new log at its next sync and copies the database again, rather than taking frames that belonged to
@@ -26,6 +27,8 @@ const SQLD_DATA_FILE = "dbs/default/data";
 const SQLITE_MAGIC = "SQLite format 3\0";
 /** The files sqld opens with SQLite, and so locks, for as long as it runs. */
 const SQLD_LOCKED_FILES = [SQLD_DATA_FILE, "metastore/data"];
+/** What sqld makes in its db-path at its first start. */
+const SQLD_DB_PATH_ENTRIES = ["dbs", "metastore"];
 const USAGE = "usage: deno task restore --from BACKUP_DIR --db-path SQLD_DB_PATH";
 
 async function exists(path: string): Promise<boolean> {
@@ -36,16 +39,40 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The processes that have sqld's database or metastore under `dbPath` open, each as its pid: SQLite
- * holds a shared lock on each database file it has open, and sqld keeps both open while it runs.
+ * Refuses while any process has sqld's database or metastore under `dbPath` open: SQLite holds a
+ * shared lock on each database file it has open, and sqld keeps both open while it runs.
  */
-async function processesUsing(dbPath: string): Promise<number[]> {
+async function refuseWhileInUse(dbPath: string): Promise<void> {
   const holders: number[] = [];
   for (const file of SQLD_LOCKED_FILES) {
     const pid = await lockHolder(`${dbPath}/${file}`);
     if (pid !== null && !holders.includes(pid)) holders.push(pid);
   }
-  return holders;
+  if (holders.length > 0) {
+    const pids = holders.map((pid) => `pid ${pid}`).join(", ");
+    throw new Error(
+      `refusing: sqld (or another process) has ${dbPath} open (${pids}): stop it first; nothing was changed`,
+    );
+  }
+}
+
+/**
+ * Whether `dbPath` exists; refuses one that is not sqld's, since it is about to be renamed away
+ * (a mistyped path must not move another folder).
+ */
+async function existingDbPath(dbPath: string): Promise<boolean> {
+  if (!await exists(dbPath)) return false;
+  const entries = (await Deno.stat(dbPath)).isDirectory
+    ? [...Deno.readDirSync(dbPath)].map((entry) => entry.name)
+    : [];
+  if (!SQLD_DB_PATH_ENTRIES.some((name) => entries.includes(name))) {
+    throw new Error(
+      `refusing: ${dbPath} is not sqld's db-path (it holds no ${
+        SQLD_DB_PATH_ENTRIES.join(" or ")
+      }); nothing was changed`,
+    );
+  }
+  return true;
 }
 
 /** Refuses a copy that is not the file its manifest describes, or not one sqld can serve. */
@@ -91,24 +118,21 @@ async function restore(
   dbPath: string,
 ): Promise<{ manifest: Manifest; setAside: string | null }> {
   const manifest = await readManifest(from);
-  const holders = await processesUsing(dbPath);
-  if (holders.length > 0) {
-    const pids = holders.map((pid) => `pid ${pid}`).join(", ");
-    throw new Error(
-      `refusing: sqld (or another process) has ${dbPath} open (${pids}): stop it first; nothing was changed`,
-    );
-  }
+  const existed = await existingDbPath(dbPath);
+  await refuseWhileInUse(dbPath);
   const copy = `${from}/${manifest.file}`;
   await verifyCopy(copy, manifest);
   const stamp = timestampName(new Date());
   const staging = `${dbPath}.restoring-${stamp}`;
   try {
     await stage(copy, staging, manifest);
+    // Checked again: sqld may have been started while the copy was read.
+    await refuseWhileInUse(dbPath);
   } catch (error) {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
     throw error;
   }
-  const setAside = await exists(dbPath) ? `${dbPath}.replaced-${stamp}` : null;
+  const setAside = existed ? `${dbPath}.replaced-${stamp}` : null;
   if (setAside !== null) await Deno.rename(dbPath, setAside);
   try {
     await Deno.rename(staging, dbPath);
@@ -122,10 +146,14 @@ async function restore(
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { from: { type: "string" }, "db-path": { type: "string" } },
-  });
+  let values: { from?: string; "db-path"?: string } = {};
+  try {
+    values =
+      parseArgs({ args: Deno.args, options: { from: { type: "string" }, "db-path": { type: "string" } } })
+        .values;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+  }
   const from = values.from?.replace(/\/+$/, "");
   const dbPath = values["db-path"]?.replace(/\/+$/, "");
   if (!from || !dbPath) {

@@ -2,8 +2,9 @@
  * `deno task backup` and `deno task restore` against a real sqld (docs/deployment.md, "Backup and
  * restore"), each run as its own process with its task's permissions: a backup taken while a writer
  * keeps writing, restored into the stopped primary, serves exactly the rows up to the backup; a
- * tampered copy and a running sqld are refused; the previous db-path is kept; an embedded replica
- * made before the restore copies the restored database again at its next sync.
+ * tampered copy, a running sqld and a folder that is not sqld's are refused; the previous db-path is
+ * kept; an embedded replica made before the restore copies the restored database again at its next
+ * sync.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -193,6 +194,18 @@ Deno.test({
         assert.match(run.stderr, /is not the copy its manifest describes \(SHA-256 [0-9a-f]{64}/);
         assert.match(run.stderr, /altered or damaged, nothing was changed/);
         assert.deepEqual(await siblingsOf(primary.dbPath), []);
+      });
+
+      await t.step("restore refuses a db-path that is not sqld's, and moves nothing", async () => {
+        const keys = `${primary.dir}/keys`;
+        const run = await runTask("restore", ["--from", backupDir, "--db-path", keys]);
+        assert.equal(run.code, 1);
+        assert.match(
+          run.stderr,
+          /is not sqld's db-path \(it holds no dbs or metastore\); nothing was changed/,
+        );
+        assert.ok(Deno.statSync(`${keys}/primary-public.pem`).isFile);
+        assert.deepEqual(await siblingsOf(keys), []);
       });
 
       await t.step("restore sets the db-path aside and sqld serves exactly the backup's rows", async () => {
