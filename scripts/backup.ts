@@ -20,6 +20,7 @@ import NativeDatabase from "libsql";
 import {
   BACKUP_FILE,
   digestFile,
+  logIdFromBytes,
   type Manifest,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
@@ -92,9 +93,7 @@ async function replicatedLogId(replicaPath: string, frameNo: number): Promise<st
   if (committed !== BigInt(frameNo)) {
     throw new Error(`the replica's log index stands at frame ${committed}, its sync answered ${frameNo}`);
   }
-  const hex = Array.from(index.subarray(0, 16)).reverse().map((byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return logIdFromBytes(index);
 }
 
 /**

@@ -92,6 +92,17 @@ export async function digestFile(from: string, to?: string): Promise<{ sha256: s
   return { sha256: hash.digest("hex"), sizeBytes };
 }
 
+/**
+ * A replication log id as sqld writes it in its log lines and the manifest records it, from the 16
+ * bytes libSQL stores it in (a little-endian 128-bit integer, in sqld's log header and in a replica's
+ * log index alike).
+ */
+export function logIdFromBytes(bytes: Uint8Array): string {
+  const hex = Array.from(bytes.subarray(0, 16)).reverse().map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** A folder name for an instant, sortable and free of characters shells or other systems mind. */
 export function timestampName(at: Date): string {
   return at.toISOString().replace(/[-:]/g, "").replace(".", "-");

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { createClient } from "@libsql/client";
 import NativeDatabase from "libsql";
-import { type Manifest, readManifest } from "../../scripts/backup_manifest.ts";
+import { logIdFromBytes, type Manifest, readManifest } from "../../scripts/backup_manifest.ts";
 import { type LonePrimary, startLonePrimary } from "./support/lone_primary.ts";
 import { runTask } from "./support/tasks.ts";
 
@@ -62,11 +62,9 @@ async function rowsOfBackup(dir: string, manifest: Manifest, scratch: string): P
   }
 }
 
-/** sqld's replication log id, from the header of its log file (bytes 16–31, a little-endian integer). */
+/** sqld's replication log id, from the header of its log file (bytes 16–31). */
 async function sqldLogId(dbPath: string): Promise<string> {
-  const header = (await Deno.readFile(`${dbPath}/dbs/default/wallog`)).subarray(16, 32);
-  const hex = Array.from(header).reverse().map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return logIdFromBytes((await Deno.readFile(`${dbPath}/dbs/default/wallog`)).subarray(16, 32));
 }
 
 async function siblingsOf(dbPath: string): Promise<string[]> {
@@ -133,6 +131,7 @@ Deno.test({
         manifest = await readManifest(backupDir);
         assert.equal(manifest.sourceUrl, `${primary.url}/`);
         assert.ok(manifest.frameNo > 0);
+        assert.equal(manifest.logId, await sqldLogId(primary.dbPath), "the log sqld's own header names");
         assert.equal(manifest.lastMigration, "1340_role_grants.sql");
         const bytes = await Deno.readFile(`${backupDir}/${manifest.file}`);
         assert.equal(createHash("sha256").update(bytes).digest("hex"), manifest.sha256);
