@@ -70,6 +70,12 @@ async function syncReplica(path: string, options: BackupOptions): Promise<number
     });
     worker.postMessage({ path, syncUrl: options.syncUrl, authToken: options.authToken });
     const reply = await Promise.race([answer, timeout]);
+    if (reply.error?.includes("PrimaryHandshakeTimeout")) {
+      // libSQL retries a refused handshake for about 3 s and reports only that it timed out.
+      throw new Error(
+        `the primary did not accept the handshake (${reply.error}): is the token right, is the URL the primary's?`,
+      );
+    }
     if (reply.error !== undefined) throw new Error(`the primary's copy failed: ${reply.error}`);
     if (reply.frameNo === null || reply.frameNo === undefined) {
       throw new Error("the primary holds no data yet: nothing to back up");

@@ -110,6 +110,18 @@ Deno.test({
         args: [ROWS_BEFORE_WRITER],
       });
 
+      await t.step("a backup with a token the primary refuses fails and leaves no folder", async () => {
+        const refused = "not-a-token-of-this-primary";
+        const run = await runTask("backup", ["--out", out], {
+          DATABASE_SYNC_URL: primary.url,
+          DATABASE_AUTH_TOKEN: refused,
+        });
+        assert.equal(run.code, 1);
+        assert.match(run.stderr, /the primary did not accept the handshake .*is the token right/);
+        assert.ok(!`${run.stdout}${run.stderr}`.includes(refused));
+        assert.deepEqual([...Deno.readDirSync(out)], []);
+      });
+
       let backupDir = "";
       let manifest: Manifest | null = null;
       let backupRows: Row[] = [];
