@@ -12,7 +12,7 @@
  * backup. Files are mode 0600, folders 0700.
  *
  * The replica replays each transaction of the primary's current replication log, with two fsyncs
- * each; what came before the log's last compaction arrives as one snapshot. A busy log therefore
+ * each; what came before the log's last compaction arrives as snapshots. A busy log therefore
  * costs more time than its size (docs/bench.md, "Backup and restore").
  */
 import { parseArgs } from "node:util";

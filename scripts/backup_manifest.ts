@@ -86,7 +86,9 @@ export async function digestFile(from: string, to?: string): Promise<{ sha256: s
     const chunk = buffer.subarray(0, read);
     hash.update(chunk);
     sizeBytes += read;
-    for (let written = 0; written < read;) written += await target?.write(chunk.subarray(written)) ?? read;
+    if (target) {
+      for (let written = 0; written < read;) written += await target.write(chunk.subarray(written));
+    }
   }
   await target?.sync();
   return { sha256: hash.digest("hex"), sizeBytes };
