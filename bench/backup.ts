@@ -4,7 +4,7 @@
  * - `deno task backup` of the idle primary, then while a writer inserts one row at a time: wall
  *   time and MB/s, and the writer's insert latency during the backup against the seconds before it;
  * - sqld stopped, `deno task restore` of the second backup into its db-path: wall time; sqld's start on the restored
- *   db-path to its first answer (it builds a new replication log from the whole file);
+ *   db-path to its answer to a first query (it builds a new replication log from the whole file);
  * - an embedded replica made before the restore: its first sync after it (a full copy again).
  * Each task runs as its own process with its deno.json permissions (tests/replication/support/tasks.ts).
  */
@@ -140,9 +140,9 @@ async function restoreInto(primary: LonePrimary, dir: string, rows: number) {
   if (restore.code !== 0) throw new Error(`restore failed: ${restore.stderr}`);
   const starting = performance.now();
   await primary.start();
-  const startMs = performance.now() - starting;
   const client = primary.client();
   const restored = Number((await client.execute("SELECT count(*) AS n FROM bulk")).rows[0].n);
+  const startMs = performance.now() - starting;
   client.close();
   if (restored !== rows) throw new Error(`the restored primary holds ${restored} rows, not ${rows}`);
   return { restoreMs: restore.ms, startMs };
@@ -195,7 +195,7 @@ function figures(
     info(
       `sqld's start on the restored db-path, ${formatNumber(mb)} MB`,
       formatMs(startMs),
-      "to its first answer on /health; it writes every page of the file into a new replication log first",
+      "to its answer to a first query (the rows counted); it writes every page of the file into a new replication log first",
     ),
     info(
       `a console's replica's first sync after the restore, ${formatNumber(mb)} MB`,
