@@ -48,6 +48,9 @@ const NOT_RUN: Record<string, string> = {
   test: "it is the test suite this test belongs to",
   "test:faults": "the fault suite: minutes of crashes and load, run on its own by CI",
   bench: "the benchmarks: minutes of load by design, run on their own",
+  backup: "needs a running sqld: tests/replication/backup_test.ts runs it with its deno.json flags",
+  restore:
+    "needs a backup and a stopped sqld: tests/replication/backup_test.ts runs it with its deno.json flags",
 };
 
 function documentedTasks(): Set<string> {
