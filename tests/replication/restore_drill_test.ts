@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
 import { call, type Call, type Cluster, signIn, startCluster, within } from "./support/cluster.ts";
+import { runTask } from "./support/tasks.ts";
 
 /** Every node serves the restored state within this of the primary's restart (docs/deployment.md). */
 const CONVERGENCE_BOUND_MS = 30_000;
@@ -175,6 +176,71 @@ Deno.test({
         const trail = await call(desks[0].baseUrl, "GET", "/api/audit-trail?action=replica_rebuilt_after_restore", adminCookie);
         assert.equal(trail.status, 200);
       });
+    } finally {
+      await cluster.stop();
+    }
+  },
+});
+
+/** Each node's lost-change report lists `keys` as its lost sweeps, once every node has recorded one. */
+async function assertReportsList(desk: Desk, adminCookie: string, keys: string[]): Promise<void> {
+  await within(15_000, async () => {
+    const res = await call(desk.baseUrl, "GET", "/api/system/divergence-reports", adminCookie);
+    return res.status === 200 && res.body.length >= 3;
+  });
+  const reports = await call(desk.baseUrl, "GET", "/api/system/divergence-reports", adminCookie);
+  assert.deepEqual(reports.body.map((report: { node: string }) => report.node).sort(), [
+    "headquarters",
+    "region:north",
+    "region:south",
+  ]);
+  for (const report of reports.body) {
+    assert.deepEqual(report.sweeps.map((lost: { idempotencyKey: string }) => lost.idempotencyKey).sort(), [...keys].sort());
+  }
+}
+
+Deno.test({
+  name: "restore drill through deno task backup and deno task restore: online copy, restore, every node rebuilds",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const cluster = await startCluster();
+    try {
+      const { adminCookie, pair, desks } = await prepare(cluster);
+      for (let n = 0; n < 5; n++) assert.equal((await sweep(desks[n % 3], pair, crypto.randomUUID())).status, 201);
+      const answers: Call[] = [];
+      await converge(desks, pair.source, "99950.00", answers);
+
+      // The copy is taken while the primary runs and the consoles keep writing their request logs.
+      const token = `${cluster.dir}/keys/headquarters.token`;
+      const backup = await runTask("backup", ["--out", `${cluster.dir}/backups`, "--token-file", token], {
+        DATABASE_SYNC_URL: cluster.primary.url,
+      });
+      assert.equal(backup.code, 0, backup.stderr);
+      const [folder] = (await Array.fromAsync(Deno.readDir(`${cluster.dir}/backups`))).map((entry) => entry.name);
+
+      const lostKeys: string[] = [];
+      for (let n = 0; n < LOST_SWEEPS; n++) {
+        const key = crypto.randomUUID();
+        lostKeys.push(key);
+        await within(10_000, async () => (await sweep(desks[n % 3], pair, key)).status === 201);
+      }
+      await converge(desks, pair.source, "99850.00", answers);
+
+      await cluster.stopPrimary();
+      const restore = await runTask("restore", ["--from", `${cluster.dir}/backups/${folder}`, "--db-path", cluster.primaryDbPath]);
+      assert.equal(restore.code, 0, restore.stderr);
+      const restartedAt = performance.now();
+      await cluster.restartPrimary();
+      await converge(desks, pair.source, "99950.00", answers);
+      console.log(`every node serves the restored state ${Math.round(performance.now() - restartedAt)} ms after sqld started`);
+
+      const failures = answers.filter((answer) => answer.status >= 500 && answer.status !== 503);
+      assert.deepEqual(failures.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`), []);
+      for (const node of ["headquarters", ...cluster.regions.map((region) => region.region)]) {
+        assert.equal(await integrityOf(`${cluster.dir}/nodes/${node}/replica.db`), "ok", node);
+      }
+      await assertReportsList(desks[0], adminCookie, lostKeys);
     } finally {
       await cluster.stop();
     }
