@@ -11,6 +11,8 @@ const PUBLIC_API_ROUTES = new Set([
   "GET /api/login/oidc/callback",
   "GET /api/logout",
   "POST /api/logout",
+  // Whether the node accepts changes, and nothing else: regional nodes ask headquarters before anyone signs in.
+  "GET /api/system/health",
 ]);
 
 function concretePath(path: string): string {
