@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/libsql";
 import * as schema from "../../../db/schema.ts";
 import { AppError } from "../http/errors.ts";
 import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
+import { readPrimaryTime } from "../topology/clock.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { clientBatchWriter, type Database, ensureParentDir, isFileUrl } from "./database.ts";
 import { Mutex } from "./mutex.ts";
@@ -131,6 +132,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     url,
     writesLocal: false,
     replica,
+    readPrimaryTime: () => readPrimaryTime(primaryClient),
     read: drizzle(readClient, { schema }),
     readClient,
     statements,
