@@ -82,6 +82,7 @@ async function bookManualSweep(
   executor: Executor,
   input: CreateSweepInput,
   control: MovementControl,
+  atMs: number,
 ) {
   const rows = await statementsOf(tx).all<MovedAccount>(
     `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
@@ -102,6 +103,7 @@ async function bookManualSweep(
     currency: source.currency,
     amountMinor: input.sweepAmount,
     sourceAccountId: source.id,
+    atMs,
   });
   return await bookSweep(tx, actor, executor, planned.value, { source, target }, {
     sweepType: input.sweepType,
@@ -111,16 +113,18 @@ async function bookManualSweep(
 
 /**
  * Executes a manual sweep in one transaction; a rejection throws its AppError, and a sweep its maker
- * may not make alone throws `ApprovalRequired`, both changing nothing.
+ * may not make alone throws `ApprovalRequired`, both changing nothing. `atMs` is when, by the app's
+ * clock (topology/clock.ts): the day the movement limits count it in.
  */
 export async function executeManualSweep(
   db: Database,
   actor: Actor,
   executor: Executor,
   input: CreateSweepInput,
+  atMs: number,
   control: MovementControl = "alone",
 ): Promise<SweepDto> {
-  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input, control));
+  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input, control, atMs));
 }
 
 /** SHA-256 over the normalised request, so "10" and "10.00" are the same request. */
@@ -198,6 +202,7 @@ export async function executeManualSweepOnce(
   actor: Actor,
   executor: Executor,
   input: CreateSweepInput,
+  atMs: number,
   key: string,
   file: FileSweep,
 ): Promise<KeyedAnswer<SweepAnswer>> {
@@ -205,7 +210,7 @@ export async function executeManualSweepOnce(
     try {
       const sweep = await inSavepoint(
         statementsOf(tx),
-        () => bookManualSweep(tx, actor, executor, input, "alone"),
+        () => bookManualSweep(tx, actor, executor, input, "alone", atMs),
       );
       return { status: 201, body: sweep };
     } catch (error) {

@@ -109,16 +109,19 @@ async function requestManualSweep(
       summary: described?.summary ?? { description: `Sweep ${formatMoney(input.sweepAmount)}` },
       amountMinor: input.sweepAmount,
       currency: described?.currency ?? null,
-      rehearse: (on) => executeManualSweep(on, actor, executor, input, "second_person"),
+      rehearse: (on) => executeManualSweep(on, actor, executor, input, deps.clock.now(), "second_person"),
     };
     const reason = await requestReasonOf(c, input.sweepReason);
     return pendingOverLimitBody(await fileApprovalRequest(db, actor, draft, reason), grounds);
   };
   if (key !== null) {
-    return sendKeyedAnswer(c, await executeManualSweepOnce(deps.db, actor, executor, input, key, file));
+    return sendKeyedAnswer(
+      c,
+      await executeManualSweepOnce(deps.db, actor, executor, input, deps.clock.now(), key, file),
+    );
   }
   try {
-    return c.json(await executeManualSweep(deps.db, actor, executor, input), 201);
+    return c.json(await executeManualSweep(deps.db, actor, executor, input, deps.clock.now()), 201);
   } catch (error) {
     if (!(error instanceof ApprovalRequired)) throw error;
     return c.json(await file(deps.db, error.grounds), 202);

@@ -11,10 +11,19 @@ export interface ReplicationState extends ReplicaStatus {
   changesAccepted: boolean;
   /** What staff are told while changes are paused; null while they are accepted. */
   pausedMessage: string | null;
+  /**
+   * This node's clock minus the primary's, in whole milliseconds (topology/clock.ts); null for a
+   * standalone node and before the first measurement.
+   */
+  clockOffsetMs: number | null;
+  /** Set while that offset is past CLOCK_SKEW_WARN_MS: what administrators are told; otherwise null. */
+  clockWarning: string | null;
 }
 
 export function replicationState(deps: AppDeps): ReplicationState {
   const { config, db } = deps;
+  const clock = deps.clock.status();
+  const clockFields = { clockOffsetMs: clock.offsetMs, clockWarning: clock.warning };
   if (config.replication === null || db.replica === null) {
     return {
       role: config.role,
@@ -27,6 +36,7 @@ export function replicationState(deps: AppDeps): ReplicationState {
       lastError: null,
       changesAccepted: true,
       pausedMessage: null,
+      ...clockFields,
     };
   }
   const status = db.replica.status();
@@ -37,5 +47,6 @@ export function replicationState(deps: AppDeps): ReplicationState {
     ...status,
     changesAccepted: status.primaryReachable,
     pausedMessage: status.primaryReachable ? null : changesPausedMessage(status.lastSyncAt),
+    ...clockFields,
   };
 }
