@@ -8,7 +8,12 @@
  * primary's time then plus the monotonic time elapsed since.
  */
 
-/** A node whose clock is further than this from the primary's is reported (status and screens). */
+/**
+ * A node whose clock is further than this from the primary's is reported (status and screens). Far
+ * above what a measurement can be off (half a round trip; an answer later than 2 s is dropped), so a
+ * warning is never noise; and NTP keeps servers within milliseconds, so 5 s means it has failed, well
+ * before what still reads the node's own clock (logs, audit times, a 30 s TOTP step) is visibly wrong.
+ */
 export const CLOCK_SKEW_WARN_MS = 5_000;
 
 /** One question to the primary: when it left and came back, and what the primary answered. */

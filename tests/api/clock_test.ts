@@ -7,9 +7,11 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { CLOCK_SKEW_WARN_MS } from "../../src/domain/clock_offset.ts";
+import { utcDayKey } from "../../src/domain/movement_limits.ts";
 import { RATE_LIMIT_WINDOW_MS } from "../../src/domain/public_api.ts";
 import { type Clock, localClock, PrimaryClock, readPrimaryTime } from "../../src/server/topology/clock.ts";
 import { DEFAULT_SESSION_IDLE_MINUTES } from "../../src/server/config.ts";
+import { createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { createKey, withKey } from "./api_access_helpers.ts";
 
@@ -253,6 +255,25 @@ Deno.test("a key's hourly window is the app clock's hour, and RateLimit-Reset co
     assert.equal(next.headers.get("ratelimit-remaining"), "99", "a new hour on the app's clock, a new count");
     const nextReset = Number(next.headers.get("ratelimit-reset"));
     assert.ok(nextReset > RATE_LIMIT_WINDOW_MS / 1000 - 5, `RateLimit-Reset ${nextReset}`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a maker's movements count toward the app clock's UTC day, not the node's", async () => {
+  const clock = shiftedClock(36 * 3_600_000);
+  const t = await createTestApp({}, { clock });
+  try {
+    const maker = await createStaff(t, await t.login(), "clock-maker@centralbank.test", ["operator"]);
+    await expectJson(
+      await t.as(maker.cookie)("POST", "/api/cards/issue", {
+        body: { cardholderName: "Ada Lovelace", initialBalance: "100.00" },
+      }),
+      201,
+    );
+    const rows = await t.deps.db.read.all<{ day: string }>(sql`SELECT day FROM maker_daily_totals`);
+    assert.deepEqual(rows.map((row) => row.day), [utcDayKey(new Date(clock.now()))]);
+    assert.notEqual(rows[0].day, utcDayKey(new Date()));
   } finally {
     await t.close();
   }
