@@ -51,7 +51,7 @@ export function ClockWarningBadge() {
   );
 }
 
-/** "+120034 ms", "−80 ms": the offset as measured, signed. */
+/** "+120,034 ms", "−80 ms": the offset as measured, signed. */
 function offsetText(offsetMs: number | null): string {
   if (offsetMs === null) return "—";
   return `${offsetMs > 0 ? "+" : offsetMs < 0 ? "−" : ""}${Math.abs(offsetMs).toLocaleString("en-US")} ms`;
