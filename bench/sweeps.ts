@@ -84,7 +84,7 @@ async function serviceLoop(url: string) {
     async run(count: number): Promise<number> {
       const start = performance.now();
       for (let i = 0; i < count; i++) {
-        await executeManualSweep(db, ACTOR, EXECUTOR, input);
+        await executeManualSweep(db, ACTOR, EXECUTOR, input, Date.now());
       }
       return count / ((performance.now() - start) / 1000);
     },

@@ -52,6 +52,7 @@ async function shutdown(signal: string) {
   await app.requestLog.stop();
   await sweepScheduler?.stop();
   await auditCheckpoints.stop();
+  deps.clock.stop();
   deps.db.close();
   clearTimeout(timer);
   Deno.exit(0);

@@ -136,7 +136,7 @@ Deno.test("counting waits for another connection's write lock on later turns, ne
   const holder = new NativeDatabase(`${t.dataDir}/console.db`);
   try {
     const { id, key } = await createKey(t, await t.login());
-    const store = new KeyUsageStore(t.deps.db);
+    const store = new KeyUsageStore(t.deps.db, t.deps.clock.now);
     const bucket = usageBucket(id, "GET /api/institutions");
 
     holder.exec("BEGIN IMMEDIATE");

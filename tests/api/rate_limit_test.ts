@@ -136,7 +136,7 @@ Deno.test("the counting transaction refuses a key revoked since it was cached", 
   const t = await createTestApp();
   try {
     const { id } = await createKey(t, await t.login());
-    const store = new KeyUsageStore(t.deps.db);
+    const store = new KeyUsageStore(t.deps.db, t.deps.clock.now);
     const bucket = usageBucket(id, "GET /api/institutions");
     assert.equal((await store.increment(bucket)).totalHits, 1);
     await t.deps.db.transaction((tx) =>

@@ -7,6 +7,7 @@ import { useAuditChainKey } from "../../src/server/audit/chain_key.ts";
 import { bootstrap } from "../../src/server/startup/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/server/config.ts";
 import type { AppDeps } from "../../src/server/http/context.ts";
+import type { Clock } from "../../src/server/topology/clock.ts";
 import { ROLES, ROUTE_RULES } from "../../src/domain/access.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
 import { SEED_GRANT } from "../../src/server/auth/role_grants.ts";
@@ -54,6 +55,8 @@ export interface RequestOptions {
 export interface TestAppOptions {
   /** Open another app on this app's data folder (a second process on one database); the owner removes it. */
   dataDir?: string;
+  /** The app's clock in place of the node's own (a replicated node's runs on the primary's time). */
+  clock?: Clock;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,7 +71,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...env,
   });
   const config: Config = { ...base, passwordHashCost: TEST_PASSWORD_HASH_COST };
-  const deps = await bootstrap(config, () => {});
+  const booted = await bootstrap(config, () => {});
+  const deps: AppDeps = options.clock ? { ...booted, clock: options.clock } : booted;
   const app = createApp(deps);
 
   const request = (method: string, path: string, options: RequestOptions = {}) => {

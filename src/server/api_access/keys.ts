@@ -9,6 +9,7 @@ import { apiKeys } from "../../../db/schema.ts";
 import { encodeApiKey, isWellFormedApiKey } from "../../domain/public_api.ts";
 import { BoundedMap } from "../bounded_map.ts";
 import type { Database } from "../db/database.ts";
+import type { Clock } from "../topology/clock.ts";
 
 /** Resolved identities kept in memory; beyond this the oldest is forgotten (and re-read when used). */
 export const MAX_CACHED_API_KEYS = 10_000;
@@ -55,13 +56,17 @@ const FIND_LIVE_KEY_SQL = `SELECT id, name, key_prefix AS keyPrefix, key_hash AS
  */
 export class ApiKeyResolver {
   readonly #db: Database;
+  /** A key expires at the same instant at every node: the app's clock (topology/clock.ts). */
+  readonly #clock: Pick<Clock, "now">;
   readonly #cache = new BoundedMap<string, ApiKeyIdentity>(MAX_CACHED_API_KEYS);
 
-  constructor(db: Database) {
+  constructor(db: Database, clock: Pick<Clock, "now">) {
     this.#db = db;
+    this.#clock = clock;
   }
 
-  async resolve(token: string, now = new Date()): Promise<ApiKeyIdentity | null> {
+  async resolve(token: string): Promise<ApiKeyIdentity | null> {
+    const now = new Date(this.#clock.now());
     const cached = this.#cache.get(token);
     if (cached) {
       if (cached.expiresAt === null || cached.expiresAt > now.toISOString()) return cached;
@@ -89,9 +94,9 @@ export class ApiKeyResolver {
   }
 
   /** Reads the key's current state: false once it is revoked or expired. */
-  async isLive(id: string, now = new Date()): Promise<boolean> {
+  async isLive(id: string): Promise<boolean> {
     const row = await this.#db.read.select({ id: apiKeys.id }).from(apiKeys)
-      .where(and(eq(apiKeys.id, id), liveKeyCondition(now.toISOString()))).get();
+      .where(and(eq(apiKeys.id, id), liveKeyCondition(new Date(this.#clock.now()).toISOString()))).get();
     return row !== undefined;
   }
 }

@@ -23,14 +23,17 @@ export interface ApiAccess {
 }
 
 export function createApiAccess(deps: AppDeps): ApiAccess {
-  const requestLog = new RequestLog(deps.db, deps.config);
+  const requestLog = new RequestLog(deps.db, deps.config, deps.clock);
   return {
     requestLog,
     logRequests: requestLog.middleware,
     envelope: envelopeKeyResponses,
-    authenticateKeys: authenticateApiKeys(new ApiKeyResolver(deps.db)),
+    authenticateKeys: authenticateApiKeys(new ApiKeyResolver(deps.db, deps.clock)),
     limitKeyRequests: limitKeyRequests(
-      deps.config.role === "regional" ? new RegionalKeyUsageStore(deps.db) : new KeyUsageStore(deps.db),
+      deps.config.role === "regional"
+        ? new RegionalKeyUsageStore(deps.db, deps.clock.now)
+        : new KeyUsageStore(deps.db, deps.clock.now),
+      deps.clock,
     ),
   };
 }

@@ -3,18 +3,47 @@
  * over the shared database counters of KeyUsageStore (RegionalKeyUsageStore on a regional node). Windows are clock hours (UTC); every
  * response to a key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds
  * until the window ends, IETF draft 6), and a refusal adds Retry-After.
+ *
+ * The stores' windows are hours of the app's clock (the primary's on a replicated node:
+ * topology/clock.ts), so a key's hour starts and ends at the same instant at every node.
  */
 import type { MiddlewareHandler } from "hono";
-import { rateLimiter, type Store } from "hono-rate-limiter";
+import { type ClientRateLimitInfo, rateLimiter, type Store } from "hono-rate-limiter";
 import { endpointId, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
+import type { Clock } from "../topology/clock.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import { usageBucket } from "./usage_store.ts";
 
-export function limitKeyRequests(store: Store<ApiAccessEnv>): MiddlewareHandler<ApiAccessEnv> {
+/**
+ * hono-rate-limiter counts RateLimit-Reset and Retry-After down from the node's own clock
+ * (Date.now()): the store's window ends, on the app clock's scale, are handed to it on the node's.
+ */
+function onNodeClock(store: Store<ApiAccessEnv>, clock: Pick<Clock, "now">): Store<ApiAccessEnv> {
+  const shifted = (info: ClientRateLimitInfo): ClientRateLimitInfo =>
+    info.resetTime === undefined
+      ? info
+      : { ...info, resetTime: new Date(info.resetTime.getTime() + Date.now() - clock.now()) };
+  return {
+    localKeys: store.localKeys,
+    init: (options) => store.init?.(options),
+    get: async (key) => {
+      const info = await store.get?.(key);
+      return info === undefined ? undefined : shifted(info);
+    },
+    increment: async (key) => shifted(await store.increment(key)),
+    decrement: (key) => store.decrement(key),
+    resetKey: (key) => store.resetKey(key),
+  };
+}
+
+export function limitKeyRequests(
+  store: Store<ApiAccessEnv>,
+  clock: Pick<Clock, "now">,
+): MiddlewareHandler<ApiAccessEnv> {
   const limiter = rateLimiter<ApiAccessEnv>({
     windowMs: RATE_LIMIT_WINDOW_MS,
     standardHeaders: "draft-6",
-    store,
+    store: onNodeClock(store, clock),
     keyGenerator: (c) => usageBucket(c.get("apiKeyId")!, endpointId(c.get("apiEndpoint")!)),
     limit: (c) => c.get("apiEndpoint")!.limitPerHour,
     handler: (c) => {

@@ -16,6 +16,7 @@ import { recordAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import { clientIp } from "../http/context.ts";
 import { type Database, isFileUrl } from "../db/database.ts";
+import type { Clock } from "../topology/clock.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import {
@@ -113,6 +114,8 @@ function queryOf(c: Context): Record<string, string | string[]> | null {
 export class RequestLog {
   readonly #db: Database;
   readonly #config: Config;
+  /** Every node's rows are stamped on one time scale (topology/clock.ts): the hourly figures mix them. */
+  readonly #clock: Pick<Clock, "now">;
   readonly #settings: RequestLogSettings;
   #queue: CapturedRequest[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -122,9 +125,15 @@ export class RequestLog {
   #lastPruneMs = Number.NEGATIVE_INFINITY;
   /** Opened with the first batch; null when the local database is not where the log is written. */
 
-  constructor(db: Database, config: Config, settings: Partial<RequestLogSettings> = {}) {
+  constructor(
+    db: Database,
+    config: Config,
+    clock: Pick<Clock, "now">,
+    settings: Partial<RequestLogSettings> = {},
+  ) {
     this.#db = db;
     this.#config = config;
+    this.#clock = clock;
     this.#settings = {
       flushIntervalMs: API_LOG_FLUSH_INTERVAL_MS,
       flushBatchEntries: API_LOG_FLUSH_BATCH_ENTRIES,
@@ -140,7 +149,7 @@ export class RequestLog {
   }
 
   readonly middleware: MiddlewareHandler<ApiAccessEnv> = async (c, next) => {
-    const createdAtMs = Date.now();
+    const createdAtMs = this.#clock.now();
     const startedMs = performance.now();
     await next();
     const responseTimeMs = Math.round(performance.now() - startedMs);
@@ -178,7 +187,7 @@ export class RequestLog {
   }
 
   /** Deletes rows older than the retention; returns how many. */
-  async prune(now = new Date()): Promise<number> {
+  async prune(now = new Date(this.#clock.now())): Promise<number> {
     const cutoff = new Date(now.getTime() - this.#settings.retentionDays * DAY_MS).toISOString();
     this.#lastPruneMs = now.getTime();
     let total = 0;
@@ -273,7 +282,7 @@ export class RequestLog {
     // Headquarters prunes for every node: a regional node's pruning would hold the primary's write
     // lock across the WAN.
     if (
-      this.#config.role !== "regional" && Date.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs
+      this.#config.role !== "regional" && this.#clock.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs
     ) {
       try {
         await this.prune();

@@ -94,7 +94,10 @@ interface CountRow {
   count: number;
 }
 
-/** What both stores share: the database the counts live in, the clock and the limiter's window. */
+/**
+ * What both stores share: the database the counts live in, the clock and the limiter's window. The
+ * clock is the app's (topology/clock.ts): every node's windows and key expiries on the primary's time.
+ */
 abstract class DatabaseUsageStore {
   /** Counts live in the database: other processes' increments are seen here. */
   readonly localKeys = false;
@@ -102,7 +105,7 @@ abstract class DatabaseUsageStore {
   protected readonly now: () => number;
   protected windowMs = RATE_LIMIT_WINDOW_MS;
 
-  constructor(db: Database, now: () => number = Date.now) {
+  constructor(db: Database, now: () => number) {
     this.db = db;
     this.now = now;
   }

@@ -20,7 +20,7 @@ export async function reportUnderAttack(
   actor: Omit<Actor, "userId">,
   userId: string,
   details: { factor: AttackedFactor; failures: number },
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<void> {
   const since = new Date(nowMs - ATTACK_ALERT_WINDOW_MS).toISOString();
   const [recent] = await tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM audit_trail
@@ -36,7 +36,7 @@ export async function reportUnderAttack(
 }
 
 /** The e-mail addresses of the accounts reported under attack within the window, newest first. */
-export async function accountsUnderAttack(db: Queryable, nowMs = Date.now()): Promise<string[]> {
+export async function accountsUnderAttack(db: Queryable, nowMs: number): Promise<string[]> {
   const since = new Date(nowMs - ATTACK_ALERT_WINDOW_MS).toISOString();
   const rows = await db.all<{ email: string }>(sql`SELECT u.email AS email FROM audit_trail a
     JOIN users u ON u.id = a.entity_id

@@ -16,7 +16,7 @@ const resolvers = new WeakMap<AppDeps, SessionResolver>();
 export function sessionResolver(deps: AppDeps): SessionResolver {
   let resolver = resolvers.get(deps);
   if (!resolver) {
-    resolver = new SessionResolver(deps.db, sessionLifetime(deps.config));
+    resolver = new SessionResolver(deps.db, sessionLifetime(deps.config), deps.clock);
     resolvers.set(deps, resolver);
   }
   return resolver;

@@ -51,7 +51,7 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       throw new AppError("forbidden", `Sign in with ${kit.config.oidc!.providerName}`);
     }
     const known = throttle.device !== null;
-    const refusal = await admitAttempt(kit.db, throttle.all, known ? null : kit.waitTicket(c, email));
+    const refusal = await admitAttempt(kit.db, throttle.all, known ? null : kit.waitTicket(c, email), kit.clock.now);
     if (refusal) return kit.refused(c, known ? null : email, refusal, isForm);
 
     const { db } = kit;
@@ -70,7 +70,7 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
 
     // With single sign-on, passwords are for break-glass administrators: a linked account is the provider's.
     if (kit.config.oidc && (user.role !== "admin" || await hasProviderIdentity(db, user.id))) {
-      await db.transaction((tx) => handBackFailure(tx, throttle.all));
+      await db.transaction((tx) => handBackFailure(tx, throttle.all, kit.clock.now()));
       if (isForm) return c.redirect("/api/login?error=local", 303);
       throw new AppError(
         "forbidden",
@@ -103,9 +103,10 @@ async function refusePassword(
       changes: { email },
     });
     if (!user || throttle.device !== null) return;
-    const failures = await failuresInARow(tx, throttle.personal);
+    const nowMs = kit.clock.now();
+    const failures = await failuresInARow(tx, throttle.personal, nowMs);
     if (failures >= ATTACK_ALERT_FAILURES) {
-      await reportUnderAttack(tx, actor, user.id, { factor: "password", failures });
+      await reportUnderAttack(tx, actor, user.id, { factor: "password", failures }, nowMs);
     }
   });
   if (isForm) return c.redirect("/api/login?error=invalid", 303);
@@ -132,8 +133,9 @@ async function acceptPassword(
   const { token } = await db.transaction(async (tx) => {
     // A sign-in replaces whatever session this browser held, so it cannot be revived later.
     if (previous) await destroySession(tx, hashToken(previous));
-    const session = await createSession(tx, user.id, kit.lifetime, kit.actor(c, user.id), stage);
-    await handBackFailure(tx, throttle.all);
+    const nowMs = kit.clock.now();
+    const session = await createSession(tx, user.id, kit.lifetime, nowMs, kit.actor(c, user.id), stage);
+    await handBackFailure(tx, throttle.all, nowMs);
     // The account's failures are forgiven only once the whole sign-in succeeds.
     if (!stage) await clearFailures(tx, throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {

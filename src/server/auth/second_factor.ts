@@ -132,7 +132,7 @@ export async function confirmEnrolment(
   secrets: Secrets,
   user: { id: string; email: string },
   code: string,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<string[] | null> {
   const row = await tx.select().from(userTotp).where(
     and(eq(userTotp.userId, user.id), isNull(userTotp.confirmedAt)),
@@ -158,7 +158,7 @@ export async function verifySecondFactor(
   secrets: Secrets,
   user: { id: string; email: string },
   code: string,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<"totp" | "recovery_code" | null> {
   const trimmed = code.trim();
   if (RECOVERY_CODE_PATTERN.test(trimmed)) {

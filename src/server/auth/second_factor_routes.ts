@@ -34,12 +34,6 @@ import {
 } from "./throttle.ts";
 import { codeSchema, isFormPost, readBody, type SignInKit } from "./sign_in_kit.ts";
 
-/**
- * Wall-clock milliseconds with the fraction performance.now() gives: a code's arrival and the previous
- * code's judgment can fall in the same millisecond, and which came first decides whether it is judged.
- */
-const preciseNowMs = () => performance.timeOrigin + performance.now();
-
 /** The keys of one code attempt: the password's back-off keys and the codes' own. */
 interface CodeKeys {
   throttle: ReturnType<SignInKit["throttleKeys"]>;
@@ -74,7 +68,9 @@ export function secondFactorRoutes(app: Hono<AppEnv>, kit: SignInKit) {
   });
 
   app.post("/login/second-factor", async (c) => {
-    const arrivedAtMs = preciseNowMs();
+    // With the fraction of a millisecond: a code's arrival and the previous code's judgment can fall
+    // in the same millisecond, and which came first decides whether it is judged.
+    const arrivedAtMs = kit.clock.preciseNow();
     const isForm = isFormPost(c);
     const session = await kit.currentSession(c);
     if (!session?.secondFactor) {
@@ -152,19 +148,19 @@ function checkCode(
     const pending = await tx.select({ sid: sessions.sid }).from(sessions).where(eq(sessions.sid, session.sid))
       .get();
     if (!pending) return { kind: "ended" };
-    const facts = await codeFacts(tx, session, keys, arrivedAtMs);
+    const facts = await codeFacts(tx, session, keys, arrivedAtMs, kit.clock.preciseNow());
     const verdict = codeVerdict(facts);
     if (verdict.kind === "password_again") return { kind: "ended" };
     if (verdict.kind === "wait") return verdict;
     const enrolling = session.secondFactor === "enrol";
-    const recoveryCodes = enrolling ? await confirmEnrolment(tx, kit.secrets, user, otp) : null;
+    const recoveryCodes = enrolling ? await confirmEnrolment(tx, kit.secrets, user, otp, facts.nowMs) : null;
     const method = enrolling
       ? (recoveryCodes ? "enrolment" : null)
-      : await verifySecondFactor(tx, kit.secrets, user, otp);
+      : await verifySecondFactor(tx, kit.secrets, user, otp, facts.nowMs);
     if (!method) return await countWrongCode(kit, c, tx, session, keys, facts);
     // A fresh session id once the sign-in is complete: the pending one is never upgraded in place.
     await destroySession(tx, session.sid);
-    const created = await createSession(tx, user.id, kit.lifetime, kit.actor(c, user.id));
+    const created = await createSession(tx, user.id, kit.lifetime, kit.clock.now(), kit.actor(c, user.id));
     await clearFailures(tx, keys.backoff);
     await clearFailures(tx, keys.throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {
@@ -183,8 +179,8 @@ async function codeFacts(
   session: ResolvedSession,
   keys: CodeKeys,
   arrivedAtMs: number,
+  nowMs: number,
 ): Promise<CodeAttemptFacts> {
-  const nowMs = preciseNowMs();
   const rows = await tx.select().from(secondFactorFailures).where(and(
     eq(secondFactorFailures.userId, session.user.id),
     gt(secondFactorFailures.failedAtMs, nowMs - WRONG_CODE_WINDOW_MS),
@@ -201,7 +197,7 @@ async function codeFacts(
     wrongCodesRecentMs: rows.filter((row) => row.deviceId === keys.throttle.device).map((row) =>
       row.failedAtMs
     ),
-    backoffUntilMs: await backoffUntilMs(tx, keys.backoff),
+    backoffUntilMs: await backoffUntilMs(tx, keys.backoff, nowMs),
   };
 }
 
@@ -215,7 +211,7 @@ async function countWrongCode(
   facts: CodeAttemptFacts,
 ): Promise<CodeOutcome> {
   const { user } = session;
-  const failedAtMs = preciseNowMs();
+  const failedAtMs = kit.clock.preciseNow();
   await tx.delete(secondFactorFailures).where(
     lt(secondFactorFailures.failedAtMs, failedAtMs - WRONG_CODE_WINDOW_MS),
   );
@@ -225,7 +221,7 @@ async function countWrongCode(
     deviceId: keys.throttle.device,
     failedAtMs,
   });
-  await recordFailure(tx, keys.backoff);
+  await recordFailure(tx, keys.backoff, failedAtMs);
   const wrongCodesThisSignIn = facts.wrongCodesThisSignIn + 1;
   const ended = signInEndsAfter(wrongCodesThisSignIn);
   if (ended) await destroySession(tx, session.sid);
@@ -238,7 +234,7 @@ async function countWrongCode(
   });
   const recent = facts.wrongCodesRecentMs.filter((ms) => failedAtMs - ms < WRONG_CODE_WINDOW_MS).length + 1;
   if (keys.throttle.device === null && reachesHourlyLimit(recent)) {
-    await reportUnderAttack(tx, actor, user.id, { factor: "second_factor", failures: recent });
+    await reportUnderAttack(tx, actor, user.id, { factor: "second_factor", failures: recent }, failedAtMs);
   }
   return { kind: ended ? "ended" : "wrong" };
 }

@@ -46,7 +46,7 @@ export function sessionRoutes(deps: AppDeps) {
       expire: sessions.expire,
     }).from(sessions).innerJoin(users, eq(users.id, sessions.userId));
     const rows = await (user.roles.includes("administrator")
-      ? query.where(gt(sessions.expire, new Date().toISOString()))
+      ? query.where(gt(sessions.expire, new Date(deps.clock.now()).toISOString()))
       : query.where(eq(sessions.userId, user.id)))
       .orderBy(desc(sessions.expire)).limit(MAX_SESSIONS_LISTED).all();
     return c.json(rows.map((row) => ({

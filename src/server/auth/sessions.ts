@@ -11,6 +11,7 @@ import { EpochCache } from "../db/change_epochs.ts";
 import { isRole } from "../../domain/access.ts";
 import type { SessionUser } from "../http/context.ts";
 import type { Database, Tx } from "../db/database.ts";
+import type { Clock } from "../topology/clock.ts";
 
 const TOKEN_BYTES = 32;
 /** Time to give the second factor after the password; the pending session then ends. */
@@ -41,39 +42,34 @@ export const sessionLifetime = (config: { sessionIdleMinutes: number; sessionAbs
 const expiryAfter = (lifetime: SessionLifetime, createdMs: number, nowMs: number) =>
   Math.min(nowMs + lifetime.idleMs, createdMs + lifetime.absoluteMs);
 
+/** A new session row, its expiries counted from `nowMs` (the clock's time: topology/clock.ts). */
 export async function createSession(
   tx: Tx,
   userId: string,
   lifetime: SessionLifetime,
+  nowMs: number,
   meta: { ipAddress: string | null; userAgent: string | null; signedInWith?: "oidc" },
   secondFactor?: SecondFactorStage,
 ): Promise<{ token: string; sid: string }> {
   const token = newToken();
   const sid = hashToken(token);
-  const now = new Date();
   const sess: SessionData = {
     userId,
-    createdAt: now.toISOString(),
-    lastSeenAt: now.toISOString(),
+    createdAt: isoOf(nowMs),
+    lastSeenAt: isoOf(nowMs),
     ipAddress: meta.ipAddress,
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
     ...(secondFactor ? { secondFactor } : {}),
     ...(meta.signedInWith ? { signedInWith: meta.signedInWith } : {}),
   };
+  const idleExpiryMs = expiryAfter(lifetime, nowMs, nowMs);
   await tx.insert(sessions).values({
     sid,
     sess,
     userId,
-    expire: isoOf(
-      secondFactor
-        ? Math.min(
-          now.getTime() + PENDING_SECOND_FACTOR_MS,
-          expiryAfter(lifetime, now.getTime(), now.getTime()),
-        )
-        : expiryAfter(lifetime, now.getTime(), now.getTime()),
-    ),
+    expire: isoOf(secondFactor ? Math.min(nowMs + PENDING_SECOND_FACTOR_MS, idleExpiryMs) : idleExpiryMs),
   });
-  await tx.delete(sessions).where(lt(sessions.expire, now.toISOString()));
+  await tx.delete(sessions).where(lt(sessions.expire, isoOf(nowMs)));
   return { token, sid };
 }
 
@@ -132,11 +128,14 @@ interface LiveSession {
 export class SessionResolver {
   readonly #db: Database;
   readonly #lifetime: SessionLifetime;
+  /** Every node reads and writes expiries on the primary's time scale, so they mean one instant. */
+  readonly #clock: Pick<Clock, "now">;
   readonly #cache = new EpochCache<string, LiveSession>(MAX_CACHED_SESSIONS);
 
-  constructor(db: Database, lifetime: SessionLifetime) {
+  constructor(db: Database, lifetime: SessionLifetime, clock: Pick<Clock, "now">) {
     this.#db = db;
     this.#lifetime = lifetime;
+    this.#clock = clock;
   }
 
   /**
@@ -146,7 +145,7 @@ export class SessionResolver {
    */
   async resolve(token: string, extend: boolean | "now" = true): Promise<ResolvedSession | null> {
     const { auth } = await this.#db.epochs.fresh();
-    const nowMs = Date.now();
+    const nowMs = this.#clock.now();
     let live = this.#cache.get(token, auth);
     if (live === undefined || nowMs >= live.expireMs) {
       live = await this.#read(token, nowMs);

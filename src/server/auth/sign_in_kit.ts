@@ -62,6 +62,8 @@ export class SignInKit {
   readonly db: AppDeps["db"];
   readonly config: AppDeps["config"];
   readonly secrets: AppDeps["secrets"];
+  /** The time of every back-off, ticket and session decision (topology/clock.ts). */
+  readonly clock: AppDeps["clock"];
   readonly resolver: ReturnType<typeof sessionResolver>;
   readonly lifetime: ReturnType<typeof sessionLifetime>;
   readonly sso: OidcSignIn | null;
@@ -71,10 +73,11 @@ export class SignInKit {
   readonly decoyHash: Promise<string>;
 
   constructor(deps: AppDeps) {
-    const { db, config, secrets } = deps;
+    const { db, config, secrets, clock } = deps;
     this.db = db;
     this.config = config;
     this.secrets = secrets;
+    this.clock = clock;
     this.resolver = sessionResolver(deps);
     this.lifetime = sessionLifetime(config);
     this.sso = config.oidc ? new OidcSignIn(config.oidc, config, secrets) : null;
@@ -108,7 +111,7 @@ export class SignInKit {
     render: (options: PageOptions) => string,
     message?: (seconds: number) => string,
   ) {
-    const seconds = retryAfterSeconds(untilMs, Date.now());
+    const seconds = retryAfterSeconds(untilMs, this.clock.now());
     c.header("Retry-After", String(seconds));
     const text = message?.(seconds) ?? null;
     if (isForm) return this.page(c, render, { retryAfterSeconds: seconds, message: text }, 429);
@@ -130,7 +133,7 @@ export class SignInKit {
    */
   refused(c: Context, email: string | null, refusal: Refusal, isForm: boolean) {
     if (email !== null && refusal.newTicketFromMs !== null) {
-      issueWaitTicket(c, this.config, this.secrets, email, refusal.newTicketFromMs);
+      issueWaitTicket(c, this.config, this.secrets, email, refusal.newTicketFromMs, this.clock.now());
     }
     return this.throttled(c, refusal.untilMs, isForm, this.loginPage);
   }

@@ -33,7 +33,10 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       const previous = readSessionToken(c, config);
       const { token } = await db.transaction(async (tx) => {
         if (previous) await destroySession(tx, hashToken(previous));
-        const session = await createSession(tx, user.id, kit.lifetime, { ...who, signedInWith: "oidc" });
+        const session = await createSession(tx, user.id, kit.lifetime, kit.clock.now(), {
+          ...who,
+          signedInWith: "oidc",
+        });
         await recordAudit(tx, { ...who, userId: user.id }, {
           entityType: "session",
           entityId: user.id,

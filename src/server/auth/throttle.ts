@@ -8,7 +8,8 @@
  * A password attempt is let through inside a write transaction, which every process takes in turn,
  * and counted there as a failure before the password is checked, so two attempts never pass through
  * one gap. A refusal is first found on the read connection: a flood of refused attempts never queues
- * for the write lock.
+ * for the write lock. Every time here is the app's clock (topology/clock.ts), passed in, so that
+ * failures counted through any node of a replicated topology share the primary's time scale.
  */
 import { eq, inArray } from "drizzle-orm";
 import { loginThrottle } from "../../../db/schema.ts";
@@ -93,7 +94,7 @@ export async function admitAttempt(
   db: Database,
   keys: readonly ThrottleKey[],
   ticket: WaitTicket | null,
-  clock: () => number = Date.now,
+  clock: () => number,
 ): Promise<Refusal | null> {
   const seen = decideAttempt(await readKeyStates(db.read, keys), ticket, clock());
   if (!seen.allowed) return { untilMs: seen.untilMs, newTicketFromMs: seen.newTicketFromMs };
@@ -106,7 +107,7 @@ export async function admitAttempt(
 }
 
 /** The password let through by `admitAttempt` was right: the failure it was counted as is handed back. */
-export async function handBackFailure(tx: Tx, keys: readonly ThrottleKey[], nowMs = Date.now()) {
+export async function handBackFailure(tx: Tx, keys: readonly ThrottleKey[], nowMs: number) {
   const states = await readKeyStates(tx, keys);
   for (const [i, key] of keys.entries()) {
     const { state } = states[i];
@@ -115,7 +116,7 @@ export async function handBackFailure(tx: Tx, keys: readonly ThrottleKey[], nowM
 }
 
 /** Failures in a row on the key as of `nowMs`. */
-export async function failuresInARow(db: Queryable, key: ThrottleKey, nowMs = Date.now()): Promise<number> {
+export async function failuresInARow(db: Queryable, key: ThrottleKey, nowMs: number): Promise<number> {
   const [{ state }] = await readKeyStates(db, [key]);
   return currentFailures(key.rule, state, nowMs);
 }
@@ -124,13 +125,13 @@ export async function failuresInARow(db: Queryable, key: ThrottleKey, nowMs = Da
 export async function backoffUntilMs(
   db: Queryable,
   key: ThrottleKey,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<number | null> {
   const [{ state }] = await readKeyStates(db, [key]);
   return nextAttemptAtMs(key.rule, state, nowMs);
 }
 
-export async function recordFailure(tx: Tx, key: ThrottleKey, nowMs = Date.now()) {
+export async function recordFailure(tx: Tx, key: ThrottleKey, nowMs: number) {
   const [{ state }] = await readKeyStates(tx, [key]);
   await writeState(tx, key, afterFailure(key.rule, state, nowMs));
 }

@@ -31,7 +31,7 @@ export function issueWaitTicket(
   secrets: Secrets,
   email: string,
   validFromMs: number,
-  nowMs = Date.now(),
+  nowMs: number,
 ): void {
   writeSignedCookie(c, config, secrets, WAIT_TICKET_COOKIE, {
     email,

@@ -66,6 +66,8 @@ export interface Database {
   writesLocal: boolean;
   /** The replica's sync and state; null for a standalone database. */
   replica: ReplicaSync | null;
+  /** Reads the primary's clock (topology/clock.ts); null for a standalone database, which has none. */
+  readPrimaryTime: (() => Promise<number>) | null;
   read: Db;
   /** The read connection's client: the reconciliation's read snapshot, and tools and tests that run SQL text as it is. */
   readClient: Client;
@@ -251,6 +253,7 @@ export async function openDatabase(url: string): Promise<Database> {
     url,
     writesLocal: true,
     replica: null,
+    readPrimaryTime: null,
     read: drizzle(readClient, { schema }),
     readClient,
     statements,

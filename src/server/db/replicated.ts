@@ -15,6 +15,7 @@ import * as schema from "../../../db/schema.ts";
 import { AppError } from "../http/errors.ts";
 import { compareHistory, HistoryMarks } from "../topology/history.ts";
 import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
+import { readPrimaryTime } from "../topology/clock.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { boundedFetch, boundedTransaction } from "./bounded_writes.ts";
 import { clientBatchWriter, type Database, ensureParentDir, isFileUrl } from "./database.ts";
@@ -152,6 +153,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     url,
     writesLocal: false,
     replica,
+    readPrimaryTime: () => readPrimaryTime(primaryClient),
     read: drizzle(local.client, { schema }),
     readClient: local.client,
     statements: local.statements,

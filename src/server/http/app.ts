@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
     app.use("/api/*", ...guards, forwardToHeadquarters(deps, link, (c) => clientIp(c, deps.config)));
   }
   if (options.trustNodes) app.use("/api/*", options.trustNodes);
-  if (deps.config.role === "headquarters") app.use("/api/*", changeDeadlines());
+  if (deps.config.role === "headquarters") app.use("/api/*", changeDeadlines(deps));
   app.use("/api/*", apiAccess.logRequests);
   app.use("/api/*", apiAccess.envelope);
   if (deps.config.role !== "regional") app.use("/api/*", ...guards);

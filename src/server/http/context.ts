@@ -6,6 +6,7 @@ import { clientAddress } from "./client_address.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Secrets } from "../secrets.ts";
+import type { Clock } from "../topology/clock.ts";
 
 /** What a verified forwarding node says about the request's client. */
 export interface ForwardedClient {
@@ -42,6 +43,11 @@ export interface AppDeps {
   db: Database;
   config: Config;
   secrets: Secrets;
+  /**
+   * The time sessions and windows are computed with: the primary's on a replicated node, the node's
+   * own when standalone (topology/clock.ts).
+   */
+  clock: Clock;
 }
 
 /** The client address: the socket's peer, or behind trusted proxies (TRUST_PROXY) the one they name. */

@@ -12,6 +12,7 @@ import { type Database, openDatabase } from "../db/database.ts";
 import { openReplicatedDatabase } from "../db/replicated.ts";
 import { migrate, missingMigrations } from "../db/migrate.ts";
 import { createSecrets, loadSecretsKey } from "../secrets.ts";
+import { startClock } from "../topology/clock.ts";
 import { narrowReportModes, removeStaleReportParts } from "../features/reports/service.ts";
 import { withDeadline } from "../topology/deadline.ts";
 import { recordLostChanges } from "../features/system/lost_changes.ts";
@@ -62,7 +63,8 @@ export async function bootstrap(
 ): Promise<AppDeps> {
   const db = await openConfiguredDatabase(config);
   const secrets = createSecrets(await loadSecretsKey(config.dataDir, config.secretsKey));
-  const deps: AppDeps = { db, config, secrets };
+  const clock = await startClock(db.readPrimaryTime);
+  const deps: AppDeps = { db, config, secrets, clock };
   let auditChainKey: Uint8Array;
   try {
     if (config.role === "regional") {
@@ -82,6 +84,7 @@ export async function bootstrap(
       });
     }
   } catch (error) {
+    clock.stop();
     db.close();
     throw error;
   }

@@ -88,7 +88,6 @@ export function forwardToHeadquarters(
   const replication = deps.config.replication!;
   const replica = deps.db.replica!;
   const headquartersUrl = replication.headquartersUrl!;
-  const primaryNow = () => Date.now();
   const pending = new BoundedMap<string, Promise<void>>(MAX_PENDING_SESSIONS);
 
   /** Waits (boundedly) for the sync carrying the session's last change; false if it did not come. */
@@ -113,7 +112,7 @@ export function forwardToHeadquarters(
     const incoming = new URL(c.req.url);
     const body = safe ? undefined : await c.req.arrayBuffer();
     const headers = forwardedHeaders(c, deps, clientAddress(c));
-    headers.set(DEADLINE_HEADER, String(primaryNow() + CHANGE_DEADLINE_MS));
+    headers.set(DEADLINE_HEADER, String(deps.clock.now() + CHANGE_DEADLINE_MS));
     const answer = await send(`${headquartersUrl}${incoming.pathname}${incoming.search}`, {
       method: c.req.method,
       headers,
@@ -205,15 +204,14 @@ function markSessionsPending(
  * its node sent (on the primary's clock), which it refuses to start once passed; its own under
  * CHANGE_DEADLINE_MS from arrival.
  */
-export function changeDeadlines(): MiddlewareHandler<AppEnv> {
-  const primaryNow = () => Date.now();
+export function changeDeadlines(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     let deadlineMs = Date.now() + CHANGE_DEADLINE_MS;
     // Believed from anyone: a deadline can only make headquarters refuse the sender's own request.
     const sent = Number(c.req.header(DEADLINE_HEADER));
     if (Number.isFinite(sent) && sent > 0) {
-      deadlineMs = Math.min(deadlineMs, Date.now() + (sent - primaryNow()));
+      deadlineMs = Math.min(deadlineMs, Date.now() + (sent - deps.clock.now()));
       if (deadlineMs <= Date.now()) return answerError(c, deadlinePassedError());
     }
     await withDeadline(deadlineMs, () => next());

@@ -5,6 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReplicationState } from "../../server/features/system/service.ts";
 import { ApiError, getQueryFn } from "./api.ts";
+import { useAuth } from "./auth.ts";
 
 export type { ReplicationState };
 
@@ -40,6 +41,8 @@ const RESYNCHRONISING: ReplicationState = {
   lastError: null,
   changesAccepted: false,
   pausedMessage: null,
+  clockOffsetMs: null,
+  clockWarning: null,
 };
 
 const readState = getQueryFn<ReplicationState | null>({ on401: "returnNull" });
@@ -59,4 +62,23 @@ export function useReplicationState() {
     refetchInterval: REFRESH_MS,
     staleTime: 0,
   });
+}
+
+export interface ClockWarning {
+  /** The sentence the server words (clockWarning). */
+  warning: string;
+  /** This node's clock minus the primary's, in milliseconds. */
+  offsetMs: number;
+}
+
+/**
+ * The warning that this node's clock is far from the primary's, for administrators, who can have it
+ * corrected; null for everyone else and while the clock is close enough.
+ */
+export function useClockWarning(): ClockWarning | null {
+  const { data } = useReplicationState();
+  const { user } = useAuth();
+  if (!data?.clockWarning || data.clockOffsetMs === null) return null;
+  if (!(user?.roles ?? []).includes("administrator")) return null;
+  return { warning: data.clockWarning, offsetMs: data.clockOffsetMs };
 }

@@ -13,6 +13,30 @@ export const ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 /** Short, so tests that wait for propagation stay quick; the bound under test scales with it. */
 export const TEST_SYNC_INTERVAL_MS = 300;
 
+/**
+ * libfaketime's preload library for threaded programs (Debian's `faketime` package). It is preloaded
+ * into the real deno binary, which Deno.execPath() names even when the tests were started through
+ * node_modules/.bin/deno.
+ */
+export const LIBFAKETIME = `/usr/lib/${Deno.build.arch}-linux-gnu/faketime/libfaketimeMT.so.1`;
+
+export function fakeTimeAvailable(): boolean {
+  try {
+    return Deno.statSync(LIBFAKETIME).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A node whose wall clock is off by libfaketime's `offset` ("+120s"). Its monotonic clock is left
+ * alone: timers and elapsed times run true, as on a server whose NTP has failed.
+ */
+function fakeTimeEnv(offset: string): Record<string, string> {
+  if (!fakeTimeAvailable()) throw new Error(`libfaketime not found at ${LIBFAKETIME} (apt-get install -y faketime)`);
+  return { LD_PRELOAD: LIBFAKETIME, FAKETIME: offset, FAKETIME_DONT_FAKE_MONOTONIC: "1" };
+}
+
 export interface RegionalNode {
   region: string;
   server: TestServer;
@@ -41,8 +65,8 @@ export interface Cluster {
   stopPrimary(): Promise<void>;
   /** Start the primary again on the same port and data. */
   restartPrimary(): Promise<void>;
-  /** Start one more regional node (e.g. while the primary is down). */
-  addRegion(region: string): Promise<RegionalNode>;
+  /** Start one more regional node (e.g. while the primary is down), its wall clock off by `fakeTime`. */
+  addRegion(region: string, fakeTime?: string): Promise<RegionalNode>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +78,8 @@ export interface ClusterOptions {
   extraEnv?: Record<string, string>;
   /** sqld's --max-log-size in MB, to make it compact its log sooner than its 200 MB default. */
   maxLogSizeMb?: number;
+  /** Regions whose wall clock is off, by libfaketime's offset: `{ north: "+120s" }`. */
+  fakeTime?: Readonly<Record<string, string>>;
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
@@ -95,7 +121,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const hqPort = Number(new URL(headquarters.baseUrl).port);
 
   const spare = ["extra-a", "extra-b"];
-  const startRegion = async (region: string): Promise<RegionalNode> => {
+  const startRegion = async (region: string, fakeTime = options.fakeTime?.[region]): Promise<RegionalNode> => {
     const tokenName = tokens[region] ? region : spare.shift()!;
     const nodeDir = `${dir}/nodes/${region}`;
     await Deno.mkdir(nodeDir, { recursive: true });
@@ -109,6 +135,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       HQ_CONSOLE_URL: headquartersLink.url,
       DATABASE_AUTH_TOKEN: await token(tokenName),
       ADMIN_PASSWORD: "",
+      ...(fakeTime === undefined ? {} : fakeTimeEnv(fakeTime)),
     };
     const node: RegionalNode = {
       region,
@@ -128,7 +155,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     };
     return node;
   };
-  const regions = await Promise.all(regionNames.map(startRegion));
+  const regions = await Promise.all(regionNames.map((region) => startRegion(region)));
 
   return {
     dir,
@@ -154,8 +181,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     async restartPrimary() {
       primary = await startPrimary(primaryOptions);
     },
-    async addRegion(region: string) {
-      const node = await startRegion(region);
+    async addRegion(region: string, fakeTime?: string) {
+      const node = await startRegion(region, fakeTime);
       regions.push(node);
       return node;
     },

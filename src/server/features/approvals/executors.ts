@@ -50,6 +50,7 @@ function sweepExecutors(deps: AppDeps): Pick<ApprovalExecutors, "sweep" | "auto_
         context.actor,
         executorOf(context),
         revalidated(createSweepSchema, payload),
+        deps.clock.now(),
         "second_person",
       );
       return { entityType: "balance_sweep", entityId: sweep.id, result: sweep };

@@ -74,6 +74,8 @@ export interface Funding {
   fundingSource: FundingSource;
   reason: "issue" | "distribute" | "load";
   control: MovementControl;
+  /** When it is made, by the app's clock: the day the movement limits count it in. */
+  atMs: number;
 }
 
 /** Moves the funding's amount from the funding source's ledger account onto the card. */
@@ -92,6 +94,7 @@ export async function fundCard(
     currency: CARD_CURRENCY,
     amountMinor: BigInt(amountMinor),
     sourceAccountId: account.id,
+    atMs: funding.atMs,
   });
   const move = await moveBalance(tx, {
     accountId: account.id,

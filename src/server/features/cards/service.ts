@@ -118,10 +118,14 @@ interface NewCard {
   dailyLimit: number;
 }
 
-/** What the card operations share: the database, the secrets that seal card numbers, and the issuer settings. */
+/**
+ * What the card operations share: the database, the secrets that seal card numbers, the issuer
+ * settings, and the clock the movement limits' days are counted by.
+ */
 interface CardContext {
   db: AppDeps["db"];
   secrets: AppDeps["secrets"];
+  clock: AppDeps["clock"];
   options: CardServiceOptions;
 }
 
@@ -180,6 +184,7 @@ async function createFundedCard(
         fundingSource: "central_bank_treasury",
         reason: action,
         control,
+        atMs: ctx.clock.now(),
       })
       : undefined;
     const row = await readCard(tx, id);
@@ -226,7 +231,7 @@ async function fundingSources(db: AppDeps["db"]): Promise<FundingSourceDto[]> {
 
 /** Loads an active card from the chosen funding source, audited on the card as well as the ledger. */
 async function loadCard(
-  db: AppDeps["db"],
+  { db, clock }: CardContext,
   actor: Actor,
   cardId: string,
   input: LoadCardInput,
@@ -245,6 +250,7 @@ async function loadCard(
       fundingSource: input.fundingSource,
       reason: "load",
       control,
+      atMs: clock.now(),
     });
     const row = await readCard(tx, cardId);
     await recordAudit(tx, actor, {
@@ -264,7 +270,7 @@ async function loadCard(
 
 export function createCardService(deps: AppDeps, options: CardServiceOptions) {
   const { db } = deps;
-  const ctx: CardContext = { db, secrets: deps.secrets, options };
+  const ctx: CardContext = { db, secrets: deps.secrets, clock: deps.clock, options };
   return {
     list: (limit: number, offset: number) => listCards(db, limit, offset),
 
@@ -300,7 +306,7 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
     },
 
     load: (actor: Actor, cardId: string, input: LoadCardInput, control: MovementControl = "alone") =>
-      loadCard(db, actor, cardId, input, control),
+      loadCard(ctx, actor, cardId, input, control),
   };
 }
 

@@ -49,6 +49,11 @@ export interface AloneMovement {
   amountMinor: bigint;
   /** The account the money leaves. */
   sourceAccountId: string;
+  /**
+   * When it is made, by the app's clock (the primary's on a replicated node: topology/clock.ts): the
+   * UTC day whose totals count it is then the same whichever node's clock runs fast.
+   */
+  atMs: number;
 }
 
 /** The currency's threshold as the SQL reads it: the administrator's, else the default. */
@@ -169,7 +174,7 @@ export async function countMovement(
 ): Promise<void> {
   if (control === "second_person") return;
   const statements = statementsOf(tx);
-  const day = utcDayKey(new Date());
+  const day = utcDayKey(new Date(movement.atMs));
   const grounds: ApprovalGround[] = [];
   if (!await countForMaker(statements, movement, day)) {
     grounds.push(await makerGround(statements, movement, day));

@@ -67,6 +67,7 @@ async function bookManualSweep(
   executor: Executor,
   input: CreateSweepInput,
   control: MovementControl,
+  atMs: number,
 ) {
   const rows = await statementsOf(tx).all<MovedAccount>(
     `SELECT ${MOVED_ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (?, ?)`,
@@ -87,6 +88,7 @@ async function bookManualSweep(
     currency: source.currency,
     amountMinor: input.sweepAmount,
     sourceAccountId: source.id,
+    atMs,
   });
   return await bookSweep(tx, actor, executor, planned.value, { source, target }, {
     sweepType: input.sweepType,
@@ -96,14 +98,16 @@ async function bookManualSweep(
 
 /**
  * Executes a manual sweep in one transaction; a rejection throws its AppError, and a sweep its maker
- * may not make alone throws `ApprovalRequired`, both changing nothing.
+ * may not make alone throws `ApprovalRequired`, both changing nothing. `atMs` is when, by the app's
+ * clock (topology/clock.ts): the day the movement limits count it in.
  */
 export async function executeManualSweep(
   db: Database,
   actor: Actor,
   executor: Executor,
   input: CreateSweepInput,
+  atMs: number,
   control: MovementControl = "alone",
 ): Promise<SweepDto> {
-  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input, control));
+  return await db.transaction((tx) => bookManualSweep(tx, actor, executor, input, control, atMs));
 }

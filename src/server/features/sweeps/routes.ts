@@ -145,7 +145,7 @@ async function requestManualSweep(
       summary: described?.summary ?? { description: `Sweep ${formatMoney(input.sweepAmount)}` },
       amountMinor: input.sweepAmount,
       currency: described?.currency ?? null,
-      rehearse: (on) => executeManualSweep(on, actor, executor, input, "second_person"),
+      rehearse: (on) => executeManualSweep(on, actor, executor, input, deps.clock.now(), "second_person"),
     };
     return await fileOverLimit(db, actor, draft, requestReason || input.sweepReason?.trim() || null, grounds);
   };
@@ -159,7 +159,7 @@ async function requestManualSweep(
     c,
     await answerOnce(deps.db, keyed, (inner) =>
       moveOrFile(
-        async () => ({ status: 201, body: await executeManualSweep(inner, actor, executor, input) }),
+        async () => ({ status: 201, body: await executeManualSweep(inner, actor, executor, input, deps.clock.now()) }),
         (grounds) => file(inner, grounds),
       )),
   );

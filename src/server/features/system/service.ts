@@ -21,6 +21,13 @@ export interface ReplicationState extends ReplicaStatus {
   changesAccepted: boolean;
   /** What staff are told while changes are paused; null while they are accepted. */
   pausedMessage: string | null;
+  /**
+   * This node's clock minus the primary's, in whole milliseconds (topology/clock.ts); null for a
+   * standalone node and before the first measurement.
+   */
+  clockOffsetMs: number | null;
+  /** Set while that offset is past CLOCK_SKEW_WARN_MS: what administrators are told; otherwise null. */
+  clockWarning: string | null;
 }
 
 /** What a regional node knows of headquarters' own state (topology/headquarters_link.ts). */
@@ -29,7 +36,7 @@ export interface HeadquartersView {
   changesAccepted: boolean;
 }
 
-const STANDALONE: Omit<ReplicationState, "role"> = {
+const STANDALONE: Omit<ReplicationState, "role" | "clockOffsetMs" | "clockWarning"> = {
   region: null,
   syncIntervalMs: null,
   resynchronising: false,
@@ -54,7 +61,9 @@ function pausedMessageOf(status: ReplicaStatus, headquarters: HeadquartersView):
 
 export function replicationState(deps: AppDeps, headquarters: HeadquartersView | null): ReplicationState {
   const { config, db } = deps;
-  if (config.replication === null || db.replica === null) return { role: config.role, ...STANDALONE };
+  const clock = deps.clock.status();
+  const clockFields = { clockOffsetMs: clock.offsetMs, clockWarning: clock.warning };
+  if (config.replication === null || db.replica === null) return { role: config.role, ...STANDALONE, ...clockFields };
   const status = db.replica.status();
   const view = headquarters ?? { reachable: true, changesAccepted: true };
   const pausedMessage = pausedMessageOf(status, view);
@@ -66,6 +75,7 @@ export function replicationState(deps: AppDeps, headquarters: HeadquartersView |
     headquartersReachable: view.reachable,
     changesAccepted: pausedMessage === null,
     pausedMessage,
+    ...clockFields,
   };
 }
 

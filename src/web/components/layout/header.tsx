@@ -3,7 +3,7 @@ import { Bell, Menu } from "lucide-react";
 import { useLocation } from "react-router";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
-import { ReplicationBadge } from "./replication_status.tsx";
+import { ClockWarningBadge, ReplicationBadge } from "./replication_status.tsx";
 import { Tooltip } from "../ui/tooltip.tsx";
 import { IfAllowed } from "../if_allowed.tsx";
 import { screenTitle } from "./nav_items.ts";
@@ -19,8 +19,9 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         </Button>
         {/* The screen's name; status badges about the node sit beside it, in this row. */}
         <p className="truncate text-lg font-semibold text-slate-900" data-testid="screen-title">{screenTitle(pathname)}</p>
-        <div className="shrink-0">
+        <div className="flex shrink-0 items-center gap-2">
           <ReplicationBadge />
+          <ClockWarningBadge />
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">

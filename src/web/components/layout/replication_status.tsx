@@ -1,11 +1,13 @@
 /**
  * Where this node stands in the replicated topology (docs/deployment.md), from
  * GET /api/system/replication: a freshness badge in the header of a regional node, a banner on
- * every screen while changes are paused, and the full state for the System Information tab.
+ * every screen while changes are paused, for administrators a badge while the node's clock is far
+ * from the primary's, and the full state for the System Information tab.
  */
 import { useAtomValue } from "jotai";
+import { clockOffsetLabel } from "../../../domain/clock_offset.ts";
 import { staleReadAtom } from "../../lib/freshness.ts";
-import { useReplicationState } from "../../lib/replication.ts";
+import { useClockWarning, useReplicationState } from "../../lib/replication.ts";
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -29,6 +31,32 @@ export function ReplicationBadge() {
       {capitalised(data.region)} · {ageText(data.secondsBehind)}
     </span>
   );
+}
+
+/**
+ * "Clock 2 min ahead", for administrators, beside the node badge while this node's clock is further
+ * from the primary's than the server's bound; screen readers hear the server's whole sentence.
+ */
+export function ClockWarningBadge() {
+  const clock = useClockWarning();
+  if (clock === null) return null;
+  return (
+    <span
+      role="status"
+      className="inline-flex items-center rounded-full border border-amber-400 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-900"
+      title={clock.warning}
+      data-testid="clock-warning-badge"
+    >
+      <span aria-hidden="true">{clockOffsetLabel(clock.offsetMs)}</span>
+      <span className="sr-only">{clock.warning}</span>
+    </span>
+  );
+}
+
+/** "+120,034 ms", "−80 ms": the offset as measured, signed. */
+function offsetText(offsetMs: number | null): string {
+  if (offsetMs === null) return "—";
+  return `${offsetMs > 0 ? "+" : offsetMs < 0 ? "−" : ""}${Math.abs(offsetMs).toLocaleString("en-US")} ms`;
 }
 
 /** Shown on every screen while this node cannot reach headquarters: changes are refused meanwhile. */
@@ -59,6 +87,7 @@ const yesNo = (value: boolean) => value ? "Yes" : "No";
 /** The full state, for administrators (System Information). */
 export function ReplicationDetails() {
   const { data } = useReplicationState();
+  const clock = useClockWarning();
   if (!data) return null;
   const rows: [string, string][] = [
     ["Node role", capitalised(data.role)],
@@ -71,29 +100,41 @@ export function ReplicationDetails() {
     ["Replication index (frame)", data.frameNo === null ? "—" : String(data.frameNo)],
     ["Sync interval", data.syncIntervalMs === null ? "—" : `${data.syncIntervalMs} ms`],
     ["Changes", data.changesAccepted ? "Accepted" : "Paused"],
+    ["Clock offset from the primary", offsetText(data.clockOffsetMs)],
   ];
   return (
-    <dl className="grid gap-3 text-sm sm:grid-cols-2" aria-label="Replication">
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt className="font-medium text-slate-800">{term}</dt>
-          <dd className="text-slate-700">{value}</dd>
-        </div>
-      ))}
-      {data.lastDivergence && (
-        <div className="sm:col-span-2">
-          <dt className="font-medium text-slate-800">Last primary restore found</dt>
-          <dd className="break-words text-slate-700">
-            {data.lastDivergence.detectedAt}: {data.lastDivergence.reason}
-          </dd>
-        </div>
+    <>
+      {clock && (
+        <p
+          role="status"
+          className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="clock-warning"
+        >
+          {clock.warning}
+        </p>
       )}
-      {data.lastError && (
-        <div className="sm:col-span-2">
-          <dt className="font-medium text-slate-800">Last sync error</dt>
-          <dd className="break-words text-slate-700">{data.lastError}</dd>
-        </div>
-      )}
-    </dl>
+      <dl className="grid gap-3 text-sm sm:grid-cols-2" aria-label="Replication">
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt className="font-medium text-slate-800">{term}</dt>
+            <dd className="text-slate-700">{value}</dd>
+          </div>
+        ))}
+        {data.lastDivergence && (
+          <div className="sm:col-span-2">
+            <dt className="font-medium text-slate-800">Last primary restore found</dt>
+            <dd className="break-words text-slate-700">
+              {data.lastDivergence.detectedAt}: {data.lastDivergence.reason}
+            </dd>
+          </div>
+        )}
+        {data.lastError && (
+          <div className="sm:col-span-2">
+            <dt className="font-medium text-slate-800">Last sync error</dt>
+            <dd className="break-words text-slate-700">{data.lastError}</dd>
+          </div>
+        )}
+      </dl>
+    </>
   );
 }
