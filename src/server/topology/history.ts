@@ -12,8 +12,11 @@ import type { Client } from "@libsql/client";
 import type { BatchStatement } from "../db/native.ts";
 import type { Statements } from "../db/statements.ts";
 
-/** Marks kept on the primary: a node further behind than this cannot be checked and rebuilds. */
-export const HISTORY_MARKS_KEPT = 1_000_000;
+/**
+ * Marks kept on the primary (about 70 bytes each: 14 MB): a node that comes back further behind
+ * than this cannot be checked, and rebuilds its replica rather than trust it.
+ */
+export const HISTORY_MARKS_KEPT = 200_000;
 /** One write in this many also prunes the marks past HISTORY_MARKS_KEPT, a few rows at a time. */
 const PRUNE_EVERY_WRITES = 1_000;
 

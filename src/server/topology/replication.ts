@@ -62,9 +62,6 @@ interface SyncOptions {
   onDiverged: (reason: string) => void;
 }
 
-/** libSQL's own word that the primary's log is not the one the replica follows (a new log id). */
-const INCOMPATIBLE_LOG = /incompatible|LogIncompatible|log id/i;
-
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -168,18 +165,11 @@ export class ReplicaSync {
     try {
       const verdict = await this.#options.verify();
       if (verdict.diverged) throw this.#diverged(verdict.reason);
-      const frameNo = await this.#syncOnThread();
-      this.#lastSyncMs = Date.now();
-      if (frameNo !== null) this.#frameNo = frameNo;
-      this.#reachable = true;
-      this.#failingSinceMs = null;
-      this.#lastError = null;
+      this.#synced(await this.#syncOnThread());
     } catch (error) {
       if (this.#resynchronising) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      if (INCOMPATIBLE_LOG.test(message)) throw this.#diverged(`libSQL refused the primary's log: ${message}`);
       this.#failingSinceMs ??= Date.now();
-      this.#lastError = message;
+      this.#lastError = error instanceof Error ? error.message : String(error);
       if (Date.now() - this.#failingSinceMs >= PRIMARY_UNREACHABLE_AFTER_MS) this.#reachable = false;
       throw error;
     }
@@ -203,14 +193,21 @@ export class ReplicaSync {
     this.#frameNo = null;
   }
 
-  /** One sync of a rebuilt replica, before the node serves it again: no history to compare yet. */
-  async rebuild(): Promise<void> {
-    const frameNo = await this.#syncOnThread();
+  #synced(frameNo: number | null): void {
     this.#lastSyncMs = Date.now();
-    this.#frameNo = frameNo;
+    if (frameNo !== null) this.#frameNo = frameNo;
     this.#reachable = true;
     this.#failingSinceMs = null;
     this.#lastError = null;
+  }
+
+  /**
+   * One sync of a rebuilt replica, before the node serves it again: no history to compare yet. (A
+   * primary restored with a new replication log needs no more: libSQL re-copies a replica whose log
+   * id the primary no longer has by itself, and reports no error.)
+   */
+  async rebuild(): Promise<void> {
+    this.#synced(await this.#syncOnThread());
   }
 
   /**
