@@ -10,8 +10,8 @@
 import { createClient } from "@libsql/client";
 import { DEFAULT_SYNC_INTERVAL_MS } from "../src/server/config.ts";
 import { CHANGE_DEADLINE_MS } from "../src/server/topology/deadline.ts";
-import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../tests/helpers/http_staff.ts";
-import { call, type Cluster, signIn, startCluster, within } from "../tests/replication/support/cluster.ts";
+import { call, type Cluster, startCluster, within } from "../tests/replication/support/cluster.ts";
+import { type Desk, sweep, sweepDesks, type SweepPair } from "../tests/replication/support/sweep_desks.ts";
 import { BENCH_QUICK, type BenchRow, formatMs } from "./lib/report.ts";
 
 const FILL_MB = BENCH_QUICK ? 20 : 200;
@@ -21,11 +21,6 @@ const LOST_SWEEPS = 10;
 const PAUSE_MS = BENCH_QUICK ? 8_000 : 20_000;
 const RESTORE_TIMEOUT_MS = 300_000;
 const OPERATOR_EMAIL = "bench.recovery@centralbank.test";
-
-interface Desk {
-  baseUrl: string;
-  cookie: string;
-}
 
 async function fillPrimary(cluster: Cluster): Promise<void> {
   const token = (await Deno.readTextFile(`${cluster.dir}/keys/headquarters.token`)).trim();
@@ -71,17 +66,13 @@ async function watchRecovery(desks: Desk[], source: string, expected: string, st
   }));
 }
 
-async function restoreFigures(cluster: Cluster, desks: Desk[], pair: { source: string; target: string }) {
-  const sweep = (desk: Desk) =>
-    call(desk.baseUrl, "POST", "/api/balance-sweeps", desk.cookie, { ...pairBody(pair), sweepAmount: "1.00" }, {
-      "Idempotency-Key": crypto.randomUUID(),
-    });
+async function restoreFigures(cluster: Cluster, desks: Desk[], pair: SweepPair) {
   const before = (await balance(desks[0], pair.source)).balance!;
   const copy = `${cluster.dir}/bench-copy.sqld`;
   await cluster.stopPrimary();
   await new Deno.Command("cp", { args: ["-a", cluster.primaryDbPath, copy] }).output();
   await cluster.restartPrimary();
-  for (let n = 0; n < LOST_SWEEPS; n++) await within(10_000, async () => (await sweep(desks[0])).status === 201);
+  for (let n = 0; n < LOST_SWEEPS; n++) await within(10_000, async () => (await sweep(desks[0], pair, "1.00")).status === 201);
   await cluster.killPrimary();
   await Deno.rename(cluster.primaryDbPath, `${cluster.dir}/bench-killed.sqld`);
   await new Deno.Command("cp", { args: ["-a", copy, cluster.primaryDbPath] }).output();
@@ -90,20 +81,14 @@ async function restoreFigures(cluster: Cluster, desks: Desk[], pair: { source: s
   return await watchRecovery(desks, pair.source, before, startMs);
 }
 
-function pairBody(pair: { source: string; target: string }) {
-  return { sourceAccountId: pair.source, targetAccountId: pair.target };
-}
-
-async function longestAnswerWhileCut(cluster: Cluster, desk: Desk, pair: { source: string; target: string }) {
+async function longestAnswerWhileCut(cluster: Cluster, desk: Desk, pair: SweepPair) {
   const link = cluster.regions[0].headquartersLink;
   link.pause();
   const started = performance.now();
   let longest = 0;
   let attempts = 0;
   while (performance.now() - started < PAUSE_MS) {
-    const res = await call(desk.baseUrl, "POST", "/api/balance-sweeps", desk.cookie, { ...pairBody(pair), sweepAmount: "1.00" }, {
-      "Idempotency-Key": crypto.randomUUID(),
-    });
+    const res = await sweep(desk, pair, "1.00");
     longest = Math.max(longest, res.ms);
     attempts++;
   }
@@ -114,20 +99,11 @@ async function longestAnswerWhileCut(cluster: Cluster, desk: Desk, pair: { sourc
 export async function recoveryBench(log: (line: string) => void): Promise<BenchRow[]> {
   const cluster = await startCluster({ syncIntervalMs: DEFAULT_SYNC_INTERVAL_MS });
   try {
-    const hq = cluster.headquarters.baseUrl;
-    const adminCookie = await signIn(hq);
-    const operator = await createStaffSession(hq, adminCookie, OPERATOR_EMAIL, ["operator"]);
-    const make = (accountNumber: string, accountType: string, currentBalance: string) =>
-      openAccount(hq, operator, { accountNumber, accountName: accountNumber, accountType, currency: "USD", currentBalance }, adminCookie);
-    const pair = { source: await make("REC-SRC", "ledger", "100000.00"), target: await make("REC-DST", "liquid", "0.00") };
-    const desks: Desk[] = [{ baseUrl: hq, cookie: operator }];
-    for (const node of cluster.regions) {
-      desks.push({ baseUrl: node.server.baseUrl, cookie: await signIn(node.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD) });
-    }
+    const { pair, desks } = await sweepDesks(cluster, OPERATOR_EMAIL, "REC", "100000.00");
     log(`filling the primary with ${FILL_MB} MB…`);
     await fillPrimary(cluster);
     // One sweep after the fill carries a history mark, and every node syncs the fill before the copy.
-    await call(hq, "POST", "/api/balance-sweeps", operator, { ...pairBody(pair), sweepAmount: "1.00" }, { "Idempotency-Key": crypto.randomUUID() });
+    await sweep(desks[0], pair, "1.00");
     await within(RESTORE_TIMEOUT_MS, async () => {
       const reads = await Promise.all(desks.map((desk) => balance(desk, pair.source)));
       return reads.every((read) => read.balance === "99999.00");

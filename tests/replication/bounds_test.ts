@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { CHANGE_DEADLINE_MS } from "../../src/server/topology/deadline.ts";
 import { HEALTH_TIMEOUT_MS } from "../../src/server/topology/headquarters_link.ts";
-import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
-import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
+import { call, type Call, startCluster, within } from "./support/cluster.ts";
+import { sweep as sweepOnce, sweepDesks, type SweepPair } from "./support/sweep_desks.ts";
 
 const OPERATOR_EMAIL = "bounds-operator@hq.test";
 const PAUSE_MS = 20_000;
@@ -21,12 +21,8 @@ interface Attempt {
   answer: Call;
 }
 
-function sweep(baseUrl: string, cookie: string, pair: { source: string; target: string }, key: string) {
-  return call(baseUrl, "POST", "/api/balance-sweeps", cookie, {
-    sourceAccountId: pair.source,
-    targetAccountId: pair.target,
-    sweepAmount: "10.00",
-  }, { "Idempotency-Key": key });
+function sweep(baseUrl: string, cookie: string, pair: SweepPair, key: string) {
+  return sweepOnce({ baseUrl, cookie }, pair, "10.00", key);
 }
 
 async function balanceAt(baseUrl: string, cookie: string, id: string): Promise<string> {
@@ -47,12 +43,8 @@ Deno.test({
     const [north] = cluster.regions;
     try {
       const hq = cluster.headquarters.baseUrl;
-      const adminCookie = await signIn(hq);
-      const operator = await createStaffSession(hq, adminCookie, OPERATOR_EMAIL, ["operator"]);
-      const make = (accountNumber: string, accountType: string, currentBalance: string) =>
-        openAccount(hq, operator, { accountNumber, accountName: accountNumber, accountType, currency: "USD", currentBalance }, adminCookie);
-      const pair = { source: await make("BOUND-SRC", "ledger", "100000.00"), target: await make("BOUND-DST", "liquid", "0.00") };
-      const northCookie = await signIn(north.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD);
+      const { operatorCookie: operator, pair, desks } = await sweepDesks(cluster, OPERATOR_EMAIL, "BOUND", "100000.00");
+      const northCookie = desks[1].cookie;
       await within(5_000, async () => (await call(north.server.baseUrl, "GET", "/api/ledger-accounts", northCookie)).body
         .some((account: { id: string }) => account.id === pair.source));
 

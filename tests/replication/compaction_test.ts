@@ -5,8 +5,9 @@
  * unreachable or changes paused, and every sweep succeeds.
  */
 import assert from "node:assert/strict";
-import { createStaffSession, openAccount } from "../helpers/http_staff.ts";
+import { createStaffSession } from "../helpers/http_staff.ts";
 import { call, signIn, startCluster } from "./support/cluster.ts";
+import { openSweepPair, sweep } from "./support/sweep_desks.ts";
 
 const FRAMES_TO_PASS = 50_000;
 /** Small, so that the run crosses many compactions (sqld's default is 200 MB). */
@@ -26,9 +27,7 @@ Deno.test({
       const hq = cluster.headquarters.baseUrl;
       const adminCookie = await signIn(hq);
       const operator = await createStaffSession(hq, adminCookie, "compaction-operator@hq.test", ["operator"]);
-      const make = (accountNumber: string, accountType: string, currentBalance: string) =>
-        openAccount(hq, operator, { accountNumber, accountName: accountNumber, accountType, currency: "USD", currentBalance }, adminCookie);
-      const pair = { source: await make("COMPACT-SRC", "ledger", "900000.00"), target: await make("COMPACT-DST", "liquid", "0.00") };
+      const pair = await openSweepPair(hq, operator, adminCookie, "COMPACT", "900000.00");
       const nodes = [hq, ...cluster.regions.map((node) => node.server.baseUrl)];
       const status = () => call(hq, "GET", "/api/system/replication", adminCookie);
       const startFrame = (await status()).body.frameNo as number;
@@ -53,11 +52,7 @@ Deno.test({
       const started = performance.now();
       await Promise.all(Array.from({ length: PARALLEL_SWEEPS }, async () => {
         while (lastFrame - startFrame < FRAMES_TO_PASS && performance.now() - started < RUN_LIMIT_MS) {
-          const res = await call(hq, "POST", "/api/balance-sweeps", operator, {
-            sourceAccountId: pair.source,
-            targetAccountId: pair.target,
-            sweepAmount: "0.01",
-          }, { "Idempotency-Key": crypto.randomUUID() });
+          const res = await sweep({ baseUrl: hq, cookie: operator }, pair, "0.01");
           if (res.status === 201) sweeps++;
           else failures.push(`${res.status} ${JSON.stringify(res.body)}`);
         }

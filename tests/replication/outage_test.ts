@@ -7,25 +7,14 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { verifyAuditChain } from "../../src/server/audit/trail.ts";
-import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
+import { createStaffSession, HTTP_STAFF_PASSWORD } from "../helpers/http_staff.ts";
+import { openSweepPair } from "./support/sweep_desks.ts";
 import { call, type Call, signIn, startCluster, within } from "./support/cluster.ts";
 
 const PAUSED = "Changes are paused";
 const RECOVERY_TIMEOUT_MS = 30_000;
 /** The operator who sweeps at every node: the first administrator holds administrator alone. */
 const OPERATOR_EMAIL = "operator@hq.test";
-
-async function accountPair(baseUrl: string, cookie: string, adminCookie: string, prefix: string, opening: string) {
-  const make = (accountNumber: string, accountType: string, currentBalance: string) =>
-    openAccount(baseUrl, cookie, {
-      accountNumber,
-      accountName: accountNumber,
-      accountType,
-      currency: "USD",
-      currentBalance,
-    }, adminCookie);
-  return { source: await make(`${prefix}-SRC`, "ledger", opening), target: await make(`${prefix}-DST`, "liquid", "0.00") };
-}
 
 function sweep(baseUrl: string, cookie: string, pair: { source: string; target: string }, amount = "10.00") {
   return call(baseUrl, "POST", "/api/balance-sweeps", cookie, {
@@ -59,7 +48,7 @@ Deno.test({
       const hq = cluster.headquarters.baseUrl;
       const adminCookie = await signIn(hq);
       const hqCookie = await createStaffSession(hq, adminCookie, OPERATOR_EMAIL, ["operator"]);
-      const pair = await accountPair(hq, hqCookie, adminCookie, "OUTAGE", "100000.00");
+      const pair = await openSweepPair(hq, hqCookie, adminCookie, "OUTAGE", "100000.00");
       const regionalCookies = await Promise.all(
         cluster.regions.map((node) => signIn(node.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD)),
       );

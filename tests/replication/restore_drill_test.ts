@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { createStaffSession, HTTP_STAFF_PASSWORD, openAccount } from "../helpers/http_staff.ts";
-import { call, type Call, type Cluster, signIn, startCluster, within } from "./support/cluster.ts";
+import { call, type Call, type Cluster, startCluster, within } from "./support/cluster.ts";
+import { type Desk, sweep as sweepOnce, sweepDesks, type SweepPair } from "./support/sweep_desks.ts";
 import { runTask } from "./support/tasks.ts";
 
 /** Every node serves the restored state within this of the primary's restart (docs/deployment.md). */
@@ -16,24 +16,12 @@ const CONVERGENCE_BOUND_MS = 30_000;
 const OPERATOR_EMAIL = "drill-operator@hq.test";
 const LOST_SWEEPS = 10;
 
-interface Desk {
-  name: string;
-  baseUrl: string;
-  cookie: string;
-}
-
 async function copyFolder(from: string, to: string): Promise<void> {
   const copied = await new Deno.Command("cp", { args: ["-a", from, to] }).output();
   if (!copied.success) throw new Error(`cp failed: ${new TextDecoder().decode(copied.stderr)}`);
 }
 
-function sweep(desk: Desk, pair: { source: string; target: string }, key: string): Promise<Call> {
-  return call(desk.baseUrl, "POST", "/api/balance-sweeps", desk.cookie, {
-    sourceAccountId: pair.source,
-    targetAccountId: pair.target,
-    sweepAmount: "10.00",
-  }, { "Idempotency-Key": key });
-}
+const sweep = (desk: Desk, pair: SweepPair, key: string) => sweepOnce(desk, pair, "10.00", key);
 
 async function sourceBalance(desk: Desk, source: string): Promise<Call & { balance?: string }> {
   const res = await call(desk.baseUrl, "GET", "/api/ledger-accounts", desk.cookie);
@@ -60,29 +48,31 @@ async function integrityOf(path: string): Promise<string> {
   }
 }
 
-async function prepare(cluster: Cluster) {
-  const hq = cluster.headquarters.baseUrl;
-  const adminCookie = await signIn(hq);
-  const operatorCookie = await createStaffSession(hq, adminCookie, OPERATOR_EMAIL, ["operator"]);
-  const make = (accountNumber: string, accountType: string, currentBalance: string) =>
-    openAccount(hq, operatorCookie, {
-      accountNumber,
-      accountName: accountNumber,
-      accountType,
-      currency: "USD",
-      currentBalance,
-    }, adminCookie);
-  const pair = { source: await make("DRILL-SRC", "ledger", "100000.00"), target: await make("DRILL-DST", "liquid", "0.00") };
-  // Sessions are signed in before the copy, so that the restored primary still holds them.
-  const desks: Desk[] = [{ name: "headquarters", baseUrl: hq, cookie: operatorCookie }];
-  for (const node of cluster.regions) {
-    desks.push({
-      name: `region:${node.region}`,
-      baseUrl: node.server.baseUrl,
-      cookie: await signIn(node.server.baseUrl, OPERATOR_EMAIL, HTTP_STAFF_PASSWORD),
-    });
+/** Sessions are signed in before any copy is taken, so that the restored primary still holds them. */
+function prepare(cluster: Cluster) {
+  return sweepDesks(cluster, OPERATOR_EMAIL, "DRILL", "100000.00");
+}
+
+/** Ten sweeps the restore will lose, spread over the nodes; answers their keys once every node shows them. */
+async function loseSweeps(desks: Desk[], pair: SweepPair, answers: Call[]): Promise<string[]> {
+  const lostKeys: string[] = [];
+  for (let n = 0; n < LOST_SWEEPS; n++) {
+    const key = crypto.randomUUID();
+    lostKeys.push(key);
+    // Right after a restart a node may not have synced yet: a paused change is tried again.
+    await within(10_000, async () => (await sweep(desks[n % 3], pair, key)).status === 201);
   }
-  return { adminCookie, pair, desks };
+  await converge(desks, pair.source, "99850.00", answers);
+  return lostKeys;
+}
+
+/** No answer was a 500, and every node's replica file passes integrity_check. */
+async function assertSound(cluster: Cluster, answers: Call[]): Promise<void> {
+  const failures = answers.filter((answer) => answer.status >= 500 && answer.status !== 503);
+  assert.deepEqual(failures.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`), []);
+  for (const node of ["headquarters", ...cluster.regions.map((region) => region.region)]) {
+    assert.equal(await integrityOf(`${cluster.dir}/nodes/${node}/replica.db`), "ok", node);
+  }
 }
 
 Deno.test({
@@ -91,7 +81,7 @@ Deno.test({
   sanitizeResources: false,
   async fn(t) {
     const cluster = await startCluster();
-    const [north, south] = cluster.regions;
+    const [, south] = cluster.regions;
     try {
       const { adminCookie, pair, desks } = await prepare(cluster);
       for (let n = 0; n < 5; n++) assert.equal((await sweep(desks[n % 3], pair, crypto.randomUUID())).status, 201);
@@ -103,14 +93,7 @@ Deno.test({
       await copyFolder(cluster.primaryDbPath, copy);
       await cluster.restartPrimary();
 
-      const lostKeys: string[] = [];
-      for (let n = 0; n < LOST_SWEEPS; n++) {
-        const key = crypto.randomUUID();
-        lostKeys.push(key);
-        // Right after the restart a node may not have synced yet: a paused change is tried again.
-        await within(10_000, async () => (await sweep(desks[n % 3], pair, key)).status === 201);
-      }
-      await converge(desks, pair.source, "99850.00", answers);
+      const lostKeys = await loseSweeps(desks, pair, answers);
 
       await t.step("the primary is restored from the cold copy while south is down", async () => {
         await south.stop();
@@ -133,11 +116,7 @@ Deno.test({
       });
 
       await t.step("no node ever answered 500; every replica passes integrity_check", async () => {
-        const failures = answers.filter((answer) => answer.status >= 500 && answer.status !== 503);
-        assert.deepEqual(failures.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`), []);
-        for (const node of ["headquarters", north.region, south.region]) {
-          assert.equal(await integrityOf(`${cluster.dir}/nodes/${node}/replica.db`), "ok", node);
-        }
+        await assertSound(cluster, answers);
         for (const desk of desks) {
           const stats = await call(desk.baseUrl, "GET", "/api/api-logs/stats", adminCookie);
           assert.notEqual(stats.status, 500, `${desk.name}: ${JSON.stringify(stats.body)}`);
@@ -219,13 +198,7 @@ Deno.test({
       assert.equal(backup.code, 0, backup.stderr);
       const [folder] = (await Array.fromAsync(Deno.readDir(`${cluster.dir}/backups`))).map((entry) => entry.name);
 
-      const lostKeys: string[] = [];
-      for (let n = 0; n < LOST_SWEEPS; n++) {
-        const key = crypto.randomUUID();
-        lostKeys.push(key);
-        await within(10_000, async () => (await sweep(desks[n % 3], pair, key)).status === 201);
-      }
-      await converge(desks, pair.source, "99850.00", answers);
+      const lostKeys = await loseSweeps(desks, pair, answers);
 
       await cluster.stopPrimary();
       const restore = await runTask("restore", ["--from", `${cluster.dir}/backups/${folder}`, "--db-path", cluster.primaryDbPath]);
@@ -235,11 +208,7 @@ Deno.test({
       await converge(desks, pair.source, "99950.00", answers);
       console.log(`every node serves the restored state ${Math.round(performance.now() - restartedAt)} ms after sqld started`);
 
-      const failures = answers.filter((answer) => answer.status >= 500 && answer.status !== 503);
-      assert.deepEqual(failures.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`), []);
-      for (const node of ["headquarters", ...cluster.regions.map((region) => region.region)]) {
-        assert.equal(await integrityOf(`${cluster.dir}/nodes/${node}/replica.db`), "ok", node);
-      }
+      await assertSound(cluster, answers);
       await assertReportsList(desks[0], adminCookie, lostKeys);
     } finally {
       await cluster.stop();
