@@ -6,13 +6,17 @@ export interface ApiRoute {
   path: string;
 }
 
-/** Paths that are public by design: the sign-in page and form, its second-factor step, single sign-on, and sign-out. */
+/**
+ * Paths that are public by design: the sign-in page and form, its second-factor step, single sign-on,
+ * sign-out, and the health check regional nodes ask headquarters (whether it accepts changes).
+ */
 export const PUBLIC_PATHS = new Set([
   "/api/login",
   "/api/login/second-factor",
   "/api/login/oidc",
   "/api/login/oidc/callback",
   "/api/logout",
+  "/api/system/health",
 ]);
 export const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
