@@ -4,6 +4,7 @@
  * transaction whose deadline passes before it begins to commit rolls back, so "not done" is true.
  * One that fails while committing may have committed: its client is told the outcome is unknown.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Mutex } from "./mutex.ts";
 import { type Db, statementsOf, type Tx } from "./database.ts";
 import type { HistoryMarks } from "../topology/history.ts";
@@ -26,12 +27,15 @@ function remainingMs(): number {
   return deadline === undefined ? PRIMARY_REQUEST_TIMEOUT_MS : Math.max(MIN_REQUEST_MS, deadline - Date.now());
 }
 
-/** The primary client's fetch: each request aborted at the change's deadline. */
-export const boundedFetch = (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
-  const timeout = AbortSignal.timeout(remainingMs());
-  const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-  return fetch(input, { ...init, signal });
-};
+/** Aborted at its transaction's deadline: one timer per transaction, not one per request. */
+const transactionSignals = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * The primary client's fetch: each request aborted at the change's deadline (the client passes no
+ * signal of its own).
+ */
+export const boundedFetch = (input: Request | URL | string, init?: RequestInit): Promise<Response> =>
+  fetch(input, { ...init, signal: transactionSignals.getStore() ?? AbortSignal.timeout(remainingMs()) });
 
 interface TransactionParts {
   mutex: Mutex;
@@ -39,6 +43,8 @@ interface TransactionParts {
   marks: HistoryMarks;
   /** The "changes are paused" 503: the change was not done, and may be submitted again. */
   notDone: () => AppError;
+  /** The primary no longer holds this replica's history: the change is refused, and the replica rebuilt. */
+  diverged: () => AppError;
 }
 
 /**
@@ -50,15 +56,21 @@ export function boundedTransaction<T>(parts: TransactionParts, fn: (tx: Tx) => P
   let committing = false;
   const body = async (tx: Tx) => {
     const statements = statementsOf(tx);
-    for (const mark of parts.marks.statements()) await statements.run(mark.sql, mark.args);
+    const { statements: marking, head } = await parts.marks.forTransaction();
+    for (const [i, mark] of marking.entries()) {
+      const inserted = await statements.run(mark.sql, mark.args);
+      if (i === 0 && head !== null && inserted === 0) throw parts.diverged();
+    }
+    if (head !== null) parts.marks.checkedByWrite(head);
     const result = await fn(tx);
     if (Date.now() >= deadline) throw new DeadlinePassed();
     committing = true;
     return result;
   };
+  const requests = new AbortController();
   const run = parts.mutex.run(() => {
     if (Date.now() >= deadline) throw new DeadlinePassed();
-    return parts.write.transaction(body);
+    return transactionSignals.run(requests.signal, () => parts.write.transaction(body));
   }).catch((error) => {
     if (error instanceof AppError || isStatementError(error)) throw error;
     if (error instanceof DeadlinePassed) throw parts.notDone();
@@ -67,7 +79,10 @@ export function boundedTransaction<T>(parts: TransactionParts, fn: (tx: Tx) => P
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(committing ? outcomeUnknownError() : parts.notDone()), deadline - Date.now());
+    timer = setTimeout(() => {
+      requests.abort(new DOMException("the change's deadline passed", "TimeoutError"));
+      reject(committing ? outcomeUnknownError() : parts.notDone());
+    }, deadline - Date.now());
   });
   // The transaction goes on after an answer by deadline: it rolls back at its next step, or commits
   // as the outcome_unknown answer allows. Its own failure is then no one's to hear.

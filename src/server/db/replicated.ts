@@ -14,7 +14,12 @@ import { drizzle } from "drizzle-orm/libsql";
 import * as schema from "../../../db/schema.ts";
 import { AppError } from "../http/errors.ts";
 import { compareHistory, HistoryMarks } from "../topology/history.ts";
-import { isStatementError, isUnreachableError, ReplicaSync } from "../topology/replication.ts";
+import {
+  isStatementError,
+  isUnreachableError,
+  ReplicaSync,
+  resynchronisingError,
+} from "../topology/replication.ts";
 import { readPrimaryTime } from "../topology/clock.ts";
 import { ChangeEpochs } from "./change_epochs.ts";
 import { boundedFetch, boundedTransaction } from "./bounded_writes.ts";
@@ -118,8 +123,8 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     intMode: "number",
     fetch: boundedFetch,
   });
-  const marks = new HistoryMarks();
   let local: LocalReplica | null = null;
+  const marks = new HistoryMarks(() => local!.statements);
   const replica: ReplicaSync = new ReplicaSync({
     url,
     syncUrl: primary.syncUrl,
@@ -127,8 +132,8 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     intervalMs: primary.syncIntervalMs,
     verify: async () => {
       if (local === null || !local.serving) return { diverged: false };
-      await marks.refresh(local.statements);
-      return compareHistory(local.statements, primaryClient);
+      await marks.refresh();
+      return compareHistory(local.statements, primaryClient, marks);
     },
     onDiverged: (reason) =>
       void local?.rebuild(reason).catch((error) =>
@@ -149,6 +154,12 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
   const mutex = new Mutex();
   const onPrimary = primaryGuard(replica, primary.syncAfterWrite);
   const batch = clientBatchWriter(primaryClient);
+  // A write found the primary no longer holding this replica's newest mark: the next sync's own
+  // check finds the same and rebuilds the replica; the write is refused meanwhile.
+  const diverged = () => {
+    replica.syncNow().catch(() => {});
+    return resynchronisingError();
+  };
   return {
     url,
     writesLocal: false,
@@ -158,7 +169,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     readClient: local.client,
     statements: local.statements,
     epochs: new ChangeEpochs(local.statements),
-    transaction: (fn) => onPrimary(() => boundedTransaction({ mutex, write, marks, notDone: () => replica.pausedError() }, fn)),
+    transaction: (fn) => onPrimary(() => boundedTransaction({ mutex, write, marks, notDone: () => replica.pausedError(), diverged }, fn)),
     writeBatch: async (statements) => {
       const head = marks.statements();
       const results = await onPrimary(() => batch([...head, ...statements]), { syncAfter: false });

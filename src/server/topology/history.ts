@@ -21,6 +21,15 @@ export const HISTORY_MARKS_KEPT = 200_000;
 const PRUNE_EVERY_WRITES = 1_000;
 
 const INSERT_MARK_SQL = "INSERT INTO history_marks (mark, written_at) VALUES (?, ?)";
+/** The same, only while the primary holds the writer's own newest mark: the write checks the history too. */
+const INSERT_MARK_IF_HELD_SQL = `INSERT INTO history_marks (mark, written_at) SELECT ?, ?
+  WHERE (SELECT mark FROM history_marks WHERE seq = ?) = ?`;
+/**
+ * A sync this soon after a write found the primary holding the replica's newest mark needs no
+ * question of its own (the sync that follows a write at headquarters): a restore in between would
+ * mean sqld stopped, was given another database and answered again within it.
+ */
+const CHECKED_BY_WRITE_MS = 100;
 const PRUNE_MARKS_SQL = "DELETE FROM history_marks WHERE seq <= (SELECT max(seq) FROM history_marks) - ?";
 const LOCAL_HEAD_SQL = "SELECT seq, mark FROM history_marks ORDER BY seq DESC LIMIT 1";
 const HAS_TABLE_SQL = "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'history_marks'";
@@ -33,29 +42,74 @@ function isMissingTable(error: unknown): boolean {
   return /no such table: history_marks/.test(error instanceof Error ? error.message : String(error));
 }
 
+type Head = { seq: number; mark: string };
+
+/** A transaction's first statement: its mark, inserted only if the primary still holds `head`. */
+export interface TransactionMark {
+  statement: BatchStatement;
+  head: Head | null;
+}
+
 /** The marks a node's writes carry, once the schema has the table (headquarters migrates at start). */
 export class HistoryMarks {
+  readonly #local: () => Statements;
   #ready = false;
   #writes = 0;
+  #checked: (Head & { atMs: number }) | null = null;
 
-  /** Looks at the replica for the table until it is there; cheap once it is. */
-  async refresh(local: Statements): Promise<void> {
-    if (!this.#ready) this.#ready = (await local.get(HAS_TABLE_SQL, [])) !== undefined;
+  /** `local`: the replica's statements as they are now (they change when the replica is rebuilt). */
+  constructor(local: () => Statements) {
+    this.#local = local;
   }
 
-  /** The statements a write sends first: its mark, and now and then the pruning. */
+  /** Looks at the replica for the table until it is there; cheap once it is. */
+  async refresh(): Promise<void> {
+    if (!this.#ready) this.#ready = (await this.#local().get(HAS_TABLE_SQL, [])) !== undefined;
+  }
+
+  /** The statements a batch sends first: its mark, and now and then the pruning. */
   statements(): BatchStatement[] {
     if (!this.#ready) return [];
     const mark = { sql: INSERT_MARK_SQL, args: [crypto.randomUUID(), new Date().toISOString()] };
+    return this.#withPruning(mark);
+  }
+
+  /**
+   * The statements a transaction runs first. Its mark goes in only while the primary holds this
+   * replica's newest mark: none inserted means the primary diverged, and the transaction must not go on.
+   */
+  async forTransaction(): Promise<{ statements: BatchStatement[]; head: Head | null }> {
+    if (!this.#ready) return { statements: [], head: null };
+    const head = await localHead(this.#local());
+    const args = [crypto.randomUUID(), new Date().toISOString()];
+    const mark = head === null
+      ? { sql: INSERT_MARK_SQL, args }
+      : { sql: INSERT_MARK_IF_HELD_SQL, args: [...args, head.seq, head.mark] };
+    return { statements: this.#withPruning(mark), head };
+  }
+
+  /** A write found the primary holding `head`. */
+  checkedByWrite(head: Head): void {
+    this.#checked = { ...head, atMs: Date.now() };
+  }
+
+  /** Whether a write found the primary holding `head` a moment ago. */
+  recentlyChecked(head: Head): boolean {
+    const checked = this.#checked;
+    return checked !== null && checked.seq === head.seq && checked.mark === head.mark &&
+      Date.now() - checked.atMs < CHECKED_BY_WRITE_MS;
+  }
+
+  #withPruning(mark: BatchStatement): BatchStatement[] {
     this.#writes = (this.#writes + 1) % PRUNE_EVERY_WRITES;
     return this.#writes === 0 ? [mark, { sql: PRUNE_MARKS_SQL, args: [HISTORY_MARKS_KEPT] }] : [mark];
   }
 }
 
 /** The newest mark this replica holds, or null before the first one. */
-async function localHead(local: Statements): Promise<{ seq: number; mark: string } | null> {
+async function localHead(local: Statements): Promise<Head | null> {
   try {
-    return (await local.get<{ seq: number; mark: string }>(LOCAL_HEAD_SQL, [])) ?? null;
+    return (await local.get<Head>(LOCAL_HEAD_SQL, [])) ?? null;
   } catch (error) {
     if (isMissingTable(error)) return null;
     throw error;
@@ -66,9 +120,13 @@ async function localHead(local: Statements): Promise<{ seq: number; mark: string
  * Compares the replica's newest mark with the primary's mark at the same seq. Rejects when the
  * primary cannot be asked: nothing is synced then.
  */
-export async function compareHistory(local: Statements, primary: Client): Promise<HistoryVerdict> {
+export async function compareHistory(
+  local: Statements,
+  primary: Client,
+  marks: HistoryMarks,
+): Promise<HistoryVerdict> {
   const head = await localHead(local);
-  if (head === null) return { diverged: false };
+  if (head === null || marks.recentlyChecked(head)) return { diverged: false };
   let row: { mark: string | null; head: number | null; oldest: number | null };
   try {
     const result = await primary.execute({ sql: PRIMARY_AT_SQL, args: [head.seq] });
