@@ -1,0 +1,79 @@
+/**
+ * events/ is the one place where a change tells others it happened: the notification feed and the
+ * webhook deliveries read the outbox, no feature calls them. A mutation calls `publishEvent` inside
+ * its own transaction, next to its audit row, so an event exists exactly when its change committed and
+ * a rolled-back change notifies no one. Readers follow `seq` (monotonic on the primary, replicated as is).
+ */
+import type { Role } from "../../domain/access.ts";
+import { statementsOf, type Writer } from "../db/database.ts";
+
+/** Every kind a feature may publish; consumers decide which they deliver (the feed, e-mail, webhooks). */
+export const EVENT_KINDS = [
+  /** A request that the recipients (by role) may decide; the requester is excluded. */
+  "approval_requested",
+  /** The requester's request was approved (`data.decision` "approved") or rejected ("rejected"). */
+  "approval_decided",
+  /** The requester's request expired undecided. */
+  "approval_expired",
+  "connection_test_failed",
+  "reconciliation_difference",
+  /** A regional node could not reach headquarters, so changes were paused there. */
+  "changes_paused",
+  "directory_edition_published",
+  /** Sign-in attempts against the recipient's account were throttled. */
+  "account_under_attack",
+  "backup_failed",
+  "institution_status_changed",
+  "participant_suspended",
+] as const;
+export type EventKind = typeof EVENT_KINDS[number];
+
+export const EVENT_SUMMARY_MAX_LENGTH = 500;
+
+/** Who sees an event in their feed: one user, everyone holding one of the roles, or both; `exclude` never. */
+export interface EventAudience {
+  userId?: string;
+  roles?: readonly Role[];
+  exclude?: string;
+}
+
+export interface EventInput {
+  kind: EventKind;
+  subjectType: string;
+  subjectId: string;
+  /** One sentence a person reads in the bell and in an e-mail; no secret, no card number. */
+  summary: string;
+  /** The SPA path of the subject, when there is a screen for it. */
+  link?: string;
+  /** What a downstream system needs (webhooks' payload); plain JSON. */
+  data?: Record<string, unknown>;
+  /** Absent: nobody's feed (an event for webhooks only). */
+  audience?: EventAudience;
+}
+
+/** Appends the event in the caller's transaction; returns its id. */
+export async function publishEvent(writer: Writer, event: EventInput, now = new Date()): Promise<string> {
+  const id = crypto.randomUUID();
+  const summary = event.summary.length > EVENT_SUMMARY_MAX_LENGTH
+    ? `${event.summary.slice(0, EVENT_SUMMARY_MAX_LENGTH - 1)}…`
+    : event.summary;
+  const roles = event.audience?.roles;
+  await statementsOf(writer).run(
+    `INSERT INTO events (id, kind, subject_type, subject_id, summary, link, data, recipient_user_id,
+      recipient_roles, excluded_user_id, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      event.kind,
+      event.subjectType,
+      event.subjectId,
+      summary,
+      event.link ?? null,
+      JSON.stringify(event.data ?? {}),
+      event.audience?.userId ?? null,
+      roles === undefined || roles.length === 0 ? null : JSON.stringify(roles),
+      event.audience?.exclude ?? null,
+      now.toISOString(),
+    ],
+  );
+  return id;
+}
