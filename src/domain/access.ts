@@ -153,12 +153,26 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/visa/direct-transfer": operate("send transfers through providers"),
   "POST /api/visa/push-payment": operate("send payments through providers"),
 
+  // Operators and administrators file and follow up expedition requests; every role reads them.
+  "GET /api/expedition-requests": read("read expedition requests"),
+  "POST /api/expedition-requests": {
+    roles: ["operator", "administrator"],
+    action: "file expedition requests",
+  },
+  "PATCH /api/expedition-requests/:id": {
+    roles: ["operator", "administrator"],
+    action: "update expedition requests",
+  },
+
   "GET /api/approvals": read("read approval requests"),
   "GET /api/approvals/:id": read("read approval requests"),
   // Approvers decide money, administrators administration: the service checks which one a request needs.
   "POST /api/approvals/:id/approve": { roles: ["approver", "administrator"], action: "approve requests" },
   "POST /api/approvals/:id/reject": { roles: ["approver", "administrator"], action: "reject requests" },
-  "POST /api/approvals/:id/cancel": { roles: ["operator", "administrator"], action: "withdraw their requests" },
+  "POST /api/approvals/:id/cancel": {
+    roles: ["operator", "administrator"],
+    action: "withdraw their requests",
+  },
   "GET /api/approval-settings": read("read approval settings"),
   "PUT /api/approval-settings": administer("change approval settings"),
 };

@@ -18,6 +18,7 @@ import { apiLogsRoutes } from "../features/api_logs/routes.ts";
 import { centralBankConnectionsRoutes } from "../features/central_bank_connections/routes.ts";
 import { cardsRoutes } from "../features/cards/routes.ts";
 import { fintechRoutes } from "../features/fintech/routes.ts";
+import { expeditionRequestsRoutes } from "../features/expedition_requests/routes.ts";
 import { ledgerRoutes } from "../features/ledger/routes.ts";
 import { sweepsRoutes } from "../features/sweeps/routes.ts";
 import { dashboardRoutes } from "../features/dashboard/routes.ts";
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", reportsRoutes(deps));
   app.route("/api", cardsRoutes(deps));
   app.route("/api", fintechRoutes(deps));
+  app.route("/api", expeditionRequestsRoutes(deps));
   app.route("/api", ledgerRoutes(deps));
   app.route("/api", sweepsRoutes(deps));
   app.route("/api", institutionsRoutes(deps));
