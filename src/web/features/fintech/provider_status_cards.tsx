@@ -1,10 +1,22 @@
-/** Spec 2.11 provider status cards; a sandboxed provider is labelled plainly as such. */
-import { Badge } from "../../components/ui/badge.tsx";
+/**
+ * Spec 2.11 provider status cards. A sandboxed provider is labelled "Sandbox", never "Operational":
+ * only a live provider whose latest call was answered is operational (src/domain/fintech.ts).
+ */
+import { PROVIDER_HEALTH_LABELS, type ProviderHealth } from "../../../domain/fintech.ts";
+import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
-import { titleCase } from "../../lib/format.ts";
+import { formatDateTime, titleCase } from "../../lib/format.ts";
 import { type ProviderStatus } from "./types.ts";
 import { useFintechStatus } from "./api.ts";
+
+/** Blue for a provider known to work; amber for the sandbox and the unverified; red for a failing one. */
+const HEALTH_STYLES: Record<ProviderHealth, { variant: BadgeVariant; className: string }> = {
+  operational: { variant: "default", className: "" },
+  sandbox: { variant: "secondary", className: "bg-amber-100 text-amber-900" },
+  unverified: { variant: "secondary", className: "bg-amber-100 text-amber-900" },
+  unavailable: { variant: "destructive", className: "" },
+};
 
 function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: string }) {
   return (
@@ -12,11 +24,9 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle>{provider.name}</CardTitle>
-          <div className="flex items-center gap-2">
-            <Badge variant={provider.status === "operational" ? "default" : "secondary"}>{titleCase(provider.status)}</Badge>
-            <span className="text-sm font-medium text-slate-800" data-testid={`${testId}-mode`}>
-              {provider.mode === "sandbox" ? "Sandbox" : "Live"}
-            </span>
+          <div className="flex items-center gap-2" data-testid={`${testId}-status`}>
+            <Badge {...HEALTH_STYLES[provider.status]}>{PROVIDER_HEALTH_LABELS[provider.status]}</Badge>
+            {provider.mode === "live" && <span className="text-sm font-medium text-slate-800">Live</span>}
           </div>
         </div>
         <p className="text-sm text-slate-600">{provider.authority}</p>
@@ -27,11 +37,19 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
             <li key={capability}><Badge variant="outline">{titleCase(capability)}</Badge></li>
           ))}
         </ul>
-        {provider.mode === "sandbox" && (
-          <p className="mt-3 text-xs text-slate-600">
-            No credentials are configured: requests are answered by the built-in sandbox and move no money.
-          </p>
-        )}
+        {provider.mode === "sandbox"
+          ? (
+            <p className="mt-3 text-xs text-slate-600">
+              No credentials are configured: requests are answered by the built-in sandbox and move no money.
+            </p>
+          )
+          : (
+            <p className="mt-3 text-xs text-slate-600">
+              {provider.lastCallAt === null
+                ? "No call has been made to the live provider yet."
+                : `Latest call: ${formatDateTime(provider.lastCallAt)}.`}
+            </p>
+          )}
       </CardContent>
     </Card>
   );
