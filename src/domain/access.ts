@@ -16,6 +16,19 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   auditor: "Auditor",
 };
 
+/** The sidebar's name for an administrator: the title the specification gives the console's administrators. */
+export const ADMINISTRATOR_TITLE = "Central Bank Admin";
+
+/**
+ * The sidebar's role label: "Central Bank Admin" for an administrator, otherwise the roles held
+ * ("Operator", "Approver", "Auditor"), joined when several, in the order of ROLES.
+ */
+export function roleLabel(roles: readonly Role[]): string {
+  const held = ROLES.filter((role) => roles.includes(role));
+  if (held.length === 0) return "No role";
+  return held.map((role) => (role === "administrator" ? ADMINISTRATOR_TITLE : ROLE_LABELS[role])).join(", ");
+}
+
 const ROLE_PLURALS: Readonly<Record<Role, string>> = {
   administrator: "administrators",
   operator: "operators",
