@@ -58,20 +58,23 @@ export const EXPEDITION_STATUS_LABELS: Readonly<Record<ExpeditionStatus, string>
   cancelled: "Cancelled",
 };
 
+/** The statuses a request can move to: nothing moves back to open. */
+export type ExpeditionMove = Exclude<ExpeditionStatus, "open">;
+
 /** Done and cancelled are final: a new expedition is a new request, so the record of the old one stays. */
-const NEXT_STATUSES: Readonly<Record<ExpeditionStatus, readonly ExpeditionStatus[]>> = {
+const NEXT_STATUSES: Readonly<Record<ExpeditionStatus, readonly ExpeditionMove[]>> = {
   open: ["in_progress", "cancelled"],
   in_progress: ["done", "cancelled"],
   done: [],
   cancelled: [],
 };
 
-export function nextExpeditionStatuses(from: ExpeditionStatus): readonly ExpeditionStatus[] {
+export function nextExpeditionStatuses(from: ExpeditionStatus): readonly ExpeditionMove[] {
   return NEXT_STATUSES[from];
 }
 
 export function mayMoveExpedition(from: ExpeditionStatus, to: ExpeditionStatus): boolean {
-  return NEXT_STATUSES[from].includes(to);
+  return (NEXT_STATUSES[from] as readonly ExpeditionStatus[]).includes(to);
 }
 
 export function isExpeditionMethod(partner: ExpeditionPartner, method: string): boolean {

@@ -2,21 +2,13 @@
  * Spec 2.11 provider status cards. A sandboxed provider is labelled "Sandbox", never "Operational":
  * only a live provider whose latest call was answered is operational (src/domain/fintech.ts).
  */
-import { PROVIDER_HEALTH_LABELS, type ProviderHealth } from "../../../domain/fintech.ts";
-import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
+import { ProviderHealthBadge } from "../../components/provider_health_badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { formatDateTime, titleCase } from "../../lib/format.ts";
 import { type ProviderStatus } from "./types.ts";
 import { useFintechStatus } from "./api.ts";
-
-/** Blue for a provider known to work; amber for the sandbox and the unverified; red for a failing one. */
-const HEALTH_STYLES: Record<ProviderHealth, { variant: BadgeVariant; className: string }> = {
-  operational: { variant: "default", className: "" },
-  sandbox: { variant: "secondary", className: "bg-amber-100 text-amber-900" },
-  unverified: { variant: "secondary", className: "bg-amber-100 text-amber-900" },
-  unavailable: { variant: "destructive", className: "" },
-};
 
 function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: string }) {
   return (
@@ -25,7 +17,7 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle>{provider.name}</CardTitle>
           <div className="flex items-center gap-2" data-testid={`${testId}-status`}>
-            <Badge {...HEALTH_STYLES[provider.status]}>{PROVIDER_HEALTH_LABELS[provider.status]}</Badge>
+            <ProviderHealthBadge health={provider.status} />
             {provider.mode === "live" && <span className="text-sm font-medium text-slate-800">Live</span>}
           </div>
         </div>
