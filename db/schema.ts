@@ -547,3 +547,16 @@ export const expeditionRequests = sqliteTable("expedition_requests", {
   statusChangedAt: text("status_changed_at"),
   statusNote: text("status_note"),
 });
+
+/** Filings of the Reports screen's compliance schedule (db/migrations/1461_compliance_filings.sql). */
+export const complianceFilings = sqliteTable("compliance_filings", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  reportType: text("report_type").notNull(),
+  opensOn: text("opens_on").notNull(),
+  dueDate: text("due_date").notNull(),
+  createdBy: text("created_by").notNull().references(() => users.id),
+  createdAt: text("created_at").notNull(),
+  updatedBy: text("updated_by").references(() => users.id),
+  updatedAt: text("updated_at"),
+});

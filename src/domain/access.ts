@@ -107,6 +107,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/reports": read("list reports"),
   "GET /api/reports/:id/download": read("download reports"),
   "POST /api/reports": read("generate reports"),
+  "GET /api/reports/compliance-schedule": read("read the compliance schedule"),
+  "POST /api/reports/compliance-schedule": administer("change the compliance schedule"),
+  "PATCH /api/reports/compliance-schedule/:id": administer("change the compliance schedule"),
+  "DELETE /api/reports/compliance-schedule/:id": administer("change the compliance schedule"),
 
   "GET /api/dashboard/stats": read("read the dashboard"),
   "GET /api/dashboard/recent-registrations": read("read the dashboard"),

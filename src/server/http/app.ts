@@ -33,6 +33,7 @@ import { approvalExecutors } from "../features/approvals/executors.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
 import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
 import { reportsRoutes } from "../features/reports/routes.ts";
+import { complianceScheduleRoutes } from "../features/reports/compliance_schedule_routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", apiKeysRoutes(deps));
   app.route("/api", apiLogsRoutes(deps));
   app.route("/api", openApiRoutes());
+  app.route("/api", complianceScheduleRoutes(deps));
   app.route("/api", reportsRoutes(deps));
   app.route("/api", cardsRoutes(deps));
   app.route("/api", fintechRoutes(deps));
