@@ -4,7 +4,6 @@
  * report, a confirmation with nothing recorded, "Central Bank Admin" for everyone).
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { createUser } from "../helpers/http_staff.ts";
 import {
   cookieSession,
@@ -12,6 +11,7 @@ import {
   e2eTest,
   expectAccessible,
   firstSignInInBrowser,
+  readAndDismissToast,
   signIn,
   signOut,
   withBrowser,
@@ -19,15 +19,6 @@ import {
 
 const MS_PER_DAY = 86_400_000;
 const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * MS_PER_DAY).toISOString().slice(0, 10);
-
-async function toastText(page: Page): Promise<string> {
-  const toast = page.getByTestId("toast");
-  await toast.waitFor();
-  const text = await toast.innerText();
-  await toast.getByRole("button", { name: "Dismiss notification" }).click();
-  await toast.waitFor({ state: "detached" });
-  return text;
-}
 
 e2eTest("dashboard: no active connection is not operational, and an untested one is named", () =>
   withBrowser(async ({ page, server }) => {
@@ -120,13 +111,13 @@ e2eTest("partnership expediter: a filed request is recorded, listed and moved on
     await page.getByRole("tab", { name: "Visa", exact: true }).click();
     // A blank justification is refused by the server, field by field, and nothing is confirmed.
     await page.getByRole("button", { name: "Expedite Visa Partnership" }).click();
-    assert.match(await toastText(page), /^Expedition request not recorded/);
+    assert.match(await readAndDismissToast(page), /^Expedition request not recorded/);
     await page.getByText("Required").first().waitFor();
     await page.getByLabel("Priority Level").selectOption("urgent");
     await page.getByLabel("Justification").fill("Scheme launch in March");
     await page.getByRole("button", { name: "Expedite Visa Partnership" }).click();
     assert.match(
-      await toastText(page),
+      await readAndDismissToast(page),
       /^Expedition Request Initiated\s+Priority escalation submitted for Visa partnership/,
     );
     const table = page.getByRole("table", { name: "Expedition requests" });

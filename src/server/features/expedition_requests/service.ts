@@ -8,6 +8,7 @@ import { expeditionRequests } from "../../../../db/schema.ts";
 import { EXPEDITION_STATUS_LABELS, mayMoveExpedition } from "../../../domain/expedition.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
+import { personNameSql } from "../../db/person_name.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type {
   CreateExpeditionRequestInput,
@@ -18,12 +19,6 @@ import type {
 export const EXPEDITION_AUDIT_ENTITY = "expedition_request";
 /** The list shows the newest requests; older ones stay in the table and the audit trail. */
 export const EXPEDITION_LIST_LIMIT = 200;
-
-/** A person's name for lists: first and last name, or else the e-mail. */
-const displayName = (alias: string) =>
-  sql.raw(
-    `coalesce(nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '')), ''), ${alias}.email)`,
-  );
 
 interface Row {
   id: string;
@@ -59,8 +54,8 @@ function present(row: Row): ExpeditionRequest {
 
 async function selectRequests(db: Queryable, where: ReturnType<typeof sql>, limit: number) {
   const rows = await db.all<Row>(sql`SELECT e.id, e.partner, e.method, e.justification, e.status,
-      e.requested_by AS requestedById, ${displayName("rq")} AS requestedByName, e.requested_at AS requestedAt,
-      e.status_changed_by AS statusChangedById, ${displayName("sc")} AS statusChangedByName,
+      e.requested_by AS requestedById, ${personNameSql("rq")} AS requestedByName, e.requested_at AS requestedAt,
+      e.status_changed_by AS statusChangedById, ${personNameSql("sc")} AS statusChangedByName,
       e.status_changed_at AS statusChangedAt, e.status_note AS statusNote
     FROM expedition_requests e
     JOIN users rq ON rq.id = e.requested_by

@@ -10,6 +10,7 @@ import { filingStatus, validateFilingDates } from "../../../domain/compliance_sc
 import type { ReportType } from "../../../domain/report.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
+import { personNameSql } from "../../db/person_name.ts";
 import { fromDomainError, notFound } from "../../http/errors.ts";
 import type { ComplianceFiling, CreateFilingInput, UpdateFilingInput } from "./schemas.ts";
 
@@ -44,8 +45,7 @@ function present(row: FilingRow, today: string): ComplianceFiling {
 async function selectFilings(db: Queryable, where: ReturnType<typeof sql>, now: Date) {
   const rows = await db.all<FilingRow>(sql`SELECT f.id, f.name, f.report_type AS reportType,
       f.opens_on AS opensOn, f.due_date AS dueDate, r.id AS reportId, r.created_at AS generatedAt,
-      coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email)
-        AS generatedBy
+      ${personNameSql("u")} AS generatedBy
     FROM compliance_filings f
     LEFT JOIN generated_reports r ON r.id = (SELECT g.id FROM generated_reports g
       WHERE g.report_type = f.report_type AND g.status = 'completed' AND g.created_at >= f.opens_on
