@@ -93,13 +93,13 @@ export function utcMinute(iso: string): string {
 
 type ConnectionState = "failing" | "untested" | "stale" | "fresh";
 
-export function connectionTestState(connection: ActiveConnectionTests, nowMs: number): ConnectionState {
+function connectionTestState(connection: ActiveConnectionTests, nowMs: number): ConnectionState {
   if (connection.lastTestAt === null) return "untested";
   if (connection.lastTestSucceeded === false) return "failing";
   return nowMs - Date.parse(connection.lastTestAt) > CONNECTION_TEST_FRESHNESS_MS ? "stale" : "fresh";
 }
 
-const RETEST = "Test it from Central Bank Connections.";
+const RETEST = "Run a test from Central Bank Connections.";
 
 function failingAlert(failing: readonly ActiveConnectionTests[]): DashboardAlert {
   const since = (c: ActiveConnectionTests) => utcMinute(c.failingSince ?? c.lastTestAt ?? "");

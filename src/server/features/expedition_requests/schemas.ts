@@ -12,9 +12,12 @@ import {
 } from "../../../domain/expedition.ts";
 import { optionalText, requiredEnum, requiredText } from "../../http/validation.ts";
 
+/** The longest method value is 20 characters; anything much longer is not one of them. */
+const MAX_METHOD_LENGTH = 64;
+
 export const createExpeditionRequestBody = z.object({
   partner: requiredEnum(EXPEDITION_PARTNERS),
-  method: requiredText(64),
+  method: requiredText(MAX_METHOD_LENGTH),
   justification: requiredText(MAX_JUSTIFICATION_LENGTH),
 }).superRefine((body, ctx) => {
   if (!isExpeditionMethod(body.partner, body.method)) {
