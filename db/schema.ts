@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../src/domain/access.ts";
 import { GRANT_SOURCES } from "../src/domain/dual_control.ts";
+import { EXPEDITION_PARTNERS, EXPEDITION_STATUSES } from "../src/domain/expedition.ts";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -531,4 +532,31 @@ export const accountDailyOutflows = sqliteTable("account_daily_outflows", {
   accountId: text("account_id").notNull().references(() => ledgerAccounts.id),
   day: text("day").notNull(),
   outflowMinor: integer("outflow_minor").notNull(),
+});
+
+/** Partnership expedition requests (db/migrations/1460_expedition_requests.sql). */
+export const expeditionRequests = sqliteTable("expedition_requests", {
+  id: text("id").primaryKey(),
+  partner: text("partner", { enum: EXPEDITION_PARTNERS }).notNull(),
+  method: text("method").notNull(),
+  justification: text("justification").notNull(),
+  status: text("status", { enum: EXPEDITION_STATUSES }).notNull().default("open"),
+  requestedBy: text("requested_by").notNull().references(() => users.id),
+  requestedAt: text("requested_at").notNull(),
+  statusChangedBy: text("status_changed_by").references(() => users.id),
+  statusChangedAt: text("status_changed_at"),
+  statusNote: text("status_note"),
+});
+
+/** Filings of the Reports screen's compliance schedule (db/migrations/1461_compliance_filings.sql). */
+export const complianceFilings = sqliteTable("compliance_filings", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  reportType: text("report_type").notNull(),
+  opensOn: text("opens_on").notNull(),
+  dueDate: text("due_date").notNull(),
+  createdBy: text("created_by").notNull().references(() => users.id),
+  createdAt: text("created_at").notNull(),
+  updatedBy: text("updated_by").references(() => users.id),
+  updatedAt: text("updated_at"),
 });

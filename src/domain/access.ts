@@ -16,6 +16,19 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   auditor: "Auditor",
 };
 
+/** The sidebar's name for an administrator: the title the specification gives the console's administrators. */
+export const ADMINISTRATOR_TITLE = "Central Bank Admin";
+
+/**
+ * The sidebar's role label: "Central Bank Admin" for an administrator, otherwise the roles held
+ * ("Operator", "Approver", "Auditor"), joined when several, in the order of ROLES.
+ */
+export function roleLabel(roles: readonly Role[]): string {
+  const held = ROLES.filter((role) => roles.includes(role));
+  if (held.length === 0) return "No role";
+  return held.map((role) => (role === "administrator" ? ADMINISTRATOR_TITLE : ROLE_LABELS[role])).join(", ");
+}
+
 const ROLE_PLURALS: Readonly<Record<Role, string>> = {
   administrator: "administrators",
   operator: "operators",
@@ -94,6 +107,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/reports": read("list reports"),
   "GET /api/reports/:id/download": read("download reports"),
   "POST /api/reports": read("generate reports"),
+  "GET /api/reports/compliance-schedule": read("read the compliance schedule"),
+  "POST /api/reports/compliance-schedule": administer("change the compliance schedule"),
+  "PATCH /api/reports/compliance-schedule/:id": administer("change the compliance schedule"),
+  "DELETE /api/reports/compliance-schedule/:id": administer("change the compliance schedule"),
 
   "GET /api/dashboard/stats": read("read the dashboard"),
   "GET /api/dashboard/recent-registrations": read("read the dashboard"),
@@ -152,6 +169,17 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/plaid/check-balance": operate("check balances with providers"),
   "POST /api/visa/direct-transfer": operate("send transfers through providers"),
   "POST /api/visa/push-payment": operate("send payments through providers"),
+
+  // Operators and administrators file and follow up expedition requests; every role reads them.
+  "GET /api/expedition-requests": read("read expedition requests"),
+  "POST /api/expedition-requests": {
+    roles: ["operator", "administrator"],
+    action: "file expedition requests",
+  },
+  "PATCH /api/expedition-requests/:id": {
+    roles: ["operator", "administrator"],
+    action: "update expedition requests",
+  },
 
   "GET /api/approvals": read("read approval requests"),
   "GET /api/approvals/:id": read("read approval requests"),

@@ -41,7 +41,9 @@ export function validateBankAccountNumber(input: string, field = "accountNumber"
       field,
     );
   }
-  if (/^0+$/.test(digits)) return err("invalid_account_number", "Account number must not be all zeros", field);
+  if (/^0+$/.test(digits)) {
+    return err("invalid_account_number", "Account number must not be all zeros", field);
+  }
   return ok(digits);
 }
 
@@ -109,4 +111,32 @@ export function maskAccountNumber(accountNumber: string): string {
 /** Visa Direct pushes funds to Visa cards: their numbers start with the Visa major industry identifier 4. */
 export function isVisaCardNumber(cardNumber: string): boolean {
   return cardNumber.startsWith("4");
+}
+
+/**
+ * What the console can say of a provider: "sandbox" when no credentials are configured (the built-in
+ * sandbox answers and no money moves), and for a live provider what its latest call showed:
+ * "operational" when the provider answered (an approval or a refusal of the request alike),
+ * "unavailable" when it could not be reached or failed, "unverified" before any call.
+ */
+export const PROVIDER_HEALTHS = ["sandbox", "operational", "unavailable", "unverified"] as const;
+export type ProviderHealth = typeof PROVIDER_HEALTHS[number];
+
+export const PROVIDER_HEALTH_LABELS: Readonly<Record<ProviderHealth, string>> = {
+  sandbox: "Sandbox",
+  operational: "Operational",
+  unavailable: "Unavailable",
+  unverified: "Not Yet Verified",
+};
+
+/** How a provider call ended, as its audit row records it. */
+export type ProviderCallOutcome = "succeeded" | "rejected" | "unavailable";
+
+export function providerHealth(
+  mode: "sandbox" | "live",
+  latestLiveOutcome: ProviderCallOutcome | null,
+): ProviderHealth {
+  if (mode === "sandbox") return "sandbox";
+  if (latestLiveOutcome === null) return "unverified";
+  return latestLiveOutcome === "unavailable" ? "unavailable" : "operational";
 }

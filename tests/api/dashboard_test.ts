@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
 import { apiLogs, routingCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { recordTestResult } from "../../src/server/features/central_bank_connections/service.ts";
-import { startOfUtcDay, startOfUtcMonth } from "../../src/server/features/dashboard/service.ts";
+import { startOfUtcDay, startOfUtcMonth, systemAlerts } from "../../src/server/features/dashboard/service.ts";
+import { CONNECTION_TEST_FRESHNESS_MS, utcMinute } from "../../src/domain/dashboard.ts";
 import { insertInstitution } from "../../src/server/features/institutions/service.ts";
 import { approvePending, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
@@ -188,9 +190,77 @@ async function alertTitles(req: ReturnType<TestApp["as"]>): Promise<string[]> {
   return body.alerts.map((alert: { title: string }) => alert.title);
 }
 
-Deno.test("GET /api/dashboard/alerts: nothing pending is no approval alert, and all endpoints operational", async () => {
+Deno.test("GET /api/dashboard/alerts: nothing pending is no approval alert, and no active connection is not operational", async () => {
   await withApp(async (_t, req) => {
+    assert.deepEqual(await alertTitles(req), ["No active connections"]);
+  });
+});
+
+async function addConnection(
+  req: ReturnType<TestApp["as"]>,
+  partnerCentralBank: string,
+  connectionStatus = "active",
+): Promise<{ id: string }> {
+  return await expectJson(
+    await req("POST", "/api/central-bank-connections", {
+      body: {
+        partnerCentralBank,
+        connectionType: "bilateral",
+        connectionStatus,
+        messageStandard: "iso20022",
+        settlementCurrency: "EUR",
+        apiEndpoint: null,
+        authenticationMethod: "oauth2",
+        credentialsConfig: { authenticationType: "oauth2" },
+      },
+    }),
+    201,
+  );
+}
+
+const testOutcome = (success: boolean) => ({ success, message: "probe", latencyMs: 5, statusCode: null });
+
+Deno.test("GET /api/dashboard/alerts: active connections never tested are named, not called operational", async () => {
+  await withApp(async (t, req) => {
+    await addConnection(req, "Bank of Xland");
+    await addConnection(req, "Bank of Yland");
+    await addConnection(req, "Bank of Pendingland", "pending");
+    assert.deepEqual(await alertTitles(req), ["2 connections untested: Bank of Xland, Bank of Yland"]);
+    const body = await expectJson(await req("GET", "/api/dashboard/alerts"), 200);
+    assert.equal(body.alerts[0].id, "untested-connections");
+    assert.equal(body.alerts[0].tone, "warning");
+    // The stored outcomes decide: once both pass a test, every endpoint is operational.
+    const [x, y] = (await expectJson(await req("GET", "/api/central-bank-connections"), 200) as {
+      id: string;
+      partnerCentralBank: string;
+    }[]).filter((c) => c.partnerCentralBank !== "Bank of Pendingland").sort((a, b) =>
+      a.partnerCentralBank.localeCompare(b.partnerCentralBank)
+    );
+    await recordTestResult(t.deps.db, ACTOR, x.id, testOutcome(true));
+    assert.deepEqual(await alertTitles(req), ["1 connection untested: Bank of Yland"]);
+    await recordTestResult(t.deps.db, ACTOR, y.id, testOutcome(true));
     assert.deepEqual(await alertTitles(req), ["All endpoints operational"]);
+  });
+});
+
+Deno.test("GET /api/dashboard/alerts: a failing connection says since when; a success older than 24 h is stale", async () => {
+  await withApp(async (t, req) => {
+    const connection = await addConnection(req, "Bank of Xland");
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(true));
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(false));
+    const [firstFailure] = await t.deps.db.read.all<{ performedAt: string }>(sql`SELECT performed_at AS performedAt
+      FROM audit_trail WHERE entity_id = ${connection.id} AND action = 'test' ORDER BY seq DESC LIMIT 1`);
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(false));
+    assert.deepEqual(await alertTitles(req), [
+      `Connection Bank of Xland failing since ${utcMinute(firstFailure.performedAt)}`,
+    ]);
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(true));
+    assert.deepEqual(await alertTitles(req), ["All endpoints operational"], "only the latest test counts");
+    const later = new Date(Date.now() + CONNECTION_TEST_FRESHNESS_MS + 60_000);
+    const stale = await systemAlerts(t.deps.db.read, false, later);
+    assert.deepEqual(stale.map((alert) => [alert.id, alert.title]), [
+      ["stale-connections", "1 connection not tested in 24 h: Bank of Xland"],
+    ]);
   });
 });
 
@@ -200,13 +270,15 @@ Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approv
     const now = new Date().toISOString();
     const first = await addInstitution(t, now);
     for (let i = 0; i < 5; i++) await addInstitution(t, now);
-    assert.deepEqual(await alertTitles(req), ["6 institutions awaiting approval", "All endpoints operational"]);
+    assert.deepEqual(await alertTitles(req), ["6 institutions awaiting approval", "No active connections"]);
     // Approving is a four-eyes request (issue 20): the count drops once a second person approves.
     const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     await approvePending(
       t,
       approver.cookie,
-      await req("PATCH", `/api/institutions/${first.id}/status`, { body: { status: "active", reason: "Licensed" } }),
+      await req("PATCH", `/api/institutions/${first.id}/status`, {
+        body: { status: "active", reason: "Licensed" },
+      }),
     );
     assert.equal((await alertTitles(req))[0], "5 institutions awaiting approval");
   });
@@ -214,30 +286,19 @@ Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approv
 
 Deno.test("GET /api/dashboard/alerts: a connection whose last test failed, or API 5xx in the last hour, is not operational", async () => {
   await withApp(async (t, req) => {
-    const connection = await expectJson(
-      await req("POST", "/api/central-bank-connections", {
-        body: {
-          partnerCentralBank: "Bank of Testland",
-          connectionType: "bilateral",
-          messageStandard: "iso20022",
-          settlementCurrency: "EUR",
-          apiEndpoint: null,
-          authenticationMethod: "oauth2",
-          credentialsConfig: { authenticationType: "oauth2" },
-        },
-      }),
-      201,
-    );
-    const actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
-    const result = (success: boolean) => ({ success, message: "probe", latencyMs: 5, statusCode: null });
-    await recordTestResult(t.deps.db, actor, connection.id, result(false));
-    assert.deepEqual(await alertTitles(req), ["1 partner connection failing"]);
-    await recordTestResult(t.deps.db, actor, connection.id, result(true));
+    const connection = await addConnection(req, "Bank of Testland");
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(false));
+    assert.match((await alertTitles(req))[0], /^Connection Bank of Testland failing since /);
+    await recordTestResult(t.deps.db, ACTOR, connection.id, testOutcome(true));
     assert.deepEqual(await alertTitles(req), ["All endpoints operational"], "only the latest test counts");
 
     const now = Date.now();
     await addApiLog(t, new Date(now - 2 * 3_600_000).toISOString(), 500);
-    assert.deepEqual(await alertTitles(req), ["All endpoints operational"], "errors older than an hour do not count");
+    assert.deepEqual(
+      await alertTitles(req),
+      ["All endpoints operational"],
+      "errors older than an hour do not count",
+    );
     await addApiLog(t, new Date(now - 60_000).toISOString(), 503);
     await addApiLog(t, new Date(now - 60_000).toISOString(), 200);
     const body = await expectJson(await req("GET", "/api/dashboard/alerts"), 200);

@@ -82,9 +82,12 @@ function fakeProvider(respond: (request: Recorded, hang: () => Promise<Response>
 
 Deno.test("GET /api/fintech/status reports plaid and visa with status, authority, capabilities and sandbox mode", async () => {
   await withApp(async (_t, req) => {
+    // A sandboxed provider is "sandbox", never "operational": even after a call the sandbox answered.
+    await post(req, "/api/plaid/verify-account", { accountNumber: ACCOUNT, routingNumber: ROUTING }, 200);
     const status = await expectJson(await req("GET", "/api/fintech/status"), 200);
     for (const provider of ["plaid", "visa"]) {
-      assert.equal(status[provider].status, "operational");
+      assert.equal(status[provider].status, "sandbox");
+      assert.equal(status[provider].lastCallAt, null);
       assert.equal(typeof status[provider].authority, "string");
       assert.ok(status[provider].capabilities.length > 0);
       assert.equal(status[provider].mode, "sandbox");
@@ -492,6 +495,36 @@ Deno.test("live Plaid adapter: sends the documented requests and maps verificati
         options: { account_ids: ["plaid-acc-1"] },
       });
       assert.equal(plaid.recorded[0].headers.get("content-type"), "application/json");
+    }, { ...PLAID_ENV, PLAID_BASE_URL: plaid.url });
+  } finally {
+    await plaid.close();
+  }
+});
+
+Deno.test("GET /api/fintech/status: a live provider is unverified before any call, operational once it answers, unavailable when it fails", async () => {
+  let outage = false;
+  const plaid = await fakeProvider(() =>
+    outage
+      ? Response.json({ error_type: "API_ERROR", error_code: "INTERNAL_SERVER_ERROR", error_message: "oops" }, { status: 500 })
+      : Response.json({ error_type: "INVALID_INPUT", error_code: "INVALID_ACCOUNT_NUMBER", error_message: "no" }, { status: 400 })
+  );
+  try {
+    await withApp(async (_t, req) => {
+      const plaidStatus = async () => (await expectJson(await req("GET", "/api/fintech/status"), 200)).plaid;
+      assert.deepEqual([(await plaidStatus()).status, (await plaidStatus()).lastCallAt], ["unverified", null]);
+      const verify = (status: number) =>
+        post(req, "/api/plaid/verify-account", { accountNumber: ACCOUNT, routingNumber: ROUTING }, status);
+      // A refusal of the request is an answer: the provider is working.
+      await verify(422);
+      const answered = await plaidStatus();
+      assert.equal(answered.status, "operational");
+      assert.ok(Math.abs(Date.parse(answered.lastCallAt) - Date.now()) < 60_000);
+      outage = true;
+      await verify(502);
+      assert.equal((await plaidStatus()).status, "unavailable");
+      outage = false;
+      await verify(422);
+      assert.equal((await plaidStatus()).status, "operational", "only the latest call counts");
     }, { ...PLAID_ENV, PLAID_BASE_URL: plaid.url });
   } finally {
     await plaid.close();

@@ -305,9 +305,16 @@ Deno.test("second factor: a burst of thirty parallel codes gets one judged; a co
 });
 
 Deno.test("dashboardAlerts(): accounts under sign-in attack come first, three named and the rest counted", () => {
+  const nowMs = Date.parse("2026-11-28T12:00:00.000Z");
   const calm = {
     pendingInstitutions: 0,
-    failingConnections: 0,
+    activeConnections: [{
+      name: "Bank of Testland",
+      lastTestAt: new Date(nowMs - 60_000).toISOString(),
+      lastTestSucceeded: true,
+      failingSince: null,
+    }],
+    nowMs,
     apiRequestsLastHour: 0,
     apiServerErrorsLastHour: 0,
   };

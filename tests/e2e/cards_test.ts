@@ -88,8 +88,11 @@ e2eTest("fintech operations: sandbox labels, missing-input messages, and an acco
     await signInAsOperator(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/fintech-operations`);
     await page.getByRole("heading", { name: "Fintech Operations", level: 1 }).waitFor();
-    assert.equal(await page.getByTestId("provider-plaid-mode").innerText(), "Sandbox");
-    assert.equal(await page.getByTestId("provider-visa-mode").innerText(), "Sandbox");
+    // Sandboxed providers say so, and nothing on the card calls them operational.
+    for (const provider of ["plaid", "visa"]) {
+      assert.equal(await page.getByTestId(`provider-${provider}-status`).innerText(), "Sandbox");
+      assert.doesNotMatch(await page.getByTestId(`provider-${provider}`).innerText(), /Operational/);
+    }
     await checkAccessible(page, "fintech: account data services");
 
     await page.getByRole("button", { name: "Verify Account" }).click();

@@ -348,3 +348,13 @@ export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign Out" }).click();
   await page.getByRole("button", { name: "Sign In" }).first().waitFor();
 }
+
+/** Reads the toast shown, then dismisses it and waits until it is gone, so the next one is its own. */
+export async function readAndDismissToast(page: Page): Promise<string> {
+  const toast = page.getByTestId("toast");
+  await toast.waitFor();
+  const text = await toast.innerText();
+  await toast.getByRole("button", { name: "Dismiss notification" }).click();
+  await toast.waitFor({ state: "detached" });
+  return text;
+}

@@ -31,7 +31,7 @@ e2eTest(
       // A new database has no requests yesterday, so today's figure has nothing to be compared with.
       await emptyCards.filter({ hasText: /API Requests Today\s*\d+\s*(No change|None yesterday)/ }).waitFor();
       const alerts = page.getByTestId("system-alerts");
-      await alerts.getByText("All endpoints operational").waitFor();
+      await alerts.getByText("No active connections").waitFor();
       assert.doesNotMatch(await alerts.innerText(), /awaiting approval/);
       await expectAccessible(page, "dashboard (empty)");
 

@@ -95,7 +95,7 @@ e2eTest(
 );
 
 e2eTest(
-  "Partnership Expediter: each tab's action confirms the expedition without a server call",
+  "Partnership Expediter: each tab's action records the expedition request, then confirms it",
   () =>
     withBrowser(async ({ page, server }) => {
       await signIn(page, server.baseUrl);
@@ -106,11 +106,12 @@ e2eTest(
           "Awaiting Correspondent Documentation",
           "Documentation Phase",
           "Under Review",
-          "Operational",
         ]
       ) {
         await page.getByText(status).first().waitFor();
       }
+      // No live provider is configured: the account data services card says Sandbox, not Operational.
+      await page.getByTestId("account-data-services").getByText("Sandbox", { exact: true }).waitFor();
       const posts: string[] = [];
       page.on("request", (request) => {
         if (request.method() !== "GET") posts.push(request.url());
@@ -158,7 +159,9 @@ e2eTest(
           ),
         );
       }
-      assert.deepEqual(posts, [], "no request was sent");
+      assert.deepEqual(posts, tabs.map(() => `${server.baseUrl}/api/expedition-requests`), "each request recorded");
+      const recorded = page.getByRole("table", { name: "Expedition requests" }).locator("tbody tr");
+      assert.equal(await recorded.count(), tabs.length);
     }),
 );
 

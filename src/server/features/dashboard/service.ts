@@ -6,7 +6,11 @@
 import { desc, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
 import type { Queryable } from "../../db/database.ts";
-import { type DashboardAlert, dashboardAlerts } from "../../../domain/dashboard.ts";
+import {
+  type ActiveConnectionTests,
+  type DashboardAlert,
+  dashboardAlerts,
+} from "../../../domain/dashboard.ts";
 import { accountsUnderAttack } from "../../auth/attack_alerts.ts";
 import { fillBuckets, HOURS_PER_DAY, lastMonths } from "../../../domain/time_buckets.ts";
 import type { DashboardCharts, DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";
@@ -72,10 +76,31 @@ export async function dashboardTrends(db: Queryable, now = new Date()): Promise<
   return row;
 }
 
+/** Each active connection with its test record, from the tests' audit rows (the one record of their outcome). */
+async function activeConnectionTests(db: Queryable): Promise<ActiveConnectionTests[]> {
+  const testsOf = sql`FROM audit_trail a WHERE a.entity_type = ${CONNECTION_AUDIT_ENTITY}
+    AND a.entity_id = c.id AND a.action = ${CONNECTION_TEST_ACTION}`;
+  const succeeded = sql`json_extract(a.changes, '$.result.success')`;
+  const rows = await db.all<Omit<ActiveConnectionTests, "lastTestSucceeded"> & { succeeded: number | null }>(
+    sql`SELECT
+    c.partner_central_bank AS name,
+    (SELECT a.performed_at ${testsOf} ORDER BY a.seq DESC LIMIT 1) AS lastTestAt,
+    (SELECT ${succeeded} ${testsOf} ORDER BY a.seq DESC LIMIT 1) AS succeeded,
+    (SELECT min(a.performed_at) ${testsOf} AND ${succeeded} = 0 AND a.seq > coalesce(
+      (SELECT max(a.seq) ${testsOf} AND ${succeeded} = 1), 0)) AS failingSince
+    FROM central_bank_connections c WHERE c.connection_status = 'active'
+    ORDER BY c.partner_central_bank, c.id`,
+  );
+  return rows.map(({ succeeded, ...row }) => ({
+    ...row,
+    lastTestSucceeded: succeeded === null ? null : succeeded === 1,
+  }));
+}
+
 /**
- * System alerts from the live state: pending institutions, connections whose most recent test
- * failed (read from the test's audit row, the one record of its outcome), and API server errors
- * in the last hour; for administrators also the accounts reported under sign-in attack.
+ * System alerts from the live state: pending institutions, the active connections' tests (failing,
+ * never tested, or last succeeded too long ago), and API server errors in the last hour; for
+ * administrators also the accounts reported under sign-in attack.
  */
 export async function systemAlerts(
   db: Queryable,
@@ -85,20 +110,19 @@ export async function systemAlerts(
   const since = new Date(now.getTime() - API_ERROR_WINDOW_MS).toISOString();
   const [facts] = await db.all<{
     pendingInstitutions: number;
-    failingConnections: number;
     apiRequestsLastHour: number;
     apiServerErrorsLastHour: number;
   }>(sql`SELECT
     (SELECT count(*) FROM institutions WHERE status = 'pending') AS pendingInstitutions,
-    (SELECT count(*) FROM central_bank_connections c WHERE (
-      SELECT json_extract(a.changes, '$.result.success') FROM audit_trail a
-      WHERE a.entity_type = ${CONNECTION_AUDIT_ENTITY} AND a.entity_id = c.id AND a.action = ${CONNECTION_TEST_ACTION}
-      ORDER BY a.seq DESC LIMIT 1
-    ) = 0) AS failingConnections,
     (SELECT count(*) FROM api_logs WHERE created_at >= ${since}) AS apiRequestsLastHour,
     (SELECT count(*) FROM api_logs WHERE response_status >= 500 AND created_at >= ${since}) AS apiServerErrorsLastHour`);
   const accountsAttacked = forAdministrator ? await accountsUnderAttack(db, now.getTime()) : [];
-  return dashboardAlerts({ ...facts, accountsUnderAttack: accountsAttacked });
+  return dashboardAlerts({
+    ...facts,
+    activeConnections: await activeConnectionTests(db),
+    nowMs: now.getTime(),
+    accountsUnderAttack: accountsAttacked,
+  });
 }
 
 /** The registrations chart covers this many months, the current one included. */

@@ -15,7 +15,7 @@ export function fintechRoutes(deps: AppDeps, providers?: FintechProviders): Hono
   const service = createFintechService(deps.db, chosen, deps.secrets);
   const app = new Hono<AppEnv>();
 
-  app.get("/fintech/status", (c) => c.json(service.status()));
+  app.get("/fintech/status", async (c) => c.json(await service.status()));
 
   app.post("/plaid/verify-account", validate("json", verifyAccountSchema), idempotencyKey(), async (c) => {
     const key = keyOf(c.req.valid("header"));

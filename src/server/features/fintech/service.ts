@@ -10,10 +10,14 @@
  * provider's result, its refusal, or its failure) kept in the outcome's, so the provider is called
  * once per key: a retry while the call runs answers 409, and afterwards replays the answer.
  */
+import { sql } from "drizzle-orm";
 import { maskCardNumber, maskCardNumbersInText } from "../../../domain/card.ts";
 import {
   maskAccountNumber,
   parseProviderAmount,
+  type ProviderCallOutcome,
+  type ProviderHealth,
+  providerHealth,
   validateBankAccountNumber,
   validateCardNumber,
   validateCurrency,
@@ -22,7 +26,7 @@ import {
 import { formatMoney, type Minor } from "../../../domain/money.ts";
 import type { Result } from "../../../domain/result.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
-import type { Database, Tx } from "../../db/database.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
 import {
   type AbandonedClaim,
@@ -56,10 +60,13 @@ type ProviderName = "plaid" | "visa";
 
 export interface ProviderStatus {
   name: string;
-  status: "operational";
+  /** Sandbox, or for a live provider what its latest call showed (src/domain/fintech.ts). */
+  status: ProviderHealth;
   authority: string;
   capabilities: string[];
   mode: ProviderMode;
+  /** When the latest live call's outcome was recorded; null in the sandbox and before any call. */
+  lastCallAt: string | null;
 }
 
 /** Digits-only account references are bank account numbers and are masked; opaque ids are not secret. */
@@ -272,23 +279,47 @@ async function pushFunds(
   });
 }
 
-function providerStatus(providers: FintechProviders): { plaid: ProviderStatus; visa: ProviderStatus } {
+/** The latest recorded outcome of a live call to the provider, from the operations' audit rows. */
+async function latestLiveOutcome(db: Queryable, provider: ProviderName) {
+  const [row] = await db.all<{ outcome: ProviderCallOutcome; at: string }>(sql`SELECT
+    json_extract(changes, '$.outcome') AS outcome, performed_at AS at
+    FROM audit_trail WHERE entity_type = ${FINTECH_AUDIT_ENTITY}
+      AND json_extract(changes, '$.provider') = ${provider} AND json_extract(changes, '$.mode') = 'live'
+      AND json_extract(changes, '$.outcome') IN ('succeeded', 'rejected', 'unavailable')
+    ORDER BY seq DESC LIMIT 1`);
+  return row ?? null;
+}
+
+const PROVIDER_DESCRIPTIONS: Record<
+  ProviderName,
+  Pick<ProviderStatus, "name" | "authority" | "capabilities">
+> = {
+  plaid: {
+    name: "Plaid",
+    authority: "Account data provider",
+    capabilities: ["account_verification", "balance_check"],
+  },
+  visa: {
+    name: "Visa Direct",
+    authority: "Card payment network",
+    capabilities: ["direct_transfer", "push_payment"],
+  },
+};
+
+async function oneProviderStatus(ctx: FintechContext, provider: ProviderName): Promise<ProviderStatus> {
+  const mode = ctx.providers[provider].mode;
+  // The sandbox's answers say nothing of a live provider, so its calls are not looked at.
+  const latest = mode === "live" ? await latestLiveOutcome(ctx.db.read, provider) : null;
   return {
-    plaid: {
-      name: "Plaid",
-      status: "operational",
-      authority: "Account data provider",
-      capabilities: ["account_verification", "balance_check"],
-      mode: providers.plaid.mode,
-    },
-    visa: {
-      name: "Visa Direct",
-      status: "operational",
-      authority: "Card payment network",
-      capabilities: ["direct_transfer", "push_payment"],
-      mode: providers.visa.mode,
-    },
+    ...PROVIDER_DESCRIPTIONS[provider],
+    status: providerHealth(mode, latest?.outcome ?? null),
+    mode,
+    lastCallAt: latest?.at ?? null,
   };
+}
+
+async function providerStatus(ctx: FintechContext): Promise<{ plaid: ProviderStatus; visa: ProviderStatus }> {
+  return { plaid: await oneProviderStatus(ctx, "plaid"), visa: await oneProviderStatus(ctx, "visa") };
 }
 
 async function verifyAccount(
@@ -412,7 +443,7 @@ function pushPayment(ctx: FintechContext, actor: Actor, key: string | null, inpu
 export function createFintechService(db: Database, providers: FintechProviders, secrets: Secrets) {
   const ctx: FintechContext = { db, providers, secrets };
   return {
-    status: () => providerStatus(providers),
+    status: () => providerStatus(ctx),
     verifyAccount: (actor: Actor, key: string | null, input: VerifyAccountInput) =>
       verifyAccount(ctx, actor, key, input),
     checkBalance: (actor: Actor, key: string | null, input: CheckBalanceInput) =>

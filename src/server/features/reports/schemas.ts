@@ -4,9 +4,11 @@ import {
   DEFAULT_REPORT_FORMAT,
   REPORT_FORMATS,
   REPORT_TYPES,
+  type ReportType,
   validateReportRange,
 } from "../../../domain/report.ts";
-import { paginationQuery, requiredEnum } from "../../http/validation.ts";
+import { type FilingState, MAX_FILING_NAME_LENGTH } from "../../../domain/compliance_schedule.ts";
+import { paginationQuery, requiredEnum, requiredText } from "../../http/validation.ts";
 
 const isoDate = z.string().max(10);
 
@@ -68,3 +70,34 @@ export const reportListSchema = z.object({
   counters: reportCountersSchema,
 });
 export type ReportList = z.infer<typeof reportListSchema>;
+
+/** A filing of the compliance schedule as an administrator enters it (src/domain/compliance_schedule.ts). */
+export const createFilingSchema = z.object({
+  name: requiredText(MAX_FILING_NAME_LENGTH),
+  reportType: requiredEnum(REPORT_TYPES),
+  opensOn: z.string().trim().max(10),
+  dueDate: z.string().trim().max(10),
+});
+export type CreateFilingInput = z.infer<typeof createFilingSchema>;
+
+/** A change to a filing: any of its fields, at least one. */
+export const updateFilingSchema = createFilingSchema.partial().refine(
+  (value) => Object.values(value).some((field) => field !== undefined),
+  { message: "Give at least one of name, reportType, opensOn, dueDate" },
+);
+export type UpdateFilingInput = z.infer<typeof updateFilingSchema>;
+
+export const filingIdParamSchema = z.object({ id: z.uuid() });
+
+export interface ComplianceFiling {
+  id: string;
+  name: string;
+  reportType: ReportType;
+  opensOn: string;
+  dueDate: string;
+  state: FilingState;
+  /** "Due 2026-12-05", "Overdue" or "Complete (generated 2026-11-28 by Ada Lovelace)". */
+  label: string;
+  /** The report that fulfilled the filing, when one did. */
+  fulfilledBy: { reportId: string; generatedAt: string; generatedBy: string } | null;
+}

@@ -19,7 +19,7 @@ import {
   Wallet,
 } from "lucide-react";
 import { NavLink } from "react-router";
-import { mayCall, ROLE_LABELS, ruleFor } from "../../../domain/access.ts";
+import { mayCall, roleLabel, ruleFor } from "../../../domain/access.ts";
 import { usePendingApprovalCount } from "../../lib/approval.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
 import { ChangePasswordButton } from "./change_password_button.tsx";
@@ -106,10 +106,7 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
       </nav>
       <div className="border-t border-slate-200 p-4">
         <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
-        <p className="text-xs text-slate-600" data-testid="role-label">Central Bank Admin</p>
-        <p className="text-xs text-slate-600" data-testid="roles-label">
-          {roles.map((role) => ROLE_LABELS[role]).join(", ")}
-        </p>
+        <p className="text-xs text-slate-600" data-testid="role-label">{roleLabel(roles)}</p>
         <ChangePasswordButton />
         {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
         <form method="post" action="/api/logout" className="mt-2" noValidate>

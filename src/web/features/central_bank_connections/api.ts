@@ -20,7 +20,8 @@ export const usePartnerConfig = () => useQuery<PartnerConfig>({ queryKey: [PARTN
 export const useCreateConnection = (onCreated: (connection: Connection) => void) =>
   useApiMutation({
     mutationFn: (body: Record<string, unknown>) => apiJson<Connection>("POST", CONNECTIONS_KEY, body),
-    invalidates: [CONNECTIONS_KEY],
+    // A connection created active is untested until its first test: the dashboard's alert names it.
+    invalidates: [CONNECTIONS_KEY, "/api/dashboard/alerts"],
     errorTitle: "Failed to create central bank connection",
     onSuccess: onCreated,
   });

@@ -1,8 +1,12 @@
-/** Spec 2.11 provider status cards; a sandboxed provider is labelled plainly as such. */
+/**
+ * Spec 2.11 provider status cards. A sandboxed provider is labelled "Sandbox", never "Operational":
+ * only a live provider whose latest call was answered is operational (src/domain/fintech.ts).
+ */
+import { ProviderHealthBadge } from "../../components/provider_health_badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
-import { titleCase } from "../../lib/format.ts";
+import { formatDateTime, titleCase } from "../../lib/format.ts";
 import { type ProviderStatus } from "./types.ts";
 import { useFintechStatus } from "./api.ts";
 
@@ -12,11 +16,9 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle>{provider.name}</CardTitle>
-          <div className="flex items-center gap-2">
-            <Badge variant={provider.status === "operational" ? "default" : "secondary"}>{titleCase(provider.status)}</Badge>
-            <span className="text-sm font-medium text-slate-800" data-testid={`${testId}-mode`}>
-              {provider.mode === "sandbox" ? "Sandbox" : "Live"}
-            </span>
+          <div className="flex items-center gap-2" data-testid={`${testId}-status`}>
+            <ProviderHealthBadge health={provider.status} />
+            {provider.mode === "live" && <span className="text-sm font-medium text-slate-800">Live</span>}
           </div>
         </div>
         <p className="text-sm text-slate-600">{provider.authority}</p>
@@ -27,11 +29,19 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
             <li key={capability}><Badge variant="outline">{titleCase(capability)}</Badge></li>
           ))}
         </ul>
-        {provider.mode === "sandbox" && (
-          <p className="mt-3 text-xs text-slate-600">
-            No credentials are configured: requests are answered by the built-in sandbox and move no money.
-          </p>
-        )}
+        {provider.mode === "sandbox"
+          ? (
+            <p className="mt-3 text-xs text-slate-600">
+              No credentials are configured: requests are answered by the built-in sandbox and move no money.
+            </p>
+          )
+          : (
+            <p className="mt-3 text-xs text-slate-600">
+              {provider.lastCallAt === null
+                ? "No call has been made to the live provider yet."
+                : `Latest call: ${formatDateTime(provider.lastCallAt)}.`}
+            </p>
+          )}
       </CardContent>
     </Card>
   );

@@ -1,29 +1,45 @@
 /**
- * Spec 2.13: the SWIFT, Visa and Executive Escalation expeditions. Each tab's button only shows
- * the confirmation "Expedition Request Initiated"; no server call is made. Everything else on the
- * screen (statuses, checklists, service-request numbers, contacts, timelines) is static content.
+ * Spec 2.13: the SWIFT, Visa and Executive Escalation expeditions. Each tab's button records an
+ * expedition request (POST /api/expedition-requests) and, once it is recorded, shows the spec's
+ * confirmation "Expedition Request Initiated"; the requests are listed below the tabs. The account
+ * data services card shows the account-data provider's real state (Sandbox until a live provider is
+ * configured). The partnership statuses, checklists, service-request numbers, contacts and timelines
+ * are the partnerships' reference content.
  */
 import { useState } from "react";
+import {
+  EXPEDITION_METHODS,
+  EXPEDITION_PARTNER_NAMES,
+  expeditionConfirmation,
+  type ExpeditionPartner,
+  MAX_JUSTIFICATION_LENGTH,
+} from "../../../domain/expedition.ts";
+import type { ProviderHealth } from "../../../domain/fintech.ts";
+import { IfAllowed } from "../../components/if_allowed.tsx";
+import { ProviderHealthBadge } from "../../components/provider_health_badge.tsx";
+import { serverFieldErrors } from "../../lib/form_input.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { useAccountDataProvider, useFileExpedition } from "./api.ts";
+import { ExpeditionRequestsTable } from "./expedition_requests_table.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
+import { Skeleton } from "../../components/ui/spinner.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { useToast } from "../../lib/toast.ts";
 
 type PartnershipStatus =
   | "Awaiting Correspondent Documentation"
   | "Documentation Phase"
-  | "Under Review"
-  | "Operational";
+  | "Under Review";
 
 /** Light badges build on the secondary variant and the dark one on the default, so either colour class keeps the contrast. */
 const STATUS_STYLES: Record<PartnershipStatus, { variant: BadgeVariant; className: string }> = {
   "Awaiting Correspondent Documentation": { variant: "secondary", className: "bg-amber-100 text-amber-900" },
   "Documentation Phase": { variant: "secondary", className: "bg-blue-100 text-blue-900" },
   "Under Review": { variant: "secondary", className: "" },
-  "Operational": { variant: "default", className: "bg-green-800 text-white" },
 };
 
 function PartnershipBadge({ status }: { status: PartnershipStatus }) {
@@ -49,9 +65,7 @@ interface Contact {
 }
 
 interface Expedition {
-  id: string;
-  /** The {partner} of the confirmation text. */
-  partner: string;
+  id: ExpeditionPartner;
   tabLabel: string;
   title: string;
   description: string;
@@ -60,14 +74,12 @@ interface Expedition {
   checklist: ChecklistItem[];
   contacts: Contact[];
   selectLabel: string;
-  options: { value: string; label: string }[];
   actionLabel: string;
 }
 
 const EXPEDITIONS: Expedition[] = [
   {
     id: "swift",
-    partner: "SWIFT",
     tabLabel: "SWIFT",
     title: "SWIFT Network Membership",
     description: "Central bank onboarding to the SWIFT network as a full member.",
@@ -88,17 +100,10 @@ const EXPEDITIONS: Expedition[] = [
       },
     ],
     selectLabel: "Expedition Method",
-    options: [
-      { value: "executive-contact", label: "Executive Contact" },
-      { value: "urgent-documentation", label: "Urgent Documentation" },
-      { value: "priority-review", label: "Priority Review" },
-      { value: "regulatory-priority", label: "Regulatory Priority" },
-    ],
     actionLabel: "Expedite SWIFT Membership",
   },
   {
     id: "visa",
-    partner: "Visa",
     tabLabel: "Visa",
     title: "Visa Direct Partnership",
     description: "Push-payment and card-issuing partnership for the national payment scheme.",
@@ -115,17 +120,10 @@ const EXPEDITIONS: Expedition[] = [
       { role: "Visa Direct Onboarding Team", channel: "Through the regional account executive" },
     ],
     selectLabel: "Priority Level",
-    options: [
-      { value: "standard", label: "Standard" },
-      { value: "priority", label: "Priority" },
-      { value: "urgent", label: "Urgent" },
-      { value: "emergency", label: "Emergency" },
-    ],
     actionLabel: "Expedite Visa Partnership",
   },
   {
     id: "executive",
-    partner: "Executive",
     tabLabel: "Executive Escalation",
     title: "Executive Escalation",
     description: "Escalation to partner executives when the standard channels stall.",
@@ -141,12 +139,6 @@ const EXPEDITIONS: Expedition[] = [
       { role: "Head of Payment Systems Oversight", channel: "Payment systems department" },
     ],
     selectLabel: "Escalation Type",
-    options: [
-      { value: "regulatory-urgent", label: "Regulatory Urgent" },
-      { value: "sovereign-priority", label: "Sovereign Priority" },
-      { value: "emergency-operations", label: "Emergency Operations" },
-      { value: "diplomatic-channels", label: "Diplomatic Channels" },
-    ],
     actionLabel: "Submit Executive Escalation",
   },
 ];
@@ -158,8 +150,44 @@ const DASHBOARD: { title: string; status: PartnershipStatus; detail: string }[] 
     detail: "Service request SR-SWIFT-2024-00847",
   },
   { title: "Visa Direct", status: "Under Review", detail: "Service request VISA-PRT-2024-11392" },
-  { title: "Account Data Services", status: "Operational", detail: "Verification and balance checks live" },
 ];
+
+function accountDataDetail(health: ProviderHealth, lastCallAt: string | null): string {
+  switch (health) {
+    case "sandbox":
+      return "Answered by the built-in sandbox: no live provider is configured and no money moves";
+    case "unverified":
+      return "Live provider configured; no call has been made yet";
+    case "operational":
+      return `Live provider answered its latest call (${formatDateTime(lastCallAt ?? "")})`;
+    case "unavailable":
+      return `Live provider failed its latest call (${formatDateTime(lastCallAt ?? "")})`;
+  }
+}
+
+/** The third status card: what the console knows of the account-data provider, never a fixed "Operational". */
+function AccountDataCard() {
+  const provider = useAccountDataProvider();
+  return (
+    <Card data-testid="account-data-services">
+      <div className="space-y-2 p-5">
+        <h2 className="text-sm font-medium text-slate-600">Account Data Services</h2>
+        {provider.data
+          ? (
+            <>
+              <ProviderHealthBadge health={provider.data.status} />
+              <p className="text-xs text-slate-600">
+                {accountDataDetail(provider.data.status, provider.data.lastCallAt)}
+              </p>
+            </>
+          )
+          : provider.isError
+          ? <p className="text-xs text-slate-600">Provider status could not be loaded.</p>
+          : <Skeleton className="h-10 w-full" />}
+      </div>
+    </Card>
+  );
+}
 
 function Checklist({ expedition }: { expedition: Expedition }) {
   const readyCount = expedition.checklist.filter((item) => item.ready).length;
@@ -238,44 +266,63 @@ function Timelines({ id }: { id: string }) {
   );
 }
 
-function RequestCard({ expedition }: { expedition: Expedition }) {
+function RequestForm({ expedition }: { expedition: Expedition }) {
   const { toast } = useToast();
-  const [choice, setChoice] = useState(expedition.options[0].value);
+  const options = EXPEDITION_METHODS[expedition.id];
+  const [choice, setChoice] = useState(options[0].value);
   const [justification, setJustification] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const file = useFileExpedition(() => {
+    setErrors({});
+    setJustification("");
+    toast(expeditionConfirmation(expedition.id));
+  }, (error) => setErrors(serverFieldErrors(error)));
   return (
-    <TitledCard
-      title="Request Expedition"
-      description={
-        <>
-          Ask {expedition.partner === "Executive" ? "partner executives" : expedition.partner}{" "}
-          to prioritise this partnership.
-        </>
-      }
-      contentClassName="space-y-4"
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        file.mutate({ partner: expedition.id, method: choice, justification });
+      }}
     >
       <SelectField
         label={expedition.selectLabel}
-        options={expedition.options}
+        options={options}
         value={choice}
+        error={errors.method}
         onChange={(event) => setChoice(event.target.value)}
       />
       <TextAreaField
         label="Justification"
         rows={4}
-        maxLength={2000}
+        required
+        maxLength={MAX_JUSTIFICATION_LENGTH}
         placeholder="Why this partnership needs priority handling"
         value={justification}
+        error={errors.justification}
         onChange={(event) => setJustification(event.target.value)}
       />
-      <Button
-        onClick={() =>
-          toast({
-            title: "Expedition Request Initiated",
-            description: `Priority escalation submitted for ${expedition.partner} partnership`,
-          })}
-      >
-        {expedition.actionLabel}
-      </Button>
+      <Button type="submit" disabled={file.isPending}>{expedition.actionLabel}</Button>
+    </form>
+  );
+}
+
+function RequestCard({ expedition }: { expedition: Expedition }) {
+  const partner = EXPEDITION_PARTNER_NAMES[expedition.id];
+  return (
+    <TitledCard
+      title="Request Expedition"
+      description={
+        <>
+          Ask {expedition.id === "executive" ? "partner executives" : partner} to prioritise this partnership.
+        </>
+      }
+      contentClassName="space-y-4"
+    >
+      <IfAllowed method="POST" path="/api/expedition-requests">
+        <RequestForm expedition={expedition} />
+      </IfAllowed>
       <Timelines id={expedition.id} />
     </TitledCard>
   );
@@ -307,6 +354,7 @@ export default function PartnershipExpediterPage() {
             </div>
           </Card>
         ))}
+        <AccountDataCard />
       </div>
       <Tabs
         label="Expeditions"
@@ -316,6 +364,9 @@ export default function PartnershipExpediterPage() {
           content: <ExpeditionPanel expedition={expedition} />,
         }))}
       />
+      <div className="mt-6">
+        <ExpeditionRequestsTable />
+      </div>
     </>
   );
 }

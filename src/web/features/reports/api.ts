@@ -1,8 +1,14 @@
 /** Reports data for the screen: the recorded reports with their counters, and file downloads. */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { ReportFormat, ReportType } from "../../../domain/report.ts";
-import type { ReportList, ReportRecord } from "../../../server/features/reports/schemas.ts";
-import { apiRequest, queryClient } from "../../lib/api.ts";
+import type {
+  ComplianceFiling,
+  CreateFilingInput,
+  ReportList,
+  ReportRecord,
+} from "../../../server/features/reports/schemas.ts";
+import { apiJson, apiRequest, queryClient } from "../../lib/api.ts";
+import { useApiMutation } from "../../lib/mutation.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { useToast } from "../../lib/toast.ts";
 
@@ -10,7 +16,7 @@ export const REPORTS_KEY = "/api/reports";
 /** The object URL is released after the browser has taken the click. */
 const OBJECT_URL_RELEASE_DELAY_MS = 1_000;
 
-export type { ReportList, ReportRecord } from "../../../server/features/reports/schemas.ts";
+export type { ComplianceFiling, ReportList, ReportRecord } from "../../../server/features/reports/schemas.ts";
 
 export interface ReportRequest {
   type: ReportType;
@@ -46,7 +52,11 @@ export function useGenerateReport() {
       const res = await apiRequest("POST", REPORTS_KEY, request);
       await saveResponse(res, `${request.type}_${request.from}_${request.to}.${request.format}`);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] }),
+    // A new report may complete a filing of the compliance schedule.
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] });
+      queryClient.invalidateQueries({ queryKey: [COMPLIANCE_SCHEDULE_KEY] });
+    },
     onError: (error) => handleMutationError(error, toast, "Report Generation Failed"),
   });
 }
@@ -62,3 +72,34 @@ export function useDownloadReport() {
     onError: (error) => handleMutationError(error, toast, "Download Failed"),
   });
 }
+
+export const COMPLIANCE_SCHEDULE_KEY = "/api/reports/compliance-schedule";
+
+export function useComplianceSchedule() {
+  return useQuery<ComplianceFiling[]>({ queryKey: [COMPLIANCE_SCHEDULE_KEY] });
+}
+
+export const useAddFiling = (onAdded: () => void, onError: (error: Error) => void) =>
+  useApiMutation({
+    mutationFn: (body: CreateFilingInput) => apiJson<ComplianceFiling>("POST", COMPLIANCE_SCHEDULE_KEY, body),
+    invalidates: [COMPLIANCE_SCHEDULE_KEY],
+    errorTitle: "Filing not added",
+    onSuccess: onAdded,
+    onError,
+  });
+
+export const useChangeDueDate = (onChanged: () => void) =>
+  useApiMutation({
+    mutationFn: ({ id, dueDate }: { id: string; dueDate: string }) =>
+      apiJson<ComplianceFiling>("PATCH", `${COMPLIANCE_SCHEDULE_KEY}/${encodeURIComponent(id)}`, { dueDate }),
+    invalidates: [COMPLIANCE_SCHEDULE_KEY],
+    errorTitle: "Due date not changed",
+    onSuccess: onChanged,
+  });
+
+export const useRemoveFiling = () =>
+  useApiMutation({
+    mutationFn: (id: string) => apiJson<void>("DELETE", `${COMPLIANCE_SCHEDULE_KEY}/${encodeURIComponent(id)}`),
+    invalidates: [COMPLIANCE_SCHEDULE_KEY],
+    errorTitle: "Filing not removed",
+  });

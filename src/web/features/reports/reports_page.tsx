@@ -1,7 +1,8 @@
 /**
  * Spec 2.15: report type, a two-month date-range picker, export format (PDF by default) and
  * Generate, which downloads the file; counters and the recent-reports table come from the recorded
- * reports; the compliance schedule is static. Texts of spec 5 are a contract.
+ * reports; the compliance schedule's states are computed from the generated reports
+ * (compliance_schedule.tsx). Texts of spec 5 are a contract.
  */
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
@@ -40,6 +41,7 @@ import {
 } from "./api.ts";
 import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { useAuth } from "../../lib/auth.ts";
+import { ComplianceSchedule } from "./compliance_schedule.tsx";
 
 const LOADING_ROWS = 3;
 const BYTES_PER_KIB = 1024;
@@ -49,22 +51,6 @@ const FORMAT_OPTIONS = REPORT_FORMATS.map((format) => ({
   value: format,
   label: REPORT_FORMAT_LABELS[format],
 }));
-
-/** Static by the spec (section 4): the filing calendar the supervision team works to. */
-const COMPLIANCE_SCHEDULE = [
-  { name: "Monthly Liquidity Coverage Return", due: "Submitted on the 5th", status: "Complete" },
-  { name: "Quarterly Supervisory Return", due: "Due end of quarter", status: "Pending" },
-  { name: "Annual AML/CFT Compliance Report", due: "Due 15 March", status: "Scheduled" },
-  { name: "Basel III Capital Adequacy Review", due: "Due 30 April", status: "Scheduled" },
-] as const;
-
-function ScheduleBadge({ status }: { status: "Pending" | "Scheduled" | "Complete" }) {
-  if (status === "Complete") return <Badge className="bg-green-800 text-white">Complete</Badge>;
-  if (status === "Pending") {
-    return <Badge variant="secondary" className="bg-amber-100 text-amber-900">Pending</Badge>;
-  }
-  return <Badge variant="outline" className="text-slate-800">Scheduled</Badge>;
-}
 
 function formatSize(bytes: number | null): string {
   if (bytes === null) return "—";
@@ -188,27 +174,6 @@ function Counters({ counters, loading }: { counters: ReportList["counters"] | un
         hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
       />
     </div>
-  );
-}
-
-function ComplianceSchedule() {
-  return (
-    <TitledCard title="Compliance Schedule" description="Regulatory filings this year">
-      <ul className="space-y-3">
-        {COMPLIANCE_SCHEDULE.map((item) => (
-          <li
-            key={item.name}
-            className="flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3"
-          >
-            <div>
-              <p className="text-sm font-medium text-slate-900">{item.name}</p>
-              <p className="text-xs text-slate-600">{item.due}</p>
-            </div>
-            <ScheduleBadge status={item.status} />
-          </li>
-        ))}
-      </ul>
-    </TitledCard>
   );
 }
 
