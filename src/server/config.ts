@@ -1,8 +1,9 @@
 /** Every setting the server reads from the environment, parsed once at start. */
 import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
 import { parseTrustProxy, type ProxyTrust } from "./http/client_address.ts";
+import { parseAllowedHosts } from "./http/outbound.ts";
 import { issuerPrefixesFromEnv } from "./features/cards/settings.ts";
-import { ALLOWED_HOSTS_ENV, parseAllowedHosts } from "./features/central_bank_connections/endpoint_guard.ts";
+import { ALLOWED_HOSTS_ENV } from "./features/central_bank_connections/settings.ts";
 import { partnerConfigPath } from "./features/central_bank_connections/partner_config.ts";
 import {
   type PlaidSettings,

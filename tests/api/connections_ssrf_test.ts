@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import {
   embeddedIpv4Addresses,
   refusedAddressReason,
-} from "../../src/server/features/central_bank_connections/endpoint_guard.ts";
+} from "../../src/server/http/outbound.ts";
 import {
   noHttpAnswerMessage,
   probeEndpoint,
