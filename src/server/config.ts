@@ -13,6 +13,7 @@ import {
 } from "./features/fintech/provider_env.ts";
 import { configuredIssuerPrefix } from "./features/national_routing/settings.ts";
 import { SWEEP_SCHEDULE_ENV } from "./features/sweeps/settings.ts";
+import { WEBHOOK_ALLOWED_HOSTS_ENV } from "./features/webhooks/settings.ts";
 import type { CardBrand } from "../domain/card.ts";
 
 export const DEFAULT_PORT = 5000;
@@ -119,6 +120,8 @@ export interface FeatureSettings {
   nationalRoutingIssuerPrefix: string;
   /** Private hosts a connection test may reach (CONNECTION_TEST_ALLOWED_HOSTS). */
   connectionTestAllowedHosts: ReadonlySet<string>;
+  /** Private hosts, and hosts reached over plain http, that webhooks may reach (WEBHOOK_ALLOWED_HOSTS). */
+  webhookAllowedHosts: ReadonlySet<string>;
   /** The partner central bank's connection file (PARTNER_CONNECTION_FILE). */
   partnerConnectionFile: string;
   /** The fintech providers' live credentials; null runs that provider's sandbox. */
@@ -247,6 +250,7 @@ function featureSettings(env: Readonly<Record<string, string | undefined>>): Fea
     cardIssuerPrefixes: issuerPrefixesFromEnv(env),
     nationalRoutingIssuerPrefix: configuredIssuerPrefix(env),
     connectionTestAllowedHosts: parseAllowedHosts(env[ALLOWED_HOSTS_ENV]),
+    webhookAllowedHosts: parseAllowedHosts(env[WEBHOOK_ALLOWED_HOSTS_ENV]),
     partnerConnectionFile: partnerConfigPath(env),
     plaid: plaidSettings(env),
     visa: visaSettings(env),
