@@ -28,6 +28,46 @@ export const ATTEMPT_ERROR_MAX_LENGTH = 500;
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
+/** A registered webhook as the API answers it (never with its secret). */
+export interface Webhook {
+  id: string;
+  url: string;
+  description: string | null;
+  eventKinds: string[];
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+/** The creation's answer: the only time the signing secret leaves the server. */
+export type CreatedWebhook = Webhook & { secret: string };
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventKind: string;
+  eventSummary: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  completedAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
 /** When a failed delivery is tried again: exponential back-off, at most `maxAttempts` tries in all. */
 export interface RetryPolicy {
   firstRetryDelayMs: number;

@@ -53,41 +53,4 @@ export const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).default(DEFAULT_DELIVERY_PAGE_SIZE),
 });
 
-export interface Webhook {
-  id: string;
-  url: string;
-  description: string | null;
-  eventKinds: string[];
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
-
-/** The creation's answer: the only time the signing secret leaves the server. */
-export type CreatedWebhook = Webhook & { secret: string };
-
-export interface DeliveryAttempt {
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-  succeeded: boolean;
-}
-
-export interface Delivery {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventKind: string;
-  eventSummary: string;
-  status: "pending" | "succeeded" | "failed";
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  completedAt: string | null;
-  attempts: DeliveryAttempt[];
-}
+export type { CreatedWebhook, Delivery, DeliveryAttempt, Webhook } from "../../../domain/webhooks.ts";

@@ -2,46 +2,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
+import type { CreatedWebhook, Delivery, Webhook } from "../../../domain/webhooks.ts";
 
 export const WEBHOOKS_KEY = "/api/webhooks";
 
-export interface Webhook {
-  id: string;
-  url: string;
-  description: string | null;
-  eventKinds: string[];
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
-
-export type CreatedWebhook = Webhook & { secret: string };
-
-export interface DeliveryAttempt {
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-  succeeded: boolean;
-}
-
-export interface Delivery {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventKind: string;
-  eventSummary: string;
-  status: "pending" | "succeeded" | "failed";
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  completedAt: string | null;
-  attempts: DeliveryAttempt[];
-}
+export type { CreatedWebhook, Delivery, DeliveryAttempt, Webhook } from "../../../domain/webhooks.ts";
 
 export interface WebhookInput {
   url: string;

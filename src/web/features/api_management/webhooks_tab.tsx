@@ -21,7 +21,7 @@ import {
   MAX_WEBHOOK_URL_LENGTH,
   WEBHOOK_EVENT_KINDS,
 } from "../../../domain/webhooks.ts";
-import { CopyButton } from "./copy_button.tsx";
+import { ShownOnceSecretDialog } from "./secret_dialog.tsx";
 import { DeliveryLog } from "./webhook_deliveries.tsx";
 import {
   type CreatedWebhook,
@@ -124,41 +124,18 @@ function CreateWebhookCard({ onCreated }: { onCreated: (created: CreatedWebhook)
 
 function CreatedWebhookDialog({ created, onClose }: { created: CreatedWebhook | null; onClose: () => void }) {
   return (
-    <Dialog
-      open={created !== null}
-      onClose={onClose}
+    <ShownOnceSecretDialog
+      secret={created?.secret ?? null}
       title="Webhook added"
       description="Copy the signing secret now. You will not see it again: the registry keeps it encrypted."
+      fieldLabel="Signing secret"
+      copyLabel="Copy signing secret"
+      copiedText="The signing secret is on your clipboard."
+      onClose={onClose}
     >
-      {created && (
-        <div className="space-y-4">
-          <div className="flex items-end gap-2">
-            <div className="flex-1">
-              <TextField
-                label="Signing secret"
-                readOnly
-                value={created.secret}
-                className="font-mono text-xs"
-                onFocus={(event) => event.target.select()}
-              />
-            </div>
-            <CopyButton
-              text={created.secret}
-              label="Copy signing secret"
-              toastDescription="The signing secret is on your clipboard."
-              className="mb-0.5"
-            />
-          </div>
-          <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-            Give it to the receiving system. It verifies each delivery's{" "}
-            <code className="font-mono">webhook-signature</code> header with any Standard Webhooks library.
-          </p>
-          <div className="flex justify-end">
-            <Button onClick={onClose}>Done</Button>
-          </div>
-        </div>
-      )}
-    </Dialog>
+      Give it to the receiving system. It verifies each delivery's{" "}
+      <code className="font-mono">webhook-signature</code> header with any Standard Webhooks library.
+    </ShownOnceSecretDialog>
   );
 }
 
