@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
+import { MAX_WEBHOOK_BODY_BYTES } from "../../src/domain/webhooks.ts";
+import { publishEvent } from "../../src/server/events/outbox.ts";
 import { startWebhookWorker, type WebhookWorker } from "../../src/server/features/webhooks/worker.ts";
 import { approvePending, secondPerson } from "../helpers/staff.ts";
 import { createTestApp, type Desk, expectJson, type TestApp } from "../helpers/test_app.ts";
@@ -496,4 +498,64 @@ Deno.test("webhook registration: 400 per field, 409 naming url on a duplicate, e
     );
     assert.deepEqual(actions.map((row) => row.action), ["create", "update", "update", "delete"]);
   });
+});
+
+Deno.test("an event over the body limit, or a secret that no longer decrypts, fails at once without a request", async () => {
+  const receiver = startReceiver();
+  await withApp({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" }, async (t, req) => {
+    const worker = startWebhookWorker(t.deps, { pollIntervalMs: 60_000, retryPolicy: FAST_RETRIES });
+    try {
+      const oversized = await expectJson(
+        await req("POST", "/api/webhooks", {
+          body: { url: `http://127.0.0.1:${receiver.port}/big`, eventKinds: ["institution_status_changed"] },
+        }),
+        201,
+      );
+      const undecryptable = await expectJson(
+        await req("POST", "/api/webhooks", {
+          body: { url: `http://127.0.0.1:${receiver.port}/key`, eventKinds: ["participant_suspended"] },
+        }),
+        201,
+      );
+      await t.deps.db.transaction(async (tx) => {
+        await tx.run(sql`UPDATE webhooks SET secret_encrypted = 'not-a-jwe' WHERE id = ${undecryptable.id}`);
+        await publishEvent(tx, {
+          kind: "institution_status_changed",
+          subjectType: "institution",
+          subjectId: "oversized",
+          summary: "An oversized event",
+          data: { padding: "x".repeat(MAX_WEBHOOK_BODY_BYTES) },
+        });
+        await publishEvent(tx, {
+          kind: "participant_suspended",
+          subjectType: "institution",
+          subjectId: "suspended",
+          summary: "A suspension",
+          data: {},
+        });
+      });
+      const failedOnce = async (id: string) => {
+        const [delivery] = await deliveriesOf(req, id);
+        return delivery?.status === "failed" ? delivery : null;
+      };
+      await eventually(
+        worker,
+        async () =>
+          (await failedOnce(oversized.id)) !== null && (await failedOnce(undecryptable.id)) !== null,
+      );
+      const big = (await failedOnce(oversized.id))!;
+      assert.equal(big.attempts.length, 1);
+      assert.equal(
+        big.attempts[0].error,
+        `The event is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes and is not sent`,
+      );
+      const keyless = (await failedOnce(undecryptable.id))!;
+      assert.equal(keyless.attempts.length, 1);
+      assert.match(keyless.attempts[0].error, /signing secret cannot be decrypted/);
+      assert.equal(receiver.received.length, 0);
+    } finally {
+      await worker.stop();
+    }
+  });
+  await receiver.close();
 });

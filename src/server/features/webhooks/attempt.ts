@@ -1,6 +1,5 @@
 /** One attempt of one delivery: build the signed body, send it, log the answer, decide what is next. */
 import {
-  isDeliveredStatus,
   MAX_WEBHOOK_BODY_BYTES,
   nextAttemptAfterFailure,
   type RetryPolicy,
@@ -51,26 +50,24 @@ export async function attemptDelivery(deps: AppDeps, claim: Claim, options: Atte
   if (row === undefined) return;
   const startedAt = new Date();
   const body = deliveryBody(row);
-  // An oversized event never fits: it fails at once instead of being retried.
-  const tooLarge = new TextEncoder().encode(body).byteLength > MAX_WEBHOOK_BODY_BYTES;
-  let outcome: AttemptOutcome;
-  if (tooLarge) {
-    outcome = {
-      succeeded: false,
-      statusCode: null,
-      responseExcerpt: null,
-      error: `The event is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes and is not sent`,
-      durationMs: 0,
-    };
-  } else {
-    const secret = await deps.secrets.decrypt(row.secretEncrypted);
-    const headers = signedHeaders(secret, row.eventId, Math.floor(startedAt.getTime() / 1000), body);
-    outcome = await postSigned(row.url, body, headers, {
-      policy: options.outbound,
-      timeoutMs: options.attemptTimeoutMs,
-    });
-  }
-  await recordAttempt(deps, claim, row, startedAt, outcome, tooLarge ? null : options.retryPolicy);
+  // An oversized event never fits, nor does a secret that no longer decrypts: they fail at once.
+  const unsendable = new TextEncoder().encode(body).byteLength > MAX_WEBHOOK_BODY_BYTES
+    ? `The event is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes and is not sent`
+    : null;
+  const secret = unsendable === null
+    ? await deps.secrets.decrypt(row.secretEncrypted).catch(() => null)
+    : null;
+  const refusal = unsendable ??
+    (secret === null ? "The signing secret cannot be decrypted with this server's secrets key" : null);
+  const outcome: AttemptOutcome = refusal !== null || secret === null
+    ? { succeeded: false, statusCode: null, responseExcerpt: null, error: refusal, durationMs: 0 }
+    : await postSigned(
+      row.url,
+      body,
+      signedHeaders(secret, row.eventId, Math.floor(startedAt.getTime() / 1000), body),
+      { policy: options.outbound, timeoutMs: options.attemptTimeoutMs },
+    );
+  await recordAttempt(deps, claim, row, startedAt, outcome, refusal === null ? options.retryPolicy : null);
 }
 
 async function recordAttempt(
@@ -82,7 +79,7 @@ async function recordAttempt(
   retryPolicy: RetryPolicy | null,
 ): Promise<void> {
   const now = new Date();
-  const succeeded = outcome.succeeded && outcome.statusCode !== null && isDeliveredStatus(outcome.statusCode);
+  const succeeded = outcome.succeeded;
   const next = succeeded || retryPolicy === null
     ? null
     : nextAttemptAfterFailure(row.roundAttempts + 1, retryPolicy, now);

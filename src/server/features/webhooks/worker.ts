@@ -35,8 +35,6 @@ export interface WebhookWorkerOptions {
 export interface WebhookWorker {
   /** One turn now: queue new events' deliveries and start the due attempts. */
   runOnce(): Promise<void>;
-  /** Waits until no attempt is in flight. */
-  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,7 +83,6 @@ export function startWebhookWorker(
   };
   return {
     runOnce,
-    idle,
     async stop() {
       stopped = true;
       clearTimeout(timer);
