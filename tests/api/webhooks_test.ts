@@ -218,6 +218,16 @@ Deno.test("a status change reaches the receiver signed per Standard Webhooks; a 
       await again.runOnce();
       await again.stop();
       assert.equal((await deliveriesOf(req, created.id)).length, 3);
+
+      // A change made while the webhook is disabled is never delivered, even when the worker reads the
+      // outbox only after it was enabled again.
+      const patch = (enabled: boolean) => req("PATCH", `/api/webhooks/${created.id}`, { body: { enabled } });
+      await expectJson(await patch(false), 200);
+      await changeStatus(req, institution.id, "active");
+      await expectJson(await patch(true), 200);
+      await worker.runOnce();
+      assert.equal((await deliveriesOf(req, created.id)).length, 3);
+      assert.equal(receiver.received.length, 3);
     } finally {
       await worker.stop();
     }

@@ -161,14 +161,18 @@ export async function updateWebhook(
     if (!changed) return before;
     if (input.url !== undefined) await refuseDuplicateUrl(statements, after.url, id);
     after.updatedAt = new Date().toISOString();
+    // Re-enabled: the events of the time it was disabled stay undelivered, however late the worker reads them.
     await statements.run(
-      "UPDATE webhooks SET url = ?, description = ?, event_kinds = ?, enabled = ?, updated_at = ? WHERE id = ?",
+      `UPDATE webhooks SET url = ?, description = ?, event_kinds = ?, enabled = ?, updated_at = ?,
+         after_seq = CASE WHEN ? THEN (SELECT coalesce(max(seq), 0) FROM events) ELSE after_seq END
+       WHERE id = ?`,
       [
         after.url,
         after.description,
         JSON.stringify(after.eventKinds),
         after.enabled ? 1 : 0,
         after.updatedAt,
+        after.enabled && !before.enabled ? 1 : 0,
         id,
       ],
     );
