@@ -341,3 +341,53 @@ function parseHead(head: string, rest: Uint8Array): ResponseHead {
     rest,
   };
 }
+
+/** The one message, outside the allow-list, for a connection refused, reset, closed or unreachable. */
+export function noHttpAnswerMessage(host: string): string {
+  return `No HTTP answer from ${host}: the connection was refused, closed or unreachable`;
+}
+
+export interface FailureContext {
+  /** The request's time ran out. */
+  aborted: boolean;
+  timeoutMs: number;
+  /** The operator's own host: the precise reason is shown. */
+  allowListed: boolean;
+  /** What to say when the process may not open the socket (the caller's setting names differ). */
+  permissionMessage: string;
+}
+
+/**
+ * The operator's message for a failed outbound request. For a host that is not allow-listed a
+ * refused, reset, closed or non-HTTP connection gets one message, so that the answers cannot be used
+ * to tell open ports from closed ones on someone else's machines.
+ */
+export function describeOutboundFailure(error: unknown, url: URL, context: FailureContext): string {
+  // A timeout stays distinct: the latency every answer reports would show it anyway.
+  if (context.aborted || error instanceof Deno.errors.TimedOut) {
+    return `No response from ${url.host} within ${context.timeoutMs} ms`;
+  }
+  if (error instanceof NoHttpAnswer) return context.allowListed ? error.message : noHttpAnswerMessage(url.host);
+  if (error instanceof OutboundFailure) return error.message;
+  const code = (error as { code?: unknown })?.code;
+  if (
+    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied || code === "EPERM"
+  ) {
+    return context.permissionMessage;
+  }
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") {
+    return `Host ${bareHostname(url)} could not be resolved`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // A certificate was presented, so a TLS service answered: the operator needs the reason.
+  if (error instanceof Deno.errors.InvalidData && /certificate/i.test(message)) {
+    return `TLS verification failed for ${bareHostname(url)}: ${message}`;
+  }
+  if (!context.allowListed) return noHttpAnswerMessage(url.host);
+  if (error instanceof Deno.errors.ConnectionRefused) return `Connection refused by ${url.host}`;
+  if (error instanceof Deno.errors.ConnectionReset) return `Connection reset by ${url.host}`;
+  if (error instanceof Deno.errors.InvalidData && /tls|handshake/i.test(message)) {
+    return `TLS verification failed for ${bareHostname(url)}: ${message}`;
+  }
+  return `Connection to ${url.host} failed: ${message}`;
+}

@@ -9,16 +9,14 @@
  * Hosts listed in CONNECTION_TEST_ALLOWED_HOSTS skip the address check and are reached by name.
  *
  * For any other host a connection that is refused, reset, closed, unreachable or answered with
- * something that is not HTTP gets one and the same message (NO_HTTP_ANSWER), so that the probe
- * cannot be used to tell open ports from closed ones on someone else's machines. The operator's own
- * allow-listed hosts get the precise reason.
+ * something that is not HTTP gets one and the same message (noHttpAnswerMessage in http/outbound.ts),
+ * so that the probe cannot be used to tell open ports from closed ones on someone else's machines.
+ * The operator's own allow-listed hosts get the precise reason.
  */
 import {
-  bareHostname,
   checkEndpointUrl,
+  describeOutboundFailure,
   isAllowListed,
-  NoHttpAnswer,
-  OutboundFailure,
   type OutboundPolicy,
   readResponseHead,
   withPinnedConnection,
@@ -45,11 +43,6 @@ export interface ProbeResult {
   latencyMs: number;
   /** The final HTTP status, when one was received. */
   statusCode: number | null;
-}
-
-/** The one message, outside the allow-list, for a connection refused, reset, closed or unreachable. */
-export function noHttpAnswerMessage(host: string): string {
-  return `No HTTP answer from ${host}: the connection was refused, closed or unreachable`;
 }
 
 export async function probeEndpoint(endpoint: string, options: ProbeOptions): Promise<ProbeResult> {
@@ -103,7 +96,12 @@ export async function probeEndpoint(endpoint: string, options: ProbeOptions): Pr
   } catch (error) {
     return result(
       false,
-      describeFailure(error, url, signal, timeoutMs, isAllowListed(url, options.allowedHosts)),
+      describeOutboundFailure(error, url, {
+        aborted: signal.aborted,
+        timeoutMs,
+        allowListed: isAllowListed(url, options.allowedHosts),
+        permissionMessage: permissionMessage(url),
+      }),
     );
   }
 }
@@ -111,42 +109,6 @@ export async function probeEndpoint(endpoint: string, options: ProbeOptions): Pr
 function permissionMessage(url: URL): string {
   return `This server process has no network permission for ${url.host}: set ${ANY_HOST_ENV}=1 ` +
     `(tests may reach any public host) or list the host in ${ALLOWED_HOSTS_ENV}, then restart the server`;
-}
-
-function describeFailure(
-  error: unknown,
-  url: URL,
-  signal: AbortSignal,
-  timeoutMs: number,
-  allowListed: boolean,
-): string {
-  // A timeout stays distinct: the latency every answer reports would show it anyway.
-  if (signal.aborted || error instanceof Deno.errors.TimedOut) {
-    return `No response from ${url.host} within ${timeoutMs} ms`;
-  }
-  // The precise reason is for the operator's own allow-listed hosts only (no port scanning).
-  if (error instanceof NoHttpAnswer) return allowListed ? error.message : noHttpAnswerMessage(url.host);
-  if (error instanceof OutboundFailure) return error.message;
-  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-    return permissionMessage(url);
-  }
-  const code = (error as { code?: unknown })?.code;
-  if (code === "EPERM") return permissionMessage(url);
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") {
-    return `Host ${bareHostname(url)} could not be resolved`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  // A certificate was presented, so a TLS service answered: the operator needs the reason.
-  if (error instanceof Deno.errors.InvalidData && /certificate/i.test(message)) {
-    return `TLS verification failed for ${bareHostname(url)}: ${message}`;
-  }
-  if (!allowListed) return noHttpAnswerMessage(url.host);
-  if (error instanceof Deno.errors.ConnectionRefused) return `Connection refused by ${url.host}`;
-  if (error instanceof Deno.errors.ConnectionReset) return `Connection reset by ${url.host}`;
-  if (error instanceof Deno.errors.InvalidData && /tls|handshake/i.test(message)) {
-    return `TLS verification failed for ${bareHostname(url)}: ${message}`;
-  }
-  return `Connection to ${url.host} failed: ${message}`;
 }
 
 async function requestHead(url: URL, allowedHosts: ReadonlySet<string>, signal: AbortSignal) {

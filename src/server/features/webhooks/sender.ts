@@ -10,9 +10,8 @@ import {
   RESPONSE_EXCERPT_MAX_BYTES,
 } from "../../../domain/webhooks.ts";
 import {
+  describeOutboundFailure,
   isAllowListed,
-  NoHttpAnswer,
-  OutboundFailure,
   type OutboundPolicy,
   readResponseHead,
   type ResponseHead,
@@ -68,8 +67,17 @@ export async function postSigned(
       : null;
     return outcome(status, answer.excerpt, redirect);
   } catch (error) {
-    const allowListed = isAllowListed(url, options.policy.allowedHosts);
-    return outcome(null, null, describeFailure(error, url, signal, options.timeoutMs, allowListed));
+    return outcome(
+      null,
+      null,
+      describeOutboundFailure(error, url, {
+        aborted: signal.aborted,
+        timeoutMs: options.timeoutMs,
+        allowListed: isAllowListed(url, options.policy.allowedHosts),
+        permissionMessage: `This server process has no network permission for ${url.host}: ` +
+          `see docs/webhooks.md, "Network and SSRF rules"`,
+      }),
+    );
   }
 }
 
@@ -139,35 +147,4 @@ function dechunk(raw: Uint8Array): Uint8Array {
     at = lineEnd + 2 + size + 2;
   }
   return Uint8Array.from(data, (char) => char.charCodeAt(0));
-}
-
-function describeFailure(
-  error: unknown,
-  url: URL,
-  signal: AbortSignal,
-  timeoutMs: number,
-  allowListed: boolean,
-) {
-  if (signal.aborted || error instanceof Deno.errors.TimedOut) {
-    return `No response from ${url.host} within ${timeoutMs} ms`;
-  }
-  const generic = `No HTTP answer from ${url.host}: the connection was refused, closed or unreachable`;
-  // Precise reasons for the operator's own allow-listed hosts only, as for connection tests (no port scanning).
-  if (error instanceof NoHttpAnswer) return allowListed ? error.message : generic;
-  if (error instanceof OutboundFailure) return error.message;
-  if (error instanceof Deno.errors.NotCapable || (error as { code?: unknown })?.code === "EPERM") {
-    return `This server process has no network permission for ${url.host}: see docs/webhooks.md, "Network"`;
-  }
-  const code = (error as { code?: unknown })?.code;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") {
-    return `Host ${url.hostname} could not be resolved`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Deno.errors.InvalidData && /certificate/i.test(message)) {
-    return `TLS verification failed for ${url.hostname}: ${message}`;
-  }
-  if (!allowListed) return generic;
-  if (error instanceof Deno.errors.ConnectionRefused) return `Connection refused by ${url.host}`;
-  if (error instanceof Deno.errors.ConnectionReset) return `Connection reset by ${url.host}`;
-  return `Connection to ${url.host} failed: ${message}`;
 }
