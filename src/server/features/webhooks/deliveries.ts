@@ -8,21 +8,7 @@ import { findWebhook } from "./service.ts";
 
 export const DELIVERY_AUDIT_ENTITY_TYPE = "webhook_delivery";
 
-interface DeliveryRow {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventKind: string;
-  eventSummary: string;
-  status: Delivery["status"];
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  claimedUntil: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  completedAt: string | null;
-  [column: string]: unknown;
-}
+type DeliveryRow = Omit<Delivery, "attempts"> & { claimedUntil: string | null; [column: string]: unknown };
 
 interface AttemptRow {
   deliveryId: string;
