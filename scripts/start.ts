@@ -54,6 +54,8 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.
   const probeHosts = (env.CONNECTION_TEST_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
+  // Webhooks' private endpoints (docs/webhooks.md): the allow-listed hosts.
+  const webhookHosts = (env.WEBHOOK_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Live fintech providers (PLAID_BASE_URL, VISA_BASE_URL) are reachable without listing them again.
   // Replicated roles reach the primary, and a regional node the headquarters console, and no more.
   const replication = config.replication;
@@ -66,6 +68,7 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
     `${config.host}:${config.port}`,
     ...outbound,
     ...probeHosts,
+    ...webhookHosts,
     ...providerNetHosts(env),
     ...oidcNetHosts(env),
     ...topology,

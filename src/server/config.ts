@@ -1,8 +1,9 @@
 /** Every setting the server reads from the environment, parsed once at start. */
 import { type OidcConfig, parseOidcConfig } from "./auth/oidc_config.ts";
 import { parseTrustProxy, type ProxyTrust } from "./http/client_address.ts";
+import { parseAllowedHosts } from "./http/outbound.ts";
 import { issuerPrefixesFromEnv } from "./features/cards/settings.ts";
-import { ALLOWED_HOSTS_ENV, parseAllowedHosts } from "./features/central_bank_connections/endpoint_guard.ts";
+import { ALLOWED_HOSTS_ENV } from "./features/central_bank_connections/settings.ts";
 import { partnerConfigPath } from "./features/central_bank_connections/partner_config.ts";
 import {
   type PlaidSettings,
@@ -12,6 +13,7 @@ import {
 } from "./features/fintech/provider_env.ts";
 import { configuredIssuerPrefix } from "./features/national_routing/settings.ts";
 import { SWEEP_SCHEDULE_ENV } from "./features/sweeps/settings.ts";
+import { WEBHOOK_ALLOWED_HOSTS_ENV } from "./features/webhooks/settings.ts";
 import type { CardBrand } from "../domain/card.ts";
 
 export const DEFAULT_PORT = 5000;
@@ -118,6 +120,8 @@ export interface FeatureSettings {
   nationalRoutingIssuerPrefix: string;
   /** Private hosts a connection test may reach (CONNECTION_TEST_ALLOWED_HOSTS). */
   connectionTestAllowedHosts: ReadonlySet<string>;
+  /** Private hosts, and hosts reached over plain http, that webhooks may reach (WEBHOOK_ALLOWED_HOSTS). */
+  webhookAllowedHosts: ReadonlySet<string>;
   /** The partner central bank's connection file (PARTNER_CONNECTION_FILE). */
   partnerConnectionFile: string;
   /** The fintech providers' live credentials; null runs that provider's sandbox. */
@@ -246,6 +250,7 @@ function featureSettings(env: Readonly<Record<string, string | undefined>>): Fea
     cardIssuerPrefixes: issuerPrefixesFromEnv(env),
     nationalRoutingIssuerPrefix: configuredIssuerPrefix(env),
     connectionTestAllowedHosts: parseAllowedHosts(env[ALLOWED_HOSTS_ENV]),
+    webhookAllowedHosts: parseAllowedHosts(env[WEBHOOK_ALLOWED_HOSTS_ENV]),
     partnerConnectionFile: partnerConfigPath(env),
     plaid: plaidSettings(env),
     visa: visaSettings(env),

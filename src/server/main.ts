@@ -6,6 +6,7 @@ import { bootstrap } from "./startup/bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./http/context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
+import { startWebhookWorker } from "./features/webhooks/worker.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -26,6 +27,8 @@ const app = createApp(deps, {
 });
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
+// Its writes (the outbox cursor, the delivery log) belong next to the primary, like the sweeps'.
+const webhookWorker = config.role === "regional" ? null : startWebhookWorker(deps);
 const auditCheckpoints = startAuditCheckpoints(
   deps.db,
   await useAuditChainKey(config, { create: false }),
@@ -51,6 +54,7 @@ async function shutdown(signal: string) {
   // In-flight requests have finished: their request-log entries are queued and written now.
   await app.requestLog.stop();
   await sweepScheduler?.stop();
+  await webhookWorker?.stop();
   await auditCheckpoints.stop();
   deps.clock.stop();
   deps.db.close();

@@ -7,12 +7,10 @@
 import assert from "node:assert/strict";
 import {
   embeddedIpv4Addresses,
-  refusedAddressReason,
-} from "../../src/server/features/central_bank_connections/endpoint_guard.ts";
-import {
   noHttpAnswerMessage,
-  probeEndpoint,
-} from "../../src/server/features/central_bank_connections/probe.ts";
+  refusedAddressReason,
+} from "../../src/server/http/outbound.ts";
+import { probeEndpoint } from "../../src/server/features/central_bank_connections/probe.ts";
 
 /** A public address that the tests pretend to reach; the stub sends it to a local port instead. */
 const STAND_IN = "11.22.33.44";

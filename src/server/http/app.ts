@@ -35,6 +35,7 @@ import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
 import { reportsRoutes } from "../features/reports/routes.ts";
 import { complianceScheduleRoutes } from "../features/reports/compliance_schedule_routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
+import { webhooksRoutes } from "../features/webhooks/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
 import { type ReplicaSync, resynchronisingError } from "../topology/replication.ts";
@@ -115,6 +116,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", identitiesRoutes(deps));
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
+  app.route("/api", webhooksRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));

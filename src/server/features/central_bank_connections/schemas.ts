@@ -11,7 +11,7 @@ import { validateBic } from "../../../domain/bic.ts";
 import { parseNonNegativeMoney } from "../../../domain/money.ts";
 import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
 import { optionalText, requiredText, resultValue } from "../../http/validation.ts";
-import { checkEndpointUrl } from "./endpoint_guard.ts";
+import { checkEndpointUrl } from "../../http/outbound.ts";
 
 export const MAX_PARTNER_NAME_LENGTH = 255;
 export const MAX_PARTNER_BANK_CODE_LENGTH = 20;

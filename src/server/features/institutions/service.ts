@@ -11,6 +11,7 @@ import {
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
+import { publishEvent } from "../../events/outbox.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { replicaGeneration } from "../../db/replica_generation.ts";
@@ -499,7 +500,46 @@ export async function applyStatusChange(
     action: "status_change",
     changes: { before: { status: current.status }, after: { status: to }, ...(reason ? { reason } : {}) },
   });
+  await publishStatusEvents(tx, current, to, reason, updatedAt);
   return toInstitution({ ...current, status: to, updatedAt });
+}
+
+/**
+ * Downstream systems hear of the change (webhooks, docs/webhooks.md): every status change, and a
+ * suspension once more as participant_suspended. Webhook-only events: no one's feed.
+ */
+async function publishStatusEvents(
+  tx: Tx,
+  institution: Pick<Institution, "id" | "name" | "registrationNumber" | "status">,
+  to: InstitutionStatus,
+  reason: string | null,
+  changedAt: string,
+): Promise<void> {
+  const data = {
+    institutionId: institution.id,
+    name: institution.name,
+    registrationNumber: institution.registrationNumber,
+    previousStatus: institution.status,
+    status: to,
+    reason,
+    changedAt,
+  };
+  const link = `/institutions/${institution.id}`;
+  const subject = { subjectType: AUDIT_ENTITY_TYPE, subjectId: institution.id, link };
+  await publishEvent(tx, {
+    kind: "institution_status_changed",
+    ...subject,
+    summary: `${institution.name} changed from ${institution.status} to ${to}`,
+    data,
+  });
+  if (to === "suspended") {
+    await publishEvent(tx, {
+      kind: "participant_suspended",
+      ...subject,
+      summary: `${institution.name} was suspended`,
+      data,
+    });
+  }
 }
 
 /** Codes are stored upper-case; people type them any way (a-z only: "ſ" must not find S…). */

@@ -1,6 +1,7 @@
 /**
  * Spec 2.14: API Management. Figures from the request log, and tabs for the documented endpoints,
- * the API keys, the request log and the developer documentation.
+ * the API keys, the request log, the webhooks that tell downstream systems of changes, and the
+ * developer documentation.
  */
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatCard } from "../../components/ui/card.tsx";
@@ -10,6 +11,7 @@ import { EndpointsTab } from "./endpoints_tab.tsx";
 import { KeysTab } from "./keys_tab.tsx";
 import { LogsTab } from "./logs_tab.tsx";
 import { TrafficCharts } from "./traffic_charts.tsx";
+import { WebhooksTab } from "./webhooks_tab.tsx";
 import { useApiLogStats } from "./api.ts";
 import type { ApiLogStats } from "./types.ts";
 import { useMayCall } from "../../lib/auth.ts";
@@ -22,6 +24,7 @@ function latency(ms: number | null): string {
 export default function ApiManagementPage() {
   const mayManageKeys = useMayCall("GET", "/api/api-keys");
   const mayReadLogs = useMayCall("GET", "/api/api-logs");
+  const mayManageWebhooks = useMayCall("GET", "/api/webhooks");
   const stats = useApiLogStats(mayReadLogs);
   const figure = (value: (s: ApiLogStats) => string | number) =>
     stats.data ? value(stats.data) : stats.isError ? "—" : "…";
@@ -62,6 +65,7 @@ export default function ApiManagementPage() {
           { id: "endpoints", label: "Endpoints", content: <EndpointsTab /> },
           ...(mayManageKeys ? [{ id: "keys", label: "Keys", content: <KeysTab /> }] : []),
           ...(mayReadLogs ? [{ id: "logs", label: "Logs", content: <LogsTab /> }] : []),
+          ...(mayManageWebhooks ? [{ id: "webhooks", label: "Webhooks", content: <WebhooksTab /> }] : []),
           { id: "docs", label: "Docs", content: <DocsTab /> },
         ]}
       />

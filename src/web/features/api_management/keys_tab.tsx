@@ -9,7 +9,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../domain/public_api.ts";
-import { CopyButton } from "./copy_button.tsx";
+import { ShownOnceSecretDialog } from "./secret_dialog.tsx";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api.ts";
 import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
@@ -76,44 +76,19 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
 
 function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onClose: () => void }) {
   return (
-    <Dialog
-      open={created !== null}
-      onClose={onClose}
+    <ShownOnceSecretDialog
+      secret={created?.key ?? null}
       title="API key created"
       description="Copy this key now. You will not see it again: the registry keeps only a fingerprint of it."
+      fieldLabel={`API key "${created?.name ?? ""}"`}
+      copyLabel="Copy API key"
+      copiedText="The API key is on your clipboard."
+      onClose={onClose}
     >
-      {created && (
-        <div className="space-y-4">
-          <div className="flex items-end gap-2">
-            <div className="flex-1">
-              <TextField
-                label={`API key "${created.name}"`}
-                readOnly
-                value={created.key}
-                className="font-mono text-xs"
-                onFocus={(event) => event.target.select()}
-              />
-            </div>
-            <CopyButton
-              text={created.key}
-              label="Copy API key"
-              toastDescription="The API key is on your clipboard."
-              className="mb-0.5"
-            />
-          </div>
-          <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-            Store it in your secrets manager. Send it as{" "}
-            <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>.
-            {created.expiresAt
-              ? ` It expires on ${formatDateTime(created.expiresAt)}.`
-              : " It does not expire."}
-          </p>
-          <div className="flex justify-end">
-            <Button onClick={onClose}>Done</Button>
-          </div>
-        </div>
-      )}
-    </Dialog>
+      Store it in your secrets manager. Send it as{" "}
+      <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>.
+      {created?.expiresAt ? ` It expires on ${formatDateTime(created.expiresAt)}.` : " It does not expire."}
+    </ShownOnceSecretDialog>
   );
 }
 
