@@ -6,6 +6,9 @@ import { bootstrap } from "./startup/bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./http/context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
+import { startExpiryNotices } from "./features/approvals/expiry_notices.ts";
+import { startReconciliationWatch } from "./features/ledger/reconciliation_watch.ts";
+import { startEmailSender } from "./features/notifications/email_sender.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -26,6 +29,11 @@ const app = createApp(deps, {
 });
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
+// Background writers run next to the primary too: announcing expired requests and ledger differences,
+// and e-mailing notifications (a regional node's users get theirs from headquarters' sender).
+const backgroundTasks = config.role === "regional"
+  ? []
+  : [startExpiryNotices(deps.db), startReconciliationWatch(deps.db), startEmailSender(deps)];
 const auditCheckpoints = startAuditCheckpoints(
   deps.db,
   await useAuditChainKey(config, { create: false }),
@@ -51,6 +59,7 @@ async function shutdown(signal: string) {
   // In-flight requests have finished: their request-log entries are queued and written now.
   await app.requestLog.stop();
   await sweepScheduler?.stop();
+  await Promise.all(backgroundTasks.map((task) => task.stop()));
   await auditCheckpoints.stop();
   deps.clock.stop();
   deps.db.close();

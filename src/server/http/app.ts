@@ -30,6 +30,7 @@ import { identitiesRoutes } from "../features/identities/routes.ts";
 import { approvalsRoutes } from "../features/approvals/routes.ts";
 import { approvalExecutors } from "../features/approvals/executors.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
+import { notificationsRoutes } from "../features/notifications/routes.ts";
 import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
 import { reportsRoutes } from "../features/reports/routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", identitiesRoutes(deps));
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
+  app.route("/api", notificationsRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));
