@@ -79,6 +79,7 @@ async function follow(deps: AppDeps, stream: SSEStreamingApi, token: string, sta
   });
   while (!stream.aborted && !stream.closed) {
     await stream.sleep(STREAM_POLL_INTERVAL_MS);
+    if (stream.aborted) return;
     const nowMs = Date.now();
     if (nowMs - state.lastSessionCheckMs >= STREAM_SESSION_CHECK_INTERVAL_MS) {
       state.lastSessionCheckMs = nowMs;
