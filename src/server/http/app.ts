@@ -36,6 +36,7 @@ import { reportsRoutes } from "../features/reports/routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
+import { pauseReportRoutes, reportPauses } from "../topology/pause_reports.ts";
 import { type ReplicaSync, resynchronisingError } from "../topology/replication.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
@@ -53,7 +54,8 @@ export interface AppOptions {
 function headquartersLinkOf(deps: AppDeps): HeadquartersLink | null {
   const replication = deps.config.replication;
   if (deps.config.role !== "regional" || replication === null) return null;
-  const link = new HeadquartersLink(replication.headquartersUrl!);
+  const link = new HeadquartersLink(replication.headquartersUrl!, () => deps.clock.now());
+  reportPauses(link, replication.headquartersUrl!, replication);
   link.start(replication.syncIntervalMs);
   return link;
 }
@@ -80,6 +82,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
     app.use("/api/*", ...guards, forwardToHeadquarters(deps, link, (c) => clientIp(c, deps.config)));
   }
   if (options.trustNodes) app.use("/api/*", options.trustNodes);
+  // A regional node's report of paused changes: the node is known by its token, not by a session.
+  if (deps.config.role === "headquarters") app.route("/api", pauseReportRoutes(deps));
   if (deps.config.role === "headquarters") app.use("/api/*", changeDeadlines(deps));
   app.use("/api/*", apiAccess.logRequests);
   app.use("/api/*", apiAccess.envelope);
