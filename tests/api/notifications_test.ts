@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
+import { NOTIFICATION_KINDS } from "../../src/domain/notifications.ts";
+import { EVENT_KINDS } from "../../src/server/events/outbox.ts";
 import { publishExpiryNotices } from "../../src/server/features/approvals/expiry_notices.ts";
 import { watchReconciliation } from "../../src/server/features/ledger/reconciliation_watch.ts";
 import { MAX_STREAMS_PER_USER } from "../../src/server/features/notifications/stream.ts";
@@ -367,4 +369,8 @@ Deno.test("the live stream ends with the session, needs an event-stream client, 
     assert.equal(ended.data.reason, "session_ended");
     for (const stream of streams) await stream.cancel();
   });
+});
+
+Deno.test("every kind offered for e-mail is a kind of the outbox", () => {
+  for (const kind of NOTIFICATION_KINDS) assert((EVENT_KINDS as readonly string[]).includes(kind), kind);
 });

@@ -59,7 +59,10 @@ async function claimBatch(db: Database): Promise<OutboxEvent[]> {
   });
 }
 
-/** The enabled users the event is addressed to who chose to receive its kind by e-mail. */
+/**
+ * The enabled users the event is addressed to who chose to receive its kind by e-mail: the feed's
+ * rule (service.ts addressedTo) asked from the event's side.
+ */
 async function recipientsOf(db: Database, event: OutboxEvent): Promise<Recipient[]> {
   return await db.read.all<Recipient>(sql`SELECT u.id, u.email FROM users u
     JOIN notification_email_preferences p ON p.user_id = u.id AND p.kind = ${event.kind}

@@ -18,7 +18,10 @@ export interface Reader {
   roles: readonly Role[];
 }
 
-/** The events `reader` sees (alias e); the same rule as isAddressedTo in src/domain/notifications.ts. */
+/**
+ * The events `reader` sees (alias e): never one that excludes them, else one addressed to them or to
+ * a role they hold now. The e-mail sender (email_sender.ts) asks the same from the event's side.
+ */
 export function addressedTo(reader: Reader): SQL {
   return sql`(e.excluded_user_id IS NULL OR e.excluded_user_id <> ${reader.id})
     AND (e.recipient_user_id = ${reader.id} OR (e.recipient_roles IS NOT NULL AND EXISTS (
