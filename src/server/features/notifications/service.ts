@@ -35,16 +35,9 @@ const isRead = (userId: string) =>
   sql`(e.seq <= coalesce((SELECT m.read_through_seq FROM notification_read_marks m WHERE m.user_id = ${userId}), 0)
     OR EXISTS (SELECT 1 FROM notification_reads nr WHERE nr.user_id = ${userId} AND nr.event_seq = e.seq))`;
 
-interface FeedRow {
+/** A feed row as read: `read` is SQLite's 0 or 1. */
+interface FeedRow extends Omit<Notification, "read"> {
   [column: string]: unknown;
-  id: string;
-  seq: number;
-  kind: string;
-  subjectType: string;
-  subjectId: string;
-  summary: string;
-  link: string | null;
-  occurredAt: string;
   read: number;
 }
 
