@@ -4,8 +4,6 @@
  * run in flight so that shutdown closes the database only after it.
  */
 export interface PeriodicTask {
-  /** Runs once now (outside the timer), waiting for a run already in flight first. */
-  runNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -28,13 +26,6 @@ export function startPeriodic(name: string, intervalMs: number, run: () => Promi
   const timer = setInterval(tick, intervalMs);
   Deno.unrefTimer(timer);
   return {
-    async runNow() {
-      await inFlight;
-      if (stopped) return;
-      running = true;
-      inFlight = once().finally(() => running = false);
-      await inFlight;
-    },
     async stop() {
       stopped = true;
       clearInterval(timer);

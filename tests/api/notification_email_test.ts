@@ -5,52 +5,15 @@
  * logged and recorded.
  */
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { sendPendingEmails } from "../../src/server/features/notifications/email_sender.ts";
+import { type MailServer, readable, startMailServer } from "../helpers/mail_server.ts";
 import { createStaff, seededStaff } from "../helpers/staff.ts";
 import { ADMIN_EMAIL, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { nextAccountNumber } from "./ledger_helpers.ts";
 
 const SMTP_USER = "console-mailer";
 const SMTP_PASSWORD = "smtp-secret-Corvid-7731";
-
-interface Received {
-  to: string[];
-  data: string;
-}
-
-/** A real SMTP server that asks for the console's login and keeps what it receives. */
-async function startMailServer() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ["STARTTLS"],
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) return callback(null, { user: SMTP_USER });
-      callback(new Error("Invalid username or password"));
-    },
-    onData(stream, session, callback) {
-      let data = "";
-      stream.on("data", (chunk: Uint8Array) => data += new TextDecoder().decode(chunk));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return { received, port, stop };
-}
-
-/** The message as a person reads it: quoted-printable soft breaks and escapes undone. */
-const readable = (data: string) =>
-  data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 
 const smtpBody = (port: number, overrides: Record<string, unknown> = {}) => ({
   host: "127.0.0.1",
@@ -77,9 +40,9 @@ async function fileRequest(t: TestApp, cookie: string) {
   return (await expectJson(res, 202)).approvalRequest as { id: string };
 }
 
-async function withMail(fn: (t: TestApp, admin: string, mail: Awaited<ReturnType<typeof startMailServer>>) => Promise<void>) {
+async function withMail(fn: (t: TestApp, admin: string, mail: MailServer) => Promise<void>) {
   const t = await createTestApp();
-  const mail = await startMailServer();
+  const mail = await startMailServer({ user: SMTP_USER, password: SMTP_PASSWORD });
   try {
     await fn(t, await t.login(), mail);
   } finally {

@@ -32,12 +32,24 @@ export async function smtpSettingsView(db: Queryable): Promise<SmtpSettingsView>
   return { configured: true, ...rest, passwordSet: passwordCiphertext !== null };
 }
 
+/**
+ * The start launcher lets the server connect only to the hosts it lists (--allow-net): a mail server
+ * outside them would fail every send, so it is refused when saved, saying what to do.
+ */
+function assertMayConnect(host: string, port: number): void {
+  const { state } = Deno.permissions.querySync({ name: "net", host: `${host}:${port}` });
+  if (state === "granted") return;
+  const message = `The console may not connect to ${host}:${port}: add it to ALLOW_NET_HOSTS and restart`;
+  throw new AppError("validation", `host: ${message}`, { field: "host", fields: { host: message } });
+}
+
 export async function updateSmtpSettings(
   db: Database,
   secrets: Secrets,
   actor: Actor,
   input: SmtpSettingsInput,
 ): Promise<SmtpSettingsView> {
+  assertMayConnect(input.host, input.port);
   const ciphertext = typeof input.password === "string" ? await secrets.encrypt(input.password) : null;
   await db.transaction(async (tx) => {
     const before = await smtpSettingsView(tx);
