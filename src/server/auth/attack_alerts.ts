@@ -1,7 +1,8 @@
 /**
  * "Account under attack": an audit row on the user, and an event that tells the user themself,
- * written when an account's failures cross a threshold (failed passwords in a row, or the hourly limit of wrong codes), at most once per account
- * and factor per window, so that a sustained attack is one row an hour rather than one per guess.
+ * written when an account's failures cross a threshold (failed passwords in a row, or the hourly
+ * limit of wrong codes), at most once per account and factor per window, so that a sustained attack
+ * is one row an hour rather than one per guess.
  * The dashboard shows administrators the accounts with such a row in the last window.
  */
 import { sql } from "drizzle-orm";

@@ -27,7 +27,11 @@ export const MAX_PENDING_PAUSE_REPORTS = 20;
 export const MIN_REPORTED_PAUSE_MS = 5_000;
 
 /** Regional side: keeps the pauses and sends them to headquarters after each of its answers. */
-export function reportPauses(link: HeadquartersLink, headquartersUrl: string, node: { region: string; authToken: string }) {
+export function reportPauses(
+  link: HeadquartersLink,
+  headquartersUrl: string,
+  node: { region: string; authToken: string },
+) {
   const pending: PauseSpan[] = [];
   const flush = async () => {
     try {
@@ -35,7 +39,11 @@ export function reportPauses(link: HeadquartersLink, headquartersUrl: string, no
         const span = pending[0];
         const answer = await fetch(`${headquartersUrl}${PAUSE_REPORT_PATH}`, {
           method: "POST",
-          headers: { "content-type": "application/json", [NODE_TOKEN_HEADER]: node.authToken, [REGION_HEADER]: node.region },
+          headers: {
+            "content-type": "application/json",
+            [NODE_TOKEN_HEADER]: node.authToken,
+            [REGION_HEADER]: node.region,
+          },
           body: JSON.stringify({ from: new Date(span.fromMs).toISOString(), to: new Date(span.toMs).toISOString() }),
           signal: AbortSignal.timeout(PAUSE_REPORT_TIMEOUT_MS),
         });

@@ -3,8 +3,9 @@
  * deps.secrets) and only ever leave the server masked, in responses and in audit rows alike.
  *
  * A successful connection test records lastConnectedAt and moves a pending (or testing) connection
- * to active; a failed test changes nothing but its audit row and the event that tells administrators. Suspended connections stay suspended
- * whatever the test says: suspension is an administrative decision, not a network state.
+ * to active; a failed test changes nothing but its audit row and the event that tells administrators.
+ * Suspended connections stay suspended whatever the test says: suspension is an administrative
+ * decision, not a network state.
  */
 import { desc, eq, sql } from "drizzle-orm";
 import { centralBankConnections, users } from "../../../../db/schema.ts";

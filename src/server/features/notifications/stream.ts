@@ -58,7 +58,8 @@ async function sendNew(deps: AppDeps, stream: SSEStreamingApi, state: StreamStat
   }
   state.lastSeq = items.length === STREAM_BATCH ? items[items.length - 1].seq : top;
   if (items.length > 0) {
-    await stream.writeSSE({ event: "unread", data: JSON.stringify({ unreadCount: await unreadCount(deps.db.read, state.reader) }) });
+    const count = await unreadCount(deps.db.read, state.reader);
+    await stream.writeSSE({ event: "unread", data: JSON.stringify({ unreadCount: count }) });
     state.lastWriteMs = Date.now();
   }
 }
