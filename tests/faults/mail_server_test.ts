@@ -68,7 +68,7 @@ Deno.test({
       // A host the process may not reach is refused when saved.
       const refused = await admin("PUT", "/api/settings/smtp", smtp(1));
       assert.equal(refused.status, 400);
-      assert.match(refused.json.fields.host, /add it to ALLOW_NET_HOSTS/);
+      assert.match(refused.json.fields.host, /add 127\.0\.0\.1:1 to ALLOW_NET_HOSTS/);
       assert.equal((await approver("PUT", "/api/notifications/preferences", { emailKinds: ["approval_requested"] })).status, 200);
       // The sender's first run starts at the present.
       await new Promise((resolve) => setTimeout(resolve, EMAIL_POLL_INTERVAL_MS + 500));

@@ -33,13 +33,16 @@ export async function smtpSettingsView(db: Queryable): Promise<SmtpSettingsView>
 }
 
 /**
- * The start launcher lets the server connect only to the hosts it lists (--allow-net): a mail server
- * outside them would fail every send, so it is refused when saved, saying what to do.
+ * The start launcher lets the server connect only where ALLOW_NET_HOSTS says (--allow-net): a mail
+ * server outside it would fail every send, so it is refused when saved, saying what to list. An
+ * address needs `address:port`; a host name needs the bare name for its look-up (the address it
+ * resolves to is then listed with the port too, or the send fails saying which one).
  */
 function assertMayConnect(host: string, port: number): void {
-  const { state } = Deno.permissions.querySync({ name: "net", host: `${host}:${port}` });
-  if (state === "granted") return;
-  const message = `The console may not connect to ${host}:${port}: add it to ALLOW_NET_HOSTS and restart`;
+  const isAddress = /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+  const needed = isAddress ? `${host}:${port}` : host;
+  if (Deno.permissions.querySync({ name: "net", host: needed }).state === "granted") return;
+  const message = `The console may not connect to ${host}: add ${needed} to ALLOW_NET_HOSTS and restart`;
   throw new AppError("validation", `host: ${message}`, { field: "host", fields: { host: message } });
 }
 
