@@ -196,6 +196,17 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/approvals/:id/cancel": { roles: ["operator", "administrator"], action: "withdraw their requests" },
   "GET /api/approval-settings": read("read approval settings"),
   "PUT /api/approval-settings": administer("change approval settings"),
+
+  // Each user's own notifications: the service shows only the events addressed to the caller.
+  "GET /api/notifications": { roles: "signed-in", action: "read their notifications" },
+  "GET /api/notifications/stream": { roles: "signed-in", action: "follow their notifications" },
+  "POST /api/notifications/:id/read": { roles: "signed-in", action: "mark their notifications read" },
+  "POST /api/notifications/read-all": { roles: "signed-in", action: "mark their notifications read" },
+  "GET /api/notifications/preferences": { roles: "signed-in", action: "read their e-mail choices" },
+  "PUT /api/notifications/preferences": { roles: "signed-in", action: "choose their e-mail notifications" },
+  "GET /api/settings/smtp": read("read the e-mail settings"),
+  "PUT /api/settings/smtp": administer("change the e-mail settings"),
+  "POST /api/settings/smtp/test": administer("send a test e-mail"),
 };
 
 export function routeKey(method: string, path: string): string {

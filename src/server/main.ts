@@ -7,6 +7,9 @@ import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./http/context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
 import { startWebhookWorker } from "./features/webhooks/worker.ts";
+import { startExpiryNotices } from "./features/approvals/expiry_notices.ts";
+import { startReconciliationWatch } from "./features/ledger/reconciliation_watch.ts";
+import { startEmailSender } from "./features/notifications/email_sender.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -27,8 +30,14 @@ const app = createApp(deps, {
 });
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
-// Its writes (the outbox cursor, the delivery log) belong next to the primary, like the sweeps'.
-const webhookWorker = config.role === "regional" ? null : startWebhookWorker(deps);
+// Background writers run next to the primary too: delivering webhooks, announcing expired requests and
+// ledger differences, and e-mailing notifications (a regional node's users get theirs from headquarters').
+const backgroundTasks = config.role === "regional" ? [] : [
+  startWebhookWorker(deps),
+  startExpiryNotices(deps.db),
+  startReconciliationWatch(deps.db),
+  startEmailSender(deps),
+];
 const auditCheckpoints = startAuditCheckpoints(
   deps.db,
   await useAuditChainKey(config, { create: false }),
@@ -54,7 +63,7 @@ async function shutdown(signal: string) {
   // In-flight requests have finished: their request-log entries are queued and written now.
   await app.requestLog.stop();
   await sweepScheduler?.stop();
-  await webhookWorker?.stop();
+  await Promise.all(backgroundTasks.map((task) => task.stop()));
   await auditCheckpoints.stop();
   deps.clock.stop();
   deps.db.close();

@@ -1,7 +1,8 @@
 /**
- * "Account under attack": an audit row on the user, written when an account's failures cross a
- * threshold (failed passwords in a row, or the hourly limit of wrong codes), at most once per account
- * and factor per window, so that a sustained attack is one row an hour rather than one per guess.
+ * "Account under attack": an audit row on the user, and an event that tells the user themself,
+ * written when an account's failures cross a threshold (failed passwords in a row, or the hourly
+ * limit of wrong codes), at most once per account and factor per window, so that a sustained attack
+ * is one row an hour rather than one per guess.
  * The dashboard shows administrators the accounts with such a row in the last window.
  */
 import { sql } from "drizzle-orm";
@@ -9,6 +10,7 @@ import { SYSTEM_USER_ID } from "../../../db/schema.ts";
 import { ATTACK_ALERT_WINDOW_MS } from "../../domain/sign_in_throttle.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import type { Queryable, Tx } from "../db/database.ts";
+import { publishEvent } from "../events/outbox.ts";
 
 export const UNDER_ATTACK_ACTION = "sign_in_under_attack";
 
@@ -33,6 +35,17 @@ export async function reportUnderAttack(
     action: UNDER_ATTACK_ACTION,
     changes: details,
   });
+  const what = details.factor === "password" ? "wrong passwords" : "wrong second-factor codes";
+  await publishEvent(tx, {
+    kind: "account_under_attack",
+    subjectType: "user",
+    subjectId: userId,
+    summary: `Your account is under attack: ${details.failures} ${what} were tried and sign-in is throttled; ` +
+      "if it was not you, tell an administrator",
+    link: "/settings",
+    data: { factor: details.factor, failures: details.failures },
+    audience: { userId },
+  }, new Date(nowMs));
 }
 
 /** The e-mail addresses of the accounts reported under attack within the window, newest first. */

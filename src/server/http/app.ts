@@ -31,6 +31,7 @@ import { identitiesRoutes } from "../features/identities/routes.ts";
 import { approvalsRoutes } from "../features/approvals/routes.ts";
 import { approvalExecutors } from "../features/approvals/executors.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
+import { notificationsRoutes } from "../features/notifications/routes.ts";
 import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
 import { reportsRoutes } from "../features/reports/routes.ts";
 import { complianceScheduleRoutes } from "../features/reports/compliance_schedule_routes.ts";
@@ -38,6 +39,7 @@ import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { webhooksRoutes } from "../features/webhooks/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
+import { pauseReportRoutes, reportPauses } from "../topology/pause_reports.ts";
 import { type ReplicaSync, resynchronisingError } from "../topology/replication.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { limitBody, refuseCrossSite, securityHeaders } from "./security.ts";
@@ -55,7 +57,8 @@ export interface AppOptions {
 function headquartersLinkOf(deps: AppDeps): HeadquartersLink | null {
   const replication = deps.config.replication;
   if (deps.config.role !== "regional" || replication === null) return null;
-  const link = new HeadquartersLink(replication.headquartersUrl!);
+  const link = new HeadquartersLink(replication.headquartersUrl!, () => deps.clock.now());
+  reportPauses(link, replication.headquartersUrl!, replication);
   link.start(replication.syncIntervalMs);
   return link;
 }
@@ -82,6 +85,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
     app.use("/api/*", ...guards, forwardToHeadquarters(deps, link, (c) => clientIp(c, deps.config)));
   }
   if (options.trustNodes) app.use("/api/*", options.trustNodes);
+  // A regional node's report of paused changes: the node is known by its token, not by a session.
+  if (deps.config.role === "headquarters") app.route("/api", pauseReportRoutes(deps));
   if (deps.config.role === "headquarters") app.use("/api/*", changeDeadlines(deps));
   app.use("/api/*", apiAccess.logRequests);
   app.use("/api/*", apiAccess.envelope);
@@ -117,6 +122,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
   app.route("/api", webhooksRoutes(deps));
+  app.route("/api", notificationsRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));

@@ -28,15 +28,34 @@ export interface HealthAnswer {
   changesAccepted: boolean;
 }
 
+/** A span during which this node paused changes, on the primary's time scale (ms). */
+export interface PauseSpan {
+  fromMs: number;
+  toMs: number;
+}
+
+/** Told of every answer from headquarters; `resumed` is the pause that answer ended, if any. */
+export type AnswerListener = (resumed: PauseSpan | null) => void;
+
 export class HeadquartersLink {
   readonly #url: string;
   #timer: ReturnType<typeof setInterval> | undefined;
   #failures = 0;
   #changesAccepted = true;
   #asking = false;
+  /** Since when changes are paused here; null while they are not. */
+  #pausedSinceMs: number | null = null;
+  readonly #now: () => number;
+  #listener: AnswerListener | null = null;
 
-  constructor(headquartersUrl: string) {
+  /** `now`: the primary's time (topology/clock.ts), so that a pause's span means the same everywhere. */
+  constructor(headquartersUrl: string, now: () => number = Date.now) {
     this.#url = headquartersUrl;
+    this.#now = now;
+  }
+
+  onAnswer(listener: AnswerListener): void {
+    this.#listener = listener;
   }
 
   /** Asks every `intervalMs` from now on. */
@@ -67,11 +86,24 @@ export class HeadquartersLink {
   succeeded(changesAccepted = this.#changesAccepted): void {
     this.#failures = 0;
     this.#changesAccepted = changesAccepted;
+    const resumed = this.#notePause();
+    this.#listener?.(resumed);
   }
 
   /** A failed check or forwarded change; `refused`: the connection itself was refused. */
   failed(refused = false): void {
     this.#failures = refused ? FAILED_CHECKS_BEFORE_DOWN : this.#failures + 1;
+    this.#notePause();
+  }
+
+  /** Starts or ends the current pause; returns the pause that just ended. */
+  #notePause(): PauseSpan | null {
+    const paused = !this.reachable || !this.#changesAccepted;
+    if (paused && this.#pausedSinceMs === null) this.#pausedSinceMs = this.#now();
+    if (paused || this.#pausedSinceMs === null) return null;
+    const span = { fromMs: this.#pausedSinceMs, toMs: this.#now() };
+    this.#pausedSinceMs = null;
+    return span;
   }
 
   /**

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   amountNeedsApproval,
+  APPROVAL_KIND_LABELS,
   type ApprovalKind,
   type ApprovalStatus,
   DEFAULT_REQUEST_TTL_MINUTES,
@@ -28,6 +29,8 @@ import {
   type Tx,
 } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
+import { publishEvent } from "../../events/outbox.ts";
+import { DECIDING_ROLE } from "../../../domain/dual_control.ts";
 import { dualControlState, type GrantOrigin, requestedGrant, soleGrant } from "../../auth/role_grants.ts";
 
 export const APPROVAL_AUDIT_ENTITY = "approval_request";
@@ -232,10 +235,38 @@ export async function fileApprovalRequest(
         after: { kind: draft.kind, summary: draft.summary, reason, expiresAt: expiresAt.toISOString() },
       },
     });
+    await announceRequest(tx, id, draft, actor.userId);
   });
   const row = await db.statements.get<ApprovalRequestRow>(`${APPROVAL_REQUEST_SELECT} WHERE a.id = ?`, [id]);
   if (!row) throw new Error(`Approval request ${id} vanished after its commit`);
   return toApprovalDto(row);
+}
+
+/** The SPA screen where requests are decided and followed. */
+export const APPROVALS_LINK = "/approvals";
+
+/** "Manual sweep of 1250.00 USD", "New user": what a request is, in a notification's words. */
+export function requestTitle(kind: ApprovalKind, amountMinor: bigint | number | null, currency: string | null): string {
+  const label = APPROVAL_KIND_LABELS[kind];
+  return amountMinor === null ? label : `${label} of ${formatMoney(BigInt(amountMinor))} ${currency ?? ""}`.trimEnd();
+}
+
+/** Tells whoever may decide the new request (by its scope), never the requester, that it waits for them. */
+async function announceRequest(tx: Tx, id: string, draft: RequestDraft, requesterId: string): Promise<void> {
+  const [requester] = await tx.all<{ name: string }>(
+    sql`SELECT ${sql.raw(displayName("u"))} AS name FROM users u WHERE u.id = ${requesterId}`,
+  );
+  await publishEvent(tx, {
+    kind: "approval_requested",
+    subjectType: APPROVAL_AUDIT_ENTITY,
+    subjectId: id,
+    summary: `${requestTitle(draft.kind, draft.amountMinor, draft.currency)} requested by ${
+      requester?.name ?? "a colleague"
+    } waits for a decision`,
+    link: APPROVALS_LINK,
+    data: { approvalKind: draft.kind, requestedBy: requesterId },
+    audience: { roles: [DECIDING_ROLE[scopeOfKind(draft.kind)]], exclude: requesterId },
+  });
 }
 
 const PENDING_MESSAGES: Readonly<Record<"money" | "administration", string>> = {

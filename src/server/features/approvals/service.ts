@@ -15,15 +15,18 @@ import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
+import { publishEvent } from "../../events/outbox.ts";
 import {
   APPROVAL_AUDIT_ENTITY,
   APPROVAL_REQUEST_SELECT,
+  APPROVALS_LINK,
   type ApprovalExecutors,
   type ApprovalRequestDto,
   type ApprovalRequestRow,
   type ExecutionResult,
   administrationDraft,
   type RequestDraft,
+  requestTitle,
   toApprovalDto,
 } from "./four_eyes.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
@@ -150,10 +153,30 @@ export async function decide(
         },
       },
     });
+    await announceDecision(tx, row, decider, status);
   });
   const decided = await getApproval(db.read, id);
   const handout = (outcome as ExecutionResult | null)?.handout;
   return handout ? { ...decided, ...handout } : decided;
+}
+
+/** Tells the requester (only them) what became of their request. */
+async function announceDecision(
+  tx: Tx,
+  row: ApprovalRequestRow,
+  decider: Decider,
+  status: "approved" | "rejected",
+): Promise<void> {
+  const name = [decider.firstName, decider.lastName].filter(Boolean).join(" ") || decider.email;
+  await publishEvent(tx, {
+    kind: "approval_decided",
+    subjectType: APPROVAL_AUDIT_ENTITY,
+    subjectId: row.id,
+    summary: `Your request (${requestTitle(row.kind, row.amountMinor, row.currency)}) was ${status} by ${name}`,
+    link: APPROVALS_LINK,
+    data: { decision: status, approvalKind: row.kind },
+    audience: { userId: row.requestedBy },
+  });
 }
 
 async function execute(

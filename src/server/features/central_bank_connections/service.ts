@@ -3,15 +3,18 @@
  * deps.secrets) and only ever leave the server masked, in responses and in audit rows alike.
  *
  * A successful connection test records lastConnectedAt and moves a pending (or testing) connection
- * to active; a failed test changes nothing but its audit row. Suspended connections stay suspended
- * whatever the test says: suspension is an administrative decision, not a network state.
+ * to active; a failed test changes nothing but its audit row and the event that tells administrators.
+ * Suspended connections stay suspended whatever the test says: suspension is an administrative
+ * decision, not a network state.
  */
 import { desc, eq, sql } from "drizzle-orm";
 import { centralBankConnections, users } from "../../../../db/schema.ts";
 import { maskCredentials } from "../../../domain/connection_credentials.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
-import type { Database, Queryable } from "../../db/database.ts";
+import type { Database, Queryable, Tx } from "../../db/database.ts";
+import { publishEvent } from "../../events/outbox.ts";
+import { redactText } from "../../../domain/redaction.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { Secrets } from "../../secrets.ts";
 import type { PartnerConfig } from "./partner_config.ts";
@@ -195,5 +198,19 @@ export async function recordTestResult(
         after,
       },
     });
+    if (!result.success) await announceFailedTest(tx, before, result, actor.userId);
+  });
+}
+
+/** Tells the other administrators, who manage connections; the tester has the answer on screen. */
+async function announceFailedTest(tx: Tx, connection: ConnectionRow, result: ProbeResult, testerId: string) {
+  await publishEvent(tx, {
+    kind: "connection_test_failed",
+    subjectType: AUDIT_ENTITY_TYPE,
+    subjectId: connection.id,
+    summary: `The connection test to ${connection.partnerCentralBank} failed: ${redactText(result.message)}`,
+    link: "/central-bank-connections",
+    data: { statusCode: result.statusCode, latencyMs: result.latencyMs },
+    audience: { roles: ["administrator"], exclude: testerId },
   });
 }

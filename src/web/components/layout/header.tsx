@@ -1,10 +1,10 @@
 import { useSetAtom } from "jotai";
-import { Bell, Menu } from "lucide-react";
+import { Menu } from "lucide-react";
 import { useLocation } from "react-router";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
 import { ClockWarningBadge, ReplicationBadge } from "./replication_status.tsx";
-import { Tooltip } from "../ui/tooltip.tsx";
+import { NotificationBell } from "./notification_bell.tsx";
 import { IfAllowed } from "../if_allowed.tsx";
 import { screenTitle } from "./nav_items.ts";
 
@@ -25,13 +25,7 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">
-        <Tooltip content="No new notifications">
-          {(tooltipProps) => (
-            <Button variant="ghost" size="icon" aria-label="Notifications" {...tooltipProps}>
-              <Bell aria-hidden="true" className="h-5 w-5" />
-            </Button>
-          )}
-        </Tooltip>
+        <NotificationBell />
         <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
       </div>
     </header>
