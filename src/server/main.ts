@@ -6,6 +6,8 @@ import { bootstrap } from "./startup/bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import type { AppDeps } from "./http/context.ts";
 import { startSweepScheduler } from "./features/sweeps/scheduler.ts";
+import { startReportRetention } from "./features/reports/service.ts";
+import { startBackupScheduler } from "./backup/runs.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -26,6 +28,9 @@ const app = createApp(deps, {
 });
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
+// Both at headquarters and on a standalone node only (they answer null on a regional one).
+const stopBackups = startBackupScheduler(deps, (line) => console.error(line));
+const stopReportRetention = startReportRetention(deps, (line) => console.log(line));
 const auditCheckpoints = startAuditCheckpoints(
   deps.db,
   await useAuditChainKey(config, { create: false }),
@@ -51,6 +56,8 @@ async function shutdown(signal: string) {
   // In-flight requests have finished: their request-log entries are queued and written now.
   await app.requestLog.stop();
   await sweepScheduler?.stop();
+  stopBackups?.();
+  stopReportRetention?.();
   await auditCheckpoints.stop();
   deps.clock.stop();
   deps.db.close();

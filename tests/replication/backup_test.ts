@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { createClient } from "@libsql/client";
 import NativeDatabase from "libsql";
-import { logIdFromBytes, type Manifest, readManifest } from "../../scripts/backup_manifest.ts";
+import { logIdFromBytes, type Manifest, readManifest } from "../../src/server/backup/manifest.ts";
 import { type LonePrimary, startLonePrimary } from "./support/lone_primary.ts";
 import { runTask } from "./support/tasks.ts";
 
