@@ -50,7 +50,7 @@ const RUN_COLUMNS = `id, trigger, started_at AS startedAt, finished_at AS finish
 export async function lastBackupRun(deps: Pick<AppDeps, "db">, trigger?: BackupTrigger): Promise<BackupRun | null> {
   const where = trigger ? sql`WHERE trigger = ${trigger}` : sql``;
   const [row] = await deps.db.read.all<BackupRun>(
-    sql`SELECT ${sql.raw(RUN_COLUMNS)} FROM backup_runs ${where} ORDER BY started_at DESC, id DESC LIMIT 1`,
+    sql`SELECT ${sql.raw(RUN_COLUMNS)} FROM backup_runs ${where} ORDER BY started_at DESC, rowid DESC LIMIT 1`,
   );
   return row ?? null;
 }
