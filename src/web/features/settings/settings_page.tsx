@@ -5,7 +5,7 @@
  * administrator, and the screen says so rather than "saved". Non-administrators see the values only.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useRef, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
@@ -17,28 +17,40 @@ import { serverFieldErrors } from "../../lib/form_input.ts";
 import { SYSTEM_SETTINGS_KEY, type SystemSettingsAnswer, useSystemSettings } from "../../lib/system_settings.ts";
 import { useToast } from "../../lib/toast.ts";
 import { ApiSection, BackupSection, GeneralSection, SecuritySection, SystemSection } from "./settings_sections.tsx";
-import { changedTabs, type Draft, TAB_LABELS, tabBody, type TabId, toDraft } from "./settings_store.ts";
+import {
+  changedTabs,
+  type Draft,
+  TAB_LABELS,
+  tabBody,
+  type TabId,
+  tabOfField,
+  toDraft,
+  withTabsFrom,
+} from "./settings_store.ts";
 import { NotificationsTabSlot } from "./notifications_tab_slot.tsx";
 
-/** Sends each changed tab; answers the field errors and what became a request for approval. */
+/** Sends each changed tab; answers the field errors, the tabs saved and what became a request for approval. */
 async function saveTabs(tabs: TabId[], draft: Draft, requestReason: string) {
   const errors: Record<string, string> = {};
   const saved: TabId[] = [];
   const pending: ReturnType<typeof pendingToast>[] = [];
+  const pendingTabs: TabId[] = [];
   for (const tab of tabs) {
     const body = tab === "security" && requestReason.trim()
       ? { ...tabBody(draft, tab), requestReason: requestReason.trim() }
       : tabBody(draft, tab);
     try {
       const answer = await apiJson<unknown>("PUT", `/api/settings/${tab}`, body);
-      if (isPendingApproval(answer)) pending.push(pendingToast(answer));
-      else saved.push(tab);
+      if (isPendingApproval(answer)) {
+        pending.push(pendingToast(answer));
+        pendingTabs.push(tab);
+      } else saved.push(tab);
     } catch (error) {
       const fields = serverFieldErrors(error);
       Object.assign(errors, Object.keys(fields).length > 0 ? fields : { [tab]: (error as Error).message });
     }
   }
-  return { errors, saved, pending };
+  return { errors, saved, pending, pendingTabs };
 }
 
 function useBackUpNow(onDone: () => void) {
@@ -64,31 +76,46 @@ function useBackUpNow(onDone: () => void) {
   return { run, running };
 }
 
-function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
+/**
+ * The draft of the form over the server's values. New values from the server (a save, another
+ * administrator, an approval) replace every tab not being edited; a tab with edits keeps them.
+ */
+function useSettingsDraft(settings: SystemSettingsAnswer) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const [base, setBase] = useState(settings);
+  // After a Save: the tabs whose drafts stay (the ones the server refused), whatever else came back.
+  const keptAfterSave = useRef<TabId[] | null>(null);
+  if (settings !== base) {
+    const kept = keptAfterSave.current ?? changedTabs(draft, toDraft(base));
+    keptAfterSave.current = null;
+    setBase(settings);
+    setDraft(withTabsFrom(toDraft(settings), draft, kept));
+  }
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+    setDraft((current) => ({ ...current, [field]: value }));
+  return { draft, setDraft, set, keptAfterSave };
+}
+
+/** Save Settings: each changed tab to the server, then what happened, tab by tab, in toasts. */
+function useSaveSettings(settings: SystemSettingsAnswer, form: ReturnType<typeof useSettingsDraft>) {
   const { toast } = useToast();
   const queryClient = useQueryClient();
-  const { user } = useAuth();
-  const readOnly = !(user?.roles ?? []).includes("administrator");
-  const inForce = useDualControlInForce();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [reason, setReason] = useState("");
   const [saving, setSaving] = useState(false);
-  // A value saved elsewhere (or by the approval of a request) replaces an untouched draft.
-  useEffect(() => setDraft(toDraft(settings)), [settings]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [SYSTEM_SETTINGS_KEY] });
-  const backup = useBackUpNow(refresh);
-
-  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
-    setDraft((current) => ({ ...current, [field]: value }));
-
   const save = async () => {
-    const tabs = changedTabs(draft, toDraft(settings));
+    const tabs = changedTabs(form.draft, toDraft(settings));
     if (tabs.length === 0) return toast({ title: "Nothing to Save", description: "No setting was changed." });
     setSaving(true);
-    const result = await saveTabs(tabs, draft, reason);
+    const result = await saveTabs(tabs, form.draft, reason);
     setSaving(false);
     setErrors(result.errors);
+    const refused = Object.keys(result.errors).map(tabOfField).filter((tab) => tab !== undefined);
+    // Only a save changes what the server answers; without one no new values come to merge.
+    if (result.saved.length > 0) form.keptAfterSave.current = [...new Set(refused)];
+    // A request changes nothing until it is approved: its tab shows the values in force.
+    form.setDraft((current) => withTabsFrom(current, toDraft(settings), result.pendingTabs));
     for (const pending of result.pending) toast(pending);
     if (result.saved.length > 0) {
       const names = result.saved.map((tab) => TAB_LABELS[tab]).join(", ");
@@ -99,6 +126,17 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
     if (result.pending.length > 0) setReason("");
     await refresh();
   };
+  return { save, saving, errors, reason, setReason, refresh };
+}
+
+function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
+  const { user } = useAuth();
+  const readOnly = !(user?.roles ?? []).includes("administrator");
+  const inForce = useDualControlInForce();
+  const form = useSettingsDraft(settings);
+  const { save, saving, errors, reason, setReason, refresh } = useSaveSettings(settings, form);
+  const backup = useBackUpNow(refresh);
+  const { draft, set } = form;
 
   const props = { draft, set, errors, readOnly, settings };
   return (

@@ -68,3 +68,17 @@ export function changedTabs(draft: Draft, saved: Draft): TabId[] {
     TAB_FIELDS[tab].some((field) => draft[field] !== saved[field])
   );
 }
+
+/** `into` with the fields of `tabs` taken from `from`. */
+export function withTabsFrom(into: Draft, from: Draft, tabs: readonly TabId[]): Draft {
+  const merged: Record<string, unknown> = { ...into };
+  for (const tab of tabs) for (const field of TAB_FIELDS[tab]) merged[field] = from[field];
+  return merged as Draft;
+}
+
+/** The tab a key of the server's errors belongs to: a field's, the maker's reason's (Security), or a tab's own. */
+export function tabOfField(key: string): TabId | undefined {
+  if (key === "requestReason") return "security";
+  if (key in TAB_FIELDS) return key as TabId;
+  return (Object.keys(TAB_FIELDS) as TabId[]).find((tab) => (TAB_FIELDS[tab] as readonly string[]).includes(key));
+}
