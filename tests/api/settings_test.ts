@@ -304,7 +304,11 @@ Deno.test("settings: a scheduled backup on a standalone node is a restorable cop
     assert.equal((await runDueBackup(deps))?.status, "completed");
     // An hour idle ended the session: sign in again for "Back up now".
     const again = await t.login();
-    const manual = await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: again }), 201);
+    const manual = await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: again }), 202);
+    assert.equal(manual.status, "running");
+    await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: again }), 409);
+    while ((await lastBackupRun(t.deps))?.status === "running") await new Promise((done) => setTimeout(done, 20));
+    assert.equal((await lastBackupRun(t.deps))?.status, "completed");
     const folders: string[] = [];
     for await (const entry of Deno.readDir(t.deps.config.backupDir)) folders.push(entry.name);
     assert.equal(folders.length, 2, "two copies kept");

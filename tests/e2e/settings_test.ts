@@ -35,7 +35,7 @@ e2eTest(
       await page.getByRole("tab", { name: "Backup" }).click();
       await page.getByText("No backup taken yet").waitFor();
       await page.getByRole("button", { name: "Back up now" }).click();
-      assert.match(await toastText(page, "Backup"), /^Backup Taken/);
+      assert.match(await toastText(page, "Backup Started"), /shows how it ends/);
       await page.getByText(/^Completed at /).waitFor();
 
       // A second administrator exists from here on: dual control is in force.

@@ -142,7 +142,7 @@ Deno.test({
         backupDir = `${out}/${entries[0]}`;
         manifest = await readManifest(backupDir);
         assert.equal(manifest.sourceUrl, `${primary.url}/`);
-        assert.ok(manifest.frameNo > 0);
+        assert.ok(manifest.frameNo !== null && manifest.frameNo > 0);
         assert.equal(manifest.logId, await sqldLogId(primary.dbPath), "the log sqld's own header names");
         assert.equal(manifest.lastMigration, "1340_role_grants.sql");
         const bytes = await Deno.readFile(`${backupDir}/${manifest.file}`);

@@ -17,6 +17,7 @@ import { publishEvent } from "../events/outbox.ts";
 import type { AppDeps } from "../http/context.ts";
 import { conflict } from "../http/errors.ts";
 import { readSystemSettings } from "../settings/system_settings.ts";
+import { CHANGE_DEADLINE_MS, withDeadline } from "../topology/deadline.ts";
 import type { Manifest } from "./manifest.ts";
 import { DEFAULT_SYNC_TIMEOUT_S, takePrimaryBackup } from "./primary_copy.ts";
 import { takeStandaloneBackup } from "./standalone_copy.ts";
@@ -113,24 +114,41 @@ function errorText(error: unknown, config: AppDeps["config"]): string {
 }
 
 /**
- * Takes one backup now and records it; answers the finished run (failed runs too: the caller
- * reads `status`). Refused (409) while another backup runs, and on a regional node.
+ * Claims the running slot and starts the copy: answers the run as claimed at once, and `finished`,
+ * which resolves to the run as recorded (failed runs too: the caller reads `status`). Refused (409)
+ * while another backup runs, and on a regional node.
  */
-export async function runBackup(deps: BackupDeps, trigger: BackupTrigger, actor: Actor): Promise<BackupRun> {
+export async function startBackup(
+  deps: BackupDeps,
+  trigger: BackupTrigger,
+  actor: Actor,
+): Promise<{ run: BackupRun; finished: Promise<BackupRun> }> {
   if (!takesBackups(deps.config)) {
     throw conflict("backup", "Backups are taken at headquarters: this regional node holds a replica of its database");
   }
   const run = await claimRun(deps, trigger, actor.userId === SYSTEM_USER_ID ? null : actor.userId);
+  return { run, finished: completeRun(deps, actor, run) };
+}
+
+/** Takes one backup and answers it as recorded: what the scheduler runs. */
+export async function runBackup(deps: BackupDeps, trigger: BackupTrigger, actor: Actor): Promise<BackupRun> {
+  return await (await startBackup(deps, trigger, actor)).finished;
+}
+
+async function completeRun(deps: BackupDeps, actor: Actor, run: BackupRun): Promise<BackupRun> {
+  let finished: BackupRun;
+  let removed: string[] = [];
   try {
     const { dir, manifest } = await takeCopy(deps);
     const settings = await readSystemSettings(deps.db);
-    const removed = await removeOldCopies(deps.config.backupDir, settings.backupRetentionCopies);
-    const done = { ...run, status: "completed" as const, folder: dir, sizeBytes: manifest.sizeBytes, sha256: manifest.sha256 };
-    return await finishRun(deps, actor, { ...done, finishedAt: new Date(deps.clock.now()).toISOString() }, removed);
+    removed = await removeOldCopies(deps.config.backupDir, settings.backupRetentionCopies);
+    finished = { ...run, status: "completed", folder: dir, sizeBytes: manifest.sizeBytes, sha256: manifest.sha256 };
   } catch (error) {
-    const failed = { ...run, status: "failed" as const, error: errorText(error, deps.config) };
-    return await finishRun(deps, actor, { ...failed, finishedAt: new Date(deps.clock.now()).toISOString() }, []);
+    finished = { ...run, status: "failed", error: errorText(error, deps.config) };
   }
+  finished.finishedAt = new Date(deps.clock.now()).toISOString();
+  // A copy outlasts the deadline of the request that asked for it: its record gets a deadline of its own.
+  return await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () => finishRun(deps, actor, finished, removed));
 }
 
 async function finishRun(deps: BackupDeps, actor: Actor, run: BackupRun, removed: string[]): Promise<BackupRun> {

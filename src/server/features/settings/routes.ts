@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { MAX_REASON_LENGTH } from "../../../domain/approval.ts";
 import { effectiveIdleMinutes, minimumPasswordLength } from "../../../domain/system_settings.ts";
-import { lastBackupRun, nextScheduledBackupMs, runBackup, takesBackups } from "../../backup/runs.ts";
+import { lastBackupRun, nextScheduledBackupMs, startBackup, takesBackups } from "../../backup/runs.ts";
 import type { Database } from "../../db/database.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
@@ -75,10 +75,12 @@ export function settingsRoutes(deps: AppDeps) {
     });
   });
 
-  // "Back up now": answered when the copy is done, with the run as recorded (completed or failed).
+  // "Back up now": answered once the run is claimed (202); the copy can take longer than a change may,
+  // so the Backup tab reads its end from GET /api/settings.
   app.post("/settings/backup/run", async (c) => {
-    const run = await runBackup(deps, "manual", actorOf(c, deps.config));
-    return c.json(run, run.status === "completed" ? 201 : 200);
+    const { run, finished } = await startBackup(deps, "manual", actorOf(c, deps.config));
+    finished.catch((error) => console.error(`Backup ${run.id} could not be recorded: ${error}`));
+    return c.json(run, 202);
   });
   return app;
 }

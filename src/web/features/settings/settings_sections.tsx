@@ -229,7 +229,9 @@ export function BackupSection(props: SectionProps & { onBackUpNow: () => void; b
   return (
     <Section title="Backup Settings" description="Automatic backups of the registry database, taken by the server.">
       {!settings.backup.takesBackups && (
-        <p className="text-sm text-slate-700">This regional node takes no backups: headquarters backs up the primary.</p>
+        <p className="text-sm text-slate-700">
+          Headquarters backs up the primary: this regional node's schedule is headquarters', and Back up now runs there.
+        </p>
       )}
       <SwitchSetting label="Automatic backups" field="autoBackup" {...props} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -246,9 +248,13 @@ export function BackupSection(props: SectionProps & { onBackUpNow: () => void; b
         <Fact term="Last backup">{lastBackupText(settings)}</Fact>
         <Fact term="Next scheduled backup">{settings.backup.nextDueAt ?? "None scheduled"}</Fact>
       </dl>
-      {!props.readOnly && settings.backup.takesBackups && (
-        <Button variant="outline" onClick={props.onBackUpNow} disabled={props.backingUp}>
-          {props.backingUp ? "Backing up…" : "Back up now"}
+      {!props.readOnly && (
+        <Button
+          variant="outline"
+          onClick={props.onBackUpNow}
+          disabled={props.backingUp || settings.backup.lastRun?.status === "running"}
+        >
+          {props.backingUp || settings.backup.lastRun?.status === "running" ? "Backing up…" : "Back up now"}
         </Button>
       )}
     </Section>
