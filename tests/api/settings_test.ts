@@ -58,7 +58,10 @@ Deno.test("settings: section 9's defaults from the server, a tab's change saved 
     assert.equal(initial.backupFrequency, "daily");
     assert.match(initial.readOnly.auditLogRetention, /never pruned/);
 
-    const saved = await expectJson(await t.request("PUT", "/api/settings/general", { cookie: admin, body: GENERAL }), 200);
+    const saved = await expectJson(
+      await t.request("PUT", "/api/settings/general", { cookie: admin, body: GENERAL }),
+      200,
+    );
     assert.equal(saved.systemName, "Reserve Bank Registry");
     const [row] = await auditRows(t, "system_settings", "general");
     assert.equal(row.action, "update");
@@ -73,7 +76,14 @@ Deno.test("settings: section 9's defaults from the server, a tab's change saved 
       403,
     );
     assert.match(refused.message, /administrator/i);
-    for (const path of ["/api/settings/security", "/api/settings/api", "/api/settings/backup", "/api/settings/system"]) {
+    for (
+      const path of [
+        "/api/settings/security",
+        "/api/settings/api",
+        "/api/settings/backup",
+        "/api/settings/system",
+      ]
+    ) {
       await expectJson(await t.request("PUT", path, { cookie: operator.cookie, body: {} }), 403);
     }
     await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: operator.cookie }), 403);
@@ -86,22 +96,45 @@ Deno.test("settings: invalid values answer 400 with a message per field, and not
   const t = await createTestApp();
   try {
     const admin = await t.login();
-    const put = (tab: string, body: unknown) => t.request("PUT", `/api/settings/${tab}`, { cookie: admin, body });
-    const security = await expectJson(await put("security", { sessionTimeout: 2, passwordPolicy: "basic" }), 400);
+    const put = (tab: string, body: unknown) =>
+      t.request("PUT", `/api/settings/${tab}`, { cookie: admin, body });
+    const security = await expectJson(
+      await put("security", { sessionTimeout: 2, passwordPolicy: "basic" }),
+      400,
+    );
     assert.match(security.fields.sessionTimeout, /at least 5 minutes/);
     assert.ok(security.fields.passwordPolicy);
-    const longer = await expectJson(await put("security", { sessionTimeout: 60, passwordPolicy: "strong" }), 400);
+    const longer = await expectJson(
+      await put("security", { sessionTimeout: 60, passwordPolicy: "strong" }),
+      400,
+    );
     assert.match(longer.fields.sessionTimeout, /at most 30 minutes/, "SESSION_IDLE_MINUTES is the ceiling");
     const api = await expectJson(await put("api", { apiRateLimit: 0 }), 400);
     assert.match(api.fields.apiRateLimit, /at least 1/);
-    const general = await expectJson(await put("general", { ...GENERAL, systemName: " ", currency: "XYZ" }), 400);
+    const general = await expectJson(
+      await put("general", { ...GENERAL, systemName: " ", currency: "XYZ" }),
+      400,
+    );
     assert.ok(general.fields.systemName && general.fields.currency);
-    const backup = await expectJson(await put("backup", { autoBackup: "yes", backupFrequency: "yearly", backupRetentionCopies: 0 }), 400);
-    assert.deepEqual(Object.keys(backup.fields).sort(), ["autoBackup", "backupFrequency", "backupRetentionCopies"]);
-    const system = await expectJson(await put("system", { requestLogRetentionDays: -1, reportRetentionDays: 1.5 }), 400);
+    const backup = await expectJson(
+      await put("backup", { autoBackup: "yes", backupFrequency: "yearly", backupRetentionCopies: 0 }),
+      400,
+    );
+    assert.deepEqual(Object.keys(backup.fields).sort(), [
+      "autoBackup",
+      "backupFrequency",
+      "backupRetentionCopies",
+    ]);
+    const system = await expectJson(
+      await put("system", { requestLogRetentionDays: -1, reportRetentionDays: 1.5 }),
+      400,
+    );
     assert.ok(system.fields.requestLogRetentionDays && system.fields.reportRetentionDays);
     await expectJson(await put("api", { apiRateLimit: 10, extra: true }), 400);
-    assert.equal((await expectJson(await t.request("GET", "/api/settings", { cookie: admin }), 200)).apiRateLimit, 1000);
+    assert.equal(
+      (await expectJson(await t.request("GET", "/api/settings", { cookie: admin }), 200)).apiRateLimit,
+      1000,
+    );
     assert.equal((await auditRows(t, "system_settings")).length, 0);
   } finally {
     await t.close();
@@ -119,7 +152,10 @@ Deno.test("settings: a shorter session timeout ends idle sessions sooner, the se
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: admin }), 200);
     await expectJson(await t.request("GET", "/api/auth/user", { cookie: other }), 200);
     await expectJson(
-      await t.request("PUT", "/api/settings/security", { cookie: admin, body: { sessionTimeout: 10, passwordPolicy: "strong" } }),
+      await t.request("PUT", "/api/settings/security", {
+        cookie: admin,
+        body: { sessionTimeout: 10, passwordPolicy: "strong" },
+      }),
       200,
     );
     const session = await expectJson(await t.request("GET", "/api/auth/session", { cookie: admin }), 200);
@@ -143,16 +179,25 @@ Deno.test("settings: the complex policy (16+) refuses a 14-character password on
   try {
     const admin = await t.login();
     await expectJson(
-      await t.request("PUT", "/api/settings/security", { cookie: admin, body: { sessionTimeout: 30, passwordPolicy: "complex" } }),
+      await t.request("PUT", "/api/settings/security", {
+        cookie: admin,
+        body: { sessionTimeout: 30, passwordPolicy: "complex" },
+      }),
       200,
     );
     const created = await expectJson(
-      await t.request("POST", "/api/users", { cookie: admin, body: { email: "new.clerk@centralbank.test", roles: ["operator"] } }),
+      await t.request("POST", "/api/users", {
+        cookie: admin,
+        body: { email: "new.clerk@centralbank.test", roles: ["operator"] },
+      }),
       201,
     );
     const cookie = await t.login("new.clerk@centralbank.test", created.initialPassword);
     const change = (newPassword: string) =>
-      t.request("POST", "/api/auth/password", { cookie, body: { currentPassword: created.initialPassword, newPassword } });
+      t.request("POST", "/api/auth/password", {
+        cookie,
+        body: { currentPassword: created.initialPassword, newPassword },
+      });
     const refused = await expectJson(await change("Qv7#mZ2!pL9@xR"), 400);
     assert.match(refused.fields.newPassword, /at least 16 characters/);
     await firstSignIn(t, created.user.id, "new.clerk@centralbank.test", created.initialPassword);
@@ -166,7 +211,10 @@ Deno.test("settings: the API rate limit is the hourly limit of keys created afte
   try {
     const admin = await t.login();
     const older = await createKey(t, admin, { name: "older" });
-    await expectJson(await t.request("PUT", "/api/settings/api", { cookie: admin, body: { apiRateLimit: 2 } }), 200);
+    await expectJson(
+      await t.request("PUT", "/api/settings/api", { cookie: admin, body: { apiRateLimit: 2 } }),
+      200,
+    );
     const newer = await createKey(t, admin, { name: "newer" });
     const keys = await expectJson(await t.request("GET", "/api/api-keys", { cookie: admin }), 200);
     const listed = (keys.data ?? keys) as { id: string; limitPerHour: number | null }[];
@@ -198,7 +246,10 @@ Deno.test("settings: retention prunes the request log and generated reports, nev
     const reportId = report.headers.get("x-report-id")!;
     await report.body?.cancel();
     await expectJson(
-      await t.request("PUT", "/api/settings/system", { cookie: admin, body: { requestLogRetentionDays: 5, reportRetentionDays: 7 } }),
+      await t.request("PUT", "/api/settings/system", {
+        cookie: admin,
+        body: { requestLogRetentionDays: 5, reportRetentionDays: 7 },
+      }),
       200,
     );
     await t.app.requestLog.flush();
@@ -207,7 +258,11 @@ Deno.test("settings: retention prunes the request log and generated reports, nev
     const auditBefore = await count("audit_trail");
     assert.ok((await count("api_logs")) > 0);
 
-    assert.equal(await t.app.requestLog.prune(new Date(Date.now() + 4 * DAY_MS)), 0, "younger than 5 days: kept");
+    assert.equal(
+      await t.app.requestLog.prune(new Date(Date.now() + 4 * DAY_MS)),
+      0,
+      "younger than 5 days: kept",
+    );
     assert.ok((await t.app.requestLog.prune(new Date(Date.now() + 6 * DAY_MS))) > 0);
     assert.equal(await count("api_logs"), 0);
     const [logPrune] = await auditRows(t, "api_logs", "retention");
@@ -222,7 +277,10 @@ Deno.test("settings: retention prunes the request log and generated reports, nev
 
     // The audit trail only grew: both prunings added their row, nothing was taken out.
     assert.equal(await count("audit_trail"), auditBefore + 2);
-    const verification = await expectJson(await t.request("GET", "/api/audit-trail/verification", { cookie: admin }), 200);
+    const verification = await expectJson(
+      await t.request("GET", "/api/audit-trail/verification", { cookie: admin }),
+      200,
+    );
     assert.equal(verification.valid ?? verification.ok ?? true, true);
   } finally {
     await t.close();
@@ -247,7 +305,10 @@ Deno.test("settings: under dual control a security change is a request that a se
 
     // The maker cannot approve their own request.
     assert.notEqual(
-      (await t.request("POST", `/api/approvals/${pending.approvalRequest.id}/approve`, { cookie: admin, body: { reason: "Me" } })).status,
+      (await t.request("POST", `/api/approvals/${pending.approvalRequest.id}/approve`, {
+        cookie: admin,
+        body: { reason: "Me" },
+      })).status,
       200,
     );
     await expectJson(
@@ -264,7 +325,10 @@ Deno.test("settings: under dual control a security change is a request that a se
     const [row] = await auditRows(t, "system_settings", "security");
     assert.equal(row.changes.control.approvedBy, second.id);
     // The other tabs are not security settings: an administrator changes them alone.
-    await expectJson(await t.request("PUT", "/api/settings/api", { cookie: admin, body: { apiRateLimit: 500 } }), 200);
+    await expectJson(
+      await t.request("PUT", "/api/settings/api", { cookie: admin, body: { apiRateLimit: 500 } }),
+      200,
+    );
   } finally {
     await t.close();
   }
@@ -283,12 +347,20 @@ Deno.test("settings: a scheduled backup on a standalone node is a restorable cop
 
     const manifest = await readManifest(run!.folder!);
     assert.equal(manifest.logId, null);
-    assert.deepEqual(await digestFile(`${run!.folder}/${BACKUP_FILE}`), { sha256: manifest.sha256, sizeBytes: manifest.sizeBytes });
+    assert.deepEqual(await digestFile(`${run!.folder}/${BACKUP_FILE}`), {
+      sha256: manifest.sha256,
+      sizeBytes: manifest.sizeBytes,
+    });
     const copy = new NativeDatabase(`${run!.folder}/${BACKUP_FILE}`, { readonly: true });
     try {
-      const row = copy.prepare("SELECT system_name AS name FROM system_settings WHERE id = 1").get() as { name: string };
+      const row = copy.prepare("SELECT system_name AS name FROM system_settings WHERE id = 1").get() as {
+        name: string;
+      };
       assert.equal(row.name, "Reserve Bank Registry");
-      assert.equal((copy.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check, "ok");
+      assert.equal(
+        (copy.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check,
+        "ok",
+      );
     } finally {
       copy.close();
     }
@@ -304,10 +376,15 @@ Deno.test("settings: a scheduled backup on a standalone node is a restorable cop
     assert.equal((await runDueBackup(deps))?.status, "completed");
     // An hour idle ended the session: sign in again for "Back up now".
     const again = await t.login();
-    const manual = await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: again }), 202);
+    const manual = await expectJson(
+      await t.request("POST", "/api/settings/backup/run", { cookie: again }),
+      202,
+    );
     assert.equal(manual.status, "running");
     await expectJson(await t.request("POST", "/api/settings/backup/run", { cookie: again }), 409);
-    while ((await lastBackupRun(t.deps))?.status === "running") await new Promise((done) => setTimeout(done, 20));
+    while ((await lastBackupRun(t.deps))?.status === "running") {
+      await new Promise((done) => setTimeout(done, 20));
+    }
     assert.equal((await lastBackupRun(t.deps))?.status, "completed");
     const folders: string[] = [];
     for await (const entry of Deno.readDir(t.deps.config.backupDir)) folders.push(entry.name);
@@ -335,7 +412,10 @@ Deno.test("settings: a failed backup is recorded, audited and told to the admini
     const events = await t.deps.db.read.all<{ kind: string; recipientRoles: string }>(
       sql`SELECT kind, recipient_roles AS recipientRoles FROM events WHERE subject_id = ${run.id}`,
     );
-    assert.deepEqual(events.map((event) => [event.kind, JSON.parse(event.recipientRoles)]), [["backup_failed", ["administrator"]]]);
+    assert.deepEqual(events.map((event) => [event.kind, JSON.parse(event.recipientRoles)]), [[
+      "backup_failed",
+      ["administrator"],
+    ]]);
   } finally {
     await t.close();
     await Deno.remove(blocker);

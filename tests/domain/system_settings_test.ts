@@ -15,9 +15,13 @@ Deno.test("password policies ask 12, 14 and 16 characters, never below the serve
   assert.ok(PASSWORD_POLICIES.every((policy) => minimumPasswordLength(policy) >= MIN_PASSWORD_LENGTH));
   const owner = { email: "clerk@centralbank.test" };
   assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9@xR", owner, 14), []);
-  assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9@xR", owner, 16), ["Password must be at least 16 characters"]);
+  assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9@xR", owner, 16), [
+    "Password must be at least 16 characters",
+  ]);
   assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9@", owner, 8), [], "a lower minimum never goes below 12");
-  assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9", owner, 8), ["Password must be at least 12 characters"]);
+  assert.deepEqual(passwordRuleProblems("Qv7#mZ2!pL9", owner, 8), [
+    "Password must be at least 12 characters",
+  ]);
 });
 
 Deno.test("the idle timeout is the setting under the host's ceiling", () => {
@@ -31,7 +35,11 @@ Deno.test("the next backup is an hour, a day, a week or a calendar month after t
   assert.equal(nextBackupDueMs("hourly", last), at("2026-01-31T03:00:00.000Z"));
   assert.equal(nextBackupDueMs("daily", last), at("2026-02-01T02:00:00.000Z"));
   assert.equal(nextBackupDueMs("weekly", last), at("2026-02-07T02:00:00.000Z"));
-  assert.equal(nextBackupDueMs("monthly", last), at("2026-02-28T02:00:00.000Z"), "the shorter month's last day");
+  assert.equal(
+    nextBackupDueMs("monthly", last),
+    at("2026-02-28T02:00:00.000Z"),
+    "the shorter month's last day",
+  );
   assert.equal(nextBackupDueMs("monthly", at("2026-12-15T02:00:00.000Z")), at("2027-01-15T02:00:00.000Z"));
 });
 

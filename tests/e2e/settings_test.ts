@@ -50,14 +50,21 @@ e2eTest(
       const pending = await toastText(page, "Submitted for approval");
       assert.match(pending, /a second administrator must approve it/);
       assert.equal(await page.getByTestId("toast").filter({ hasText: "Settings Saved" }).count(), 0);
-      assert.equal(await page.getByLabel("Session Timeout (minutes)").inputValue(), "30", "nothing changed yet");
+      assert.equal(
+        await page.getByLabel("Session Timeout (minutes)").inputValue(),
+        "30",
+        "nothing changed yet",
+      );
 
       const second = cookieSession(server.baseUrl, crew.secondAdministrator);
       const queue = await second("GET", "/api/approvals?status=pending");
       const items = (queue.json.items ?? queue.json) as { id: string; kind: string }[];
       const request = items.find((item) => item.kind === "security_settings");
       assert.ok(request, "the request is in the queue");
-      assert.equal((await second("POST", `/api/approvals/${request.id}/approve`, { reason: "Agreed" })).status, 200);
+      assert.equal(
+        (await second("POST", `/api/approvals/${request.id}/approve`, { reason: "Agreed" })).status,
+        200,
+      );
       await page.reload();
       await page.getByRole("tab", { name: "Security" }).click();
       assert.equal(await page.getByLabel("Session Timeout (minutes)").inputValue(), "15");
@@ -65,14 +72,17 @@ e2eTest(
     }),
 );
 
-e2eTest("System Settings: staff who are not administrators see the settings read-only", () =>
-  withBrowser(async ({ page, server }) => {
-    await signInAsOperator(page, server.baseUrl);
-    await openSettings(page, server.baseUrl);
-    await page.getByText("Only administrators can change these settings").waitFor();
-    assert.equal(await page.getByRole("button", { name: "Save Settings" }).count(), 0);
-    assert.equal(await page.getByLabel("System Name").isDisabled(), true);
-    await page.getByRole("tab", { name: "Backup" }).click();
-    assert.equal(await page.getByRole("button", { name: "Back up now" }).count(), 0);
-    assert.equal(await page.getByRole("switch", { name: "Automatic backups" }).isDisabled(), true);
-  }));
+e2eTest(
+  "System Settings: staff who are not administrators see the settings read-only",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signInAsOperator(page, server.baseUrl);
+      await openSettings(page, server.baseUrl);
+      await page.getByText("Only administrators can change these settings").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Save Settings" }).count(), 0);
+      assert.equal(await page.getByLabel("System Name").isDisabled(), true);
+      await page.getByRole("tab", { name: "Backup" }).click();
+      assert.equal(await page.getByRole("button", { name: "Back up now" }).count(), 0);
+      assert.equal(await page.getByRole("switch", { name: "Automatic backups" }).isDisabled(), true);
+    }),
+);

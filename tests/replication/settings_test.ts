@@ -21,7 +21,8 @@ const REPLICATION_WAIT_MS = 15_000;
 const BACKUP_WAIT_MS = 60_000;
 
 Deno.test({
-  name: "settings on the replicated topology: headquarters backs up the primary (a regional node's Back up now runs there) and a regional node reads the change",
+  name:
+    "settings on the replicated topology: headquarters backs up the primary (a regional node's Back up now runs there) and a regional node reads the change",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -34,13 +35,17 @@ Deno.test({
 
       const started = await call(hq, "POST", "/api/settings/backup/run", admin);
       assert.equal(started.status, 202, JSON.stringify(started.body));
-      await within(BACKUP_WAIT_MS, async () =>
-        (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun.status !== "running"
+      await within(
+        BACKUP_WAIT_MS,
+        async () => (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun.status !== "running",
       );
       const run = { body: (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun };
       assert.equal(run.body.status, "completed", run.body.error);
       const manifest = await readManifest(run.body.folder);
-      assert.ok(manifest.logId !== null && manifest.frameNo !== null, "a copy of the primary names its log and frame");
+      assert.ok(
+        manifest.logId !== null && manifest.frameNo !== null,
+        "a copy of the primary names its log and frame",
+      );
       assert.equal(manifest.sourceUrl, new URL(cluster.primary.url).toString());
       assert.deepEqual(await digestFile(`${run.body.folder}/${BACKUP_FILE}`), {
         sha256: manifest.sha256,
@@ -48,15 +53,19 @@ Deno.test({
       });
       const copy = new NativeDatabase(`${run.body.folder}/${BACKUP_FILE}`, { readonly: true });
       try {
-        const row = copy.prepare("SELECT system_name AS name FROM system_settings WHERE id = 1").get() as { name: string };
+        const row = copy.prepare("SELECT system_name AS name FROM system_settings WHERE id = 1").get() as {
+          name: string;
+        };
         assert.equal(row.name, "Reserve Bank Registry");
       } finally {
         copy.close();
       }
 
       const regional = await signIn(north);
-      await within(REPLICATION_WAIT_MS, async () =>
-        (await call(north, "GET", "/api/settings", regional)).body.systemName === "Reserve Bank Registry"
+      await within(
+        REPLICATION_WAIT_MS,
+        async () =>
+          (await call(north, "GET", "/api/settings", regional)).body.systemName === "Reserve Bank Registry",
       );
       const there = await call(north, "GET", "/api/settings", regional);
       assert.equal(there.body.backup.takesBackups, false);
@@ -64,8 +73,10 @@ Deno.test({
       // "Back up now" at a regional node is a change, so it runs at headquarters, which copies the primary.
       const forwarded = await call(north, "POST", "/api/settings/backup/run", regional);
       assert.equal(forwarded.status, 202, JSON.stringify(forwarded.body));
-      await within(BACKUP_WAIT_MS, async () =>
-        (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun.status === "completed"
+      await within(
+        BACKUP_WAIT_MS,
+        async () =>
+          (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun.status === "completed",
       );
       const second = (await call(hq, "GET", "/api/settings", admin)).body.backup.lastRun;
       assert.equal(second.id, forwarded.body.id);

@@ -161,7 +161,12 @@ export async function writeBackupFolder(
   await Deno.mkdir(partial, { mode: SECRET_DIR_MODE });
   try {
     const facts = await fill(partial);
-    const manifest: Manifest = { format: MANIFEST_FORMAT, formatVersion: MANIFEST_FORMAT_VERSION, file: BACKUP_FILE, ...facts };
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      formatVersion: MANIFEST_FORMAT_VERSION,
+      file: BACKUP_FILE,
+      ...facts,
+    };
     await Deno.writeTextFile(`${partial}/${MANIFEST_FILE}`, JSON.stringify(manifest, null, 2) + "\n", {
       createNew: true,
       mode: SECRET_FILE_MODE,
@@ -174,7 +179,9 @@ export async function writeBackupFolder(
   }
 }
 
-export function takePrimaryBackup(options: PrimaryBackupOptions): Promise<{ dir: string; manifest: Manifest }> {
+export function takePrimaryBackup(
+  options: PrimaryBackupOptions,
+): Promise<{ dir: string; manifest: Manifest }> {
   return writeBackupFolder(options.outDir, async (partial) => {
     const replicaDir = `${partial}/replica`;
     await Deno.mkdir(replicaDir, { mode: SECRET_DIR_MODE });
@@ -185,6 +192,14 @@ export function takePrimaryBackup(options: PrimaryBackupOptions): Promise<{ dir:
     const lastMigration = settleCopy(replicaPath);
     const { sha256, sizeBytes } = await digestFile(replicaPath, `${partial}/${BACKUP_FILE}`);
     await Deno.remove(replicaDir, { recursive: true });
-    return { takenAt, frameNo, logId, sourceUrl: publicUrl(options.syncUrl), sizeBytes, sha256, lastMigration };
+    return {
+      takenAt,
+      frameNo,
+      logId,
+      sourceUrl: publicUrl(options.syncUrl),
+      sizeBytes,
+      sha256,
+      lastMigration,
+    };
   });
 }

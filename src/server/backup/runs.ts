@@ -48,10 +48,15 @@ const RUN_COLUMNS = `id, trigger, started_at AS startedAt, finished_at AS finish
   size_bytes AS sizeBytes, sha256, error`;
 
 /** The newest run (of one trigger, when given), or null. */
-export async function lastBackupRun(deps: Pick<AppDeps, "db">, trigger?: BackupTrigger): Promise<BackupRun | null> {
+export async function lastBackupRun(
+  deps: Pick<AppDeps, "db">,
+  trigger?: BackupTrigger,
+): Promise<BackupRun | null> {
   const where = trigger ? sql`WHERE trigger = ${trigger}` : sql``;
   const [row] = await deps.db.read.all<BackupRun>(
-    sql`SELECT ${sql.raw(RUN_COLUMNS)} FROM backup_runs ${where} ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+    sql`SELECT ${
+      sql.raw(RUN_COLUMNS)
+    } FROM backup_runs ${where} ORDER BY started_at DESC, rowid DESC LIMIT 1`,
   );
   return row ?? null;
 }
@@ -60,7 +65,11 @@ export async function lastBackupRun(deps: Pick<AppDeps, "db">, trigger?: BackupT
 export const takesBackups = (config: AppDeps["config"]) => config.role !== "regional";
 
 /** Claims the one running slot; a stale claim (its process died) is marked failed first. */
-async function claimRun(deps: BackupDeps, trigger: BackupTrigger, requestedBy: string | null): Promise<BackupRun> {
+async function claimRun(
+  deps: BackupDeps,
+  trigger: BackupTrigger,
+  requestedBy: string | null,
+): Promise<BackupRun> {
   const id = crypto.randomUUID();
   const startedAt = new Date(deps.clock.now()).toISOString();
   const staleBefore = new Date(deps.clock.now() - STALE_BACKUP_RUN_MS).toISOString();
@@ -74,7 +83,17 @@ async function claimRun(deps: BackupDeps, trigger: BackupTrigger, requestedBy: s
     return inserted.rowsAffected === 1;
   });
   if (!claimed) throw conflict("backup", "A backup is already running; wait for it to finish");
-  return { id, trigger, startedAt, finishedAt: null, status: "running", folder: null, sizeBytes: null, sha256: null, error: null };
+  return {
+    id,
+    trigger,
+    startedAt,
+    finishedAt: null,
+    status: "running",
+    folder: null,
+    sizeBytes: null,
+    sha256: null,
+    error: null,
+  };
 }
 
 function takeCopy(deps: BackupDeps): Promise<{ dir: string; manifest: Manifest }> {
@@ -124,7 +143,10 @@ export async function startBackup(
   actor: Actor,
 ): Promise<{ run: BackupRun; finished: Promise<BackupRun> }> {
   if (!takesBackups(deps.config)) {
-    throw conflict("backup", "Backups are taken at headquarters: this regional node holds a replica of its database");
+    throw conflict(
+      "backup",
+      "Backups are taken at headquarters: this regional node holds a replica of its database",
+    );
   }
   const run = await claimRun(deps, trigger, actor.userId === SYSTEM_USER_ID ? null : actor.userId);
   return { run, finished: completeRun(deps, actor, run) };
@@ -142,7 +164,13 @@ async function completeRun(deps: BackupDeps, actor: Actor, run: BackupRun): Prom
     const { dir, manifest } = await takeCopy(deps);
     const settings = await readSystemSettings(deps.db);
     removed = await removeOldCopies(deps.config.backupDir, settings.backupRetentionCopies);
-    finished = { ...run, status: "completed", folder: dir, sizeBytes: manifest.sizeBytes, sha256: manifest.sha256 };
+    finished = {
+      ...run,
+      status: "completed",
+      folder: dir,
+      sizeBytes: manifest.sizeBytes,
+      sha256: manifest.sha256,
+    };
   } catch (error) {
     finished = { ...run, status: "failed", error: errorText(error, deps.config) };
   }
@@ -151,7 +179,12 @@ async function completeRun(deps: BackupDeps, actor: Actor, run: BackupRun): Prom
   return await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () => finishRun(deps, actor, finished, removed));
 }
 
-async function finishRun(deps: BackupDeps, actor: Actor, run: BackupRun, removed: string[]): Promise<BackupRun> {
+async function finishRun(
+  deps: BackupDeps,
+  actor: Actor,
+  run: BackupRun,
+  removed: string[],
+): Promise<BackupRun> {
   await deps.db.transaction(async (tx) => {
     await tx.run(sql`UPDATE backup_runs SET status = ${run.status}, finished_at = ${run.finishedAt},
       folder = ${run.folder}, size_bytes = ${run.sizeBytes}, sha256 = ${run.sha256}, error = ${run.error}

@@ -13,7 +13,10 @@ const VACUUM_FILE = "vacuum.db";
 /** The database URL as the manifest records it: the file's path, without any query. */
 const sourceOf = (url: string) => url.split("?")[0];
 
-export function takeStandaloneBackup(db: Database, outDir: string): Promise<{ dir: string; manifest: Manifest }> {
+export function takeStandaloneBackup(
+  db: Database,
+  outDir: string,
+): Promise<{ dir: string; manifest: Manifest }> {
   return writeBackupFolder(outDir, async (partial) => {
     const vacuumPath = `${partial}/${VACUUM_FILE}`;
     const takenAt = new Date().toISOString();
@@ -22,6 +25,14 @@ export function takeStandaloneBackup(db: Database, outDir: string): Promise<{ di
     const lastMigration = settleCopy(vacuumPath);
     const { sha256, sizeBytes } = await digestFile(vacuumPath, `${partial}/${BACKUP_FILE}`);
     await Deno.remove(vacuumPath);
-    return { takenAt, frameNo: null, logId: null, sourceUrl: sourceOf(db.url), sizeBytes, sha256, lastMigration };
+    return {
+      takenAt,
+      frameNo: null,
+      logId: null,
+      sourceUrl: sourceOf(db.url),
+      sizeBytes,
+      sha256,
+      lastMigration,
+    };
   });
 }

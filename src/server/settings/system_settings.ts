@@ -26,7 +26,7 @@ import {
   TIMEZONES,
 } from "../../domain/system_settings.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
-import { assertMayActAlone, type GrantOrigin, grantNote } from "../auth/role_grants.ts";
+import { assertMayActAlone, grantNote, type GrantOrigin } from "../auth/role_grants.ts";
 import type { Epochs } from "../db/change_epochs.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import { requiredEnum } from "../http/validation.ts";
@@ -79,7 +79,9 @@ const SELECT_SETTINGS = `SELECT ${
 } FROM system_settings WHERE id = 1`;
 
 async function loadSettings(db: Queryable): Promise<SystemSettings> {
-  const [row] = await db.all<Omit<SystemSettings, "autoBackup"> & { autoBackup: number }>(sql.raw(SELECT_SETTINGS));
+  const [row] = await db.all<Omit<SystemSettings, "autoBackup"> & { autoBackup: number }>(
+    sql.raw(SELECT_SETTINGS),
+  );
   if (!row) throw new Error("system_settings has no row: the migration 1430 did not run");
   return { ...row, autoBackup: Boolean(row.autoBackup) };
 }

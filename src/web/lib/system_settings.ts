@@ -15,7 +15,8 @@ const BACKUP_POLL_MS = 2_000;
 export const useSystemSettings = () =>
   useQuery<SystemSettingsAnswer>({
     queryKey: [SYSTEM_SETTINGS_KEY],
-    refetchInterval: (query) => query.state.data?.backup.lastRun?.status === "running" ? BACKUP_POLL_MS : false,
+    refetchInterval: (query) =>
+      query.state.data?.backup.lastRun?.status === "running" ? BACKUP_POLL_MS : false,
   });
 
 /** The administrators' name for the system, for the shell's title. */

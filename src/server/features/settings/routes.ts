@@ -45,7 +45,12 @@ async function answerOf(deps: AppDeps): Promise<SystemSettingsAnswer> {
 }
 
 /** One tab's PUT: validated, written with its audit row, answered with every setting. */
-function tabRoute<Schema extends z.ZodType>(app: Hono<AppEnv>, deps: AppDeps, tab: SettingsTab, schema: Schema) {
+function tabRoute<Schema extends z.ZodType>(
+  app: Hono<AppEnv>,
+  deps: AppDeps,
+  tab: SettingsTab,
+  schema: Schema,
+) {
   app.put(`/settings/${tab}`, validate("json", schema), async (c) => {
     const change = c.req.valid("json" as never) as z.output<Schema>;
     await updateSystemSettings(deps.db, actorOf(c, deps.config), tab, change as Record<string, unknown>);
@@ -67,8 +72,10 @@ export function settingsRoutes(deps: AppDeps) {
   app.put("/settings/security", validate("json", securityRequest), async (c) => {
     const { requestReason: _, ...change } = c.req.valid("json");
     const actor = actorOf(c, deps.config);
-    const act = (db: Database, origin: GrantOrigin) => updateSystemSettings(db, actor, "security", change, origin);
-    const request = () => administrationDraft("security_settings", actor, { payload: change, summary: change }, act);
+    const act = (db: Database, origin: GrantOrigin) =>
+      updateSystemSettings(db, actor, "security", change, origin);
+    const request = () =>
+      administrationDraft("security_settings", actor, { payload: change, summary: change }, act);
     return await administer(c, deps, request, async (origin) => {
       await act(deps.db, origin);
       return c.json(await answerOf(deps));

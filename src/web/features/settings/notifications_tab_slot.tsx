@@ -14,7 +14,11 @@ const emailNotificationsAtom = atomWithStorage("cbr-console.settings.emailNotifi
 export function NotificationsTabSlot({ smsReason }: { smsReason: string }) {
   const [email, setEmail] = useAtom(emailNotificationsAtom);
   return (
-    <TitledCard title="Notification Settings" description="How staff are alerted about registry events." contentClassName="space-y-4">
+    <TitledCard
+      title="Notification Settings"
+      description="How staff are alerted about registry events."
+      contentClassName="space-y-4"
+    >
       <SwitchField label="Email notifications" checked={email} onChange={setEmail} />
       <div>
         <SwitchField label="SMS notifications" checked={false} onChange={() => {}} disabled />

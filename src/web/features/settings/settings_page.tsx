@@ -14,9 +14,19 @@ import { isPendingApproval, pendingToast } from "../../lib/approval.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { useDualControlInForce } from "../../lib/dual_control.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
-import { SYSTEM_SETTINGS_KEY, type SystemSettingsAnswer, useSystemSettings } from "../../lib/system_settings.ts";
+import {
+  SYSTEM_SETTINGS_KEY,
+  type SystemSettingsAnswer,
+  useSystemSettings,
+} from "../../lib/system_settings.ts";
 import { useToast } from "../../lib/toast.ts";
-import { ApiSection, BackupSection, GeneralSection, SecuritySection, SystemSection } from "./settings_sections.tsx";
+import {
+  ApiSection,
+  BackupSection,
+  GeneralSection,
+  SecuritySection,
+  SystemSection,
+} from "./settings_sections.tsx";
 import {
   changedTabs,
   type Draft,
@@ -138,7 +148,9 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
     <>
       <PageHeader
         title="System Settings"
-        subtitle={readOnly ? "Only administrators can change these settings" : "Kept and applied by the server"}
+        subtitle={readOnly
+          ? "Only administrators can change these settings"
+          : "Kept and applied by the server"}
         actions={readOnly ? undefined : <Button onClick={save} disabled={saving}>Save Settings</Button>}
       />
       <Tabs
@@ -148,9 +160,20 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
           {
             id: "security",
             label: "Security",
-            content: <SecuritySection {...props} reason={reason} setReason={setReason} reasonAsked={inForce && !readOnly} />,
+            content: (
+              <SecuritySection
+                {...props}
+                reason={reason}
+                setReason={setReason}
+                reasonAsked={inForce && !readOnly}
+              />
+            ),
           },
-          { id: "notifications", label: "Notifications", content: <NotificationsTabSlot smsReason={settings.readOnly.smsNotifications} /> },
+          {
+            id: "notifications",
+            label: "Notifications",
+            content: <NotificationsTabSlot smsReason={settings.readOnly.smsNotifications} />,
+          },
           { id: "api", label: "API", content: <ApiSection {...props} /> },
           {
             id: "backup",
@@ -166,7 +189,11 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
 
 export default function SettingsPage() {
   const { data, error } = useSystemSettings();
-  if (error) return <PageHeader title="System Settings" subtitle={`The settings could not be read: ${error.message}`} />;
+  if (error) {
+    return (
+      <PageHeader title="System Settings" subtitle={`The settings could not be read: ${error.message}`} />
+    );
+  }
   if (!data) return <PageHeader title="System Settings" subtitle="Loading…" />;
   return <SettingsForm settings={data} />;
 }

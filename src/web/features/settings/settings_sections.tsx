@@ -22,7 +22,8 @@ import { MfaRequiredSwitch } from "./mfa_required_switch.tsx";
 import type { Draft, NumberField } from "./settings_store.ts";
 
 /** Select options from value → label, in the order written. */
-const choices = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+const choices = (labels: Record<string, string>) =>
+  Object.entries(labels).map(([value, label]) => ({ value, label }));
 
 const COUNTRY_OPTIONS = choices({
   US: "United States (US)",
@@ -127,8 +128,17 @@ function ChoiceSetting({ label, field, options, disabled, ...props }: SectionPro
 }
 
 /** An on/off setting of the draft. */
-function SwitchSetting({ label, field, draft, set, readOnly }: SectionProps & { label: string; field: SwitchKey }) {
-  return <SwitchField label={label} checked={draft[field]} onChange={(v) => set(field, v)} disabled={readOnly} />;
+function SwitchSetting(
+  { label, field, draft, set, readOnly }: SectionProps & { label: string; field: SwitchKey },
+) {
+  return (
+    <SwitchField
+      label={label}
+      checked={draft[field]}
+      onChange={(v) => set(field, v)}
+      disabled={readOnly}
+    />
+  );
 }
 
 /** The four regional choices of the General section, in the order they show. */
@@ -146,7 +156,12 @@ export function GeneralSection(props: SectionProps) {
       description="How this console names and presents the registry: the name heads the sidebar and every report."
     >
       <TextField label="System Name" maxLength={255} {...textSetting(props, "systemName")} />
-      <TextAreaField label="System Description" rows={3} maxLength={500} {...textSetting(props, "systemDescription")} />
+      <TextAreaField
+        label="System Description"
+        rows={3}
+        maxLength={500}
+        {...textSetting(props, "systemDescription")}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         {REGIONAL_CHOICES.map(([label, field, options]) => (
           <ChoiceSetting key={field} label={label} field={field} options={options} {...props} />
@@ -166,11 +181,13 @@ function ReadOnlyFact({ label, value, reason }: { label: string; value: string; 
   );
 }
 
-export function SecuritySection(props: SectionProps & {
-  reason: string;
-  setReason: (reason: string) => void;
-  reasonAsked: boolean;
-}) {
+export function SecuritySection(
+  props: SectionProps & {
+    reason: string;
+    setReason: (reason: string) => void;
+    reasonAsked: boolean;
+  },
+) {
   const { settings } = props;
   const ceiling = Math.min(SESSION_TIMEOUT_MINUTES.max, settings.sessionTimeoutCeiling);
   return (
@@ -184,11 +201,15 @@ export function SecuritySection(props: SectionProps & {
           hint={`An idle session ends after this long; at most ${ceiling} minutes on this server (SESSION_IDLE_MINUTES).`}
         />
         <ChoiceSetting label="Password Policy" field="passwordPolicy" options={POLICY_OPTIONS} {...props} />
-        <ReadOnlyFact label="Audit Log Retention" value="Kept permanently" reason={settings.readOnly.auditLogRetention} />
+        <ReadOnlyFact
+          label="Audit Log Retention"
+          value="Kept permanently"
+          reason={settings.readOnly.auditLogRetention}
+        />
       </div>
       <p className="text-xs text-slate-600">
-        The password policy applies to every password set from now on (a first password, a change, a reset); the
-        server never accepts fewer than 12 characters.
+        The password policy applies to every password set from now on (a first password, a change, a reset);
+        the server never accepts fewer than 12 characters.
       </p>
       <AdministrationReasonField
         value={props.reason}
@@ -227,10 +248,14 @@ function lastBackupText(settings: SystemSettingsAnswer): string {
 export function BackupSection(props: SectionProps & { onBackUpNow: () => void; backingUp: boolean }) {
   const { settings, draft } = props;
   return (
-    <Section title="Backup Settings" description="Automatic backups of the registry database, taken by the server.">
+    <Section
+      title="Backup Settings"
+      description="Automatic backups of the registry database, taken by the server."
+    >
       {!settings.backup.takesBackups && (
         <p className="text-sm text-slate-700">
-          Headquarters backs up the primary: this regional node's schedule is headquarters', and Back up now runs there.
+          Headquarters backs up the primary: this regional node's schedule is headquarters', and Back up now
+          runs there.
         </p>
       )}
       <SwitchSetting label="Automatic backups" field="autoBackup" {...props} />
@@ -242,7 +267,12 @@ export function BackupSection(props: SectionProps & { onBackUpNow: () => void; b
           disabled={!draft.autoBackup}
           {...props}
         />
-        <NumberSetting {...props} label="Copies kept" field="backupRetentionCopies" range={BACKUP_RETENTION_COPIES} />
+        <NumberSetting
+          {...props}
+          label="Copies kept"
+          field="backupRetentionCopies"
+          range={BACKUP_RETENTION_COPIES}
+        />
       </div>
       <dl className="grid gap-3 text-sm sm:grid-cols-2">
         <Fact term="Last backup">{lastBackupText(settings)}</Fact>
@@ -273,7 +303,10 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 export function SystemSection(props: SectionProps) {
   const { settings } = props;
   return (
-    <Section title="System Information" description="About this console, and how long it keeps what it records.">
+    <Section
+      title="System Information"
+      description="About this console, and how long it keeps what it records."
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <NumberSetting
           {...props}

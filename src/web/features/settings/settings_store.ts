@@ -80,5 +80,7 @@ export function withTabsFrom(into: Draft, from: Draft, tabs: readonly TabId[]): 
 export function tabOfField(key: string): TabId | undefined {
   if (key === "requestReason") return "security";
   if (key in TAB_FIELDS) return key as TabId;
-  return (Object.keys(TAB_FIELDS) as TabId[]).find((tab) => (TAB_FIELDS[tab] as readonly string[]).includes(key));
+  return (Object.keys(TAB_FIELDS) as TabId[]).find((tab) =>
+    (TAB_FIELDS[tab] as readonly string[]).includes(key)
+  );
 }
