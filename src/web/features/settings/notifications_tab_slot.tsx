@@ -6,13 +6,15 @@ import { atomWithStorage } from "jotai/utils";
 import { useAtom } from "jotai";
 import { TitledCard } from "../../components/ui/card.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
+import { useSystemSettings } from "../../lib/system_settings.ts";
 
 const emailNotificationsAtom = atomWithStorage("cbr-console.settings.emailNotifications", true, undefined, {
   getOnInit: true,
 });
 
-export function NotificationsTabSlot({ smsReason }: { smsReason: string }) {
+export function NotificationsTabSlot() {
   const [email, setEmail] = useAtom(emailNotificationsAtom);
+  const smsReason = useSystemSettings().data?.readOnly.smsNotifications;
   return (
     <TitledCard
       title="Notification Settings"

@@ -172,7 +172,7 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
           {
             id: "notifications",
             label: "Notifications",
-            content: <NotificationsTabSlot smsReason={settings.readOnly.smsNotifications} />,
+            content: <NotificationsTabSlot />,
           },
           { id: "api", label: "API", content: <ApiSection {...props} /> },
           {
