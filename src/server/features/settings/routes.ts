@@ -18,6 +18,7 @@ import {
   generalSettingsSchema,
   readSystemSettings,
   securitySettingsSchema,
+  type SettingsChange,
   type SettingsTab,
   systemSettingsSchema,
   updateSystemSettings,
@@ -45,15 +46,10 @@ async function answerOf(deps: AppDeps): Promise<SystemSettingsAnswer> {
 }
 
 /** One tab's PUT: validated, written with its audit row, answered with every setting. */
-function tabRoute<Schema extends z.ZodType>(
-  app: Hono<AppEnv>,
-  deps: AppDeps,
-  tab: SettingsTab,
-  schema: Schema,
-) {
+function tabRoute(app: Hono<AppEnv>, deps: AppDeps, tab: SettingsTab, schema: z.ZodType<SettingsChange>) {
   app.put(`/settings/${tab}`, validate("json", schema), async (c) => {
-    const change = c.req.valid("json" as never) as z.output<Schema>;
-    await updateSystemSettings(deps.db, actorOf(c, deps.config), tab, change as Record<string, unknown>);
+    const change: SettingsChange = c.req.valid("json");
+    await updateSystemSettings(deps.db, actorOf(c, deps.config), tab, change);
     return c.json(await answerOf(deps));
   });
 }
