@@ -108,7 +108,7 @@ const whole = (label: string, range: { min: number; max: number }, unit: string)
     .min(range.min, `${label} must be at least ${range.min} ${unit}`)
     .max(range.max, `${label} must be at most ${range.max} ${unit}`);
 
-/** The fields of each tab of the screen that this module keeps; each PUT replaces its tab's fields. */
+/** The screen's tabs that this module keeps; each tab's PUT replaces that tab's fields. */
 export type SettingsTab = "general" | "security" | "api" | "backup" | "system";
 
 export const generalSettingsSchema = z.strictObject({
