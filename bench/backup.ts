@@ -9,7 +9,7 @@
  * Each task runs as its own process with its deno.json permissions (tests/replication/support/tasks.ts).
  */
 import NativeDatabase from "libsql";
-import { readManifest } from "../scripts/backup_manifest.ts";
+import { readManifest } from "../src/server/backup/manifest.ts";
 import { type LonePrimary, startLonePrimary } from "../tests/replication/support/lone_primary.ts";
 import { runTask } from "../tests/replication/support/tasks.ts";
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber } from "./lib/report.ts";
@@ -162,7 +162,8 @@ function figures(
   },
 ): BenchRow[] {
   const mb = busy.manifest.sizeBytes / BYTES_PER_MB;
-  const replayed = busy.manifest.frameNo - idle.manifest.frameNo;
+  // A copy of the primary always names its frame (null only for a standalone node's copy).
+  const replayed = (busy.manifest.frameNo ?? 0) - (idle.manifest.frameNo ?? 0);
   const p = (values: number[]) =>
     `p50 ${formatMs(percentile(values, 50))}, p99 ${formatMs(percentile(values, 99))}`;
   return [

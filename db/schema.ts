@@ -326,6 +326,8 @@ export const apiKeys = sqliteTable("api_keys", {
   expiresAt: text("expires_at"),
   revokedAt: text("revoked_at"),
   createdBy: text("created_by").references(() => users.id),
+  /** The key's own hourly limit (the System Settings' default at its creation); null for older keys. */
+  limitPerHour: integer("limit_per_hour"),
 });
 
 export const auditTrail = sqliteTable("audit_trail", {

@@ -20,7 +20,7 @@ import {
   SECRET_DIR_MODE,
   SQLD_PAGE_SIZE_BYTES,
   timestampName,
-} from "./backup_manifest.ts";
+} from "../src/server/backup/manifest.ts";
 
 /** Where sqld keeps the default namespace's database under its --db-path. */
 const SQLD_DATA_FILE = "dbs/default/data";
@@ -163,8 +163,11 @@ if (import.meta.main) {
   try {
     const { manifest, setAside } = await restore(from, dbPath);
     console.log(
-      `Restored ${dbPath} from ${from}: the primary as of ${manifest.takenAt} (frame ${manifest.frameNo} of log ` +
-        `${manifest.logId}). ${
+      `Restored ${dbPath} from ${from}: the database as of ${manifest.takenAt} (${
+        manifest.logId === null
+          ? "a standalone node's copy"
+          : `frame ${manifest.frameNo} of log ${manifest.logId}`
+      }). ${
           setAside === null ? "There was no db-path before." : `The previous db-path is kept at ${setAside}.`
         }\n` +
         `Start sqld on ${dbPath}: it builds a new replication log from the copy, and every console's replica ` +

@@ -49,7 +49,12 @@ export function serverPermissions(env: Record<string, string | undefined>): stri
   const config = loadConfig(env);
   const dataDir = absolute(config.dataDir);
   // The audit checkpoints live outside the data folder (src/server/audit/checkpoints.ts).
-  const writable = [dataDir, databaseDir(config.databaseUrl), absolute(config.auditCheckpointFile)]
+  const writable = [
+    dataDir,
+    databaseDir(config.databaseUrl),
+    absolute(config.auditCheckpointFile),
+    absolute(config.backupDir),
+  ]
     .filter((path): path is string => path !== null);
   const outbound = (env.ALLOW_NET_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean);
   // Connection tests (docs/connections.md): the allow-listed hosts, or any host on explicit opt-in.

@@ -73,6 +73,13 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   },
   "GET /api/auth/sign-in-settings": read("read the sign-in settings"),
   "PUT /api/auth/sign-in-settings": administer("change sign-in settings"),
+  "GET /api/settings": read("read the system settings"),
+  "PUT /api/settings/general": administer("change the system settings"),
+  "PUT /api/settings/security": administer("change the system settings"),
+  "PUT /api/settings/api": administer("change the system settings"),
+  "PUT /api/settings/backup": administer("change the system settings"),
+  "PUT /api/settings/system": administer("change the system settings"),
+  "POST /api/settings/backup/run": administer("take a backup"),
   "GET /api/system/replication": {
     roles: "signed-in",
     action: "see how fresh this node's figures are",

@@ -23,6 +23,7 @@ const ADMINISTRATION_KINDS = [
   "user_reset_password",
   "approval_settings",
   "sign_in_settings",
+  "security_settings",
   "account_outflow_limit",
   "identity_link",
 ] as const;
@@ -47,6 +48,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   user_reset_password: "Password reset",
   approval_settings: "Approval thresholds and limits",
   sign_in_settings: "Sign-in settings",
+  security_settings: "Session timeout and password policy",
   account_outflow_limit: "Account daily outflow limit",
   identity_link: "Provider identity link",
 };

@@ -79,11 +79,11 @@ function builtFromConsoleWords(password: string): boolean {
   });
 }
 
-function characterProblems(normalized: string): string[] {
+function characterProblems(normalized: string, minLength: number): string[] {
   const problems: string[] = [];
   const length = [...normalized].length;
-  if (length < MIN_PASSWORD_LENGTH) {
-    problems.push(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (length < minLength) {
+    problems.push(`Password must be at least ${minLength} characters`);
   }
   if (length > MAX_PASSWORD_LENGTH) {
     problems.push(`Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
@@ -97,11 +97,18 @@ function characterProblems(normalized: string): string[] {
   return problems;
 }
 
-/** Every rule the password breaks, one sentence each; empty when it passes them all. */
-export function passwordRuleProblems(password: string, owner: PasswordOwner): string[] {
+/**
+ * Every rule the password breaks, one sentence each; empty when it passes them all. `minLength` is
+ * the administrators' password policy (src/domain/system_settings.ts), never below the floor.
+ */
+export function passwordRuleProblems(
+  password: string,
+  owner: PasswordOwner,
+  minLength: number = MIN_PASSWORD_LENGTH,
+): string[] {
   if (password.length > MAX_PASSWORD_LENGTH * 4) return [`Password must be at most ${MAX_PASSWORD_LENGTH} characters`];
   const normalized = password.normalize("NFKC");
-  const problems = characterProblems(normalized);
+  const problems = characterProblems(normalized, Math.max(MIN_PASSWORD_LENGTH, minLength));
   const words = ownerWords(owner);
   if (containsAny(password, [words.email[0]])) problems.push("The password contains your e-mail address");
   else if (containsAny(password, [words.email[1]])) {

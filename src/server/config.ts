@@ -107,8 +107,10 @@ export interface Config {
   auditChainKey: string | null;
   /** Where signed audit checkpoints are appended: outside the data folder (AUDIT_CHECKPOINT_FILE). */
   auditCheckpointFile: string;
-  /** How long request-log entries are kept (API_LOG_RETENTION_DAYS). */
+  /** How long request-log entries are kept (API_LOG_RETENTION_DAYS) unless System Settings say otherwise. */
   apiLogRetentionDays: number;
+  /** Where the console's own backups go (BACKUP_DIR); DATA_DIR/backups by default. */
+  backupDir: string;
   features: FeatureSettings;
 }
 
@@ -299,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     auditChainKey: env.AUDIT_CHAIN_KEY || null,
     auditCheckpointFile: env.AUDIT_CHECKPOINT_FILE || defaultCheckpointFile(dataDir),
     apiLogRetentionDays: retentionDaysFrom(env),
+    backupDir: env.BACKUP_DIR || `${dataDir.replace(/\/+$/, "")}/backups`,
     features: featureSettings(env),
   };
 }

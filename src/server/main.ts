@@ -10,6 +10,8 @@ import { startWebhookWorker } from "./features/webhooks/worker.ts";
 import { startExpiryNotices } from "./features/approvals/expiry_notices.ts";
 import { startReconciliationWatch } from "./features/ledger/reconciliation_watch.ts";
 import { startEmailSender } from "./features/notifications/email_sender.ts";
+import { startReportRetention } from "./features/reports/service.ts";
+import { startBackupScheduler } from "./backup/runs.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -38,6 +40,9 @@ const backgroundTasks = config.role === "regional" ? [] : [
   startReconciliationWatch(deps.db),
   startEmailSender(deps),
 ];
+// Both at headquarters and on a standalone node only (they answer null on a regional one).
+const stopBackups = startBackupScheduler(deps, (line) => console.error(line));
+const stopReportRetention = startReportRetention(deps, (line) => console.log(line));
 const auditCheckpoints = startAuditCheckpoints(
   deps.db,
   await useAuditChainKey(config, { create: false }),
@@ -64,6 +69,8 @@ async function shutdown(signal: string) {
   await app.requestLog.stop();
   await sweepScheduler?.stop();
   await Promise.all(backgroundTasks.map((task) => task.stop()));
+  stopBackups?.();
+  stopReportRetention?.();
   await auditCheckpoints.stop();
   deps.clock.stop();
   deps.db.close();

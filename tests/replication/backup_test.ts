@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { createClient } from "@libsql/client";
 import NativeDatabase from "libsql";
-import { logIdFromBytes, type Manifest, readManifest } from "../../scripts/backup_manifest.ts";
+import { logIdFromBytes, type Manifest, readManifest } from "../../src/server/backup/manifest.ts";
 import { type LonePrimary, startLonePrimary } from "./support/lone_primary.ts";
 import { runTask } from "./support/tasks.ts";
 
@@ -142,7 +142,7 @@ Deno.test({
         backupDir = `${out}/${entries[0]}`;
         manifest = await readManifest(backupDir);
         assert.equal(manifest.sourceUrl, `${primary.url}/`);
-        assert.ok(manifest.frameNo > 0);
+        assert.ok(manifest.frameNo !== null && manifest.frameNo > 0);
         assert.equal(manifest.logId, await sqldLogId(primary.dbPath), "the log sqld's own header names");
         assert.equal(manifest.lastMigration, "1340_role_grants.sql");
         const bytes = await Deno.readFile(`${backupDir}/${manifest.file}`);

@@ -58,6 +58,7 @@ export function authenticateApiKeys(resolver: ApiKeyResolver): MiddlewareHandler
     c.set("sessionId", null);
     c.set("apiKeyId", identity.id);
     c.set("apiEndpoint", endpoint);
+    c.set("apiKeyLimitPerHour", identity.limitPerHour);
     await next();
   };
 }

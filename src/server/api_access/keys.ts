@@ -28,6 +28,8 @@ export interface ApiKeyIdentity {
   keyPrefix: string;
   createdBy: string | null;
   expiresAt: string | null;
+  /** The key's own hourly limit per endpoint; null: the documented endpoint limits alone. */
+  limitPerHour: number | null;
 }
 
 /** The SQL condition "not revoked and not expired at `nowIso`". */
@@ -43,7 +45,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 const FIND_LIVE_KEY_SQL = `SELECT id, name, key_prefix AS keyPrefix, key_hash AS keyHash,
-  created_by AS createdBy, expires_at AS expiresAt
+  created_by AS createdBy, expires_at AS expiresAt, limit_per_hour AS limitPerHour
   FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`;
 
 /**
@@ -88,6 +90,7 @@ export class ApiKeyResolver {
       keyPrefix: row.keyPrefix,
       createdBy: row.createdBy,
       expiresAt: row.expiresAt,
+      limitPerHour: row.limitPerHour,
     };
     this.#cache.set(token, identity);
     return identity;

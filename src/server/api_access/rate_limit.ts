@@ -7,7 +7,7 @@
  * The stores' windows are hours of the app's clock (the primary's on a replicated node:
  * topology/clock.ts), so a key's hour starts and ends at the same instant at every node.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type ClientRateLimitInfo, rateLimiter, type Store } from "hono-rate-limiter";
 import { endpointId, RATE_LIMIT_WINDOW_MS } from "../../domain/public_api.ts";
 import type { Clock } from "../topology/clock.ts";
@@ -36,6 +36,13 @@ function onNodeClock(store: Store<ApiAccessEnv>, clock: Pick<Clock, "now">): Sto
   };
 }
 
+/** A key's limit on an endpoint: the documented one, or the key's own when that is lower. */
+function limitOf(c: Context<ApiAccessEnv>): number {
+  const documented = c.get("apiEndpoint")!.limitPerHour;
+  const own = c.get("apiKeyLimitPerHour");
+  return own == null ? documented : Math.min(documented, own);
+}
+
 export function limitKeyRequests(
   store: Store<ApiAccessEnv>,
   clock: Pick<Clock, "now">,
@@ -45,15 +52,14 @@ export function limitKeyRequests(
     standardHeaders: "draft-6",
     store: onNodeClock(store, clock),
     keyGenerator: (c) => usageBucket(c.get("apiKeyId")!, endpointId(c.get("apiEndpoint")!)),
-    limit: (c) => c.get("apiEndpoint")!.limitPerHour,
+    limit: limitOf,
     handler: (c) => {
       const endpoint = c.get("apiEndpoint")!;
+      const limitPerHour = limitOf(c);
       return c.json({
-        message: `Rate limit exceeded: ${endpoint.limitPerHour} requests per hour for ${
-          endpointId(endpoint)
-        }`,
+        message: `Rate limit exceeded: ${limitPerHour} requests per hour for ${endpointId(endpoint)}`,
         code: "rate_limited",
-        limitPerHour: endpoint.limitPerHour,
+        limitPerHour,
       }, 429);
     },
   });

@@ -5,8 +5,9 @@
  * after the first unwritten entry. For a database file the batches are written on a connection of
  * their own (the "log" batch channel), on the thread that serves requests: a thread of their own
  * cost more CPU per request in all than it took off this one (docs/bench.md).
- * `stop()` (clean shutdown) writes whatever is left. Rows older than the retention
- * (API_LOG_RETENTION_DAYS) are pruned by the writer about once an hour.
+ * `stop()` (clean shutdown) writes whatever is left. Rows older than the retention (the System
+ * Settings' request log retention, else API_LOG_RETENTION_DAYS) are pruned by the writer about once
+ * an hour.
  */
 import { setImmediate } from "node:timers";
 import type { Context, MiddlewareHandler } from "hono";
@@ -17,6 +18,7 @@ import type { Config } from "../config.ts";
 import { clientIp } from "../http/context.ts";
 import { type Database, isFileUrl } from "../db/database.ts";
 import type { Clock } from "../topology/clock.ts";
+import { readSystemSettings } from "../settings/system_settings.ts";
 import { JSON_CONTENT_TYPE, NULL_BODY_STATUSES } from "./envelope.ts";
 import type { ApiAccessEnv } from "./env.ts";
 import {
@@ -57,7 +59,8 @@ export interface RequestLogSettings {
   flushIntervalMs: number;
   flushBatchEntries: number;
   maxQueuedEntries: number;
-  retentionDays: number;
+  /** Null: the System Settings' retention, else the host's API_LOG_RETENTION_DAYS. */
+  retentionDays: number | null;
   pruneIntervalMs: number;
 }
 
@@ -138,7 +141,7 @@ export class RequestLog {
       flushIntervalMs: API_LOG_FLUSH_INTERVAL_MS,
       flushBatchEntries: API_LOG_FLUSH_BATCH_ENTRIES,
       maxQueuedEntries: MAX_QUEUED_API_LOG_ENTRIES,
-      retentionDays: config.apiLogRetentionDays,
+      retentionDays: null,
       pruneIntervalMs: API_LOG_PRUNE_INTERVAL_MS,
       ...settings,
     };
@@ -188,7 +191,9 @@ export class RequestLog {
 
   /** Deletes rows older than the retention; returns how many. */
   async prune(now = new Date(this.#clock.now())): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.#settings.retentionDays * DAY_MS).toISOString();
+    const retentionDays = this.#settings.retentionDays ??
+      (await readSystemSettings(this.#db)).requestLogRetentionDays ?? this.#config.apiLogRetentionDays;
+    const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
     this.#lastPruneMs = now.getTime();
     let total = 0;
     for (;;) {
@@ -203,7 +208,7 @@ export class RequestLog {
             changes: {
               deleted: result.rowsAffected,
               before: cutoff,
-              retentionDays: this.#settings.retentionDays,
+              retentionDays,
             },
           });
         }

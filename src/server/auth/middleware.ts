@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
 import { readSessionToken } from "./session_cookie.ts";
-import { sessionLifetime, SessionResolver } from "./sessions.ts";
+import { SessionResolver } from "./sessions.ts";
 
 export const UNAUTHORIZED_BODY = { message: "Unauthorized" } as const;
 
@@ -16,7 +16,7 @@ const resolvers = new WeakMap<AppDeps, SessionResolver>();
 export function sessionResolver(deps: AppDeps): SessionResolver {
   let resolver = resolvers.get(deps);
   if (!resolver) {
-    resolver = new SessionResolver(deps.db, sessionLifetime(deps.config), deps.clock);
+    resolver = new SessionResolver(deps.db, deps.config, deps.clock);
     resolvers.set(deps, resolver);
   }
   return resolver;

@@ -134,7 +134,7 @@ async function acceptPassword(
     // A sign-in replaces whatever session this browser held, so it cannot be revived later.
     if (previous) await destroySession(tx, hashToken(previous));
     const nowMs = kit.clock.now();
-    const session = await createSession(tx, user.id, kit.lifetime, nowMs, kit.actor(c, user.id), stage);
+    const session = await createSession(tx, user.id, await kit.lifetime(), nowMs, kit.actor(c, user.id), stage);
     await handBackFailure(tx, throttle.all, nowMs);
     // The account's failures are forgiven only once the whole sign-in succeeds.
     if (!stage) await clearFailures(tx, throttle.personal);

@@ -123,8 +123,12 @@ function clauses(feedback: { warning: string | null; suggestions: string[] }): s
  * Every reason the password is refused for this person, one sentence each; empty when it is good.
  * The list and the estimate are asked only when the rules pass: a rule's reason is the more exact one.
  */
-export async function passwordProblems(password: string, owner: PasswordOwner): Promise<string[]> {
-  const problems = passwordRuleProblems(password, owner);
+export async function passwordProblems(
+  password: string,
+  owner: PasswordOwner,
+  minLength: number = MIN_PASSWORD_LENGTH,
+): Promise<string[]> {
+  const problems = passwordRuleProblems(password, owner, minLength);
   if (problems.length > 0) return problems;
   if (await isCommonPassword(password)) {
     return ["This password appears in lists of common or breached passwords; choose another"];
@@ -133,8 +137,15 @@ export async function passwordProblems(password: string, owner: PasswordOwner): 
   return estimate.score < MIN_PASSWORD_SCORE ? [`Too easy to guess: ${clauses(estimate.feedback)}`] : [];
 }
 
-/** The reasons as one message ("First reason. Second reason"), or null when the password is good. */
-export async function passwordProblem(password: string, owner: PasswordOwner): Promise<string | null> {
-  const problems = await passwordProblems(password, owner);
+/**
+ * The reasons as one message ("First reason. Second reason"), or null when the password is good;
+ * `minLength` comes from the password policy (minimumPasswordLength of the system settings).
+ */
+export async function passwordProblem(
+  password: string,
+  owner: PasswordOwner,
+  minLength: number = MIN_PASSWORD_LENGTH,
+): Promise<string | null> {
+  const problems = await passwordProblems(password, owner, minLength);
   return problems.length > 0 ? problems.join(". ") : null;
 }

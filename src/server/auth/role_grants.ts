@@ -126,3 +126,10 @@ export async function dualControlState(db: Queryable): Promise<DualControlState>
     activeAdministrators: administrators,
   };
 }
+
+/** How the audit trail names a grant: who gave it, and whether a second person took part. */
+export function grantNote(origin: GrantOrigin) {
+  return origin.source === "sole_administrator"
+    ? { source: origin.source, dualControl: "not in force: one administrator acted alone" }
+    : { source: origin.source, ...(origin.approvedBy ? { approvedBy: origin.approvedBy } : {}) };
+}

@@ -160,7 +160,7 @@ function checkCode(
     if (!method) return await countWrongCode(kit, c, tx, session, keys, facts);
     // A fresh session id once the sign-in is complete: the pending one is never upgraded in place.
     await destroySession(tx, session.sid);
-    const created = await createSession(tx, user.id, kit.lifetime, kit.clock.now(), kit.actor(c, user.id));
+    const created = await createSession(tx, user.id, await kit.lifetime(), kit.clock.now(), kit.actor(c, user.id));
     await clearFailures(tx, keys.backoff);
     await clearFailures(tx, keys.throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {

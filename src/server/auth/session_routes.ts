@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import { desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { sessions, users } from "../../../db/schema.ts";
+import { sessionLifetime } from "./sessions.ts";
 import { recordAudit } from "../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../http/context.ts";
 import { AppError, notFound } from "../http/errors.ts";
@@ -30,7 +31,7 @@ export function sessionRoutes(deps: AppDeps) {
     return c.json({
       expiresAt: session.expiresAt,
       absoluteExpiresAt: session.absoluteExpiresAt,
-      idleTimeoutMinutes: config.sessionIdleMinutes,
+      idleTimeoutMinutes: (await sessionLifetime(db, config)).idleMs / 60_000,
     });
   };
   app.get("/auth/session", expiry);

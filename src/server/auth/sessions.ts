@@ -7,7 +7,9 @@
 import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { type SecondFactorStage, type SessionData, sessions } from "../../../db/schema.ts";
-import { EpochCache } from "../db/change_epochs.ts";
+import { EpochCache, type Epochs } from "../db/change_epochs.ts";
+import { effectiveIdleMinutes } from "../../domain/system_settings.ts";
+import { readSystemSettings } from "../settings/system_settings.ts";
 import { isRole } from "../../domain/access.ts";
 import type { SessionUser } from "../http/context.ts";
 import type { Database, Tx } from "../db/database.ts";
@@ -33,10 +35,21 @@ export interface SessionLifetime {
   absoluteMs: number;
 }
 
-export const sessionLifetime = (config: { sessionIdleMinutes: number; sessionAbsoluteHours: number }) => ({
-  idleMs: config.sessionIdleMinutes * 60_000,
-  absoluteMs: config.sessionAbsoluteHours * 3_600_000,
-});
+/** The host's lifetimes (SESSION_IDLE_MINUTES is the ceiling of the administrators' idle timeout). */
+export type SessionLimits = { sessionIdleMinutes: number; sessionAbsoluteHours: number };
+
+/**
+ * The lifetime a session has now: the idle timeout of the System Settings, capped by the host's
+ * SESSION_IDLE_MINUTES (effectiveIdleMinutes), and the host's absolute lifetime. A caller that has
+ * just read the epochs passes them.
+ */
+export async function sessionLifetime(db: Database, limits: SessionLimits, epochs?: Epochs): Promise<SessionLifetime> {
+  const settings = await readSystemSettings(db, epochs);
+  return {
+    idleMs: effectiveIdleMinutes(settings.sessionTimeout, limits.sessionIdleMinutes) * 60_000,
+    absoluteMs: limits.sessionAbsoluteHours * 3_600_000,
+  };
+}
 
 /** The idle expiry after activity at `nowMs`, never past the absolute end of the session. */
 const expiryAfter = (lifetime: SessionLifetime, createdMs: number, nowMs: number) =>
@@ -127,14 +140,14 @@ interface LiveSession {
  */
 export class SessionResolver {
   readonly #db: Database;
-  readonly #lifetime: SessionLifetime;
+  readonly #limits: SessionLimits;
   /** Every node reads and writes expiries on the primary's time scale, so they mean one instant. */
   readonly #clock: Pick<Clock, "now">;
   readonly #cache = new EpochCache<string, LiveSession>(MAX_CACHED_SESSIONS);
 
-  constructor(db: Database, lifetime: SessionLifetime, clock: Pick<Clock, "now">) {
+  constructor(db: Database, limits: SessionLimits, clock: Pick<Clock, "now">) {
     this.#db = db;
-    this.#lifetime = lifetime;
+    this.#limits = limits;
     this.#clock = clock;
   }
 
@@ -144,35 +157,42 @@ export class SessionResolver {
    * counts at once rather than at most once per SESSION_TOUCH_INTERVAL_MS ("Stay signed in").
    */
   async resolve(token: string, extend: boolean | "now" = true): Promise<ResolvedSession | null> {
-    const { auth } = await this.#db.epochs.fresh();
+    const epochs = await this.#db.epochs.fresh();
+    const lifetime = await sessionLifetime(this.#db, this.#limits, epochs);
     const nowMs = this.#clock.now();
-    let live = this.#cache.get(token, auth);
+    let live = this.#cache.get(token, epochs.auth);
     if (live === undefined || nowMs >= live.expireMs) {
-      live = await this.#read(token, nowMs);
+      live = await this.#read(token, nowMs, lifetime);
       if (live === undefined) {
         this.#cache.delete(token);
         return null;
       }
-      this.#cache.set(token, live, auth);
+      this.#cache.set(token, live, epochs.auth);
+    }
+    // An idle timeout shortened since the last activity holds at once, not from the next one on.
+    const idleEndMs = live.lastSeenMs + lifetime.idleMs;
+    if (nowMs >= idleEndMs) {
+      this.#cache.delete(token);
+      return null;
     }
     const active = extend === "now" || (extend && nowMs - live.lastSeenMs >= SESSION_TOUCH_INTERVAL_MS);
     // A session still owing its second factor is not kept alive by the calls it is refused.
     if (active && live.resolved.secondFactor === null) {
-      const touched = this.#touch(live, nowMs);
+      const touched = this.#touch(live, nowMs, lifetime);
       // On a replica the touch is a write over the WAN: the request does not wait for it, and a
       // primary that cannot be reached only leaves the session's expiry where it was.
       if (this.#db.writesLocal) await touched;
       else touched.catch(() => {});
     }
-    return live.resolved;
+    return idleEndMs < live.expireMs ? { ...live.resolved, expiresAt: isoOf(idleEndMs) } : live.resolved;
   }
 
-  async #read(token: string, nowMs: number): Promise<LiveSession | undefined> {
+  async #read(token: string, nowMs: number, lifetime: SessionLifetime): Promise<LiveSession | undefined> {
     const sid = hashToken(token);
     const row = await this.#db.statements.get<SessionRow>(RESOLVE_SESSION_SQL, [sid, isoOf(nowMs)]);
     if (!row) return undefined;
     const sess = JSON.parse(row.sess) as SessionData;
-    const absoluteEndMs = Date.parse(sess.createdAt) + this.#lifetime.absoluteMs;
+    const absoluteEndMs = Date.parse(sess.createdAt) + lifetime.absoluteMs;
     // The row's expiry never passes the absolute end, but a lifetime shortened since sign-in must hold too.
     if (!(absoluteEndMs > nowMs)) return undefined;
     const expireMs = Math.min(Date.parse(row.expire), absoluteEndMs);
@@ -201,9 +221,9 @@ export class SessionResolver {
   }
 
   /** Sliding expiry up to the absolute end, written at most once per SESSION_TOUCH_INTERVAL_MS unless asked. */
-  async #touch(live: LiveSession, nowMs: number): Promise<void> {
+  async #touch(live: LiveSession, nowMs: number, lifetime: SessionLifetime): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
-    const expireMs = expiryAfter(this.#lifetime, Date.parse(live.sess.createdAt), nowMs);
+    const expireMs = expiryAfter(lifetime, Date.parse(live.sess.createdAt), nowMs);
     await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;

@@ -65,7 +65,6 @@ export class SignInKit {
   /** The time of every back-off, ticket and session decision (topology/clock.ts). */
   readonly clock: AppDeps["clock"];
   readonly resolver: ReturnType<typeof sessionResolver>;
-  readonly lifetime: ReturnType<typeof sessionLifetime>;
   readonly sso: OidcSignIn | null;
   /** With single sign-on, passwords are for break-glass administrators, and only when allowed. */
   readonly localSignIn: boolean;
@@ -79,11 +78,13 @@ export class SignInKit {
     this.secrets = secrets;
     this.clock = clock;
     this.resolver = sessionResolver(deps);
-    this.lifetime = sessionLifetime(config);
     this.sso = config.oidc ? new OidcSignIn(config.oidc, config, secrets) : null;
     this.localSignIn = !config.oidc || config.oidc.localBreakGlass;
     this.decoyHash = hashPassword(generatePassword(), config.passwordHashCost);
   }
+
+  /** A new session's lifetime: the System Settings' idle timeout under the host's ceiling. */
+  lifetime = () => sessionLifetime(this.db, this.config);
 
   loginPage = (options: PageOptions) =>
     renderLoginPage({

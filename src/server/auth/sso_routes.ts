@@ -33,7 +33,7 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       const previous = readSessionToken(c, config);
       const { token } = await db.transaction(async (tx) => {
         if (previous) await destroySession(tx, hashToken(previous));
-        const session = await createSession(tx, user.id, kit.lifetime, kit.clock.now(), {
+        const session = await createSession(tx, user.id, await kit.lifetime(), kit.clock.now(), {
           ...who,
           signedInWith: "oidc",
         });

@@ -11,7 +11,10 @@ import { personName } from "../../domain/staff_identity.ts";
 import { AppError, conflict } from "../http/errors.ts";
 import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
-import { BOOTSTRAP_GRANT, type GrantOrigin, replaceRoles } from "./role_grants.ts";
+import { passwordMinimumLength } from "../settings/system_settings.ts";
+import { BOOTSTRAP_GRANT, type GrantOrigin, grantNote, replaceRoles } from "./role_grants.ts";
+
+export { grantNote };
 
 export interface NewUser {
   email: string;
@@ -53,7 +56,7 @@ export async function createUser(
   const email = valueOrRefuse(checkStaffEmail(input.email), "email");
   const firstName = valueOrRefuse(personName(input.firstName, "firstName"), "firstName");
   const lastName = valueOrRefuse(personName(input.lastName, "lastName"), "lastName");
-  const problem = await passwordProblem(input.password, { email, firstName, lastName });
+  const problem = await passwordProblem(input.password, { email, firstName, lastName }, await passwordMinimumLength(db));
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
   const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
   assertRolesSeparate(roles);
@@ -89,13 +92,6 @@ async function insertUser(tx: Tx, record: UserRecord, actor: Actor): Promise<voi
     action: "create",
     changes: { after: { email, roles, mustChangePassword, grant: grantNote(origin) } },
   });
-}
-
-/** How the audit trail names a grant: who gave it, and whether a second person took part. */
-export function grantNote(origin: GrantOrigin) {
-  return origin.source === "sole_administrator"
-    ? { source: origin.source, dualControl: "not in force: one administrator acted alone" }
-    : { source: origin.source, ...(origin.approvedBy ? { approvedBy: origin.approvedBy } : {}) };
 }
 
 /**

@@ -30,6 +30,7 @@ import { usersRoutes } from "../features/users/routes.ts";
 import { identitiesRoutes } from "../features/identities/routes.ts";
 import { approvalsRoutes } from "../features/approvals/routes.ts";
 import { approvalExecutors } from "../features/approvals/executors.ts";
+import { settingsRoutes } from "../features/settings/routes.ts";
 import { auditTrailRoutes } from "../features/audit_trail/routes.ts";
 import { notificationsRoutes } from "../features/notifications/routes.ts";
 import { nationalRoutingRoutes } from "../features/national_routing/routes.ts";
@@ -115,6 +116,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", ibanRoutes(deps));
   app.route("/api", sessionRoutes(deps));
   app.route("/api", signInSettingsRoutes(deps));
+  app.route("/api", settingsRoutes(deps));
   app.route("/api", nationalRoutingRoutes(deps));
   app.route("/api", centralBankConnectionsRoutes(deps));
   app.route("/api", usersRoutes(deps));

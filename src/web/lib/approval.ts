@@ -34,6 +34,9 @@ export interface AdministrationSummary {
   expiryMinutes?: number;
   /** Sign-in settings. */
   mfaRequired?: boolean;
+  /** Security settings: the idle timeout in minutes and the password policy. */
+  sessionTimeout?: number;
+  passwordPolicy?: string;
   /** An account's daily outflow limit (decimal string, or null to remove it). */
   accountNumber?: string;
   currency?: string;
@@ -79,6 +82,8 @@ export function describeRequest(request: Pick<ApprovalRequest, "kind" | "summary
       return summary.mfaRequired
         ? "Require a second factor of every user at sign-in"
         : "Stop requiring a second factor of every user (administrators still need one)";
+    case "security_settings":
+      return `Session timeout ${summary.sessionTimeout} minutes, password policy ${summary.passwordPolicy}`;
     case "account_outflow_limit":
       return summary.dailyOutflowLimit
         ? `Limit the daily outflow of account ${summary.accountNumber} to ${

@@ -41,6 +41,8 @@ export const apiKeySchema = z.object({
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
+  /** Requests per hour on each documented endpoint, below the endpoint's own limit; null: that limit alone. */
+  limitPerHour: z.number().int().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

@@ -8,6 +8,7 @@ import { visibleKeyPrefix } from "../../../domain/public_api.ts";
 import { generateApiKey, hashApiKey } from "../../api_access/keys.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
+import { readSystemSettings } from "../../settings/system_settings.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import type { ApiKey, ApiKeyStatus, CreateApiKeyInput, CreatedApiKey } from "./schemas.ts";
 
@@ -33,6 +34,7 @@ function toApiKey(row: ApiKeyRow, now = new Date()): ApiKey {
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     createdBy: row.createdBy,
+    limitPerHour: row.limitPerHour,
   };
 }
 
@@ -52,6 +54,8 @@ export async function createApiKey(
     expiresAt: input.expiresAt,
     revokedAt: null,
     createdBy: actor.userId,
+    // The System Settings' API rate limit applies to keys made from now on; older keys keep theirs.
+    limitPerHour: (await readSystemSettings(db)).apiRateLimit,
   };
   const record = toApiKey(row);
   await db.transaction(async (tx) => {

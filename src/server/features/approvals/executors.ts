@@ -25,6 +25,7 @@ import { updateSettingsSchema } from "./schemas.ts";
 import { identityBody } from "../identities/schemas.ts";
 import { linkProviderIdentity } from "../identities/service.ts";
 import { updateSettings } from "./service.ts";
+import { securitySettingsSchema, updateSystemSettings } from "../../settings/system_settings.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -157,7 +158,10 @@ function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "
 
 function settingsExecutors(
   deps: AppDeps,
-): Pick<ApprovalExecutors, "approval_settings" | "sign_in_settings" | "account_outflow_limit" | "identity_link"> {
+): Pick<
+  ApprovalExecutors,
+  "approval_settings" | "sign_in_settings" | "security_settings" | "account_outflow_limit" | "identity_link"
+> {
   return {
     async identity_link(context, payload) {
       const { id, ...identity } = payload as { id: string };
@@ -197,6 +201,13 @@ function settingsExecutors(
       const { mfaRequired } = revalidated(signInSettingsSchema, payload);
       await updateSignInSettings(databaseInTransaction(deps.db, context.tx), context.actor, mfaRequired, grantOf(context));
       return { entityType: "sign_in_settings", entityId: "1", result: { mfaRequired } };
+    },
+
+    async security_settings(context, payload) {
+      const change = revalidated(securitySettingsSchema(deps.config.sessionIdleMinutes), payload);
+      const db = databaseInTransaction(deps.db, context.tx);
+      const settings = await updateSystemSettings(db, context.actor, "security", change, grantOf(context));
+      return { entityType: "system_settings", entityId: "security", result: settings };
     },
   };
 }

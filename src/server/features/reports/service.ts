@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
-import { generatedReports, users } from "../../../../db/schema.ts";
+import { generatedReports, SYSTEM_USER_ID, users } from "../../../../db/schema.ts";
 import {
   type DateRange,
   REPORT_TYPE_LABELS,
@@ -26,6 +26,7 @@ import type { AppDeps } from "../../http/context.ts";
 import type { Db } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { createPrivateDir, narrowOwnedFolder, PRIVATE_FILE_MODE } from "../../file_modes.ts";
+import { readSystemSettings } from "../../settings/system_settings.ts";
 import type {
   CreateReportInput,
   ReportCounters,
@@ -255,6 +256,7 @@ async function writeAndRecord(
     range: context.range,
     generatedAt: createdAt,
     generatedBy: requester.label,
+    systemName: (await readSystemSettings(deps.db)).systemName,
   };
   const progress: WriteProgress = { rows: 0 };
   // Loaded on the first report: pdfkit and exceljs take a large share of the process's memory from
@@ -374,4 +376,55 @@ export async function removeStaleReportParts(
   }
   if (removed > 0) log(`Removed ${removed} unfinished report file(s) left by an interrupted generation.`);
   return removed;
+}
+
+/** Records deleted per pruning transaction, so pruning never holds the write lock for long. */
+const REPORT_PRUNE_CHUNK_ROWS = 500;
+
+/**
+ * Deletes the reports generated before the System Settings' report retention, records and files,
+ * one audit row per transaction; nothing while the retention is unset. Run at headquarters and on a
+ * standalone node; a report's file is removed where this runs (reports are generated there too,
+ * and a file whose record is gone is never served).
+ */
+export async function pruneReports(deps: Pick<AppDeps, "db" | "config">, nowMs: number): Promise<number> {
+  const { reportRetentionDays } = await readSystemSettings(deps.db);
+  if (reportRetentionDays === null) return 0;
+  const cutoff = new Date(nowMs - reportRetentionDays * 86_400_000).toISOString();
+  let total = 0;
+  for (;;) {
+    const gone = await deps.db.transaction(async (tx) => {
+      const rows = await tx.all<{ id: string; format: ReportFormat }>(sql`DELETE FROM generated_reports
+        WHERE id IN (SELECT id FROM generated_reports WHERE created_at < ${cutoff} LIMIT ${REPORT_PRUNE_CHUNK_ROWS})
+        RETURNING id, format`);
+      if (rows.length > 0) {
+        await recordAudit(tx, PRUNING_ACTOR, {
+          entityType: REPORT_ENTITY_TYPE,
+          entityId: "retention",
+          action: "prune",
+          changes: { deleted: rows.length, before: cutoff, retentionDays: reportRetentionDays },
+        });
+      }
+      return rows;
+    });
+    for (const row of gone) await removeIfPresent(reportFilePath(deps.config, row.id, row.format));
+    total += gone.length;
+    if (gone.length < REPORT_PRUNE_CHUNK_ROWS) return total;
+  }
+}
+
+const PRUNING_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "report-retention" };
+
+export const REPORT_PRUNE_INTERVAL_MS = 3_600_000;
+
+/** Prunes old reports hourly at headquarters and on a standalone node; returns the stop function, or null. */
+export function startReportRetention(deps: AppDeps, log: (line: string) => void): (() => void) | null {
+  if (deps.config.role === "regional") return null;
+  const timer = setInterval(() => {
+    pruneReports(deps, deps.clock.now()).then(
+      (removed) => removed > 0 && log(`Removed ${removed} report(s) past the report retention.`),
+      (error) => log(`Pruning old reports failed: ${error instanceof Error ? error.message : error}`),
+    );
+  }, REPORT_PRUNE_INTERVAL_MS);
+  return () => clearInterval(timer);
 }

@@ -20,6 +20,7 @@ import { assertRolesSeparate, createUser, grantNote, roleLabelOf } from "../../a
 import type { Config } from "../../config.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { passwordMinimumLength } from "../../settings/system_settings.ts";
 
 /** A staff register, not a customer base: listed whole. */
 export const MAX_USERS_LISTED = 1_000;
@@ -261,7 +262,7 @@ export async function changeOwnPassword(
     .from(users).where(eq(users.id, actor.userId)).get();
   const problem = input.newPassword === input.currentPassword
     ? "The new password must differ from the current one"
-    : await passwordProblem(input.newPassword, owner ?? { email: "" });
+    : await passwordProblem(input.newPassword, owner ?? { email: "" }, await passwordMinimumLength(db));
   if (problem) throw new AppError("validation", problem, { fields: { newPassword: problem } });
   const passwordHash = await hashPassword(input.newPassword, config.passwordHashCost);
   await db.transaction(async (tx) => {

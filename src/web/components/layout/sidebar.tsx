@@ -23,6 +23,7 @@ import { mayCall, roleLabel, ruleFor } from "../../../domain/access.ts";
 import { usePendingApprovalCount } from "../../lib/approval.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
 import { ChangePasswordButton } from "./change_password_button.tsx";
+import { useSystemName } from "../../lib/system_settings.ts";
 import { NAV_GROUPS, NAV_ITEMS, type NavItem } from "./nav_items.ts";
 
 const ICONS: Record<NavItem["path"], LucideIcon> = {
@@ -123,9 +124,13 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
 }
 
 export function Brand() {
+  // The System Settings' name once read; the product's own name until then.
+  const systemName = useSystemName();
   return (
     <>
-      <p className="text-base font-semibold text-slate-900">Central Bank Registry</p>
+      <p className="text-base font-semibold text-slate-900" data-testid="system-name">
+        {systemName ?? "Central Bank Registry"}
+      </p>
       <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
     </>
   );

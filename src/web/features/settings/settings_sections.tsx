@@ -1,25 +1,29 @@
-/** The six tabs of the settings screen; each edits its fields of the draft. */
+/** The tabs of the settings screen that this feature keeps; each edits its fields of the draft. */
 import type { ReactNode } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { ReplicationDetails } from "../../components/layout/replication_status.tsx";
-import { DivergenceReports } from "./divergence_reports.tsx";
-import { MfaRequiredSwitch } from "./mfa_required_switch.tsx";
+import { AdministrationReasonField } from "../../components/approval_reason_field.tsx";
+import { TitledCard } from "../../components/ui/card.tsx";
 import {
   API_RATE_LIMIT_PER_HOUR,
-  AUDIT_RETENTION_YEARS,
   BACKUP_FREQUENCIES,
+  BACKUP_RETENTION_COPIES,
   PASSWORD_POLICIES,
+  PASSWORD_POLICY_LABELS,
   PASSWORD_POLICY_MIN_LENGTH,
+  RETENTION_DAYS,
   SESSION_TIMEOUT_MINUTES,
-  SMTP_PORT,
-  type StoredSettings,
-} from "./settings_store.ts";
-import { TitledCard } from "../../components/ui/card.tsx";
+} from "../../../domain/system_settings.ts";
+import type { SystemSettingsAnswer } from "../../lib/system_settings.ts";
+import { DivergenceReports } from "./divergence_reports.tsx";
+import { MfaRequiredSwitch } from "./mfa_required_switch.tsx";
+import type { Draft, NumberField } from "./settings_store.ts";
 
 /** Select options from value → label, in the order written. */
-const choices = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+const choices = (labels: Record<string, string>) =>
+  Object.entries(labels).map(([value, label]) => ({ value, label }));
 
 const COUNTRY_OPTIONS = choices({
   US: "United States (US)",
@@ -48,18 +52,9 @@ const LANGUAGE_OPTIONS = choices({
   fr: "French",
   de: "German",
 });
-const POLICY_LABELS: Record<typeof PASSWORD_POLICIES[number], string> = {
-  basic: "Basic",
-  strong: "Strong",
-  complex: "Complex",
-};
 const POLICY_OPTIONS = PASSWORD_POLICIES.map((policy) => ({
   value: policy,
-  label: `${POLICY_LABELS[policy]} (${PASSWORD_POLICY_MIN_LENGTH[policy]}+ characters)`,
-}));
-const RETENTION_OPTIONS = AUDIT_RETENTION_YEARS.map((years) => ({
-  value: String(years),
-  label: `${years} ${years === 1 ? "year" : "years"}`,
+  label: `${PASSWORD_POLICY_LABELS[policy]} (${PASSWORD_POLICY_MIN_LENGTH[policy]}+ characters)`,
 }));
 const FREQUENCY_OPTIONS = BACKUP_FREQUENCIES.map((frequency) => ({
   value: frequency,
@@ -67,14 +62,14 @@ const FREQUENCY_OPTIONS = BACKUP_FREQUENCIES.map((frequency) => ({
 }));
 const MAINTENANCE_WINDOW = "Sundays 02:00-04:00 UTC";
 
-export type NumberField = "sessionTimeout" | "apiRateLimit" | "smtpPort";
-/** The form edits numbers as text, so a half-typed value can be shown and checked on Save. */
-export type Draft = Omit<StoredSettings, NumberField> & Record<NumberField, string>;
-
 export interface SectionProps {
   draft: Draft;
   set: <K extends keyof Draft>(field: K, value: Draft[K]) => void;
-  errors: Partial<Record<NumberField, string>>;
+  /** The server's message per field, from the last Save. */
+  errors: Partial<Record<string, string>>;
+  /** Non-administrators see the settings and change nothing. */
+  readOnly: boolean;
+  settings: SystemSettingsAnswer;
 }
 
 function Section(
@@ -85,8 +80,8 @@ function Section(
   );
 }
 
-/** A whole number typed as text within its range; the message of a bad value shows on Save. */
-function NumberSetting({ label, field, range, hint, draft, set, errors }: SectionProps & {
+/** A whole number typed as text; the server's message of a bad value shows on Save. */
+function NumberSetting({ label, field, range, hint, draft, set, errors, readOnly }: SectionProps & {
   label: string;
   field: NumberField;
   range: { min: number; max: number };
@@ -102,6 +97,7 @@ function NumberSetting({ label, field, range, hint, draft, set, errors }: Sectio
       value={draft[field]}
       error={errors[field]}
       hint={hint}
+      disabled={readOnly}
       onChange={(e) => set(field, e.target.value)}
     />
   );
@@ -109,29 +105,40 @@ function NumberSetting({ label, field, range, hint, draft, set, errors }: Sectio
 
 type TextKey = { [K in keyof Draft]: Draft[K] extends string ? K : never }[keyof Draft];
 type SwitchKey = { [K in keyof Draft]: Draft[K] extends boolean ? K : never }[keyof Draft];
-type DraftBinding = Pick<SectionProps, "draft" | "set">;
 
-/** The value and change handler of a setting typed or chosen as text. */
-function textSetting({ draft, set }: DraftBinding, field: TextKey) {
+/** The value, change handler, error and state of a setting typed or chosen as text. */
+function textSetting({ draft, set, readOnly, errors }: SectionProps, field: TextKey) {
   return {
     value: draft[field],
+    disabled: readOnly,
+    error: errors[field],
     onChange: (e: { target: { value: string } }) => set(field, e.target.value as Draft[typeof field]),
   };
 }
 
 /** A select over one of the draft's choice fields. */
-function ChoiceSetting({ label, field, options, disabled, ...draft }: DraftBinding & {
+function ChoiceSetting({ label, field, options, disabled, ...props }: SectionProps & {
   label: string;
   field: TextKey;
   options: readonly { value: string; label: string }[];
   disabled?: boolean;
 }) {
-  return <SelectField label={label} options={options} disabled={disabled} {...textSetting(draft, field)} />;
+  const bound = textSetting(props, field);
+  return <SelectField label={label} options={options} {...bound} disabled={bound.disabled || disabled} />;
 }
 
 /** An on/off setting of the draft. */
-function SwitchSetting({ label, field, draft, set }: DraftBinding & { label: string; field: SwitchKey }) {
-  return <SwitchField label={label} checked={draft[field]} onChange={(v) => set(field, v)} />;
+function SwitchSetting(
+  { label, field, draft, set, readOnly }: SectionProps & { label: string; field: SwitchKey },
+) {
+  return (
+    <SwitchField
+      label={label}
+      checked={draft[field]}
+      onChange={(v) => set(field, v)}
+      disabled={readOnly}
+    />
+  );
 }
 
 /** The four regional choices of the General section, in the order they show. */
@@ -142,90 +149,76 @@ const REGIONAL_CHOICES = [
   ["Language", "language", LANGUAGE_OPTIONS],
 ] as const;
 
-export function GeneralSection({ draft, set }: SectionProps) {
+export function GeneralSection(props: SectionProps) {
   return (
-    <Section title="General Settings" description="How this console names and presents the registry.">
-      <TextField label="System Name" maxLength={255} {...textSetting({ draft, set }, "systemName")} />
+    <Section
+      title="General Settings"
+      description="How this console names and presents the registry: the name heads the sidebar and every report."
+    >
+      <TextField label="System Name" maxLength={255} {...textSetting(props, "systemName")} />
       <TextAreaField
         label="System Description"
         rows={3}
         maxLength={500}
-        {...textSetting({ draft, set }, "systemDescription")}
+        {...textSetting(props, "systemDescription")}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         {REGIONAL_CHOICES.map(([label, field, options]) => (
-          <ChoiceSetting key={field} label={label} field={field} options={options} draft={draft} set={set} />
+          <ChoiceSetting key={field} label={label} field={field} options={options} {...props} />
         ))}
       </div>
     </Section>
   );
 }
 
-export function SecuritySection(props: SectionProps) {
-  const { draft, set } = props;
+/** A value that cannot be changed, with the reason beside it. */
+function ReadOnlyFact({ label, value, reason }: { label: string; value: string; reason: string }) {
   return (
-    <Section title="Security Settings" description="Sign-in and audit policies.">
+    <div>
+      <TextField label={label} value={value} disabled readOnly />
+      <p className="mt-1 text-xs text-slate-600">{reason}</p>
+    </div>
+  );
+}
+
+export function SecuritySection(
+  props: SectionProps & {
+    reason: string;
+    setReason: (reason: string) => void;
+    reasonAsked: boolean;
+  },
+) {
+  const { settings } = props;
+  const ceiling = Math.min(SESSION_TIMEOUT_MINUTES.max, settings.sessionTimeoutCeiling);
+  return (
+    <Section title="Security Settings" description="Sign-in and audit policies, enforced by the server.">
       <div className="grid gap-4 sm:grid-cols-2">
         <NumberSetting
           {...props}
           label="Session Timeout (minutes)"
           field="sessionTimeout"
-          range={SESSION_TIMEOUT_MINUTES}
+          range={{ min: SESSION_TIMEOUT_MINUTES.min, max: ceiling }}
+          hint={`An idle session ends after this long; at most ${ceiling} minutes on this server (SESSION_IDLE_MINUTES).`}
         />
-        <ChoiceSetting label="Password Policy" field="passwordPolicy" options={POLICY_OPTIONS} draft={draft} set={set} />
-        <SelectField
+        <ChoiceSetting label="Password Policy" field="passwordPolicy" options={POLICY_OPTIONS} {...props} />
+        <ReadOnlyFact
           label="Audit Log Retention"
-          options={RETENTION_OPTIONS}
-          value={String(draft.auditLogRetention)}
-          onChange={(e) => set("auditLogRetention", Number(e.target.value) as Draft["auditLogRetention"])}
+          value="Kept permanently"
+          reason={settings.readOnly.auditLogRetention}
         />
       </div>
+      <p className="text-xs text-slate-600">
+        The password policy applies to every password set from now on (a first password, a change, a reset);
+        the server never accepts fewer than 12 characters.
+      </p>
+      <AdministrationReasonField
+        value={props.reason}
+        onChange={props.setReason}
+        error={props.errors.requestReason}
+        asked={props.reasonAsked}
+      />
       <MfaRequiredSwitch />
     </Section>
-  );
-}
-
-function SmtpFields(
-  props: SectionProps & { smtpPassword: string; setSmtpPassword: (password: string) => void },
-) {
-  const { smtpPassword, setSmtpPassword } = props;
-  return (
-    <div className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label="SMTP Server"
-        maxLength={255}
-        placeholder="smtp.example.org"
-        {...textSetting(props, "smtpServer")}
-      />
-      <NumberSetting {...props} label="SMTP Port" field="smtpPort" range={SMTP_PORT} />
-      <TextField label="SMTP Username" maxLength={255} autoComplete="off" {...textSetting(props, "smtpUsername")} />
-      <TextField
-        label="SMTP Password"
-        type="password"
-        autoComplete="new-password"
-        value={smtpPassword}
-        hint="Never stored: this field is empty after a reload and must be entered again."
-        onChange={(e) => setSmtpPassword(e.target.value)}
-      />
-    </div>
-  );
-}
-
-export function NotificationsSection(
-  props: SectionProps & { smtpPassword: string; setSmtpPassword: (password: string) => void },
-) {
-  const { draft, set } = props;
-  return (
-    <div className="space-y-6">
-      <Section title="Notification Settings" description="How staff are alerted about registry events.">
-        <SwitchSetting label="Email notifications" field="emailNotifications" draft={draft} set={set} />
-        <SwitchSetting label="SMS notifications" field="smsNotifications" draft={draft} set={set} />
-      </Section>
-      <Section title="Email Server (SMTP)" description="The mail server notifications are sent through.">
-        <SmtpFields {...props} />
-        <SwitchSetting label="Use TLS" field="smtpTls" draft={draft} set={set} />
-      </Section>
-    </div>
   );
 }
 
@@ -237,24 +230,63 @@ export function ApiSection(props: SectionProps) {
         label="API Rate Limit (requests per hour)"
         field="apiRateLimit"
         range={API_RATE_LIMIT_PER_HOUR}
-        hint="The documented per-endpoint limits (see API Management) are enforced by the server."
+        hint="The hourly limit of API keys created from now on, per documented endpoint (the endpoint's own limit where lower). Existing keys keep theirs."
       />
     </Section>
   );
 }
 
-export function BackupSection({ draft, set }: SectionProps) {
+/** The last backup as the Backup tab reports it. */
+function lastBackupText(settings: SystemSettingsAnswer): string {
+  const run = settings.backup.lastRun;
+  if (!run) return "No backup taken yet";
+  if (run.status === "running") return `Running since ${run.startedAt}`;
+  if (run.status === "failed") return `Failed at ${run.finishedAt}: ${run.error}`;
+  return `Completed at ${run.finishedAt}: ${run.folder} (${run.sizeBytes} bytes)`;
+}
+
+export function BackupSection(props: SectionProps & { onBackUpNow: () => void; backingUp: boolean }) {
+  const { settings, draft } = props;
   return (
-    <Section title="Backup Settings" description="Automatic backups of the registry database.">
-      <SwitchSetting label="Automatic backups" field="autoBackup" draft={draft} set={set} />
-      <ChoiceSetting
-        label="Backup Frequency"
-        field="backupFrequency"
-        options={FREQUENCY_OPTIONS}
-        disabled={!draft.autoBackup}
-        draft={draft}
-        set={set}
-      />
+    <Section
+      title="Backup Settings"
+      description="Automatic backups of the registry database, taken by the server."
+    >
+      {!settings.backup.takesBackups && (
+        <p className="text-sm text-slate-700">
+          Headquarters backs up the primary: this regional node's schedule is headquarters', and Back up now
+          runs there.
+        </p>
+      )}
+      <SwitchSetting label="Automatic backups" field="autoBackup" {...props} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <ChoiceSetting
+          label="Backup Frequency"
+          field="backupFrequency"
+          options={FREQUENCY_OPTIONS}
+          disabled={!draft.autoBackup}
+          {...props}
+        />
+        <NumberSetting
+          {...props}
+          label="Copies kept"
+          field="backupRetentionCopies"
+          range={BACKUP_RETENTION_COPIES}
+        />
+      </div>
+      <dl className="grid gap-3 text-sm sm:grid-cols-2">
+        <Fact term="Last backup">{lastBackupText(settings)}</Fact>
+        <Fact term="Next scheduled backup">{settings.backup.nextDueAt ?? "None scheduled"}</Fact>
+      </dl>
+      {!props.readOnly && (
+        <Button
+          variant="outline"
+          onClick={props.onBackUpNow}
+          disabled={props.backingUp || settings.backup.lastRun?.status === "running"}
+        >
+          {props.backingUp || settings.backup.lastRun?.status === "running" ? "Backing up…" : "Back up now"}
+        </Button>
+      )}
     </Section>
   );
 }
@@ -268,16 +300,35 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-export function SystemSection({ savedName, onReset }: { savedName: string; onReset: () => void }) {
+export function SystemSection(props: SectionProps) {
+  const { settings } = props;
   return (
-    <Section title="System Information" description="About this console and where these settings live.">
+    <Section
+      title="System Information"
+      description="About this console, and how long it keeps what it records."
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <NumberSetting
+          {...props}
+          label="Request log retention (days)"
+          field="requestLogRetentionDays"
+          range={RETENTION_DAYS}
+          hint={`Empty: the server's default of ${settings.requestLogRetentionDefaultDays} days (API_LOG_RETENTION_DAYS).`}
+        />
+        <NumberSetting
+          {...props}
+          label="Report retention (days)"
+          field="reportRetentionDays"
+          range={RETENTION_DAYS}
+          hint="Generated reports older than this are deleted hourly; empty: reports are kept."
+        />
+      </div>
       <dl className="grid gap-3 text-sm sm:grid-cols-2">
         <Fact term="Application">Central Bank Registry Console</Fact>
         <Fact term="Maintenance window">{MAINTENANCE_WINDOW}</Fact>
-        <Fact term="Settings storage">This browser only (local storage); nothing is sent to the server</Fact>
-        <Fact term="Saved system name">{savedName}</Fact>
+        <Fact term="Settings storage">On the server, audited; every node reads the same values</Fact>
+        <Fact term="Last changed">{settings.updatedAt ?? "Never (defaults)"}</Fact>
       </dl>
-      <Button variant="outline" onClick={onReset}>Reset to Defaults</Button>
       <h3 className="pt-2 text-sm font-semibold text-slate-900">Replication</h3>
       <ReplicationDetails />
       <h3 className="pt-2 text-sm font-semibold text-slate-900">Changes lost in primary restores</h3>

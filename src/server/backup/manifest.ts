@@ -1,5 +1,6 @@
 /**
- * What `deno task backup` writes and `deno task restore` reads (docs/deployment.md, "Backup and
+ * What `deno task backup` and the console's own backups (src/server/backup/) write and
+ * `deno task restore` reads (docs/deployment.md, "Backup and
  * restore"): one folder per backup, holding the primary's database as one standalone SQLite file
  * and manifest.json beside it, which names the file, its size and SHA-256, and the point of the
  * primary's replication log the copy stands at.
@@ -22,9 +23,12 @@ export const manifestSchema = z.strictObject({
   formatVersion: z.literal(MANIFEST_FORMAT_VERSION),
   /** When the copy was consistent with the primary: the moment its sync ended. */
   takenAt: z.iso.datetime(),
-  /** The primary's replication frame number the copy stands at, within the log `logId`. */
-  frameNo: z.number().int().nonnegative(),
-  logId: z.uuid(),
+  /**
+   * The primary's replication frame number the copy stands at, within the log `logId`; both null for
+   * a standalone node's copy of its embedded file, which has no replication log.
+   */
+  frameNo: z.number().int().nonnegative().nullable(),
+  logId: z.uuid().nullable(),
   /** The primary's URL without credentials or query. */
   sourceUrl: z.string().min(1),
   /** The database file's name inside the backup folder: a plain name, never a path. */
