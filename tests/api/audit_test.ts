@@ -19,6 +19,7 @@ import {
 } from "../../src/server/audit/checkpoints.ts";
 import type { Queryable } from "../../src/server/db/database.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
+import { luhnCheckDigit } from "../../src/domain/card.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const actor = { userId: SYSTEM_USER_ID, ipAddress: "127.0.0.1", userAgent: "test" };
@@ -393,6 +394,32 @@ Deno.test("the periodic writer checkpoints activity, not the records of checkpoi
     assert.equal((await checkpointRecordSeqs(t)).length, settled + 1);
     const verified = await verifyAuditCheckpoints(t.deps.db.read, key, target);
     assert(verified.ok, JSON.stringify(verified));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a checkpoint's record keeps its time even when its count of milliseconds passes the Luhn check", async () => {
+  const t = await createTestApp();
+  const target = checkpointTargetOf(t.deps.config);
+  try {
+    const key = await useAuditChainKey(t.deps.config, { create: false });
+    await auditRowsFor(t, 1);
+    // A 13-digit millisecond count whose last digit is its Luhn check digit: shaped like a card number.
+    const base = String(Date.UTC(2026, 10, 28, 11, 22, 15, 660)).slice(0, 12);
+    const when = new Date(Number(base + luhnCheckDigit(base)));
+    await writeAuditCheckpoint(t.deps.db, key, target, when);
+    // Only this checkpoint's line is taken out of the file: the one the verification must name.
+    const lines = (await Deno.readTextFile(target.path)).trim().split("\n");
+    const others = lines.filter((line) => JSON.parse(line).at !== when.toISOString());
+    assert.equal(others.length, lines.length - 1);
+    await Deno.writeTextFile(target.path, others.map((line) => `${line}\n`).join(""));
+    const verification = await verifyAuditCheckpoints(t.deps.db.read, key, target);
+    assert.equal(verification.ok, false);
+    assert.match(
+      verification.ok ? "" : verification.problem,
+      new RegExp(`written at ${when.toISOString().replace(/\./g, "\\.")} is missing from the file`),
+    );
   } finally {
     await t.close();
   }

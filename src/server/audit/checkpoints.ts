@@ -178,18 +178,36 @@ async function writeCheckpointRow(db: Database, target: CheckpointTarget, checkp
       entityType: CHECKPOINT_ENTITY_TYPE,
       entityId: target.node,
       action: CHECKPOINT_ACTION,
-      // The time as a number: the trail's records are text that reports print, and they print
-      // timestamps in their own format only.
+      // The time as numbers: the trail's records are text that reports print, and they print
+      // timestamps in their own format only. Seconds and milliseconds apart, since a 13-digit count
+      // of milliseconds that passes the Luhn check would be masked as a card number by the trail.
       changes: {
         seq: checkpoint.seq,
         hash: checkpoint.hash,
-        atMs: now.getTime(),
+        atSeconds: Math.floor(now.getTime() / 1000),
+        atMillis: now.getTime() % 1000,
         keyId: checkpoint.keyId,
         mac: checkpoint.mac,
         file: target.path,
       },
     })
   );
+}
+
+/** A checkpoint's record in the trail, as written now or before (`atMs`, one number). */
+interface CheckpointRecord {
+  seq?: unknown;
+  atSeconds?: unknown;
+  atMillis?: unknown;
+  atMs?: unknown;
+  mac?: unknown;
+}
+
+function recordedAtMs(record: CheckpointRecord): number | null {
+  if (typeof record.atSeconds === "number" && typeof record.atMillis === "number") {
+    return record.atSeconds * 1000 + record.atMillis;
+  }
+  return typeof record.atMs === "number" ? record.atMs : null;
 }
 
 export type CheckpointVerification =
@@ -270,13 +288,11 @@ async function checkRecorded(
     );
     if (rows.length === 0) return { recorded, missing: null };
     for (const row of rows) {
-      const { seq, atMs, mac } = JSON.parse(row.changes ?? "{}") as {
-        seq?: unknown;
-        atMs?: unknown;
-        mac?: unknown;
-      };
+      const record = JSON.parse(row.changes ?? "{}") as CheckpointRecord;
+      const { seq, mac } = record;
       if (typeof mac !== "string" || !held.has(mac)) {
-        const at = typeof atMs === "number" ? new Date(atMs).toISOString() : "an unknown time";
+        const atMs = recordedAtMs(record);
+        const at = atMs === null ? "an unknown time" : new Date(atMs).toISOString();
         return {
           recorded,
           missing: `the checkpoint at seq ${String(seq)} written at ${at} is missing from the file ` +
