@@ -116,24 +116,32 @@ Deno.test("GET /api/search/everywhere finds institutions, routing codes, BICs, a
     assert.deepEqual(labels(groups, "bic"), ["MERIGB2L", "MERIUS33NYC", "MERIUS33"], "newest first");
     assert.equal(group(groups, "bic").hits[2].detail, "BIC · Meridian Commercial Bank · US · active");
     assert.ok(group(groups, "bic").hits.every((hit) => hit.link === institutionPage));
-    assert.deepEqual(group(groups, "account").hits.map(({ label, detail, link }) => ({ label, detail, link })), [{
-      label: `${ACCOUNT_NUMBER} · Meridian settlement`,
-      detail: "liquid account · USD · Meridian Commercial Bank",
-      link: institutionPage,
-    }]);
+    assert.deepEqual(
+      group(groups, "account").hits.map(({ label, detail, link }) => ({ label, detail, link })),
+      [{
+        label: `${ACCOUNT_NUMBER} · Meridian settlement`,
+        detail: "liquid account · USD · Meridian Commercial Bank",
+        link: institutionPage,
+      }],
+    );
     assert.deepEqual(group(groups, "user").hits.map(({ label, link }) => ({ label, link })), [
       { label: STAFF_EMAIL, link: "/users" },
     ]);
     assert.ok(groups.every((g) => !g.more && !g.timedOut));
 
     const byCode = await search(admin, ROUTING_CODE.toLowerCase());
-    assert.deepEqual(group(byCode, "routing_code").hits.map(({ label, detail, link }) => ({ label, detail, link })), [{
-      label: ROUTING_CODE,
-      detail: "Routing code · Meridian Commercial Bank · active",
-      link: institutionPage,
-    }]);
+    assert.deepEqual(
+      group(byCode, "routing_code").hits.map(({ label, detail, link }) => ({ label, detail, link })),
+      [{
+        label: ROUTING_CODE,
+        detail: "Routing code · Meridian Commercial Bank · active",
+        link: institutionPage,
+      }],
+    );
     assert.deepEqual(labels(byCode, "institution"), [], "a code is not an institution's text");
-    assert.deepEqual(labels(await search(admin, "liq-mer"), "account"), [`${ACCOUNT_NUMBER} · Meridian settlement`]);
+    assert.deepEqual(labels(await search(admin, "liq-mer"), "account"), [
+      `${ACCOUNT_NUMBER} · Meridian settlement`,
+    ]);
   });
 });
 
@@ -167,13 +175,22 @@ Deno.test("GET /api/search/everywhere gives at most `limit` hits of each kind an
 
 Deno.test("GET /api/search/everywhere matches words from the start below three characters, anywhere from three, as the registry search does", async () => {
   await withRegistry(async ({ admin, institutionId }) => {
-    for (const [q, found] of [["Me", true], ["ri", false], ["ridian", true], ["comm", true], ["co-0", true], ["%", false]] as const) {
+    for (
+      const [q, found] of [["Me", true], ["ri", false], ["ridian", true], ["comm", true], ["co-0", true], [
+        "%",
+        false,
+      ]] as const
+    ) {
       const lookup = await expectJson(
         await admin("GET", `/api/search?type=institution&query=${encodeURIComponent(q)}`),
         200,
       );
       const groups = await search(admin, q);
-      assert.deepEqual(group(groups, "institution").hits.map((hit) => hit.id), lookup.map((i: { id: string }) => i.id), q);
+      assert.deepEqual(
+        group(groups, "institution").hits.map((hit) => hit.id),
+        lookup.map((i: { id: string }) => i.id),
+        q,
+      );
       assert.deepEqual(lookup.map((i: { id: string }) => i.id), found ? [institutionId] : [], q);
     }
     const account = `${ACCOUNT_NUMBER} · Meridian settlement`;
@@ -222,10 +239,15 @@ Deno.test("search everywhere answers the kinds that finish in time and marks the
   const hit = { id: "1", label: "Quick", detail: "", link: "/" };
   let release = () => {};
   const slow = new Promise<never>((_, reject) => (release = () => reject(new Error("finished late"))));
-  const result = await searchEverywhere([
-    source("quick", () => Promise.resolve({ hits: [hit], more: false })),
-    source("slow", () => slow),
-  ], ["auditor"], { q: "qu", limit: 5 }, 50);
+  const result = await searchEverywhere(
+    [
+      source("quick", () => Promise.resolve({ hits: [hit], more: false })),
+      source("slow", () => slow),
+    ],
+    ["auditor"],
+    { q: "qu", limit: 5 },
+    50,
+  );
   release();
   await slow.catch(() => {});
   assert.deepEqual(result.groups, [

@@ -38,7 +38,11 @@ const combobox = (page: Page) => palette(page).getByRole("combobox");
 async function openWithShortcut(page: Page) {
   await page.keyboard.press("Control+k");
   await combobox(page).waitFor();
-  assert.equal(await combobox(page).evaluate((input) => input === document.activeElement), true, "the text box has focus");
+  assert.equal(
+    await combobox(page).evaluate((input) => input === document.activeElement),
+    true,
+    "the text box has focus",
+  );
 }
 
 /** Types the text and opens the first result, which must be `label`, with Enter. */
@@ -61,47 +65,56 @@ async function opensRecord(page: Page, baseUrl: string, record: Record, label = 
 
 async function expectNoViolations(page: Page, context: string) {
   const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  const found = results.violations.map((v) =>
+    `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`
+  );
   assert.deepEqual(found, [], context);
 }
 
-e2eTest("the command palette finds institutions, routing codes, BICs and screens and opens them, on a phone and a desktop", () =>
-  withBrowser(async ({ page, server }) => {
-    await signIn(page, server.baseUrl);
-    const records = await demoRecords(page, server.baseUrl);
-    for (const viewport of VIEWPORTS) {
-      const size = `${viewport.width}×${viewport.height}`;
-      await page.setViewportSize(viewport);
-      await page.goto(`${server.baseUrl}/`);
-      await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+e2eTest(
+  "the command palette finds institutions, routing codes, BICs and screens and opens them, on a phone and a desktop",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await signIn(page, server.baseUrl);
+      const records = await demoRecords(page, server.baseUrl);
+      for (const viewport of VIEWPORTS) {
+        const size = `${viewport.width}×${viewport.height}`;
+        await page.setViewportSize(viewport);
+        await page.goto(`${server.baseUrl}/`);
+        await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
 
-      await opensRecord(page, server.baseUrl, records.institution);
-      await page.getByRole("heading", { name: records.institution.text, level: 1 }).waitFor();
-      await opensRecord(page, server.baseUrl, records.routing);
-      await opensRecord(page, server.baseUrl, records.bic);
+        await opensRecord(page, server.baseUrl, records.institution);
+        await page.getByRole("heading", { name: records.institution.text, level: 1 }).waitFor();
+        await opensRecord(page, server.baseUrl, records.routing);
+        await opensRecord(page, server.baseUrl, records.bic);
 
-      // A screen by part of its name; the button opens the palette too (touch).
-      await page.getByRole("button", { name: "Search" }).click();
-      await combobox(page).waitFor();
-      await enterFirst(page, "audit tr", "Audit Trail");
-      await page.waitForURL(`${server.baseUrl}/audit-trail`);
+        // A screen by part of its name; the button opens the palette too (touch).
+        await page.getByRole("button", { name: "Search" }).click();
+        await combobox(page).waitFor();
+        await enterFirst(page, "audit tr", "Audit Trail");
+        await page.waitForURL(`${server.baseUrl}/audit-trail`);
 
-      // Arrows move the active result; Escape closes and leaves the screen as it was.
-      await openWithShortcut(page);
-      await combobox(page).fill("management");
-      await palette(page).getByRole("option", { name: /API Management/ }).waitFor();
-      await page.getByTestId("search-status").filter({ hasText: /results$/ }).waitFor();
-      const options = palette(page).getByRole("option");
-      assert.ok(await options.count() >= 2, size);
-      await page.keyboard.press("ArrowDown");
-      const moved = await combobox(page).getAttribute("aria-activedescendant");
-      assert.equal(moved, await options.nth(1).getAttribute("id"), `${size}: ArrowDown moves to the next result`);
-      await page.keyboard.press("ArrowUp");
-      const back = await combobox(page).getAttribute("aria-activedescendant");
-      assert.equal(back, await options.nth(0).getAttribute("id"), `${size}: ArrowUp moves back`);
-      await expectNoViolations(page, `the palette open at ${size}`);
-      await page.keyboard.press("Escape");
-      await palette(page).waitFor({ state: "hidden" });
-      assert.equal(new URL(page.url()).pathname, "/audit-trail", size);
-    }
-  }, { SEED_DEMO: "1" }));
+        // Arrows move the active result; Escape closes and leaves the screen as it was.
+        await openWithShortcut(page);
+        await combobox(page).fill("management");
+        await palette(page).getByRole("option", { name: /API Management/ }).waitFor();
+        await page.getByTestId("search-status").filter({ hasText: /results$/ }).waitFor();
+        const options = palette(page).getByRole("option");
+        assert.ok(await options.count() >= 2, size);
+        await page.keyboard.press("ArrowDown");
+        const moved = await combobox(page).getAttribute("aria-activedescendant");
+        assert.equal(
+          moved,
+          await options.nth(1).getAttribute("id"),
+          `${size}: ArrowDown moves to the next result`,
+        );
+        await page.keyboard.press("ArrowUp");
+        const back = await combobox(page).getAttribute("aria-activedescendant");
+        assert.equal(back, await options.nth(0).getAttribute("id"), `${size}: ArrowUp moves back`);
+        await expectNoViolations(page, `the palette open at ${size}`);
+        await page.keyboard.press("Escape");
+        await palette(page).waitFor({ state: "hidden" });
+        assert.equal(new URL(page.url()).pathname, "/audit-trail", size);
+      }
+    }, { SEED_DEMO: "1" }),
+);

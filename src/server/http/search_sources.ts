@@ -68,6 +68,10 @@ export function textMatches(columns: readonly SQL[], text: string): SQL {
 }
 
 /** Hits from rows fetched with one more than the limit, the extra row saying whether more match. */
-export function findingsOf<Row>(rows: readonly Row[], limit: number, toHit: (row: Row) => SearchHit): SearchFindings {
+export function findingsOf<Row>(
+  rows: readonly Row[],
+  limit: number,
+  toHit: (row: Row) => SearchHit,
+): SearchFindings {
   return { hits: rows.slice(0, limit).map(toHit), more: rows.length > limit };
 }

@@ -10,7 +10,13 @@ import type { AppDeps } from "../../http/context.ts";
 import type { SearchHit, SearchSource } from "../../http/search_sources.ts";
 import { TrigramShares } from "./narrowed_search.ts";
 import { SearchTexts } from "./search_texts.ts";
-import { type CountCache, createCountCache, listInstitutions, searchRoutingCodes, searchSwiftCodes } from "./service.ts";
+import {
+  type CountCache,
+  createCountCache,
+  listInstitutions,
+  searchRoutingCodes,
+  searchSwiftCodes,
+} from "./service.ts";
 
 /** The registry search's caches, one set per app: the list, GET /api/search and the palette share them. */
 export interface InstitutionSearchState {
@@ -20,7 +26,11 @@ export interface InstitutionSearchState {
 }
 
 export function institutionSearchState(db: Database): InstitutionSearchState {
-  return { counts: createCountCache(), texts: new SearchTexts(db.statements), shares: new TrigramShares(db.statements) };
+  return {
+    counts: createCountCache(),
+    texts: new SearchTexts(db.statements),
+    shares: new TrigramShares(db.statements),
+  };
 }
 
 const institutionLink = (id: string) => `/institutions/${encodeURIComponent(id)}`;
@@ -46,7 +56,12 @@ interface CodeLine {
 function codeSource<Code extends { id: string; institutionId: string }>(
   db: Queryable,
   source: Pick<SearchSource, "kind" | "label" | "readRoute"> & { what: string },
-  search: (db: Queryable, text: string, limit: number, offset: number) => Promise<{ items: Code[]; total: number }>,
+  search: (
+    db: Queryable,
+    text: string,
+    limit: number,
+    offset: number,
+  ) => Promise<{ items: Code[]; total: number }>,
   line: (code: Code) => CodeLine,
 ): SearchSource {
   const { what, ...described } = source;
@@ -57,7 +72,11 @@ function codeSource<Code extends { id: string; institutionId: string }>(
       const names = await institutionNames(db, page.items.map((code) => code.institutionId));
       const hits = page.items.map((code): SearchHit => {
         const { label, facts } = line(code);
-        const detail = [what, names.get(code.institutionId) ?? "Unknown institution", ...facts.filter(Boolean)];
+        const detail = [
+          what,
+          names.get(code.institutionId) ?? "Unknown institution",
+          ...facts.filter(Boolean),
+        ];
         return { id: code.id, label, detail: detail.join(" · "), link: institutionLink(code.institutionId) };
       });
       return { hits, more: page.total > hits.length };
@@ -72,7 +91,13 @@ export function institutionSearchSources(deps: AppDeps, state: InstitutionSearch
     label: "Institutions",
     readRoute: ["GET", "/api/institutions"],
     async find(text, limit) {
-      const page = await listInstitutions(db, { search: text, limit, offset: 0 }, state.counts, state.texts, state.shares);
+      const page = await listInstitutions(
+        db,
+        { search: text, limit, offset: 0 },
+        state.counts,
+        state.texts,
+        state.shares,
+      );
       const hits = page.items.map((item): SearchHit => ({
         id: item.id,
         label: item.name,
@@ -84,7 +109,12 @@ export function institutionSearchSources(deps: AppDeps, state: InstitutionSearch
   };
   const routingSource = codeSource(
     db,
-    { kind: "routing_code", label: "Routing codes", readRoute: ["GET", "/api/routing-codes"], what: "Routing code" },
+    {
+      kind: "routing_code",
+      label: "Routing codes",
+      readRoute: ["GET", "/api/routing-codes"],
+      what: "Routing code",
+    },
     searchRoutingCodes,
     (code) => ({ label: code.code, facts: [code.branchCode, code.status] }),
   );

@@ -34,7 +34,9 @@ export function accountSearchSource(deps: AppDeps): SearchSource {
         id: row.id,
         label: `${row.accountNumber} · ${row.accountName}`,
         detail: [`${row.accountType} account`, row.currency, row.institutionName].filter(Boolean).join(" · "),
-        link: row.institutionId === null ? ACCOUNTS_SCREEN : `/institutions/${encodeURIComponent(row.institutionId)}`,
+        link: row.institutionId === null
+          ? ACCOUNTS_SCREEN
+          : `/institutions/${encodeURIComponent(row.institutionId)}`,
       }));
     },
   };

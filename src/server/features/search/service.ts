@@ -26,16 +26,21 @@ export async function searchEverywhere(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
   try {
-    const groups = await Promise.all(readableSources(sources, roles).map(async (source) => {
-      const found: SearchFindings | null = await Promise.race([source.find(query.q, query.limit), deadline]);
-      return {
-        kind: source.kind,
-        label: source.label,
-        hits: found?.hits ?? [],
-        more: found?.more ?? false,
-        timedOut: found === null,
-      };
-    }));
+    const groups = await Promise.all(
+      readableSources(sources, roles).map(async (source) => {
+        const found: SearchFindings | null = await Promise.race([
+          source.find(query.q, query.limit),
+          deadline,
+        ]);
+        return {
+          kind: source.kind,
+          label: source.label,
+          hits: found?.hits ?? [],
+          more: found?.more ?? false,
+          timedOut: found === null,
+        };
+      }),
+    );
     return { query: query.q, groups };
   } finally {
     clearTimeout(timer);

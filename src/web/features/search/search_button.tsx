@@ -19,7 +19,9 @@ export function SearchButton() {
   };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== "k") return;
+      if (
+        !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== "k"
+      ) return;
       event.preventDefault();
       show();
     };
@@ -37,7 +39,10 @@ export function SearchButton() {
       >
         <Search aria-hidden="true" className="h-4 w-4" />
         <span className="sr-only sm:not-sr-only">Search</span>
-        <kbd aria-hidden="true" className="hidden rounded border border-slate-300 px-1 font-sans text-xs text-slate-600 md:inline">
+        <kbd
+          aria-hidden="true"
+          className="hidden rounded border border-slate-300 px-1 font-sans text-xs text-slate-600 md:inline"
+        >
           {onApple ? "⌘K" : "Ctrl K"}
         </kbd>
       </Button>

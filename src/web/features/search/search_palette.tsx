@@ -19,7 +19,14 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { reachableNavItems } from "../../components/layout/nav_items.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { MAX_QUERY_LENGTH, type SearchGroup, type SearchHit, TYPING_PAUSE_MS, useEverywhereSearch, useSettled } from "./api.ts";
+import {
+  MAX_QUERY_LENGTH,
+  type SearchGroup,
+  type SearchHit,
+  TYPING_PAUSE_MS,
+  useEverywhereSearch,
+  useSettled,
+} from "./api.ts";
 
 const SCREENS_KIND = "screen";
 
@@ -30,7 +37,12 @@ function screenGroup(roles: Parameters<typeof reachableNavItems>[0], text: strin
   return {
     kind: SCREENS_KIND,
     label: "Screens",
-    hits: screens.map((item) => ({ id: item.path, label: item.label, detail: item.group ?? "Overview", link: item.path })),
+    hits: screens.map((item) => ({
+      id: item.path,
+      label: item.label,
+      detail: item.group ?? "Overview",
+      link: item.path,
+    })),
     more: false,
     timedOut: false,
   };
@@ -51,9 +63,14 @@ function ResultGroup({ group }: { group: SearchGroup }) {
   const headingId = `search-group-${group.kind}`;
   return (
     <div role="group" aria-labelledby={headingId}>
-      <div id={headingId} className="px-4 pb-1 pt-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
+      <div
+        id={headingId}
+        className="px-4 pb-1 pt-3 text-xs font-semibold uppercase tracking-wide text-slate-600"
+      >
         {group.label}
-        {group.more && <span className="font-normal normal-case tracking-normal"> · more match, type on to narrow</span>}
+        {group.more && (
+          <span className="font-normal normal-case tracking-normal">· more match, type on to narrow</span>
+        )}
       </div>
       {group.hits.map((hit) => (
         <ComboboxOption
@@ -77,7 +94,9 @@ export default function SearchPalette({ open, onClose }: { open: boolean; onClos
   const { user } = useAuth();
   const navigate = useNavigate();
   const found = settled.trim() === "" ? [] : search.data?.groups ?? [];
-  const groups = [screenGroup(user?.roles ?? [], text), ...found].filter((group) => group.hits.length > 0 || group.timedOut);
+  const groups = [screenGroup(user?.roles ?? [], text), ...found].filter((group) =>
+    group.hits.length > 0 || group.timedOut
+  );
   const searching = text !== settled || search.isFetching;
   const close = () => {
     setText("");
@@ -92,11 +111,17 @@ export default function SearchPalette({ open, onClose }: { open: boolean; onClos
     <Dialog open={open} onClose={close} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
       <div className="fixed inset-0 overflow-y-auto p-4 sm:p-6 md:p-20">
-        <DialogPanel className="mx-auto max-w-xl overflow-hidden rounded-lg bg-white shadow-xl ring-1 ring-black/5" data-testid="search-palette">
+        <DialogPanel
+          className="mx-auto max-w-xl overflow-hidden rounded-lg bg-white shadow-xl ring-1 ring-black/5"
+          data-testid="search-palette"
+        >
           <DialogTitle className="sr-only">Search everywhere</DialogTitle>
           <Combobox<SearchHit | null> onChange={choose}>
             <div className="relative border-b border-slate-200">
-              <Search aria-hidden="true" className="pointer-events-none absolute left-4 top-3.5 h-5 w-5 text-slate-500" />
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute left-4 top-3.5 h-5 w-5 text-slate-500"
+              />
               <ComboboxInput
                 autoFocus
                 aria-label="Search institutions, codes, accounts, users and screens"
@@ -113,7 +138,11 @@ export default function SearchPalette({ open, onClose }: { open: boolean; onClos
               </ComboboxOptions>
             )}
           </Combobox>
-          <p role="status" className="border-t border-slate-200 px-4 py-2 text-xs text-slate-600" data-testid="search-status">
+          <p
+            role="status"
+            className="border-t border-slate-200 px-4 py-2 text-xs text-slate-600"
+            data-testid="search-status"
+          >
             {statusText(text, groups, searching, search.isError)}
           </p>
         </DialogPanel>
