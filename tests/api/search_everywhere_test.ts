@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
-import { routingCodes, swiftCodes, SYSTEM_USER_ID } from "../../db/schema.ts";
+import { routingCodes, swiftCodes } from "../../db/schema.ts";
 import type { Role } from "../../src/domain/access.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import type { SearchSource } from "../../src/server/http/search_sources.ts";
-import { insertInstitution } from "../../src/server/features/institutions/service.ts";
 import { MAX_HITS_PER_KIND } from "../../src/server/features/search/schemas.ts";
 import { searchEverywhere } from "../../src/server/features/search/service.ts";
 import { createStaff, seededStaff } from "../helpers/staff.ts";
+import { insertInstitution } from "./codes_helpers.ts";
 import { createTestApp, expectJson, type Requester, type TestApp } from "../helpers/test_app.ts";
 
-const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 const ROUTING_CODE = formatRoutingCode("MER", 1);
 const BICS = ["MERIUS33", "MERIUS33NYC", "MERIGB2L"];
 const ACCOUNT_NUMBER = "LIQ-MER-0001";
@@ -34,20 +33,9 @@ async function withRegistry(fn: (registry: Registry) => Promise<void>) {
   const t = await createTestApp();
   try {
     const desk = await t.desk();
-    const institution = await t.deps.db.transaction((tx) =>
-      insertInstitution(tx, ACTOR, {
-        name: "Meridian Commercial Bank",
-        type: "commercial",
-        registrationNumber: "CBR-CO-00002",
-        licenseNumber: "LIC-2002",
-        address: "200 Meridian Avenue, Capital City",
-        phoneNumber: "+1 202 555 0102",
-        emailAddress: "compliance@meridianbank.example",
-        numberOfBranches: 87,
-        swiftParticipant: true,
-        swiftMembershipType: "full",
-      })
-    );
+    const institution = {
+      id: await insertInstitution(t, "Meridian Commercial Bank", { registrationNumber: "CBR-CO-00002" }),
+    };
     await t.deps.db.transaction(async (tx) => {
       await tx.insert(routingCodes).values({
         id: crypto.randomUUID(),
@@ -110,7 +98,7 @@ Deno.test("GET /api/search/everywhere finds institutions, routing codes, BICs, a
     assert.deepEqual(group(groups, "institution").hits, [{
       id: institutionId,
       label: "Meridian Commercial Bank",
-      detail: "CBR-CO-00002 · commercial · pending",
+      detail: "CBR-CO-00002 · commercial · active",
       link: institutionPage,
     }]);
     assert.deepEqual(labels(groups, "bic"), ["MERIGB2L", "MERIUS33NYC", "MERIUS33"], "newest first");
