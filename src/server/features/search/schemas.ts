@@ -1,5 +1,6 @@
 /** GET /api/search/everywhere: the palette's typed text and how many records of each kind it shows. */
 import { z } from "zod";
+import type { SearchHit } from "../../http/search_sources.ts";
 import { requiredText } from "../../http/validation.ts";
 
 /** Longer than any name, code or address people type into the palette, short enough to stay cheap. */
@@ -14,21 +15,19 @@ export const everywhereQuerySchema = z.object({
 });
 export type EverywhereQuery = z.infer<typeof everywhereQuerySchema>;
 
-const hitSchema = z.object({
-  id: z.string(),
-  label: z.string(),
-  detail: z.string(),
-  link: z.string().describe("The SPA path of the record's screen"),
-});
+/** One kind's records in the answer, in the order of the sources. */
+export interface EverywhereGroup {
+  /** institution, routing_code, bic, account or user. */
+  kind: string;
+  label: string;
+  hits: SearchHit[];
+  /** More records of this kind match than were asked for. */
+  more: boolean;
+  /** This kind did not answer within the deadline; its hits are missing. */
+  timedOut: boolean;
+}
 
-export const everywhereResultSchema = z.object({
-  query: z.string(),
-  groups: z.array(z.object({
-    kind: z.string().describe("institution, routing_code, bic, account or user"),
-    label: z.string(),
-    hits: z.array(hitSchema),
-    more: z.boolean().describe("More records of this kind match than were asked for"),
-    timedOut: z.boolean().describe("This kind did not answer in time; its hits are missing"),
-  })),
-});
-export type EverywhereResult = z.infer<typeof everywhereResultSchema>;
+export interface EverywhereResult {
+  query: string;
+  groups: EverywhereGroup[];
+}
