@@ -89,7 +89,7 @@ e2eTest(
         await opensRecord(page, server.baseUrl, records.bic);
 
         // A screen by part of its name; the button opens the palette too (touch).
-        await page.getByRole("button", { name: "Search" }).click();
+        await page.getByRole("button", { name: "Search everywhere" }).click();
         await combobox(page).waitFor();
         await enterFirst(page, "audit tr", "Audit Trail");
         await page.waitForURL(`${server.baseUrl}/audit-trail`);

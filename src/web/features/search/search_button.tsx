@@ -33,12 +33,13 @@ export function SearchButton() {
       <Button
         variant="outline"
         className="px-2.5 sm:px-3"
+        aria-label="Search everywhere"
         aria-keyshortcuts="Control+K Meta+K"
         onClick={show}
         data-testid="search-button"
       >
         <Search aria-hidden="true" className="h-4 w-4" />
-        <span className="sr-only sm:not-sr-only">Search</span>
+        <span className="hidden sm:inline">Search</span>
         <kbd
           aria-hidden="true"
           className="hidden rounded border border-slate-300 px-1 font-sans text-xs text-slate-600 md:inline"
