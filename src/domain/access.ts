@@ -138,6 +138,8 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "POST /api/institutions": operate("register institutions"),
   "PATCH /api/institutions/:id/status": operate("request institution status changes"),
   "GET /api/search": read("search the registry"),
+  // Every role searches; each kind of record is then found only by those who may list it (users: administrators).
+  "GET /api/search/everywhere": read("search the registry"),
 
   "GET /api/routing-codes": read("read routing codes"),
   "GET /api/routing-codes/:code": read("read routing codes"),

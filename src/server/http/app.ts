@@ -24,6 +24,10 @@ import { sweepsRoutes } from "../features/sweeps/routes.ts";
 import { dashboardRoutes } from "../features/dashboard/routes.ts";
 import { ibanRoutes } from "../features/iban/routes.ts";
 import { institutionsRoutes } from "../features/institutions/routes.ts";
+import { institutionSearchSources, institutionSearchState } from "../features/institutions/search_source.ts";
+import { accountSearchSource } from "../features/ledger/search_source.ts";
+import { searchRoutes } from "../features/search/routes.ts";
+import { userSearchSource } from "../features/users/search_source.ts";
 import { routingCodesRoutes } from "../features/routing_codes/routes.ts";
 import { swiftCodesRoutes } from "../features/swift_codes/routes.ts";
 import { usersRoutes } from "../features/users/routes.ts";
@@ -109,7 +113,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", expeditionRequestsRoutes(deps));
   app.route("/api", ledgerRoutes(deps));
   app.route("/api", sweepsRoutes(deps));
-  app.route("/api", institutionsRoutes(deps));
+  const institutionSearch = institutionSearchState(deps.db);
+  app.route("/api", institutionsRoutes(deps, institutionSearch));
+  // Search everywhere: each feature's own search, composed here so that no feature imports another.
+  app.route("/api", searchRoutes([
+    ...institutionSearchSources(deps, institutionSearch),
+    accountSearchSource(deps),
+    userSearchSource(deps),
+  ]));
   app.route("/api", dashboardRoutes(deps));
   app.route("/api", routingCodesRoutes(deps));
   app.route("/api", swiftCodesRoutes(deps));

@@ -15,15 +15,13 @@ import {
 } from "./schemas.ts";
 import {
   changeInstitutionStatus,
-  createCountCache,
   createInstitution,
   getInstitution,
   listInstitutions,
   searchRoutingCodes,
   searchSwiftCodes,
 } from "./service.ts";
-import { TrigramShares } from "./narrowed_search.ts";
-import { SearchTexts } from "./search_texts.ts";
+import { type InstitutionSearchState, institutionSearchState } from "./search_source.ts";
 import { type CachedPage, PageCache } from "./page_cache.ts";
 import type { InstitutionListQuery } from "./schemas.ts";
 import { institutionOverview } from "./overview.ts";
@@ -41,12 +39,13 @@ function sendPage(c: Context<AppEnv>, page: CachedPage): Response {
   return c.body(page.body, 200, { "content-type": "application/json" });
 }
 
-export function institutionsRoutes(deps: AppDeps): Hono<AppEnv> {
+export function institutionsRoutes(
+  deps: AppDeps,
+  searchState: InstitutionSearchState = institutionSearchState(deps.db),
+): Hono<AppEnv> {
   const { db, config } = deps;
   const app = new Hono<AppEnv>();
-  const counts = createCountCache();
-  const texts = new SearchTexts(db.statements);
-  const shares = new TrigramShares(db.statements);
+  const { counts, texts, shares } = searchState;
   const pages = new PageCache(db.epochs);
   const listPage = (query: InstitutionListQuery): Promise<CachedPage> =>
     pages.get(query, async () => {

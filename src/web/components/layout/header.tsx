@@ -7,6 +7,7 @@ import { ClockWarningBadge, ReplicationBadge } from "./replication_status.tsx";
 import { NotificationBell } from "./notification_bell.tsx";
 import { IfAllowed } from "../if_allowed.tsx";
 import { screenTitle } from "./nav_items.ts";
+import { SearchButton } from "../../features/search/search_button.tsx";
 
 export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
@@ -25,6 +26,7 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">
+        <SearchButton />
         <NotificationBell />
         <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
       </div>

@@ -3,6 +3,8 @@
  * sidebar order, each in the sidebar group it is listed under; `api` names the route a screen cannot
  * work without, so the sidebar shows it only to roles that may call it.
  */
+import { mayCall, type Role, ruleFor } from "../../../domain/access.ts";
+
 export const NAV_GROUPS = ["Registry", "Payments", "Integrations", "Administration"] as const;
 export type NavGroup = typeof NAV_GROUPS[number];
 
@@ -32,6 +34,15 @@ export const NAV_ITEMS = [
 }[];
 
 export type NavItem = typeof NAV_ITEMS[number];
+
+/** The screens the roles can use: those whose `api` route the roles may call (src/domain/access.ts). */
+export function reachableNavItems(roles: readonly Role[]): NavItem[] {
+  return NAV_ITEMS.filter((item: NavItem) => {
+    if (!("api" in item)) return true;
+    const rule = ruleFor(item.api[0], item.api[1]);
+    return rule !== undefined && mayCall(rule, roles);
+  });
+}
 
 /**
  * The name of the screen at `pathname`, for the header: the nav entry whose path is the

@@ -19,12 +19,12 @@ import {
   Wallet,
 } from "lucide-react";
 import { NavLink } from "react-router";
-import { mayCall, roleLabel, ruleFor } from "../../../domain/access.ts";
+import { roleLabel } from "../../../domain/access.ts";
 import { usePendingApprovalCount } from "../../lib/approval.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
 import { ChangePasswordButton } from "./change_password_button.tsx";
 import { useSystemName } from "../../lib/system_settings.ts";
-import { NAV_GROUPS, NAV_ITEMS, type NavItem } from "./nav_items.ts";
+import { NAV_GROUPS, type NavItem, reachableNavItems } from "./nav_items.ts";
 
 const ICONS: Record<NavItem["path"], LucideIcon> = {
   "/": LayoutDashboard,
@@ -79,11 +79,7 @@ function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: numbe
 export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
   const pending = usePendingApprovalCount();
   const roles = user?.roles ?? [];
-  const items = NAV_ITEMS.filter((item: NavItem) => {
-    if (!("api" in item)) return true;
-    const rule = ruleFor(item.api[0], item.api[1]);
-    return rule !== undefined && mayCall(rule, roles);
-  });
+  const items = reachableNavItems(roles);
   return (
     <>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
