@@ -22,7 +22,9 @@ function wireCopyButtons(): void {
         await navigator.clipboard.writeText(copiedText(target));
         if (status) status.textContent = "Copied to the clipboard.";
       } catch {
-        if (status) status.textContent = "The browser did not allow copying; select the text and copy it instead.";
+        if (status) {
+          status.textContent = "The browser did not allow copying; select the text and copy it instead.";
+        }
       }
     });
   }

@@ -22,7 +22,8 @@ function blocks(output: string): string[][] {
 }
 
 Deno.test({
-  name: "a first start prints the generated password once, in its own block, then the one-time passwords in theirs",
+  name:
+    "a first start prints the generated password once, in its own block, then the one-time passwords in theirs",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -54,7 +55,9 @@ Deno.test({
       for (const person of people) assert.equal(output.split(person.password).length - 1, 1);
       // Each block comes after every other line of the start, save the line that says it listens.
       const after = output.slice(output.lastIndexOf(RULE) + RULE.length).trim().split("\n");
-      assert.deepEqual(after.filter((line) => line.trim() !== ""), [`Console listening on ${server.baseUrl}`]);
+      assert.deepEqual(after.filter((line) => line.trim() !== ""), [
+        `Console listening on ${server.baseUrl}`,
+      ]);
 
       // The generated password signs in.
       const res = await fetch(`${server.baseUrl}/api/login`, {
@@ -71,7 +74,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "with ADMIN_PASSWORD the block names where the password comes from, and REQUIRE_MFA=0 says the password alone signs in",
+  name:
+    "with ADMIN_PASSWORD the block names where the password comes from, and REQUIRE_MFA=0 says the password alone signs in",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -81,8 +85,14 @@ Deno.test({
       const [admin, ...rest] = blocks(output);
       assert.deepEqual(rest, [], "no demo staff, no block of one-time passwords");
       assert.ok(admin.includes("Password: the one set in ADMIN_PASSWORD"), admin.join("\n"));
-      assert.ok(!output.includes(server.env.ADMIN_PASSWORD), "the configured password itself is never printed");
-      assert.ok(admin.some((line) => line.startsWith("Second factor: off (REQUIRE_MFA=0)")), admin.join("\n"));
+      assert.ok(
+        !output.includes(server.env.ADMIN_PASSWORD),
+        "the configured password itself is never printed",
+      );
+      assert.ok(
+        admin.some((line) => line.startsWith("Second factor: off (REQUIRE_MFA=0)")),
+        admin.join("\n"),
+      );
     } finally {
       await server.stop();
     }

@@ -42,7 +42,9 @@ async function expectStep(page: Page, number: number) {
     `Step ${number} of 4: ${STEPS[number - 1]}`,
   );
   const items = nav.locator("ol > li");
-  const labels = (await items.allInnerTexts()).map((text) => text.replace(/^\S+\s+/, "").replace(/\s*\(done\)$/, "").trim());
+  const labels = (await items.allInnerTexts()).map((text) =>
+    text.replace(/^\S+\s+/, "").replace(/\s*\(done\)$/, "").trim()
+  );
   assert.deepEqual(labels, STEPS);
   const current = await items.evaluateAll((lis) => lis.map((li) => li.getAttribute("aria-current")));
   assert.deepEqual(current, STEPS.map((_, index) => index === number - 1 ? "step" : null));
@@ -114,31 +116,39 @@ async function saveRecoveryCodes(page: Page, email: string) {
 }
 
 for (const size of SIZES) {
-  e2eTest(`an approver's first sign-in at ${size.width}×${size.height}: four steps, whole key groups, recovery codes kept`, () =>
-    withBrowser(async ({ page, server }) => {
-      await page.setViewportSize(size);
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
-      const approver = demoApprover(server);
-      await page.goto(`${server.baseUrl}/api/login`);
-      assert.match(await page.getByTestId("authenticator-notice").innerText(), /authenticator app .*RFC 6238/);
-      await expectNoViolations(page, "sign-in page");
-      await page.getByLabel("E-mail address").fill(approver.email);
-      await page.getByLabel("Password").fill(approver.password);
-      await page.getByRole("button", { name: "Sign In" }).click();
-      await page.waitForURL(`${server.baseUrl}/api/login/second-factor`);
+  e2eTest(
+    `an approver's first sign-in at ${size.width}×${size.height}: four steps, whole key groups, recovery codes kept`,
+    () =>
+      withBrowser(async ({ page, server }) => {
+        await page.setViewportSize(size);
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+          origin: server.baseUrl,
+        });
+        const approver = demoApprover(server);
+        await page.goto(`${server.baseUrl}/api/login`);
+        assert.match(
+          await page.getByTestId("authenticator-notice").innerText(),
+          /authenticator app .*RFC 6238/,
+        );
+        await expectNoViolations(page, "sign-in page");
+        await page.getByLabel("E-mail address").fill(approver.email);
+        await page.getByLabel("Password").fill(approver.password);
+        await page.getByRole("button", { name: "Sign In" }).click();
+        await page.waitForURL(`${server.baseUrl}/api/login/second-factor`);
 
-      await enrol(page, size.width);
-      await saveRecoveryCodes(page, approver.email);
+        await enrol(page, size.width);
+        await saveRecoveryCodes(page, approver.email);
 
-      await page.getByRole("heading", { name: "Choose your password" }).waitFor();
-      await expectStep(page, 4);
-      await expectNoViolations(page, "first password change");
-      await page.getByLabel("Current password").fill(approver.password);
-      await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
-      await page.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
-      await page.getByRole("button", { name: "Change password" }).click();
-      // On a phone the user's name sits in the closed menu: present, not visible.
-      await page.getByTestId("user-label").waitFor({ state: "attached" });
-      assert.equal(await page.getByRole("navigation", { name: "Sign-in steps" }).count(), 0);
-    }, { REQUIRE_MFA: "1", SEED_DEMO: "1" }));
+        await page.getByRole("heading", { name: "Choose your password" }).waitFor();
+        await expectStep(page, 4);
+        await expectNoViolations(page, "first password change");
+        await page.getByLabel("Current password").fill(approver.password);
+        await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+        await page.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
+        await page.getByRole("button", { name: "Change password" }).click();
+        // On a phone the user's name sits in the closed menu: present, not visible.
+        await page.getByTestId("user-label").waitFor({ state: "attached" });
+        assert.equal(await page.getByRole("navigation", { name: "Sign-in steps" }).count(), 0);
+      }, { REQUIRE_MFA: "1", SEED_DEMO: "1" }),
+  );
 }

@@ -83,12 +83,14 @@ interface Frame {
   steps?: StepPosition;
   /** A wider card, for the enrolment's QR code beside its key. */
   wide?: boolean;
+  /** The page has copy buttons or a confirmation for the sign-in script; other pages carry no script. */
+  scripted?: boolean;
 }
 
 function layout(options: PageOptions, frame: Frame): string {
   const { title, intro, body } = frame;
   const stylesheet = options.cssHref ? `<link rel="stylesheet" href="${escapeHtml(options.cssHref)}">` : "";
-  const script = options.scriptSrc ? `<script type="module" src="${escapeHtml(options.scriptSrc)}"></script>` : "";
+  const script = frame.scripted && options.scriptSrc ? `<script type="module" src="${escapeHtml(options.scriptSrc)}"></script>` : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -239,6 +241,7 @@ export function renderEnrolPage(options: PageOptions & { qrCode: string; secret:
       </div>` + codeForm("Code from the app", "Six digits; the code changes every 30 seconds.") + signOutForm,
     steps: options.steps,
     wide: true,
+    scripted: true,
   });
 }
 
@@ -299,6 +302,7 @@ export function renderRecoveryCodesPage(
         <button type="submit" class="${BUTTON_CLASS} disabled:cursor-not-allowed disabled:bg-slate-400">Continue to the console</button>
       </form>`,
     steps: options.steps,
+    scripted: true,
   });
 }
 

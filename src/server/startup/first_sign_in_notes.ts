@@ -33,7 +33,7 @@ function secondFactorLines(requireMfa: boolean): string[] {
     "You also need an authenticator app: any TOTP app (RFC 6238) on a phone or computer.",
     "  The first sign-in shows a QR code (and its key) to scan, asks for a code from the app,",
     "  then shows ten recovery codes to save. Administrators and approvers always need it;",
-    "  other staff too while the Security setting \"Require multi-factor authentication\" is on.",
+    '  other staff too while the Security setting "Require multi-factor authentication" is on.',
     "  For a local trial without an app: restart with REQUIRE_MFA=0 (never in production).",
   ];
 }
@@ -42,12 +42,10 @@ export function firstAdministratorBlock(
   admin: FirstAdministrator,
   config: Pick<Config, "host" | "port" | "requireMfa">,
 ): string[] {
-  const password = admin.generatedPassword === null
-    ? ["Password: the one set in ADMIN_PASSWORD"]
-    : [
-      `Password: ${admin.generatedPassword}`,
-      "  (generated now and printed this once; only its hash is stored: keep it safe)",
-    ];
+  const password = admin.generatedPassword === null ? ["Password: the one set in ADMIN_PASSWORD"] : [
+    `Password: ${admin.generatedPassword}`,
+    "  (generated now and printed this once; only its hash is stored: keep it safe)",
+  ];
   return [
     "",
     RULE,
@@ -61,13 +59,18 @@ export function firstAdministratorBlock(
 }
 
 /** The one-time passwords made at this start, each with its e-mail and role, in a block of their own. */
-export function oneTimePasswordsBlock(credentials: readonly StartCredential[], requireMfa: boolean): string[] {
+export function oneTimePasswordsBlock(
+  credentials: readonly StartCredential[],
+  requireMfa: boolean,
+): string[] {
   if (credentials.length === 0) return [];
   return [
     "",
     RULE,
     "ONE-TIME PASSWORDS: demo staff, printed this once",
-    ...credentials.map(({ role, email, password }) => `Demo ${role} ${email}, one-time password: ${password}`),
+    ...credentials.map(({ role, email, password }) =>
+      `Demo ${role} ${email}, one-time password: ${password}`
+    ),
     "Each is replaced at its first sign-in by a password of the person's own choosing.",
     ...(requireMfa ? ["Each also sets up an authenticator app at that sign-in, as above."] : []),
     RULE,

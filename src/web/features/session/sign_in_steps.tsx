@@ -4,7 +4,9 @@
  */
 import { type SignInStep, type SignInStepId, stepHeading } from "../../../domain/first_sign_in.ts";
 
-export function SignInStepIndicator({ steps, current }: { steps: readonly SignInStep[]; current: SignInStepId }) {
+export function SignInStepIndicator(
+  { steps, current }: { steps: readonly SignInStep[]; current: SignInStepId },
+) {
   const heading = stepHeading(steps, current);
   if (!heading) return null;
   const currentIndex = steps.findIndex((step) => step.id === current);
@@ -19,13 +21,17 @@ export function SignInStepIndicator({ steps, current }: { steps: readonly SignIn
         {steps.map((step, index) => (
           <li
             key={step.id}
-            className={`flex items-baseline gap-2${index === currentIndex ? " font-semibold text-slate-900" : ""}`}
+            className={`flex items-baseline gap-2${
+              index === currentIndex ? " font-semibold text-slate-900" : ""
+            }`}
             aria-current={index === currentIndex ? "step" : undefined}
           >
-            <span aria-hidden="true" className="w-4 shrink-0 text-center">{index < currentIndex ? "✓" : index + 1}</span>
+            <span aria-hidden="true" className="w-4 shrink-0 text-center">
+              {index < currentIndex ? "✓" : index + 1}
+            </span>
             <span>
               {step.label}
-              {index < currentIndex && <span className="sr-only">{" (done)"}</span>}
+              {index < currentIndex && <span className="sr-only">&nbsp;(done)</span>}
             </span>
           </li>
         ))}
