@@ -92,7 +92,7 @@ export function ForcedPasswordChange({ email, steps }: { email: string; steps?: 
       <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <h1 className="text-2xl font-semibold text-slate-900">Choose your password</h1>
         {steps && <SignInStepIndicator steps={steps} current="new_password" />}
-        <p className="mt-1 text-sm text-slate-600">
+        <p className="mt-3 text-sm text-slate-600">
           {email} is signed in with a one-time password. Replace it with your own before you go on.
         </p>
         <div className="mt-6">
