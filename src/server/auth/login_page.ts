@@ -36,7 +36,7 @@ export interface PageOptions {
 }
 
 /** Where the page stands in a sign-in of several steps (src/domain/first_sign_in.ts). */
-export interface StepPosition {
+interface StepPosition {
   steps: readonly SignInStep[];
   current: SignInStepId;
 }
@@ -210,7 +210,7 @@ export function renderVerifyPage(options: PageOptions & { steps?: StepPosition }
 }
 
 /** Four characters a group, each group one unit that never breaks; lines wrap only between groups. */
-export const KEY_GROUP_LENGTH = 4;
+const KEY_GROUP_LENGTH = 4;
 
 function keyGroups(secret: string): string {
   const groups = secret.match(new RegExp(`.{1,${KEY_GROUP_LENGTH}}`, "g")) ?? [secret];
@@ -245,7 +245,7 @@ export function renderEnrolPage(options: PageOptions & { qrCode: string; secret:
   });
 }
 
-export interface RecoveryCodesFile {
+interface RecoveryCodesFile {
   /** Where the console was reached, so that a saved file names the installation it belongs to. */
   consoleAddress: string;
   email: string;
@@ -253,10 +253,10 @@ export interface RecoveryCodesFile {
   date: string;
 }
 
-export const CONSOLE_NAME = "Central Bank Registry Console";
+const CONSOLE_NAME = "Central Bank Registry Console";
 
 /** The downloadable text of the recovery codes: the console, the account, the date, then one code a line. */
-export function recoveryCodesText(codes: readonly string[], file: RecoveryCodesFile): string {
+function recoveryCodesText(codes: readonly string[], file: RecoveryCodesFile): string {
   return [
     `${CONSOLE_NAME}: recovery codes`,
     `Console: ${file.consoleAddress}`,
@@ -271,7 +271,7 @@ export function recoveryCodesText(codes: readonly string[], file: RecoveryCodesF
   ].join("\n");
 }
 
-export const recoveryCodesFileName = (file: RecoveryCodesFile) =>
+const recoveryCodesFileName = (file: RecoveryCodesFile) =>
   `recovery-codes-${file.email.replace(/[^A-Za-z0-9.@_-]/g, "_")}-${file.date}.txt`;
 
 export function renderRecoveryCodesPage(
