@@ -19,6 +19,8 @@ const SOURCE_FILES = ["build.ts", "deno.json", "package-lock.json"];
 export interface BuildManifest {
   js: string;
   css: string;
+  /** The server-rendered sign-in pages' own small script (src/web/sign_in_pages.ts). */
+  signInJs: string;
   builtAt: string;
   initialJsGzipBytes: number;
   cssGzipBytes: number;
@@ -85,7 +87,7 @@ export async function build(): Promise<BuildManifest> {
   await Deno.mkdir(ASSETS, { recursive: true });
 
   const result = await esbuild.build({
-    entryPoints: { main: `${ROOT}src/web/main.tsx` },
+    entryPoints: { main: `${ROOT}src/web/main.tsx`, "sign-in": `${ROOT}src/web/sign_in_pages.ts` },
     bundle: true,
     splitting: true,
     format: "esm",
@@ -103,7 +105,8 @@ export async function build(): Promise<BuildManifest> {
 
   const outputs = result.metafile.outputs;
   const mainPath = Object.keys(outputs).find((path) => outputs[path].entryPoint?.endsWith("src/web/main.tsx"));
-  if (!mainPath) throw new Error("esbuild produced no entry chunk");
+  const signInPath = Object.keys(outputs).find((path) => outputs[path].entryPoint?.endsWith("src/web/sign_in_pages.ts"));
+  if (!mainPath || !signInPath) throw new Error("esbuild produced no entry chunk");
   const relative = (path: string) => path.slice(path.indexOf("dist/") + "dist".length);
 
   // Initial JavaScript: the entry chunk and every chunk it imports statically.
@@ -129,7 +132,7 @@ export async function build(): Promise<BuildManifest> {
     return sizes.get(path)!;
   };
   for (const [path, output] of Object.entries(outputs)) {
-    if (!output.entryPoint || path === mainPath || initial.has(path)) continue;
+    if (!output.entryPoint || path === mainPath || path === signInPath || initial.has(path)) continue;
     const own = new Set<string>();
     const collect = (chunk: string) => {
       if (own.has(chunk) || initial.has(chunk)) return;
@@ -152,6 +155,7 @@ export async function build(): Promise<BuildManifest> {
   const manifest: BuildManifest = {
     js,
     css: `/assets/${cssName}`,
+    signInJs: relative(signInPath),
     builtAt: new Date().toISOString(),
     initialJsGzipBytes,
     cssGzipBytes: gzipSize(new TextEncoder().encode(css)),

@@ -73,6 +73,8 @@ export interface SessionData {
   userAgent: string | null;
   /** Present while the second factor is still owed: a code to enter, or an authenticator to enrol. */
   secondFactor?: SecondFactorStage;
+  /** What the second factor asked at the sign-in that made this session (an enrolment, or a code). */
+  secondFactorDone?: SecondFactorStage;
   /** A sign-in through the identity provider: the local password, and a pending change of it, play no part. */
   signedInWith?: "oidc";
 }

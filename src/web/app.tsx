@@ -40,7 +40,7 @@ export function App() {
         : isAuthenticated && user?.mustChangePassword
         ? (
           <Suspense fallback={<Spinner />}>
-            <ForcedPasswordChange email={user.email} />
+            <ForcedPasswordChange email={user.email} steps={user.signInSteps} />
           </Suspense>
         )
         : isAuthenticated

@@ -41,7 +41,8 @@ e2eTest(
       const codes = page.getByTestId("recovery-codes").getByRole("listitem");
       await codes.first().waitFor();
       assert.equal(await codes.count(), 10);
-      await page.getByRole("link", { name: "Continue to the console" }).click();
+      await page.getByLabel("I have saved these codes").check();
+      await page.getByRole("button", { name: "Continue to the console" }).click();
       await page.getByTestId("user-label").waitFor();
 
       await page.getByRole("button", { name: "Sign Out" }).click();

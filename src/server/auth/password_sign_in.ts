@@ -33,7 +33,7 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
   app.get("/login", async (c) => {
     const session = await kit.currentSession(c);
     if (session?.secondFactor) return c.redirect("/api/login/second-factor", 303);
-    return kit.page(c, kit.loginPage, { error: c.req.query("error") ?? null });
+    return kit.page(c, await kit.loginPage(), { error: c.req.query("error") ?? null });
   });
 
   app.post("/login", async (c) => {

@@ -13,6 +13,8 @@ import { passwordSignInRoutes } from "./password_sign_in.ts";
 import { secondFactorRoutes } from "./second_factor_routes.ts";
 import { ssoRoutes } from "./sso_routes.ts";
 import { SignInKit } from "./sign_in_kit.ts";
+import { sessionResolver } from "./middleware.ts";
+import { signInSteps } from "../../domain/first_sign_in.ts";
 
 export function authRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -48,9 +50,21 @@ function signOutRoutes(app: Hono<AppEnv>, kit: SignInKit) {
   });
 }
 
-/** Mounted behind the session guard. */
-export function currentUserRoutes() {
+/**
+ * Mounted behind the session guard. While a one-time password is still in use the answer also
+ * carries `signInSteps`, the steps of this sign-in (src/domain/first_sign_in.ts), so that the
+ * password screen goes on counting where the sign-in pages left off.
+ */
+export function currentUserRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.get("/auth/user", (c) => c.json(c.get("user")));
+  const sessions = sessionResolver(deps);
+  app.get("/auth/user", async (c) => {
+    const user = c.get("user");
+    const token = readSessionToken(c, deps.config);
+    if (!user.mustChangePassword || c.get("apiKeyId") || !token) return c.json(user);
+    const session = await sessions.resolve(token, false);
+    const steps = signInSteps({ secondFactor: session?.secondFactorDone ?? null, mustChangePassword: true });
+    return c.json({ ...user, signInSteps: steps });
+  });
   return app;
 }

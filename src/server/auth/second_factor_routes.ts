@@ -20,7 +20,6 @@ import type { AppEnv } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
 import { validationError } from "../http/validation.ts";
 import { reportUnderAttack } from "./attack_alerts.ts";
-import { renderRecoveryCodesPage } from "./login_page.ts";
 import { confirmEnrolment, pendingEnrolment, verifySecondFactor } from "./second_factor.ts";
 import { clearSessionCookie } from "./session_cookie.ts";
 import { createSession, destroySession, type ResolvedSession } from "./sessions.ts";
@@ -97,10 +96,7 @@ export function secondFactorRoutes(app: Hono<AppEnv>, kit: SignInKit) {
     }
     kit.completeSignIn(c, outcome.token, user.email, throttle.device);
     if (isForm) {
-      if (outcome.recoveryCodes) {
-        const codes = outcome.recoveryCodes;
-        return kit.page(c, (options) => renderRecoveryCodesPage({ ...options, codes }));
-      }
+      if (outcome.recoveryCodes) return kit.recoveryCodesPage(c, user, outcome.recoveryCodes);
       return c.redirect("/", 303);
     }
     return c.json(
@@ -160,7 +156,10 @@ function checkCode(
     if (!method) return await countWrongCode(kit, c, tx, session, keys, facts);
     // A fresh session id once the sign-in is complete: the pending one is never upgraded in place.
     await destroySession(tx, session.sid);
-    const created = await createSession(tx, user.id, await kit.lifetime(), kit.clock.now(), kit.actor(c, user.id));
+    const created = await createSession(tx, user.id, await kit.lifetime(), kit.clock.now(), {
+      ...kit.actor(c, user.id),
+      secondFactorDone: session.secondFactor ?? undefined,
+    });
     await clearFailures(tx, keys.backoff);
     await clearFailures(tx, keys.throttle.personal);
     await recordAudit(tx, kit.actor(c, user.id), {

@@ -61,7 +61,12 @@ export async function createSession(
   userId: string,
   lifetime: SessionLifetime,
   nowMs: number,
-  meta: { ipAddress: string | null; userAgent: string | null; signedInWith?: "oidc" },
+  meta: {
+    ipAddress: string | null;
+    userAgent: string | null;
+    signedInWith?: "oidc";
+    secondFactorDone?: SecondFactorStage;
+  },
   secondFactor?: SecondFactorStage,
 ): Promise<{ token: string; sid: string }> {
   const token = newToken();
@@ -74,6 +79,7 @@ export async function createSession(
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
     ...(secondFactor ? { secondFactor } : {}),
     ...(meta.signedInWith ? { signedInWith: meta.signedInWith } : {}),
+    ...(meta.secondFactorDone ? { secondFactorDone: meta.secondFactorDone } : {}),
   };
   const idleExpiryMs = expiryAfter(lifetime, nowMs, nowMs);
   await tx.insert(sessions).values({
@@ -91,6 +97,8 @@ export interface ResolvedSession {
   user: SessionUser;
   /** Set while the password is verified but the second factor is still owed. */
   secondFactor: SecondFactorStage | null;
+  /** What the second factor asked at the sign-in that made this session, if anything. */
+  secondFactorDone: SecondFactorStage | null;
   /** When the session ends if unused from now on, and when it ends regardless. */
   expiresAt: string;
   absoluteExpiresAt: string;
@@ -200,6 +208,7 @@ export class SessionResolver {
       resolved: {
         sid,
         secondFactor: sess.secondFactor ?? null,
+        secondFactorDone: sess.secondFactorDone ?? null,
         expiresAt: isoOf(expireMs),
         absoluteExpiresAt: isoOf(absoluteEndMs),
         user: {

@@ -10,9 +10,16 @@ import { retryAfterSeconds } from "../../domain/sign_in_throttle.ts";
 import { type AppDeps, clientIp, type SessionUser } from "../http/context.ts";
 import { AppError } from "../http/errors.ts";
 import { readManifest } from "../http/static.ts";
-import { type PageOptions, renderEnrolPage, renderLoginPage, renderVerifyPage } from "./login_page.ts";
+import { signInSteps } from "../../domain/first_sign_in.ts";
+import {
+  type PageOptions,
+  renderEnrolPage,
+  renderLoginPage,
+  renderRecoveryCodesPage,
+  renderVerifyPage,
+} from "./login_page.ts";
 import { generatePassword, hashPassword, MAX_PASSWORD_LENGTH } from "./passwords.ts";
-import { pendingEnrolment } from "./second_factor.ts";
+import { pendingEnrolment, secondFactorPolicy } from "./second_factor.ts";
 import { readSessionToken, writeSessionCookie } from "./session_cookie.ts";
 import { type ResolvedSession, sessionLifetime } from "./sessions.ts";
 import { sessionResolver } from "./middleware.ts";
@@ -86,12 +93,18 @@ export class SignInKit {
   /** A new session's lifetime: the System Settings' idle timeout under the host's ceiling. */
   lifetime = () => sessionLifetime(this.db, this.config);
 
-  loginPage = (options: PageOptions) =>
-    renderLoginPage({
-      ...options,
-      ssoProviderName: this.config.oidc?.providerName ?? null,
-      localForm: this.localSignIn,
-    });
+  /** The sign-in page, saying beforehand who will need an authenticator app (the second-factor policy). */
+  async loginPage(): Promise<(options: PageOptions) => string> {
+    const policy = await secondFactorPolicy(this.db.read, this.config);
+    const authenticatorNeeded = !policy.enforced ? "none" : policy.requiredForAll ? "all" : "some";
+    return (options: PageOptions) =>
+      renderLoginPage({
+        ...options,
+        ssoProviderName: this.config.oidc?.providerName ?? null,
+        localForm: this.localSignIn,
+        authenticatorNeeded,
+      });
+  }
 
   async page(
     c: Context,
@@ -101,7 +114,10 @@ export class SignInKit {
   ) {
     const manifest = await readManifest(this.config.distDir);
     c.header("Cache-Control", "no-store");
-    return c.html(html({ cssHref: manifest?.css ?? null, ...options }), status as 200);
+    return c.html(
+      html({ cssHref: manifest?.css ?? null, scriptSrc: manifest?.signInJs ?? null, ...options }),
+      status as 200,
+    );
   }
 
   /** 429 with Retry-After, as a page for the forms and as JSON for everyone else. */
@@ -132,11 +148,11 @@ export class SignInKit {
    * A password attempt the back-off refused: 429, and a waiting ticket for a browser that has none
    * usable (`email` is null for a known browser, which waits on its own failures alone).
    */
-  refused(c: Context, email: string | null, refusal: Refusal, isForm: boolean) {
+  async refused(c: Context, email: string | null, refusal: Refusal, isForm: boolean) {
     if (email !== null && refusal.newTicketFromMs !== null) {
       issueWaitTicket(c, this.config, this.secrets, email, refusal.newTicketFromMs, this.clock.now());
     }
-    return this.throttled(c, refusal.untilMs, isForm, this.loginPage);
+    return this.throttled(c, refusal.untilMs, isForm, await this.loginPage());
   }
 
   /** The session this browser holds, pending or complete, without counting the look as activity. */
@@ -174,9 +190,31 @@ export class SignInKit {
 
   /** The page of the step a pending session owes: the code form, or the enrolment with its QR code. */
   async secondFactorPage(session: ResolvedSession) {
-    if (session.secondFactor === "verify") return renderVerifyPage;
+    const { mustChangePassword } = session.user;
+    if (session.secondFactor === "verify") {
+      const steps = signInSteps({ secondFactor: "verify", mustChangePassword });
+      return (options: PageOptions) => renderVerifyPage({ ...options, steps: { steps, current: "verify" } });
+    }
     const enrolment = await pendingEnrolment(this.db, this.secrets, session.user);
+    const steps = signInSteps({ secondFactor: "enrol", mustChangePassword });
     return (options: PageOptions) =>
-      renderEnrolPage({ ...options, qrCode: enrolment.otpauthQrCode, secret: enrolment.secret });
+      renderEnrolPage({
+        ...options,
+        qrCode: enrolment.otpauthQrCode,
+        secret: enrolment.secret,
+        steps: { steps, current: "enrol" },
+      });
+  }
+
+  /** The recovery codes of an enrolment just confirmed: shown once, to copy, download and confirm as saved. */
+  recoveryCodesPage(c: Context, user: SessionUser, codes: string[]) {
+    const steps = signInSteps({ secondFactor: "enrol", mustChangePassword: user.mustChangePassword });
+    const file = {
+      consoleAddress: new URL(c.req.url).origin,
+      email: user.email,
+      date: new Date(this.clock.now()).toISOString().slice(0, 10),
+    };
+    return this.page(c, (options) =>
+      renderRecoveryCodesPage({ ...options, codes, file, steps: { steps, current: "recovery_codes" } }));
   }
 }

@@ -18,7 +18,7 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       return c.redirect((await sso.start(c)).href, 302);
     } catch (error) {
       console.error("OIDC discovery failed:", error instanceof Error ? error.message : error);
-      return kit.page(c, kit.loginPage, {
+      return kit.page(c, await kit.loginPage(), {
         message: "The identity provider cannot be reached. Try again in a moment.",
       }, 502);
     }
@@ -57,7 +57,7 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
           changes: { method: "oidc", reason: error.message },
         })
       );
-      return kit.page(c, kit.loginPage, { message: `Single sign-on failed. ${error.userMessage}` }, 401);
+      return kit.page(c, await kit.loginPage(), { message: `Single sign-on failed. ${error.userMessage}` }, 401);
     }
   });
 }

@@ -96,26 +96,21 @@ async function insertUser(tx: Tx, record: UserRecord, actor: Actor): Promise<voi
 
 /**
  * On a database with no real users, creates the first administrator (administrator alone: whoever
- * grants powers does not use them) from ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated password
- * that is printed once.
+ * grants powers does not use them) from ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated password.
+ * Returns what the start prints once, in a block of its own (startup/first_sign_in_notes.ts): the
+ * generated password is never logged anywhere else.
  */
 export async function ensureFirstAdmin(
   db: Database,
   config: Config,
-  log: (line: string) => void = console.log,
-): Promise<void> {
+): Promise<{ email: string; generatedPassword: string | null } | null> {
   const anyUser = await db.read.select({ id: users.id }).from(users)
     .where(and(ne(users.id, SYSTEM_USER_ID), isNull(users.disabledAt))).limit(1).get();
-  if (anyUser) return;
+  if (anyUser) return null;
   const email = config.adminEmail ?? "admin@centralbank.local";
   const password = config.adminPassword ?? generatePassword();
   await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator"] }, BOOTSTRAP_GRANT);
-  if (config.adminPassword) {
-    log(`Created the first administrator ${email} with the password from ADMIN_PASSWORD.`);
-  } else {
-    log(`Created the first administrator ${email} with the generated password: ${password}`);
-    log("This password is shown only once; sign in and keep it safe.");
-  }
+  return { email, generatedPassword: config.adminPassword ? null : password };
 }
 
 /**

@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", authRoutes(deps));
   app.use("/api/*", requireSession(deps));
   app.use("/api/*", enforceRoles());
-  app.route("/api", currentUserRoutes());
+  app.route("/api", currentUserRoutes(deps));
   app.route("/api", apiKeysRoutes(deps));
   app.route("/api", apiLogsRoutes(deps));
   app.route("/api", openApiRoutes());

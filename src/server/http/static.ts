@@ -19,6 +19,8 @@ const ASSET_NAME = /^[A-Za-z0-9_.-]+$/;
 export interface Manifest {
   js: string;
   css: string;
+  /** Absent in a build from before the sign-in pages had a script: they work without it. */
+  signInJs?: string;
   initialJsGzipBytes: number;
   cssGzipBytes: number;
 }

@@ -17,6 +17,8 @@ import { narrowReportModes, removeStaleReportParts } from "../features/reports/s
 import { withDeadline } from "../topology/deadline.ts";
 import { recordLostChanges } from "../features/system/lost_changes.ts";
 import { runSeeds } from "./seed.ts";
+import type { StartCredential } from "./seeder.ts";
+import { type FirstAdministrator, firstAdministratorBlock, oneTimePasswordsBlock } from "./first_sign_in_notes.ts";
 
 /** How long headquarters' start may take to migrate and seed the primary. */
 const STARTUP_WRITES_DEADLINE_MS = 300_000;
@@ -66,6 +68,8 @@ export async function bootstrap(
   const clock = await startClock(db.readPrimaryTime);
   const deps: AppDeps = { db, config, secrets, clock };
   let auditChainKey: Uint8Array;
+  let firstAdmin: FirstAdministrator | null = null;
+  const credentials: StartCredential[] = [];
   try {
     if (config.role === "regional") {
       await awaitSchema(db, config, log);
@@ -77,9 +81,9 @@ export async function bootstrap(
         await migrate(db);
         await fillEmailSkeletons(db, log);
         const key = await prepareAuditChain(db, config, log);
-        await ensureFirstAdmin(db, config, log);
+        firstAdmin = await ensureFirstAdmin(db, config);
         await logRoleConflicts(db, log);
-        await runSeeds(deps, log);
+        await runSeeds(deps, log, (credential) => credentials.push(credential));
         return key;
       });
     }
@@ -93,5 +97,11 @@ export async function bootstrap(
   await removeStaleReportParts(config, log);
   await narrowReportModes(config, log);
   await writeAuditCheckpoint(db, auditChainKey, checkpointTargetOf(config));
+  // Last, apart from every other line of the start, so that a newcomer finds them at once.
+  const notes = [
+    ...(firstAdmin ? firstAdministratorBlock(firstAdmin, config) : []),
+    ...oneTimePasswordsBlock(credentials, config.requireMfa),
+  ];
+  for (const line of notes) log(line);
   return deps;
 }

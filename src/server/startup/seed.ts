@@ -4,7 +4,7 @@
  * DATABASE_URL, and into a headquarters' primary only with SEED_DEMO=1.
  */
 import type { AppDeps } from "../http/context.ts";
-import type { Seeder } from "./seeder.ts";
+import type { Seeder, StartCredential } from "./seeder.ts";
 import { nationalRoutingDemoSeeder } from "../features/national_routing/seed.ts";
 import { centralBankConnectionsDemoSeeder } from "../features/central_bank_connections/seed.ts";
 import { ledgerDemoSeeder } from "../features/ledger/seed.ts";
@@ -30,9 +30,13 @@ const demoSeeders: Seeder[] = [
   centralBankConnectionsDemoSeeder,
 ];
 
-export async function runSeeds(deps: AppDeps, log: (line: string) => void): Promise<void> {
-  for (const seed of referenceSeeders) await seed(deps, log);
+export async function runSeeds(
+  deps: AppDeps,
+  log: (line: string) => void,
+  credentials: (credential: StartCredential) => void,
+): Promise<void> {
+  for (const seed of referenceSeeders) await seed(deps, log, credentials);
   if (deps.config.seedDemo) {
-    for (const seed of demoSeeders) await seed(deps, log);
+    for (const seed of demoSeeders) await seed(deps, log, credentials);
   }
 }

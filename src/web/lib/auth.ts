@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { mayCall, type Role, ruleFor } from "../../domain/access.ts";
+import type { SignInStep } from "../../domain/first_sign_in.ts";
 
 export interface AuthUser {
   id: string;
@@ -11,6 +12,8 @@ export interface AuthUser {
   roles: Role[];
   /** An initial or reset password is still in use: the console shows only the password change. */
   mustChangePassword: boolean;
+  /** While the one-time password is in use: every step of this sign-in, for its step indicator. */
+  signInSteps?: SignInStep[];
 }
 
 /** Signed in when the current-user fetch succeeds; any failure means signed out, never retried. */

@@ -4,6 +4,8 @@
  * stays out of the initial download.
  */
 import { useChangePassword } from "../../features/session/api.ts";
+import { SignInStepIndicator } from "../../features/session/sign_in_steps.tsx";
+import type { SignInStep } from "../../../domain/first_sign_in.ts";
 import type { FormEvent } from "react";
 import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
@@ -84,12 +86,13 @@ export default function ChangePasswordDialog({ open, onClose }: { open: boolean;
 }
 
 /** Shown instead of the console until the initial password is replaced. */
-export function ForcedPasswordChange({ email }: { email: string }) {
+export function ForcedPasswordChange({ email, steps }: { email: string; steps?: readonly SignInStep[] }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6">
       <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <h1 className="text-2xl font-semibold text-slate-900">Choose your password</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        {steps && <SignInStepIndicator steps={steps} current="new_password" />}
+        <p className="mt-3 text-sm text-slate-600">
           {email} is signed in with a one-time password. Replace it with your own before you go on.
         </p>
         <div className="mt-6">
