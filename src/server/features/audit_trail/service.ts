@@ -8,6 +8,8 @@ import { type CheckpointTarget, verifyAuditCheckpoints } from "../../audit/check
 import { type ChainVerification, registeredChainKey, verifyAuditChain } from "../../audit/trail.ts";
 import type { Queryable } from "../../db/database.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
+import { auditSentence, type SentencePart } from "../../../domain/audit_phrases.ts";
+import { auditFactsOf } from "./names.ts";
 import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
 
 export interface AuditEventDto {
@@ -24,10 +26,19 @@ export interface AuditEventDto {
   performedAt: string;
   ipAddress: string | null;
   userAgent: string | null;
+  /** The screen that shows the actor; null for the system's own rows. */
+  actorLink: string | null;
+  /** The entity's name as a person knows it (an institution's name, an account's name and number), when it has one. */
+  entityLabel: string | null;
+  /** The screen that shows the entity, when there is one. */
+  entityLink: string | null;
+  /** The event as a sentence, in parts the screen renders: text, the actor, entities (with links) and amounts. */
+  sentence: SentencePart[];
 }
 
 /** A stored event as read back: the DTO's fields, with `changes` as the stored JSON text. */
-interface AuditRow extends Omit<AuditEventDto, "changes"> {
+interface AuditRow
+  extends Omit<AuditEventDto, "changes" | "actorLink" | "entityLabel" | "entityLink" | "sentence"> {
   [column: string]: unknown;
   changes: string | null;
 }
@@ -59,6 +70,13 @@ export async function listAuditEvents(
   if (query.action) conditions.push(sql`a.action = ${query.action}`);
   if (query.from) conditions.push(sql`a.performed_at >= ${new Date(query.from).toISOString()}`);
   if (query.to) conditions.push(sql`a.performed_at <= ${new Date(query.to).toISOString()}`);
+  if (query.search) {
+    const pattern = containing(query.search);
+    conditions.push(
+      sql`(lower(a.entity_id) LIKE ${pattern} ESCAPE '\\' OR lower(a.action) LIKE ${pattern} ESCAPE '\\'
+      OR lower(a.entity_type) LIKE ${pattern} ESCAPE '\\' OR lower(coalesce(a.changes, '')) LIKE ${pattern} ESCAPE '\\')`,
+    );
+  }
   const where = sql.join(conditions, sql` AND `);
   const rows = await db.all<AuditRow>(
     sql`SELECT a.id, a.seq, a.entity_type AS entityType, a.entity_id AS entityId,
@@ -67,15 +85,26 @@ export async function listAuditEvents(
       u.email AS performedByEmail,
       a.performed_at AS performedAt, a.ip_address AS ipAddress, a.user_agent AS userAgent
     FROM audit_trail a JOIN users u ON u.id = a.performed_by
-    WHERE ${where} ORDER BY ${orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)} LIMIT ${query.limit} OFFSET ${query.offset}`,
+    WHERE ${where} ORDER BY ${
+      orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)
+    } LIMIT ${query.limit} OFFSET ${query.offset}`,
   );
   const [count] = await db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM audit_trail a JOIN users u ON u.id = a.performed_by WHERE ${where}`,
   );
-  return {
-    items: rows.map((row) => ({ ...row, changes: row.changes === null ? null : JSON.parse(row.changes) })),
-    total: count?.n ?? 0,
-  };
+  const parsed = rows.map((row) => ({
+    ...row,
+    changes: row.changes === null ? null : JSON.parse(row.changes),
+  }));
+  const facts = await auditFactsOf(db, parsed);
+  const items = parsed.map((row, i) => ({
+    ...row,
+    actorLink: facts[i].actor.link,
+    entityLabel: facts[i].entity?.label ?? null,
+    entityLink: facts[i].entity?.link ?? facts[i].screenLink ?? null,
+    sentence: auditSentence(facts[i]),
+  }));
+  return { items, total: count?.n ?? 0 };
 }
 
 /** The names filters offer: every entity type and action the trail holds. */
@@ -115,7 +144,9 @@ async function checkpointState(db: Queryable, target: CheckpointTarget): Promise
 export async function chainState(db: Queryable, target: CheckpointTarget): Promise<ChainState> {
   const result: ChainVerification = await verifyAuditChain(db);
   const checkpoints = await checkpointState(db, target);
-  if (result.ok) return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked, checkpoints };
+  if (result.ok) {
+    return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked, checkpoints };
+  }
   return {
     verified: false,
     verifiedUpToSeq: result.firstBroken.seq - 1,
