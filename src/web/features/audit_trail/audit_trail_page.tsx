@@ -61,7 +61,7 @@ function EventCell(
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-700">
             <dt className="font-medium">Entity ID</dt>
             <dd className="break-all font-mono">{event.entityId}</dd>
-            <dt className="font-medium">Address</dt>
+            <dt className="font-medium">IP address</dt>
             <dd className="break-all font-mono">{event.ipAddress ?? "—"}</dd>
           </dl>
         </div>
