@@ -257,6 +257,23 @@ Deno.test("an institution's status change names it and both statuses; a system r
     assert.equal(status.entityLink, `/institutions/${created.id}`);
     assert.equal(status.entityLabel, "First Audit Bank");
 
+    // A person the sentence is about carries the address beside the name: names can be shared.
+    const ann = await expectJson(
+      await t.request("POST", "/api/users", {
+        cookie: admin,
+        body: { email: "ann.lee@centralbank.test", firstName: "Ann", lastName: "Lee", roles: ["auditor"] },
+      }),
+      201,
+    );
+    const [annCreated] = await expectJson(
+      await t.request("GET", `/api/audit-trail?entityType=user&action=create&entityId=${ann.user.id}`, {
+        cookie: admin,
+      }),
+      200,
+    );
+    assert.equal(annCreated.entityLabel, "Ann Lee (ann.lee@centralbank.test)");
+    assert.match(said(annCreated.sentence), / created the user Ann Lee \(ann\.lee@centralbank\.test\)$/);
+
     // The seed makes its staff as the system: no screen shows that actor.
     const [seeded] = await expectJson(
       await t.request("GET", `/api/audit-trail?entityType=user&action=create&entityId=${approver.id}`, {

@@ -18,8 +18,9 @@ import type { Queryable } from "../../db/database.ts";
 /** The users screen: where an actor, or a user the trail is about, is shown. */
 export const USERS_LINK = "/users";
 
-const personName =
-  sql`coalesce(nullif(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), ''), email)`;
+/** "Ada Lovelace (ada@bank.example)": two accounts can share a name, never an address. */
+const personName = sql`coalesce(nullif(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), '') || ' (' || email || ')',
+  email)`;
 
 /** Where an entity type's rows live: its table, the name a person knows a row by, and its screen. */
 interface EntitySource {
