@@ -302,7 +302,8 @@ export function sentenceText(parts: readonly SentencePart[]): string {
   );
 }
 
-const recordOf = (value: unknown): Record<string, unknown> | null =>
+/** The value as a plain record, or null for anything else (a list, a text, nothing). */
+export const recordOf = (value: unknown): Record<string, unknown> | null =>
   typeof value === "object" && value !== null && !Array.isArray(value)
     ? value as Record<string, unknown>
     : null;

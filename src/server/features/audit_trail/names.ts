@@ -10,6 +10,7 @@ import {
   type AuditFacts,
   labelInChanges,
   type NamedRef,
+  recordOf,
 } from "../../../domain/audit_phrases.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { SYSTEM_USER_ID } from "../../../../db/schema.ts";
@@ -19,7 +20,8 @@ import type { Queryable } from "../../db/database.ts";
 export const USERS_LINK = "/users";
 
 /** "Ada Lovelace (ada@bank.example)": two accounts can share a name, never an address. */
-const personName = sql`coalesce(nullif(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), '') || ' (' || email || ')',
+const personName =
+  sql`coalesce(nullif(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), '') || ' (' || email || ')',
   email)`;
 
 /** Where an entity type's rows live: its table, the name a person knows a row by, and its screen. */
@@ -150,17 +152,12 @@ function wantedEntities(rows: readonly NamedRow[]): Map<string, Set<string>> {
   };
   for (const row of rows) {
     want(row.entityType, row.entityId);
-    const changes = row.changes as Record<string, unknown> | null;
+    const changes = recordOf(row.changes);
     if (row.action === "opening") want("ledger_account", changes?.accountId);
     if (row.action === "card_funding") want("card", changes?.cardId);
   }
   return wanted;
 }
-
-const recordOf = (value: unknown): Record<string, unknown> | null =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : null;
 
 /** "Treasury (ACC-1)" from a sweep's or a request's account summary, linked to the accounts' screen. */
 function accountRef(value: unknown): NamedRef | null {

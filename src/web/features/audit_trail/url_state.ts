@@ -17,7 +17,7 @@ export interface AuditFilters {
   search: string;
 }
 
-export const FILTER_NAMES = ["actor", "entityType", "action", "from", "to", "search"] as const;
+const FILTER_NAMES = ["actor", "entityType", "action", "from", "to", "search"] as const;
 export const EMPTY_FILTERS: AuditFilters = {
   actor: "",
   entityType: "",
@@ -100,6 +100,7 @@ export function useAuditUrlState(pageSize: number): AuditUrlState {
         setOrDelete(url, "order", next[0] ? (next[0].desc ? "desc" : "asc") : "");
         url.delete("page");
       }),
+    // The filters are the form's above the table, not the table's own column filters.
     filterValues: {},
     onFilterChange: () => {},
   });
