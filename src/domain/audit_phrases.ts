@@ -134,7 +134,7 @@ function movement(facts: AuditFacts): SentencePart[] {
   return parts;
 }
 
-/** "the sweep of $3,000,000.00 from A to B", "the card load request of $500.00 (First Bank)". */
+/** "the sweep of $3,000,000.00 from A to B", "the card load request of $500.00". */
 function requestSubject(facts: AuditFacts): SentencePart[] {
   const kind = facts.requestKind;
   const link = subjectLink(facts);
@@ -153,10 +153,7 @@ function requestSubject(facts: AuditFacts): SentencePart[] {
 
 /** A record's field from the row's changes: `changes[side][field]` as text, or null. */
 export function changedValue(changes: unknown, side: "before" | "after", field: string): string | null {
-  if (typeof changes !== "object" || changes === null) return null;
-  const record = (changes as Record<string, unknown>)[side];
-  if (typeof record !== "object" || record === null) return null;
-  const value = (record as Record<string, unknown>)[field];
+  const value = recordOf(recordOf(changes)?.[side])?.[field];
   if (value === undefined || value === null) return null;
   return Array.isArray(value) ? value.map(String).join(", ") : String(value);
 }
@@ -184,9 +181,7 @@ const about = (words: string): Phrase => (facts) => [text(`${words} `), ...named
 
 /** What a pruning removed: "pruned 12 rows of the API request log". */
 const pruned: Phrase = (facts) => {
-  const deleted = typeof facts.changes === "object" && facts.changes !== null
-    ? (facts.changes as Record<string, unknown>).deleted
-    : undefined;
+  const deleted = recordOf(facts.changes)?.deleted;
   const noun = facts.entityType === "report"
     ? "generated reports"
     : `rows of the ${entityNoun(facts.entityType)}`;
@@ -254,11 +249,20 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
     ...amountPart(facts),
     ...(facts.to ? [text(" on the account "), { kind: "entity" as const, ...facts.to }] : []),
   ],
-  set_daily_outflow_limit: (facts) => [
-    text("set the daily outflow limit of "),
-    ...theEntity(facts),
-    ...fromTo(facts, "dailyOutflowLimit", (value) => value),
-  ],
+  set_daily_outflow_limit: (facts) => {
+    const currency = recordOf(facts.changes)?.currency;
+    const asMoney = (amount: string) =>
+      typeof currency === "string" ? formatAuditAmount({ amount, currency }) : amount;
+    // A removed limit is stored as null: said as "no limit", not left out.
+    const removed = changedValue(facts.changes, "after", "dailyOutflowLimit") === null;
+    return [
+      text("set the daily outflow limit of "),
+      ...theEntity(facts),
+      ...fromTo(facts, "dailyOutflowLimit", asMoney),
+      ...(removed ? [text(" to no limit")] : []),
+    ];
+  },
+
   request: (facts) => [text("asked for approval of "), ...requestSubject(facts)],
   approve: (facts) => [text("approved "), ...requestSubject(facts)],
   reject: (facts) => [text("rejected "), ...requestSubject(facts)],

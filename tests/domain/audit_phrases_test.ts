@@ -197,6 +197,28 @@ Deno.test("created and status-changed institutions, and other requests, read as 
   assert.equal(sentenceText(auditSentence(settings)), "Jane Doe updated the system settings");
 });
 
+Deno.test("a daily outflow limit reads in its currency, and a removed one as no limit", () => {
+  const limit = (before: string | null, after: string | null) =>
+    sentenceText(auditSentence(facts({
+      entityType: "ledger_account",
+      action: "set_daily_outflow_limit",
+      entity: { label: "Reserve (RES-1)", link: "/balance-sweep" },
+      changes: {
+        before: { dailyOutflowLimit: before },
+        after: { dailyOutflowLimit: after },
+        currency: "USD",
+      },
+    })));
+  assert.equal(
+    limit(null, "250000.00"),
+    "Jane Doe set the daily outflow limit of the account Reserve (RES-1) to $250,000.00",
+  );
+  assert.equal(
+    limit("250000.00", null),
+    "Jane Doe set the daily outflow limit of the account Reserve (RES-1) from $250,000.00 to no limit",
+  );
+});
+
 Deno.test("an unknown action or entity type reads as words, never snake_case", () => {
   const text = sentenceText(
     auditSentence(facts({ entityType: "widget_store", action: "frobnicate_all", entity: null })),
