@@ -88,6 +88,11 @@ e2eTest(
         await page.setViewportSize(viewport);
         await page.goto(`${server.baseUrl}/audit-trail`);
         const row = await expectSweepSentence(page, approverName);
+        // On a phone the sentence stands beside the actor: entity and action, which it says, are left out.
+        const entityHeader = page.getByRole("table", { name: "Audit events" }).getByRole("columnheader", {
+          name: "Entity",
+        });
+        assert.equal(await entityHeader.isVisible(), viewport.width >= 1024, `Entity column at ${size}`);
         await row.getByRole("button", { name: "Show details" }).click();
         const changes = row.getByRole("table", { name: /Changes recorded with event \d+/ });
         const status = changes.getByRole("row", { name: /^Status/ });

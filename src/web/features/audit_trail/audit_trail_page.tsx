@@ -19,6 +19,8 @@ import { ChangesTable, Sentence, useMayOpen } from "./event_parts.tsx";
 import { apiQueryOf, type AuditFilters, EMPTY_FILTERS, useAuditUrlState } from "./url_state.ts";
 
 const PAGE_SIZE = 50;
+/** Entity and action are in the sentence too: a phone shows the sentence beside the actor without them. */
+const NARROW_HIDDEN = { cellClassName: "hidden lg:table-cell", headerClassName: "hidden lg:table-cell" };
 
 const capitalised = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 /** "ledger_account" → "Account", "status_change" → "Status change": the names filters and columns show. */
@@ -97,6 +99,7 @@ function auditColumns(
     {
       accessorKey: "entityType",
       header: "Entity",
+      meta: NARROW_HIDDEN,
       cell: ({ row }) => {
         const { entityType, entityLabel, entityLink } = row.original;
         return (
@@ -117,7 +120,7 @@ function auditColumns(
         );
       },
     },
-    { accessorKey: "action", header: "Action", cell: ({ row }) => humanise(row.original.action) },
+    { accessorKey: "action", header: "Action", meta: NARROW_HIDDEN, cell: ({ row }) => humanise(row.original.action) },
     {
       id: "event",
       header: "Event",
