@@ -92,6 +92,7 @@ const SCREEN_ONLY: Readonly<Record<string, string>> = {
 /** Entity types whose id is itself the name a person knows (a region). */
 const ID_IS_NAME = new Set(["node"]);
 
+/** What a sentence is made from: the audit row and its actor's name. */
 export interface NamedRow {
   entityType: string;
   entityId: string;

@@ -9,18 +9,13 @@ import { type ChainVerification, registeredChainKey, verifyAuditChain } from "..
 import type { Queryable } from "../../db/database.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
 import { auditSentence, type SentencePart } from "../../../domain/audit_phrases.ts";
-import { auditFactsOf } from "./names.ts";
+import { auditFactsOf, type NamedRow } from "./names.ts";
 import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
 
-export interface AuditEventDto {
+/** An event: the row's fields (entity type and id, action, changes, who) and what the screen shows. */
+export interface AuditEventDto extends NamedRow {
   id: string;
   seq: number;
-  entityType: string;
-  entityId: string;
-  action: string;
-  changes: unknown;
-  performedBy: string;
-  performedByName: string;
   /** Beside the name wherever a person is shown: two accounts can share a name, never an address. */
   performedByEmail: string;
   performedAt: string;
