@@ -119,7 +119,8 @@ e2eTest(
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit Trail" }).click();
       await page.getByRole("heading", { name: "Audit Trail" }).waitFor();
       await page.getByText(/Hash chain verified up to row \d+/).waitFor();
-      await page.getByRole("table", { name: "Audit events" }).getByText("approval_request").first().waitFor();
+      await page.getByRole("table", { name: "Audit events" }).getByText("approval request", { exact: true }).first()
+        .waitFor();
       await expectAccessible(page, "audit trail screen");
       assert.equal(await page.getByRole("link", { name: "Users" }).count(), 0);
       for (

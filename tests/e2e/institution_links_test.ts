@@ -60,7 +60,7 @@ e2eTest(
 
       await page.goto(`${server.baseUrl}/audit-trail`);
       const events = page.getByRole("table", { name: "Audit events" });
-      await events.getByRole("link", { name: id }).first().click();
+      await events.getByRole("link", { name: NAME }).first().click();
       await expectInstitutionPage(page, id);
 
       await page.goto(`${server.baseUrl}/`);

@@ -15,6 +15,8 @@ export const auditTrailQuery = paginationQuery.extend({
   action: z.string().trim().max(50).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /** Words to find in the entity id, the action or the recorded changes. */
+  search: z.string().trim().max(255).optional(),
   /** Ties and the unsorted trail: newest first (by sequence number). */
   ...sortingFields(AUDIT_SORT_KEYS),
 });

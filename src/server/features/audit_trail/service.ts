@@ -8,26 +8,32 @@ import { type CheckpointTarget, verifyAuditCheckpoints } from "../../audit/check
 import { type ChainVerification, registeredChainKey, verifyAuditChain } from "../../audit/trail.ts";
 import type { Queryable } from "../../db/database.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
+import { auditSentence, type SentencePart } from "../../../domain/audit_phrases.ts";
+import { auditFactsOf, type NamedRow } from "./names.ts";
 import type { AuditSortKey, AuditTrailQuery } from "./schemas.ts";
 
-export interface AuditEventDto {
+/** An event: the row's fields (entity type and id, action, changes, who) and what the screen shows. */
+export interface AuditEventDto extends NamedRow {
   id: string;
   seq: number;
-  entityType: string;
-  entityId: string;
-  action: string;
-  changes: unknown;
-  performedBy: string;
-  performedByName: string;
   /** Beside the name wherever a person is shown: two accounts can share a name, never an address. */
   performedByEmail: string;
   performedAt: string;
   ipAddress: string | null;
   userAgent: string | null;
+  /** The screen that shows the actor; null for the system's own rows. */
+  actorLink: string | null;
+  /** The entity's name as a person knows it (an institution's name, an account's name and number), when it has one. */
+  entityLabel: string | null;
+  /** The screen that shows the entity, when there is one. */
+  entityLink: string | null;
+  /** The event as a sentence, in parts the screen renders: text, the actor, entities (with links) and amounts. */
+  sentence: SentencePart[];
 }
 
 /** A stored event as read back: the DTO's fields, with `changes` as the stored JSON text. */
-interface AuditRow extends Omit<AuditEventDto, "changes"> {
+interface AuditRow
+  extends Omit<AuditEventDto, "changes" | "actorLink" | "entityLabel" | "entityLink" | "sentence"> {
   [column: string]: unknown;
   changes: string | null;
 }
@@ -59,6 +65,12 @@ export async function listAuditEvents(
   if (query.action) conditions.push(sql`a.action = ${query.action}`);
   if (query.from) conditions.push(sql`a.performed_at >= ${new Date(query.from).toISOString()}`);
   if (query.to) conditions.push(sql`a.performed_at <= ${new Date(query.to).toISOString()}`);
+  if (query.search) {
+    // The stored changes hold names, numbers and reasons as recorded (card numbers masked).
+    const pattern = containing(query.search);
+    conditions.push(sql`(lower(a.entity_id) LIKE ${pattern} ESCAPE '\\' OR lower(a.action) LIKE ${pattern} ESCAPE '\\'
+      OR lower(coalesce(a.changes, '')) LIKE ${pattern} ESCAPE '\\')`);
+  }
   const where = sql.join(conditions, sql` AND `);
   const rows = await db.all<AuditRow>(
     sql`SELECT a.id, a.seq, a.entity_type AS entityType, a.entity_id AS entityId,
@@ -72,10 +84,16 @@ export async function listAuditEvents(
   const [count] = await db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM audit_trail a JOIN users u ON u.id = a.performed_by WHERE ${where}`,
   );
-  return {
-    items: rows.map((row) => ({ ...row, changes: row.changes === null ? null : JSON.parse(row.changes) })),
-    total: count?.n ?? 0,
-  };
+  const parsed = rows.map((row) => ({ ...row, changes: row.changes === null ? null : JSON.parse(row.changes) }));
+  const facts = await auditFactsOf(db, parsed);
+  const items = parsed.map((row, i) => ({
+    ...row,
+    actorLink: facts[i].actor.link,
+    entityLabel: facts[i].entity?.label ?? null,
+    entityLink: facts[i].entity?.link ?? facts[i].screenLink ?? null,
+    sentence: auditSentence(facts[i]),
+  }));
+  return { items, total: count?.n ?? 0 };
 }
 
 /** The names filters offer: every entity type and action the trail holds. */

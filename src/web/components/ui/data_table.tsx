@@ -33,6 +33,8 @@ export type { ColumnDef, SortingState };
 export interface ColumnMeta {
   /** Classes for the body cells (e.g. "font-mono text-xs"). */
   cellClassName?: string;
+  /** Classes for the header cell, e.g. to hide a column on narrow screens with its cells. */
+  headerClassName?: string;
   /** A header shown to screen readers only (an actions column). */
   srOnlyHeader?: boolean;
 }
@@ -126,7 +128,9 @@ function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
     <th
       scope="col"
       aria-sort={direction === "asc" ? "ascending" : direction === "desc" ? "descending" : undefined}
-      className="h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600"
+      className={`h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 ${
+        meta?.headerClassName ?? ""
+      }`}
     >
       {meta?.srOnlyHeader
         ? <span className="sr-only">{content}</span>

@@ -1,47 +1,31 @@
 /**
- * Audit trail (auditors and administrators): events filtered by actor, entity, action and
- * date range, paged on the server, each with its before/after values, and the hash chain's state.
+ * Audit trail (auditors and administrators): each event as a sentence with its actor and entities
+ * linked, its before/after table on request, filters, page and order in the address, and the hash
+ * chain's state.
  * Exports go through Reports & Analytics (report type "audit-trail").
  */
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { InstitutionLink } from "../../components/institution_link.tsx";
+import { entityNoun, humanise } from "../../../domain/audit_phrases.ts";
 import { Person } from "../../components/person.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
-import { type ColumnDef, DataTable, type SortingState } from "../../components/ui/data_table.tsx";
+import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { setSortParams } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { useServerPaging } from "../../lib/server_paging.ts";
-import { AUDIT_KEY, type AuditEvent, useAuditChain, useAuditFacets, useAuditPage } from "./api.ts";
+import { type AuditEvent, useAuditChain, useAuditFacets, useAuditPage } from "./api.ts";
+import { ChangesTable, Sentence, useMayOpen } from "./event_parts.tsx";
+import { apiQueryOf, type AuditFilters, EMPTY_FILTERS, useAuditUrlState } from "./url_state.ts";
 
 const PAGE_SIZE = 50;
-/** Audit rows of this entity type are about an institution: their entity id links to its page. */
-const INSTITUTION_ENTITY = "institution";
+/** Entity and action are in the sentence too: a phone shows the sentence beside the actor without them. */
+const NARROW_HIDDEN = { cellClassName: "hidden lg:table-cell", headerClassName: "hidden lg:table-cell" };
 
-interface Filters {
-  actor: string;
-  entityType: string;
-  action: string;
-  from: string;
-  to: string;
-}
-
-const EMPTY: Filters = { actor: "", entityType: "", action: "", from: "", to: "" };
-
-/** The browser's local day boundaries as instants the server compares with. */
-function queryOf(filters: Filters, offset: number, sorting: SortingState): string {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-  setSortParams(params, sorting);
-  if (filters.actor.trim()) params.set("actor", filters.actor.trim());
-  if (filters.entityType) params.set("entityType", filters.entityType);
-  if (filters.action) params.set("action", filters.action);
-  if (filters.from) params.set("from", new Date(`${filters.from}T00:00:00`).toISOString());
-  if (filters.to) params.set("to", new Date(`${filters.to}T23:59:59.999`).toISOString());
-  return `${AUDIT_KEY}?${params}`;
-}
+const capitalised = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+/** "ledger_account" → "Account", "status_change" → "Status change": the names filters and columns show. */
+const entityTypeLabel = (entityType: string) => capitalised(entityNoun(entityType));
+const actionLabel = (action: string) => capitalised(humanise(action));
 
 function ChainBanner() {
   const { data } = useAuditChain();
@@ -63,11 +47,40 @@ function ChainBanner() {
     );
 }
 
+/** The event's sentence, and on request its before/after table with the row's identifiers. */
+function EventCell(
+  { event, open, setOpen }: { event: AuditEvent; open: boolean; setOpen: (open: boolean) => void },
+) {
+  return (
+    <div className="space-y-2">
+      <Sentence parts={event.sentence} />
+      <Button size="sm" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? "Hide" : "Show"} details
+      </Button>
+      {open && (
+        <div className="space-y-2 rounded bg-slate-50 p-2">
+          <ChangesTable changes={event.changes} caption={`Changes recorded with event ${event.seq}`} />
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-700">
+            <dt className="font-medium">Entity ID</dt>
+            <dd className="break-all font-mono">{event.entityId}</dd>
+            <dt className="font-medium">IP address</dt>
+            <dd className="break-all font-mono">{event.ipAddress ?? "—"}</dd>
+          </dl>
+        </div>
+      )}
+    </div>
+  );
+}
+
 /**
  * Sortable columns are named by the server's sort keys (AUDIT_SORT_KEYS); unsorted, newest first.
- * Filters live in the form above the table.
+ * Entity and action read as words ("account", "status change"); the sentence says the rest.
  */
-function auditColumns(open: string | null, setOpen: (id: string | null) => void): ColumnDef<AuditEvent>[] {
+function auditColumns(
+  open: string | null,
+  setOpen: (id: string | null) => void,
+  mayOpen: (link: string | null) => link is string,
+): ColumnDef<AuditEvent>[] {
   return [
     // Unsorted, the trail is already newest first: the first click on "#" shows it from the start.
     { accessorKey: "seq", header: "#", sortDescFirst: false },
@@ -86,61 +99,69 @@ function auditColumns(open: string | null, setOpen: (id: string | null) => void)
     {
       accessorKey: "entityType",
       header: "Entity",
-      cell: ({ row }) => (
-        <>
-          <p>{row.original.entityType}</p>
-          <p className="font-mono text-xs text-slate-600">
-            {row.original.entityType === INSTITUTION_ENTITY
-              ? <InstitutionLink id={row.original.entityId} name={row.original.entityId} />
-              : row.original.entityId}
-          </p>
-        </>
-      ),
-    },
-    { accessorKey: "action", header: "Action" },
-    {
-      id: "changes",
-      header: "Changes",
-      enableSorting: false,
+      meta: NARROW_HIDDEN,
       cell: ({ row }) => {
-        const event = row.original;
-        if (event.changes === null) return "";
+        const { entityType, entityLabel, entityLink } = row.original;
         return (
           <>
-            <Button
-              size="sm"
-              variant="ghost"
-              aria-expanded={open === event.id}
-              onClick={() => setOpen(open === event.id ? null : event.id)}
-            >
-              {open === event.id ? "Hide" : "Show"} before/after
-            </Button>
-            {open === event.id && (
-              <pre className="mt-2 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 text-xs">
-              {JSON.stringify(event.changes, null, 2)}
-              </pre>
+            <p>{entityNoun(entityType)}</p>
+            {entityLabel && (
+              <p className="text-xs">
+                {mayOpen(entityLink)
+                  ? (
+                    <Link to={entityLink} className="text-blue-900 underline underline-offset-2">
+                      {entityLabel}
+                    </Link>
+                  )
+                  : entityLabel}
+              </p>
             )}
           </>
         );
       },
     },
+    { accessorKey: "action", header: "Action", meta: NARROW_HIDDEN, cell: ({ row }) => humanise(row.original.action) },
+    {
+      id: "event",
+      header: "Event",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <EventCell
+          event={row.original}
+          open={open === row.original.id}
+          setOpen={(next) => setOpen(next ? row.original.id : null)}
+        />
+      ),
+    },
   ];
 }
 
-function FilterForm({ draft, setDraft, onApply, onClear }: {
-  draft: Filters;
-  setDraft: (update: (current: Filters) => Filters) => void;
-  onApply: (event: FormEvent) => void;
+function FilterForm({ initial, onApply, onClear }: {
+  initial: AuditFilters;
+  onApply: (filters: AuditFilters) => void;
   onClear: () => void;
 }) {
   const { data: facets } = useAuditFacets();
-  const set = (field: keyof Filters) => (value: string) =>
+  const [draft, setDraft] = useState<AuditFilters>(initial);
+  const set = (field: keyof AuditFilters) => (value: string) =>
     setDraft((current) => ({ ...current, [field]: value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
   return (
     <form
-      onSubmit={onApply}
-      className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-6"
+      onSubmit={submit}
+      aria-label="Filter audit events"
+      className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 xl:grid-cols-7"
     >
+      <TextField
+        label="Search"
+        type="search"
+        placeholder="ID, name or value"
+        value={draft.search}
+        onChange={(e) => set("search")(e.target.value)}
+      />
       <TextField
         label="Actor"
         placeholder="Name, e-mail or id"
@@ -151,22 +172,17 @@ function FilterForm({ draft, setDraft, onApply, onClear }: {
         label="Entity"
         placeholder="Any entity"
         value={draft.entityType}
-        options={(facets?.entityTypes ?? []).map((value) => ({ value, label: value }))}
+        options={(facets?.entityTypes ?? []).map((value) => ({ value, label: entityTypeLabel(value) }))}
         onChange={(e) => set("entityType")(e.target.value)}
       />
       <SelectField
         label="Action"
         placeholder="Any action"
         value={draft.action}
-        options={(facets?.actions ?? []).map((value) => ({ value, label: value }))}
+        options={(facets?.actions ?? []).map((value) => ({ value, label: actionLabel(value) }))}
         onChange={(e) => set("action")(e.target.value)}
       />
-      <TextField
-        label="From"
-        type="date"
-        value={draft.from}
-        onChange={(e) => set("from")(e.target.value)}
-      />
+      <TextField label="From" type="date" value={draft.from} onChange={(e) => set("from")(e.target.value)} />
       <TextField label="To" type="date" value={draft.to} onChange={(e) => set("to")(e.target.value)} />
       <div className="flex items-end gap-2">
         <Button type="submit">Filter</Button>
@@ -179,21 +195,10 @@ function FilterForm({ draft, setDraft, onApply, onClear }: {
 }
 
 export default function AuditTrailPage() {
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [filters, setFilters] = useState<Filters>(EMPTY);
-  const { offset, setOffset, sorting, paging } = useServerPaging(PAGE_SIZE);
+  const { filters, offset, sorting, setFilters, paging } = useAuditUrlState(PAGE_SIZE);
   const [open, setOpen] = useState<string | null>(null);
-  const { data, isLoading, isFetching } = useAuditPage(queryOf(filters, offset, sorting));
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    setFilters(draft);
-    setOffset(0);
-  };
-  const clear = () => {
-    setDraft(EMPTY);
-    setFilters(EMPTY);
-    setOffset(0);
-  };
+  const mayOpen = useMayOpen();
+  const { data, isLoading, isFetching } = useAuditPage(apiQueryOf(filters, offset, PAGE_SIZE, sorting));
   return (
     <div className="space-y-6">
       <PageHeader
@@ -204,10 +209,16 @@ export default function AuditTrailPage() {
         }
       />
       <ChainBanner />
-      <FilterForm draft={draft} setDraft={setDraft} onApply={apply} onClear={clear} />
+      {/* Keyed by the address: back, forward and a followed link show their own filters in the form. */}
+      <FilterForm
+        key={JSON.stringify(filters)}
+        initial={filters}
+        onApply={setFilters}
+        onClear={() => setFilters(EMPTY_FILTERS)}
+      />
       <DataTable
         label="Audit events"
-        columns={auditColumns(open, setOpen)}
+        columns={auditColumns(open, setOpen, mayOpen)}
         rows={data?.items ?? []}
         isLoading={isLoading}
         empty={<EmptyState title="No events" text="No event matches these filters." />}
