@@ -309,7 +309,9 @@ class PdfReport {
 
   /** Each cell's lines in its column, wrapped between words only (wrapText() in src/domain/pdf_layout.ts). */
   wrapRow(texts: string[], rules: WrapRule[]): string[][] {
-    return texts.map((text, i) => wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, this.measure, rules[i]));
+    return texts.map((text, i) =>
+      wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, this.measure, rules[i])
+    );
   }
 
   drawRow(cells: string[][]) {
@@ -645,7 +647,7 @@ class PdfReport {
 const XLSX_TEXT_FORMAT = "@";
 const TEXT_STYLE = { numFmt: XLSX_TEXT_FORMAT } as const;
 
-type XlsxValue = number | boolean | null | { richText: { text: string }[] };
+type XlsxValue = number | boolean | null | Date | { richText: { text: string }[] };
 
 /**
  * Text goes in as an inline string (`t="inlineStr"`, exceljs writes one for rich text) in a cell of
@@ -661,11 +663,47 @@ function xlsxValue(cell: Cell): XlsxValue {
 
 const XLSX_MIN_COLUMN_WIDTH = 10;
 const XLSX_WIDTH_PER_PDF_WEIGHT = 9;
+/**
+ * Timestamps are real date cells shown in this format; the cell holds the instant in UTC (a
+ * spreadsheet has no time zones), which the format says.
+ */
+const XLSX_TIMESTAMP_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"';
+/** Counts, HTTP statuses and milliseconds: whole numbers without separators. */
+const XLSX_INTEGER_FORMAT = "0";
+const XLSX_COLUMN_FORMATS: Readonly<Record<ReportColumn["kind"], string | undefined>> = {
+  text: XLSX_TEXT_FORMAT,
+  timestamp: XLSX_TIMESTAMP_FORMAT,
+  integer: XLSX_INTEGER_FORMAT,
+  // Booleans are TRUE / FALSE cells in the General format.
+  boolean: undefined,
+};
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/;
 
 /**
- * Sheet "Report": a bold header row of labels, then one row per record (text cells are inline
- * strings in Text-format columns, never formulas). Sheet "Summary": the report's metadata, notes
- * and row count.
+ * One record as a sheet row: timestamps as date cells, the rest by xlsxValue(). A timestamp that
+ * is not an ISO instant stays text, and its cell is given the Text format.
+ */
+function addXlsxRow(sheet: ExcelJS.Worksheet, columns: readonly ReportColumn[], row: Cell[]) {
+  const asDate = row.map((cell, i) =>
+    columns[i].kind === "timestamp" && typeof cell === "string" && ISO_INSTANT.test(cell) &&
+    !Number.isNaN(Date.parse(cell))
+  );
+  const added = sheet.addRow(
+    row.map((cell, i) => asDate[i] ? new Date(Date.parse(cell as string)) : xlsxValue(cell)),
+  );
+  row.forEach((cell, i) => {
+    if (columns[i].kind === "timestamp" && cell !== null && !asDate[i]) {
+      added.getCell(i + 1).numFmt = XLSX_TEXT_FORMAT;
+    }
+  });
+  added.commit();
+}
+
+/**
+ * Sheet "Report": a bold, frozen header row of labels with a filter, then one row per record in
+ * typed cells: text as inline strings in Text-format columns (never formulas), timestamps as dates,
+ * integers as numbers, booleans as booleans. Sheet "Summary": the report's metadata, notes and
+ * row count.
  */
 function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const sink = new PassThrough();
@@ -684,20 +722,24 @@ function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress)
     sheet.columns = data.columns.map((column) => ({
       key: column.key,
       width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
-      // Numbers and booleans keep the General format; text and ISO timestamps are Text.
-      ...(column.kind === "text" || column.kind === "timestamp" ? { style: TEXT_STYLE } : {}),
+      ...(XLSX_COLUMN_FORMATS[column.kind] ? { style: { numFmt: XLSX_COLUMN_FORMATS[column.kind] } } : {}),
     }));
     const header = sheet.addRow(data.columns.map((column) => xlsxValue(column.label)));
     header.font = { bold: true };
     header.numFmt = XLSX_TEXT_FORMAT;
     header.commit();
     for await (const rows of data.pages()) {
-      for (const row of rows) sheet.addRow(row.map(xlsxValue)).commit();
+      for (const row of rows) addXlsxRow(sheet, data.columns, row);
       progress.rows += rows.length;
       // The compressor runs between events: let it turn this page's rows into bytes.
       await nextTick();
       yield* output.take();
     }
+    // A filter button on every header cell, over exactly the rows written.
+    sheet.autoFilter = {
+      from: { row: 1, column: 1 },
+      to: { row: progress.rows + 1, column: data.columns.length },
+    };
     sheet.commit();
     const summary = workbook.addWorksheet("Summary");
     summary.columns = [
