@@ -135,11 +135,18 @@ export function fitWord(word: string, width: number, measure: Measure): string {
 /**
  * A cell's lines within `width`: words go on the line while they fit; a word that does not fit
  * starts the next line whole; only a word wider than the whole column is broken, after its
- * hyphens, and a piece still too wide is shortened by {@linkcode fitWord}. Never inside a word.
+ * hyphens, and a piece still too wide is shortened by {@linkcode fitWord} (then `shortened`).
+ * Never inside a word.
  */
-export function wrapText(text: string, width: number, measure: Measure, rule: WrapRule): string[] {
+export function wrapText(
+  text: string,
+  width: number,
+  measure: Measure,
+  rule: WrapRule,
+): { lines: string[]; shortened: boolean } {
   const lines: string[] = [];
   let line = "";
+  let shortened = false;
   const place = (piece: string, joiner: string) => {
     const candidate = `${line}${joiner}${piece}`;
     if (line !== "" && measure(candidate) <= width) {
@@ -148,6 +155,7 @@ export function wrapText(text: string, width: number, measure: Measure, rule: Wr
     }
     if (line !== "") lines.push(line);
     line = fitWord(piece, width, measure);
+    if (line !== piece) shortened = true;
   };
   for (const word of wrapWords(text, rule)) {
     if (line === "" || measure(`${line} ${word}`) > width) {
@@ -162,7 +170,7 @@ export function wrapText(text: string, width: number, measure: Measure, rule: Wr
     }
   }
   lines.push(line);
-  return lines;
+  return { lines, shortened };
 }
 
 /** The narrowest width at which `text` wraps without shortening a word: its widest unbreakable piece. */

@@ -18,6 +18,7 @@ import {
   fitWord,
   narrowestWidth,
   type PageOrientation,
+  PDF_ELLIPSIS_MARK,
   pdfCellText,
   pdfTimestamp,
   summaryEntries,
@@ -249,6 +250,7 @@ class PdfReport {
   pageNumber = 0;
   y = 0;
   truncated = false;
+  wordsShortened = false;
   widths: number[] = [];
   xs: number[] = [];
 
@@ -309,9 +311,11 @@ class PdfReport {
 
   /** Each cell's lines in its column, wrapped between words only (wrapText() in src/domain/pdf_layout.ts). */
   wrapRow(texts: string[], rules: WrapRule[]): string[][] {
-    return texts.map((text, i) =>
-      wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, this.measure, rules[i])
-    );
+    return texts.map((text, i) => {
+      const wrapped = wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, this.measure, rules[i]);
+      if (wrapped.shortened) this.wordsShortened = true;
+      return wrapped.lines;
+    });
   }
 
   drawRow(cells: string[][]) {
@@ -604,7 +608,7 @@ class PdfReport {
     }
   }
 
-  /** The closing lines: the row count, and a note when some cells were shortened. */
+  /** The closing lines: the row count, and a note when some cells or words were shortened. */
   closing() {
     const { progress } = this;
     this.y += PDF_META_SIZE_PT;
@@ -614,6 +618,12 @@ class PdfReport {
     if (this.truncated) {
       this.line(
         `Cells longer than ${MAX_PDF_CELL_CHARS} characters are shortened in this PDF; the CSV, XLSX and XML exports carry the full values.`,
+        PDF_META_SIZE_PT,
+      );
+    }
+    if (this.wordsShortened) {
+      this.line(
+        `Words wider than any column can be are shortened with ${PDF_ELLIPSIS_MARK} in this PDF; the CSV, XLSX and XML exports carry the full values.`,
         PDF_META_SIZE_PT,
       );
     }
