@@ -522,3 +522,71 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a PDF report whose columns fit a portrait page is portrait, with the same 8 pt and whole words",
+  ignore: !popplerPresent && Deno.env.get("CI") !== "true",
+  fn: async () => {
+    await Deno.mkdir(ARTIFACTS, { recursive: true });
+    const t = await createTestApp();
+    const dir = await Deno.makeTempDir({ prefix: "cbr-pdf-render-" });
+    try {
+      const req = await t.desk();
+      const at = "2025-03-05T10:00:00.000Z";
+      await t.deps.db.transaction(async (tx) => {
+        await tx.insert(institutions).values({
+          id: "inst-short",
+          name: "Alpha Bank",
+          type: "credit_union",
+          registrationNumber: "REG-1",
+          address: "1 Main St",
+          phoneNumber: "+1 555 0100",
+          emailAddress: "alpha@bank.test",
+          createdAt: at,
+          updatedAt: at,
+        });
+        for (const [i, status] of (["active", "inactive", "suspended"] as const).entries()) {
+          await tx.insert(routingCodes).values({
+            id: `rc-short-${i}`,
+            institutionId: "inst-short",
+            code: `02100002${i}`,
+            prefix: "RTN",
+            branchCode: `00${i}`,
+            description: "Main clearing",
+            status,
+            createdAt: at,
+            updatedAt: at,
+          });
+        }
+      });
+      const res = await req("POST", "/api/reports", {
+        body: { type: "routing-codes", format: "pdf", ...RANGE },
+      });
+      assert.equal(res.status, 200);
+      const rendered = await render("routing-codes", new Uint8Array(await res.arrayBuffer()), dir);
+      assert.ok(rendered.sizes.length >= 2);
+      assert.ok(
+        rendered.sizes.every((size) => size.width < size.height),
+        `portrait pages (${JSON.stringify(rendered.sizes)})`,
+      );
+      assertTextSizes("routing-codes", rendered.pages);
+      const data = await buildReportData(
+        "routing-codes",
+        { db: t.deps.db.read, range: RANGE, cutoff: new Date().toISOString() },
+        { chainColumn: false },
+      );
+      const shown = await shownWords(data);
+      const footer = rendered.sizes[1].height - FOOTER_FROM_BOTTOM_PT;
+      const closing = new Set("End of report: 3 rows.".split(" "));
+      const table = rendered.pages[1].filter((word) => word.yMin < footer && !closing.has(word.text))
+        .map((word) => word.text);
+      for (const word of ["Alpha", "Bank", "Inactive", "Suspended", "Main", "clearing", "021000021"]) {
+        assert.ok(table.includes(word), `"${word}" in the table`);
+      }
+      for (const word of table) assert.ok(shown.has(word), `"${word}" is a whole word of the table`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await t.close();
+    }
+  },
+});
