@@ -16,6 +16,7 @@ import {
   columnWrapRule,
   countAxisTicks,
   fitWord,
+  type Measure,
   narrowestWidth,
   type PageOrientation,
   PDF_ELLIPSIS_MARK,
@@ -221,6 +222,32 @@ const PDF_CELL_EXTRA_PT = 2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT;
 /** A header wraps between its words only, so a header word always stands whole. */
 const HEADER_WRAP: WrapRule = { spaces: true, hyphens: false };
 
+/** Distinct words measured per font in one report; past this the cache starts afresh, bounding its memory. */
+const MAX_CACHED_WORDS = 50_000;
+
+/**
+ * A text's width in `font` at the table's size, as the sum of its words' and spaces' widths, each
+ * word measured by pdfkit once: pdfkit takes tens of microseconds a string, and a report's cells
+ * repeat their words. Kerning across a space is left out, which can only overstate a width.
+ * Measuring sets the document's font to `font`: the callers measure in the font they then draw in.
+ */
+function wordWidths(doc: PDFKit.PDFDocument, font: string): Measure {
+  const widths = new Map<string, number>();
+  const widthOf = (word: string) => {
+    let width = widths.get(word);
+    if (width === undefined) {
+      if (widths.size >= MAX_CACHED_WORDS) widths.clear();
+      width = doc.font(font).fontSize(PDF_FONT_SIZE_PT).widthOfString(word);
+      widths.set(word, width);
+    }
+    return width;
+  };
+  return (text) => {
+    const words = text.split(" ");
+    return words.reduce((sum, word) => sum + widthOf(word), 0) + (words.length - 1) * widthOf(" ");
+  };
+}
+
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   return ReadableStream.from(new PdfReport(meta, data, progress).chunks());
 }
@@ -245,7 +272,8 @@ class PdfReport {
   readonly doc: PDFKit.PDFDocument;
   readonly output: ReturnType<typeof collector>;
   readonly ended: Promise<void>;
-  readonly measure = (text: string) => this.doc.widthOfString(text);
+  readonly measureBody: Measure;
+  readonly measureBold: Measure;
   orientation: PageOrientation = "landscape";
   pageNumber = 0;
   y = 0;
@@ -271,6 +299,8 @@ class PdfReport {
       },
     });
     this.doc = doc;
+    this.measureBody = wordWidths(doc, BODY_FONT);
+    this.measureBold = wordWidths(doc, BOLD_FONT);
     this.output = collector(doc);
     this.ended = new Promise<void>((resolve, reject) => {
       doc.on("end", resolve);
@@ -310,9 +340,9 @@ class PdfReport {
   }
 
   /** Each cell's lines in its column, wrapped between words only (wrapText() in src/domain/pdf_layout.ts). */
-  wrapRow(texts: string[], rules: WrapRule[]): string[][] {
+  wrapRow(texts: string[], rules: WrapRule[], measure: Measure): string[][] {
     return texts.map((text, i) => {
-      const wrapped = wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, this.measure, rules[i]);
+      const wrapped = wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, measure, rules[i]);
       if (wrapped.shortened) this.wordsShortened = true;
       return wrapped.lines;
     });
@@ -346,6 +376,7 @@ class PdfReport {
     const cells = this.wrapRow(
       this.columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS)),
       this.columns.map(() => HEADER_WRAP),
+      this.measureBold,
     );
     const height = Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT +
       2 * PDF_CELL_PADDING_PT;
@@ -373,17 +404,20 @@ class PdfReport {
     this.doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
     return this.columns.map((column) => {
       const label = pdfText(column.label, MAX_PDF_CELL_CHARS);
-      const floor = narrowestWidth(label, this.measure, HEADER_WRAP) + PDF_CELL_EXTRA_PT;
-      return { floor, minimum: floor, natural: this.measure(label) + PDF_CELL_EXTRA_PT };
+      const floor = narrowestWidth(label, this.measureBold, HEADER_WRAP) + PDF_CELL_EXTRA_PT;
+      return { floor, minimum: floor, natural: this.measureBold(label) + PDF_CELL_EXTRA_PT };
     });
   }
 
   /** Widens a column's measures to hold one more cell (its unbreakable pieces are measured only when it could matter). */
   measureCell(measure: ColumnMeasure, text: string, rule: WrapRule) {
-    const natural = this.measure(text) + PDF_CELL_EXTRA_PT;
+    const natural = this.measureBody(text) + PDF_CELL_EXTRA_PT;
     if (natural <= measure.minimum) return;
     measure.natural = Math.max(measure.natural, natural);
-    measure.minimum = Math.max(measure.minimum, narrowestWidth(text, this.measure, rule) + PDF_CELL_EXTRA_PT);
+    measure.minimum = Math.max(
+      measure.minimum,
+      narrowestWidth(text, this.measureBody, rule) + PDF_CELL_EXTRA_PT,
+    );
   }
 
   /**
@@ -462,7 +496,7 @@ class PdfReport {
       if (this.y + PDF_SUMMARY_ROW_PT > this.bottom()) return;
       const y = this.y;
       doc.text(
-        fitWord(value, PDF_SUMMARY_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measure),
+        fitWord(value, PDF_SUMMARY_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measureBody),
         PDF_MARGIN_PT,
         y,
         {
@@ -515,7 +549,7 @@ class PdfReport {
       const rowTop = plotTop + i * PDF_CHART_ROW_PT;
       const textTop = rowTop + (PDF_CHART_ROW_PT - PDF_FONT_SIZE_PT) / 2;
       doc.fillColor("black").text(
-        fitWord(value, PDF_CHART_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measure),
+        fitWord(value, PDF_CHART_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measureBody),
         left,
         textTop,
         {
@@ -595,7 +629,7 @@ class PdfReport {
         if (shown.shortened) this.truncated = true;
         return shown.text;
       });
-      const cells = this.wrapRow(texts, rules);
+      const cells = this.wrapRow(texts, rules, this.measureBody);
       const height = Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT +
         2 * PDF_CELL_PADDING_PT;
       if (this.y + height > this.bottom()) {
