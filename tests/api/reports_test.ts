@@ -454,6 +454,8 @@ Deno.test("XLSX cells are typed: timestamps are dates, counts integers, booleans
       "the exact instant, in UTC",
     );
     assert.equal(registered.numFmt, 'yyyy-mm-dd hh:mm:ss "UTC"');
+    const formatted = "2025-03-31 23:59:59 UTC".length;
+    assert.ok(sheet.getColumn(column("Registered")).width! >= formatted, "wide enough to show, not ####");
     const branches = cell("inst-b", "Branches");
     assert.equal(branches.type, ExcelJS.ValueType.Number, "a count is a number");
     assert.ok(Number.isInteger(branches.value), "a whole number");

@@ -248,6 +248,11 @@ function wordWidths(doc: PDFKit.PDFDocument, font: string): Measure {
   };
 }
 
+/** A table row's height: its tallest cell's lines, and the padding above and below. */
+function rowHeight(cells: string[][]): number {
+  return Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT + 2 * PDF_CELL_PADDING_PT;
+}
+
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   return ReadableStream.from(new PdfReport(meta, data, progress).chunks());
 }
@@ -350,8 +355,7 @@ class PdfReport {
 
   drawRow(cells: string[][]) {
     const { doc, xs } = this;
-    const height = Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT +
-      2 * PDF_CELL_PADDING_PT;
+    const height = rowHeight(cells);
     cells.forEach((lines, i) => {
       lines.forEach((line, k) => {
         if (line) {
@@ -378,8 +382,7 @@ class PdfReport {
       this.columns.map(() => HEADER_WRAP),
       this.measureBold,
     );
-    const height = Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT +
-      2 * PDF_CELL_PADDING_PT;
+    const height = rowHeight(cells);
     doc.rect(PDF_MARGIN_PT, this.y, this.tableWidth(), height).fill(PDF_HEADER_FILL);
     doc.fillColor("black");
     this.drawRow(cells);
@@ -612,9 +615,7 @@ class PdfReport {
         PDF_META_SIZE_PT,
       );
     }
-    for (const note of this.data.notes) {
-      this.line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
-    }
+    for (const note of this.data.notes) this.line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
     this.y += PDF_META_SIZE_PT;
   }
 
@@ -630,8 +631,7 @@ class PdfReport {
         return shown.text;
       });
       const cells = this.wrapRow(texts, rules, this.measureBody);
-      const height = Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT +
-        2 * PDF_CELL_PADDING_PT;
+      const height = rowHeight(cells);
       if (this.y + height > this.bottom()) {
         this.newPage();
         this.doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
@@ -712,6 +712,8 @@ const XLSX_WIDTH_PER_PDF_WEIGHT = 9;
  * spreadsheet has no time zones), which the format says.
  */
 const XLSX_TIMESTAMP_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"';
+/** Characters the timestamp format shows, and a margin: a date in a narrower column shows as "####". */
+const XLSX_TIMESTAMP_WIDTH = 25;
 /** Counts, HTTP statuses and milliseconds: whole numbers without separators. */
 const XLSX_INTEGER_FORMAT = "0";
 const XLSX_COLUMN_FORMATS: Readonly<Record<ReportColumn["kind"], string | undefined>> = {
@@ -765,7 +767,9 @@ function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress)
     const sheet = workbook.addWorksheet("Report", { views: [{ state: "frozen", ySplit: 1 }] });
     sheet.columns = data.columns.map((column) => ({
       key: column.key,
-      width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
+      width: column.kind === "timestamp"
+        ? XLSX_TIMESTAMP_WIDTH
+        : Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
       ...(XLSX_COLUMN_FORMATS[column.kind] ? { style: { numFmt: XLSX_COLUMN_FORMATS[column.kind] } } : {}),
     }));
     const header = sheet.addRow(data.columns.map((column) => xlsxValue(column.label)));
