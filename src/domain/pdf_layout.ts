@@ -7,7 +7,7 @@
  */
 
 import { titleCase } from "./labels.ts";
-import { type Cell, pdfText } from "./report_encoding.ts";
+import { type Cell, PDF_ELLIPSIS, pdfText } from "./report_encoding.ts";
 
 const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/;
 
@@ -21,7 +21,7 @@ export function pdfTimestamp(value: string): string {
  * Splits `total` between columns by weight, but gives each at least its minimum (the width of its
  * header's longest word plus padding), taking what the minimums need from the columns that have
  * room to spare, in proportion to their weights. If even the minimums do not fit, they are scaled
- * down together (the caller then uses a smaller header font).
+ * down together (capMinimums() keeps the writer's minimums within the page first).
  */
 export function fitColumnWidths(
   total: number,
@@ -105,8 +105,6 @@ export interface WrapRule {
 /** Measures a text's width in points in the font it will be drawn in. */
 export type Measure = (text: string) => number;
 
-export const PDF_ELLIPSIS_MARK = "…";
-
 /** A text's words under a wrap rule: split at spaces, or the whole text as one word. */
 export function wrapWords(text: string, rule: WrapRule): string[] {
   return rule.spaces ? text.split(/ +/).filter(Boolean) : [text];
@@ -128,8 +126,8 @@ export function fitWord(word: string, width: number, measure: Measure): string {
   if (measure(word) <= width) return word;
   const chars = Array.from(word);
   let kept = chars.length - 1;
-  while (kept > 1 && measure(chars.slice(0, kept).join("") + PDF_ELLIPSIS_MARK) > width) kept--;
-  return chars.slice(0, kept).join("") + PDF_ELLIPSIS_MARK;
+  while (kept > 1 && measure(chars.slice(0, kept).join("") + PDF_ELLIPSIS) > width) kept--;
+  return chars.slice(0, kept).join("") + PDF_ELLIPSIS;
 }
 
 /**
@@ -252,7 +250,7 @@ export function shortenAtWord(text: string, maxChars: number): { text: string; s
   const cut = chars.slice(0, maxChars - 1).join("");
   const space = cut.lastIndexOf(" ");
   return {
-    text: `${(space > 0 ? cut.slice(0, space) : cut).trimEnd()}${PDF_ELLIPSIS_MARK}`,
+    text: `${(space > 0 ? cut.slice(0, space) : cut).trimEnd()}${PDF_ELLIPSIS}`,
     shortened: true,
   };
 }

@@ -19,7 +19,6 @@ import {
   type Measure,
   narrowestWidth,
   type PageOrientation,
-  PDF_ELLIPSIS_MARK,
   pdfCellText,
   pdfTimestamp,
   summaryEntries,
@@ -37,6 +36,7 @@ import {
   csvHeaderRecord,
   csvRecord,
   isXmlName,
+  PDF_ELLIPSIS,
   pdfText,
   replaceInvalidXmlChars,
   xmlAttribute,
@@ -657,7 +657,7 @@ class PdfReport {
     }
     if (this.wordsShortened) {
       this.line(
-        `Words wider than any column can be are shortened with ${PDF_ELLIPSIS_MARK} in this PDF; the CSV, XLSX and XML exports carry the full values.`,
+        `Words wider than any column can be are shortened with ${PDF_ELLIPSIS} in this PDF; the CSV, XLSX and XML exports carry the full values.`,
         PDF_META_SIZE_PT,
       );
     }
