@@ -1,6 +1,6 @@
 /**
- * Issue 23: the PDF report opens with a summary, its table headers never break inside a word, and its
- * timestamps read "YYYY-MM-DD HH:MM UTC". The rendered page's text items (unpdf, the PDF.js text layer: one item
+ * Issue 23: the PDF report opens with a summary (values as labels), its table headers never break
+ * inside a word, and its timestamps read "YYYY-MM-DD HH:MM UTC". The rendered page's text items (unpdf, the PDF.js text layer: one item
  * per drawn line) are checked: every header word appears whole in one item.
  */
 import assert from "node:assert/strict";
@@ -58,8 +58,13 @@ Deno.test("every PDF report: a summary first, headers whole words, timestamps in
       assert.ok(labels.length > 0);
       if (type === "institutions") {
         assert.match(first, /Rows: 1\b/);
-        assert.match(first, /By status\npending\s+1\b/);
-        assert.match(first, /By type\nsavings\s+1\b/);
+        // Values read as labels; the count table by status, its share, and the type (first on a tie
+        // of one value each) charted instead of listed a second time.
+        assert.match(first, /By status\nPending\s+1\s+100%/);
+        assert.match(first, /Chart: rows by type/);
+        assert.doesNotMatch(first, /By type/);
+        assert.match(first, /Savings/);
+        assert.doesNotMatch(first, /\bsavings\b|\bpending\b/);
       }
       for (const label of labels) {
         for (const word of headerWords(label)) {
@@ -111,8 +116,8 @@ Deno.test("the PDF summary page carries a bar chart of its largest summary, with
     // The chart stands right of the summary lists: what is drawn from its title's left edge on.
     const chart = first.filter((item) => item.x >= title.x - 1 && item.y <= title.y);
     const at = (text: string) => chart.filter((item) => item.text === text);
-    const [savings] = at("savings");
-    const [commercial] = at("commercial");
+    const [savings] = at("Savings");
+    const [commercial] = at("Commercial");
     assert.ok(savings && commercial, `bar labels: ${JSON.stringify(chart)}`);
     assert.ok(savings.y > commercial.y, "the larger count is drawn first, at the top");
     // Each bar's value sits on its label's line, right of the label; the axis ticks (0, 1, 2) and

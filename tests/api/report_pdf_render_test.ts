@@ -9,7 +9,13 @@
  *   a word ("Branche" / "s") shows up as fragments that are no label's words;
  * - every date in the text is followed, on the same line, by HH:MM and "UTC"; no raw ISO text;
  * - page 1 carries the summary, and its chart's bars are drawn (the bar colour, right of the
- *   summary lists, where only the chart stands).
+ *   count tables, where only the chart stands); the charted column has no count table of its own;
+ * - every word is drawn at 8 pt or more (its pdftotext box is 0.925 em high: Helvetica's ascent
+ *   plus descent), and every word in the table is a whole word of the cells as shown, or a run of
+ *   its pieces between hyphens: nothing is broken inside a word ("corresponden" / "t"); only the
+ *   audit trail's 64-character hashes, wider than any column can be, end shortened with "…";
+ * - codes show as labels ("Credit Union", never "credit_union");
+ * - a wide report is landscape, a narrow one portrait.
  */
 import assert from "node:assert/strict";
 import {
@@ -21,8 +27,10 @@ import {
   swiftCodes,
 } from "../../db/schema.ts";
 import { REPORT_TYPES, type ReportType } from "../../src/domain/report.ts";
-import { headerWords } from "../../src/domain/pdf_layout.ts";
-import { buildReportData } from "../../src/server/features/reports/sources.ts";
+import { headerWords, pdfCellText } from "../../src/domain/pdf_layout.ts";
+import { titleCase } from "../../src/domain/labels.ts";
+import { buildReportData, type BuiltReport } from "../../src/server/features/reports/sources.ts";
+import { MAX_PDF_CELL_CHARS } from "../../src/server/features/reports/writers.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const PDFTOPPM = "/usr/bin/pdftoppm";
@@ -37,7 +45,21 @@ const PX_PER_PT = DPI / 72;
 const MARGIN_PT = 28;
 const HEADER_FILL: Rgb = [0xe2, 0xe8, 0xf0];
 const BAR_FILL: Rgb = [0x1e, 0x40, 0xaf];
-const CHART_LEFT_PT = MARGIN_PT + 500;
+const CHART_LEFT_PT = MARGIN_PT + 270;
+/** Helvetica's ascent plus descent: pdftotext's word box is this many times the font size high. */
+const BOX_HEIGHT_PER_PT = 0.925;
+const MIN_TEXT_PT = 8;
+/**
+ * The audit trail's hashes (64 characters) and the long hex values in its changes are wider than
+ * any of its eleven columns can be: the last resort shortens them with "…" and says so at the end.
+ */
+const MIN_SHORTENED_WORD_CHARS = 32;
+const CELLS_SHORTENED =
+  `Cells longer than ${MAX_PDF_CELL_CHARS} characters are shortened in this PDF; the CSV, XLSX and XML exports carry the full values.`;
+const WORDS_SHORTENED =
+  "Words wider than any column can be are shortened with … in this PDF; the CSV, XLSX and XML exports carry the full values.";
+/** Where the footer starts, above the bottom margin: text there is not the table's. */
+const FOOTER_FROM_BOTTOM_PT = MARGIN_PT + 10;
 /** Bar pixels the chart must at least draw: a single bar of 8 pt height and a few pt length is far more. */
 const MIN_CHART_BAR_PIXELS = 100;
 /** Rows per seeded report: enough for a table page past the summary, few enough to render quickly. */
@@ -219,6 +241,7 @@ async function seed(t: TestApp) {
 
 interface Rendered {
   pages: Word[][];
+  sizes: { width: number; height: number }[];
   layout: string;
 }
 
@@ -237,9 +260,14 @@ async function render(type: ReportType, pdf: Uint8Array, dir: string): Promise<R
     file,
     `${ARTIFACTS}${type}-page`,
   ]);
-  const pages = parseBbox(await run(PDFTOTEXT, ["-bbox", file, "-"]));
+  const bbox = await run(PDFTOTEXT, ["-bbox", file, "-"]);
+  const pages = parseBbox(bbox);
+  const sizes = [...bbox.matchAll(/<page width="([\d.]+)" height="([\d.]+)">/g)].map((m) => ({
+    width: +m[1],
+    height: +m[2],
+  }));
   const layout = await run(PDFTOTEXT, ["-layout", file, "-"]);
-  return { pages, layout };
+  return { pages, sizes, layout };
 }
 
 async function raster(file: string, page: number, dir: string): Promise<Raster> {
@@ -267,6 +295,112 @@ function headerBand(image: Raster): { top: number; bottom: number } {
   const top = y;
   while (y < image.height && near(image.pixel(x, y), HEADER_FILL)) y++;
   return { top: top / PX_PER_PT, bottom: y / PX_PER_PT };
+}
+
+/** Every word on every page is drawn at MIN_TEXT_PT or more, read from the height of its box. */
+function assertTextSizes(type: ReportType, pages: Word[][]) {
+  for (const [p, words] of pages.entries()) {
+    for (const word of words) {
+      const size = (word.yMax - word.yMin) / BOX_HEIGHT_PER_PT;
+      assert.ok(size >= MIN_TEXT_PT - 0.01, `${type} page ${p + 1}: "${word.text}" is ${size.toFixed(2)} pt`);
+    }
+  }
+}
+
+/** The PDF's table columns of a report, with their index in its rows. */
+function tableColumns(data: BuiltReport) {
+  return data.columns.map((column, index) => ({ column, index })).filter(({ column }) =>
+    column.pdfWeight !== undefined
+  );
+}
+
+/**
+ * Each word of the table's labels and cells as the PDF shows them, and every run of a word's
+ * pieces between hyphens ("REG-0001-X" also gives "REG-", "0001-X", …): what a line may hold.
+ */
+async function shownWords(data: BuiltReport): Promise<Set<string>> {
+  const words = new Set<string>();
+  const add = (text: string) => {
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const pieces = word.split(/(?<=-)/);
+      for (let a = 0; a < pieces.length; a++) {
+        for (let b = a + 1; b <= pieces.length; b++) words.add(pieces.slice(a, b).join(""));
+      }
+    }
+  };
+  const columns = tableColumns(data);
+  for (const { column } of columns) add(column.label);
+  for await (const rows of data.pages()) {
+    for (const row of rows) {
+      for (const { column, index } of columns) add(pdfCellText(row[index], column, MAX_PDF_CELL_CHARS).text);
+    }
+  }
+  return words;
+}
+
+/**
+ * The table pages' words (below page 1, above the footer, but for the closing lines) are whole
+ * words of the cells; the only exception is a long hex word (a hash) shortened with "…" in the audit trail.
+ */
+function assertWholeWords(type: ReportType, rendered: Rendered, shown: Set<string>, rows: number) {
+  const closing = new Set(`End of report: ${rows} rows. ${CELLS_SHORTENED} ${WORDS_SHORTENED}`.split(" "));
+  const longWords = [...shown].filter((word) => word.length >= MIN_SHORTENED_WORD_CHARS);
+  let shortened = 0;
+  let checked = 0;
+  for (const [p, words] of rendered.pages.entries()) {
+    if (p === 0) continue;
+    const footer = rendered.sizes[p].height - FOOTER_FROM_BOTTOM_PT;
+    for (const word of words) {
+      if (word.yMin >= footer || closing.has(word.text)) continue;
+      checked++;
+      if (shown.has(word.text)) continue;
+      const start = word.text.endsWith("…") ? word.text.slice(0, -1) : "";
+      assert.ok(
+        type === "audit-trail" && start.length >= MIN_SHORTENED_WORD_CHARS / 2 &&
+          longWords.some((whole) => whole.startsWith(start)),
+        `${type} page ${p + 1}: "${word.text}" is not a whole word of the table`,
+      );
+      shortened++;
+    }
+  }
+  assert.ok(checked > ROWS, `${type}: table words checked (${checked})`);
+  assert.equal(
+    rendered.layout.replace(/\s+/g, " ").includes(WORDS_SHORTENED),
+    shortened > 0,
+    `${type}: the closing note says whether words were shortened (${shortened})`,
+  );
+}
+
+/** No stored code that has a label of its own ("credit_union", "pending") shows as a word anywhere. */
+async function assertLabels(type: ReportType, layout: string, data: BuiltReport) {
+  const words = new Set(layout.split(/\s+/));
+  const coded = data.columns.map((column, index) => ({ column, index })).filter(({ column }) => column.coded);
+  let checked = 0;
+  for await (const rows of data.pages()) {
+    for (const row of rows) {
+      for (const { index } of coded) {
+        const code = row[index];
+        if (typeof code !== "string" || titleCase(code) === code) continue;
+        checked++;
+        assert.ok(!words.has(code), `${type}: the code "${code}" shows as "${titleCase(code)}"`);
+        assert.ok(layout.includes(titleCase(code)), `${type}: "${titleCase(code)}" is shown`);
+      }
+    }
+  }
+  assert.ok(checked > 0, `${type}: codes checked`);
+}
+
+/** Page 1: the charted column has no count table ("By type") of its own; every other summarized column has one. */
+function assertSummaryNotDuplicated(type: ReportType, first: Word[], data: BuiltReport) {
+  const text = first.map((word) => word.text).join(" ");
+  const summarized = data.columns.filter((column) => column.summarize).map((column) =>
+    column.label.toLowerCase()
+  );
+  const charted = summarized.filter((label) => text.includes(`Chart: rows by ${label}`));
+  assert.equal(charted.length, 1, `${type}: one chart on page 1`);
+  for (const label of summarized) {
+    assert.equal(text.includes(`By ${label}`), label !== charted[0], `${type}: a count table by ${label}`);
+  }
 }
 
 Deno.test({
@@ -303,7 +437,8 @@ Deno.test({
         const res = await req("POST", "/api/reports", { body: { type, format: "pdf", ...range } });
         assert.equal(res.status, 200, `${type}: ${res.status}`);
         const pdf = new Uint8Array(await res.arrayBuffer());
-        const { pages, layout } = await render(type, pdf, dir);
+        const rendered = await render(type, pdf, dir);
+        const { pages, layout } = rendered;
         assert.ok(pages.length >= 2, `${type}: a summary page and a table page (${pages.length})`);
 
         // Page 1: the summary and its chart.
@@ -365,7 +500,90 @@ Deno.test({
           }
         }
         assert.ok(timestamps > ROWS / 2, `${type}: timestamps checked (${timestamps})`);
+
+        // 8 pt or more everywhere, whole words in the table, labels for codes, no duplicated summary.
+        assertTextSizes(type, pages);
+        assertWholeWords(
+          type,
+          rendered,
+          await shownWords(data),
+          Number(res.headers.get("x-report-row-count")),
+        );
+        assert.ok(
+          rendered.sizes.every((size) => size.width > size.height),
+          `${type}: long values in every column make a wide table, landscape`,
+        );
+        if (type !== "api-usage") await assertLabels(type, layout, data);
+        assertSummaryNotDuplicated(type, pages[0], data);
       }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await t.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a PDF report whose columns fit a portrait page is portrait, with the same 8 pt and whole words",
+  ignore: !popplerPresent && Deno.env.get("CI") !== "true",
+  fn: async () => {
+    await Deno.mkdir(ARTIFACTS, { recursive: true });
+    const t = await createTestApp();
+    const dir = await Deno.makeTempDir({ prefix: "cbr-pdf-render-" });
+    try {
+      const req = await t.desk();
+      const at = "2025-03-05T10:00:00.000Z";
+      await t.deps.db.transaction(async (tx) => {
+        await tx.insert(institutions).values({
+          id: "inst-short",
+          name: "Alpha Bank",
+          type: "credit_union",
+          registrationNumber: "REG-1",
+          address: "1 Main St",
+          phoneNumber: "+1 555 0100",
+          emailAddress: "alpha@bank.test",
+          createdAt: at,
+          updatedAt: at,
+        });
+        for (const [i, status] of (["active", "inactive", "suspended"] as const).entries()) {
+          await tx.insert(routingCodes).values({
+            id: `rc-short-${i}`,
+            institutionId: "inst-short",
+            code: `02100002${i}`,
+            prefix: "RTN",
+            branchCode: `00${i}`,
+            description: "Main clearing",
+            status,
+            createdAt: at,
+            updatedAt: at,
+          });
+        }
+      });
+      const res = await req("POST", "/api/reports", {
+        body: { type: "routing-codes", format: "pdf", ...RANGE },
+      });
+      assert.equal(res.status, 200);
+      const rendered = await render("routing-codes", new Uint8Array(await res.arrayBuffer()), dir);
+      assert.ok(rendered.sizes.length >= 2);
+      assert.ok(
+        rendered.sizes.every((size) => size.width < size.height),
+        `portrait pages (${JSON.stringify(rendered.sizes)})`,
+      );
+      assertTextSizes("routing-codes", rendered.pages);
+      const data = await buildReportData(
+        "routing-codes",
+        { db: t.deps.db.read, range: RANGE, cutoff: new Date().toISOString() },
+        { chainColumn: false },
+      );
+      const shown = await shownWords(data);
+      const footer = rendered.sizes[1].height - FOOTER_FROM_BOTTOM_PT;
+      const closing = new Set("End of report: 3 rows.".split(" "));
+      const table = rendered.pages[1].filter((word) => word.yMin < footer && !closing.has(word.text))
+        .map((word) => word.text);
+      for (const word of ["Alpha", "Bank", "Inactive", "Suspended", "Main", "clearing", "021000021"]) {
+        assert.ok(table.includes(word), `"${word}" in the table`);
+      }
+      for (const word of table) assert.ok(shown.has(word), `"${word}" is a whole word of the table`);
     } finally {
       await Deno.remove(dir, { recursive: true });
       await t.close();

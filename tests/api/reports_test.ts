@@ -423,6 +423,56 @@ Deno.test("XLSX keeps formula-like text as plain string cells and XML escapes it
   }
 });
 
+Deno.test("XLSX cells are typed: timestamps are dates, counts integers, booleans booleans; the header is frozen and filtered", async () => {
+  const t = await createTestApp();
+  try {
+    const cookie = await t.login();
+    await seedDataset(t);
+    const workbook = new ExcelJS.Workbook();
+    const { bytes } = await generate(t, cookie, { type: "institutions", format: "xlsx", ...RANGE });
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet("Report")!;
+    const header = sheet.getRow(1);
+    const column = (label: string) => {
+      for (let i = 1; i <= header.cellCount; i++) if (header.getCell(i).text === label) return i;
+      throw new Error(`no column ${label}`);
+    };
+    const rowOf = (id: string) => {
+      for (let r = 2; r <= sheet.rowCount; r++) {
+        if (sheet.getRow(r).getCell(column("Id")).text === id) return r;
+      }
+      throw new Error(`no row ${id}`);
+    };
+    const cell = (id: string, label: string) => sheet.getRow(rowOf(id)).getCell(column(label));
+
+    const registered = cell("inst-c", "Registered");
+    assert.equal(registered.type, ExcelJS.ValueType.Date, "a timestamp is a date cell");
+    assert.ok(registered.value instanceof Date);
+    assert.equal(
+      (registered.value as Date).toISOString(),
+      "2025-03-31T23:59:59.999Z",
+      "the exact instant, in UTC",
+    );
+    assert.equal(registered.numFmt, 'yyyy-mm-dd hh:mm:ss "UTC"');
+    const formatted = "2025-03-31 23:59:59 UTC".length;
+    assert.ok(sheet.getColumn(column("Registered")).width! >= formatted, "wide enough to show, not ####");
+    const branches = cell("inst-b", "Branches");
+    assert.equal(branches.type, ExcelJS.ValueType.Number, "a count is a number");
+    assert.ok(Number.isInteger(branches.value), "a whole number");
+    assert.equal(branches.numFmt, "0");
+    assert.equal(cell("inst-a", "SWIFT Participant").type, ExcelJS.ValueType.Boolean);
+    assert.equal(cell("inst-a", "Institution").numFmt, "@", "text stays in the Text format");
+
+    const [view] = sheet.views as ExcelJS.WorksheetViewFrozen[];
+    assert.equal(view.state, "frozen");
+    assert.equal(view.ySplit, 1, "the header row stays in view");
+    const lastColumn = sheet.getColumn(header.cellCount).letter;
+    assert.equal(sheet.autoFilter, `A1:${lastColumn}5`, "a filter over the header and the four rows");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("the SWIFT activity report lists BICs registered in the range and those changed in it", async () => {
   const t = await createTestApp();
   try {
@@ -795,7 +845,12 @@ Deno.test("report rows pass the card-number detection: a card number typed into 
     const id = crypto.randomUUID();
     await t.deps.db.transaction((tx) =>
       tx.insert(institutions).values(
-        institution(id, "Bank of Cards 4532015112830366", "2025-03-10T10:00:00.000Z", "Paid by 4111 1111 1111 1111"),
+        institution(
+          id,
+          "Bank of Cards 4532015112830366",
+          "2025-03-10T10:00:00.000Z",
+          "Paid by 4111 1111 1111 1111",
+        ),
       )
     );
     for (const format of ["csv", "xml"] as const) {

@@ -1,9 +1,7 @@
 /** Display formatting shared by the screens. */
 
-/** "credit_union" → "Credit Union". */
-export function titleCase(value: string): string {
-  return value.split("_").filter(Boolean).map((word) => word[0].toUpperCase() + word.slice(1)).join(" ");
-}
+// The same labels as the PDF reports: one function for screens and server.
+export { titleCase } from "../../domain/labels.ts";
 
 /** en-US currency display of a decimal string from the API ("1250.00" → "$1,250.00"). */
 export function formatCurrency(amount: string | number | null | undefined, currency = "USD"): string {

@@ -29,6 +29,12 @@ export interface ReportColumn {
   pdfWeight?: number;
   /** Counted by value on the PDF's summary page (a status, a type, an outcome). */
   summarize?: true;
+  /** A stored code (a status, a type, an action): the PDF shows its label, the other formats the code. */
+  coded?: true;
+  /** JSON text: the PDF spaces it so that it wraps between members. */
+  json?: true;
+  /** A count whose sum the PDF's summary page states (branches). */
+  total?: true;
 }
 
 export interface ReportNote {
@@ -141,13 +147,13 @@ function windowReport<Query extends SQLiteSelect>(
 const INSTITUTION_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "name", label: "Institution", kind: "text", pdfWeight: 3 },
-  { key: "type", label: "Type", kind: "text", pdfWeight: 1.4, summarize: true },
+  { key: "type", label: "Type", kind: "text", pdfWeight: 1.4, summarize: true, coded: true },
   { key: "registrationNumber", label: "Registration Number", kind: "text", pdfWeight: 2 },
   { key: "licenseNumber", label: "License Number", kind: "text", pdfWeight: 1.6 },
-  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true },
-  { key: "numberOfBranches", label: "Branches", kind: "integer", pdfWeight: 0.9 },
+  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true, coded: true },
+  { key: "numberOfBranches", label: "Branches", kind: "integer", pdfWeight: 0.9, total: true },
   { key: "swiftParticipant", label: "SWIFT Participant", kind: "boolean", pdfWeight: 1 },
-  { key: "swiftMembershipType", label: "SWIFT Membership", kind: "text", pdfWeight: 1.2 },
+  { key: "swiftMembershipType", label: "SWIFT Membership", kind: "text", pdfWeight: 1.2, coded: true },
   { key: "emailAddress", label: "E-mail", kind: "text", pdfWeight: 2.2 },
   { key: "phoneNumber", label: "Phone", kind: "text", pdfWeight: 1.5 },
   { key: "address", label: "Address", kind: "text", pdfWeight: 3 },
@@ -191,7 +197,7 @@ const ROUTING_CODE_COLUMNS: readonly ReportColumn[] = [
   { key: "institutionId", label: "Institution Id", kind: "text" },
   { key: "institutionName", label: "Institution", kind: "text", pdfWeight: 3 },
   { key: "branchCode", label: "Branch Code", kind: "text", pdfWeight: 1.1 },
-  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true },
+  { key: "status", label: "Status", kind: "text", pdfWeight: 1, summarize: true, coded: true },
   { key: "description", label: "Description", kind: "text", pdfWeight: 3.5 },
   { key: "createdAt", label: "Created", kind: "timestamp", pdfWeight: 2.1 },
   { key: "updatedAt", label: "Updated", kind: "timestamp" },
@@ -225,7 +231,7 @@ function routingCodesReport(ctx: SourceContext): ReportData {
 }
 
 const SWIFT_ACTIVITY_COLUMNS: readonly ReportColumn[] = [
-  { key: "activity", label: "Activity", kind: "text", pdfWeight: 1.2, summarize: true },
+  { key: "activity", label: "Activity", kind: "text", pdfWeight: 1.2, summarize: true, coded: true },
   { key: "activityAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
   { key: "id", label: "Id", kind: "text" },
   { key: "bicCode", label: "BIC Code", kind: "text", pdfWeight: 1.6 },
@@ -235,8 +241,8 @@ const SWIFT_ACTIVITY_COLUMNS: readonly ReportColumn[] = [
   { key: "branchCode", label: "Branch", kind: "text", pdfWeight: 0.8 },
   { key: "institutionId", label: "Institution Id", kind: "text" },
   { key: "institutionName", label: "Institution", kind: "text", pdfWeight: 3 },
-  { key: "membershipType", label: "Membership", kind: "text", pdfWeight: 1.2 },
-  { key: "status", label: "Status", kind: "text", pdfWeight: 1 },
+  { key: "membershipType", label: "Membership", kind: "text", pdfWeight: 1.2, coded: true },
+  { key: "status", label: "Status", kind: "text", pdfWeight: 1, coded: true },
   { key: "validFrom", label: "Valid From", kind: "timestamp", pdfWeight: 2.1 },
   { key: "validUntil", label: "Valid Until", kind: "timestamp", pdfWeight: 2.1 },
   { key: "createdAt", label: "Registered", kind: "timestamp" },
@@ -299,7 +305,7 @@ const IBAN_VALIDATION_COLUMNS: readonly ReportColumn[] = [
   { key: "id", label: "Id", kind: "text" },
   { key: "createdAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
   { key: "iban", label: "IBAN (masked)", kind: "text", pdfWeight: 2.4 },
-  { key: "outcome", label: "Outcome", kind: "text", pdfWeight: 1, summarize: true },
+  { key: "outcome", label: "Outcome", kind: "text", pdfWeight: 1, summarize: true, coded: true },
   { key: "countryCode", label: "Country", kind: "text", pdfWeight: 0.8 },
   { key: "reason", label: "Reason", kind: "text", pdfWeight: 3.2 },
   { key: "responseStatus", label: "HTTP Status", kind: "integer", pdfWeight: 0.9 },
@@ -434,14 +440,14 @@ const AUDIT_TRAIL_COLUMNS: readonly ReportColumn[] = [
   { key: "seq", label: "Seq", kind: "integer", pdfWeight: 0.7 },
   { key: "id", label: "Id", kind: "text" },
   { key: "performedAt", label: "When", kind: "timestamp", pdfWeight: 2.1 },
-  { key: "entityType", label: "Entity", kind: "text", pdfWeight: 1.3, summarize: true },
+  { key: "entityType", label: "Entity", kind: "text", pdfWeight: 1.3, summarize: true, coded: true },
   { key: "entityId", label: "Entity Id", kind: "text", pdfWeight: 2.3 },
-  { key: "action", label: "Action", kind: "text", pdfWeight: 1.1, summarize: true },
+  { key: "action", label: "Action", kind: "text", pdfWeight: 1.1, summarize: true, coded: true },
   { key: "performedBy", label: "Performed By (Id)", kind: "text" },
   { key: "performedByEmail", label: "Performed By", kind: "text", pdfWeight: 2 },
   { key: "ipAddress", label: "IP Address", kind: "text", pdfWeight: 1.3 },
   { key: "userAgent", label: "User Agent", kind: "text" },
-  { key: "changes", label: "Changes", kind: "text", pdfWeight: 3.2 },
+  { key: "changes", label: "Changes", kind: "text", pdfWeight: 3.2, json: true },
   { key: "prevHash", label: "Previous Hash", kind: "text", pdfWeight: 2.5 },
   { key: "hash", label: "Hash", kind: "text", pdfWeight: 2.5 },
   { key: "rowVerified", label: "Row Verified", kind: "boolean", pdfWeight: 0.9 },

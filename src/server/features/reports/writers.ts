@@ -12,11 +12,19 @@ import { PassThrough } from "node:stream";
 import PDFDocument from "pdfkit";
 import {
   chartedSummary,
+  type ColumnMeasure,
+  columnWrapRule,
   countAxisTicks,
-  fitColumnWidths,
-  headerWords,
+  fitWord,
+  type Measure,
+  narrowestWidth,
+  type PageOrientation,
+  pdfCellText,
   pdfTimestamp,
   summaryEntries,
+  tableLayout,
+  type WrapRule,
+  wrapText,
 } from "../../../domain/pdf_layout.ts";
 import type ExcelJS from "exceljs";
 // The streaming writer alone: exceljs's index also loads its readers, whose dependencies ask for
@@ -28,6 +36,7 @@ import {
   csvHeaderRecord,
   csvRecord,
   isXmlName,
+  PDF_ELLIPSIS,
   pdfText,
   replaceInvalidXmlChars,
   xmlAttribute,
@@ -177,7 +186,9 @@ function xmlStream(meta: ReportMeta, data: ReportData, progress: WriteProgress):
 }
 
 const PDF_MARGIN_PT = 28;
-const PDF_FONT_SIZE_PT = 6.5;
+/** Every table text, header and cells, is drawn at this size: nothing smaller is comfortable on paper. */
+const PDF_FONT_SIZE_PT = 8;
+const PDF_LINE_HEIGHT_PT = 10;
 const PDF_CELL_PADDING_PT = 2.5;
 const PDF_TITLE_SIZE_PT = 14;
 const PDF_META_SIZE_PT = 8;
@@ -185,54 +196,108 @@ const PDF_RULE_COLOR = "#cbd5e1";
 const PDF_HEADER_FILL = "#e2e8f0";
 const BODY_FONT = "Helvetica";
 const BOLD_FONT = "Helvetica-Bold";
+/** A4 in points, less the margins: the table's width in each orientation. */
+const PDF_TABLE_WIDTHS_PT = { portrait: 595.28 - 2 * PDF_MARGIN_PT, landscape: 841.89 - 2 * PDF_MARGIN_PT };
+/** A column asks for its widest text up to this width; longer texts wrap (see tableLayout()). */
+const PDF_COMFORTABLE_COLUMN_PT = 170;
 const PDF_SUMMARY_TITLE_SIZE_PT = 11;
 const PDF_SUMMARY_SIZE_PT = 8;
 const PDF_SUMMARY_ROW_PT = 11;
-const PDF_SUMMARY_LABEL_WIDTH_PT = 180;
-const PDF_SUMMARY_COUNT_WIDTH_PT = 60;
-const PDF_SUMMARY_BAR_WIDTH_PT = 220;
+const PDF_SUMMARY_LABEL_WIDTH_PT = 150;
+const PDF_SUMMARY_COUNT_WIDTH_PT = 50;
+const PDF_SUMMARY_SHARE_WIDTH_PT = 40;
 const PDF_SUMMARY_BAR_FILL = "#1e40af";
-/** The first page's chart sits right of the summary lists, from here to the right margin. */
-const PDF_CHART_LEFT_PT = PDF_MARGIN_PT + 500;
+/** The first page's chart sits right of the count tables, from here to the right margin (fits portrait too). */
+const PDF_CHART_LEFT_PT = PDF_MARGIN_PT + 270;
 const PDF_CHART_LABEL_WIDTH_PT = 90;
 const PDF_CHART_VALUE_WIDTH_PT = 40;
 const PDF_CHART_ROW_PT = 13;
 const PDF_CHART_BAR_PT = 8;
-const PDF_CHART_SIZE_PT = 7;
 const PDF_CHART_TITLE_SIZE_PT = 9;
 const PDF_CHART_AXIS_COLOR = "#334155";
 /** Intervals on the count axis, so its labels never crowd each other. */
 const PDF_CHART_MAX_TICKS = 5;
 /** Values listed per summarized column; the rest are counted together as "Other". */
 export const MAX_PDF_SUMMARY_VALUES = 12;
-/** Measured widths are exact; this keeps a word that fits exactly from wrapping on rounding. */
+/** Measured widths are exact; this keeps a word that fits exactly from wrapping or shortening on rounding. */
 const PDF_WORD_SLACK_PT = 0.5;
+/** Padding on both sides of a cell's text, and the slack: what a column needs beyond its text. */
+const PDF_CELL_EXTRA_PT = 2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT;
+/** A header wraps between its words only, so a header word always stands whole. */
+const HEADER_WRAP: WrapRule = { spaces: true, hyphens: false };
+
+/** Distinct words measured per font in one report; past this the cache starts afresh, bounding its memory. */
+const MAX_CACHED_WORDS = 50_000;
+
+/**
+ * A text's width in `font` at the table's size, as the sum of its words' and spaces' widths, each
+ * word measured by pdfkit once: pdfkit takes tens of microseconds a string, and a report's cells
+ * repeat their words. Kerning across a space is left out, which can only overstate a width.
+ * Measuring sets the document's font to `font`: the callers measure in the font they then draw in.
+ */
+function wordWidths(doc: PDFKit.PDFDocument, font: string): Measure {
+  const widths = new Map<string, number>();
+  const widthOf = (word: string) => {
+    let width = widths.get(word);
+    if (width === undefined) {
+      if (widths.size >= MAX_CACHED_WORDS) widths.clear();
+      width = doc.font(font).fontSize(PDF_FONT_SIZE_PT).widthOfString(word);
+      widths.set(word, width);
+    }
+    return width;
+  };
+  return (text) => {
+    const words = text.split(" ");
+    return words.reduce((sum, word) => sum + widthOf(word), 0) + (words.length - 1) * widthOf(" ");
+  };
+}
+
+/** A table row's height: its tallest cell's lines, and the padding above and below. */
+function rowHeight(cells: string[][]): number {
+  return Math.max(...cells.map((lines) => lines.length)) * PDF_LINE_HEIGHT_PT + 2 * PDF_CELL_PADDING_PT;
+}
 
 function pdfStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   return ReadableStream.from(new PdfReport(meta, data, progress).chunks());
 }
 
-/** A report as an A4 landscape PDF: a title block, the summary when the report has one, then the table. */
+/** What the first pass over the rows learns: counts for the summary and each table column's measured widths. */
+interface PdfSurvey {
+  counts: Map<string, number>[];
+  rows: number;
+  sums: number[];
+  measures: ColumnMeasure[];
+}
+
+/**
+ * A report as an A4 PDF: a title block and the summary on page 1, then the table, its header
+ * repeated on every page. A first pass over the rows counts the summary and measures every
+ * column, which decides the orientation and the widths (tableLayout() in src/domain/pdf_layout.ts).
+ */
 class PdfReport {
   readonly columns: ReportColumn[];
   readonly summarized: { column: ReportColumn; index: number }[];
+  readonly totalled: { column: ReportColumn; index: number }[];
   readonly doc: PDFKit.PDFDocument;
   readonly output: ReturnType<typeof collector>;
   readonly ended: Promise<void>;
+  readonly measureBody: Measure;
+  readonly measureBold: Measure;
+  orientation: PageOrientation = "landscape";
   pageNumber = 0;
   y = 0;
   truncated = false;
+  wordsShortened = false;
   widths: number[] = [];
   xs: number[] = [];
 
   constructor(readonly meta: ReportMeta, readonly data: ReportData, readonly progress: WriteProgress) {
     this.columns = data.columns.filter((column) => column.pdfWeight !== undefined);
-    this.summarized = data.columns.map((column, index) => ({ column, index })).filter(({ column }) =>
-      column.summarize
-    );
+    const indexed = data.columns.map((column, index) => ({ column, index }));
+    this.summarized = indexed.filter(({ column }) => column.summarize);
+    this.totalled = indexed.filter(({ column }) => column.total);
     const doc = new PDFDocument({
       size: "A4",
-      layout: "landscape",
       margin: PDF_MARGIN_PT,
       autoFirstPage: false,
       info: {
@@ -243,6 +308,8 @@ class PdfReport {
       },
     });
     this.doc = doc;
+    this.measureBody = wordWidths(doc, BODY_FONT);
+    this.measureBold = wordWidths(doc, BOLD_FONT);
     this.output = collector(doc);
     this.ended = new Promise<void>((resolve, reject) => {
       doc.on("end", resolve);
@@ -254,6 +321,13 @@ class PdfReport {
 
   bottom() {
     return this.doc.page.height - PDF_MARGIN_PT - PDF_META_SIZE_PT * 2;
+  }
+
+  addPage() {
+    this.doc.addPage({ size: "A4", layout: this.orientation, margin: PDF_MARGIN_PT });
+    this.pageNumber += 1;
+    this.y = PDF_MARGIN_PT;
+    this.footer();
   }
 
   footer() {
@@ -274,44 +348,53 @@ class PdfReport {
     doc.fillColor("black");
   }
 
-  rowHeight(texts: string[]) {
-    return Math.max(
-      ...texts.map((text, i) =>
-        this.doc.heightOfString(text || " ", { width: this.widths[i] - 2 * PDF_CELL_PADDING_PT })
-      ),
-    ) + 2 * PDF_CELL_PADDING_PT;
+  /** Each cell's lines in its column, wrapped between words only (wrapText() in src/domain/pdf_layout.ts). */
+  wrapRow(texts: string[], rules: WrapRule[], measure: Measure): string[][] {
+    return texts.map((text, i) => {
+      const wrapped = wrapText(text, this.widths[i] - 2 * PDF_CELL_PADDING_PT, measure, rules[i]);
+      if (wrapped.shortened) this.wordsShortened = true;
+      return wrapped.lines;
+    });
   }
 
-  drawRow(texts: string[], height: number) {
-    const { doc, xs, widths } = this;
-    texts.forEach((text, i) => {
-      if (text) {
-        doc.text(text, xs[i] + PDF_CELL_PADDING_PT, this.y + PDF_CELL_PADDING_PT, {
-          width: widths[i] - 2 * PDF_CELL_PADDING_PT,
-        });
-      }
+  drawRow(cells: string[][]) {
+    const { doc, xs } = this;
+    const height = rowHeight(cells);
+    cells.forEach((lines, i) => {
+      lines.forEach((line, k) => {
+        if (line) {
+          doc.text(line, xs[i] + PDF_CELL_PADDING_PT, this.y + PDF_CELL_PADDING_PT + k * PDF_LINE_HEIGHT_PT, {
+            lineBreak: false,
+          });
+        }
+      });
     });
     this.y += height;
-    doc.moveTo(PDF_MARGIN_PT, this.y).lineTo(xs[xs.length - 1] + widths[widths.length - 1], this.y)
+    doc.moveTo(PDF_MARGIN_PT, this.y).lineTo(PDF_MARGIN_PT + this.tableWidth(), this.y)
       .lineWidth(0.3).strokeColor(PDF_RULE_COLOR).stroke();
+  }
+
+  tableWidth() {
+    return this.widths.reduce((a, b) => a + b, 0);
   }
 
   tableHeader() {
     const { doc } = this;
     doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
-    const texts = this.columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS));
-    const height = this.rowHeight(texts);
-    doc.rect(PDF_MARGIN_PT, this.y, this.widths.reduce((a, b) => a + b, 0), height).fill(PDF_HEADER_FILL);
+    const cells = this.wrapRow(
+      this.columns.map((column) => pdfText(column.label, MAX_PDF_CELL_CHARS)),
+      this.columns.map(() => HEADER_WRAP),
+      this.measureBold,
+    );
+    const height = rowHeight(cells);
+    doc.rect(PDF_MARGIN_PT, this.y, this.tableWidth(), height).fill(PDF_HEADER_FILL);
     doc.fillColor("black");
-    this.drawRow(texts, height);
+    this.drawRow(cells);
     doc.font(BODY_FONT);
   }
 
   newPage() {
-    this.doc.addPage();
-    this.pageNumber += 1;
-    this.y = PDF_MARGIN_PT;
-    this.footer();
+    this.addPage();
     this.tableHeader();
   }
 
@@ -323,77 +406,126 @@ class PdfReport {
     this.y = doc.y + 2;
   }
 
-  /** How often each value of each summarized column occurs, in a first pass over the rows. */
-  async summaryCounts() {
-    const counts = this.summarized.map(() => new Map<string, number>());
-    let total = 0;
-    for await (const rows of this.data.pages()) {
+  /** The header's measures: its longest word is the least its column may be, its whole label what it would like. */
+  headerMeasures(): ColumnMeasure[] {
+    this.doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
+    return this.columns.map((column) => {
+      const label = pdfText(column.label, MAX_PDF_CELL_CHARS);
+      const floor = narrowestWidth(label, this.measureBold, HEADER_WRAP) + PDF_CELL_EXTRA_PT;
+      return { floor, minimum: floor, natural: this.measureBold(label) + PDF_CELL_EXTRA_PT };
+    });
+  }
+
+  /** Widens a column's measures to hold one more cell (its unbreakable pieces are measured only when it could matter). */
+  measureCell(measure: ColumnMeasure, text: string, rule: WrapRule) {
+    const natural = this.measureBody(text) + PDF_CELL_EXTRA_PT;
+    if (natural <= measure.minimum) return;
+    measure.natural = Math.max(measure.natural, natural);
+    measure.minimum = Math.max(
+      measure.minimum,
+      narrowestWidth(text, this.measureBody, rule) + PDF_CELL_EXTRA_PT,
+    );
+  }
+
+  /**
+   * The first pass over the rows (a PDF holds at most MAX_PDF_ROWS): how often each value of each
+   * summarized column occurs, the sums of the totalled columns, and each table column's widths,
+   * so that the summary opens the report and the table's layout is known before its first row.
+   */
+  async survey(): Promise<PdfSurvey> {
+    const { columns, data } = this;
+    const survey: PdfSurvey = {
+      counts: this.summarized.map(() => new Map<string, number>()),
+      rows: 0,
+      sums: this.totalled.map(() => 0),
+      measures: this.headerMeasures(),
+    };
+    const tableIndexes = columns.map((column) => data.columns.indexOf(column));
+    const rules = columns.map(columnWrapRule);
+    this.doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
+    for await (const rows of data.pages()) {
       for (const row of rows) {
-        total += 1;
-        this.summarized.forEach(({ index }, i) => {
-          const cell = row[index];
-          const value = cell === null || cell === "" ? "(none)" : pdfText(cell, MAX_PDF_CELL_CHARS);
-          counts[i].set(value, (counts[i].get(value) ?? 0) + 1);
+        survey.rows += 1;
+        this.summarized.forEach(({ column, index }, i) => {
+          const value = pdfCellText(row[index], column, MAX_PDF_CELL_CHARS).text || "(none)";
+          survey.counts[i].set(value, (survey.counts[i].get(value) ?? 0) + 1);
         });
+        this.totalled.forEach(({ index }, i) => survey.sums[i] += Number(row[index] ?? 0));
+        columns.forEach((column, i) =>
+          this.measureCell(
+            survey.measures[i],
+            pdfCellText(row[tableIndexes[i]], column, MAX_PDF_CELL_CHARS).text,
+            rules[i],
+          )
+        );
       }
       await nextTick();
     }
-    return { counts, total };
+    return survey;
   }
 
   /**
-   * The first page's summary: the row count and, for each summarized column (a status, a type, an
-   * outcome), the count of each value with a bar in proportion, and beside them a chart of the
-   * summary with the most values. Counted in a first pass over the rows (a PDF holds at most
-   * MAX_PDF_ROWS), so the summary can open the report while the table still streams after it.
+   * The first page's summary: the row count and the totals, then per summarized column (a status,
+   * a type, an outcome) a table of each value's count and share, except for the one with the most
+   * values, which the chart beside the tables shows instead (its bars carry the counts).
    */
-  async summaryPage() {
-    const { counts, total } = await this.summaryCounts();
+  summaryPage({ counts, rows, sums }: PdfSurvey) {
     this.line("Summary", PDF_SUMMARY_TITLE_SIZE_PT, BOLD_FONT);
     this.line(
-      total === 0 ? "No rows in this range." : `Rows: ${total.toLocaleString("en-US")}`,
+      rows === 0 ? "No rows in this range." : `Rows: ${rows.toLocaleString("en-US")}`,
       PDF_SUMMARY_SIZE_PT,
     );
-    if (total === 0) return;
+    if (rows === 0) return;
+    this.totalled.forEach(({ column }, i) =>
+      this.line(
+        `Total ${column.label.toLowerCase()}: ${sums[i].toLocaleString("en-US")}`,
+        PDF_SUMMARY_SIZE_PT,
+      )
+    );
     const top = this.y;
     const groups = counts.map((count) => summaryEntries(count, MAX_PDF_SUMMARY_VALUES));
-    this.summarized.forEach(({ column }, i) => this.summaryList(column, groups[i]));
     const charted = chartedSummary(groups);
+    this.summarized.forEach(({ column }, i) => {
+      if (i !== charted) this.summaryTable(column, groups[i], rows);
+    });
     if (charted !== -1) this.summaryChart(this.summarized[charted].column, groups[charted], top);
   }
 
-  /** One summarized column: each value, its count and a bar in proportion, as far as the page allows. */
-  summaryList(column: ReportColumn, entries: [string, number][]) {
+  /** One summarized column: each value's label, its count and its share of the rows, as far as the page allows. */
+  summaryTable(column: ReportColumn, entries: [string, number][], rows: number) {
     const { doc } = this;
-    const labelWidth = PDF_SUMMARY_LABEL_WIDTH_PT;
-    const countX = PDF_MARGIN_PT + labelWidth;
-    const barX = countX + PDF_SUMMARY_COUNT_WIDTH_PT;
+    const countX = PDF_MARGIN_PT + PDF_SUMMARY_LABEL_WIDTH_PT;
+    const shareX = countX + PDF_SUMMARY_COUNT_WIDTH_PT;
     this.y += PDF_SUMMARY_SIZE_PT / 2;
     this.line(`By ${column.label.toLowerCase()}`, PDF_SUMMARY_SIZE_PT, BOLD_FONT);
-    const most = Math.max(...entries.map(([, count]) => count));
-    doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT);
+    doc.font(BODY_FONT).fontSize(PDF_SUMMARY_SIZE_PT).fillColor("black");
     for (const [value, count] of entries) {
       if (this.y + PDF_SUMMARY_ROW_PT > this.bottom()) return;
       const y = this.y;
-      doc.fillColor("black").text(value, PDF_MARGIN_PT, y, {
-        width: labelWidth - PDF_CELL_PADDING_PT,
-        lineBreak: false,
-        ellipsis: true,
-      });
+      doc.text(
+        fitWord(value, PDF_SUMMARY_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measureBody),
+        PDF_MARGIN_PT,
+        y,
+        {
+          lineBreak: false,
+        },
+      );
       doc.text(count.toLocaleString("en-US"), countX, y, {
-        width: PDF_SUMMARY_COUNT_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
+        width: PDF_SUMMARY_COUNT_WIDTH_PT,
         align: "right",
         lineBreak: false,
       });
-      doc.rect(barX, y + 1, Math.max(1, (PDF_SUMMARY_BAR_WIDTH_PT * count) / most), PDF_SUMMARY_SIZE_PT - 1)
-        .fill(PDF_SUMMARY_BAR_FILL);
+      doc.text(`${Math.round((100 * count) / rows)}%`, shareX, y, {
+        width: PDF_SUMMARY_SHARE_WIDTH_PT,
+        align: "right",
+        lineBreak: false,
+      });
       this.y += PDF_SUMMARY_ROW_PT;
     }
-    doc.fillColor("black");
   }
 
   /**
-   * A horizontal bar chart of one summary at `top`, right of the summary lists: the values down the
+   * A horizontal bar chart of one summary at `top`, right of the count tables: the values down the
    * left, a bar per value against a count axis from 0 with its tick labels and title, and each
    * count at the end of its bar.
    */
@@ -409,7 +541,7 @@ class PdfReport {
       pdfText(`Chart: rows by ${column.label.toLowerCase()}`, MAX_PDF_CELL_CHARS),
       left,
       top,
-      { width: doc.page.width - PDF_MARGIN_PT - left, lineBreak: false, ellipsis: true },
+      { width: doc.page.width - PDF_MARGIN_PT - left, lineBreak: false },
     );
     const plotTop = top + PDF_CHART_TITLE_SIZE_PT * 2;
     const plotBottom = plotTop + entries.length * PDF_CHART_ROW_PT;
@@ -419,16 +551,20 @@ class PdfReport {
     }
     doc.moveTo(plotX, plotBottom).lineTo(plotX + plotWidth, plotBottom).lineWidth(0.5)
       .strokeColor(PDF_CHART_AXIS_COLOR).stroke();
-    doc.font(BODY_FONT).fontSize(PDF_CHART_SIZE_PT);
+    doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
     entries.forEach(([value, count], i) => {
       const rowTop = plotTop + i * PDF_CHART_ROW_PT;
-      const textTop = rowTop + (PDF_CHART_ROW_PT - PDF_CHART_SIZE_PT) / 2;
-      doc.fillColor("black").text(value, left, textTop, {
-        width: PDF_CHART_LABEL_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
-        align: "right",
-        lineBreak: false,
-        ellipsis: true,
-      });
+      const textTop = rowTop + (PDF_CHART_ROW_PT - PDF_FONT_SIZE_PT) / 2;
+      doc.fillColor("black").text(
+        fitWord(value, PDF_CHART_LABEL_WIDTH_PT - PDF_CELL_EXTRA_PT, this.measureBody),
+        left,
+        textTop,
+        {
+          width: PDF_CHART_LABEL_WIDTH_PT - 2 * PDF_CELL_PADDING_PT,
+          align: "right",
+          lineBreak: false,
+        },
+      );
       const barEnd = Math.max(xOf(count), plotX + 1);
       doc.rect(plotX, rowTop + (PDF_CHART_ROW_PT - PDF_CHART_BAR_PT) / 2, barEnd - plotX, PDF_CHART_BAR_PT)
         .fill(PDF_SUMMARY_BAR_FILL);
@@ -458,7 +594,7 @@ class PdfReport {
         lineBreak: false,
       });
     }
-    doc.text("Rows", plotX, plotBottom + 6 + PDF_CHART_SIZE_PT * 1.5, {
+    doc.text("Rows", plotX, plotBottom + 6 + PDF_FONT_SIZE_PT * 1.5, {
       width: plotWidth,
       align: "center",
       lineBreak: false,
@@ -466,23 +602,16 @@ class PdfReport {
     doc.fillColor("black");
   }
 
-  /** The first page's top: the column widths, the footer, the title and the report's metadata and notes. */
-  titleBlock() {
-    const { doc, columns, meta } = this;
-    doc.addPage();
-    this.pageNumber = 1;
-    const tableWidth = doc.page.width - 2 * PDF_MARGIN_PT;
-    // Each column is at least as wide as its header's longest word, so no header breaks inside a word.
-    doc.font(BOLD_FONT).fontSize(PDF_FONT_SIZE_PT);
-    const minimums = columns.map((column) =>
-      Math.max(...headerWords(pdfText(column.label, MAX_PDF_CELL_CHARS)).map((word) => doc.widthOfString(word))) +
-      2 * PDF_CELL_PADDING_PT + PDF_WORD_SLACK_PT
+  /** The orientation and column widths from the first pass's measures, then page 1's title, metadata and notes. */
+  titleBlock(survey: PdfSurvey) {
+    const { meta } = this;
+    const layout = tableLayout(survey.measures, PDF_TABLE_WIDTHS_PT, PDF_COMFORTABLE_COLUMN_PT);
+    this.orientation = layout.orientation;
+    this.widths = layout.widths;
+    this.xs = layout.widths.map((_, i) =>
+      PDF_MARGIN_PT + layout.widths.slice(0, i).reduce((a, b) => a + b, 0)
     );
-    const widths = fitColumnWidths(tableWidth, columns.map((column) => column.pdfWeight ?? 0), minimums);
-    this.widths = widths;
-    this.xs = widths.map((_, i) => PDF_MARGIN_PT + widths.slice(0, i).reduce((a, b) => a + b, 0));
-    this.y = PDF_MARGIN_PT;
-    this.footer();
+    this.addPage();
     this.line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
     for (const entry of headerLines(meta).slice(1)) {
       this.line(
@@ -497,24 +626,27 @@ class PdfReport {
   /** One page of rows into the table, starting a new PDF page whenever the next row does not fit. */
   async tableRows(rows: Cell[][]) {
     const { columns, data } = this;
+    const rules = columns.map(columnWrapRule);
     this.doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
     for (const [index, row] of rows.entries()) {
       const texts = columns.map((column) => {
-        const cell = row[data.columns.indexOf(column)];
-        if (typeof cell === "string" && cell.length > MAX_PDF_CELL_CHARS) this.truncated = true;
-        // Timestamps read "2026-01-11 15:13 UTC" on paper; the other formats keep the exact instant.
-        const shown = column.kind === "timestamp" && typeof cell === "string" ? pdfTimestamp(cell) : cell;
-        return pdfText(shown, MAX_PDF_CELL_CHARS);
+        const shown = pdfCellText(row[data.columns.indexOf(column)], column, MAX_PDF_CELL_CHARS);
+        if (shown.shortened) this.truncated = true;
+        return shown.text;
       });
-      const height = this.rowHeight(texts);
-      if (this.y + height > this.bottom()) this.newPage();
-      this.drawRow(texts, height);
+      const cells = this.wrapRow(texts, rules, this.measureBody);
+      const height = rowHeight(cells);
+      if (this.y + height > this.bottom()) {
+        this.newPage();
+        this.doc.font(BODY_FONT).fontSize(PDF_FONT_SIZE_PT);
+      }
+      this.drawRow(cells);
       this.progress.rows += 1;
       if ((index + 1) % PDF_ROWS_PER_YIELD === 0) await nextTick();
     }
   }
 
-  /** The closing lines: the row count, and a note when some cells were shortened. */
+  /** The closing lines: the row count, and a note when some cells or words were shortened. */
   closing() {
     const { progress } = this;
     this.y += PDF_META_SIZE_PT;
@@ -527,12 +659,19 @@ class PdfReport {
         PDF_META_SIZE_PT,
       );
     }
+    if (this.wordsShortened) {
+      this.line(
+        `Words wider than any column can be are shortened with ${PDF_ELLIPSIS} in this PDF; the CSV, XLSX and XML exports carry the full values.`,
+        PDF_META_SIZE_PT,
+      );
+    }
   }
 
   async *chunks(): AsyncGenerator<Uint8Array> {
-    this.titleBlock();
+    const survey = await this.survey();
+    this.titleBlock(survey);
     if (this.summarized.length > 0) {
-      await this.summaryPage();
+      this.summaryPage(survey);
       yield* this.output.take();
       this.newPage();
     } else {
@@ -556,7 +695,7 @@ class PdfReport {
 const XLSX_TEXT_FORMAT = "@";
 const TEXT_STYLE = { numFmt: XLSX_TEXT_FORMAT } as const;
 
-type XlsxValue = number | boolean | null | { richText: { text: string }[] };
+type XlsxValue = number | boolean | null | Date | { richText: { text: string }[] };
 
 /**
  * Text goes in as an inline string (`t="inlineStr"`, exceljs writes one for rich text) in a cell of
@@ -572,11 +711,49 @@ function xlsxValue(cell: Cell): XlsxValue {
 
 const XLSX_MIN_COLUMN_WIDTH = 10;
 const XLSX_WIDTH_PER_PDF_WEIGHT = 9;
+/**
+ * Timestamps are real date cells shown in this format; the cell holds the instant in UTC (a
+ * spreadsheet has no time zones), which the format says.
+ */
+const XLSX_TIMESTAMP_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"';
+/** Characters the timestamp format shows, and a margin: a date in a narrower column shows as "####". */
+const XLSX_TIMESTAMP_WIDTH = 25;
+/** Counts, HTTP statuses and milliseconds: whole numbers without separators. */
+const XLSX_INTEGER_FORMAT = "0";
+const XLSX_COLUMN_FORMATS: Readonly<Record<ReportColumn["kind"], string | undefined>> = {
+  text: XLSX_TEXT_FORMAT,
+  timestamp: XLSX_TIMESTAMP_FORMAT,
+  integer: XLSX_INTEGER_FORMAT,
+  // Booleans are TRUE / FALSE cells in the General format.
+  boolean: undefined,
+};
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/;
 
 /**
- * Sheet "Report": a bold header row of labels, then one row per record (text cells are inline
- * strings in Text-format columns, never formulas). Sheet "Summary": the report's metadata, notes
- * and row count.
+ * One record as a sheet row: timestamps as date cells, the rest by xlsxValue(). A timestamp that
+ * is not an ISO instant stays text, and its cell is given the Text format.
+ */
+function addXlsxRow(sheet: ExcelJS.Worksheet, columns: readonly ReportColumn[], row: Cell[]) {
+  const asDate = row.map((cell, i) =>
+    columns[i].kind === "timestamp" && typeof cell === "string" && ISO_INSTANT.test(cell) &&
+    !Number.isNaN(Date.parse(cell))
+  );
+  const added = sheet.addRow(
+    row.map((cell, i) => asDate[i] ? new Date(Date.parse(cell as string)) : xlsxValue(cell)),
+  );
+  row.forEach((cell, i) => {
+    if (columns[i].kind === "timestamp" && cell !== null && !asDate[i]) {
+      added.getCell(i + 1).numFmt = XLSX_TEXT_FORMAT;
+    }
+  });
+  added.commit();
+}
+
+/**
+ * Sheet "Report": a bold, frozen header row of labels with a filter, then one row per record in
+ * typed cells: text as inline strings in Text-format columns (never formulas), timestamps as dates,
+ * integers as numbers, booleans as booleans. Sheet "Summary": the report's metadata, notes and
+ * row count.
  */
 function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress): ReadableStream<Uint8Array> {
   const sink = new PassThrough();
@@ -595,21 +772,27 @@ function xlsxStream(meta: ReportMeta, data: ReportData, progress: WriteProgress)
     const sheet = workbook.addWorksheet("Report", { views: [{ state: "frozen", ySplit: 1 }] });
     sheet.columns = data.columns.map((column) => ({
       key: column.key,
-      width: Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
-      // Numbers and booleans keep the General format; text and ISO timestamps are Text.
-      ...(column.kind === "text" || column.kind === "timestamp" ? { style: TEXT_STYLE } : {}),
+      width: column.kind === "timestamp"
+        ? XLSX_TIMESTAMP_WIDTH
+        : Math.max(XLSX_MIN_COLUMN_WIDTH, (column.pdfWeight ?? 2) * XLSX_WIDTH_PER_PDF_WEIGHT),
+      ...(XLSX_COLUMN_FORMATS[column.kind] ? { style: { numFmt: XLSX_COLUMN_FORMATS[column.kind] } } : {}),
     }));
     const header = sheet.addRow(data.columns.map((column) => xlsxValue(column.label)));
     header.font = { bold: true };
     header.numFmt = XLSX_TEXT_FORMAT;
     header.commit();
     for await (const rows of data.pages()) {
-      for (const row of rows) sheet.addRow(row.map(xlsxValue)).commit();
+      for (const row of rows) addXlsxRow(sheet, data.columns, row);
       progress.rows += rows.length;
       // The compressor runs between events: let it turn this page's rows into bytes.
       await nextTick();
       yield* output.take();
     }
+    // A filter button on every header cell, over exactly the rows written.
+    sheet.autoFilter = {
+      from: { row: 1, column: 1 },
+      to: { row: progress.rows + 1, column: data.columns.length },
+    };
     sheet.commit();
     const summary = workbook.addWorksheet("Summary");
     summary.columns = [
