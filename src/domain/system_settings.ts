@@ -10,6 +10,39 @@ import { MIN_PASSWORD_LENGTH } from "./password_policy.ts";
 export const COUNTRY_CODES = ["US", "GB", "CA", "AU", "DE"] as const;
 export const SETTINGS_CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD"] as const;
 export const TIMEZONES = ["UTC", "EST", "PST", "GMT", "CET"] as const;
+export type Timezone = typeof TIMEZONES[number];
+
+/**
+ * The time zone each of the spec's choices stands for. EST and PST are read as US Eastern and Pacific
+ * time and CET as Central European time, summer time included, as staff in those places keep them;
+ * GMT is Greenwich Mean Time without the British summer time.
+ */
+export const TIMEZONE_ZONES: Readonly<Record<Timezone, string>> = {
+  UTC: "UTC",
+  EST: "America/New_York",
+  PST: "America/Los_Angeles",
+  GMT: "Etc/GMT",
+  CET: "Europe/Berlin",
+};
+
+/** `iso` as the clock in `timezone` shows it, with its offset: "2026-11-28 07:09:15 (UTC-05:00)". */
+export function localTimestamp(iso: string, timezone: Timezone): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: TIMEZONE_ZONES[timezone],
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "longOffset",
+    }).formatToParts(new Date(iso)).map((part) => [part.type, part.value]),
+  );
+  const offset = parts.timeZoneName === "GMT" ? "+00:00" : parts.timeZoneName.replace("GMT", "");
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} (UTC${offset})`;
+}
 export const LANGUAGES = ["en", "es", "fr", "de"] as const;
 export const BACKUP_FREQUENCIES = ["hourly", "daily", "weekly", "monthly"] as const;
 export type BackupFrequency = typeof BACKUP_FREQUENCIES[number];

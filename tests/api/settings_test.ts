@@ -3,6 +3,7 @@
  * changes what the server does, every change is audited, security changes go through dual control.
  */
 import assert from "node:assert/strict";
+import ExcelJS from "exceljs";
 import NativeDatabase from "libsql";
 import { sql } from "drizzle-orm";
 import { lastBackupRun, runBackup, runDueBackup } from "../../src/server/backup/runs.ts";
@@ -419,5 +420,45 @@ Deno.test("settings: a failed backup is recorded, audited and told to the admini
   } finally {
     await t.close();
     await Deno.remove(blocker);
+  }
+});
+
+Deno.test("settings: the General tab heads every report with the system's name, country, currency and its clock", async () => {
+  const t = await createTestApp();
+  try {
+    const admin = await t.login();
+    const general = { ...GENERAL, countryCode: "DE", currency: "EUR", timezone: "CET" };
+    await expectJson(await t.request("PUT", "/api/settings/general", { cookie: admin, body: general }), 200);
+    const report = await t.request("POST", "/api/reports", {
+      cookie: admin,
+      body: { type: "institutions", from: "2026-01-01", to: "2026-12-31", format: "xml" },
+    });
+    assert.equal(report.status, 200);
+    const xml = await report.text();
+    const root = xml.match(/<report [^>]*>/)![0];
+    const attribute = (name: string) => root.match(new RegExp(` ${name}="([^"]*)"`))?.[1];
+    assert.equal(attribute("system"), "Reserve Bank Registry");
+    assert.equal(attribute("country"), "DE");
+    assert.equal(attribute("currency"), "EUR");
+    assert.equal(attribute("timezone"), "CET");
+
+    const xlsx = await t.request("POST", "/api/reports", {
+      cookie: admin,
+      body: { type: "institutions", from: "2026-01-01", to: "2026-12-31", format: "xlsx" },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await xlsx.arrayBuffer());
+    const header = new Map<string, string>();
+    workbook.getWorksheet("Summary")!.eachRow((row) => header.set(row.getCell(1).text, row.getCell(2).text));
+    assert.equal(header.get("Country"), "DE");
+    assert.equal(header.get("Currency"), "EUR");
+    // Central European time is one hour ahead of UTC, two in summer: the local reading and its
+    // offset give back the UTC instant to the second.
+    const local = header.get("Generated at (CET)")!.match(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) \(UTC\+0([12]):00\)$/);
+    assert.ok(local, `Generated at (CET): ${header.get("Generated at (CET)")}`);
+    const localMs = Date.parse(`${local[1]}T${local[2]}Z`) - Number(local[3]) * 3_600_000;
+    assert.equal(localMs, Math.floor(Date.parse(header.get("Generated at")!) / 1000) * 1000);
+  } finally {
+    await t.close();
   }
 });

@@ -3,6 +3,7 @@ import { MIN_PASSWORD_LENGTH, passwordRuleProblems } from "../../src/domain/pass
 import {
   backupsToRemove,
   effectiveIdleMinutes,
+  localTimestamp,
   minimumPasswordLength,
   nextBackupDueMs,
   PASSWORD_POLICIES,
@@ -47,4 +48,16 @@ Deno.test("backup retention removes the oldest folders beyond the copies kept", 
   const folders = ["20260103T020000-000Z", "20260101T020000-000Z", "20260102T020000-000Z"];
   assert.deepEqual(backupsToRemove(folders, 2), ["20260101T020000-000Z"]);
   assert.deepEqual(backupsToRemove(folders, 5), []);
+});
+
+Deno.test("localTimestamp(): each of the spec's time zones, with its summer time where it keeps one", () => {
+  const winter = "2026-11-28T12:09:15.123Z";
+  const summer = "2026-07-01T00:00:00.000Z";
+  assert.equal(localTimestamp(winter, "UTC"), "2026-11-28 12:09:15 (UTC+00:00)");
+  assert.equal(localTimestamp(winter, "EST"), "2026-11-28 07:09:15 (UTC-05:00)");
+  assert.equal(localTimestamp(summer, "EST"), "2026-06-30 20:00:00 (UTC-04:00)");
+  assert.equal(localTimestamp(winter, "PST"), "2026-11-28 04:09:15 (UTC-08:00)");
+  assert.equal(localTimestamp(summer, "GMT"), "2026-07-01 00:00:00 (UTC+00:00)", "GMT keeps no summer time");
+  assert.equal(localTimestamp(winter, "CET"), "2026-11-28 13:09:15 (UTC+01:00)");
+  assert.equal(localTimestamp(summer, "CET"), "2026-07-01 02:00:00 (UTC+02:00)");
 });

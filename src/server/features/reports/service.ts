@@ -26,7 +26,7 @@ import type { AppDeps } from "../../http/context.ts";
 import type { Db } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { createPrivateDir, narrowOwnedFolder, PRIVATE_FILE_MODE } from "../../file_modes.ts";
-import { readSystemSettings } from "../../settings/system_settings.ts";
+import { readSystemSettings, type SystemSettings } from "../../settings/system_settings.ts";
 import type {
   CreateReportInput,
   ReportCounters,
@@ -235,6 +235,14 @@ async function assertPdfFits(type: ReportType, context: SourceContext) {
   }
 }
 
+/** What a report's header says of the system, from the System Settings' General tab. */
+const reportSystem = (settings: SystemSettings) => ({
+  systemName: settings.systemName,
+  countryCode: settings.countryCode,
+  currency: settings.currency,
+  timezone: settings.timezone,
+});
+
 /** Writes the file under its part name, renames it into place, then records it with its audit row. */
 async function writeAndRecord(
   deps: AppDeps,
@@ -256,7 +264,7 @@ async function writeAndRecord(
     range: context.range,
     generatedAt: createdAt,
     generatedBy: requester.label,
-    systemName: (await readSystemSettings(deps.db)).systemName,
+    ...reportSystem(await readSystemSettings(deps.db)),
   };
   const progress: WriteProgress = { rows: 0 };
   // Loaded on the first report: pdfkit and exceljs take a large share of the process's memory from
