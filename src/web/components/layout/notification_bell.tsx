@@ -14,6 +14,7 @@ import {
   useMarkRead,
   useNotifications,
 } from "../../lib/notifications.ts";
+import { useChangesPaused } from "../../lib/changes_paused.ts";
 import { Button } from "../ui/button.tsx";
 
 /** Past this the badge says "99+". */
@@ -21,6 +22,7 @@ const BADGE_MAX = 99;
 
 function NotificationEntry({ entry }: { entry: Notification }) {
   const markRead = useMarkRead();
+  const paused = useChangesPaused();
   const summary = <span className="block text-sm text-slate-900">{entry.summary}</span>;
   return (
     <li className={`flex gap-3 px-4 py-3 ${entry.read ? "" : "bg-blue-50"}`} data-testid="notification-entry">
@@ -43,7 +45,8 @@ function NotificationEntry({ entry }: { entry: Notification }) {
             <button
               type="button"
               className="mt-1 text-xs font-medium text-blue-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-              disabled={markRead.isPending}
+              disabled={markRead.isPending || paused !== null}
+              title={paused ?? undefined}
               onClick={() => markRead.mutate(entry.id)}
             >
               Mark read<span className="sr-only">: {entry.summary}</span>
@@ -83,7 +86,7 @@ export function NotificationBell() {
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
           <h2 className="text-sm font-semibold text-slate-900">Notifications</h2>
-          <Button variant="ghost" size="sm" disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
+          <Button variant="ghost" size="sm" changes disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
             Mark all read
           </Button>
         </div>
