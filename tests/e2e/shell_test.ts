@@ -86,7 +86,8 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
       await expectAccessible(page, `New menu at ${size.width} px`);
       await entries.filter({ hasText: "New Connection" }).click();
       await page.waitForURL(`${server.baseUrl}/central-bank-connections`);
-      await page.getByRole("dialog", { name: "New Connection" }).waitFor();
+      // The dialog element itself has no box (its panel is fixed-positioned): wait for its content.
+      await page.getByRole("dialog", { name: "New Connection" }).getByRole("button", { name: "Cancel" }).waitFor();
     }));
 }
 
@@ -119,7 +120,7 @@ e2eTest("one New Institution control on every screen: the header's New menu", ()
     await chooseNew(page, "Manual Sweep");
     await page.waitForURL(`${server.baseUrl}/balance-sweep`);
     const sweep = page.getByRole("dialog", { name: "Manual Sweep" });
-    await sweep.waitFor();
+    await sweep.getByRole("button", { name: "Cancel" }).waitFor();
     await sweep.getByRole("button", { name: "Cancel" }).click();
     await sweep.waitFor({ state: "detached" });
     // The request is spent: going back and forth does not open the dialog again.
