@@ -8,6 +8,7 @@ import { lazy, Suspense, useState } from "react";
 import { roleLabel } from "../../../domain/access.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
 import { useChangesPaused } from "../../lib/changes_paused.ts";
+import { HEADER_PANEL, MENU_ITEM } from "./header_panel.ts";
 
 const ChangePasswordDialog = lazy(() => import("./change_password.tsx"));
 
@@ -17,9 +18,6 @@ export function initials(user: Pick<AuthUser, "firstName" | "lastName" | "email"
   const letters = names.length > 0 ? names.map((name) => name.trim()[0]) : [user?.email?.[0] ?? "?"];
   return letters.join("").toUpperCase();
 }
-
-const ITEM =
-  "block w-full px-4 py-2 text-left text-sm text-slate-800 data-[focus]:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50";
 
 export function AccountMenu({ user }: { user: AuthUser | undefined }) {
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -37,10 +35,8 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
         >
           <span aria-hidden="true">{initials(user)}</span>
         </MenuButton>
-        {/* Positioned in place rather than anchored: an anchored panel is portalled with focus sentinels
-            that axe-core reports as focusable inside aria-hidden. */}
         <MenuItems
-          className="absolute right-0 z-50 mt-2 w-64 max-w-[calc(100vw-2rem)] overflow-hidden rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none"
+          className={`${HEADER_PANEL} w-64 py-1`}
           data-testid="account-menu"
         >
           <div className="border-b border-slate-200 px-4 py-3">
@@ -50,7 +46,7 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
           <MenuItem disabled={paused !== null}>
             <button
               type="button"
-              className={ITEM}
+              className={MENU_ITEM}
               disabled={paused !== null}
               title={paused ?? undefined}
               onClick={() => {
@@ -64,7 +60,7 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
           {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
           <form method="post" action="/api/logout" noValidate>
             <MenuItem>
-              <button type="submit" className={ITEM}>Sign Out</button>
+              <button type="submit" className={MENU_ITEM}>Sign Out</button>
             </MenuItem>
           </form>
         </MenuItems>

@@ -11,6 +11,7 @@ import { mayCall, ruleFor } from "../../../domain/access.ts";
 import type { AuthUser } from "../../lib/auth.ts";
 import { type CreateRequest, newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { Button } from "../ui/button.tsx";
+import { HEADER_PANEL, MENU_ITEM } from "./header_panel.ts";
 
 interface CreateAction {
   label: string;
@@ -33,8 +34,6 @@ export const CREATE_ACTIONS: readonly CreateAction[] = [
   { label: "New API Key", api: ["POST", "/api/api-keys"], target: { path: "/api-management#keys" } },
 ];
 
-const ITEM = "block w-full px-4 py-2 text-left text-sm text-slate-800 data-[focus]:bg-slate-100";
-
 export function NewMenu({ user }: { user: AuthUser | undefined }) {
   const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
   const navigate = useNavigate();
@@ -56,12 +55,10 @@ export function NewMenu({ user }: { user: AuthUser | undefined }) {
         <span className="max-sm:sr-only">New</span>
         <ChevronDown aria-hidden="true" className="h-4 w-4 max-sm:hidden" />
       </MenuButton>
-      {/* Positioned in place rather than anchored: an anchored panel is portalled with focus sentinels
-          that axe-core reports as focusable inside aria-hidden. */}
-      <MenuItems className="absolute right-0 z-50 mt-2 w-56 overflow-hidden rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none">
+      <MenuItems className={`${HEADER_PANEL} w-56 py-1`}>
         {actions.map((action) => (
           <MenuItem key={action.label}>
-            <button type="button" className={ITEM} onClick={() => run(action)}>{action.label}</button>
+            <button type="button" className={MENU_ITEM} onClick={() => run(action)}>{action.label}</button>
           </MenuItem>
         ))}
       </MenuItems>

@@ -16,6 +16,7 @@ import {
 } from "../../lib/notifications.ts";
 import { useChangesPaused } from "../../lib/changes_paused.ts";
 import { Button } from "../ui/button.tsx";
+import { HEADER_PANEL } from "./header_panel.ts";
 
 /** Past this the badge says "99+". */
 const BADGE_MAX = 99;
@@ -78,10 +79,8 @@ export function NotificationBell() {
           </span>
         )}
       </PopoverButton>
-      {/* Positioned in place rather than anchored: an anchored panel is portalled with focus sentinels
-          that axe-core reports as focusable inside aria-hidden. */}
       <PopoverPanel
-        className="absolute right-0 z-50 mt-2 flex max-h-[28rem] w-96 max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-md border border-slate-200 bg-white shadow-lg"
+        className={`${HEADER_PANEL} flex max-h-[28rem] w-96 flex-col`}
         data-testid="notification-panel"
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
