@@ -1,12 +1,12 @@
 /**
  * A dialog's closing row: Cancel, then the button that does the work and names it while it runs;
- * that button is a change (paused with the node's changes) unless `changes` says otherwise.
+ * that button is a change, disabled while the node's changes are paused.
  */
 import type { ReactNode } from "react";
 import { Button, type ButtonProps } from "./ui/button.tsx";
 
 export function DialogActions(
-  { onCancel, label, pendingLabel, isPending, disabled, variant, onConfirm, changes = true, className = "flex justify-end gap-2" }: {
+  { onCancel, label, pendingLabel, isPending, disabled, variant, onConfirm, className = "flex justify-end gap-2" }: {
     onCancel: () => void;
     label: ReactNode;
     /** Shown while the work runs; without it the label stays. */
@@ -17,8 +17,6 @@ export function DialogActions(
     variant?: ButtonProps["variant"];
     /** A plain button that runs this; without it the button submits its form. */
     onConfirm?: () => void;
-    /** false for a dialog whose work changes nothing. */
-    changes?: boolean;
     className?: string;
   },
 ) {
@@ -28,7 +26,7 @@ export function DialogActions(
       <Button
         type={onConfirm ? "button" : "submit"}
         variant={variant}
-        changes={changes}
+        changes
         disabled={disabled ?? isPending}
         onClick={onConfirm}
       >

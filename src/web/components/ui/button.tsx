@@ -36,7 +36,6 @@ export function Button(
       } ${SIZES[size]} ${className}`}
       disabled={blocked || disabled}
       title={blocked ? paused : title}
-      data-changes-paused={blocked ? "" : undefined}
       {...props}
     />
   );
