@@ -4,7 +4,7 @@
  * loads on its first opening, so the initial bundle stays small.
  */
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { roleLabel } from "../../../domain/access.ts";
 import { type AuthUser, userLabel } from "../../lib/auth.ts";
 import { useChangesPaused } from "../../lib/changes_paused.ts";
@@ -24,6 +24,7 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
   // Mounted from the first open on, so closing and reopening need no second load.
   const [passwordWanted, setPasswordWanted] = useState(false);
   const paused = useChangesPaused();
+  const signOutForm = useRef<HTMLFormElement>(null);
   const name = userLabel(user);
   return (
     <>
@@ -57,14 +58,14 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
               Change password
             </button>
           </MenuItem>
-          {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
-          <form method="post" action="/api/logout" noValidate>
-            <MenuItem>
-              <button type="submit" className={MENU_ITEM}>Sign Out</button>
-            </MenuItem>
-          </form>
+          <MenuItem>
+            <button type="button" className={MENU_ITEM} onClick={() => signOutForm.current?.submit()}>Sign Out</button>
+          </MenuItem>
         </MenuItems>
       </Menu>
+      {/* A POST from this origin: a link elsewhere cannot sign the user out. Outside the menu, which
+          closes (and leaves the page) as the entry is clicked. */}
+      <form ref={signOutForm} method="post" action="/api/logout" noValidate hidden />
       {passwordWanted && (
         <Suspense fallback={null}>
           <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
