@@ -13,7 +13,7 @@ import { HEADER_PANEL, MENU_ITEM } from "./header_panel.ts";
 const ChangePasswordDialog = lazy(() => import("./change_password.tsx"));
 
 /** "AB" for Ada Byron, "O" for operator@centralbank.test: what the avatar shows. */
-export function initials(user: Pick<AuthUser, "firstName" | "lastName" | "email"> | undefined): string {
+function initials(user: Pick<AuthUser, "firstName" | "lastName" | "email"> | undefined): string {
   const names = [user?.firstName, user?.lastName].filter((name): name is string => Boolean(name?.trim()));
   const letters = names.length > 0 ? names.map((name) => name.trim()[0]) : [user?.email?.[0] ?? "?"];
   return letters.join("").toUpperCase();

@@ -21,7 +21,7 @@ interface CreateAction {
   target: "institution-dialog" | { path: string; create?: CreateRequest };
 }
 
-export const CREATE_ACTIONS: readonly CreateAction[] = [
+const CREATE_ACTIONS: readonly CreateAction[] = [
   { label: "New Institution", api: ["POST", "/api/institutions"], target: "institution-dialog" },
   {
     label: "New Connection",
