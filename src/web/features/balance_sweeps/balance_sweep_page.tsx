@@ -55,7 +55,7 @@ function outflowLimitColumn(onEdit: ((account: LedgerAccount) => void) | null): 
       return (
         <span className="inline-flex items-center gap-2">
           {shown}
-          <Button
+          <Button changes
             variant="outline"
             size="sm"
             onClick={() => onEdit(account)}
