@@ -150,7 +150,7 @@ for (const size of SIZES) {
         await page.getByLabel("Repeat the new password").fill(NEW_PASSWORD);
         await page.getByRole("button", { name: "Change password" }).click();
         // On a phone the user's name sits in the closed menu: present, not visible.
-        await page.getByTestId("user-label").waitFor({ state: "attached" });
+        await page.getByTestId("account-menu-button").waitFor();
         assert.equal(await page.getByRole("navigation", { name: "Sign-in steps" }).count(), 0);
       }, { REQUIRE_MFA: "1", SEED_DEMO: "1" }),
   );

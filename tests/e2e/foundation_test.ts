@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
-import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
+import { accountLabels, chooseSignOut, e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 
 e2eTest("landing shows the spec's texts and both buttons lead to /api/login", () =>
   withBrowser(async ({ page, server }) => {
@@ -22,8 +22,7 @@ e2eTest("landing shows the spec's texts and both buttons lead to /api/login", ()
 e2eTest("signing in shows the shell with the user label, and every sidebar route renders", () =>
   withBrowser(async ({ page, server }) => {
     await signIn(page, server.baseUrl);
-    assert.equal(await page.getByTestId("user-label").innerText(), "operator@centralbank.test");
-    assert.equal(await page.getByTestId("role-label").innerText(), "Central Bank Admin");
+    assert.deepEqual(await accountLabels(page), { user: "operator@centralbank.test", role: "Central Bank Admin" });
     for (const item of NAV_ITEMS) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true }).click();
       await page.waitForURL(`${server.baseUrl}${item.path}`);
@@ -56,7 +55,7 @@ e2eTest("a deleted session sends the user back to sign-in with the unauthorized 
 e2eTest("sign out returns to the landing screen", () =>
   withBrowser(async ({ page, server }) => {
     await signIn(page, server.baseUrl);
-    await page.getByRole("button", { name: "Sign Out" }).click();
+    await chooseSignOut(page);
     await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
     const res = await page.request.get(`${server.baseUrl}/api/auth/user`);
     assert.equal(res.status(), 401);

@@ -176,7 +176,24 @@ export async function signIn(page: Page, baseUrl: string, email = E2E_ADMIN_EMAI
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL(`${baseUrl}/`);
-  await page.getByTestId("user-label").waitFor();
+  await page.getByTestId("account-menu-button").waitFor();
+}
+
+/** Opens the header's account menu (name, role label, password change, sign out) and returns it. */
+export async function openAccountMenu(page: Page) {
+  await page.getByTestId("account-menu-button").click();
+  const menu = page.getByTestId("account-menu");
+  await menu.waitFor();
+  return menu;
+}
+
+/** The signed-in user's name and role label, as the account menu shows them; the menu is closed again. */
+export async function accountLabels(page: Page): Promise<{ user: string; role: string }> {
+  const menu = await openAccountMenu(page);
+  const labels = { user: await menu.getByTestId("user-label").innerText(), role: await menu.getByTestId("role-label").innerText() };
+  await page.keyboard.press("Escape");
+  await menu.waitFor({ state: "detached" });
+  return labels;
 }
 
 /** Free of "operator" and "demo": a demo database's operator is Demo Operator, operator@centralbank.local. */
@@ -341,11 +358,26 @@ export async function firstSignInInBrowser(
   await page.getByLabel("New password", { exact: true }).fill(newPassword);
   await page.getByLabel("Repeat the new password").fill(newPassword);
   await page.getByRole("button", { name: "Change password" }).click();
-  await page.getByTestId("user-label").waitFor();
+  await page.getByTestId("account-menu-button").waitFor();
+}
+
+/** The header's New menu button: every creation the user's roles allow. */
+export const newMenuButton = (page: Page) => page.getByRole("banner").getByRole("button", { name: "New", exact: true });
+
+/** Chooses `label` ("New Institution", "Manual Sweep", …) in the header's New menu. */
+export async function chooseNew(page: Page, label: string) {
+  await newMenuButton(page).click();
+  await page.getByRole("menuitem", { name: label, exact: true }).click();
+}
+
+/** Signs out through the account menu, without waiting for what follows. */
+export async function chooseSignOut(page: Page) {
+  await openAccountMenu(page);
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign Out" }).click();
+  await chooseSignOut(page);
   await page.getByRole("button", { name: "Sign In" }).first().waitFor();
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { e2eApprover, e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
+import { chooseNew, e2eApprover, e2eTest, expectAccessible, signInAsOperator, withBrowser } from "./helpers.ts";
 
 const NAME = "Harborview Savings Bank";
 const REGISTRATION_NUMBER = "CBR-SA-90001";
@@ -35,7 +35,7 @@ e2eTest(
       assert.doesNotMatch(await alerts.innerText(), /awaiting approval/);
       await expectAccessible(page, "dashboard (empty)");
 
-      await page.getByRole("banner").getByRole("button", { name: "New Institution" }).click();
+      await chooseNew(page, "New Institution");
       const dialog = page.getByRole("dialog", { name: "Register New Institution" });
       // The dialog element itself has no box (its panel is fixed-positioned): wait for its content.
       await dialog.getByLabel("Institution Name", { exact: true }).waitFor();

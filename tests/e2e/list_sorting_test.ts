@@ -4,7 +4,7 @@
  * The Approvals tables also filter by status and type on the server.
  */
 import assert from "node:assert/strict";
-import { e2eTest, expectAccessible, signIn, signInAsOperator, withBrowser } from "./helpers.ts";
+import { chooseSignOut, e2eTest, expectAccessible, signIn, signInAsOperator, withBrowser } from "./helpers.ts";
 
 const BANKS = ["Sort Bank Alpha", "Sort Bank Beta", "Sort Bank Gamma"];
 
@@ -70,7 +70,7 @@ e2eTest(
       await page.getByText("No request matches these filters.").waitFor();
       await expectAccessible(page, "/approvals sorted and filtered");
 
-      await page.getByRole("button", { name: "Sign Out" }).click();
+      await chooseSignOut(page);
       await page.getByRole("button", { name: "Sign In" }).first().waitFor();
       await signIn(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/audit-trail`);

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { isReturnPath } from "../../src/web/lib/return_to.ts";
 import {
+  chooseSignOut,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   e2eApprover,
@@ -47,7 +48,7 @@ e2eTest(
       await page.getByRole("heading", { name: "Reports & Analytics", level: 1 }).waitFor();
 
       // Only once: signing out and in again from the landing page goes to the dashboard.
-      await page.getByRole("button", { name: "Sign Out" }).click();
+      await chooseSignOut(page);
       await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
       await signIn(page, server.baseUrl);
       assert.equal(new URL(page.url()).pathname, "/");

@@ -3,7 +3,9 @@ import type { Page } from "playwright-core";
 import { startProvider, type Tamper, type TestProvider } from "../helpers/oidc_provider.ts";
 import { createClient } from "@libsql/client";
 import {
+  accountLabels,
   apiSession,
+  chooseSignOut,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   e2eTest,
@@ -69,12 +71,12 @@ e2eTest(
       assert.equal(await page.getByLabel("Password").count(), 0);
       await signInAtProvider(page, baseUrl, "alice");
       await page.waitForURL(`${baseUrl}/`);
-      assert.equal(await page.getByTestId("user-label").innerText(), "Alice Auditor");
+      assert.equal((await accountLabels(page)).user, "Alice Auditor");
       const alice = await currentUser(page, baseUrl);
       assert.equal(alice.body.email, "alice@centralbank.test");
       assert.equal(alice.body.role, "admin");
 
-      await page.getByRole("button", { name: "Sign Out" }).click();
+      await chooseSignOut(page);
       await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
       assert.equal((await currentUser(page, baseUrl)).status, 401);
 
@@ -94,7 +96,7 @@ e2eTest(
       await signInAtProvider(page, baseUrl, "bob");
       await page.waitForURL(`${baseUrl}/`);
       assert.equal((await currentUser(page, baseUrl)).body.role, "operator");
-      await page.getByRole("button", { name: "Sign Out" }).click();
+      await chooseSignOut(page);
       await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
       await page.context().clearCookies();
 

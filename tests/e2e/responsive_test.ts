@@ -7,7 +7,15 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
-import { e2eTest, expectAccessible, signIn, signInAsOperator, type TestServer, withBrowser } from "./helpers.ts";
+import {
+  e2eTest,
+  expectAccessible,
+  newMenuButton,
+  signIn,
+  signInAsOperator,
+  type TestServer,
+  withBrowser,
+} from "./helpers.ts";
 
 const ARTIFACTS = new URL("../../.test-artifacts/screens/", import.meta.url).pathname;
 const SIZES = [{ name: "phone", width: 390, height: 844 }, {
@@ -22,8 +30,8 @@ const tab = (name: string) => (page: Page) => page.getByRole("main").getByRole("
 
 /** Each screen's main action: what a user came to the screen to do. */
 const MAIN_ACTIONS: Record<string, (page: Page) => Locator> = {
-  "/": (page) => page.getByRole("banner").getByRole("button", { name: "New Institution" }),
-  "/institutions": button("New Institution"),
+  "/": newMenuButton,
+  "/institutions": newMenuButton,
   "/routing-codes": button("Assign New Code"),
   "/swift-bic": button("Register BIC Code"),
   "/iban-validation": (page) => page.getByRole("main").getByRole("textbox").first(),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TOTP } from "otpauth";
 import {
+  chooseSignOut,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
   e2eTest,
@@ -43,9 +44,9 @@ e2eTest(
       assert.equal(await codes.count(), 10);
       await page.getByLabel("I have saved these codes").check();
       await page.getByRole("button", { name: "Continue to the console" }).click();
-      await page.getByTestId("user-label").waitFor();
+      await page.getByTestId("account-menu-button").waitFor();
 
-      await page.getByRole("button", { name: "Sign Out" }).click();
+      await chooseSignOut(page);
       await page.getByRole("heading", { name: "National Payment Infrastructure Management" }).waitFor();
       await page.goto(`${server.baseUrl}/api/login`);
       await page.getByLabel("E-mail address").fill(E2E_ADMIN_EMAIL);
@@ -54,7 +55,7 @@ e2eTest(
       await page.getByLabel("Authentication code").fill(codeFor(secret, 1));
       await page.getByRole("button", { name: "Continue" }).click();
       await page.waitForURL(`${server.baseUrl}/`);
-      await page.getByTestId("user-label").waitFor();
+      await page.getByTestId("account-menu-button").waitFor();
     }, { REQUIRE_MFA: "1" }),
 );
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createUser } from "../helpers/http_staff.ts";
 import {
+  accountLabels,
   cookieSession,
   e2eAdminCookie,
   e2eTest,
@@ -132,10 +133,10 @@ e2eTest("partnership expediter: a filed request is recorded, listed and moved on
     await expectAccessible(page, "partnership expediter with a request");
   }));
 
-e2eTest("sidebar: the role label names the roles held, Central Bank Admin only for administrators", () =>
+e2eTest("account menu: the role label names the roles held, Central Bank Admin only for administrators", () =>
   withBrowser(async ({ page, server }) => {
     await signIn(page, server.baseUrl);
-    assert.equal(await page.getByTestId("role-label").innerText(), "Central Bank Admin");
+    assert.equal((await accountLabels(page)).role, "Central Bank Admin");
     const adminCookie = await e2eAdminCookie(server.baseUrl);
     await signOut(page);
     for (
@@ -147,7 +148,7 @@ e2eTest("sidebar: the role label names the roles held, Central Bank Admin only f
       const email = `${roles[0]}.label@centralbank.test`;
       const { initialPassword } = await createUser(server.baseUrl, adminCookie, email, [...roles]);
       await firstSignInInBrowser(page, server.baseUrl, { email, initialPassword, newPassword: "label-check-password-1" });
-      assert.equal(await page.getByTestId("role-label").innerText(), label);
+      assert.equal((await accountLabels(page)).role, label);
       assert.doesNotMatch(await page.locator("aside, nav").first().innerText(), /Central Bank Admin/);
       await signOut(page);
     }

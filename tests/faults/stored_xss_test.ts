@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { e2eOperator, E2E_OPERATOR_PASSWORD, e2eTest, signIn, signInAsOperator, withBrowser } from "../e2e/helpers.ts";
+import { chooseSignOut, E2E_OPERATOR_PASSWORD, e2eOperator, e2eTest, signIn, signInAsOperator, withBrowser } from "../e2e/helpers.ts";
 import { client, routeExists, signIn as apiSignIn } from "./support/storm.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -246,7 +246,7 @@ e2eTest("markup stored in free-text fields renders as text on every screen that 
     }
     // Names inside form choices: the manual sweep's target accounts, the load form's cards, on the
     // operator's screens (the administrator is offered neither form).
-    await page.getByRole("button", { name: "Sign Out" }).click();
+    await chooseSignOut(page);
     await page.getByRole("button", { name: "Sign In" }).first().waitFor();
     await signInAsOperator(page, server.baseUrl);
     const choices: [string, string, RegExp, string][] = [

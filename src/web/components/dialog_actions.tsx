@@ -1,4 +1,7 @@
-/** A dialog's closing row: Cancel, then the button that does the work and names it while it runs. */
+/**
+ * A dialog's closing row: Cancel, then the button that does the work and names it while it runs;
+ * that button is a change, disabled while the node's changes are paused.
+ */
 import type { ReactNode } from "react";
 import { Button, type ButtonProps } from "./ui/button.tsx";
 
@@ -19,10 +22,11 @@ export function DialogActions(
 ) {
   return (
     <div className={className}>
-      <Button variant="outline" onClick={onCancel}>Cancel</Button>
+      <Button variant="outline" changes={false} onClick={onCancel}>Cancel</Button>
       <Button
         type={onConfirm ? "button" : "submit"}
         variant={variant}
+        changes
         disabled={disabled ?? isPending}
         onClick={onConfirm}
       >

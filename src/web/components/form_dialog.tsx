@@ -1,9 +1,11 @@
 /**
  * A dialog that holds one form: its fields, then Cancel and a submit button that names the work while it runs.
- * The page never reloads on submit, and `onSubmit` runs only while the button is enabled.
+ * The page never reloads on submit, and `onSubmit` runs only while the button is enabled: never while
+ * changes are paused (the submit button is a change).
  */
 import type { FormEvent, ReactNode } from "react";
 import { Button } from "./ui/button.tsx";
+import { useChangesPaused } from "../lib/changes_paused.ts";
 import { Dialog } from "./ui/dialog.tsx";
 
 export function FormDialog(
@@ -24,7 +26,8 @@ export function FormDialog(
       children: ReactNode;
     },
 ) {
-  const enabled = canSubmit ?? !isPending;
+  const paused = useChangesPaused() !== null;
+  const enabled = !paused && (canSubmit ?? !isPending);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (enabled) onSubmit();
@@ -34,8 +37,8 @@ export function FormDialog(
       <form onSubmit={submit} className="space-y-4" noValidate>
         {children}
         <div className={footerClassName ?? "flex justify-end gap-2"}>
-          <Button variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={!enabled}>
+          <Button variant="outline" changes={false} onClick={onClose}>Cancel</Button>
+          <Button type="submit" changes disabled={!enabled}>
             {isPending ? pendingLabel : submitLabel}
           </Button>
         </div>

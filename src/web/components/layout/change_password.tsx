@@ -1,5 +1,5 @@
 /**
- * The signed-in user's own password change: from the sidebar at any time, and as the only
+ * The signed-in user's own password change: from the account menu at any time, and as the only
  * screen while an initial or reset password is still in use. Loaded on demand: the dialog library
  * stays out of the initial download.
  */
@@ -76,7 +76,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The sidebar's password change dialog; loaded on first open (change_password_button.tsx). */
+/** The account menu's password change dialog; loaded on first open (account_menu.tsx). */
 export default function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <Dialog open={open} onClose={onClose} title="Change password">

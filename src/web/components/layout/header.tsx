@@ -1,16 +1,15 @@
-import { useSetAtom } from "jotai";
 import { Menu } from "lucide-react";
 import { useLocation } from "react-router";
-import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
+import type { AuthUser } from "../../lib/auth.ts";
 import { Button } from "../ui/button.tsx";
-import { ClockWarningBadge, ReplicationBadge } from "./replication_status.tsx";
+import { AccountMenu } from "./account_menu.tsx";
+import { ClockWarningBadge, NodeBadge } from "./replication_status.tsx";
+import { NewMenu } from "./new_menu.tsx";
 import { NotificationBell } from "./notification_bell.tsx";
-import { IfAllowed } from "../if_allowed.tsx";
 import { screenTitle } from "./nav_items.ts";
 import { SearchButton } from "../../features/search/search_button.tsx";
 
-export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
-  const openNewInstitution = useSetAtom(newInstitutionDialogOpenAtom);
+export function Header({ user, onOpenMenu }: { user: AuthUser | undefined; onOpenMenu: () => void }) {
   const { pathname } = useLocation();
   return (
     <header className="flex h-16 shrink-0 items-center justify-between gap-2 border-b border-slate-200 bg-white px-4 sm:px-6">
@@ -21,14 +20,15 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         {/* The screen's name; status badges about the node sit beside it, in this row. */}
         <p className="truncate text-lg font-semibold text-slate-900" data-testid="screen-title">{screenTitle(pathname)}</p>
         <div className="flex shrink-0 items-center gap-2">
-          <ReplicationBadge />
+          <NodeBadge />
           <ClockWarningBadge />
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">
         <SearchButton />
         <NotificationBell />
-        <IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openNewInstitution(true)}>New Institution</Button></IfAllowed>
+        <NewMenu user={user} />
+        <AccountMenu user={user} />
       </div>
     </header>
   );

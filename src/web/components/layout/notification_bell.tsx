@@ -14,13 +14,16 @@ import {
   useMarkRead,
   useNotifications,
 } from "../../lib/notifications.ts";
+import { useChangesPaused } from "../../lib/changes_paused.ts";
 import { Button } from "../ui/button.tsx";
+import { HEADER_PANEL } from "./header_panel.ts";
 
 /** Past this the badge says "99+". */
 const BADGE_MAX = 99;
 
 function NotificationEntry({ entry }: { entry: Notification }) {
   const markRead = useMarkRead();
+  const paused = useChangesPaused();
   const summary = <span className="block text-sm text-slate-900">{entry.summary}</span>;
   return (
     <li className={`flex gap-3 px-4 py-3 ${entry.read ? "" : "bg-blue-50"}`} data-testid="notification-entry">
@@ -43,7 +46,8 @@ function NotificationEntry({ entry }: { entry: Notification }) {
             <button
               type="button"
               className="mt-1 text-xs font-medium text-blue-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-              disabled={markRead.isPending}
+              disabled={markRead.isPending || paused !== null}
+              title={paused ?? undefined}
               onClick={() => markRead.mutate(entry.id)}
             >
               Mark read<span className="sr-only">: {entry.summary}</span>
@@ -75,15 +79,13 @@ export function NotificationBell() {
           </span>
         )}
       </PopoverButton>
-      {/* Positioned in place rather than anchored: an anchored panel is portalled with focus sentinels
-          that axe-core reports as focusable inside aria-hidden. */}
       <PopoverPanel
-        className="absolute right-0 z-50 mt-2 flex max-h-[28rem] w-96 max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-md border border-slate-200 bg-white shadow-lg"
+        className={`${HEADER_PANEL} flex max-h-[28rem] w-96 flex-col`}
         data-testid="notification-panel"
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
           <h2 className="text-sm font-semibold text-slate-900">Notifications</h2>
-          <Button variant="ghost" size="sm" disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
+          <Button variant="ghost" size="sm" changes disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
             Mark all read
           </Button>
         </div>

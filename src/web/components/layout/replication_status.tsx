@@ -1,6 +1,6 @@
 /**
  * Where this node stands in the replicated topology (docs/deployment.md), from
- * GET /api/system/replication: a freshness badge in the header of a regional node, a banner on
+ * GET /api/system/replication: the node's badge in the header (with its freshness on a regional node), a banner on
  * every screen while changes are paused, for administrators a badge while the node's clock is far
  * from the primary's, and the full state for the System Information tab.
  */
@@ -18,15 +18,32 @@ export function ageText(seconds: number | null): string {
   return `synced ${Math.floor(seconds / 3_600)} h ago`;
 }
 
-/** "North · synced 2 s ago" on regional nodes; nothing on headquarters or a standalone console. */
-export function ReplicationBadge() {
+const BADGE = "inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium";
+
+/** What headquarters and a standalone console call themselves in the header. */
+const NODE_NAMES = { headquarters: "Headquarters", standalone: "Standalone" } as const;
+
+/**
+ * Which node this is, in the header: "North · synced 2 s ago" on a regional node, "Headquarters" or
+ * "Standalone" on a node that executes its own changes.
+ */
+export function NodeBadge() {
   const { data } = useReplicationState();
-  if (!data || data.role !== "regional" || data.region === null) return null;
+  if (!data) return null;
+  if (data.role !== "regional") {
+    return (
+      <span className={`${BADGE} border-slate-300 text-slate-700`} data-testid="node-badge">
+        {NODE_NAMES[data.role]}
+      </span>
+    );
+  }
+  if (data.region === null) return null;
   const tone = data.primaryReachable ? "border-slate-300 text-slate-700" : "border-amber-400 bg-amber-50 text-amber-900";
   return (
     <span
-      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-medium ${tone}`}
+      className={`${BADGE} ${tone}`}
       title={data.lastSyncAt ? `Last synced with headquarters at ${data.lastSyncAt}` : undefined}
+      data-testid="node-badge"
     >
       {capitalised(data.region)} · {ageText(data.secondsBehind)}
     </span>
@@ -43,7 +60,7 @@ export function ClockWarningBadge() {
   return (
     <span
       role="status"
-      className="inline-flex items-center rounded-full border border-amber-400 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-900"
+      className={`${BADGE} border-amber-400 bg-amber-50 text-amber-900`}
       title={clock.warning}
       data-testid="clock-warning-badge"
     >

@@ -19,10 +19,8 @@ import {
   Wallet,
 } from "lucide-react";
 import { NavLink } from "react-router";
-import { roleLabel } from "../../../domain/access.ts";
 import { usePendingApprovalCount } from "../../lib/approval.ts";
-import { type AuthUser, userLabel } from "../../lib/auth.ts";
-import { ChangePasswordButton } from "./change_password_button.tsx";
+import type { AuthUser } from "../../lib/auth.ts";
 import { useSystemName } from "../../lib/system_settings.ts";
 import { NAV_GROUPS, type NavItem, reachableNavItems } from "./nav_items.ts";
 
@@ -55,7 +53,7 @@ function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: numbe
         end={item.path === "/"}
         onClick={onNavigate}
         className={({ isActive }) =>
-          `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
+          `flex items-center gap-3 rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 ${
             isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
           }`}
       >
@@ -75,47 +73,34 @@ function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: numbe
   );
 }
 
-/** Brand, the grouped navigation and the signed-in user: the same content in the sidebar and the slide-over. */
+/**
+ * The grouped navigation, the same in the sidebar and the slide-over. It scrolls on its own when the
+ * window is too short for every entry; the signed-in user is the header's account menu.
+ */
 export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
   const pending = usePendingApprovalCount();
   const roles = user?.roles ?? [];
   const items = reachableNavItems(roles);
   return (
-    <>
-      <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
-        <ul className="space-y-1">
-          {items.filter((item) => item.group === null).map((item) => (
-            <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
-          ))}
-        </ul>
-        {NAV_GROUPS.map((group) => (
-          <div key={group} className="mt-5">
-            <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              {group}
-            </h2>
-            <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
-              {items.filter((item) => item.group === group).map((item) => (
-                <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
-              ))}
-            </ul>
-          </div>
+    <nav aria-label="Main" className="min-h-0 flex-1 overflow-y-auto px-3 py-4">
+      <ul className="space-y-1">
+        {items.filter((item) => item.group === null).map((item) => (
+          <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
         ))}
-      </nav>
-      <div className="border-t border-slate-200 p-4">
-        <p className="truncate text-sm font-medium text-slate-900" data-testid="user-label">{userLabel(user)}</p>
-        <p className="text-xs text-slate-600" data-testid="role-label">{roleLabel(roles)}</p>
-        <ChangePasswordButton />
-        {/* A POST from this origin: a link elsewhere cannot sign the user out. */}
-        <form method="post" action="/api/logout" className="mt-2" noValidate>
-          <button
-            type="submit"
-            className="inline-flex w-full items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-          >
-            Sign Out
-          </button>
-        </form>
-      </div>
-    </>
+      </ul>
+      {NAV_GROUPS.map((group) => (
+        <div key={group} className="mt-4">
+          <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {group}
+          </h2>
+          <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
+            {items.filter((item) => item.group === group).map((item) => (
+              <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
   );
 }
 
@@ -135,7 +120,7 @@ export function Brand() {
 /** The fixed sidebar from 1024 px up; narrower windows use the slide-over below instead. */
 export function Sidebar({ user }: { user: AuthUser | undefined }) {
   return (
-    <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
+    <aside className="hidden min-h-0 w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
       <div className="border-b border-slate-200 px-5 py-4">
         <Brand />
       </div>

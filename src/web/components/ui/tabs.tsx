@@ -1,10 +1,20 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
+import { useLocation } from "react-router";
 
-/** Accessible tabs (arrow keys move between tabs) built on Headless UI. */
+/**
+ * Accessible tabs (arrow keys move between tabs) built on Headless UI. A link to the screen with a
+ * tab's id as its hash (/card-management#issue) opens that tab, also on a screen already open.
+ */
 export function Tabs({ tabs, label }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string }) {
+  const { hash, key } = useLocation();
+  const linked = () => Math.max(0, tabs.findIndex((tab) => `#${tab.id}` === hash));
+  const [selected, setSelected] = useState(linked);
+  useEffect(() => {
+    if (hash !== "") setSelected(linked());
+  }, [hash, key]);
   return (
-    <TabGroup>
+    <TabGroup selectedIndex={selected} onChange={setSelected}>
       <TabList aria-label={label} className="inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
         {tabs.map((tab) => (
           <Tab

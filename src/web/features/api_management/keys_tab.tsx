@@ -66,7 +66,7 @@ function CreateKeyCard({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
           value={expiresOn}
           onChange={(event) => setExpiresOn(event.target.value)}
         />
-        <Button type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
+        <Button changes type="submit" className="sm:mt-6" disabled={name.trim() === "" || create.isPending}>
           {create.isPending ? "Creating…" : "Create Key"}
         </Button>
       </form>
@@ -152,7 +152,7 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
     },
     actionsColumn((apiKey) =>
       apiKey.status !== "revoked" && (
-        <Button variant="outline" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={() => onRevoke(apiKey)}>
+        <Button changes variant="outline" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={() => onRevoke(apiKey)}>
           Revoke
         </Button>
       )

@@ -87,7 +87,7 @@ function deliveryColumns(onRedeliver: (delivery: Delivery) => void, pending: boo
       cell: ({ row }) => <Attempts delivery={row.original} />,
     },
     actionsColumn((delivery) => (
-      <Button
+      <Button changes
         variant="outline"
         size="sm"
         disabled={pending}

@@ -114,7 +114,7 @@ function CreateWebhookCard({ onCreated }: { onCreated: (created: CreatedWebhook)
           onChange={setKinds}
           error={errors.eventKinds ?? errors["eventKinds.0"]}
         />
-        <Button type="submit" disabled={url.trim() === "" || kinds.length === 0 || create.isPending}>
+        <Button changes type="submit" disabled={url.trim() === "" || kinds.length === 0 || create.isPending}>
           {create.isPending ? "Adding…" : "Add Webhook"}
         </Button>
       </form>
@@ -212,7 +212,7 @@ function webhookColumns({ onLog, onToggle, onDelete }: RowActions): ColumnDef<We
         >
           Deliveries
         </Button>
-        <Button
+        <Button changes
           variant="outline"
           size="sm"
           aria-label={`${webhook.enabled ? "Disable" : "Enable"} ${webhook.url}`}
@@ -220,7 +220,7 @@ function webhookColumns({ onLog, onToggle, onDelete }: RowActions): ColumnDef<We
         >
           {webhook.enabled ? "Disable" : "Enable"}
         </Button>
-        <Button
+        <Button changes
           variant="outline"
           size="sm"
           aria-label={`Remove ${webhook.url}`}

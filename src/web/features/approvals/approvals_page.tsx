@@ -105,7 +105,7 @@ function SettingsCard() {
               error={reasonError}
               asked={inForce && draft !== null}
             />
-            <Button type="submit" disabled={!draft || save.isPending}>
+            <Button changes type="submit" disabled={!draft || save.isPending}>
               {inForce ? "Submit for approval" : "Save settings"}
             </Button>
           </div>

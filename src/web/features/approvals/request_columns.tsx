@@ -65,12 +65,13 @@ function ActionsCell({ request, actions }: { request: ApprovalRequest; actions: 
     <>
       {pending && mayDecide && !own && (
         <div className="flex justify-end gap-2">
-          <Button size="sm" onClick={() => actions.onDecide(request, "approve")}>
+          <Button size="sm" changes onClick={() => actions.onDecide(request, "approve")}>
             Approve
           </Button>
           <Button
             size="sm"
             variant="outline"
+            changes
             onClick={() => actions.onDecide(request, "reject")}
           >
             Reject
@@ -81,6 +82,7 @@ function ActionsCell({ request, actions }: { request: ApprovalRequest; actions: 
         <Button
           size="sm"
           variant="outline"
+          changes
           onClick={() => actions.onWithdraw(request)}
           disabled={actions.withdrawing}
         >

@@ -31,6 +31,7 @@ import {
   totalsByCurrency,
 } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useCreateRequest } from "../../lib/ui_state.ts";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
 import { accountColumn, statusColumn } from "../../components/columns.tsx";
@@ -54,7 +55,7 @@ function outflowLimitColumn(onEdit: ((account: LedgerAccount) => void) | null): 
       return (
         <span className="inline-flex items-center gap-2">
           {shown}
-          <Button
+          <Button changes
             variant="outline"
             size="sm"
             onClick={() => onEdit(account)}
@@ -305,6 +306,8 @@ export default function BalanceSweepPage() {
   const [manualOpen, setManualOpen] = useState(false);
   const [autoOpen, setAutoOpen] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
+  useCreateRequest("manual-sweep", () => setManualOpen(true));
+  useCreateRequest("account", () => setAddOpen(true));
   const [limitFor, setLimitFor] = useState<LedgerAccount | null>(null);
   const accounts = accountsQuery.data ?? [];
 

@@ -24,6 +24,7 @@ import {
 } from "./types.ts";
 import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useCreateRequest } from "../../lib/ui_state.ts";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 
 /** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
@@ -114,6 +115,7 @@ export default function ConnectionsPage() {
   const connections = useConnections();
   const partner = usePartnerConfig();
   const [newOpen, setNewOpen] = useState(false);
+  useCreateRequest("connection", () => setNewOpen(true));
   const { toast } = useToast();
   const list = connections.data ?? [];
 

@@ -1,6 +1,7 @@
 /**
  * Financial Institutions (spec 2.4): search, the registry table a page at a time (sorted and filtered
- * by the server), a status action per row (Approve, Suspend, Reactivate), and the New Institution dialog.
+ * by the server), a status action per row (Approve, Suspend, Reactivate), and the New Institution dialog,
+ * opened from the header's New menu (or the empty registry's own button).
  */
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
@@ -150,7 +151,6 @@ export default function InstitutionsPage() {
       <PageHeader
         title="Financial Institutions"
         subtitle="Register, approve and supervise banks, credit unions and other institutions"
-        actions={<IfAllowed method="POST" path="/api/institutions"><Button onClick={() => openDialog(true)}>New Institution</Button></IfAllowed>}
       />
       <Card>
         <CardContent className="space-y-4 pt-5">

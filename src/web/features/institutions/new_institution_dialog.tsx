@@ -1,6 +1,6 @@
 /**
- * The New Institution dialog (spec 5): opened from the header, the dashboard, the institutions
- * screen and its empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
+ * The New Institution dialog (spec 5): opened from the header's New menu, the dashboard and the
+ * institutions screen's empty state through `newInstitutionDialogOpenAtom`; rendered once app-wide.
  */
 import { useAtom } from "jotai";
 import {

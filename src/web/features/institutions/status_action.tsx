@@ -46,6 +46,7 @@ export function StatusAction({ institution }: { institution: Institution }) {
       <Button
         size="sm"
         variant={action.to === "suspended" ? "outline" : "default"}
+        changes
         disabled={change.isPending}
         aria-label={`${action.label} ${institution.name}`}
         onClick={() => setOpen(true)}

@@ -262,7 +262,7 @@ function GenerateReport() {
         />
       </div>
       <DateRangeCalendar label="Report date range" value={range} onChange={setRange} />
-      <Button onClick={onGenerate} disabled={generate.isPending}>
+      <Button changes onClick={onGenerate} disabled={generate.isPending}>
         {generate.isPending ? "Generating…" : "Generate Report"}
       </Button>
     </TitledCard>

@@ -90,8 +90,8 @@ function SmtpSettingsForm({ view }: { view: SmtpSettingsView | undefined }) {
         {...bind("password")}
       />
       <div className="flex flex-wrap gap-2 sm:col-span-2">
-        <Button type="submit" disabled={save.isPending}>Save e-mail settings</Button>
-        <Button variant="outline" disabled={!view?.configured || sendTest.isPending} onClick={() => sendTest.mutate()}>
+        <Button changes type="submit" disabled={save.isPending}>Save e-mail settings</Button>
+        <Button changes variant="outline" disabled={!view?.configured || sendTest.isPending} onClick={() => sendTest.mutate()}>
           Send test e-mail
         </Button>
       </div>

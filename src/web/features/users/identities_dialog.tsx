@@ -93,7 +93,7 @@ function IdentitiesForm({ user, onClose }: { user: StaffUser; onClose: () => voi
                     {identity.issuer} · last sign-in {formatDate(identity.lastSignInAt)}
                   </span>
                 </span>
-                <Button
+                <Button changes
                   size="sm"
                   variant="destructive"
                   disabled={unlink.isPending}

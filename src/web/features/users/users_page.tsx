@@ -62,15 +62,15 @@ function UserActionsCell({ user, actions }: { user: StaffUser; actions: UserActi
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {user.unconfirmedRoles.length > 0 && !own && (
-        <Button size="sm" onClick={() => confirm.mutate(user)} disabled={confirm.isPending}>Confirm roles</Button>
+        <Button changes size="sm" onClick={() => confirm.mutate(user)} disabled={confirm.isPending}>Confirm roles</Button>
       )}
-      <Button size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
+      <Button changes size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
       <Button size="sm" variant="outline" onClick={() => onIdentities(user)}>Identities</Button>
-      <Button size="sm" variant="outline" onClick={() => onChange({ user, action: "reset" })}>Reset password</Button>
+      <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "reset" })}>Reset password</Button>
       {user.disabled
-        ? <Button size="sm" variant="outline" onClick={() => onChange({ user, action: "enable" })}>Re-enable</Button>
+        ? <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "enable" })}>Re-enable</Button>
         : (
-          <Button size="sm" variant="destructive" onClick={() => disable.mutate(user)} disabled={disable.isPending || own}>
+          <Button changes size="sm" variant="destructive" onClick={() => disable.mutate(user)} disabled={disable.isPending || own}>
             Disable
           </Button>
         )}
@@ -181,7 +181,7 @@ export default function UsersPage() {
       <PageHeader
         title="Users"
         subtitle="Staff accounts and their roles"
-        actions={<Button onClick={() => setCreating(true)}>New User</Button>}
+        actions={<Button changes onClick={() => setCreating(true)}>New User</Button>}
       />
       <DataTable
         label="Users"
