@@ -60,6 +60,32 @@ export type ApprovalGround =
     limitMinor: Minor;
   };
 
+/** The maker's day-total rule broken by `amountMinor`, or null when the movement stays within it. */
+export function makerDayGround(
+  currency: string,
+  movedTodayMinor: Minor,
+  amountMinor: Minor,
+  thresholdMinor: Minor,
+): ApprovalGround | null {
+  if (!dayTotalNeedsApproval(movedTodayMinor, amountMinor, thresholdMinor)) return null;
+  return { rule: "maker_day_total", currency, movedTodayMinor, amountMinor, thresholdMinor };
+}
+
+/** What the account-outflow rule weighs: the account's figures for the UTC day. */
+export interface AccountOutflow {
+  accountNumber: string;
+  currency: string;
+  outflowTodayMinor: Minor;
+  limitMinor: Minor | null;
+}
+
+/** The account's daily-outflow rule broken by `amountMinor`, or null when it stays within its limit. */
+export function accountOutflowGround(account: AccountOutflow, amountMinor: Minor): ApprovalGround | null {
+  const { accountNumber, currency, outflowTodayMinor, limitMinor } = account;
+  if (limitMinor === null || !outflowNeedsApproval(outflowTodayMinor, amountMinor, limitMinor)) return null;
+  return { rule: "account_daily_outflow", accountNumber, currency, outflowTodayMinor, amountMinor, limitMinor };
+}
+
 /** "1200000.00" as "1,200,000.00": figures people compare at a glance. */
 export function groupedAmount(minor: Minor): string {
   const [whole, fraction] = formatMoney(minor).split(".");
