@@ -76,7 +76,7 @@ e2eTest(
       await cards.getByText("+1 this month").first().waitFor();
       assert.match(await cards.innerText(), /Registered Institutions\s+1\s+\+1 this month/);
       assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+\+1 this month/);
-      await alerts.getByText("1 institution awaiting approval").waitFor();
+      await alerts.getByText("1 institution pending activation").waitFor();
       await expectAccessible(page, "dashboard (with a registration)");
 
       await page.getByRole("link", { name: "View All" }).click();
@@ -134,7 +134,7 @@ e2eTest(
 
       await page.getByRole("link", { name: "Dashboard", exact: true }).click();
       await recent.getByRole("row").filter({ hasText: NAME }).getByText("active", { exact: true }).waitFor();
-      await alerts.getByText("1 institution awaiting approval").waitFor({ state: "detached" });
+      await alerts.getByText("1 institution pending activation").waitFor({ state: "detached" });
     }),
 );
 

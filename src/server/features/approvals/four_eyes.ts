@@ -4,7 +4,7 @@
  * approvals feature executes them at approval through the executors that app.ts hands it.
  */
 import type { Context } from "hono";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   amountNeedsApproval,
@@ -162,6 +162,22 @@ export function toApprovalDto(row: ApprovalRequestRow, now = new Date()): Approv
     resultEntityType: row.resultEntityType,
     resultEntityId: row.resultEntityId,
   };
+}
+
+/**
+ * A request waits in the queue while pending and not yet expired (`a` is approval_requests): the
+ * queue's "pending" filter, its badge and the dashboard's awaiting-approval alert all count by this.
+ */
+export function awaitingDecision(nowIso: string): SQL {
+  return sql`a.status = 'pending' AND a.expires_at > ${nowIso}`;
+}
+
+/** How many requests wait in the approvals queue at `now`. */
+export async function countAwaitingDecision(db: Queryable, now: Date): Promise<number> {
+  const [row] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM approval_requests a WHERE ${awaitingDecision(now.toISOString())}`,
+  );
+  return row?.n ?? 0;
 }
 
 export async function thresholdMinorFor(db: Queryable, currency: string): Promise<bigint> {
