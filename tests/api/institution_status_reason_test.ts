@@ -128,3 +128,50 @@ Deno.test("GET /api/institutions/:id/overview: details, status history with reas
     await t.close();
   }
 });
+
+Deno.test("the status history credits the requester's reason to the requester and the decision to the approver", async () => {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const created = await expectJson(
+      await req("POST", "/api/institutions", {
+        body: {
+          name: "Attribution Savings Bank",
+          type: "savings",
+          registrationNumber: "ATTRIB-1",
+          address: "9 Ledger Row",
+          phoneNumber: "+1 202 555 0199",
+          emailAddress: "ops@attribution.example",
+        },
+      }),
+      201,
+    );
+    const filed = await expectJson(
+      await req("PATCH", `/api/institutions/${created.id}/status`, {
+        body: { status: "active", reason: "Licence granted by the board on 3 March" },
+      }),
+      202,
+    );
+    const approver = await seededStaff(t, "attribution-approver@centralbank.test", ["approver"]);
+    await t.deps.db.transaction((tx) =>
+      tx.run(sql`UPDATE users SET first_name = 'Ada', last_name = 'Approver' WHERE id = ${approver.id}`)
+    );
+    await expectJson(
+      await t.request("POST", `/api/approvals/${filed.approvalRequest.id}/approve`, {
+        cookie: approver.cookie,
+        body: { reason: "Licence verified against the register" },
+      }),
+      200,
+    );
+    const overview = await expectJson(await req("GET", `/api/institutions/${created.id}/overview`), 200);
+    const [change] = overview.statusHistory;
+    assert.equal(change.by, "Ada Approver");
+    assert.equal(change.decisionReason, "Licence verified against the register");
+    assert.equal(change.request.by, filed.approvalRequest.requestedByName);
+    assert.notEqual(change.request.by, change.by);
+    assert.equal(change.request.reason, "Licence granted by the board on 3 March");
+    assert.equal(change.request.at, filed.approvalRequest.requestedAt);
+  } finally {
+    await t.close();
+  }
+});

@@ -93,8 +93,10 @@ e2eTest(
 
       // Issue 23: a status change asks for its reason first; issue 20: it is a four-eyes request
       // that waits for a second person, and the reason travels with it.
-      await row.getByRole("button", { name: `Approve ${NAME}` }).click();
-      const request = page.getByRole("dialog", { name: `Approve ${NAME}?` });
+      const requestApproval = row.getByRole("button", { name: `Request approval of ${NAME}` });
+      assert.equal(await requestApproval.innerText(), "Request approval");
+      await requestApproval.click();
+      const request = page.getByRole("dialog", { name: `Request approval of ${NAME}?` });
       await request.getByLabel("Reason").waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the reason has focus");
       await request.getByRole("button", { name: "Submit for approval" }).click();

@@ -140,6 +140,35 @@ function RegistryEntry({ entry }: { entry: Overview["nationalRegistryEntry"] }) 
   );
 }
 
+/**
+ * Each reason under its author: a requested change shows the requester's reason under the
+ * requester, then the approver's decision under the approver; a direct change its performer's.
+ */
+function HistoryCredits({ entry }: { entry: Overview["statusHistory"][number] }) {
+  if (!entry.request) {
+    return (
+      <>
+        <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
+        {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+      </>
+    );
+  }
+  return (
+    <dl className="mt-1 space-y-1">
+      <div>
+        <dt className="text-xs text-slate-600">
+          Requested by {entry.request.by} · {formatDateTime(entry.request.at)}
+        </dt>
+        <dd className="text-slate-700">“{entry.request.reason}”</dd>
+      </div>
+      <div>
+        <dt className="text-xs text-slate-600">Approved by {entry.by} · {formatDateTime(entry.at)}</dt>
+        {entry.decisionReason && <dd className="text-slate-700">“{entry.decisionReason}”</dd>}
+      </div>
+    </dl>
+  );
+}
+
 function History(
   { statusHistory, recentAuditEvents }: Pick<Overview, "statusHistory" | "recentAuditEvents">,
 ) {
@@ -154,8 +183,7 @@ function History(
                   ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
                   : `Registered as ${entry.to}`}
               </p>
-              <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
-              {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+              <HistoryCredits entry={entry} />
             </li>
           ))}
         </ol>

@@ -1,6 +1,6 @@
 /**
  * Financial Institutions (spec 2.4): search, the registry table a page at a time (sorted and filtered
- * by the server), a status action per row (Approve, Suspend, Reactivate), and the New Institution dialog.
+ * by the server), a status action per row (Request approval, Suspend, Reactivate), and the New Institution dialog.
  */
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
