@@ -8,7 +8,7 @@
  * @module
  */
 import { amountNeedsApproval } from "./approval.ts";
-import { formatMoney, type Minor } from "./money.ts";
+import { formatCurrencyEnUs, formatMoney, groupDigits, type Minor } from "./money.ts";
 
 /** Characters of an ISO instant that make its UTC calendar day: "2026-03-09". */
 const DAY_KEY_LENGTH = 10;
@@ -88,23 +88,21 @@ export function accountOutflowGround(account: AccountOutflow, amountMinor: Minor
 
 /** "1200000.00" as "1,200,000.00": figures people compare at a glance. */
 export function groupedAmount(minor: Minor): string {
-  const [whole, fraction] = formatMoney(minor).split(".");
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
+  return groupDigits(formatMoney(minor));
 }
 
-/** The sentence the maker reads in the 202 answer. */
+/** The sentence the maker reads in the 202 answer and the preview, amounts in en-US currency format. */
 export function approvalGroundMessage(ground: ApprovalGround): string {
+  const money = (minor: Minor) => formatCurrencyEnUs(minor, ground.currency);
   if (ground.rule === "maker_day_total") {
     const total = ground.movedTodayMinor + ground.amountMinor;
-    const threshold = groupedAmount(ground.thresholdMinor);
+    const threshold = money(ground.thresholdMinor);
     if (ground.movedTodayMinor === 0n) {
-      return `${groupedAmount(total)} ${ground.currency} is over the ${threshold} threshold`;
+      return `${money(total)} is over the ${threshold} threshold`;
     }
-    return `Your manual movements in ${ground.currency} today would total ${
-      groupedAmount(total)
-    }, over the ${threshold} threshold`;
+    return `Your manual movements in ${ground.currency} today would total ${money(total)}, over the ${threshold} threshold`;
   }
   return `Account ${ground.accountNumber}'s outflow today would total ${
-    groupedAmount(ground.outflowTodayMinor + ground.amountMinor)
-  } ${ground.currency}, over its daily limit of ${groupedAmount(ground.limitMinor)}`;
+    money(ground.outflowTodayMinor + ground.amountMinor)
+  }, over its daily limit of ${money(ground.limitMinor)}`;
 }

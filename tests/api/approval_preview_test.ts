@@ -82,7 +82,7 @@ Deno.test("the preview of a sweep below, at and above the threshold agrees with 
     assert.equal(over.outcome, "approval");
     assert.equal(over.makerTodayTotal, "1000000.00");
     assert.deepEqual(over.reasons, [
-      "Your manual movements in USD today would total 1,000,000.01, over the 1,000,000.00 threshold",
+      "Your manual movements in USD today would total $1,000,000.01, over the $1,000,000.00 threshold",
     ]);
   });
 });
@@ -92,7 +92,7 @@ Deno.test("a single amount above the threshold previews as approval and is filed
     const pair = await sweepPair(maker);
     const said = await previewThenSweep(maker, pair, "1200000.07");
     assert.equal(said.outcome, "approval");
-    assert.equal(said.reason, "1,200,000.07 USD is over the 1,000,000.00 threshold");
+    assert.equal(said.reason, "$1,200,000.07 is over the $1,000,000.00 threshold");
   });
 });
 
@@ -115,7 +115,7 @@ Deno.test("the preview weighs the source account's daily outflow limit, whoever 
     assert.equal(over.outcome, "approval");
     assert.equal(over.account?.outflowToday, "300000.00");
     assert.deepEqual(over.reasons, [
-      `Account ${pair.source.accountNumber}'s outflow today would total 600,000.00 USD, over its daily limit of 500,000.00`,
+      `Account ${pair.source.accountNumber}'s outflow today would total $600,000.00, over its daily limit of $500,000.00`,
     ]);
   });
 });

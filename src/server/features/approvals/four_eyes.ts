@@ -18,7 +18,7 @@ import {
   statusAt,
   type StoredApprovalStatus,
 } from "../../../domain/approval.ts";
-import { formatMoney } from "../../../domain/money.ts";
+import { formatCurrencyEnUs, formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import {
@@ -261,10 +261,13 @@ export async function fileApprovalRequest(
 /** The SPA screen where requests are decided and followed. */
 export const APPROVALS_LINK = "/approvals";
 
-/** "Manual sweep of 1250.00 USD", "New user": what a request is, in a notification's words. */
+/** "Manual sweep of $1,250.00", "New user": what a request is, in a notification's words. */
 export function requestTitle(kind: ApprovalKind, amountMinor: bigint | number | null, currency: string | null): string {
   const label = APPROVAL_KIND_LABELS[kind];
-  return amountMinor === null ? label : `${label} of ${formatMoney(BigInt(amountMinor))} ${currency ?? ""}`.trimEnd();
+  if (amountMinor === null) return label;
+  // A run over several currencies has no one currency: its total is a bare figure.
+  const amount = currency === null ? formatMoney(BigInt(amountMinor)) : formatCurrencyEnUs(BigInt(amountMinor), currency);
+  return `${label} of ${amount}`;
 }
 
 /** Tells whoever may decide the new request (by its scope), never the requester, that it waits for them. */
