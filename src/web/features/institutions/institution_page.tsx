@@ -11,8 +11,7 @@ import { StatusBadge } from "../../components/ui/badge.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
-import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
+import { formatCurrency, formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { StatusAction } from "./status_action.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
@@ -53,10 +52,7 @@ const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
     header: "Current Balance",
     enableSorting: false,
     meta: { cellClassName: "text-right tabular-nums" },
-    cell: ({ row }) => {
-      const minor = parseMoney(row.original.currentBalance);
-      return minor.ok ? formatCurrencyEnUs(minor.value, row.original.currency) : row.original.currentBalance;
-    },
+    cell: ({ row }) => formatCurrency(row.original.currentBalance, row.original.currency),
   },
   statusColumn("accountStatus"),
 ];
