@@ -4,21 +4,13 @@
  * (execute: 201; approval: 202 with the same reasons).
  */
 import assert from "node:assert/strict";
+import type { ApprovalPreview } from "../../src/server/features/approvals/preview.ts";
 import { createStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type Requester, type TestApp } from "../helpers/test_app.ts";
 import { createAccount } from "./ledger_helpers.ts";
 
 const REASON = "Liquidity for the settlement window";
 
-interface Preview {
-  outcome: "execute" | "approval";
-  threshold: string | null;
-  makerTodayTotal: string | null;
-  currency: string | null;
-  account: { accountNumber: string; outflowToday: string; dailyOutflowLimit: string | null } | null;
-  reason: string | null;
-  reasons: string[];
-}
 
 async function withMaker(fn: (t: TestApp, admin: string, maker: Requester) => Promise<void>) {
   const t = await createTestApp();
@@ -33,8 +25,8 @@ async function withMaker(fn: (t: TestApp, admin: string, maker: Requester) => Pr
   }
 }
 
-async function preview(req: Requester, query: Record<string, string>): Promise<Preview> {
-  return await expectJson<Preview>(await req("GET", `/api/approvals/preview?${new URLSearchParams(query)}`), 200);
+async function preview(req: Requester, query: Record<string, string>): Promise<ApprovalPreview> {
+  return await expectJson<ApprovalPreview>(await req("GET", `/api/approvals/preview?${new URLSearchParams(query)}`), 200);
 }
 
 /** Previews the sweep, makes it, and checks that the sweep did what the preview said. */
@@ -42,7 +34,7 @@ async function previewThenSweep(
   req: Requester,
   pair: { source: { id: string }; target: { id: string } },
   amount: string,
-): Promise<Preview> {
+): Promise<ApprovalPreview> {
   const said = await preview(req, { action: "sweep", amount, accountId: pair.source.id });
   const answer = await req("POST", "/api/balance-sweeps", {
     body: {

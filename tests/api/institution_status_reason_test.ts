@@ -9,20 +9,21 @@ import { approvePending, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { createAccount } from "./ledger_helpers.ts";
 
+/** A savings bank's registration, beside its name and registration number. */
+const SAVINGS_BANK = {
+  type: "savings",
+  address: "3 Audit Lane",
+  phoneNumber: "+1 202 555 0110",
+  emailAddress: "ops@reasoned.example",
+};
+
 Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
   const t = await createTestApp();
   try {
     const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
-        body: {
-          name: "Reasoned Savings Bank",
-          type: "savings",
-          registrationNumber: "REASON-1",
-          address: "3 Audit Lane",
-          phoneNumber: "+1 202 555 0110",
-          emailAddress: "ops@reasoned.example",
-        },
+        body: { ...SAVINGS_BANK, name: "Reasoned Savings Bank", registrationNumber: "REASON-1" },
       }),
       201,
     );
@@ -135,14 +136,7 @@ Deno.test("the status history credits the requester's reason to the requester an
     const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
-        body: {
-          name: "Attribution Savings Bank",
-          type: "savings",
-          registrationNumber: "ATTRIB-1",
-          address: "9 Ledger Row",
-          phoneNumber: "+1 202 555 0199",
-          emailAddress: "ops@attribution.example",
-        },
+        body: { ...SAVINGS_BANK, name: "Attribution Savings Bank", registrationNumber: "ATTRIB-1" },
       }),
       201,
     );
