@@ -10,6 +10,7 @@ import { parseMoney } from "../../domain/money.ts";
 import type { ApprovalRequestDto } from "../../server/features/approvals/four_eyes.ts";
 import type { ApprovalPreview } from "../../server/features/approvals/preview.ts";
 import { apiFetch } from "./api.ts";
+import { useMayCall } from "./auth.ts";
 import { formatCurrency } from "./format.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
@@ -211,7 +212,9 @@ function useSettled<T>(value: T): T {
  * unreadable. The server decides again when the action is submitted.
  */
 export function useApprovalPreview(ask: PreviewAsk | null): ApprovalPreview | null {
-  const url = useSettled(ask && previewUrl(ask));
+  // Only makers may ask; to anyone else the route answers 403.
+  const allowed = useMayCall("GET", `${APPROVALS_KEY}/preview`);
+  const url = useSettled(allowed && ask ? previewUrl(ask) : null);
   const { data } = useQuery<ApprovalPreview>({
     queryKey: [url],
     enabled: url !== null,

@@ -106,11 +106,11 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     [accounts, form.currency],
   );
 
-  const preview = useApprovalPreview({
-    action: "opening_balance",
-    amount: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE,
-    currency: form.currency,
-  });
+  const preview = useApprovalPreview(
+    open
+      ? { action: "opening_balance", amount: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE, currency: form.currency }
+      : null,
+  );
   const toApproval = preview?.outcome === "approval";
 
   const create = useCreateLedgerAccount((account) => {
