@@ -2,7 +2,7 @@
  * Four-eyes control said up front, on a phone and on a desktop: the sweep dialog says whether the
  * sweep executes or goes to approval (with the threshold) before it is submitted; a funded account
  * asks its reason before submitting; amounts are grouped as typed and sent exact; toasts show en-US
- * currency; the registry's row action that files a request says "Request approval"; the
+ * currency; a card funded above the threshold says so before it is issued; the registry's row action that files a request says "Request approval"; the
  * dashboard's awaiting-approval count is the queue's.
  */
 import assert from "node:assert/strict";
@@ -99,6 +99,21 @@ async function sweepDialogSaysWhereItGoes(page: Page) {
   await dialog.waitFor({ state: "detached" });
 }
 
+/** A card funded above what the maker may move alone today says so before it is issued. */
+async function cardFundingSaysWhereItGoes(page: Page, baseUrl: string) {
+  await page.goto(`${baseUrl}/card-management`);
+  await page.getByRole("tab", { name: "Issue New Card" }).click();
+  const amount = page.getByLabel("Initial Balance");
+  await amount.fill("2500000.00");
+  assert.equal(await amount.inputValue(), "2,500,000.00");
+  const note = page.getByTestId("approval-preview");
+  await page.locator('[data-testid="approval-preview"][data-outcome="approval"]').waitFor();
+  assert.match(await note.innerText(), /\$2,500,000\.00 is over the \$1,000,000\.00 threshold/);
+  await page.getByRole("button", { name: "Submit for approval" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Issue Card" }).count(), 0);
+  await expectAccessible(page, "issue card going to approval");
+}
+
 async function dashboardCountsTheQueue(page: Page, baseUrl: string) {
   const crew = await e2eCrew(baseUrl);
   const queue = await fetch(`${baseUrl}/api/approvals?status=pending&limit=1`, { headers: { cookie: crew.operator } });
@@ -137,6 +152,7 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("table", { name: "Ledger and liquid accounts" }).waitFor();
         await fundedAccountAsksItsReason(page);
         await sweepDialogSaysWhereItGoes(page);
+        await cardFundingSaysWhereItGoes(page, server.baseUrl);
         await dashboardCountsTheQueue(page, server.baseUrl);
         await rowActionRequestsApproval(page, server.baseUrl);
       }, { SEED_DEMO: "1" }),
