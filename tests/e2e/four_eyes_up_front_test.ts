@@ -2,8 +2,8 @@
  * Four-eyes control said up front, on a phone and on a desktop: the sweep dialog says whether the
  * sweep executes or goes to approval (with the threshold) before it is submitted; a funded account
  * asks its reason before submitting; amounts are grouped as typed and sent exact; toasts show en-US
- * currency; a card funded above the threshold says so before it is issued; the registry's row action that files a request says "Request approval"; the
- * dashboard's awaiting-approval count is the queue's.
+ * currency; a card funded above the threshold says so before it is issued; the registry's row action
+ * that files a request says "Request approval"; the dashboard's awaiting-approval count is the queue's.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
