@@ -199,6 +199,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
 
   "GET /api/approvals": read("read approval requests"),
   "GET /api/approvals/:id": read("read approval requests"),
+  "GET /api/approvals/preview": {
+    roles: ["operator", "administrator"],
+    action: "see whether an action will execute or go to approval",
+  },
   // Approvers decide money, administrators administration: the service checks which one a request needs.
   "POST /api/approvals/:id/approve": { roles: ["approver", "administrator"], action: "approve requests" },
   "POST /api/approvals/:id/reject": { roles: ["approver", "administrator"], action: "reject requests" },

@@ -43,7 +43,10 @@ export interface ActiveConnectionTests {
 
 /** The facts the system alerts are computed from. */
 export interface AlertFacts {
+  /** Institutions registered and not yet active. */
   pendingInstitutions: number;
+  /** Four-eyes requests waiting for a decision: the approvals queue's own count. */
+  awaitingApproval: number;
   /** Every connection whose status is active, with its test record. */
   activeConnections: readonly ActiveConnectionTests[];
   /** The time the alerts are computed for, in epoch ms: a test's age is measured from it. */
@@ -60,6 +63,7 @@ export type AlertTone = "warning" | "error" | "ok";
 export interface DashboardAlert {
   id:
     | "sign-in-attacks"
+    | "awaiting-approval"
     | "pending-institutions"
     | "no-active-connections"
     | "failing-connections"
@@ -180,21 +184,29 @@ function attackAlert(attacked: readonly string[]): DashboardAlert {
 }
 
 /**
- * Spec 2.3's alerts with their numbers from data: the awaiting-approval alert only when something
- * is pending, and "All endpoints operational" only when every active connection's last test
- * succeeded within CONNECTION_TEST_FRESHNESS_HOURS and the API answered without server errors in
- * the last hour; otherwise the alerts name what is untested or wrong.
+ * Spec 2.3's alerts with their numbers from data: the awaiting-approval alert only when requests
+ * wait in the approvals queue (counted as the queue counts them), the institutions not yet active
+ * apart, and "All endpoints operational" only when every active connection's last test within CONNECTION_TEST_FRESHNESS_HOURS and the API answered without server errors in the last
+ * hour; otherwise the alerts name what is untested or wrong.
  */
 export function dashboardAlerts(facts: AlertFacts): DashboardAlert[] {
   const alerts: DashboardAlert[] = [];
   const attacked = facts.accountsUnderAttack ?? [];
   if (attacked.length > 0) alerts.push(attackAlert(attacked));
+  if (facts.awaitingApproval > 0) {
+    alerts.push({
+      id: "awaiting-approval",
+      tone: "warning",
+      title: `${plural(facts.awaitingApproval, "request", "requests")} awaiting approval`,
+      text: "Filed under four-eyes control: a second person decides them on the Approvals screen.",
+    });
+  }
   if (facts.pendingInstitutions > 0) {
     alerts.push({
       id: "pending-institutions",
       tone: "warning",
-      title: `${plural(facts.pendingInstitutions, "institution", "institutions")} awaiting approval`,
-      text: "Pending registrations need a supervisor's review.",
+      title: `${plural(facts.pendingInstitutions, "institution", "institutions")} pending activation`,
+      text: "Registered and not yet active: each becomes active once a request for its approval is approved.",
     });
   }
   const connections = connectionAlerts(facts.activeConnections, facts.nowMs);

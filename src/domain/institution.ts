@@ -80,13 +80,17 @@ export function checkStatusTransition(
   };
 }
 
-/** The row action the console offers for each status, named for what it does. */
+/**
+ * The row action the console offers for each status, named for what it does; `naming` leads the
+ * institution's name in the button's accessible name and the dialog's title.
+ */
 export const STATUS_ACTIONS: Readonly<
-  Record<InstitutionStatus, { label: string; to: InstitutionStatus; done: string }>
+  Record<InstitutionStatus, { label: string; naming: string; to: InstitutionStatus; done: string }>
 > = {
-  pending: { label: "Approve", to: "active", done: "Institution approved" },
-  active: { label: "Suspend", to: "suspended", done: "Institution suspended" },
-  suspended: { label: "Reactivate", to: "active", done: "Institution reactivated" },
+  // Nobody approves alone: the action files a request that a second person approves.
+  pending: { label: "Request approval", naming: "Request approval of", to: "active", done: "Institution approved" },
+  active: { label: "Suspend", naming: "Suspend", to: "suspended", done: "Institution suspended" },
+  suspended: { label: "Reactivate", naming: "Reactivate", to: "active", done: "Institution reactivated" },
 };
 
 /** A status change's reason, recorded in its audit row, is at most this long. */

@@ -120,6 +120,15 @@ export function formatMoney(minor: Minor): string {
   return `${minor < 0n ? "-" : ""}${integerPart}.${fractionPart}`;
 }
 
+/**
+ * Thousands separators in the integer part of a decimal text, the rest kept as it is: "1200000.07"
+ * as "1,200,000.07", and a half-typed "1200." as "1,200.", so an amount field can group as one types.
+ */
+export function groupDigits(decimal: string): string {
+  const [, sign, whole, rest] = /^(-?)(\d*)(.*)$/s.exec(decimal)!;
+  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${rest}`;
+}
+
 export function isWithinMoneyRange(minor: Minor): boolean {
   return minor >= -MAX_MONEY_MINOR && minor <= MAX_MONEY_MINOR;
 }

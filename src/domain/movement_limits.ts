@@ -8,7 +8,7 @@
  * @module
  */
 import { amountNeedsApproval } from "./approval.ts";
-import { formatMoney, type Minor } from "./money.ts";
+import { formatCurrencyEnUs, formatMoney, groupDigits, type Minor } from "./money.ts";
 
 /** Characters of an ISO instant that make its UTC calendar day: "2026-03-09". */
 const DAY_KEY_LENGTH = 10;
@@ -60,25 +60,49 @@ export type ApprovalGround =
     limitMinor: Minor;
   };
 
-/** "1200000.00" as "1,200,000.00": figures people compare at a glance. */
-export function groupedAmount(minor: Minor): string {
-  const [whole, fraction] = formatMoney(minor).split(".");
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
+/** The maker's day-total rule broken by `amountMinor`, or null when the movement stays within it. */
+export function makerDayGround(
+  currency: string,
+  movedTodayMinor: Minor,
+  amountMinor: Minor,
+  thresholdMinor: Minor,
+): ApprovalGround | null {
+  if (!dayTotalNeedsApproval(movedTodayMinor, amountMinor, thresholdMinor)) return null;
+  return { rule: "maker_day_total", currency, movedTodayMinor, amountMinor, thresholdMinor };
 }
 
-/** The sentence the maker reads in the 202 answer. */
+/** What the account-outflow rule weighs: the account's figures for the UTC day. */
+export interface AccountOutflow {
+  accountNumber: string;
+  currency: string;
+  outflowTodayMinor: Minor;
+  limitMinor: Minor | null;
+}
+
+/** The account's daily-outflow rule broken by `amountMinor`, or null when it stays within its limit. */
+export function accountOutflowGround(account: AccountOutflow, amountMinor: Minor): ApprovalGround | null {
+  const { accountNumber, currency, outflowTodayMinor, limitMinor } = account;
+  if (limitMinor === null || !outflowNeedsApproval(outflowTodayMinor, amountMinor, limitMinor)) return null;
+  return { rule: "account_daily_outflow", accountNumber, currency, outflowTodayMinor, amountMinor, limitMinor };
+}
+
+/** "1200000.00" as "1,200,000.00": figures people compare at a glance. */
+export function groupedAmount(minor: Minor): string {
+  return groupDigits(formatMoney(minor));
+}
+
+/** The sentence the maker reads in the 202 answer and the preview, amounts in en-US currency format. */
 export function approvalGroundMessage(ground: ApprovalGround): string {
+  const money = (minor: Minor) => formatCurrencyEnUs(minor, ground.currency);
   if (ground.rule === "maker_day_total") {
     const total = ground.movedTodayMinor + ground.amountMinor;
-    const threshold = groupedAmount(ground.thresholdMinor);
+    const threshold = money(ground.thresholdMinor);
     if (ground.movedTodayMinor === 0n) {
-      return `${groupedAmount(total)} ${ground.currency} is over the ${threshold} threshold`;
+      return `${money(total)} is over the ${threshold} threshold`;
     }
-    return `Your manual movements in ${ground.currency} today would total ${
-      groupedAmount(total)
-    }, over the ${threshold} threshold`;
+    return `Your manual movements in ${ground.currency} today would total ${money(total)}, over the ${threshold} threshold`;
   }
   return `Account ${ground.accountNumber}'s outflow today would total ${
-    groupedAmount(ground.outflowTodayMinor + ground.amountMinor)
-  } ${ground.currency}, over its daily limit of ${groupedAmount(ground.limitMinor)}`;
+    money(ground.outflowTodayMinor + ground.amountMinor)
+  }, over its daily limit of ${money(ground.limitMinor)}`;
 }

@@ -492,7 +492,7 @@ Deno.test("every automatic run with moves waits for approval; approved, it execu
     assert.equal(pending.approvalRequest.kind, "auto_sweep");
     assert.equal(pending.approvalRequest.amount, "1499900.00");
     assert.equal(pending.approvalRequest.requestReason, "Sweep of the balances above their sweep thresholds");
-    assert.match(pending.approvalRequest.summary.description, /1499900\.00 USD/);
+    assert.match(pending.approvalRequest.summary.description, /\$1,499,900\.00 /);
     assert.equal((await balances(maker)).get(ledger.id), "1500000.00");
     await expectJson(await decide(t, team.maker, pending.approvalRequest.id, "approve"), 403);
     const approved = await expectJson(await decide(t, team.checker, pending.approvalRequest.id, "approve"), 200);

@@ -270,7 +270,7 @@ Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approv
     const now = new Date().toISOString();
     const first = await addInstitution(t, now);
     for (let i = 0; i < 5; i++) await addInstitution(t, now);
-    assert.deepEqual(await alertTitles(req), ["6 institutions awaiting approval", "No active connections"]);
+    assert.deepEqual(await alertTitles(req), ["6 institutions pending activation", "No active connections"]);
     // Approving is a four-eyes request (issue 20): the count drops once a second person approves.
     const approver = await seededStaff(t, "approver@centralbank.test", ["approver"]);
     await approvePending(
@@ -280,7 +280,35 @@ Deno.test("GET /api/dashboard/alerts counts the pending institutions, and approv
         body: { status: "active", reason: "Licensed" },
       }),
     );
-    assert.equal((await alertTitles(req))[0], "5 institutions awaiting approval");
+    assert.equal((await alertTitles(req))[0], "5 institutions pending activation");
+  });
+});
+
+Deno.test("GET /api/dashboard/alerts: the awaiting-approval count is the approvals queue's count", async () => {
+  await withApp(async (t) => {
+    const req = await t.desk();
+    const now = new Date().toISOString();
+    const institutions = [];
+    for (let i = 0; i < 8; i++) institutions.push(await addInstitution(t, now));
+    const queueTotal = async () =>
+      Number((await req("GET", "/api/approvals?status=pending&limit=1")).headers.get("x-total-count"));
+    assert.equal(await queueTotal(), 0);
+    assert.ok(!(await alertTitles(req)).some((title) => title.includes("awaiting approval")));
+    await expectJson(
+      await req("PATCH", `/api/institutions/${institutions[0].id}/status`, {
+        body: { status: "active", reason: "Licensed" },
+      }),
+      202,
+    );
+    assert.equal(await queueTotal(), 1);
+    assert.deepEqual((await alertTitles(req)).slice(0, 2), [
+      "1 request awaiting approval",
+      "8 institutions pending activation",
+    ]);
+    // An expired request leaves the queue and the alert together.
+    await t.deps.db.transaction((tx) => tx.run(sql`UPDATE approval_requests SET expires_at = ${now}`));
+    assert.equal(await queueTotal(), 0);
+    assert.equal((await alertTitles(req))[0], "8 institutions pending activation");
   });
 });
 

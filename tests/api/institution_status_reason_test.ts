@@ -9,20 +9,21 @@ import { approvePending, seededStaff } from "../helpers/staff.ts";
 import { createTestApp, expectJson } from "../helpers/test_app.ts";
 import { createAccount } from "./ledger_helpers.ts";
 
+/** A savings bank's registration, beside its name and registration number. */
+const SAVINGS_BANK = {
+  type: "savings",
+  address: "3 Audit Lane",
+  phoneNumber: "+1 202 555 0110",
+  emailAddress: "ops@reasoned.example",
+};
+
 Deno.test("PATCH /api/institutions/:id/status records the reason in the audit row; an overlong reason is a 400", async () => {
   const t = await createTestApp();
   try {
     const req = await t.desk();
     const created = await expectJson(
       await req("POST", "/api/institutions", {
-        body: {
-          name: "Reasoned Savings Bank",
-          type: "savings",
-          registrationNumber: "REASON-1",
-          address: "3 Audit Lane",
-          phoneNumber: "+1 202 555 0110",
-          emailAddress: "ops@reasoned.example",
-        },
+        body: { ...SAVINGS_BANK, name: "Reasoned Savings Bank", registrationNumber: "REASON-1" },
       }),
       201,
     );
@@ -124,6 +125,46 @@ Deno.test("GET /api/institutions/:id/overview: details, status history with reas
     ]);
 
     await expectJson(await req("GET", `/api/institutions/${crypto.randomUUID()}/overview`), 404);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the status history credits the requester's reason to the requester and the decision to the approver", async () => {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const created = await expectJson(
+      await req("POST", "/api/institutions", {
+        body: { ...SAVINGS_BANK, name: "Attribution Savings Bank", registrationNumber: "ATTRIB-1" },
+      }),
+      201,
+    );
+    const filed = await expectJson(
+      await req("PATCH", `/api/institutions/${created.id}/status`, {
+        body: { status: "active", reason: "Licence granted by the board on 3 March" },
+      }),
+      202,
+    );
+    const approver = await seededStaff(t, "attribution-approver@centralbank.test", ["approver"]);
+    await t.deps.db.transaction((tx) =>
+      tx.run(sql`UPDATE users SET first_name = 'Ada', last_name = 'Approver' WHERE id = ${approver.id}`)
+    );
+    await expectJson(
+      await t.request("POST", `/api/approvals/${filed.approvalRequest.id}/approve`, {
+        cookie: approver.cookie,
+        body: { reason: "Licence verified against the register" },
+      }),
+      200,
+    );
+    const overview = await expectJson(await req("GET", `/api/institutions/${created.id}/overview`), 200);
+    const [change] = overview.statusHistory;
+    assert.equal(change.by, "Ada Approver");
+    assert.equal(change.decisionReason, "Licence verified against the register");
+    assert.equal(change.request.by, filed.approvalRequest.requestedByName);
+    assert.notEqual(change.request.by, change.by);
+    assert.equal(change.request.reason, "Licence granted by the board on 3 March");
+    assert.equal(change.request.at, filed.approvalRequest.requestedAt);
   } finally {
     await t.close();
   }

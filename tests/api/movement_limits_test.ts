@@ -82,11 +82,11 @@ Deno.test("of ten split sweeps of 150,000.00 by one maker, the seventh crosses t
     assert.deepEqual(statuses, [201, 201, 201, 201, 201, 201, 202, 202, 202, 202]);
     assert.equal(
       bodies[6].message,
-      "Your manual movements in USD today would total 1,050,000.00, over the 1,000,000.00 threshold. " +
+      "Your manual movements in USD today would total $1,050,000.00, over the $1,000,000.00 threshold. " +
         "Submitted for approval: a second person with the approver role must approve it",
     );
     assert.deepEqual(bodies[6].reasons, [
-      "Your manual movements in USD today would total 1,050,000.00, over the 1,000,000.00 threshold",
+      "Your manual movements in USD today would total $1,050,000.00, over the $1,000,000.00 threshold",
     ]);
     assert.equal(bodies[6].approvalRequest.amount, SPLIT);
     assert.equal(bodies[6].approvalRequest.requestReason, REASON);
@@ -139,7 +139,7 @@ Deno.test("a keyed sweep that crosses the day total is filed once and its 202 re
     assert.equal(retry.headers.get("Idempotent-Replayed"), "true");
     const replayed = await expectJson(retry, 202);
     assert.equal(replayed.approvalRequest.id, first.approvalRequest.id);
-    assert.match(first.message, /would total 1,100,000\.00, over the 1,000,000\.00 threshold/);
+    assert.match(first.message, /would total \$1,100,000\.00, over the \$1,000,000\.00 threshold/);
     assert.equal(await pendingCount(t), 1);
     assert.equal(await balanceOf(maker.req, pair.target.id), "900000.00");
   });
@@ -165,7 +165,7 @@ Deno.test("three cards issued or distributed with 400,000.00 each: the third is 
     const third = await expectJson(await issue(), 202);
     assert.equal(third.approvalRequest.kind, "card_issue");
     assert.deepEqual(third.reasons, [
-      "Your manual movements in USD today would total 1,200,000.00, over the 1,000,000.00 threshold",
+      "Your manual movements in USD today would total $1,200,000.00, over the $1,000,000.00 threshold",
     ]);
     const cards = await expectJson<unknown[]>(await maker.req("GET", "/api/cards"), 200);
     assert.equal(cards.length, 2, "the third card is not issued until approved");
@@ -190,7 +190,7 @@ Deno.test("a card load counts with the maker's sweeps in the same currency; othe
     await expectJson(await load("100000.00"), 200);
     const over = await expectJson(await load("0.01"), 202);
     assert.equal(over.approvalRequest.kind, "card_load");
-    assert.match(over.message, /^Your manual movements in USD today would total 1,000,000\.01/);
+    assert.match(over.message, /^Your manual movements in USD today would total \$1,000,000\.01/);
     const decided = await approvedBySecondPerson(maker.req, await load("50000.00"));
     assert.equal(decided.status, "approved");
     // EUR is counted apart: 900,000.00 so far.
@@ -253,7 +253,7 @@ Deno.test("an account's daily outflow limit sends every maker's movement over it
     await expectJson(await sweep(first.req, pair, "300000.00"), 201);
     const over = await expectJson(await sweep(second.req, pair, "300000.00"), 202);
     assert.deepEqual(over.reasons, [
-      `Account ${pair.source.accountNumber}'s outflow today would total 600,000.00 USD, over its daily limit of 500,000.00`,
+      `Account ${pair.source.accountNumber}'s outflow today would total $600,000.00, over its daily limit of $500,000.00`,
     ]);
     await expectJson(await sweep(second.req, pair, "200000.00"), 201);
     await expectJson(await sweep(first.req, pair, "0.01"), 202);
@@ -304,11 +304,11 @@ Deno.test("both reasons are given when a movement breaks the maker's total and t
     await expectJson(await issue("250000.00"), 201);
     const limited = await expectJson(await issue("0.01"), 202);
     assert.equal(limited.reasons.length, 1);
-    assert.match(limited.reasons[0], /^Account CB-TREASURY-001's outflow today would total 250,000\.01 USD/);
+    assert.match(limited.reasons[0], /^Account CB-TREASURY-001's outflow today would total \$250,000\.01,/);
     const both = await expectJson(await issue("2000000.00"), 202);
     assert.deepEqual(both.reasons, [
-      "Your manual movements in USD today would total 2,250,000.00, over the 1,000,000.00 threshold",
-      "Account CB-TREASURY-001's outflow today would total 2,250,000.00 USD, over its daily limit of 250,000.00",
+      "Your manual movements in USD today would total $2,250,000.00, over the $1,000,000.00 threshold",
+      "Account CB-TREASURY-001's outflow today would total $2,250,000.00, over its daily limit of $250,000.00",
     ]);
   });
 });

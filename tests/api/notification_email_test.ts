@@ -162,7 +162,7 @@ Deno.test("a notification is e-mailed to those who chose its kind, with the righ
     const message = mail.received[0];
     assert.deepEqual(message.to, [chooser.email]);
     const text = readable(message.data);
-    assert.match(text, /Opening balance of 5000\.00 USD requested by maker@centralbank\.test waits for a decision/);
+    assert.match(text, /Opening balance of \$5,000\.00 requested by maker@centralbank\.test waits for a decision/);
     assert.match(text, /Open it in the console: \/approvals/);
     for (const secret of [SMTP_PASSWORD, chooser.cookie.split("=")[1], maker.cookie.split("=")[1]]) {
       assert.equal(text.includes(secret), false);

@@ -74,7 +74,7 @@ Deno.test("a request reaches the approvers who may decide it, never its requeste
     const entry = forChecker.items[0];
     assert.equal(entry.link, "/approvals");
     assert.equal(entry.read, false);
-    assert.match(entry.summary, /Opening balance of 5000\.00 USD requested by maker@centralbank\.test/);
+    assert.match(entry.summary, /Opening balance of \$5,000\.00 requested by maker@centralbank\.test/);
     assert.equal(forChecker.unreadCount, 1);
     assert.deepEqual(kindsOf(await feed(t, team.both.cookie), request.id), ["approval_requested"]);
     assert.deepEqual(kindsOf(await feed(t, team.maker.cookie)), []);
@@ -103,7 +103,7 @@ Deno.test("a request reaches the approvers who may decide it, never its requeste
     );
     const forMaker = await feed(t, team.maker.cookie);
     assert.deepEqual(kindsOf(forMaker), ["approval_decided"]);
-    assert.match(forMaker.items[0].summary, /^Your request \(Opening balance of 5000\.00 USD\) was approved by checker/);
+    assert.match(forMaker.items[0].summary, /^Your request \(Opening balance of \$5,000\.00\) was approved by checker/);
     const forBoth = await feed(t, team.both.cookie);
     assert.deepEqual(kindsOf(forBoth, own.id), ["approval_decided"]);
     assert.match(forBoth.items[0].summary, /was rejected by/);

@@ -25,6 +25,7 @@ const untested = (name: string): ActiveConnectionTests => ({
 
 const CALM = {
   pendingInstitutions: 0,
+  awaitingApproval: 0,
   activeConnections: [tested("Bank of Testland")],
   nowMs: NOW_MS,
   apiRequestsLastHour: 0,
@@ -123,14 +124,18 @@ Deno.test("connectionAlerts(): each kind of doubt is its own alert, failures fir
   ], "no operational alert beside a doubt");
 });
 
-Deno.test("dashboardAlerts(): the awaiting-approval alert carries the pending count", () => {
+Deno.test("dashboardAlerts(): the awaiting-approval alert carries the queue's count, pending institutions apart", () => {
   assert.equal(
     dashboardAlerts({ ...CALM, pendingInstitutions: 6 })[0].title,
-    "6 institutions awaiting approval",
+    "6 institutions pending activation",
   );
   assert.equal(
     dashboardAlerts({ ...CALM, pendingInstitutions: 1 })[0].title,
-    "1 institution awaiting approval",
+    "1 institution pending activation",
+  );
+  assert.deepEqual(
+    dashboardAlerts({ ...CALM, pendingInstitutions: 8, awaitingApproval: 1 }).slice(0, 2).map((alert) => alert.title),
+    ["1 request awaiting approval", "8 institutions pending activation"],
   );
 });
 

@@ -44,8 +44,9 @@ Deno.test("each status offers one row action, and it is an allowed transition", 
     const action = STATUS_ACTIONS[status];
     assert.ok(checkStatusTransition(status, action.to).ok, `${status}: ${action.label}`);
   }
+  // Activating files a request for a second person: the button says so, never "Approve".
   assert.deepEqual(INSTITUTION_STATUSES.map((s) => STATUS_ACTIONS[s].label), [
-    "Approve",
+    "Request approval",
     "Suspend",
     "Reactivate",
   ]);

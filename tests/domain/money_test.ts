@@ -4,6 +4,7 @@ import {
   addMoney,
   formatCurrencyEnUs,
   formatMoney,
+  groupDigits,
   isWithinMoneyRange,
   MAX_MONEY_MINOR,
   type MoneyErrorCode,
@@ -175,4 +176,15 @@ Deno.test("formatCurrencyEnUs() shows a JPY fraction instead of rounding it away
 
 Deno.test("formatCurrencyEnUs() throws on a malformed currency code", () => {
   assert.throws(() => formatCurrencyEnUs(100n, "US"), RangeError);
+});
+
+Deno.test("groupDigits() groups the integer part of a decimal text, half-typed ones included, and keeps the rest", () => {
+  assert.equal(groupDigits("1200000.07"), "1,200,000.07");
+  assert.equal(groupDigits("1200."), "1,200.");
+  assert.equal(groupDigits("1200000"), "1,200,000");
+  assert.equal(groupDigits("999"), "999");
+  assert.equal(groupDigits(""), "");
+  assert.equal(groupDigits(".5"), ".5");
+  assert.equal(groupDigits("-1234.50"), "-1,234.50");
+  assert.equal(groupDigits("9999999999999.99"), "9,999,999,999,999.99");
 });

@@ -62,11 +62,11 @@ Deno.test("the maker reads why the movement went to a second person", () => {
   };
   assert.equal(
     approvalGroundMessage(maker),
-    "Your manual movements in USD today would total 1,200,000.00, over the 1,000,000.00 threshold",
+    "Your manual movements in USD today would total $1,200,000.00, over the $1,000,000.00 threshold",
   );
   assert.equal(
     approvalGroundMessage({ ...maker, movedTodayMinor: 0n, amountMinor: 500_000_000n }),
-    "5,000,000.00 USD is over the 1,000,000.00 threshold",
+    "$5,000,000.00 is over the $1,000,000.00 threshold",
   );
   assert.equal(
     approvalGroundMessage({
@@ -77,6 +77,6 @@ Deno.test("the maker reads why the movement went to a second person", () => {
       amountMinor: 10_000_000n,
       limitMinor: 50_000_000n,
     }),
-    "Account CB-TREASURY-001's outflow today would total 550,000.00 USD, over its daily limit of 500,000.00",
+    "Account CB-TREASURY-001's outflow today would total $550,000.00, over its daily limit of $500,000.00",
   );
 });

@@ -308,6 +308,7 @@ Deno.test("dashboardAlerts(): accounts under sign-in attack come first, three na
   const nowMs = Date.parse("2026-11-28T12:00:00.000Z");
   const calm = {
     pendingInstitutions: 0,
+    awaitingApproval: 0,
     activeConnections: [{
       name: "Bank of Testland",
       lastTestAt: new Date(nowMs - 60_000).toISOString(),

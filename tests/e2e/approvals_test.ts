@@ -80,7 +80,8 @@ e2eTest(
       });
       await dialog.getByLabel("Sweep Amount").fill("5000.00");
       await dialog.getByLabel("Sweep Reason").fill("Month-end liquidity");
-      await dialog.getByRole("button", { name: "Execute Sweep" }).click();
+      // Above the threshold the dialog says before submitting that the sweep goes to approval.
+      await dialog.getByRole("button", { name: "Submit for approval" }).click();
       await page.getByTestId("toast").filter({ hasText: "Submitted for approval" }).waitFor();
       const accounts = page.getByRole("table", { name: "Ledger and liquid accounts" });
       await accounts.getByRole("row", { name: /Four-eyes Ledger/ }).getByText("$20,000.00").first().waitFor();

@@ -76,7 +76,7 @@ e2eTest(
       await cards.getByText("+1 this month").first().waitFor();
       assert.match(await cards.innerText(), /Registered Institutions\s+1\s+\+1 this month/);
       assert.match(await cards.innerText(), /SWIFT Participants\s+1\s+\+1 this month/);
-      await alerts.getByText("1 institution awaiting approval").waitFor();
+      await alerts.getByText("1 institution pending activation").waitFor();
       await expectAccessible(page, "dashboard (with a registration)");
 
       await page.getByRole("link", { name: "View All" }).click();
@@ -93,8 +93,10 @@ e2eTest(
 
       // Issue 23: a status change asks for its reason first; issue 20: it is a four-eyes request
       // that waits for a second person, and the reason travels with it.
-      await row.getByRole("button", { name: `Approve ${NAME}` }).click();
-      const request = page.getByRole("dialog", { name: `Approve ${NAME}?` });
+      const requestApproval = row.getByRole("button", { name: `Request approval of ${NAME}` });
+      assert.equal(await requestApproval.innerText(), "Request approval");
+      await requestApproval.click();
+      const request = page.getByRole("dialog", { name: `Request approval of ${NAME}?` });
       await request.getByLabel("Reason").waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the reason has focus");
       await request.getByRole("button", { name: "Submit for approval" }).click();
@@ -134,7 +136,7 @@ e2eTest(
 
       await page.getByRole("link", { name: "Dashboard", exact: true }).click();
       await recent.getByRole("row").filter({ hasText: NAME }).getByText("active", { exact: true }).waitFor();
-      await alerts.getByText("1 institution awaiting approval").waitFor({ state: "detached" });
+      await alerts.getByText("1 institution pending activation").waitFor({ state: "detached" });
     }),
 );
 

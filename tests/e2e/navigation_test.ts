@@ -86,7 +86,7 @@ e2eTest(
       // A status change from the page asks its reason; once a second person approves the request
       // (issue 20), the reason shows in the history.
       const action = page.getByRole("main").getByRole("button", {
-        name: new RegExp(`^(Approve|Suspend|Reactivate) ${name}$`),
+        name: new RegExp(`^(Request approval of|Suspend|Reactivate) ${name}$`),
       });
       await action.click();
       const dialog = page.getByRole("dialog");
@@ -99,7 +99,17 @@ e2eTest(
       assert.equal(queue.json.length, 1);
       assert.equal((await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Checked" })).status, 200);
       await page.reload();
-      await page.getByText("“Quarterly supervisory review”").waitFor();
+      // Each reason under its author: the operator requested with theirs, the approver decided with "Checked".
+      const history = page.getByRole("list", { name: "Status history, newest first" }).getByRole("listitem").first();
+      await history.getByText("“Quarterly supervisory review”").waitFor();
+      const requested = history.locator("div").filter({ hasText: "Quarterly supervisory review" });
+      assert.match(await requested.locator("dt").innerText(), /^Requested by /);
+      const approved = history.locator("div").filter({ hasText: "“Checked”" });
+      assert.match(await approved.locator("dt").innerText(), /^Approved by /);
+      assert.notEqual(
+        (await requested.locator("dt").innerText()).replace(/^Requested by | ·.*$/g, ""),
+        (await approved.locator("dt").innerText()).replace(/^Approved by | ·.*$/g, ""),
+      );
 
       await page.setViewportSize({ width: 390, height: 844 });
       const overflow = await page.evaluate(() => {

@@ -45,7 +45,7 @@ e2eTest("an approver's bell shows a new request within a second over SSE, and re
     const panel = page.getByTestId("notification-panel");
     const entry = panel.getByTestId("notification-entry");
     await entry.waitFor();
-    assert.match(await entry.innerText(), /Opening balance of 2500\.00 USD requested by .* waits for a decision/);
+    assert.match(await entry.innerText(), /Opening balance of \$2,500\.00 requested by .* waits for a decision/);
     await expectAccessible(page, "the bell's open list");
     await entry.getByRole("button", { name: /^Mark read/ }).click();
     await page.getByTestId("notification-count").waitFor({ state: "detached" });

@@ -22,11 +22,16 @@ async function addAccount(page: Page, fields: {
   await dialog.getByLabel("Initial Balance").fill(fields.balance);
   if (fields.threshold) await dialog.getByLabel("Sweep Threshold").fill(fields.threshold);
   if (fields.target) await dialog.getByLabel("Target Liquid Account").selectOption({ label: fields.target });
-  // An account opened with money is a four-eyes request (issue 20); an empty one opens at once.
+  // An account opened with money is a four-eyes request (issue 20); an empty one opens at once. The
+  // dialog says so before submitting: the reason shows and the button says what will happen.
   const funded = Number(fields.balance) !== 0;
   if (funded) await dialog.getByLabel("Reason for approval").fill("Opening the E2E ledger");
-  await dialog.getByRole("button", { name: "Create Account" }).click();
-  const toast = funded ? "Submitted for approval" : "Ledger account created successfully";
+  await dialog.getByRole("button", { name: funded ? "Submit for approval" : "Create Account" }).click();
+  const toast = funded
+    ? "Submitted for approval"
+    : fields.type === "liquid"
+    ? "Liquid account created successfully"
+    : "Ledger account created successfully";
   await page.getByTestId("toast").filter({ hasText: toast }).waitFor();
   await dialog.waitFor({ state: "detached" });
 }
@@ -83,7 +88,8 @@ e2eTest(
         !sources.some((text) => text.startsWith("E2E Liquid")),
         "a liquid account is offered as a source",
       );
-      assert.equal(await dialog.getByLabel("Sweep Amount").getAttribute("step"), "0.01");
+      // Amounts are typed as text (grouped as typed, exact) and bring up the decimal keypad.
+      assert.equal(await dialog.getByLabel("Sweep Amount").getAttribute("inputmode"), "decimal");
       await dialog.getByLabel("Source Account").selectOption({
         label: "E2E Ledger (E2E-LDG-001) · $1,500.00",
       });
@@ -173,7 +179,8 @@ e2eTest(
       // Blank removes the limit; the editor opens on the limit as stored.
       await edit.click();
       await field.waitFor();
-      assert.equal(await field.inputValue(), "500000.00");
+      // Shown grouped, as typed.
+      assert.equal(await field.inputValue(), "500,000.00");
       await field.fill("");
       await dialog.getByRole("button", { name: "Save Limit" }).click();
       await dialog.waitFor({ state: "detached" });

@@ -99,7 +99,7 @@ Deno.test({
         SMTP_GREETING_TIMEOUT_MS * 4,
       );
       const message = mail.received.find((received) => received.to.includes(approverEmail))!;
-      assert.match(readable(message.data), /Opening balance of 3000\.00 USD requested by .* waits for a decision/);
+      assert.match(readable(message.data), /Opening balance of \$3,000\.00 requested by .* waits for a decision/);
     } catch (error) {
       if (server) console.error(`server output:\n${server.output().slice(-3000)}`);
       throw error;

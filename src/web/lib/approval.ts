@@ -3,10 +3,14 @@
  * power once dual control is in force, answers 202 with a pending request instead of its result.
  * Screens show that it waits for a second person, never that it happened, and word what it will do.
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { scopeOfKind } from "../../domain/approval.ts";
+import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ApprovalKind, scopeOfKind } from "../../domain/approval.ts";
+import { parseMoney } from "../../domain/money.ts";
 import type { ApprovalRequestDto } from "../../server/features/approvals/four_eyes.ts";
+import type { ApprovalPreview } from "../../server/features/approvals/preview.ts";
 import { apiFetch } from "./api.ts";
+import { useMayCall } from "./auth.ts";
 import { formatCurrency } from "./format.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
@@ -177,4 +181,52 @@ export function useOnPendingApproval(): <T>(result: T | PendingApproval) => resu
     });
     return true;
   };
+}
+
+export type { ApprovalPreview };
+
+/** What the preview weighs: the action and, for money, the amount and where it comes from. */
+export interface PreviewAsk {
+  action: ApprovalKind;
+  amount?: string;
+  currency?: string;
+  accountId?: string;
+  fundingSource?: string;
+}
+
+/** Typing settles before the server is asked again. */
+const PREVIEW_SETTLE_MS = 250;
+
+function useSettled<T>(value: T): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), PREVIEW_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+/**
+ * Live from the server (GET /api/approvals/preview): whether the action would execute at once or go
+ * to approval, with the threshold and the maker's day total; null while an amount is missing or
+ * unreadable. The server decides again when the action is submitted.
+ */
+export function useApprovalPreview(ask: PreviewAsk | null): ApprovalPreview | null {
+  // Only makers may ask; to anyone else the route answers 403.
+  const allowed = useMayCall("GET", `${APPROVALS_KEY}/preview`);
+  const url = useSettled(allowed && ask ? previewUrl(ask) : null);
+  const { data } = useQuery<ApprovalPreview>({
+    queryKey: [url],
+    enabled: url !== null,
+    placeholderData: keepPreviousData,
+  });
+  return url === null ? null : data ?? null;
+}
+
+function previewUrl(ask: PreviewAsk): string | null {
+  if (ask.amount !== undefined && !parseMoney(ask.amount).ok) return null;
+  const query = new URLSearchParams(
+    Object.entries(ask).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""),
+  );
+  return `${APPROVALS_KEY}/preview?${query}`;
 }

@@ -4,7 +4,7 @@
  * approvals feature executes them at approval through the executors that app.ts hands it.
  */
 import type { Context } from "hono";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   amountNeedsApproval,
@@ -18,7 +18,7 @@ import {
   statusAt,
   type StoredApprovalStatus,
 } from "../../../domain/approval.ts";
-import { formatMoney } from "../../../domain/money.ts";
+import { formatCurrencyEnUs, formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import {
@@ -164,6 +164,22 @@ export function toApprovalDto(row: ApprovalRequestRow, now = new Date()): Approv
   };
 }
 
+/**
+ * A request waits in the queue while pending and not yet expired (`a` is approval_requests): the
+ * queue's "pending" filter, its badge and the dashboard's awaiting-approval alert all count by this.
+ */
+export function awaitingDecision(nowIso: string): SQL {
+  return sql`a.status = 'pending' AND a.expires_at > ${nowIso}`;
+}
+
+/** How many requests wait in the approvals queue at `now`. */
+export async function countAwaitingDecision(db: Queryable, now: Date): Promise<number> {
+  const [row] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM approval_requests a WHERE ${awaitingDecision(now.toISOString())}`,
+  );
+  return row?.n ?? 0;
+}
+
 export async function thresholdMinorFor(db: Queryable, currency: string): Promise<bigint> {
   const [row] = await db.all<{ thresholdMinor: number }>(
     sql`SELECT threshold_minor AS thresholdMinor FROM approval_thresholds WHERE currency = ${currency}`,
@@ -245,10 +261,13 @@ export async function fileApprovalRequest(
 /** The SPA screen where requests are decided and followed. */
 export const APPROVALS_LINK = "/approvals";
 
-/** "Manual sweep of 1250.00 USD", "New user": what a request is, in a notification's words. */
+/** "Manual sweep of $1,250.00", "New user": what a request is, in a notification's words. */
 export function requestTitle(kind: ApprovalKind, amountMinor: bigint | number | null, currency: string | null): string {
   const label = APPROVAL_KIND_LABELS[kind];
-  return amountMinor === null ? label : `${label} of ${formatMoney(BigInt(amountMinor))} ${currency ?? ""}`.trimEnd();
+  if (amountMinor === null) return label;
+  // A run over several currencies has no one currency: its total is a bare figure.
+  const amount = currency === null ? formatMoney(BigInt(amountMinor)) : formatCurrencyEnUs(BigInt(amountMinor), currency);
+  return `${label} of ${amount}`;
 }
 
 /** Tells whoever may decide the new request (by its scope), never the requester, that it waits for them. */

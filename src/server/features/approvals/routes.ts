@@ -5,6 +5,7 @@ import { administer, type ApprovalExecutors } from "./four_eyes.ts";
 import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
+import { approvalPreview, previewQuery } from "./preview.ts";
 import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
 
 /** Lists answer a plain JSON array; the total for paging and the badge travels in this header. */
@@ -18,6 +19,11 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
     const page = await listApprovals(db.read, c.req.valid("query"), c.get("user").id);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
     return c.json(page.items);
+  });
+
+  // Before "/approvals/:id": "preview" is no request id.
+  app.get("/approvals/preview", validate("query", previewQuery), async (c) => {
+    return c.json(await approvalPreview(deps, c.get("user").id, c.req.valid("query")));
   });
 
   app.get("/approvals/:id", validate("param", approvalIdParam), async (c) => {

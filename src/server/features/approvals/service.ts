@@ -23,6 +23,7 @@ import {
   type ApprovalExecutors,
   type ApprovalRequestDto,
   type ApprovalRequestRow,
+  awaitingDecision,
   type ExecutionResult,
   administrationDraft,
   type RequestDraft,
@@ -52,7 +53,7 @@ export async function listApprovals(
 ): Promise<{ items: ApprovalRequestDto[]; total: number }> {
   const now = new Date().toISOString();
   const conditions = [sql`1 = 1`];
-  if (query.status === "pending") conditions.push(sql`a.status = 'pending' AND a.expires_at > ${now}`);
+  if (query.status === "pending") conditions.push(awaitingDecision(now));
   else if (query.status === "expired") conditions.push(sql`a.status = 'pending' AND a.expires_at <= ${now}`);
   else if (query.status) conditions.push(sql`a.status = ${query.status}`);
   if (query.kind) conditions.push(sql`a.kind = ${query.kind}`);

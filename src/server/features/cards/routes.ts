@@ -1,6 +1,6 @@
 /** Card endpoints (spec 7): list, funding sources, issue, distribute, load. */
 import { type Context, Hono } from "hono";
-import { formatMoney, parseMoney } from "../../../domain/money.ts";
+import { formatCurrencyEnUs, formatMoney, parseMoney } from "../../../domain/money.ts";
 import type { Actor } from "../../audit/trail.ts";
 import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
 import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
@@ -39,8 +39,8 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       kind: "card_issue",
       payload: { ...input, initialBalance: amountText(input.initialBalance) },
       description: `Issue a ${input.cardBrand} ${input.cardType} card to ${input.cardholderName} funded with ${
-        amountText(input.initialBalance)
-      } ${CARD_CURRENCY}`,
+        formatCurrencyEnUs(BigInt(input.initialBalance), CARD_CURRENCY)
+      }`,
       fundingSource: "central_bank_treasury",
       amountMinor: input.initialBalance,
       status: 201,
@@ -54,8 +54,8 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       kind: "card_distribute",
       payload: { ...input, loadAmount: amountText(input.loadAmount) },
       description: `Distribute a ${input.cardBrand} ${input.cardType} card to ${input.recipientInfo.name} loaded with ${
-        amountText(input.loadAmount)
-      } ${CARD_CURRENCY}`,
+        formatCurrencyEnUs(BigInt(input.loadAmount), CARD_CURRENCY)
+      }`,
       fundingSource: "central_bank_treasury",
       amountMinor: input.loadAmount,
       status: 201,
@@ -74,7 +74,7 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
       return funded(c, keyOf(c.req.valid("header")), {
         kind: "card_load",
         payload: { ...input, cardId, amount: amountText(input.amount) },
-        description: `Load ${amountText(input.amount)} ${CARD_CURRENCY} onto card ${cardId}`,
+        description: `Load ${formatCurrencyEnUs(BigInt(input.amount), CARD_CURRENCY)} onto card ${cardId}`,
         fundingSource: input.fundingSource,
         amountMinor: input.amount,
         status: 200,

@@ -12,6 +12,7 @@ import {
   dashboardAlerts,
 } from "../../../domain/dashboard.ts";
 import { accountsUnderAttack } from "../../auth/attack_alerts.ts";
+import { countAwaitingDecision } from "../approvals/four_eyes.ts";
 import { fillBuckets, HOURS_PER_DAY, lastMonths } from "../../../domain/time_buckets.ts";
 import type { DashboardCharts, DashboardStats, DashboardTrends, RecentRegistration } from "./schemas.ts";
 
@@ -98,9 +99,10 @@ async function activeConnectionTests(db: Queryable): Promise<ActiveConnectionTes
 }
 
 /**
- * System alerts from the live state: pending institutions, the active connections' tests (failing,
- * never tested, or last succeeded too long ago), and API server errors in the last hour; for
- * administrators also the accounts reported under sign-in attack.
+ * System alerts from the live state: the requests in the approvals queue (counted by the queue's own
+ * rule), pending institutions, the active connections' tests (failing, never tested, or last
+ * succeeded too long ago), and API server errors in the last hour; for administrators also the
+ * accounts reported under sign-in attack.
  */
 export async function systemAlerts(
   db: Queryable,
@@ -119,6 +121,7 @@ export async function systemAlerts(
   const accountsAttacked = forAdministrator ? await accountsUnderAttack(db, now.getTime()) : [];
   return dashboardAlerts({
     ...facts,
+    awaitingApproval: await countAwaitingDecision(db, now),
     activeConnections: await activeConnectionTests(db),
     nowMs: now.getTime(),
     accountsUnderAttack: accountsAttacked,

@@ -16,9 +16,52 @@ export const MAX_OVERVIEW_ACCOUNTS = 100;
 export const MAX_OVERVIEW_AUDIT_EVENTS = 20;
 export const MAX_STATUS_HISTORY = 50;
 
+/**
+ * One step of the status history. A change a second person approved credits each reason to its
+ * author: the requester's reason under the requester, the approver's decision under the approver
+ * (`by`, who performed it). A change made directly has no request and its reason is `by`'s.
+ */
+export interface StatusHistoryEntry {
+  at: string;
+  from: string | null;
+  to: string;
+  /** Who performed the change: the approver of a requested change. */
+  by: string;
+  /** The reason given by whoever wrote it first: the requester's, or `by`'s for a direct change. */
+  reason: string | null;
+  request: { by: string; at: string; reason: string } | null;
+  /** The approver's reason for approving a requested change. */
+  decisionReason: string | null;
+}
+
+interface HistoryRow {
+  at: string;
+  changes: string | null;
+  action: string;
+  by: string;
+  requestedBy: string | null;
+  requestedAt: string | null;
+  requestReason: string | null;
+  decisionReason: string | null;
+}
+
+/**
+ * The approved request a status change executed: the same institution, approver and target status,
+ * decided at or just before the change (the decision and its execution share one transaction).
+ */
+const EXECUTED_REQUEST = sql.raw(`(SELECT r.id FROM approval_requests r
+  WHERE r.kind = 'institution_status' AND r.status = 'approved' AND r.result_entity_id = a.entity_id
+    AND r.executed_by = a.performed_by AND json_extract(r.payload, '$.status') = json_extract(a.changes, '$.after.status')
+    AND r.decided_at <= a.performed_at
+  ORDER BY r.decided_at DESC LIMIT 1)`);
+
+const REQUESTER_NAME = sql.raw(
+  `coalesce(nullif(trim(coalesce(rq.first_name, '') || ' ' || coalesce(rq.last_name, '')), ''), rq.email)`,
+);
+
 export interface InstitutionOverview {
   institution: Institution;
-  statusHistory: { at: string; from: string | null; to: string; reason: string | null; by: string }[];
+  statusHistory: StatusHistoryEntry[];
   routingCodes: { id: string; code: string; branchCode: string | null; status: string; createdAt: string }[];
   bicCodes: {
     id: string;
@@ -55,10 +98,14 @@ export async function institutionOverview(db: Queryable, id: string): Promise<In
   const institution = await getInstitution(db, id);
   if (!institution) throw notFound("Institution");
   const [history, routingCodes, bicCodes, accounts, audit] = await Promise.all([
-    db.all<{ at: string; changes: string | null; action: string; by: string }>(
+    db.all<HistoryRow>(
       sql`SELECT a.performed_at AS at,
-      a.changes AS changes, a.action AS action, ${ACTOR_NAME} AS by
+      a.changes AS changes, a.action AS action, ${ACTOR_NAME} AS by,
+      ${REQUESTER_NAME} AS requestedBy, req.requested_at AS requestedAt, req.request_reason AS requestReason,
+      req.decision_reason AS decisionReason
       FROM audit_trail a LEFT JOIN users u ON u.id = a.performed_by
+      LEFT JOIN approval_requests req ON a.action = 'status_change' AND req.id = ${EXECUTED_REQUEST}
+      LEFT JOIN users rq ON rq.id = req.requested_by
       WHERE a.entity_type = ${AUDIT_ENTITY_TYPE} AND a.entity_id = ${id} AND a.action IN ('create', 'status_change')
       ORDER BY a.seq DESC LIMIT ${MAX_STATUS_HISTORY}`,
     ),
@@ -106,25 +153,23 @@ export async function institutionOverview(db: Queryable, id: string): Promise<In
 }
 
 /** A create or status_change audit row as a step of the status history. */
-function statusChange(
-  row: { at: string; changes: string | null; action: string; by: string },
-): InstitutionOverview["statusHistory"][number] {
+function statusChange(row: HistoryRow): StatusHistoryEntry {
   const changes = row.changes ? JSON.parse(row.changes) : {};
-  return row.action === "create"
-    ? {
-      at: row.at,
-      from: null,
-      to: changes?.after?.status ?? changes?.status ?? "pending",
-      reason: null,
-      by: row.by,
-    }
-    : {
-      at: row.at,
-      from: changes?.before?.status ?? null,
-      to: changes?.after?.status ?? "",
-      reason: typeof changes?.reason === "string" ? changes.reason : null,
-      by: row.by,
-    };
+  if (row.action === "create") {
+    const to = changes?.after?.status ?? changes?.status ?? "pending";
+    return { at: row.at, from: null, to, by: row.by, reason: null, request: null, decisionReason: null };
+  }
+  const reason = typeof changes?.reason === "string" ? changes.reason : null;
+  const requested = row.requestedBy !== null && row.requestedAt !== null;
+  return {
+    at: row.at,
+    from: changes?.before?.status ?? null,
+    to: changes?.after?.status ?? "",
+    by: row.by,
+    reason: requested ? row.requestReason : reason,
+    request: requested ? { by: row.requestedBy!, at: row.requestedAt!, reason: row.requestReason ?? "" } : null,
+    decisionReason: requested ? row.decisionReason : null,
+  };
 }
 
 /** The national registry's latest entry for one of the institution's BICs or for its name. */

@@ -11,10 +11,11 @@
  * limited: they were checked.
  */
 import {
+  type AccountOutflow,
+  accountOutflowGround,
   type ApprovalGround,
   approvalGroundMessage,
-  dayTotalNeedsApproval,
-  outflowNeedsApproval,
+  makerDayGround,
   utcDayKey,
 } from "../../../domain/movement_limits.ts";
 import { DEFAULT_THRESHOLD_MINOR } from "../../../domain/approval.ts";
@@ -110,56 +111,84 @@ async function countForAccount(
   return counted !== undefined;
 }
 
-/** The maker's refusal explained from the figures as they stand in the transaction. */
-async function makerGround(
+/** What the maker moved alone today in the currency, and the currency's threshold, as `statements` read them. */
+async function makerFigures(
   statements: Statements,
-  movement: AloneMovement,
+  makerId: string,
+  currency: string,
   day: string,
-): Promise<ApprovalGround> {
+): Promise<{ movedTodayMinor: bigint; thresholdMinor: bigint }> {
   const row = await statements.get<{ movedMinor: number | null; thresholdMinor: number }>(
     `SELECT (SELECT moved_minor FROM maker_daily_totals WHERE maker_id = ? AND currency = ? AND day = ?) AS movedMinor,
       ${THRESHOLD_SQL} AS thresholdMinor`,
-    [movement.makerId, movement.currency, day, movement.currency, Number(DEFAULT_THRESHOLD_MINOR)],
+    [makerId, currency, day, currency, Number(DEFAULT_THRESHOLD_MINOR)],
   );
-  const movedTodayMinor = BigInt(row?.movedMinor ?? 0);
-  const thresholdMinor = BigInt(row?.thresholdMinor ?? DEFAULT_THRESHOLD_MINOR);
-  if (!dayTotalNeedsApproval(movedTodayMinor, movement.amountMinor, thresholdMinor)) {
-    throw new Error("The maker's day total was refused in SQL but is within the threshold");
-  }
-  const { currency, amountMinor } = movement;
-  return { rule: "maker_day_total", currency, movedTodayMinor, amountMinor, thresholdMinor };
+  return {
+    movedTodayMinor: BigInt(row?.movedMinor ?? 0),
+    thresholdMinor: BigInt(row?.thresholdMinor ?? DEFAULT_THRESHOLD_MINOR),
+  };
 }
 
-async function accountGround(
+/** What left the account alone today and its daily outflow limit; null when there is no such account. */
+async function accountFigures(
   statements: Statements,
-  movement: AloneMovement,
+  accountId: string,
   day: string,
-): Promise<ApprovalGround> {
+): Promise<AccountOutflow | null> {
   const row = await statements.get<
-    { accountNumber: string; limitMinor: number | null; outflowMinor: number | null }
+    { accountNumber: string; currency: string; limitMinor: number | null; outflowMinor: number | null }
   >(
-    `SELECT account_number AS accountNumber, daily_outflow_limit_minor AS limitMinor,
+    `SELECT account_number AS accountNumber, currency, daily_outflow_limit_minor AS limitMinor,
       (SELECT outflow_minor FROM account_daily_outflows WHERE account_id = ? AND day = ?) AS outflowMinor
     FROM ledger_accounts WHERE id = ?`,
-    [movement.sourceAccountId, day, movement.sourceAccountId],
+    [accountId, day, accountId],
   );
-  const outflowTodayMinor = BigInt(row?.outflowMinor ?? 0);
-  const limitMinor = row?.limitMinor === null || row?.limitMinor === undefined
-    ? null
-    : BigInt(row.limitMinor);
-  if (
-    !row || limitMinor === null || !outflowNeedsApproval(outflowTodayMinor, movement.amountMinor, limitMinor)
-  ) {
-    throw new Error("The account's day outflow was refused in SQL but is within its limit");
-  }
+  if (!row) return null;
   return {
-    rule: "account_daily_outflow",
     accountNumber: row.accountNumber,
-    currency: movement.currency,
-    outflowTodayMinor,
-    amountMinor: movement.amountMinor,
-    limitMinor,
+    currency: row.currency,
+    outflowTodayMinor: BigInt(row.outflowMinor ?? 0),
+    limitMinor: row.limitMinor === null ? null : BigInt(row.limitMinor),
   };
+}
+
+/** The maker's refusal explained from the figures as they stand in the transaction. */
+async function makerGround(statements: Statements, movement: AloneMovement, day: string): Promise<ApprovalGround> {
+  const { movedTodayMinor, thresholdMinor } = await makerFigures(statements, movement.makerId, movement.currency, day);
+  const ground = makerDayGround(movement.currency, movedTodayMinor, movement.amountMinor, thresholdMinor);
+  if (!ground) throw new Error("The maker's day total was refused in SQL but is within the threshold");
+  return ground;
+}
+
+async function accountGround(statements: Statements, movement: AloneMovement, day: string): Promise<ApprovalGround> {
+  const account = await accountFigures(statements, movement.sourceAccountId, day);
+  const ground = account && accountOutflowGround({ ...account, currency: movement.currency }, movement.amountMinor);
+  if (!ground) throw new Error("The account's day outflow was refused in SQL but is within its limit");
+  return ground;
+}
+
+/** What a movement would meet if made now: the figures it is weighed against and the rules it would break. */
+export interface MovementPreview {
+  thresholdMinor: bigint;
+  movedTodayMinor: bigint;
+  account: AccountOutflow | null;
+  grounds: ApprovalGround[];
+}
+
+/**
+ * Weighs a movement its maker would make alone against today's figures, writing nothing: the same
+ * figures and the same domain rules that explain the movement's own refusal, so a preview and the
+ * movement agree unless another movement lands in between (the movement still decides for itself).
+ */
+export async function previewMovement(statements: Statements, movement: AloneMovement): Promise<MovementPreview> {
+  const day = utcDayKey(new Date(movement.atMs));
+  const { movedTodayMinor, thresholdMinor } = await makerFigures(statements, movement.makerId, movement.currency, day);
+  const account = await accountFigures(statements, movement.sourceAccountId, day);
+  const grounds = [
+    makerDayGround(movement.currency, movedTodayMinor, movement.amountMinor, thresholdMinor),
+    account && accountOutflowGround({ ...account, currency: movement.currency }, movement.amountMinor),
+  ].filter((ground): ground is ApprovalGround => ground !== null);
+  return { thresholdMinor, movedTodayMinor, account, grounds };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { desc, eq, sql } from "drizzle-orm";
 import { institutions, ledgerAccounts, nationalRoutingRegistry } from "../../../../db/schema.ts";
-import { formatMoney } from "../../../domain/money.ts";
+import { formatCurrencyEnUs, formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
@@ -239,7 +239,7 @@ export function openingBalanceDraft(
   rehearse: RequestDraft["rehearse"],
 ): RequestDraft {
   const { accountType, accountNumber, accountName, currency } = input;
-  const opening = `${payload.currentBalance} ${currency}`;
+  const opening = formatCurrencyEnUs(input.currentBalance, currency);
   return {
     kind: "opening_balance",
     payload,

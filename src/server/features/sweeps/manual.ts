@@ -7,6 +7,7 @@
  */
 import { inArray } from "drizzle-orm";
 import { ledgerAccounts } from "../../../../db/schema.ts";
+import { formatCurrencyEnUs } from "../../../domain/money.ts";
 import { planManualSweep } from "../../../domain/sweep.ts";
 import type { Actor } from "../../audit/trail.ts";
 import { type Database, type Queryable, statementsOf, type Tx } from "../../db/database.ts";
@@ -44,8 +45,8 @@ export async function describeManualSweep(
     currency: source.currency,
     summary: {
       description: `Sweep ${
-        money(amount)
-      } ${source.currency} from ${source.accountNumber} to ${target.accountNumber}`,
+        formatCurrencyEnUs(input.sweepAmount, source.currency)
+      } from ${source.accountNumber} to ${target.accountNumber}`,
       source: side(source, -amount),
       target: side(target, amount),
     },

@@ -1,6 +1,6 @@
 /** Balance sweeps (spec 7): list, manual sweep, automatic sweep, detail and ISO 20022 download. */
 import { type Context, Hono } from "hono";
-import { formatMoney } from "../../../domain/money.ts";
+import { formatCurrencyEnUs, formatMoney } from "../../../domain/money.ts";
 import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import type { Database } from "../../db/database.ts";
 import type { ApprovalGround } from "../../../domain/movement_limits.ts";
@@ -53,7 +53,7 @@ function autoSweepDraft(plan: AutoSweepPreview, rehearse: RequestDraft["rehearse
     amount: formatMoney(sweep.amountMinor),
   }));
   const described = plan.sweeps.map((sweep) =>
-    `${formatMoney(sweep.amountMinor)} ${sweep.currency} ${sweep.sourceNumber} → ${sweep.targetNumber}`
+    `${formatCurrencyEnUs(sweep.amountMinor, sweep.currency)} ${sweep.sourceNumber} → ${sweep.targetNumber}`
   );
   const currencies = new Set(plan.sweeps.map((sweep) => sweep.currency));
   const totalMinor = plan.sweeps.reduce((sum, sweep) => sum + sweep.amountMinor, 0n);

@@ -3,13 +3,13 @@ import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, ty
 
 const CONTROL = "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-700 focus:outline-none focus:ring-2 focus:ring-blue-700 disabled:opacity-60";
 
-interface FieldProps {
+export interface FieldProps {
   label: string;
   error?: string | null;
   hint?: ReactNode;
 }
 
-function Field({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
+export function Field({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">{label}</label>
@@ -21,7 +21,7 @@ function Field({ id, label, error, hint, children }: FieldProps & { id: string; 
 }
 
 /** The id a control gets, and the ARIA attributes that tie it to its error or hint. */
-function useControl(id: string | undefined, error: string | null | undefined, hint: ReactNode) {
+export function useControl(id: string | undefined, error: string | null | undefined, hint: ReactNode) {
   const generated = useId();
   const fieldId = id ?? generated;
   const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;

@@ -3,13 +3,16 @@
  * defaults to '0.00' (step 0.01); an optional sweep threshold and target liquid account set up
  * automatic sweeps. Amounts go to the server as the typed decimal strings, which parses them exactly.
  */
+import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { useMemo } from "react";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { useToast } from "../../lib/toast.ts";
-import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, formatAmount, type LedgerAccount } from "./types.ts";
+import { ACCOUNT_TYPE_OPTIONS, accountLabel, CURRENCY_OPTIONS, type LedgerAccount } from "./types.ts";
 import { AmountField } from "../../components/amount_field.tsx";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
 import { useCreateLedgerAccount } from "./api.ts";
+import { ApprovalPreviewNote } from "../../components/approval_preview.tsx";
+import { useApprovalPreview } from "../../lib/approval.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form_state.ts";
@@ -17,6 +20,10 @@ import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form
 const MAX_ACCOUNT_NUMBER_LENGTH = 34;
 const MAX_ACCOUNT_NAME_LENGTH = 255;
 const DEFAULT_INITIAL_BALANCE = "0.00";
+const REASON_REQUIRED = "Give a reason: an initial balance other than 0.00 needs a second person's approval";
+
+/** The success toast names the account's type: the spec's "Ledger account created successfully", its like for the others. */
+const createdTitle = (accountType: string) => `${titleCase(accountType)} account created successfully`;
 
 interface AccountForm {
   accountNumber: string;
@@ -40,7 +47,7 @@ const EMPTY: AccountForm = {
   targetLiquidAccount: "",
 };
 
-function AccountFields({ bind }: Pick<FormBinding<AccountForm>, "bind">) {
+function AccountFields({ form, bind }: Pick<FormBinding<AccountForm>, "form" | "bind">) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField
@@ -55,10 +62,10 @@ function AccountFields({ bind }: Pick<FormBinding<AccountForm>, "bind">) {
       <TextField label="Account Name" required maxLength={MAX_ACCOUNT_NAME_LENGTH} {...bind("accountName")} />
       <SelectField label="Account Type" {...bind("accountType")} options={ACCOUNT_TYPE_OPTIONS} />
       <SelectField label="Currency" {...bind("currency")} options={CURRENCY_OPTIONS} />
-      <AmountField label="Initial Balance" min="0" {...bind("currentBalance")} />
+      <AmountField label="Initial Balance" currency={form.currency} {...bind("currentBalance")} />
       <AmountField
         label="Sweep Threshold"
-        min="0"
+        currency={form.currency}
         placeholder="No automatic sweep"
         {...bind("sweepThreshold")}
         hint="The balance above this amount is swept to the target by Auto Sweep"
@@ -99,11 +106,18 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     [accounts, form.currency],
   );
 
+  const preview = useApprovalPreview(
+    open
+      ? { action: "opening_balance", amount: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE, currency: form.currency }
+      : null,
+  );
+  const toApproval = preview?.outcome === "approval";
+
   const create = useCreateLedgerAccount((account) => {
     if (account) {
       toast({
-        title: "Ledger account created successfully",
-        description: `${accountLabel(account)} opened with ${formatAmount(account.currentBalance, account.currency)}`,
+        title: createdTitle(account.accountType),
+        description: `${accountLabel(account)} opened with ${formatCurrency(account.currentBalance, account.currency)}`,
       });
     }
     close();
@@ -113,6 +127,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     const next: FormErrors = {
       accountNumber: form.accountNumber.trim() ? undefined : "Required",
       accountName: form.accountName.trim() ? undefined : "Required",
+      requestReason: toApproval && !form.requestReason.trim() ? REASON_REQUIRED : undefined,
     };
     setErrors(next);
     if (!Object.values(next).some(Boolean)) create.mutate(accountBody(form));
@@ -126,11 +141,11 @@ export function AddAccountDialog({ open, onClose, accounts }: {
       title="Add Account"
       description="Open a ledger or liquid account; the initial balance is booked as its opening entry."
       onSubmit={submit}
-      submitLabel="Create Account"
-      pendingLabel="Creating…"
+      submitLabel={toApproval ? "Submit for approval" : "Create Account"}
+      pendingLabel={toApproval ? "Submitting…" : "Creating…"}
       isPending={create.isPending}
     >
-      <AccountFields bind={bind} />
+      <AccountFields form={form} bind={bind} />
       <SelectField
         label="Target Liquid Account"
         {...bind("targetLiquidAccount")}
@@ -138,12 +153,18 @@ export function AddAccountDialog({ open, onClose, accounts }: {
         placeholder="None"
         hint={`Liquid accounts in ${form.currency}`}
       />
-      <ApprovalReasonField
-        value={form.requestReason}
-        onChange={set("requestReason")}
-        error={errors.requestReason}
-        hint="Needed for any initial balance other than 0.00: a second person must approve it"
-      />
+      {toApproval && (
+        <>
+          <ApprovalPreviewNote preview={preview} />
+          <ApprovalReasonField
+            value={form.requestReason}
+            onChange={set("requestReason")}
+            error={errors.requestReason}
+            required
+            hint="Required for an initial balance other than 0.00: a second person must approve it"
+          />
+        </>
+      )}
     </FormDialog>
   );
 }

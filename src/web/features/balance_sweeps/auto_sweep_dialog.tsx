@@ -4,6 +4,7 @@
  * server refuses if balances changed in between and the user sees the new plan instead; a second
  * person approves the request before anything moves.
  */
+import { formatCurrency } from "../../lib/format.ts";
 import { useEffect } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
@@ -13,7 +14,6 @@ import { ApiError } from "../../lib/api.ts";
 import { useToast } from "../../lib/toast.ts";
 import { handleMutationError } from "../../lib/unauthorized.ts";
 import { type AutoSweepPlan, useAutoSweep, useAutoSweepPlan } from "./api.ts";
-import { formatAmount } from "./types.ts";
 
 const CONFLICT_STATUS = 409;
 
@@ -46,14 +46,14 @@ function PlannedSweeps({ plan }: { plan: AutoSweepPlan }) {
               <AccountCell name={sweep.sourceAccountName} number={sweep.sourceAccountNumber} />
               <AccountCell name={sweep.targetAccountName} number={sweep.targetAccountNumber} />
               <Td className="text-right tabular-nums">
-                {formatAmount(sweep.amount, sweep.currency)}
+                {formatCurrency(sweep.amount, sweep.currency)}
               </Td>
             </Tr>
           ))}
         </TBody>
       </Table>
       <p className="text-sm font-medium text-slate-900" data-testid="auto-sweep-totals">
-        Total: {plan.totals.map((total) => formatAmount(total.amount, total.currency)).join(" · ")}
+        Total: {plan.totals.map((total) => formatCurrency(total.amount, total.currency)).join(" · ")}
       </p>
     </div>
   );

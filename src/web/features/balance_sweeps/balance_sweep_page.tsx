@@ -11,7 +11,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { formatDateTime, titleCase } from "../../lib/format.ts";
+import { formatDateTime, titleCase, formatCurrency } from "../../lib/format.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
@@ -22,7 +22,6 @@ import {
   ACCOUNT_TYPES,
   type BalanceSweep,
   executorName,
-  formatAmount,
   formatTotals,
   type LedgerAccount,
   RECENT_SWEEPS_SHOWN,
@@ -50,7 +49,7 @@ function outflowLimitColumn(onEdit: ((account: LedgerAccount) => void) | null): 
       const account = row.original;
       const shown = account.dailyOutflowLimit === null
         ? "None"
-        : formatAmount(account.dailyOutflowLimit, account.currency);
+        : formatCurrency(account.dailyOutflowLimit, account.currency);
       if (onEdit === null) return shown;
       return (
         <span className="inline-flex items-center gap-2">
@@ -87,7 +86,7 @@ function accountColumns(
       accessorFn: (account) => toMinor(account.currentBalance),
       sortingFn: "basic",
       meta: { cellClassName: "text-right tabular-nums" },
-      cell: ({ row }) => formatAmount(row.original.currentBalance, row.original.currency),
+      cell: ({ row }) => formatCurrency(row.original.currentBalance, row.original.currency),
     },
     {
       id: "availableBalance",
@@ -95,7 +94,7 @@ function accountColumns(
       accessorFn: (account) => toMinor(account.availableBalance),
       sortingFn: "basic",
       meta: { cellClassName: "text-right tabular-nums" },
-      cell: ({ row }) => formatAmount(row.original.availableBalance, row.original.currency),
+      cell: ({ row }) => formatCurrency(row.original.availableBalance, row.original.currency),
     },
     {
       id: "sweepThreshold",
@@ -105,7 +104,7 @@ function accountColumns(
       cell: ({ row }) =>
         row.original.sweepThreshold === null
           ? "—"
-          : formatAmount(row.original.sweepThreshold, row.original.currency),
+          : formatCurrency(row.original.sweepThreshold, row.original.currency),
     },
     {
       id: "target",
@@ -214,7 +213,7 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
     accessorFn: (sweep) => toMinor(sweep.sweepAmount),
     sortingFn: "basic",
     meta: { cellClassName: "text-right tabular-nums" },
-    cell: ({ row }) => formatAmount(row.original.sweepAmount, row.original.currency),
+    cell: ({ row }) => formatCurrency(row.original.sweepAmount, row.original.currency),
   },
   {
     accessorKey: "sweepStatus",

@@ -1,15 +1,20 @@
 /**
  * "Manual Sweep" (spec 2.10 and 5): sources are ledger accounts with a balance above 0, targets are
- * liquid accounts in the source's currency; the amount is required (step 0.01) and its bounds are
- * left to the server, whose reason a rejection shows. Each submission carries an Idempotency-Key, kept while its
+ * liquid accounts in the source's currency; the amount is required (exact, grouped as typed) and its
+ * bounds are left to the server, whose reason a rejection shows. The server's preview says before
+ * submitting whether the sweep executes or goes to approval (then the button says "Submit for
+ * approval" and the reason is required). Each submission carries an Idempotency-Key, kept while its
  * outcome is unknown (lib/idempotency.ts), so a resubmit after a lost response can never move the money twice.
  */
+import { formatCurrency } from "../../lib/format.ts";
 import { useMemo } from "react";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { type ToastInput, useToast } from "../../lib/toast.ts";
-import { accountLabel, type BalanceSweep, formatAmount, type LedgerAccount, toMinor } from "./types.ts";
+import { accountLabel, type BalanceSweep, type LedgerAccount, toMinor } from "./types.ts";
 import { AmountField } from "../../components/amount_field.tsx";
 import { useManualSweep } from "./api.ts";
+import { ApprovalPreviewNote } from "../../components/approval_preview.tsx";
+import { type ApprovalPreview, useApprovalPreview } from "../../lib/approval.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { type FormBinding, type FormErrors, useDialogForm } from "../../lib/form_state.ts";
 
@@ -44,13 +49,15 @@ function useSweepChoices(accounts: readonly LedgerAccount[], sourceAccountId: st
 
 const option = (account: LedgerAccount) => ({
   value: account.id,
-  label: `${accountLabel(account)} · ${formatAmount(account.currentBalance, account.currency)}`,
+  label: `${accountLabel(account)} · ${formatCurrency(account.currentBalance, account.currency)}`,
 });
 
-function SweepFields({ form, bind, accounts }: Pick<FormBinding<SweepForm>, "form" | "bind"> & {
+function SweepFields({ form, bind, accounts, preview }: Pick<FormBinding<SweepForm>, "form" | "bind"> & {
   accounts: readonly LedgerAccount[];
+  preview: ApprovalPreview | null;
 }) {
   const { sources, targets, sourceCurrency } = useSweepChoices(accounts, form.sourceAccountId);
+  const toApproval = preview?.outcome === "approval";
   return (
     <>
       <SelectField
@@ -69,30 +76,34 @@ function SweepFields({ form, bind, accounts }: Pick<FormBinding<SweepForm>, "for
           ? `No liquid account in ${sourceCurrency}`
           : "No liquid account yet"}
       />
-      <AmountField label="Sweep Amount" placeholder="0.00" {...bind("sweepAmount")} />
+      <AmountField label="Sweep Amount" currency={sourceCurrency} {...bind("sweepAmount")} />
+      <ApprovalPreviewNote preview={preview} />
       <TextAreaField
         label="Sweep Reason"
         rows={3}
         maxLength={MAX_SWEEP_REASON_LENGTH}
         placeholder="Why the funds are moved"
+        required={toApproval}
+        hint={toApproval ? "Required: the reason goes with the request to the approver" : undefined}
         {...bind("sweepReason")}
       />
     </>
   );
 }
 
-function missingFields(form: SweepForm): FormErrors {
+function missingFields(form: SweepForm, toApproval: boolean): FormErrors {
   return {
     sourceAccountId: form.sourceAccountId ? undefined : "Required",
     targetAccountId: form.targetAccountId ? undefined : "Required",
     sweepAmount: form.sweepAmount.trim() ? undefined : "Required",
+    sweepReason: toApproval && !form.sweepReason.trim() ? "Give a reason: this sweep needs a second person's approval" : undefined,
   };
 }
 
 function sweptToast(sweep: BalanceSweep): ToastInput {
   return {
     title: "Balance sweep executed successfully",
-    description: `${formatAmount(sweep.sweepAmount, sweep.currency)} moved from ${
+    description: `${formatCurrency(sweep.sweepAmount, sweep.currency)} moved from ${
       accountLabel(sweep.sourceAccount)
     } to ${accountLabel(sweep.targetAccount)}`,
   };
@@ -119,8 +130,15 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
     close();
   });
 
+  const preview = useApprovalPreview(
+    form.sourceAccountId && form.sweepAmount
+      ? { action: "sweep", amount: form.sweepAmount, accountId: form.sourceAccountId }
+      : null,
+  );
+  const toApproval = preview?.outcome === "approval";
+
   const submit = () => {
-    const next = missingFields(form);
+    const next = missingFields(form, toApproval);
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     sweep.mutate({
@@ -139,11 +157,11 @@ export function ManualSweepDialog({ open, onClose, accounts }: {
       title="Manual Sweep"
       description="Move funds from a ledger account to a liquid account of the same currency."
       onSubmit={submit}
-      submitLabel="Execute Sweep"
-      pendingLabel="Executing…"
+      submitLabel={toApproval ? "Submit for approval" : "Execute Sweep"}
+      pendingLabel={toApproval ? "Submitting…" : "Executing…"}
       isPending={sweep.isPending}
     >
-      <SweepFields form={form} bind={bind} accounts={accounts} />
+      <SweepFields form={form} bind={bind} accounts={accounts} preview={preview} />
     </FormDialog>
   );
 }

@@ -3,13 +3,14 @@
  * left the account without a second person that UTC day above it goes to approval, whoever makes
  * it. Blank removes the limit; the amount goes to the server as typed, which parses it exactly.
  */
+import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { AmountField } from "../../components/amount_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { useDialogForm } from "../../lib/form_state.ts";
 import { useSetDailyOutflowLimit } from "./api.ts";
-import { accountLabel, formatAmount, type LedgerAccount } from "./types.ts";
+import { accountLabel, type LedgerAccount } from "./types.ts";
 
 export function OutflowLimitDialog({ account, onClose }: { account: LedgerAccount; onClose: () => void }) {
   const { form, bind, setErrors, close } = useDialogForm({ limit: account.dailyOutflowLimit ?? "" }, onClose);
@@ -21,7 +22,7 @@ export function OutflowLimitDialog({ account, onClose }: { account: LedgerAccoun
         description: saved.dailyOutflowLimit === null
           ? `${accountLabel(saved)} has no daily outflow limit`
           : `${accountLabel(saved)}: at most ${
-            formatAmount(saved.dailyOutflowLimit, saved.currency)
+            formatCurrency(saved.dailyOutflowLimit, saved.currency)
           } a day leaves it without a second person`,
       });
     }
@@ -43,7 +44,7 @@ export function OutflowLimitDialog({ account, onClose }: { account: LedgerAccoun
     >
       <AmountField
         label="Daily Outflow Limit"
-        min="0"
+        currency={account.currency}
         placeholder="No limit"
         {...bind("limit")}
         hint="Movements out of this account above this amount in a UTC day need a second person's approval"

@@ -3,6 +3,7 @@
  * day's close, and sweeps per day, over the last 30 days. The server aggregates; Chart.js, loaded
  * only here, draws; each chart has its figures as a table.
  */
+import { formatCurrency } from "../../lib/format.ts";
 import { useMemo, useState } from "react";
 import { inputClassName } from "../../components/ui/form.tsx";
 import { type SweepCharts as SweepChartData, useSweepCharts } from "./api.ts";
@@ -47,11 +48,8 @@ function useLiquidity(data: SweepChartData | undefined, currency: string | null)
       ]
       : [], [selected]);
   const money = useMemo(() => {
-    const formatter = new Intl.NumberFormat("en-US", {
-      style: "currency",
-      currency: selected?.currency ?? "USD",
-    });
-    return (value: number) => formatter.format(value);
+    const currency = selected?.currency ?? "USD";
+    return (value: number) => formatCurrency(value, currency);
   }, [selected]);
   return { selected, series, money };
 }

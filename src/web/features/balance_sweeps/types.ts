@@ -1,7 +1,7 @@
 /** Shapes of the ledger and sweep API as the screen reads them, and the exact money helpers it uses. */
 import type { QueryClient } from "@tanstack/react-query";
-import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
-import { titleCase } from "../../lib/format.ts";
+import { parseMoney } from "../../../domain/money.ts";
+import { formatCurrency, titleCase } from "../../lib/format.ts";
 
 export const ACCOUNTS_KEY = "/api/ledger-accounts";
 export const SWEEPS_PATH = "/api/balance-sweeps";
@@ -30,14 +30,6 @@ export function toMinor(amount: string): bigint {
 }
 
 /**
- * en-US currency display of an API amount, exact: the domain formatter never goes through a float
- * and shows a JPY fraction instead of rounding it away (lib/format's formatCurrency would round).
- */
-export function formatAmount(amount: string, currency: string): string {
-  return formatCurrencyEnUs(toMinor(amount), currency);
-}
-
-/**
  * Total current balance of one account type, per currency, summed exactly in BigInt minor units
  * (spec 2.10: summed in the browser by account type). USD first, then alphabetical.
  */
@@ -55,7 +47,7 @@ export function totalsByCurrency(
 }
 
 export function formatTotals(totals: [string, bigint][]): string {
-  return totals.map(([currency, minor]) => formatCurrencyEnUs(minor, currency)).join(" · ");
+  return totals.map(([currency, minor]) => formatCurrency(minor, currency)).join(" · ");
 }
 
 export function accountLabel(account: Pick<LedgerAccount, "accountName" | "accountNumber">): string {

@@ -7,7 +7,9 @@ import { checkValue, fieldErrors, requiredEmail, requiredText } from "../../lib/
 import { type FormBinding, useFormState } from "../../lib/form_state.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { DISTRIBUTION_CARD_TYPE_OPTIONS, DISTRIBUTION_METHOD_OPTIONS } from "./types.ts";
-import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { AmountField } from "../../components/amount_field.tsx";
+import type { ApprovalPreview } from "../../lib/approval.ts";
+import { FundingApproval, missingFundingReason, useFundingPreview } from "./funding_approval.tsx";
 import { CardActionForm } from "./card_action_form.tsx";
 import { useDistributeCard } from "./api.ts";
 
@@ -38,11 +40,14 @@ const SERVER_FIELDS: Record<string, keyof DistributeForm> = {
 
 /** An error already shown is re-checked as the user types and goes once the value is valid; the server's stay. */
 function recheckRecipient(field: keyof DistributeForm, value: string, shown: string): string | undefined {
+  if (field === "requestReason") return undefined;
   const rule = recipientRules.shape[field as keyof typeof recipientRules.shape];
   return rule ? checkValue(rule, value) : shown;
 }
 
-function DistributeFields({ form, set, bind }: FormBinding<DistributeForm>) {
+function DistributeFields({ form, errors, set, bind, preview }: FormBinding<DistributeForm> & {
+  preview: ApprovalPreview | null;
+}) {
   return (
     <>
       <TextField
@@ -64,15 +69,18 @@ function DistributeFields({ form, set, bind }: FormBinding<DistributeForm>) {
         options={DISTRIBUTION_METHOD_OPTIONS}
         {...bind("distributionMethod")}
       />
-      <TextField
+      <AmountField
         label="Load Amount"
-        type="number"
-        min={0}
-        step={0.01}
+        currency="USD"
         {...bind("loadAmount")}
         hint="Funded from the Central Bank Treasury"
       />
-      <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
+      <FundingApproval
+        preview={preview}
+        reason={form.requestReason}
+        onReason={set("requestReason")}
+        error={errors.requestReason}
+      />
     </>
   );
 }
@@ -80,6 +88,8 @@ function DistributeFields({ form, set, bind }: FormBinding<DistributeForm>) {
 export function DistributeCardForm() {
   const state = useFormState<DistributeForm>(DISTRIBUTE_DEFAULTS, { recheck: recheckRecipient });
   const { form, reset, setErrors } = state;
+  const preview = useFundingPreview("card_distribute", form.loadAmount);
+  const toApproval = preview?.outcome === "approval";
   const { toast } = useToast();
   const distribute = useDistributeCard((card) => {
     reset();
@@ -103,14 +113,15 @@ export function DistributeCardForm() {
       onSubmit={() => {
         const checked = safeParse(recipientRules, form);
         if (!checked.success) return setErrors(fieldErrors(checked.error));
-        setErrors({});
-        if (!distribute.isPending) distribute.mutate(form);
+        const requestReason = missingFundingReason(preview, form.requestReason);
+        setErrors({ requestReason });
+        if (!requestReason && !distribute.isPending) distribute.mutate(form);
       }}
       isPending={distribute.isPending}
-      submitLabel="Distribute Card"
-      pendingLabel="Distributing…"
+      submitLabel={toApproval ? "Submit for approval" : "Distribute Card"}
+      pendingLabel={toApproval ? "Submitting…" : "Distributing…"}
     >
-      <DistributeFields {...state} />
+      <DistributeFields {...state} preview={preview} />
     </CardActionForm>
   );
 }

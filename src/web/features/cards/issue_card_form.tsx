@@ -4,7 +4,8 @@ import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { checkValue, requiredText } from "../../lib/form_validation.ts";
 import { CARD_BRAND_OPTIONS, CARD_TYPE_OPTIONS } from "./types.ts";
-import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { AmountField } from "../../components/amount_field.tsx";
+import { FundingApproval, missingFundingReason, useFundingPreview } from "./funding_approval.tsx";
 import { CardActionForm } from "./card_action_form.tsx";
 import { useIssueCard } from "./api.ts";
 import { useFormState } from "../../lib/form_state.ts";
@@ -26,10 +27,12 @@ const MAX_CARDHOLDER_NAME_LENGTH = 255;
 const cardholderRule = requiredText(MAX_CARDHOLDER_NAME_LENGTH);
 
 export function IssueCardForm() {
-  // Only the cardholder name is ever marked, so an edit re-checks it by its rule.
-  const { form, reset, setErrors, set, bind } = useFormState<IssueForm>(ISSUE_DEFAULTS, {
-    recheck: (_field, value) => checkValue(cardholderRule, value),
+  // An edit re-checks the cardholder name by its rule; a reason typed in clears its mark.
+  const { form, errors, reset, setErrors, set, bind } = useFormState<IssueForm>(ISSUE_DEFAULTS, {
+    recheck: (field, value) => field === "cardholderName" ? checkValue(cardholderRule, value) : undefined,
   });
+  const preview = useFundingPreview("card_issue", form.initialBalance);
+  const toApproval = preview?.outcome === "approval";
   const { toast } = useToast();
 
   const issue = useIssueCard((card) => {
@@ -48,12 +51,13 @@ export function IssueCardForm() {
       path="/api/cards/issue"
       onSubmit={() => {
         const error = checkValue(cardholderRule, form.cardholderName);
-        setErrors({ cardholderName: error });
-        if (!error && !issue.isPending) issue.mutate(form);
+        const requestReason = missingFundingReason(preview, form.requestReason);
+        setErrors({ cardholderName: error, requestReason });
+        if (!error && !requestReason && !issue.isPending) issue.mutate(form);
       }}
       isPending={issue.isPending}
-      submitLabel="Issue Card"
-      pendingLabel="Issuing…"
+      submitLabel={toApproval ? "Submit for approval" : "Issue Card"}
+      pendingLabel={toApproval ? "Submitting…" : "Issuing…"}
     >
       <div className="sm:col-span-2">
         <TextField
@@ -67,15 +71,18 @@ export function IssueCardForm() {
       <SelectField label="Card Brand" options={CARD_BRAND_OPTIONS} {...bind("cardBrand")} />
       <TextField label="Spending Limit" type="number" min={0} step={1} {...bind("spendingLimit")} />
       <TextField label="Daily Limit" type="number" min={0} step={1} {...bind("dailyLimit")} />
-      <TextField
+      <AmountField
         label="Initial Balance"
-        type="number"
-        min={0}
-        step={0.01}
+        currency="USD"
         {...bind("initialBalance")}
         hint="Funded from the Central Bank Treasury"
       />
-      <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
+      <FundingApproval
+        preview={preview}
+        reason={form.requestReason}
+        onReason={set("requestReason")}
+        error={errors.requestReason}
+      />
     </CardActionForm>
   );
 }

@@ -1,10 +1,11 @@
 /** Spec 3 load-funds form: moves money from a funding source onto an active card. */
-import { SelectField, TextField } from "../../components/ui/form.tsx";
+import { SelectField } from "../../components/ui/form.tsx";
 import { formatCurrency } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { FUNDING_SOURCE_OPTIONS } from "./types.ts";
 import { useMayCall } from "../../lib/auth.ts";
-import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { AmountField } from "../../components/amount_field.tsx";
+import { FundingApproval, missingFundingReason, useFundingPreview } from "./funding_approval.tsx";
 import { CardActionForm } from "./card_action_form.tsx";
 import { useCards, useFundingSources, useLoadCard } from "./api.ts";
 import { useFormState } from "../../lib/form_state.ts";
@@ -14,7 +15,9 @@ const LOAD_DEFAULTS = { cardId: "", amount: "", fundingSource: "central_bank_tre
 type LoadForm = typeof LOAD_DEFAULTS;
 
 export function LoadFundsForm() {
-  const { form, reset, set, bind } = useFormState<LoadForm>(LOAD_DEFAULTS);
+  const { form, errors, reset, setErrors, set, bind } = useFormState<LoadForm>(LOAD_DEFAULTS);
+  const preview = useFundingPreview("card_load", form.amount, form.fundingSource);
+  const toApproval = preview?.outcome === "approval";
   const { toast } = useToast();
   const { data: cards } = useCards();
   const { data: sources } = useFundingSources();
@@ -40,18 +43,21 @@ export function LoadFundsForm() {
     const source = sources?.find((candidate) => candidate.fundingSource === option.value);
     return source ? { ...option, label: `${option.label} (${formatCurrency(source.availableBalance)} available)` } : option;
   });
-  const disabled = !mayLoad || !form.cardId || Number(form.amount) === 0 || load.isPending;
+  // No amount yet, or only zeros: nothing to load.
+  const disabled = !mayLoad || !form.cardId || !/[1-9]/.test(form.amount) || load.isPending;
 
   return (
     <CardActionForm
       path="/api/cards/:cardId/load"
       onSubmit={() => {
-        if (!disabled) load.mutate(form);
+        const requestReason = missingFundingReason(preview, form.requestReason);
+        setErrors({ requestReason });
+        if (!disabled && !requestReason) load.mutate(form);
       }}
       isPending={load.isPending}
       disabled={disabled}
-      submitLabel="Load Funds"
-      pendingLabel="Loading…"
+      submitLabel={toApproval ? "Submit for approval" : "Load Funds"}
+      pendingLabel={toApproval ? "Submitting…" : "Loading…"}
     >
       <div className="sm:col-span-2">
         <SelectField
@@ -62,11 +68,14 @@ export function LoadFundsForm() {
           {...bind("cardId")}
         />
       </div>
-      <TextField label="Amount" type="number" required min={0.01} step={0.01} {...bind("amount")} />
+      <AmountField label="Amount" currency="USD" required {...bind("amount")} />
       <SelectField label="Funding Source" options={sourceOptions} {...bind("fundingSource")} />
-      <div className="sm:col-span-2">
-        <ApprovalReasonField value={form.requestReason} onChange={set("requestReason")} />
-      </div>
+      <FundingApproval
+        preview={preview}
+        reason={form.requestReason}
+        onReason={set("requestReason")}
+        error={errors.requestReason}
+      />
     </CardActionForm>
   );
 }

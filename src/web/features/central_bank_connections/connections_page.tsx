@@ -10,8 +10,7 @@ import { StatCard, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
-import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
-import { formatDateTime } from "../../lib/format.ts";
+import { formatCurrency, formatDateTime } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { NewConnectionDialog } from "./new_connection_dialog.tsx";
 import { PartnerConnectionCard } from "./partner_connection_card.tsx";
@@ -26,12 +25,6 @@ import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useCreateRequest } from "../../lib/ui_state.ts";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
-
-/** Exact en-US display, JPY included: an amount with cents keeps them rather than being rounded. */
-function formatLimit(amount: string, currency: string): string {
-  const minor = parseMoney(amount);
-  return minor.ok ? formatCurrencyEnUs(minor.value, currency) : amount;
-}
 
 function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
@@ -86,7 +79,7 @@ function columns(testingId: string | null, onTest: (id: string) => void): Column
       cell: ({ row }) =>
         row.original.dailySettlementLimit === null
           ? "No limit"
-          : formatLimit(row.original.dailySettlementLimit, row.original.settlementCurrency),
+          : formatCurrency(row.original.dailySettlementLimit, row.original.settlementCurrency),
     },
     {
       id: "endpoint",

@@ -77,7 +77,13 @@ function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
       <BicField label="Partner SWIFT Code" value={form.partnerSwiftCode} onValue={set("partnerSwiftCode")} bic={bic} />
       <SelectField label="Message Standard" {...bind("messageStandard")} options={MESSAGE_STANDARD_OPTIONS} />
       <SelectField label="Settlement Currency" {...bind("settlementCurrency")} options={CURRENCY_OPTIONS} />
-      <AmountField label="Daily Settlement Limit" min="0" {...bind("dailySettlementLimit")} hint="Blank: no limit" />
+      <AmountField
+        label="Daily Settlement Limit"
+        currency={form.settlementCurrency}
+        placeholder="No limit"
+        {...bind("dailySettlementLimit")}
+        hint="Blank: no limit"
+      />
       <SelectField label="Authentication Method" {...bind("authenticationMethod")} options={AUTHENTICATION_METHOD_OPTIONS} />
     </div>
   );

@@ -11,8 +11,7 @@ import { StatusBadge } from "../../components/ui/badge.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
-import { formatCurrencyEnUs, parseMoney } from "../../../domain/money.ts";
+import { formatCurrency, formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { StatusAction } from "./status_action.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
@@ -53,10 +52,7 @@ const ACCOUNT_COLUMNS: ColumnDef<Row<"accounts">>[] = [
     header: "Current Balance",
     enableSorting: false,
     meta: { cellClassName: "text-right tabular-nums" },
-    cell: ({ row }) => {
-      const minor = parseMoney(row.original.currentBalance);
-      return minor.ok ? formatCurrencyEnUs(minor.value, row.original.currency) : row.original.currentBalance;
-    },
+    cell: ({ row }) => formatCurrency(row.original.currentBalance, row.original.currency),
   },
   statusColumn("accountStatus"),
 ];
@@ -140,6 +136,35 @@ function RegistryEntry({ entry }: { entry: Overview["nationalRegistryEntry"] }) 
   );
 }
 
+/**
+ * Each reason under its author: a requested change shows the requester's reason under the
+ * requester, then the approver's decision under the approver; a direct change its performer's.
+ */
+function HistoryCredits({ entry }: { entry: Overview["statusHistory"][number] }) {
+  if (!entry.request) {
+    return (
+      <>
+        <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
+        {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+      </>
+    );
+  }
+  return (
+    <dl className="mt-1 space-y-1">
+      <div>
+        <dt className="text-xs text-slate-600">
+          Requested by {entry.request.by} · {formatDateTime(entry.request.at)}
+        </dt>
+        <dd className="text-slate-700">“{entry.request.reason}”</dd>
+      </div>
+      <div>
+        <dt className="text-xs text-slate-600">Approved by {entry.by} · {formatDateTime(entry.at)}</dt>
+        {entry.decisionReason && <dd className="text-slate-700">“{entry.decisionReason}”</dd>}
+      </div>
+    </dl>
+  );
+}
+
 function History(
   { statusHistory, recentAuditEvents }: Pick<Overview, "statusHistory" | "recentAuditEvents">,
 ) {
@@ -154,8 +179,7 @@ function History(
                   ? `${titleCase(entry.from)} → ${titleCase(entry.to)}`
                   : `Registered as ${entry.to}`}
               </p>
-              <p className="text-xs text-slate-600">{formatDateTime(entry.at)} · {entry.by}</p>
-              {entry.reason && <p className="mt-1 text-slate-700">“{entry.reason}”</p>}
+              <HistoryCredits entry={entry} />
             </li>
           ))}
         </ol>

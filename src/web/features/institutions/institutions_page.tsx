@@ -1,6 +1,6 @@
 /**
  * Financial Institutions (spec 2.4): search, the registry table a page at a time (sorted and filtered
- * by the server), a status action per row (Approve, Suspend, Reactivate), and the New Institution dialog,
+ * by the server), a status action per row (Request approval, Suspend, Reactivate), and the New Institution dialog,
  * opened from the header's New menu (or the empty registry's own button).
  */
 import { useSetAtom } from "jotai";

@@ -1,5 +1,5 @@
 /**
- * An institution's status action (Approve, Suspend, Reactivate), on the registry's rows and on the
+ * An institution's status action (Request approval, Suspend, Reactivate), on the registry's rows and on the
  * institution page.
  */
 import { type FormEvent, useState } from "react";
@@ -48,7 +48,7 @@ export function StatusAction({ institution }: { institution: Institution }) {
         variant={action.to === "suspended" ? "outline" : "default"}
         changes
         disabled={change.isPending}
-        aria-label={`${action.label} ${institution.name}`}
+        aria-label={`${action.naming} ${institution.name}`}
         onClick={() => setOpen(true)}
       >
         {action.label}
@@ -56,7 +56,7 @@ export function StatusAction({ institution }: { institution: Institution }) {
       <Dialog
         open={open}
         onClose={close}
-        title={`${action.label} ${institution.name}?`}
+        title={`${action.naming} ${institution.name}?`}
         description={`The status changes from ${institution.status} to ${action.to} once a second person with the approver role approves. The reason is kept in the audit trail.`}
       >
         <form onSubmit={submit} noValidate className="space-y-4">
