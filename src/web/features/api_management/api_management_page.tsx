@@ -58,7 +58,7 @@ export default function ApiManagementPage() {
           hint="Neither revoked nor expired"
         />
       </div>
-      <TrafficCharts />
+      {mayReadLogs && <TrafficCharts />}
       <Tabs
         label="API management sections"
         tabs={[

@@ -1,0 +1,298 @@
+/**
+ * A clean browser console: each role with screens of its own visits every route of the SPA at a
+ * desktop and a phone size, opens the dialogs behind each screen's primary buttons (and the shell's
+ * menus), and the test fails on any console error, uncaught page error or Content-Security-Policy
+ * violation, listing each with the page and the step that caused it. docs/console.md says which
+ * console messages are allowed and why (one: the signed-out session check's 401).
+ *
+ * Buttons are found by role and accessible name, and a button that has moved into a menu (a "New"
+ * menu, a user menu, the phone's navigation slide-over) is still found: the test opens the menus it
+ * sees and looks again.
+ */
+import assert from "node:assert/strict";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
+import {
+  firstSignInInBrowser,
+  e2eTest,
+  launchBrowser,
+  signIn,
+  signInAsOperator,
+  startServer,
+  type TestServer,
+} from "./helpers.ts";
+
+const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }] as const;
+/** How long the page must have no request in flight before a step counts as done. */
+const QUIET_MS = 150;
+const SETTLE_TIMEOUT_MS = 20_000;
+const DIALOG_TIMEOUT_MS = 10_000;
+/** The session check a signed-out page makes: its 401 is the answer that says "signed out". */
+const SIGNED_OUT_CHECK = "/api/auth/user";
+const APPROVER_PASSWORD = "e2e-lamp-orchard-quietly";
+
+interface Problem {
+  kind: "console error" | "page error" | "CSP violation";
+  url: string;
+  step: string;
+  text: string;
+}
+
+/** What a page is doing now, so that each problem names the step that caused it. */
+interface Watched {
+  page: Page;
+  role: string;
+  step: string;
+  signedOut: boolean;
+  inFlight: number;
+  lastActivity: number;
+}
+
+const problems: Problem[] = [];
+const started = Date.now();
+
+function record(watched: Watched, kind: Problem["kind"], text: string) {
+  problems.push({ kind, url: watched.page.url(), step: `${watched.role}: ${watched.step}`, text });
+}
+
+/**
+ * The one console error allowed: the browser's own "Failed to load resource" line for the 401 a
+ * signed-out page gets from the session check. It is how the SPA learns nobody is signed in, and
+ * the browser logs every 4xx answer to a fetch whatever the page does with it.
+ */
+function allowed(watched: Watched, text: string, url: string | undefined): boolean {
+  if (!watched.signedOut || !url) return false;
+  return new URL(url).pathname === SIGNED_OUT_CHECK && text.includes("status of 401");
+}
+
+/** Reports CSP violations from inside the page: Chromium also logs them, but this names the directive and source. */
+async function watchViolations(context: BrowserContext, onViolation: (page: Page, text: string) => void) {
+  await context.exposeBinding("__reportCspViolation", ({ page }, text: string) => onViolation(page, text));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const where = event.sourceFile ? ` at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` : "";
+      const sample = event.sample ? ` sample "${event.sample}"` : "";
+      (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI}${where}${sample}`);
+    });
+  });
+}
+
+async function watchedPage(context: BrowserContext, role: string, signedOut = false): Promise<Watched> {
+  const page = await context.newPage();
+  const watched: Watched = { page, role, step: "opening", signedOut, inFlight: 0, lastActivity: Date.now() };
+  await watchViolations(context, (from, text) => from === page && record(watched, "CSP violation", text));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    if (allowed(watched, message.text(), message.location().url)) return;
+    record(watched, "console error", message.text());
+  });
+  page.on("pageerror", (error) => record(watched, "page error", error.stack ?? error.message));
+  // Server-sent events stay open for as long as the page does: they never count as in flight.
+  const counts = (request: { resourceType(): string }) => request.resourceType() !== "eventsource";
+  page.on("request", (request) => {
+    if (!counts(request)) return;
+    watched.inFlight++;
+    watched.lastActivity = Date.now();
+  });
+  const done = (request: { resourceType(): string }) => {
+    if (!counts(request)) return;
+    watched.inFlight = Math.max(0, watched.inFlight - 1);
+    watched.lastActivity = Date.now();
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
+  return watched;
+}
+
+/** Waits until no request has been in flight for QUIET_MS: the step's answers (and their errors) are in. */
+async function settle(watched: Watched) {
+  if (Deno.env.get("CLEAN_CONSOLE_TRACE")) console.log(`${Date.now() - started} ms ${watched.role}: ${watched.step}`);
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (watched.inFlight > 0 || Date.now() - watched.lastActivity < QUIET_MS) {
+    if (Date.now() > deadline) throw new Error(`${watched.role}: ${watched.step}: requests still in flight`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Moves to `path` inside the SPA (as a link does), and waits for its screen and its data. */
+async function visit(watched: Watched, path: string) {
+  const { page } = watched;
+  watched.step = `visit ${path} at ${page.viewportSize()?.width} px`;
+  await page.evaluate((to) => {
+    history.pushState(null, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+  await page.waitForURL((url) => url.pathname === path);
+  await page.getByRole("main").getByRole("heading", { level: 1 }).first().waitFor();
+  await settle(watched);
+}
+
+/** What opens over a screen: dialogs, menus and the notification panel. */
+const OVERLAYS = "[role=dialog], [role=alertdialog], [role=menu], [data-testid=notification-panel]";
+
+/** How long a control may take to show on a screen that has just drawn its heading (access, data). */
+const CONTROL_TIMEOUT_MS = 10_000;
+
+/** The control named `name` inside `scope` (a button, tab, menu item or link), once visible; null if none shows. */
+async function findControl(scope: Page | Locator, name: string | RegExp): Promise<Locator | null> {
+  const exact = typeof name === "string";
+  const control = scope.getByRole("button", { name, exact })
+    .or(scope.getByRole("menuitem", { name, exact }))
+    .or(scope.getByRole("tab", { name, exact }))
+    .or(scope.getByRole("link", { name, exact }))
+    .filter({ visible: true }).first();
+  return await control.waitFor({ timeout: CONTROL_TIMEOUT_MS }).then(() => control, () => null);
+}
+
+/**
+ * The control named `name`, wherever it is: on screen, or inside a menu on screen (a button that
+ * opens a menu, or the phone's "Open menu" slide-over). A menu opened in vain is closed again.
+ */
+async function reach(watched: Watched, name: string | RegExp): Promise<Locator> {
+  const { page } = watched;
+  const direct = await findControl(page, name);
+  if (direct) return direct;
+  const triggers = page.locator("button[aria-haspopup=menu], button[aria-haspopup=true]").filter({ visible: true });
+  const candidates = [...await triggers.all()];
+  const phoneMenu = page.getByRole("button", { name: "Open menu", exact: true }).filter({ visible: true });
+  if (await phoneMenu.count() > 0) candidates.push(phoneMenu.first());
+  for (const trigger of candidates) {
+    await trigger.click();
+    await settle(watched);
+    const inMenu = await findControl(page.locator(OVERLAYS), name);
+    if (inMenu) return inMenu;
+    await closeAll(watched);
+  }
+  throw new Error(`${watched.role}: no control named ${name} on ${page.url()}, nor in a menu there`);
+}
+
+/**
+ * Clicks the control named `name` and, when `dialog` says so, waits for a dialog to show its heading;
+ * then closes whatever opened with Escape.
+ */
+async function open(watched: Watched, name: string | RegExp, dialog = true) {
+  const { page } = watched;
+  const control = await reach(watched, name);
+  watched.step = `open "${name}" at ${page.viewportSize()?.width} px (from ${new URL(page.url()).pathname})`;
+  await control.click();
+  if (dialog) {
+    // A Headless UI dialog's own element has no box (its backdrop and panel are fixed): wait for its title.
+    const title = page.locator("[role=dialog], [role=alertdialog]").getByRole("heading").filter({ visible: true });
+    await title.first().waitFor({ timeout: DIALOG_TIMEOUT_MS }).catch(() => {
+      throw new Error(`${watched.role}: ${watched.step}: no dialog opened`);
+    });
+  }
+  await settle(watched);
+  await closeAll(watched);
+}
+
+/** Escape until no dialog, menu or popover is open (a dialog opened from a menu closes in two steps). */
+async function closeAll(watched: Watched) {
+  const { page } = watched;
+  // Closed dialogs and menus leave the document (Headless UI unmounts them).
+  const open = page.locator(OVERLAYS);
+  for (let count = await open.count(), attempt = 0; count > 0 && attempt < 3; attempt++) {
+    await page.keyboard.press("Escape");
+    // Escape closes the overlay opened last, which Headless UI portals to the end of the document.
+    await open.nth(count - 1).waitFor({ state: "detached", timeout: DIALOG_TIMEOUT_MS }).catch(() => {});
+    count = await open.count();
+  }
+  assert.equal(await open.count(), 0, `${watched.step}: Escape left a dialog or menu open`);
+  await settle(watched);
+}
+
+/** What each screen's primary buttons open, by screen; a RegExp takes the first row's button. */
+type Openers = Record<string, (string | RegExp)[]>;
+
+const OPERATOR_OPENERS: Openers = {
+  "/institutions": ["New Institution"],
+  "/routing-codes": ["Assign New Code"],
+  "/swift-bic": ["Register BIC Code"],
+  "/national-routing": ["Register Institution", /^View details of /],
+  "/balance-sweep": ["Auto Sweep", "Manual Sweep", "Add Account"],
+};
+
+const ADMINISTRATOR_OPENERS: Openers = {
+  "/central-bank-connections": ["New Connection"],
+  "/balance-sweep": [/^Edit the daily outflow limit of /],
+  "/users": ["New User", "Roles", "Identities", "Reset password"],
+};
+
+const APPROVER_OPENERS: Openers = {};
+
+/** Opens the shell's own dialogs and menus: the notification panel and the change-password dialog. */
+async function openShell(watched: Watched) {
+  await open(watched, /^Notifications, /, false);
+  await open(watched, "Change password");
+}
+
+/** Every route at every size, with each screen's dialogs, for one signed-in role. */
+async function walk(watched: Watched, openers: Openers) {
+  for (const size of SIZES) {
+    await watched.page.setViewportSize(size);
+    for (const { path } of NAV_ITEMS) {
+      await visit(watched, path);
+      for (const name of openers[path] ?? []) await open(watched, name);
+    }
+    await visit(watched, "/no-such-screen");
+    await visit(watched, "/");
+    await openShell(watched);
+  }
+}
+
+function report(): string {
+  return problems.map((p) => `- ${p.kind} on ${p.url}\n  during ${p.step}\n  ${p.text.split("\n").join("\n  ")}`)
+    .join("\n");
+}
+
+/** The demo database's approver (SEED_DEMO=1 prints the seed's staff with their one-time passwords). */
+function demoApprover(server: TestServer) {
+  const [, email, initialPassword] = server.output().match(/^Demo approver (\S+), one-time password: (\S+)$/m) ?? [];
+  assert.ok(email, "the demo seed printed no approver");
+  return { email, initialPassword, newPassword: APPROVER_PASSWORD };
+}
+
+e2eTest("clean console: no error, page error or CSP violation on any screen or dialog, for each role", async () => {
+  const server = await startServer({ SEED_DEMO: "1" });
+  const browser = await launchBrowser();
+  try {
+    const context = (viewport = SIZES[0]) => browser.newContext({ viewport });
+
+    const visitor = await watchedPage(await context(), "signed out", true);
+    visitor.step = "landing page";
+    await visitor.page.goto(`${server.baseUrl}/`);
+    await visitor.page.getByRole("heading", { level: 1 }).first().waitFor();
+    await settle(visitor);
+    visitor.step = "sign-in page";
+    await visitor.page.goto(`${server.baseUrl}/api/login`);
+    await visitor.page.getByRole("button", { name: "Sign In" }).waitFor();
+    await visitor.page.context().close();
+
+    // The roles walk side by side, each in its own context: most of a step is waiting on the server.
+    const roles: { role: string; openers: Openers; signIn: (watched: Watched) => Promise<void> }[] = [
+      { role: "operator", openers: OPERATOR_OPENERS, signIn: (w) => signInAsOperator(w.page, server.baseUrl) },
+      { role: "administrator", openers: ADMINISTRATOR_OPENERS, signIn: (w) => signIn(w.page, server.baseUrl) },
+      {
+        role: "approver",
+        openers: APPROVER_OPENERS,
+        signIn: (w) => firstSignInInBrowser(w.page, server.baseUrl, demoApprover(server)),
+      },
+    ];
+    await Promise.all(roles.map(async ({ role, openers, signIn }) => {
+      const watched = await watchedPage(await context(), role);
+      watched.step = "sign in";
+      await signIn(watched);
+      await walk(watched, openers);
+      await watched.page.context().close();
+    }));
+
+    assert.equal(problems.length, 0, `the browser console was not clean:\n${report()}`);
+  } catch (error) {
+    if (problems.length > 0) console.error(`console problems so far:\n${report()}`);
+    console.error(`server output:\n${server.output().slice(-3000)}`);
+    throw error;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
