@@ -13,8 +13,11 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { NAV_ITEMS } from "../../src/web/components/layout/nav_items.ts";
 import {
-  firstSignInInBrowser,
+  apiSession,
+  E2E_OPERATOR_PASSWORD,
+  e2eOperator,
   e2eTest,
+  firstSignInInBrowser,
   launchBrowser,
   signIn,
   signInAsOperator,
@@ -206,6 +209,7 @@ type Openers = Record<string, (string | RegExp)[]>;
 
 const OPERATOR_OPENERS: Openers = {
   "/institutions": ["New Institution"],
+  "/institutions/:id": [/^Suspend /],
   "/routing-codes": ["Assign New Code"],
   "/swift-bic": ["Register BIC Code"],
   "/national-routing": ["Register Institution", /^View details of /],
@@ -213,12 +217,14 @@ const OPERATOR_OPENERS: Openers = {
 };
 
 const ADMINISTRATOR_OPENERS: Openers = {
-  "/central-bank-connections": ["New Connection"],
+  "/central-bank-connections": ["New Connection", /^Establish .* Connection$/],
   "/balance-sweep": [/^Edit the daily outflow limit of /],
   "/users": ["New User", "Roles", "Identities", "Reset password"],
 };
 
-const APPROVER_OPENERS: Openers = {};
+const APPROVER_OPENERS: Openers = {
+  "/approvals": ["Approve", "Reject"],
+};
 
 /** Opens the shell's own dialogs and menus: the notification panel and the change-password dialog. */
 async function openShell(watched: Watched) {
@@ -226,13 +232,32 @@ async function openShell(watched: Watched) {
   await open(watched, "Change password");
 }
 
+const ROUTES_SOURCE = new URL("../../src/web/routes.tsx", import.meta.url);
+
+/**
+ * Every route the SPA declares (read from src/web/routes.tsx, so that a new screen is walked without
+ * anyone listing it here), each parameter filled with a real record's id from `samples`.
+ */
+async function screenPaths(samples: Record<string, string>): Promise<{ route: string; path: string }[]> {
+  const source = await Deno.readTextFile(ROUTES_SOURCE);
+  const routes = [...source.matchAll(/\bpath: "([^"]+)"/g)].map(([, route]) => route);
+  assert.ok(routes.length >= NAV_ITEMS.length, "src/web/routes.tsx lists fewer routes than the sidebar");
+  return routes.map((route) => {
+    const path = route.replace(/:(\w+)/g, (_, name: string) => {
+      assert.ok(samples[`${route} ${name}`], `no sample for ${name} in ${route}: add one to the test's samples`);
+      return samples[`${route} ${name}`];
+    });
+    return { route, path };
+  });
+}
+
 /** Every route at every size, with each screen's dialogs, for one signed-in role. */
-async function walk(watched: Watched, openers: Openers) {
+async function walk(watched: Watched, screens: { route: string; path: string }[], openers: Openers) {
   for (const size of SIZES) {
     await watched.page.setViewportSize(size);
-    for (const { path } of NAV_ITEMS) {
+    for (const { route, path } of screens) {
       await visit(watched, path);
-      for (const name of openers[path] ?? []) await open(watched, name);
+      for (const name of openers[route] ?? []) await open(watched, name);
     }
     await visit(watched, "/no-such-screen");
     await visit(watched, "/");
@@ -252,6 +277,38 @@ function demoApprover(server: TestServer) {
   return { email, initialPassword, newPassword: APPROVER_PASSWORD };
 }
 
+/**
+ * Records the screens show and act on: an active institution (its page offers Suspend), and an
+ * operator's request that waits for an approver (the Approvals screen offers Approve and Reject).
+ */
+async function samples(server: TestServer): Promise<Record<string, string>> {
+  const operator = await apiSession(server.baseUrl, await e2eOperator(server.baseUrl), E2E_OPERATOR_PASSWORD);
+  const institutions = await operator("GET", "/api/institutions?status=active&limit=1");
+  assert.equal(institutions.status, 200);
+  const filed = await operator("POST", "/api/ledger-accounts", {
+    accountNumber: "E2E-CONSOLE-LDG",
+    accountType: "ledger",
+    accountName: "Clean Console Ledger",
+    currency: "USD",
+    currentBalance: "250000.00",
+    requestReason: "Opening balance",
+  });
+  assert.equal(filed.status, 202, JSON.stringify(filed.json));
+  return { "/institutions/:id id": institutions.json[0].id };
+}
+
+/** The CSP still refuses a style attribute in markup, and the test hears of it: else a clean run would prove nothing. */
+async function expectInlineStyleRefused(watched: Watched) {
+  watched.step = "self-check: a style attribute in markup";
+  await watched.page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<b style="color: red"></b>'));
+  const deadline = Date.now() + DIALOG_TIMEOUT_MS;
+  while (!problems.some((p) => p.kind === "CSP violation") && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const caught = problems.splice(0).filter((p) => p.kind === "CSP violation");
+  assert.ok(caught.some((p) => p.text.startsWith("style-src-attr")), "an inline style attribute went unreported");
+}
+
 e2eTest("clean console: no error, page error or CSP violation on any screen or dialog, for each role", async () => {
   const server = await startServer({ SEED_DEMO: "1" });
   const browser = await launchBrowser();
@@ -263,11 +320,13 @@ e2eTest("clean console: no error, page error or CSP violation on any screen or d
     await visitor.page.goto(`${server.baseUrl}/`);
     await visitor.page.getByRole("heading", { level: 1 }).first().waitFor();
     await settle(visitor);
+    await expectInlineStyleRefused(visitor);
     visitor.step = "sign-in page";
     await visitor.page.goto(`${server.baseUrl}/api/login`);
     await visitor.page.getByRole("button", { name: "Sign In" }).waitFor();
     await visitor.page.context().close();
 
+    const screens = await screenPaths(await samples(server));
     // The roles walk side by side, each in its own context: most of a step is waiting on the server.
     const roles: { role: string; openers: Openers; signIn: (watched: Watched) => Promise<void> }[] = [
       { role: "operator", openers: OPERATOR_OPENERS, signIn: (w) => signInAsOperator(w.page, server.baseUrl) },
@@ -282,7 +341,7 @@ e2eTest("clean console: no error, page error or CSP violation on any screen or d
       const watched = await watchedPage(await context(), role);
       watched.step = "sign in";
       await signIn(watched);
-      await walk(watched, openers);
+      await walk(watched, screens, openers);
       await watched.page.context().close();
     }));
 
