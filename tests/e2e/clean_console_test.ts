@@ -133,6 +133,9 @@ async function visit(watched: Watched, path: string) {
 /** What opens over a screen: dialogs, menus and the notification panel. */
 const OVERLAYS = "[role=dialog], [role=alertdialog], [role=menu], [data-testid=notification-panel]";
 
+/** Buttons that open a menu (Headless UI's MenuButton says aria-haspopup="menu"). */
+const MENU_BUTTONS = "button[aria-haspopup=menu], button[aria-haspopup=true]";
+
 /** How long a control may take to show on a screen that has just drawn its heading (access, data). */
 const CONTROL_TIMEOUT_MS = 10_000;
 
@@ -155,7 +158,7 @@ async function reach(watched: Watched, name: string | RegExp): Promise<Locator> 
   const { page } = watched;
   const direct = await findControl(page, name);
   if (direct) return direct;
-  const triggers = page.locator("button[aria-haspopup=menu], button[aria-haspopup=true]").filter({ visible: true });
+  const triggers = page.locator(MENU_BUTTONS).filter({ visible: true });
   const candidates = [...await triggers.all()];
   const phoneMenu = page.getByRole("button", { name: "Open menu", exact: true }).filter({ visible: true });
   if (await phoneMenu.count() > 0) candidates.push(phoneMenu.first());
@@ -226,8 +229,21 @@ const APPROVER_OPENERS: Openers = {
   "/approvals": ["Approve", "Reject"],
 };
 
-/** Opens the shell's own dialogs and menus: the notification panel and the change-password dialog. */
+/**
+ * Opens the shell's own menus and dialogs: every menu button on screen (a user menu, a "New" menu),
+ * the notification panel and the change-password dialog.
+ */
 async function openShell(watched: Watched) {
+  const { page } = watched;
+  const menus = await page.locator(MENU_BUTTONS).filter({ visible: true }).all();
+  for (const menu of menus) {
+    const name = await menu.getAttribute("aria-label") ?? await menu.innerText();
+    watched.step = `open the menu "${name}" at ${page.viewportSize()?.width} px`;
+    await menu.click();
+    await page.getByRole("menu").filter({ visible: true }).first().waitFor({ timeout: DIALOG_TIMEOUT_MS });
+    await settle(watched);
+    await closeAll(watched);
+  }
   await open(watched, /^Notifications, /, false);
   await open(watched, "Change password");
 }

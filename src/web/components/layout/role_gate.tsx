@@ -1,10 +1,7 @@
 import type { ReactNode } from "react";
-import { forbiddenMessage, ruleFor } from "../../../domain/access.ts";
 import { useMayCall } from "../../lib/auth.ts";
-import { Card } from "../ui/card.tsx";
-import { EmptyState } from "../ui/table.tsx";
+import { NotAllowedPage } from "../../routes.tsx";
 import { NAV_ITEMS } from "./nav_items.ts";
-import { PageHeader } from "./page_header.tsx";
 
 /**
  * A screen the sidebar hides from the user's roles (its nav entry names the route it cannot work
@@ -20,13 +17,5 @@ export function RoleGate({ path, children }: { path: string; children: ReactNode
 function Gated({ label, api, children }: { label: string; api: readonly [string, string]; children: ReactNode }) {
   const [method, route] = api;
   if (useMayCall(method, route)) return <>{children}</>;
-  const rule = ruleFor(method, route);
-  return (
-    <>
-      <PageHeader title={label} />
-      <Card>
-        <EmptyState title="Not available to your role" text={rule ? forbiddenMessage(rule) : undefined} />
-      </Card>
-    </>
-  );
+  return <NotAllowedPage title={label} method={method} path={route} />;
 }
