@@ -75,7 +75,8 @@ async function watchViolations(context: BrowserContext, onViolation: (page: Page
     document.addEventListener("securitypolicyviolation", (event) => {
       const where = event.sourceFile ? ` at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` : "";
       const sample = event.sample ? ` sample "${event.sample}"` : "";
-      (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI}${where}${sample}`);
+      const report = (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation;
+      report(`${event.effectiveDirective} blocked ${event.blockedURI}${where}${sample}`);
     });
   });
 }
@@ -117,16 +118,28 @@ async function settle(watched: Watched) {
   }
 }
 
-/** Moves to `path` inside the SPA (as a link does), and waits for its screen and its data. */
+/**
+ * Moves to `path` inside the SPA (as a link does), and waits for its screen and its data: the
+ * heading the last screen drew is marked first, so only a new heading (or new title) counts.
+ */
 async function visit(watched: Watched, path: string) {
   const { page } = watched;
   watched.step = `visit ${path} at ${page.viewportSize()?.width} px`;
-  await page.evaluate((to) => {
-    history.pushState(null, "", to);
-    dispatchEvent(new PopStateEvent("popstate"));
-  }, path);
-  await page.waitForURL((url) => url.pathname === path);
-  await page.getByRole("main").getByRole("heading", { level: 1 }).first().waitFor();
+  if (new URL(page.url()).pathname !== path) {
+    const before = await page.evaluate((to) => {
+      const heading = document.querySelector("main h1");
+      heading?.setAttribute("data-left-behind", "");
+      history.pushState(null, "", to);
+      dispatchEvent(new PopStateEvent("popstate"));
+      return heading?.textContent ?? null;
+    }, path);
+    // A screen drawn by the same components as the last (two not-available screens) keeps its element.
+    await page.waitForFunction((text) => {
+      const heading = document.querySelector("main h1");
+      return heading !== null && (!heading.hasAttribute("data-left-behind") || heading.textContent !== text);
+    }, before);
+  }
+  await page.locator("main h1").first().waitFor();
   await settle(watched);
 }
 
@@ -207,8 +220,13 @@ async function closeAll(watched: Watched) {
   await settle(watched);
 }
 
-/** What each screen's primary buttons open, by screen; a RegExp takes the first row's button. */
-type Openers = Record<string, (string | RegExp)[]>;
+/**
+ * What each screen's primary buttons open, by screen: a name whose control must open a dialog (a
+ * RegExp takes the first row's), or `{ tab }`, a control that shows its part of the screen in place
+ * (a tab today; if it opens a dialog instead, that is closed too).
+ */
+type Opener = string | RegExp | { tab: string | RegExp };
+type Openers = Record<string, Opener[]>;
 
 const OPERATOR_OPENERS: Openers = {
   "/institutions": ["New Institution"],
@@ -217,11 +235,15 @@ const OPERATOR_OPENERS: Openers = {
   "/swift-bic": ["Register BIC Code"],
   "/national-routing": ["Register Institution", /^View details of /],
   "/balance-sweep": ["Auto Sweep", "Manual Sweep", "Add Account"],
+  "/card-management": [{ tab: /^Issue (New )?Card$/ }, { tab: "Distribute Card" }, { tab: "Load Funds" }],
+  "/partnership-expediter": [{ tab: "Visa" }, { tab: "Executive Escalation" }],
 };
 
 const ADMINISTRATOR_OPENERS: Openers = {
   "/central-bank-connections": ["New Connection", /^Establish .* Connection$/],
   "/balance-sweep": [/^Edit the daily outflow limit of /],
+  "/api-management": ["Keys", "Logs", "Webhooks", "Docs"].map((tab) => ({ tab })),
+  "/settings": ["Security", "Notifications", "API", "Backup", "System"].map((tab) => ({ tab })),
   "/users": ["New User", "Roles", "Identities", "Reset password"],
 };
 
@@ -267,13 +289,31 @@ async function screenPaths(samples: Record<string, string>): Promise<{ route: st
   });
 }
 
+/**
+ * What the operator sees on the screens the sidebar hides from them, reached by address: whom the
+ * screen is for, with no request made for the data (which would answer 403 and log an error).
+ */
+const OPERATOR_NOT_ALLOWED: Record<string, string> = {
+  "/users": "Only administrators can manage users",
+  "/audit-trail": "Only administrators or auditors can read the audit trail",
+};
+
 /** Every route at every size, with each screen's dialogs, for one signed-in role. */
-async function walk(watched: Watched, screens: { route: string; path: string }[], openers: Openers) {
+async function walk(
+  watched: Watched,
+  screens: { route: string; path: string }[],
+  openers: Openers,
+  notAllowed: Record<string, string> = {},
+) {
   for (const size of SIZES) {
     await watched.page.setViewportSize(size);
     for (const { route, path } of screens) {
       await visit(watched, path);
-      for (const name of openers[route] ?? []) await open(watched, name);
+      if (notAllowed[route]) await watched.page.getByRole("main").getByText(notAllowed[route]).waitFor();
+      for (const opener of openers[route] ?? []) {
+        if (typeof opener === "object" && "tab" in opener) await open(watched, opener.tab, false);
+        else await open(watched, opener);
+      }
     }
     await visit(watched, "/no-such-screen");
     await visit(watched, "/");
@@ -344,8 +384,18 @@ e2eTest("clean console: no error, page error or CSP violation on any screen or d
 
     const screens = await screenPaths(await samples(server));
     // The roles walk side by side, each in its own context: most of a step is waiting on the server.
-    const roles: { role: string; openers: Openers; signIn: (watched: Watched) => Promise<void> }[] = [
-      { role: "operator", openers: OPERATOR_OPENERS, signIn: (w) => signInAsOperator(w.page, server.baseUrl) },
+    const roles: {
+      role: string;
+      openers: Openers;
+      notAllowed?: Record<string, string>;
+      signIn: (watched: Watched) => Promise<void>;
+    }[] = [
+      {
+        role: "operator",
+        openers: OPERATOR_OPENERS,
+        notAllowed: OPERATOR_NOT_ALLOWED,
+        signIn: (w) => signInAsOperator(w.page, server.baseUrl),
+      },
       { role: "administrator", openers: ADMINISTRATOR_OPENERS, signIn: (w) => signIn(w.page, server.baseUrl) },
       {
         role: "approver",
@@ -353,11 +403,11 @@ e2eTest("clean console: no error, page error or CSP violation on any screen or d
         signIn: (w) => firstSignInInBrowser(w.page, server.baseUrl, demoApprover(server)),
       },
     ];
-    await Promise.all(roles.map(async ({ role, openers, signIn }) => {
+    await Promise.all(roles.map(async ({ role, openers, notAllowed, signIn }) => {
       const watched = await watchedPage(await context(), role);
       watched.step = "sign in";
       await signIn(watched);
-      await walk(watched, screens, openers);
+      await walk(watched, screens, openers, notAllowed);
       await watched.page.context().close();
     }));
 

@@ -27,7 +27,7 @@ export default function ApiManagementPage() {
   const mayManageWebhooks = useMayCall("GET", "/api/webhooks");
   const stats = useApiLogStats(mayReadLogs);
   const figure = (value: (s: ApiLogStats) => string | number) =>
-    stats.data ? value(stats.data) : stats.isError ? "—" : "…";
+    stats.data ? value(stats.data) : stats.isError || !mayReadLogs ? "—" : "…";
   return (
     <>
       <PageHeader
