@@ -152,25 +152,30 @@ const MENU_BUTTONS = "button[aria-haspopup=menu], button[aria-haspopup=true]";
 /** How long a control may take to show on a screen that has just drawn its heading (access, data). */
 const CONTROL_TIMEOUT_MS = 10_000;
 
-/** The control named `name` inside `scope` (a button, tab, menu item or link), once visible; null if none shows. */
-async function findControl(scope: Page | Locator, name: string | RegExp): Promise<Locator | null> {
+/** How long a menu's items may take to show once it is open (the phone's slide-over loads on first use). */
+const MENU_TIMEOUT_MS = 3_000;
+
+/** The control named `name` inside `scope` (a button, tab, menu item or link), once visible within `timeoutMs`. */
+async function findControl(scope: Page | Locator, name: string | RegExp, timeoutMs: number): Promise<Locator | null> {
   const exact = typeof name === "string";
   const control = scope.getByRole("button", { name, exact })
     .or(scope.getByRole("menuitem", { name, exact }))
     .or(scope.getByRole("tab", { name, exact }))
     .or(scope.getByRole("link", { name, exact }))
     .filter({ visible: true }).first();
-  return await control.waitFor({ timeout: CONTROL_TIMEOUT_MS }).then(() => control, () => null);
+  if (timeoutMs === 0) return await control.count() > 0 ? control : null;
+  return await control.waitFor({ timeout: timeoutMs }).then(() => control, () => null);
 }
 
 /**
- * The control named `name`, wherever it is: on screen, or inside a menu on screen (a button that
- * opens a menu, or the phone's "Open menu" slide-over). A menu opened in vain is closed again.
+ * The control named `name`, wherever it is: on screen, inside a menu on screen (a button that opens
+ * a menu, or the phone's "Open menu" slide-over), or on screen once the screen has drawn it (it
+ * waits for its data or the user's roles). A menu opened in vain is closed again.
  */
 async function reach(watched: Watched, name: string | RegExp): Promise<Locator> {
   const { page } = watched;
-  const direct = await findControl(page, name);
-  if (direct) return direct;
+  const shown = await findControl(page, name, 0);
+  if (shown) return shown;
   const triggers = page.locator(MENU_BUTTONS).filter({ visible: true });
   const candidates = [...await triggers.all()];
   const phoneMenu = page.getByRole("button", { name: "Open menu", exact: true }).filter({ visible: true });
@@ -178,10 +183,12 @@ async function reach(watched: Watched, name: string | RegExp): Promise<Locator> 
   for (const trigger of candidates) {
     await trigger.click();
     await settle(watched);
-    const inMenu = await findControl(page.locator(OVERLAYS), name);
+    const inMenu = await findControl(page.locator(OVERLAYS), name, MENU_TIMEOUT_MS);
     if (inMenu) return inMenu;
     await closeAll(watched);
   }
+  const late = await findControl(page, name, CONTROL_TIMEOUT_MS);
+  if (late) return late;
   throw new Error(`${watched.role}: no control named ${name} on ${page.url()}, nor in a menu there`);
 }
 
