@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Route, Routes, useNavigate } from "react-router";
+import { RoleGate } from "./components/layout/role_gate.tsx";
 import { Shell } from "./components/layout/shell.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
 import { Toaster } from "./components/ui/toaster.tsx";
@@ -23,7 +24,9 @@ function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
     <Shell user={user} dialogs={<><NewInstitutionDialogHost /><StaySignedIn /></>}>
       <Suspense fallback={<Spinner />}>
         <Routes>
-          {ROUTES.map(({ path, Screen }) => <Route key={path} path={path} element={<Screen />} />)}
+          {ROUTES.map(({ path, Screen }) => (
+            <Route key={path} path={path} element={<RoleGate path={path}><Screen /></RoleGate>} />
+          ))}
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

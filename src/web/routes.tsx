@@ -30,3 +30,4 @@ export const ROUTES = [
 
 export const LandingPage = lazy(() => import("./features/landing/landing_page.tsx"));
 export const NotFoundPage = lazy(() => import("./features/not_found/not_found_page.tsx"));
+export const NotAllowedPage = lazy(() => import("./features/not_allowed/not_allowed_page.tsx"));

@@ -27,7 +27,7 @@ export default function ApiManagementPage() {
   const mayManageWebhooks = useMayCall("GET", "/api/webhooks");
   const stats = useApiLogStats(mayReadLogs);
   const figure = (value: (s: ApiLogStats) => string | number) =>
-    stats.data ? value(stats.data) : stats.isError ? "—" : "…";
+    stats.data ? value(stats.data) : stats.isError || !mayReadLogs ? "—" : "…";
   return (
     <>
       <PageHeader
@@ -58,7 +58,7 @@ export default function ApiManagementPage() {
           hint="Neither revoked nor expired"
         />
       </div>
-      <TrafficCharts />
+      {mayReadLogs && <TrafficCharts />}
       <Tabs
         label="API management sections"
         tabs={[
