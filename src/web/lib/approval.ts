@@ -12,10 +12,10 @@ import type { ApprovalPreview } from "../../server/features/approvals/preview.ts
 import { apiFetch } from "./api.ts";
 import { useMayCall } from "./auth.ts";
 import { formatCurrency } from "./format.ts";
+import { APPROVALS_KEY } from "./pending_approvals.ts";
 import { type ToastInput, useToast } from "./toast.ts";
 
-export const APPROVALS_KEY = "/api/approvals";
-export const PENDING_APPROVALS_KEY = "/api/approvals?status=pending&limit=1";
+export { APPROVALS_KEY, PENDING_APPROVALS_KEY, usePendingApprovalCount } from "./pending_approvals.ts";
 
 export interface ApprovalFigures {
   accountNumber?: string;
@@ -149,21 +149,6 @@ export function pendingToast(pending: PendingApproval): ToastInput {
 /** The maker's reason of a four-eyes request travels only when one is given. */
 export function withRequestReason(body: Record<string, unknown>, requestReason: string): Record<string, unknown> {
   return { ...body, ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}) };
-}
-
-/** The sidebar badge: pending requests, counted by the server. */
-export function usePendingApprovalCount(): number {
-  const { data } = useQuery<number>({
-    queryKey: [PENDING_APPROVALS_KEY],
-    queryFn: async () => {
-      const res = await apiFetch(PENDING_APPROVALS_KEY);
-      if (!res.ok) return 0;
-      await res.body?.cancel();
-      return Number(res.headers.get("x-total-count") ?? 0);
-    },
-    refetchInterval: 30_000,
-  });
-  return data ?? 0;
 }
 
 /**

@@ -1,13 +1,23 @@
 import { Menu } from "lucide-react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useLocation } from "react-router";
 import type { AuthUser } from "../../lib/auth.ts";
 import { Button } from "../ui/button.tsx";
-import { AccountMenu } from "./account_menu.tsx";
 import { ClockWarningBadge, NodeBadge } from "./replication_status.tsx";
-import { NewMenu } from "./new_menu.tsx";
-import { NotificationBell } from "./notification_bell.tsx";
 import { screenTitle } from "./nav_items.ts";
 import { SearchButton } from "../../features/search/search_button.tsx";
+
+// The header's menus load just after the first paint, as the dialogs do on first open: the menu
+// library (and, through its one entry module, every component of it that a screen uses) stays out of
+// the initial download.
+const NotificationBell = lazy(() => import("./notification_bell.tsx").then((m) => ({ default: m.NotificationBell })));
+const NewMenu = lazy(() => import("./new_menu.tsx").then((m) => ({ default: m.NewMenu })));
+const AccountMenu = lazy(() => import("./account_menu.tsx").then((m) => ({ default: m.AccountMenu })));
+
+/** Holds a header button's place while its menu loads, so nothing moves when it appears. */
+function Deferred({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<span aria-hidden="true" className="inline-block h-9 w-9" />}>{children}</Suspense>;
+}
 
 export function Header({ user, onOpenMenu }: { user: AuthUser | undefined; onOpenMenu: () => void }) {
   const { pathname } = useLocation();
@@ -26,9 +36,9 @@ export function Header({ user, onOpenMenu }: { user: AuthUser | undefined; onOpe
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">
         <SearchButton />
-        <NotificationBell />
-        <NewMenu user={user} />
-        <AccountMenu user={user} />
+        <Deferred><NotificationBell /></Deferred>
+        <Deferred><NewMenu user={user} /></Deferred>
+        <Deferred><AccountMenu user={user} /></Deferred>
       </div>
     </header>
   );

@@ -19,7 +19,7 @@ import {
   Wallet,
 } from "lucide-react";
 import { NavLink } from "react-router";
-import { usePendingApprovalCount } from "../../lib/approval.ts";
+import { usePendingApprovalCount } from "../../lib/pending_approvals.ts";
 import type { AuthUser } from "../../lib/auth.ts";
 import { useSystemName } from "../../lib/system_settings.ts";
 import { NAV_GROUPS, type NavItem, reachableNavItems } from "./nav_items.ts";
