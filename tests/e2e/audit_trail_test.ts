@@ -126,6 +126,10 @@ e2eTest(
 
       await page.getByRole("button", { name: "Clear", exact: true }).click();
       await page.waitForURL((next) => next.search === "");
-      assert.equal(await page.getByLabel("Action", { exact: true }).inputValue(), "");
+      // The address changes first; the form, keyed by it, is made anew on the next render.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("label")].some((label) =>
+          label.textContent === "Action" && (label.control as HTMLSelectElement | null)?.value === ""
+        ), undefined, { timeout: 5_000 });
     }),
 );

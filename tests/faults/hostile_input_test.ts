@@ -20,6 +20,26 @@ import { apiRoutes, fillParams, hasParams, MUTATING_METHODS, PUBLIC_PATHS } from
 const CASES_PER_ROUTE = Number(Deno.env.get("FAULTS_CASES_PER_ROUTE") ?? "20");
 const SEED = Number(Deno.env.get("FAULTS_SEED") ?? Date.now() % 2 ** 31);
 
+const SETTLE_POLL_MS = 300;
+const SETTLE_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until the work a 202 left running has ended: no backup is running (Back up now is the route
+ * that answers 202), and two reads of the database's state a poll apart agree.
+ */
+async function untilSettled(db: Queryable) {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  let previous = "";
+  while (Date.now() < deadline) {
+    const running = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM backup_runs WHERE status = 'running'`);
+    const current = await stateFingerprint(db);
+    if (running?.n === 0 && current === previous) return;
+    previous = current;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+  throw new Error(`the work started by a 202 was still running after ${SETTLE_TIMEOUT_MS} ms`);
+}
+
 Deno.test({
   name:
     "every API route answers hostile bodies, queries and path parameters with < 500 and changes nothing when it refuses",
@@ -50,6 +70,7 @@ Deno.test({
           await probe.body?.cancel();
           const rejectsEmpty = probe.status >= 400 && probe.status < 500;
           let acceptedHere = 0;
+          let startedInBackground = false;
           await fc.assert(
             fc.asyncProperty(
               hasParams(route.path) ? hostileSegment : fc.constant(""),
@@ -92,11 +113,14 @@ Deno.test({
                   );
                 }
                 if (res.status < 300 && mutating) acceptedHere++;
+                if (res.status === 202) startedInBackground = true;
               },
             ),
             { numRuns: CASES_PER_ROUTE, seed: SEED, endOnFailure: true },
           );
           if (acceptedHere > 0) accepted.push(`${route.method} ${route.path}: ${acceptedHere}`);
+          // A 202 (Back up now) goes on after its answer: the next route's reads must not see it end.
+          if (startedInBackground) await untilSettled(app.deps.db.read);
           // A generated request may have ended the session (e.g. a revocation route): sign in again.
           const me = await app.request("GET", "/api/auth/user", { cookie });
           await me.body?.cancel();
