@@ -1,15 +1,50 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import type { ReactNode } from "react";
+import { useSearchParams } from "react-router";
 
-/** Accessible tabs (arrow keys move between tabs) built on Headless UI. */
-export function Tabs({ tabs, label }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string }) {
+interface TabDef {
+  id: string;
+  label: string;
+  content: ReactNode;
+}
+
+/**
+ * The selected tab kept in the address under `param` (its id), so that a reload or a shared link
+ * opens the same tab; the first tab when the address names none or one that is not there.
+ */
+function useUrlTab(tabs: readonly TabDef[], param: string | undefined) {
+  const [params, setParams] = useSearchParams();
+  const named = param ? tabs.findIndex((tab) => tab.id === params.get(param)) : -1;
+  const select = (index: number) => {
+    if (!param) return;
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (index === 0) next.delete(param);
+      else next.set(param, tabs[index].id);
+      return next;
+    }, { replace: true });
+  };
+  return { selectedIndex: Math.max(0, named), select };
+}
+
+/**
+ * Accessible tabs (arrow keys move between tabs) built on Headless UI. The tabs stay on one row; when
+ * the window is narrower than they are, the row scrolls sideways (a tab scrolls into view as it gets
+ * focus). With `urlParam` the selected tab lives in the address.
+ */
+export function Tabs({ tabs, label, urlParam }: { tabs: TabDef[]; label: string; urlParam?: string }) {
+  const url = useUrlTab(tabs, urlParam);
+  const controlled = urlParam ? { selectedIndex: url.selectedIndex, onChange: url.select } : {};
   return (
-    <TabGroup>
-      <TabList aria-label={label} className="inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
+    <TabGroup {...controlled}>
+      <TabList
+        aria-label={label}
+        className="flex w-max max-w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 [scrollbar-width:thin]"
+      >
         {tabs.map((tab) => (
           <Tab
             key={tab.id}
-            className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm"
+            className="shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm"
           >
             {tab.label}
           </Tab>

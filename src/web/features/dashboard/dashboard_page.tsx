@@ -8,7 +8,7 @@ import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard, TitledCard } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
@@ -94,8 +94,7 @@ function StatCards() {
   const trends = useDashboardTrends();
   if (stats.isLoading) {
     return (
-      <div
-        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      <StatGrid
         role="status"
         aria-label="Loading statistics"
         data-testid="stat-skeletons"
@@ -109,7 +108,7 @@ function StatCards() {
             </div>
           </Card>
         ))}
-      </div>
+      </StatGrid>
     );
   }
   const data = stats.data;
@@ -117,7 +116,7 @@ function StatCards() {
   // A trend is shown only once both of its figures are known, so it never disagrees with the count.
   const growth = (added: number | undefined) => (added === undefined ? undefined : monthlyGrowthText(added));
   return (
-    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="stat-cards">
+    <StatGrid data-testid="stat-cards">
       <StatCard
         label="Registered Institutions"
         value={count(data?.totalInstitutions)}
@@ -140,7 +139,7 @@ function StatCards() {
           ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime)
           : undefined}
       />
-    </div>
+    </StatGrid>
   );
 }
 

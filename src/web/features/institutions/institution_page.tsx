@@ -75,8 +75,10 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One of the institution's lists: a table named after the institution, with its own empty state. */
-function ListSection<T extends { id: string }>({ title, label, columns, rows, emptyTitle, emptyText }: {
+function ListSection<T extends { id: string }>({ title, urlKey, label, columns, rows, emptyTitle, emptyText }: {
   title: string;
+  /** Prefix of the address's params for this list's sort and page. */
+  urlKey: string;
   label: string;
   columns: ColumnDef<T>[];
   rows: T[];
@@ -87,6 +89,7 @@ function ListSection<T extends { id: string }>({ title, label, columns, rows, em
     <Section title={title}>
       <DataTable
         label={label}
+        urlKey={urlKey}
         columns={columns}
         rows={rows}
         isLoading={false}
@@ -180,6 +183,7 @@ function Lists({ overview }: { overview: Overview }) {
     <>
       <ListSection
         title="Routing Codes"
+        urlKey="codes"
         label={`Routing codes of ${name}`}
         columns={CODE_COLUMNS}
         rows={overview.routingCodes}
@@ -188,6 +192,7 @@ function Lists({ overview }: { overview: Overview }) {
       />
       <ListSection
         title="BIC Codes"
+        urlKey="bics"
         label={`BIC codes of ${name}`}
         columns={BIC_COLUMNS}
         rows={overview.bicCodes}
@@ -196,6 +201,7 @@ function Lists({ overview }: { overview: Overview }) {
       />
       <ListSection
         title="Accounts"
+        urlKey="accounts"
         label={`Ledger accounts of ${name}`}
         columns={ACCOUNT_COLUMNS}
         rows={overview.accounts}
