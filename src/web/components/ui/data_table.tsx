@@ -132,7 +132,7 @@ function FilterBar({ filters, toolbar, value, onChange }: {
  * text wraps within 40% of the window so that the other columns keep room.
  */
 const PINNED_CELL = "sticky left-0 bg-white shadow-[inset_-1px_0_0_var(--color-slate-200)]";
-const PINNED_CONTENT = "max-w-[40vw] [overflow-wrap:anywhere] sm:max-w-none";
+const PINNED_CONTENT = "max-w-[40vw] break-words sm:max-w-none";
 
 function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
   const meta = header.column.columnDef.meta as ColumnMeta | undefined;
