@@ -6,8 +6,9 @@
  * - server: the screen passes one page plus the total (X-Total-Count) and is told when the sort,
  *   a filter or the page changes, and asks the server for that page (limit/offset).
  * Either way the sort, filters and page live in the address (client mode here, server mode in
- * useServerPaging), so a reload or a shared link shows the same rows. On a phone the first column
- * (the row's key) stays pinned while the others scroll sideways inside the table's own region.
+ * useServerPaging), so a reload or a shared link shows the same rows. When the columns are wider
+ * than the table's region (a phone), the first column (the row's key) stays pinned while the others
+ * scroll sideways inside that region, never the page.
  */
 import {
   type ColumnDef,

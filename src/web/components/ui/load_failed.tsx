@@ -33,3 +33,9 @@ export function LoadFailed({ failure }: { failure: LoadFailure }) {
     </div>
   );
 }
+
+/** A list drawn without DataTable (a plain table, cards): its failure with Retry, or nothing. */
+export function QueryFailed({ query, message }: { query: Parameters<typeof loadFailure>[0]; message: string }) {
+  const failure = loadFailure(query, message);
+  return failure ? <LoadFailed failure={failure} /> : null;
+}

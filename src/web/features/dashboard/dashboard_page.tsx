@@ -23,6 +23,7 @@ import {
 import { CodeLookup } from "./code_lookup.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { ChartCard } from "../../components/charts/chart_card.tsx";
+import { QueryFailed } from "../../components/ui/load_failed.tsx";
 
 /** Spec 9: skeletons while loading: 4 cards, 5 rows. */
 const SKELETON_CARDS = 4;
@@ -201,9 +202,7 @@ function RecentRegistrations() {
             text="New institution registrations will appear here."
           />
         )}
-        {recent.isError && (
-          <p role="alert" className="py-4 text-sm text-red-700">Failed to load recent registrations.</p>
-        )}
+        <QueryFailed query={recent} message="Failed to load recent registrations." />
       </CardContent>
     </Card>
   );
@@ -230,7 +229,7 @@ function SystemAlerts() {
   return (
     <TitledCard title="System Alerts">
       {alerts.isLoading && <Skeleton className="h-14 w-full" />}
-      {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+      <QueryFailed query={alerts} message="Failed to load system alerts." />
       <ul className="space-y-2" data-testid="system-alerts">
         {alerts.data?.alerts.map((alert) => (
           <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>

@@ -127,6 +127,8 @@ export default function InstitutionsPage() {
   });
   const search = texts.search;
   const [text, setText] = useState(search);
+  // The box follows the address when it changes from outside the form (a link, the history).
+  useEffect(() => setText(search), [search]);
   const page = useInstitutionPage({ search, offset, sorting, filters });
 
   useEffect(() => {
