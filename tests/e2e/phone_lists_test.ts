@@ -175,22 +175,50 @@ async function seedLists(page: Page, baseUrl: string) {
   }
 }
 
-async function expectSecondInstitutionsPage(page: Page) {
-  const table = page.getByRole("table", { name: "Financial institutions" });
-  const commercial = BANKS - SAVINGS;
-  await page.getByRole("navigation", { name: "Pagination" }).getByText(`Showing 101–${commercial} of ${commercial}`)
-    .waitFor();
-  await table.locator("tbody tr").first().getByText("Reload Bank 005", { exact: true }).waitFor();
-  await table.locator("th[aria-sort=descending]", { hasText: "Institution" }).waitFor();
-  assert.equal(await page.getByLabel("Filter by type").inputValue(), "commercial");
+/** A list, its filter, the column it is sorted by (Z to A) and its second page's first row. */
+interface PagedList {
+  path: string;
+  table: string;
+  filter: [label: string, value: string];
+  column: string;
+  secondPage: { shown: string; firstRow: string };
 }
 
-async function expectSecondUsersPage(page: Page) {
-  const table = page.getByRole("table", { name: "Users" });
-  await page.getByRole("navigation", { name: "Pagination" }).getByText(`Showing 51–${USERS} of ${USERS}`).waitFor();
-  await table.locator("tbody tr").first().getByText("auditor.01@reload.test").first().waitFor();
-  await table.locator("th[aria-sort=descending]", { hasText: "User" }).waitFor();
-  assert.equal(await page.getByLabel("Filter by role").inputValue(), "auditor");
+const INSTITUTIONS: PagedList = {
+  path: "/institutions",
+  table: "Financial institutions",
+  filter: ["Filter by type", "commercial"],
+  column: "Institution",
+  secondPage: { shown: `Showing 101–${BANKS - SAVINGS} of ${BANKS - SAVINGS}`, firstRow: "Reload Bank 005" },
+};
+
+const USER_LIST: PagedList = {
+  path: "/users",
+  table: "Users",
+  filter: ["Filter by role", "auditor"],
+  column: "User",
+  secondPage: { shown: `Showing 51–${USERS} of ${USERS}`, firstRow: "auditor.01@reload.test" },
+};
+
+/** Filters the list, sorts it Z to A by its column and turns to its second page. */
+async function openSecondPage(page: Page, baseUrl: string, list: PagedList) {
+  await page.goto(`${baseUrl}${list.path}`);
+  const table = page.getByRole("table", { name: list.table });
+  await table.locator("tbody tr td").first().waitFor();
+  await page.getByLabel(list.filter[0]).selectOption(list.filter[1]);
+  await table.getByRole("button", { name: list.column }).click();
+  await table.getByRole("button", { name: list.column }).click();
+  await table.locator("th[aria-sort=descending]").waitFor();
+  await page.getByRole("navigation", { name: "Pagination" }).getByRole("button", { name: "Next" }).click();
+  await expectSecondPage(page, list);
+}
+
+async function expectSecondPage(page: Page, list: PagedList) {
+  const table = page.getByRole("table", { name: list.table });
+  await page.getByRole("navigation", { name: "Pagination" }).getByText(list.secondPage.shown).waitFor();
+  await table.locator("tbody tr").first().getByText(list.secondPage.firstRow, { exact: true }).first().waitFor();
+  await table.locator("th[aria-sort=descending]", { hasText: list.column }).waitFor();
+  assert.equal(await page.getByLabel(list.filter[0]).inputValue(), list.filter[1]);
 }
 
 e2eTest("sort, filter, search and page live in the address: a reload or a shared link shows the same rows", () =>
@@ -198,22 +226,14 @@ e2eTest("sort, filter, search and page live in the address: a reload or a shared
     await signIn(page, server.baseUrl);
     await seedLists(page, server.baseUrl);
 
-    await page.goto(`${server.baseUrl}/institutions`);
-    const table = page.getByRole("table", { name: "Financial institutions" });
-    await table.locator("tbody tr td").first().waitFor();
-    await page.getByLabel("Filter by type").selectOption("commercial");
-    await table.getByRole("button", { name: "Institution" }).click();
-    await table.getByRole("button", { name: "Institution" }).click();
-    await table.locator("th[aria-sort=descending]").waitFor();
-    await page.getByRole("navigation", { name: "Pagination" }).getByRole("button", { name: "Next" }).click();
-    await expectSecondInstitutionsPage(page);
+    await openSecondPage(page, server.baseUrl, INSTITUTIONS);
     const url = new URL(page.url());
     assert.deepEqual(
       Object.fromEntries(url.searchParams),
       { type: "commercial", sort: "name", order: "desc", page: "2" },
     );
     await page.reload();
-    await expectSecondInstitutionsPage(page);
+    await expectSecondPage(page, INSTITUTIONS);
     await expectAccessible(page, "/institutions restored from the address");
 
     // A search goes to the address too, and back to the first page.
@@ -221,34 +241,27 @@ e2eTest("sort, filter, search and page live in the address: a reload or a shared
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL((address) => address.searchParams.get("search") === "Reload Bank 00");
     assert.equal(new URL(page.url()).searchParams.get("page"), null);
-    const found = async () => {
-      await table.locator("tbody tr").first().getByText("Reload Bank 009", { exact: true }).waitFor();
-      assert.equal(await table.locator("tbody tr").count(), 10 - SAVINGS);
+    // Reload Bank 000–009 less the savings banks, Z to A.
+    const found = async (viewer: Page) => {
+      const rows = viewer.getByRole("table", { name: INSTITUTIONS.table }).locator("tbody tr");
+      await rows.first().getByText("Reload Bank 009", { exact: true }).waitFor();
+      assert.equal(await rows.count(), 10 - SAVINGS);
     };
-    await found();
+    await found(page);
     // A colleague opening the same link sees the same rows.
     const colleague = await (await browser.newContext()).newPage();
     await signIn(colleague, server.baseUrl);
     await colleague.goto(page.url());
     assert.equal(await colleague.getByLabel("Search institutions").inputValue(), "Reload Bank 00");
-    await colleague.getByRole("table", { name: "Financial institutions" }).locator("tbody tr").first()
-      .getByText("Reload Bank 009", { exact: true }).waitFor();
-    await found();
+    await found(colleague);
 
-    await page.goto(`${server.baseUrl}/users`);
-    const users = page.getByRole("table", { name: "Users" });
-    await users.locator("tbody tr td").first().waitFor();
-    await page.getByLabel("Filter by role").selectOption("auditor");
-    await users.getByRole("button", { name: "User" }).click();
-    await users.getByRole("button", { name: "User" }).click();
-    await page.getByRole("navigation", { name: "Pagination" }).getByRole("button", { name: "Next" }).click();
-    await expectSecondUsersPage(page);
+    await openSecondPage(page, server.baseUrl, USER_LIST);
     assert.deepEqual(
       Object.fromEntries(new URL(page.url()).searchParams),
       { roles: "auditor", sort: "user", order: "desc", page: "2" },
     );
     await page.reload();
-    await expectSecondUsersPage(page);
+    await expectSecondPage(page, USER_LIST);
     await expectAccessible(page, "/users restored from the address");
   }));
 
