@@ -263,6 +263,14 @@ e2eTest("sort, filter, search and page live in the address: a reload or a shared
     await page.reload();
     await expectSecondPage(page, USER_LIST);
     await expectAccessible(page, "/users restored from the address");
+
+    // A page past the end (a link kept after rows went) shows the last page there is.
+    await page.goto(`${server.baseUrl}/users?roles=auditor&sort=user&order=desc&page=9`);
+    await expectSecondPage(page, USER_LIST);
+    await page.waitForURL((address) => address.searchParams.get("page") === "2");
+    await page.goto(`${server.baseUrl}/institutions?type=commercial&sort=name&order=desc&page=9`);
+    await expectSecondPage(page, INSTITUTIONS);
+    await page.waitForURL((address) => address.searchParams.get("page") === "2");
   }));
 
 e2eTest("a list whose load failed says so and offers Retry, which loads it once the server answers", () =>

@@ -328,12 +328,30 @@ function useTable<T>(props: DataTableProps<T>) {
       getPaginationRowModel: getPaginationRowModel(),
     }),
   });
-  const lastPage = Math.max(0, table.getPageCount() - 1);
-  const pastTheEnd = !server && !props.isLoading && client.pagination.pageIndex > lastPage;
-  useEffect(() => {
-    if (pastTheEnd) client.setPagination({ ...client.pagination, pageIndex: lastPage });
-  }, [pastTheEnd, lastPage]);
+  useLastPageAtMost(props, table.getPageCount(), client.pagination, client.setPagination);
   return { table, columnFilters: client.columnFilters, pagination: client.pagination };
+}
+
+/**
+ * A page past the end (an address shared before rows went, or kept while the filters were not)
+ * moves to the last page there is, once the rows have come and not failed.
+ */
+function useLastPageAtMost<T>(
+  { server, isLoading, failure }: DataTableProps<T>,
+  clientPageCount: number,
+  clientPagination: PaginationState,
+  setClientPagination: (pagination: PaginationState) => void,
+) {
+  const pageCount = server ? Math.ceil(server.total / server.pageSize) : clientPageCount;
+  const lastPage = Math.max(0, pageCount - 1);
+  const pageIndex = server ? Math.floor(server.offset / server.pageSize) : clientPagination.pageIndex;
+  const settled = !isLoading && !failure && !server?.isFetching;
+  const pastTheEnd = settled && pageIndex > lastPage;
+  useEffect(() => {
+    if (!pastTheEnd) return;
+    if (server) server.onOffsetChange(lastPage * server.pageSize);
+    else setClientPagination({ ...clientPagination, pageIndex: lastPage });
+  }, [pastTheEnd, lastPage]);
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
