@@ -3,11 +3,10 @@
  * title with an optional search box, and the table with its three empty states).
  */
 import type { ReactNode } from "react";
-import { StatCard } from "./ui/card.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "./ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, StatGrid } from "./ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "./ui/data_table.tsx";
 import { inputClassName } from "./ui/form.tsx";
-import { EmptyState } from "./ui/table.tsx";
+import type { LoadFailure } from "./ui/load_failed.tsx";
 
 /** Whether an ISO instant falls in the same local calendar month as `now`. */
 export function isInMonthOf(iso: string, now: Date): boolean {
@@ -25,14 +24,14 @@ export function matchesSearch(values: readonly (string | null | undefined)[], se
 /** Four counters, each "…" while the rows load. */
 export function CountCards({ isLoading, counts }: { isLoading: boolean; counts: [label: string, value: number][] }) {
   return (
-    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <StatGrid className="mb-6">
       {counts.map(([label, value]) => <StatCard key={label} label={label} value={isLoading ? "…" : value} />)}
-    </div>
+    </StatGrid>
   );
 }
 
 export function RegistryCard<T extends { id: string }>(
-  { title, search, label, columns, rows, total, isLoading, isError, filters, failedTitle, none, noMatch }: {
+  { title, search, label, columns, rows, total, isLoading, failure, filters, none, noMatch }: {
     title: string;
     search?: { label: string; placeholder: string; value: string; onChange: (value: string) => void };
     label: string;
@@ -41,9 +40,9 @@ export function RegistryCard<T extends { id: string }>(
     /** Rows loaded before the search and filters. */
     total: number;
     isLoading: boolean;
-    isError: boolean;
+    /** Set when the rows could not be loaded (loadFailure). */
+    failure: LoadFailure | null;
     filters?: readonly FilterDef[];
-    failedTitle: string;
     none: ReactNode;
     noMatch: ReactNode;
   },
@@ -70,11 +69,8 @@ export function RegistryCard<T extends { id: string }>(
           rows={rows}
           isLoading={isLoading}
           filters={filters}
-          empty={isError
-            ? <EmptyState title={failedTitle} text="Reload the page to try again." />
-            : total === 0
-            ? none
-            : noMatch}
+          failure={failure}
+          empty={total === 0 ? none : noMatch}
         />
       </CardContent>
     </Card>

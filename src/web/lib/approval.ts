@@ -9,7 +9,6 @@ import { type ApprovalKind, scopeOfKind } from "../../domain/approval.ts";
 import { parseMoney } from "../../domain/money.ts";
 import type { ApprovalRequestDto } from "../../server/features/approvals/four_eyes.ts";
 import type { ApprovalPreview } from "../../server/features/approvals/preview.ts";
-import { apiFetch } from "./api.ts";
 import { useMayCall } from "./auth.ts";
 import { formatCurrency } from "./format.ts";
 import { APPROVALS_KEY } from "./pending_approvals.ts";

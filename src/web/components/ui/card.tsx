@@ -20,13 +20,18 @@ export function CardContent({ className = "", ...props }: HTMLAttributes<HTMLDiv
   return <div className={`p-5 pt-0 ${className}`} {...props} />;
 }
 
+/** A screen's row of counters: two by two on a phone, one row of four from 1024 px up. */
+export function StatGrid({ children, className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={`grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4 ${className}`} {...props}>{children}</div>;
+}
+
 /** A labelled figure, as on every screen's counter row. */
 export function StatCard({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
   return (
     <Card>
-      <div className="p-5">
+      <div className="p-3 sm:p-5">
         <p className="text-sm font-medium text-slate-600">{label}</p>
-        <p className="mt-1 text-2xl font-semibold text-slate-900">{value}</p>
+        <p className="mt-1 text-xl font-semibold text-slate-900 [overflow-wrap:anywhere] sm:text-2xl">{value}</p>
         {hint !== undefined && <p className="mt-1 text-xs text-slate-600">{hint}</p>}
       </div>
     </Card>

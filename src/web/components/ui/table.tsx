@@ -1,8 +1,13 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
+const PINNED_FIRST_COLUMN = "[&_tr>*:first-child]:sticky [&_tr>*:first-child]:left-0 [&_tr>*:first-child]:z-[1] " +
+  "[&_tr>*:first-child]:bg-white [&_tbody_tr:hover>*:first-child]:bg-slate-50 " +
+  "[&_tr>*:first-child]:shadow-[inset_-1px_0_0_var(--color-slate-200)]";
+
 /**
- * A table that scrolls sideways inside its card when the window is narrower than its columns; the
- * scrolling region is focusable and named, so keyboard users can scroll it too.
+ * A table that scrolls sideways inside its card when the window is narrower than its columns, its
+ * first column (the row's key) pinned as in the DataTable; the scrolling region is focusable and
+ * named, so keyboard users can scroll it too.
  */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
@@ -12,7 +17,7 @@ export function Table({ children, label }: { children: ReactNode; label: string 
       tabIndex={0}
       className="relative w-full overflow-x-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
     >
-      <table aria-label={label} className="w-full caption-bottom text-sm">{children}</table>
+      <table aria-label={label} className={`w-full caption-bottom text-sm ${PINNED_FIRST_COLUMN}`}>{children}</table>
     </div>
   );
 }

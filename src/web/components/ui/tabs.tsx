@@ -1,25 +1,60 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { type ReactNode, useEffect, useState } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
+
+interface TabDef {
+  id: string;
+  label: string;
+  content: ReactNode;
+}
+
+const linkedIndex = (tabs: readonly TabDef[], hash: string) => tabs.findIndex((tab) => `#${tab.id}` === hash);
 
 /**
- * Accessible tabs (arrow keys move between tabs) built on Headless UI. A link to the screen with a
- * tab's id as its hash (/card-management#issue) opens that tab, also on a screen already open.
+ * The selected tab. A link whose hash is a tab's id (/card-management#issue, from the New menu) opens
+ * that tab, also on a screen already open. With `param` the selection lives in the address under it
+ * (the tab's id), so that a reload or a shared link opens the same tab; the first tab when the address
+ * names none or one that is not there.
  */
-export function Tabs({ tabs, label }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string }) {
+function useSelectedTab(tabs: readonly TabDef[], param: string | undefined) {
   const { hash, key } = useLocation();
-  const linked = () => Math.max(0, tabs.findIndex((tab) => `#${tab.id}` === hash));
-  const [selected, setSelected] = useState(linked);
+  const [params, setParams] = useSearchParams();
+  const [local, setLocal] = useState(() => Math.max(0, linkedIndex(tabs, hash)));
+  const select = (index: number) => {
+    setLocal(index);
+    if (!param) return;
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (index === 0) next.delete(param);
+      else next.set(param, tabs[index].id);
+      return next;
+    }, { replace: true });
+  };
   useEffect(() => {
-    if (hash !== "") setSelected(linked());
+    const linked = linkedIndex(tabs, hash);
+    if (linked >= 0) select(linked);
   }, [hash, key]);
+  const named = param ? tabs.findIndex((tab) => tab.id === params.get(param)) : -1;
+  return { selectedIndex: param ? Math.max(0, named) : local, select };
+}
+
+/**
+ * Accessible tabs (arrow keys move between tabs) built on Headless UI. The tabs stay on one row; when
+ * the window is narrower than they are, the row scrolls sideways (a tab scrolls into view as it gets
+ * focus).
+ */
+export function Tabs({ tabs, label, urlParam }: { tabs: TabDef[]; label: string; urlParam?: string }) {
+  const selected = useSelectedTab(tabs, urlParam);
   return (
-    <TabGroup selectedIndex={selected} onChange={setSelected}>
-      <TabList aria-label={label} className="inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
+    <TabGroup selectedIndex={selected.selectedIndex} onChange={selected.select}>
+      <TabList
+        aria-label={label}
+        className="flex w-max max-w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 [scrollbar-width:thin]"
+      >
         {tabs.map((tab) => (
           <Tab
             key={tab.id}
-            className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm"
+            className="shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm"
           >
             {tab.label}
           </Tab>

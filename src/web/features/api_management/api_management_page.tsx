@@ -4,7 +4,7 @@
  * developer documentation.
  */
 import { PageHeader } from "../../components/layout/page_header.tsx";
-import { StatCard } from "../../components/ui/card.tsx";
+import { StatCard, StatGrid } from "../../components/ui/card.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";
 import { DocsTab } from "./docs_tab.tsx";
 import { EndpointsTab } from "./endpoints_tab.tsx";
@@ -34,7 +34,7 @@ export default function ApiManagementPage() {
         title="API Management"
         subtitle="Public lookup API: endpoints, keys, request log and documentation"
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatGrid className="mb-6">
         <StatCard
           label="Requests Today"
           value={figure((s) => s.requestsToday.toLocaleString("en-US"))}
@@ -57,10 +57,10 @@ export default function ApiManagementPage() {
           value={figure((s) => s.activeKeys)}
           hint="Neither revoked nor expired"
         />
-      </div>
+      </StatGrid>
       {mayReadLogs && <TrafficCharts />}
       <Tabs
-        label="API management sections"
+        label="API management sections" urlParam="tab"
         tabs={[
           { id: "endpoints", label: "Endpoints", content: <EndpointsTab /> },
           ...(mayManageKeys ? [{ id: "keys", label: "Keys", content: <KeysTab /> }] : []),

@@ -15,6 +15,7 @@ import type { ApiKey, ApiKeyStatus, CreatedApiKey } from "./types.ts";
 import { TitledCard } from "../../components/ui/card.tsx";
 import { DialogActions } from "../../components/dialog_actions.tsx";
 import { actionsColumn } from "../../components/columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const LOADING_ROWS = 3;
 
@@ -179,19 +180,13 @@ export function KeysTab() {
           rows={list}
           isLoading={keys.isLoading}
           loadingRows={LOADING_ROWS}
-          empty={keys.isError
-            ? (
-              <EmptyState
-                title="API keys could not be loaded"
-                text="Only administrators can manage API keys."
-              />
-            )
-            : (
-              <EmptyState
-                title="No API keys yet"
-                text="Create a key above to let a bank or payment system call the API."
-              />
-            )}
+          failure={loadFailure(keys, "API keys could not be loaded", "Only administrators can manage API keys.")}
+          empty={
+            <EmptyState
+              title="No API keys yet"
+              text="Create a key above to let a bank or payment system call the API."
+            />
+          }
         />
       </TitledCard>
       <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />

@@ -13,6 +13,8 @@ import { MethodBadge } from "./endpoints_tab.tsx";
 import { useApiLogs, useRefreshApiLogs } from "./api.ts";
 import { type ApiLogEntry, apiLogsUrl } from "./types.ts";
 import { actionsColumn } from "../../components/columns.tsx";
+import { useTableUrlState } from "../../lib/table_url_state.ts";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 export const LOG_PAGE_SIZE = 50;
 const LOADING_ROWS = 5;
@@ -133,8 +135,16 @@ function logColumns(onDetails: (entry: ApiLogEntry) => void): ColumnDef<ApiLogEn
   ];
 }
 
+/** The log's filters, kept in the address with the table's sort and page. */
+const LOG_FILTERS = [
+  { columnId: "status", options: STATUS_OPTIONS },
+  { columnId: "endpoint", options: ENDPOINT_OPTIONS },
+];
+
 export function LogsTab() {
-  const [filters, setFilters] = useState({ status: "", endpoint: "" });
+  const url = useTableUrlState({ key: "log", filters: LOG_FILTERS });
+  const filters = { status: url.filterValues.status, endpoint: url.filterValues.endpoint };
+  const setFilter = (name: keyof typeof filters, value: string) => url.update({ values: { [name]: value } });
   const [open, setOpen] = useState<ApiLogEntry | null>(null);
   const logs = useApiLogs(apiLogsUrl(filters, LOG_PAGE_SIZE));
   const entries = logs.data ?? [];
@@ -161,27 +171,31 @@ export function LogsTab() {
           <SelectField
             label="Status"
             value={filters.status}
-            onChange={(event) => setFilters((current) => ({ ...current, status: event.target.value }))}
+            onChange={(event) => setFilter("status", event.target.value)}
             placeholder="All statuses"
             options={STATUS_OPTIONS}
           />
           <SelectField
             label="Endpoint"
             value={filters.endpoint}
-            onChange={(event) => setFilters((current) => ({ ...current, endpoint: event.target.value }))}
+            onChange={(event) => setFilter("endpoint", event.target.value)}
             placeholder="All endpoints"
             options={ENDPOINT_OPTIONS}
           />
         </div>
         <DataTable
           label="Recent API requests"
+          urlKey="log"
           columns={columns}
           rows={entries}
           isLoading={logs.isLoading}
           loadingRows={LOADING_ROWS}
-          empty={logs.isError
-            ? <EmptyState title="The request log could not be loaded" text="Only administrators can read the request log." />
-            : <EmptyState title="No requests found" text="No logged request matches these filters yet." />}
+          failure={loadFailure(
+            logs,
+            "The request log could not be loaded",
+            "Only administrators can read the request log.",
+          )}
+          empty={<EmptyState title="No requests found" text="No logged request matches these filters yet." />}
         />
       </CardContent>
       <EntryDialog entry={open} onClose={() => setOpen(null)} />

@@ -14,6 +14,7 @@ import {
   useRedeliver,
   type Webhook,
 } from "./webhooks_api.ts";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const LOADING_ROWS = 3;
 
@@ -122,12 +123,9 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
         rows={deliveries.data ?? []}
         isLoading={deliveries.isLoading}
         loadingRows={LOADING_ROWS}
-        empty={deliveries.isError ? <EmptyState title="Deliveries could not be loaded" /> : (
-          <EmptyState
-            title="No deliveries yet"
-            text="Events this webhook subscribes to appear here once sent."
-          />
-        )}
+        urlKey="deliveries"
+        failure={loadFailure(deliveries, "Deliveries could not be loaded")}
+        empty={<EmptyState title="No deliveries yet" text="Events this webhook subscribes to appear here once sent." />}
       />
     </TitledCard>
   );

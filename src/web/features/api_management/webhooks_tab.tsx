@@ -31,6 +31,7 @@ import {
   useWebhooks,
   type Webhook,
 } from "./webhooks_api.ts";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const LOADING_ROWS = 2;
 
@@ -260,19 +261,13 @@ export function WebhooksTab() {
           rows={list}
           isLoading={webhooks.isLoading}
           loadingRows={LOADING_ROWS}
-          empty={webhooks.isError
-            ? (
-              <EmptyState
-                title="Webhooks could not be loaded"
-                text="Only administrators can manage webhooks."
-              />
-            )
-            : (
-              <EmptyState
-                title="No webhooks yet"
-                text="Add one above to tell a downstream system of status changes."
-              />
-            )}
+          failure={loadFailure(webhooks, "Webhooks could not be loaded", "Only administrators can manage webhooks.")}
+          empty={
+            <EmptyState
+              title="No webhooks yet"
+              text="Add one above to tell a downstream system of status changes."
+            />
+          }
         />
       </TitledCard>
       {shown && <DeliveryLog webhook={shown} onClose={() => setLogOf(null)} />}

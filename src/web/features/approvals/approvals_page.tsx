@@ -124,6 +124,7 @@ export default function ApprovalsPage() {
       />
       <Tabs
         label="Requests"
+        urlParam="tab"
         tabs={[
           {
             id: "pending",
@@ -131,6 +132,7 @@ export default function ApprovalsPage() {
             content: (
               <RequestsTable
                 query="status=pending"
+                urlKey="pending"
                 label="Pending requests"
                 emptyText="Nothing waits for approval."
                 filters={[KIND_FILTER]}
@@ -143,6 +145,7 @@ export default function ApprovalsPage() {
             content: (
               <RequestsTable
                 query="requestedBy=me"
+                urlKey="mine"
                 label="My requests"
                 emptyText="You have requested nothing."
                 filters={[STATUS_FILTER, KIND_FILTER]}
@@ -155,6 +158,7 @@ export default function ApprovalsPage() {
             content: (
               <RequestsTable
                 query=""
+                urlKey="all"
                 label="All requests"
                 emptyText="No request has been filed yet."
                 filters={[STATUS_FILTER, KIND_FILTER]}

@@ -13,6 +13,7 @@ import { useToast } from "../../lib/toast.ts";
 import { type Decision, useApprovalPage, useWithdraw } from "./api.ts";
 import { DecisionDialog } from "./decision_dialog.tsx";
 import { requestColumns } from "./request_columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const PAGE_SIZE = 100;
 
@@ -38,8 +39,10 @@ function deciders(user: AuthUser | undefined) {
   };
 }
 
-export function RequestsTable({ query, label, emptyText, filters }: {
+export function RequestsTable({ query, urlKey, label, emptyText, filters }: {
   query: string;
+  /** Prefix of the address's params for this table's sort, filters and page (one per tab). */
+  urlKey: string;
   label: string;
   emptyText: string;
   /** Filters the server applies (by the column they name), on top of the tab's own `query`. */
@@ -48,9 +51,6 @@ export function RequestsTable({ query, label, emptyText, filters }: {
   const { user } = useAuth();
   const mayWithdraw = useMayCall("POST", "/api/approvals/:id/cancel");
   const { toast } = useToast();
-  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE);
-  const narrowed = Object.values(filterValues).some(Boolean);
-  const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
   const [deciding, setDeciding] = useState<{ request: ApprovalRequest; decision: Decision } | null>(null);
   const [oneTime, setOneTime] = useState<OneTimePassword | null>(null);
   const withdraw = useWithdraw(() => toast({ title: "Request withdrawn" }));
@@ -62,6 +62,9 @@ export function RequestsTable({ query, label, emptyText, filters }: {
     onDecide: (request, decision) => setDeciding({ request, decision }),
     onWithdraw: (request) => withdraw.mutate(request.id),
   });
+  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE, { key: urlKey, columns, filters });
+  const narrowed = Object.values(filterValues).some(Boolean);
+  const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
   return (
     <>
       <DataTable
@@ -70,6 +73,7 @@ export function RequestsTable({ query, label, emptyText, filters }: {
         rows={page.data?.items ?? []}
         isLoading={page.isLoading}
         filters={filters}
+        failure={loadFailure(page, "Requests could not be loaded")}
         empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
         server={paging(page.data?.total ?? 0, page.isFetching)}
       />

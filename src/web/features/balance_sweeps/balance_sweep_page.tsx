@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { StatCard, TitledCard } from "../../components/ui/card.tsx";
+import { StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDateTime, titleCase, formatCurrency } from "../../lib/format.ts";
@@ -34,6 +34,7 @@ import { useCreateRequest } from "../../lib/ui_state.ts";
 import { AwaitingApproval } from "../../components/awaiting_approval.tsx";
 import { useLedgerAccounts, useRecentSweeps, useTodaySweepCount } from "./api.ts";
 import { accountColumn, statusColumn } from "../../components/columns.tsx";
+import { type LoadFailure, loadFailure } from "../../components/ui/load_failed.tsx";
 
 /** The path whose role rule opens the limit editor (src/domain/access.ts). */
 const OUTFLOW_LIMIT_ROUTE = "/api/ledger-accounts/:id/daily-outflow-limit";
@@ -142,9 +143,10 @@ const ACCOUNT_FILTERS: FilterDef[] = [
   },
 ];
 
-function AccountsTable({ accounts, isLoading, onEditLimit }: {
+function AccountsTable({ accounts, isLoading, failure, onEditLimit }: {
   accounts: readonly LedgerAccount[];
   isLoading: boolean;
+  failure: LoadFailure | null;
   onEditLimit: (account: LedgerAccount) => void;
 }) {
   const mayEditLimits = useMayCall("PUT", OUTFLOW_LIMIT_ROUTE);
@@ -159,9 +161,11 @@ function AccountsTable({ accounts, isLoading, onEditLimit }: {
   return (
     <DataTable
       label="Ledger and liquid accounts"
+      urlKey="accounts"
       columns={columns}
       rows={accounts}
       isLoading={isLoading}
+      failure={failure}
       filters={ACCOUNT_FILTERS}
       empty={accounts.length === 0
         ? <EmptyState title="No accounts yet" text="Ledger and liquid accounts you add will appear here." />
@@ -244,13 +248,19 @@ const SWEEP_COLUMNS: ColumnDef<BalanceSweep>[] = [
   },
 ];
 
-function RecentSweepsTable({ sweeps, isLoading }: { sweeps: readonly BalanceSweep[]; isLoading: boolean }) {
+function RecentSweepsTable({ sweeps, isLoading, failure }: {
+  sweeps: readonly BalanceSweep[];
+  isLoading: boolean;
+  failure: LoadFailure | null;
+}) {
   return (
     <DataTable
       label="Recent balance sweeps"
+      urlKey="sweeps"
       columns={SWEEP_COLUMNS}
       rows={sweeps}
       isLoading={isLoading}
+      failure={failure}
       empty={<EmptyState title="No sweeps yet" text="Manual and automatic sweeps will appear here." />}
     />
   );
@@ -268,7 +278,7 @@ function SweepSummary({ accounts, isLoading }: { accounts: readonly LedgerAccoun
   }), [accounts]);
   const pending = (value: string | number) => (isLoading ? "…" : value);
   return (
-    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <StatGrid className="mb-6">
       <StatCard label="Total Ledger Balance" value={pending(summary.ledger)} />
       <StatCard label="Total Liquid Balance" value={pending(summary.liquid)} />
       <StatCard label="Today's Sweeps" value={todayQuery.isLoading ? "…" : todayQuery.data?.count ?? "—"} />
@@ -277,7 +287,7 @@ function SweepSummary({ accounts, isLoading }: { accounts: readonly LedgerAccoun
         value={pending(summary.active)}
         hint={`of ${accounts.length} accounts`}
       />
-    </div>
+    </StatGrid>
   );
 }
 
@@ -331,19 +341,22 @@ export default function BalanceSweepPage() {
         description="Balances, sweep thresholds, the liquid account each one sweeps to, and daily outflow limits"
         className="mb-6"
       >
-        {accountsQuery.isError
-          ? <EmptyState title="Accounts could not be loaded" text="Reload the page to try again." />
-          : (
-            <AccountsTable accounts={accounts} isLoading={accountsQuery.isLoading} onEditLimit={setLimitFor} />
-          )}
+        <AccountsTable
+          accounts={accounts}
+          isLoading={accountsQuery.isLoading}
+          failure={loadFailure(accountsQuery, "Accounts could not be loaded")}
+          onEditLimit={setLimitFor}
+        />
       </TitledCard>
       <TitledCard
         title="Recent Balance Sweeps"
         description={<>The {RECENT_SWEEPS_SHOWN} newest sweeps, each downloadable as an ISO 20022 message</>}
       >
-        {sweepsQuery.isError
-          ? <EmptyState title="Sweeps could not be loaded" text="Reload the page to try again." />
-          : <RecentSweepsTable sweeps={sweepsQuery.data ?? []} isLoading={sweepsQuery.isLoading} />}
+        <RecentSweepsTable
+          sweeps={sweepsQuery.data ?? []}
+          isLoading={sweepsQuery.isLoading}
+          failure={loadFailure(sweepsQuery, "Sweeps could not be loaded")}
+        />
       </TitledCard>
       <ManualSweepDialog open={manualOpen} onClose={() => setManualOpen(false)} accounts={accounts} />
       <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />

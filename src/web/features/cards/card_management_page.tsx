@@ -20,7 +20,7 @@ export default function CardManagementPage() {
         <FundingAuthorityPanel />
         <AwaitingApproval kinds={CARD_SCREEN_REQUESTS} className="" />
         <Tabs
-          label="Card management"
+          label="Card management" urlParam="tab"
           tabs={[
             { id: "existing", label: "Existing Cards", content: <Card><CardContent className="pt-5"><ExistingCardsTable /></CardContent></Card> },
             { id: "issue", label: "Issue New Card", content: <Card><CardContent className="pt-5"><IssueCardForm /></CardContent></Card> },

@@ -5,6 +5,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatCurrency, titleCase } from "../../lib/format.ts";
 import { type CardItem } from "./types.ts";
 import { useCards } from "./api.ts";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const COLUMNS: ColumnDef<CardItem>[] = [
   { accessorKey: "cardNumber", header: "Card Number", enableSorting: false, meta: { cellClassName: "font-mono" } },
@@ -54,16 +55,16 @@ const COLUMNS: ColumnDef<CardItem>[] = [
 ];
 
 export function ExistingCardsTable() {
-  const { data, isLoading, isError } = useCards();
+  const query = useCards();
+  const { data, isLoading } = query;
   return (
     <DataTable
       label="Existing cards"
       columns={COLUMNS}
       rows={data ?? []}
       isLoading={isLoading}
-      empty={isError
-        ? <EmptyState title="The cards could not be loaded" text="Reload the page to try again." />
-        : <EmptyState title="No cards issued yet" text="Issued and distributed cards will appear here." />}
+      failure={loadFailure(query, "The cards could not be loaded")}
+      empty={<EmptyState title="No cards issued yet" text="Issued and distributed cards will appear here." />}
     />
   );
 }

@@ -6,7 +6,7 @@
 import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { StatCard, TitledCard } from "../../components/ui/card.tsx";
+import { StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { connectionTestToast } from "../../../domain/connection_test_outcome.ts";
@@ -25,6 +25,7 @@ import { useConnections, usePartnerConfig, useTestConnection } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useCreateRequest } from "../../lib/ui_state.ts";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 function creatorName(connection: Connection): string {
   const user = connection.createdByUser;
@@ -141,26 +142,20 @@ export default function ConnectionsPage() {
         }
       />
       {showPartner && <PartnerConnectionCard partner={partner.data} />}
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatGrid className="mb-6">
         <StatCard label="Total Connections" value={connections.isLoading ? "…" : counts.total} />
         <StatCard label="Active" value={connections.isLoading ? "…" : counts.active} />
         <StatCard label="Pending" value={connections.isLoading ? "…" : counts.pending} />
         <StatCard label="Testing" value={connections.isLoading ? "…" : counts.testing} />
-      </div>
+      </StatGrid>
       <TitledCard title="Partner Connections">
         <DataTable
           label="Central bank connections"
           columns={tableColumns}
           rows={list}
           isLoading={connections.isLoading}
-          empty={connections.isError
-            ? <EmptyState title="Connections could not be loaded" text="Reload the page to try again." />
-            : (
-              <EmptyState
-                title="No connections yet"
-                text="Connections to partner central banks will appear here."
-              />
-            )}
+          failure={loadFailure(connections, "Connections could not be loaded")}
+          empty={<EmptyState title="No connections yet" text="Connections to partner central banks will appear here." />}
         />
       </TitledCard>
       <NewConnectionDialog open={newOpen} onClose={() => setNewOpen(false)} />

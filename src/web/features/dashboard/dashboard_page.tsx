@@ -8,7 +8,7 @@ import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle, StatCard, TitledCard } from "../../components/ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
@@ -23,6 +23,7 @@ import {
 import { CodeLookup } from "./code_lookup.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { ChartCard } from "../../components/charts/chart_card.tsx";
+import { QueryFailed } from "../../components/ui/load_failed.tsx";
 
 /** Spec 9: skeletons while loading: 4 cards, 5 rows. */
 const SKELETON_CARDS = 4;
@@ -94,8 +95,7 @@ function StatCards() {
   const trends = useDashboardTrends();
   if (stats.isLoading) {
     return (
-      <div
-        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      <StatGrid
         role="status"
         aria-label="Loading statistics"
         data-testid="stat-skeletons"
@@ -109,7 +109,7 @@ function StatCards() {
             </div>
           </Card>
         ))}
-      </div>
+      </StatGrid>
     );
   }
   const data = stats.data;
@@ -117,7 +117,7 @@ function StatCards() {
   // A trend is shown only once both of its figures are known, so it never disagrees with the count.
   const growth = (added: number | undefined) => (added === undefined ? undefined : monthlyGrowthText(added));
   return (
-    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="stat-cards">
+    <StatGrid data-testid="stat-cards">
       <StatCard
         label="Registered Institutions"
         value={count(data?.totalInstitutions)}
@@ -140,7 +140,7 @@ function StatCards() {
           ? versusYesterdayText(data.todayApiRequests, trend.yesterdayApiRequestsSameTime)
           : undefined}
       />
-    </div>
+    </StatGrid>
   );
 }
 
@@ -202,9 +202,7 @@ function RecentRegistrations() {
             text="New institution registrations will appear here."
           />
         )}
-        {recent.isError && (
-          <p role="alert" className="py-4 text-sm text-red-700">Failed to load recent registrations.</p>
-        )}
+        <QueryFailed query={recent} message="Failed to load recent registrations." />
       </CardContent>
     </Card>
   );
@@ -231,7 +229,7 @@ function SystemAlerts() {
   return (
     <TitledCard title="System Alerts">
       {alerts.isLoading && <Skeleton className="h-14 w-full" />}
-      {alerts.isError && <p role="alert" className="text-sm text-red-700">Failed to load system alerts.</p>}
+      <QueryFailed query={alerts} message="Failed to load system alerts." />
       <ul className="space-y-2" data-testid="system-alerts">
         {alerts.data?.alerts.map((alert) => (
           <li key={alert.id} className={`rounded-md border p-3 ${ALERT_TONES[alert.tone]}`}>

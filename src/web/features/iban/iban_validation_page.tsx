@@ -13,6 +13,8 @@ import { useToast } from "../../lib/toast.ts";
 import { type IbanConfig, type IbanValidationResult } from "./types.ts";
 import { useIbanConfigs, useValidateIban } from "./api.ts";
 import { statusColumn } from "../../components/columns.tsx";
+import { useUrlText } from "../../lib/table_url_state.ts";
+import { type LoadFailure, loadFailure } from "../../components/ui/load_failed.tsx";
 
 /** The registry has 89 formats: one page holds them all, so nothing hides behind paging. */
 const FORMATS_PAGE_SIZE = 100;
@@ -154,9 +156,9 @@ function IbanValidator({ configs }: { configs: IbanConfig[] }) {
 }
 
 function CountryFormats(
-  { configs, isLoading, isError }: { configs: IbanConfig[]; isLoading: boolean; isError: boolean },
+  { configs, isLoading, failure }: { configs: IbanConfig[]; isLoading: boolean; failure: LoadFailure | null },
 ) {
-  const [formatSearch, setFormatSearch] = useState("");
+  const [formatSearch, setFormatSearch] = useUrlText("search");
   const visibleConfigs = useMemo(() => {
     const needle = formatSearch.trim().toLowerCase();
     return needle === "" ? configs : configs.filter((config) => matchesFormat(config, needle));
@@ -179,14 +181,8 @@ function CountryFormats(
             className={`${inputClassName} sm:max-w-xs`}
           />
         }
-        empty={isError
-          ? (
-            <EmptyState
-              title="Country configurations could not be loaded"
-              text="Reload the page to try again."
-            />
-          )
-          : configs.length === 0
+        failure={failure}
+        empty={configs.length === 0
           ? <EmptyState title="No country configurations" />
           : <EmptyState title="No matching country formats" text="Try a different country code or name." />}
       />
@@ -195,7 +191,8 @@ function CountryFormats(
 }
 
 export default function IbanValidationPage() {
-  const { data, isLoading, isError } = useIbanConfigs();
+  const query = useIbanConfigs();
+  const { data, isLoading } = query;
   const configs = data ?? [];
   return (
     <>
@@ -203,7 +200,7 @@ export default function IbanValidationPage() {
         title="IBAN Validation"
         subtitle="International Bank Account Number validation and country formats"
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+      <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4">
         <StatCard label="Supported Countries" value={isLoading ? "…" : configs.length} />
         <StatCard
           label="Active Configs"
@@ -212,7 +209,11 @@ export default function IbanValidationPage() {
         <StatCard label="Standard" value={IBAN_STANDARD} />
       </div>
       <IbanValidator configs={configs} />
-      <CountryFormats configs={configs} isLoading={isLoading} isError={isError} />
+      <CountryFormats
+        configs={configs}
+        isLoading={isLoading}
+        failure={loadFailure(query, "Country configurations could not be loaded")}
+      />
     </>
   );
 }

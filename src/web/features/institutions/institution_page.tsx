@@ -71,8 +71,10 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One of the institution's lists: a table named after the institution, with its own empty state. */
-function ListSection<T extends { id: string }>({ title, label, columns, rows, emptyTitle, emptyText }: {
+function ListSection<T extends { id: string }>({ title, urlKey, label, columns, rows, emptyTitle, emptyText }: {
   title: string;
+  /** Prefix of the address's params for this list's sort and page. */
+  urlKey: string;
   label: string;
   columns: ColumnDef<T>[];
   rows: T[];
@@ -83,6 +85,7 @@ function ListSection<T extends { id: string }>({ title, label, columns, rows, em
     <Section title={title}>
       <DataTable
         label={label}
+        urlKey={urlKey}
         columns={columns}
         rows={rows}
         isLoading={false}
@@ -204,6 +207,7 @@ function Lists({ overview }: { overview: Overview }) {
     <>
       <ListSection
         title="Routing Codes"
+        urlKey="codes"
         label={`Routing codes of ${name}`}
         columns={CODE_COLUMNS}
         rows={overview.routingCodes}
@@ -212,6 +216,7 @@ function Lists({ overview }: { overview: Overview }) {
       />
       <ListSection
         title="BIC Codes"
+        urlKey="bics"
         label={`BIC codes of ${name}`}
         columns={BIC_COLUMNS}
         rows={overview.bicCodes}
@@ -220,6 +225,7 @@ function Lists({ overview }: { overview: Overview }) {
       />
       <ListSection
         title="Accounts"
+        urlKey="accounts"
         label={`Ledger accounts of ${name}`}
         columns={ACCOUNT_COLUMNS}
         rows={overview.accounts}

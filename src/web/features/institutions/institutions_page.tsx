@@ -12,6 +12,7 @@ import { Card, CardContent } from "../../components/ui/card.tsx";
 import { inputClassName } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
@@ -94,17 +95,14 @@ function SearchForm({ text, setText, onSubmit }: {
   );
 }
 
-/** What the table shows without rows: a load failure, an empty registry, or nothing matching. */
+/** What the table shows without rows: an empty registry, or nothing matching. */
 function emptyRegistry(
-  page: { isError: boolean; isSuccess: boolean },
+  page: { isSuccess: boolean },
   total: number,
   search: string,
   narrowed: boolean,
   openDialog: () => void,
 ) {
-  if (page.isError && search === "") {
-    return <p role="alert" className="text-sm text-red-700">Failed to load institutions.</p>;
-  }
   if (!page.isSuccess || total !== 0) return null;
   if (!narrowed) {
     return (
@@ -123,9 +121,15 @@ export default function InstitutionsPage() {
   const openDialog = useSetAtom(newInstitutionDialogOpenAtom);
   const refetch = useRefetchInstitutionPage();
   const { toast } = useToast();
-  const [text, setText] = useState("");
-  const [search, setSearch] = useState("");
-  const { offset, setOffset, sorting, filterValues: filters, paging } = useServerPaging(PAGE_SIZE);
+  const { offset, sorting, filterValues: filters, texts, setTexts, paging } = useServerPaging(PAGE_SIZE, {
+    columns: COLUMNS,
+    filters: FILTERS,
+    texts: ["search"],
+  });
+  const search = texts.search;
+  const [text, setText] = useState(search);
+  // The box follows the address when it changes from outside the form (a link, the history).
+  useEffect(() => setText(search), [search]);
   const page = useInstitutionPage({ search, offset, sorting, filters });
 
   useEffect(() => {
@@ -137,8 +141,7 @@ export default function InstitutionsPage() {
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
     const next = text.trim();
-    setOffset(0);
-    setSearch(next);
+    setTexts({ search: next });
     // Searching again for the same text (or reloading the full list) still asks the server.
     if (next === search && offset === 0) refetch({ search: next, offset: 0, sorting, filters });
   };
@@ -163,6 +166,7 @@ export default function InstitutionsPage() {
             toolbar={<SearchForm text={text} setText={setText} onSubmit={submitSearch} />}
             server={paging(total, page.isFetching)}
             empty={emptyRegistry(page, total, search, narrowed, () => openDialog(true))}
+            failure={loadFailure(page, search === "" ? "Failed to load institutions." : "Failed to search institutions.")}
           />
         </CardContent>
       </Card>

@@ -18,6 +18,7 @@ import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { RegistryCard } from "../../components/registry_card.tsx";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -64,7 +65,8 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
 }
 
 export default function NationalRoutingPage() {
-  const { data, isLoading, isError } = useNationalRoutingEntries();
+  const query = useNationalRoutingEntries();
+  const { data, isLoading } = query;
   const [registerOpen, setRegisterOpen] = useState(false);
   const [selected, setSelected] = useState<NationalRoutingEntry | null>(null);
   const entries = data ?? [];
@@ -89,7 +91,7 @@ export default function NationalRoutingPage() {
         subtitle="Participants with their SWIFT and IBAN integration data"
         actions={<IfAllowed method="POST" path="/api/national-routing"><Button onClick={() => setRegisterOpen(true)}>Register Institution</Button></IfAllowed>}
       />
-      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+      <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4">
         <StatCard label="SWIFT Integration" value="Active" hint="ISO 20022 and MT messaging" />
         <StatCard label="BIC Registry" value={isLoading ? "…" : counts.withBic} hint="Entries with a BIC" />
         <StatCard
@@ -105,9 +107,8 @@ export default function NationalRoutingPage() {
         rows={entries}
         total={entries.length}
         isLoading={isLoading}
-        isError={isError}
+        failure={loadFailure(query, "The registry could not be loaded")}
         filters={filters}
-        failedTitle="The registry could not be loaded"
         none={
           <EmptyState
             title="No registry entries yet"

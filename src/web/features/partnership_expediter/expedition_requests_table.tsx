@@ -15,6 +15,7 @@ import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { type ExpeditionRequest, useExpeditionRequests, useMoveExpedition } from "./api.ts";
+import { QueryFailed } from "../../components/ui/load_failed.tsx";
 
 const STATUS_STYLES: Record<ExpeditionStatus, { variant: BadgeVariant; className: string }> = {
   open: { variant: "secondary", className: "bg-amber-100 text-amber-900" },
@@ -86,7 +87,7 @@ export function ExpeditionRequestsTable() {
   return (
     <TitledCard title="Expedition Requests" description="Every request filed here, newest first">
       {requests.isLoading && <Skeleton className="h-16 w-full" />}
-      {requests.isError && <p role="alert" className="text-sm text-red-700">Failed to load expedition requests.</p>}
+      <QueryFailed query={requests} message="Failed to load expedition requests." />
       {requests.data && rows.length === 0 && (
         <EmptyState title="No expedition requests" text="Requests filed from the tabs above will appear here." />
       )}

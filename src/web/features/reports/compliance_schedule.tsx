@@ -22,6 +22,7 @@ import {
   useComplianceSchedule,
   useRemoveFiling,
 } from "./api.ts";
+import { QueryFailed } from "../../components/ui/load_failed.tsx";
 
 /** The server decides filings by UTC days, so a new filing opens on today's UTC date. */
 const utcToday = () => new Date().toISOString().slice(0, 10);
@@ -130,7 +131,7 @@ export function ComplianceSchedule() {
       contentClassName="space-y-4"
     >
       {schedule.isLoading && <Skeleton className="h-16 w-full" />}
-      {schedule.isError && <p role="alert" className="text-sm text-red-700">Failed to load the compliance schedule.</p>}
+      <QueryFailed query={schedule} message="Failed to load the compliance schedule." />
       {schedule.data && filings.length === 0 && (
         <EmptyState title="No filings scheduled" text="Administrators schedule filings and their due dates here." />
       )}

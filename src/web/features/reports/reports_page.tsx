@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { StatCard, TitledCard } from "../../components/ui/card.tsx";
+import { StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextField } from "../../components/ui/form.tsx";
 import { type ColumnDef, DataTable } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
@@ -42,6 +42,7 @@ import {
 import { mayCall, RESTRICTED_REPORT_TYPES } from "../../../domain/access.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { ComplianceSchedule } from "./compliance_schedule.tsx";
+import { type LoadFailure, loadFailure } from "../../components/ui/load_failed.tsx";
 
 const LOADING_ROWS = 3;
 const BYTES_PER_KIB = 1024;
@@ -135,7 +136,11 @@ function reportColumns(download: (report: ReportRecord) => void): ColumnDef<Repo
   ];
 }
 
-function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading: boolean }) {
+function RecentReports({ items, isLoading, failure }: {
+  items: ReportRecord[];
+  isLoading: boolean;
+  failure: LoadFailure | null;
+}) {
   const download = useDownloadReport();
   const columns = useMemo(() => reportColumns((report) => download.mutate(report)), []);
   return (
@@ -145,6 +150,7 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
       rows={items}
       isLoading={isLoading}
       loadingRows={LOADING_ROWS}
+      failure={failure}
       empty={
         <EmptyState
           title="No reports generated yet"
@@ -157,7 +163,7 @@ function RecentReports({ items, isLoading }: { items: ReportRecord[]; isLoading:
 
 function Counters({ counters, loading }: { counters: ReportList["counters"] | undefined; loading: boolean }) {
   return (
-    <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <StatGrid className="mb-6">
       <StatCard label="Reports This Month" value={loading ? "…" : counters?.thisMonth ?? 0} />
       <StatCard label="Total Reports" value={loading ? "…" : counters?.total ?? 0} />
       <StatCard
@@ -173,7 +179,7 @@ function Counters({ counters, loading }: { counters: ReportList["counters"] | un
           : "Never"}
         hint={counters?.lastGeneratedAt ? formatDateTime(counters.lastGeneratedAt) : undefined}
       />
-    </div>
+    </StatGrid>
   );
 }
 
@@ -287,9 +293,11 @@ export default function ReportsPage() {
         title="Recent Reports"
         description="Every generated report is kept and can be downloaded again."
       >
-        {reports.isError
-          ? <EmptyState title="Reports could not be loaded" text="Reload the page to try again." />
-          : <RecentReports items={reports.data?.items ?? []} isLoading={loading} />}
+        <RecentReports
+          items={reports.data?.items ?? []}
+          isLoading={loading}
+          failure={loadFailure(reports, "Reports could not be loaded")}
+        />
       </TitledCard>
     </>
   );

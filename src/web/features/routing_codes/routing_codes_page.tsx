@@ -10,8 +10,10 @@ import { AssignCodeDialog } from "./assign_code_dialog.tsx";
 import { useRoutingCodes } from "./api.ts";
 import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { statusColumn } from "../../components/columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
   { accessorKey: "code", header: "Routing Code", meta: { cellClassName: "font-mono font-medium" } },
@@ -51,8 +53,9 @@ const matches = (code: RoutingCode, search: string) =>
   matchesSearch([code.code, code.prefix, code.institutionName, code.branchCode, code.description, code.status], search);
 
 export default function RoutingCodesPage() {
-  const { data, isLoading, isError } = useRoutingCodes();
-  const [search, setSearch] = useState("");
+  const query = useRoutingCodes();
+  const { data, isLoading } = query;
+  const [search, setSearch] = useUrlText("search");
   const [assignOpen, setAssignOpen] = useState(false);
   const codes = data ?? [];
   const now = new Date();
@@ -91,9 +94,8 @@ export default function RoutingCodesPage() {
         rows={visible}
         total={codes.length}
         isLoading={isLoading}
-        isError={isError}
+        failure={loadFailure(query, "Routing codes could not be loaded")}
         filters={FILTERS}
-        failedTitle="Routing codes could not be loaded"
         none={<EmptyState title="No routing codes yet" text="Assigned routing codes will appear here." />}
         noMatch={<EmptyState title="No matching routing codes" text="Try a different search or filter." />}
       />

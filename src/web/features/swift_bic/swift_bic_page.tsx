@@ -9,8 +9,10 @@ import { RegisterBicDialog } from "./register_bic_dialog.tsx";
 import { useSwiftCodes } from "./api.ts";
 import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
+import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { statusColumn } from "../../components/columns.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const FULL_MEMBERSHIP = "full";
 
@@ -74,8 +76,9 @@ function presentFilters(codes: SwiftCode[]): FilterDef[] {
 }
 
 export default function SwiftBicPage() {
-  const { data, isLoading, isError } = useSwiftCodes();
-  const [search, setSearch] = useState("");
+  const query = useSwiftCodes();
+  const { data, isLoading } = query;
+  const [search, setSearch] = useUrlText("search");
   const [registerOpen, setRegisterOpen] = useState(false);
   const codes = data ?? [];
   const now = new Date();
@@ -110,9 +113,8 @@ export default function SwiftBicPage() {
         rows={visible}
         total={codes.length}
         isLoading={isLoading}
-        isError={isError}
+        failure={loadFailure(query, "BIC codes could not be loaded")}
         filters={filters}
-        failedTitle="BIC codes could not be loaded"
         none={<EmptyState title="No BIC codes yet" text="Registered BIC codes will appear here." />}
         noMatch={<EmptyState title="No matching BIC codes" text="Try a different search or filter." />}
       />

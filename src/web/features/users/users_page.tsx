@@ -19,6 +19,7 @@ import { handleMutationError } from "../../lib/unauthorized.ts";
 import { type StaffUser, useConfirmRoles, useStaffUsers, useToggleUser } from "./api.ts";
 import { type AccountChange, AccountChangeDialog, CreateUserDialog, RolesDialog } from "./user_dialogs.tsx";
 import { IdentitiesDialog } from "./identities_dialog.tsx";
+import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 type AccountState = "active" | "must change password" | "disabled";
 
@@ -168,7 +169,8 @@ function useUserActions(
 }
 
 export default function UsersPage() {
-  const { data, isLoading } = useStaffUsers();
+  const query = useStaffUsers();
+  const { data, isLoading } = query;
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<StaffUser | null>(null);
   const [changing, setChanging] = useState<AccountChange | null>(null);
@@ -189,6 +191,7 @@ export default function UsersPage() {
         rows={users}
         isLoading={isLoading}
         filters={FILTERS}
+        failure={loadFailure(query, "Users could not be loaded")}
         empty={users.length === 0
           ? <EmptyState title="No users" />
           : <EmptyState title="No users match these filters" text="Choose another role or status." />}
