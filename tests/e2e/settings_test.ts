@@ -28,9 +28,16 @@ e2eTest(
       await signIn(page, server.baseUrl);
       await openSettings(page, server.baseUrl);
       await page.getByLabel("System Name").fill("Reserve Bank Registry");
+      await page.getByLabel("System Description").fill("The reserve bank's payment registry");
+      await page.getByLabel("Country").selectOption("DE");
+      await page.getByLabel("Currency").selectOption("EUR");
+      await page.getByLabel("Timezone").selectOption("CET");
       await page.getByRole("button", { name: "Save Settings" }).click();
       assert.match(await toastText(page, "Settings Saved"), /saved on the server/);
       await page.getByTestId("system-name").filter({ hasText: "Reserve Bank Registry" }).first().waitFor();
+      await page.getByTestId("system-description").filter({ hasText: "The reserve bank's payment registry" }).first()
+        .waitFor();
+      assert.equal(await page.getByTestId("system-locale").textContent(), "Country, currency and time zone:DE · EUR · CET");
 
       await page.getByRole("tab", { name: "Backup" }).click();
       await page.getByText("No backup taken yet").waitFor();

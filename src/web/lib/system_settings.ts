@@ -1,6 +1,6 @@
 /**
  * The System Settings as the server keeps them (GET /api/settings): the shell shows the system's
- * name from them, and the settings screen edits them.
+ * name, description, country, currency and time zone from them, and the settings screen edits them.
  */
 import { useQuery } from "@tanstack/react-query";
 import type { SystemSettingsAnswer } from "../../server/features/settings/schemas.ts";
@@ -19,7 +19,3 @@ export const useSystemSettings = () =>
       query.state.data?.backup.lastRun?.status === "running" ? BACKUP_POLL_MS : false,
   });
 
-/** The administrators' name for the system, for the shell's title. */
-export function useSystemName(): string | undefined {
-  return useSystemSettings().data?.systemName;
-}

@@ -5,6 +5,7 @@ import type { AuthUser } from "../../lib/auth.ts";
 import { Button } from "../ui/button.tsx";
 import { ClockWarningBadge, NodeBadge } from "./replication_status.tsx";
 import { screenTitle } from "./nav_items.ts";
+import { SystemLocale } from "./system_locale.tsx";
 import { SearchButton } from "../../features/search/search_button.tsx";
 
 // The header's menus load just after the first paint, as the dialogs do on first open: the menu
@@ -32,6 +33,7 @@ export function Header({ user, onOpenMenu }: { user: AuthUser | undefined; onOpe
         <div className="flex shrink-0 items-center gap-2">
           <NodeBadge />
           <ClockWarningBadge />
+          <SystemLocale />
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2 sm:gap-3">

@@ -21,7 +21,7 @@ import {
 import { NavLink } from "react-router";
 import { usePendingApprovalCount } from "../../lib/pending_approvals.ts";
 import type { AuthUser } from "../../lib/auth.ts";
-import { useSystemName } from "../../lib/system_settings.ts";
+import { useSystemSettings } from "../../lib/system_settings.ts";
 import { NAV_GROUPS, type NavItem, reachableNavItems } from "./nav_items.ts";
 
 const ICONS: Record<NavItem["path"], LucideIcon> = {
@@ -105,14 +105,16 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
 }
 
 export function Brand() {
-  // The System Settings' name once read; the product's own name until then.
-  const systemName = useSystemName();
+  // The System Settings' General tab once read; the product's own name until then.
+  const settings = useSystemSettings().data;
   return (
     <>
       <p className="text-base font-semibold text-slate-900" data-testid="system-name">
-        {systemName ?? "Central Bank Registry"}
+        {settings?.systemName ?? "Central Bank Registry"}
       </p>
-      <p className="text-xs text-slate-600">Payment Infrastructure Console</p>
+      <p className="truncate text-xs text-slate-600" data-testid="system-description" title={settings?.systemDescription}>
+        {settings?.systemDescription || "Payment Infrastructure Console"}
+      </p>
     </>
   );
 }

@@ -34,8 +34,11 @@ function useSelectedTab(tabs: readonly TabDef[], param: string | undefined) {
     const linked = linkedIndex(tabs, hash);
     if (linked >= 0) select(linked);
   }, [hash, key]);
-  const named = param ? tabs.findIndex((tab) => tab.id === params.get(param)) : -1;
-  return { selectedIndex: param ? Math.max(0, named) : local, select };
+  if (!param) return { selectedIndex: local, select };
+  // A linked tab shows from the first render; the effect then moves it from the hash into `param`.
+  const linked = linkedIndex(tabs, hash);
+  const named = tabs.findIndex((tab) => tab.id === params.get(param));
+  return { selectedIndex: linked >= 0 ? linked : Math.max(0, named), select };
 }
 
 /**

@@ -153,7 +153,7 @@ export function GeneralSection(props: SectionProps) {
   return (
     <Section
       title="General Settings"
-      description="How this console names and presents the registry: the name heads the sidebar and every report."
+      description="How this console names and presents the registry: the name and description head the sidebar, the country, currency and time zone the header, and all of them every report."
     >
       <TextField label="System Name" maxLength={255} {...textSetting(props, "systemName")} />
       <TextAreaField
