@@ -70,7 +70,7 @@ Deno.test("funding sources are seeded once as ledger accounts with journaled ope
       assert.deepEqual(audit, { performedBy: SYSTEM_USER_ID, action: "create" });
     }
     const before = await moneySnapshot(t);
-    await seedFundingSources(t.deps, () => {});
+    await seedFundingSources(t.deps, () => {}, () => {});
     assert.deepEqual(await moneySnapshot(t), before);
   });
 });

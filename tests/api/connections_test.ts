@@ -691,7 +691,7 @@ Deno.test("serverPermissions() grants the allow-listed hosts, and outbound acces
 
 Deno.test("the demo seed adds its connections once, credentials encrypted and masked, without the partner", async () => {
   await withApp({ SEED_DEMO: "1" }, async (t, req) => {
-    await centralBankConnectionsDemoSeeder(t.deps, () => {});
+    await centralBankConnectionsDemoSeeder(t.deps, () => {}, () => {});
     const list = await expectJson(await req("GET", "/api/central-bank-connections"), 200);
     assert.equal(list.length, 2);
     const northland = list.find((c: { partnerCentralBank: string }) =>

@@ -66,7 +66,7 @@ Deno.test("the IBAN reference seed is audited by the system user and a second ru
     assert.equal(audits.length, SEEDED_COUNTRY_COUNT);
     assert(audits.every((row) => row.action === "seed" && row.performedBy === SYSTEM_USER_ID));
     const lines: string[] = [];
-    await ibanRegistrySeeder(t.deps, (line) => lines.push(line));
+    await ibanRegistrySeeder(t.deps, (line) => lines.push(line), () => {});
     assert.deepEqual(lines, []);
     assert.equal((await t.deps.db.read.select().from(ibanConfigs).all()).length, SEEDED_COUNTRY_COUNT);
     assert.equal((await auditRows(t, "iban_config")).length, SEEDED_COUNTRY_COUNT);

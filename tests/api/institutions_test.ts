@@ -693,7 +693,7 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
   const t = await createTestApp();
   try {
     const lines: string[] = [];
-    await institutionsDemoSeeder(t.deps, (line) => lines.push(line));
+    await institutionsDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     const rows = await t.deps.db.read.select().from(institutions).all();
     assert.equal(rows.length, DEMO_INSTITUTIONS.length);
     assert.ok(rows.length >= 30);
@@ -716,7 +716,7 @@ Deno.test("the demo seeder registers three dozen institutions of every type and 
     assert.ok(audits.every((a) => a.performedBy === SYSTEM_USER_ID));
     assert.deepEqual(lines, [`seed: ${DEMO_INSTITUTIONS.length} demo institutions`]);
 
-    await institutionsDemoSeeder(t.deps, (line) => lines.push(line));
+    await institutionsDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.equal((await t.deps.db.read.select().from(institutions).all()).length, DEMO_INSTITUTIONS.length);
     assert.equal(lines.length, 1, "the second run logs nothing");
     assert.equal((await verifyAuditChain(t.deps.db.read)).ok, true);

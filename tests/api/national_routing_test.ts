@@ -315,7 +315,7 @@ Deno.test("GET and POST /api/national-routing answer 401 without a session", asy
 Deno.test("the demo seed registers its participants once, audited as the system user", async () => {
   const t = await createTestApp({ SEED_DEMO: "1" });
   try {
-    await nationalRoutingDemoSeeder(t.deps, () => {});
+    await nationalRoutingDemoSeeder(t.deps, () => {}, () => {});
     const req = await t.desk();
     const list = await expectJson(await req("GET", "/api/national-routing"), 200);
     const demo = list.filter((entry: { registryNumber: string }) => entry.registryNumber.startsWith("NRR-"));

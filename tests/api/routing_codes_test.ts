@@ -337,14 +337,14 @@ Deno.test("the routing-code demo seed assigns audited codes to active institutio
   const t = await createTestApp();
   try {
     const lines: string[] = [];
-    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.deepEqual(lines, ["Routing codes demo: skipped, no active institutions"]);
     await insertInstitution(t, "Pending Bank", { status: "pending" });
     // Distinct registration times: the seeder takes institutions oldest first, and two inserts in
     // the same millisecond would leave the order to their random ids.
     const first = await insertInstitution(t, "First Demo Bank", { createdAt: "2026-01-01T00:00:00.000Z" });
     const second = await insertInstitution(t, "Second Demo Bank", { createdAt: "2026-01-01T00:00:01.000Z" });
-    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.equal(lines[1], "Routing codes demo: assigned 3 codes");
     const rows = await t.deps.db.read.select().from(routingCodes).all();
     assert.deepEqual(
@@ -360,7 +360,7 @@ Deno.test("the routing-code demo seed assigns audited codes to active institutio
     ).all();
     assert.equal(audits.length, 3);
     assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
-    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await routingCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.equal(lines.length, 2);
     assert.equal((await t.deps.db.read.select().from(routingCodes).all()).length, 3);
   } finally {

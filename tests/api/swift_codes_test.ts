@@ -265,7 +265,7 @@ Deno.test("the BIC demo seed registers audited BICs for SWIFT participants once,
   const t = await createTestApp();
   try {
     const lines: string[] = [];
-    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.deepEqual(lines, ["SWIFT/BIC demo: skipped, no SWIFT-participant institutions"]);
     await insertInstitution(t, "Not A Participant Bank");
     const harbor = await insertInstitution(t, "First National Bank of Harbor City", {
@@ -276,7 +276,7 @@ Deno.test("the BIC demo seed registers audited BICs for SWIFT participants once,
       swiftParticipant: true,
       swiftMembershipType: "correspondent",
     });
-    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.equal(lines[1], "SWIFT/BIC demo: registered 2 BICs");
     const rows = await t.deps.db.read.select().from(swiftCodes).all();
     assert.deepEqual(
@@ -291,7 +291,7 @@ Deno.test("the BIC demo seed registers audited BICs for SWIFT participants once,
     ).all();
     assert.equal(audits.length, 2);
     assert(audits.every((row) => row.performedBy === SYSTEM_USER_ID));
-    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line));
+    await swiftCodesDemoSeeder(t.deps, (line) => lines.push(line), () => {});
     assert.equal(lines.length, 2);
   } finally {
     await t.close();
