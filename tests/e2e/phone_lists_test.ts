@@ -223,6 +223,7 @@ async function expectSecondPage(page: Page, list: PagedList) {
 
 e2eTest("sort, filter, search and page live in the address: a reload or a shared link shows the same rows", () =>
   withBrowser(async ({ page, server, browser }) => {
+    await page.setViewportSize(DESKTOP);
     await signIn(page, server.baseUrl);
     await seedLists(page, server.baseUrl);
 
@@ -248,8 +249,8 @@ e2eTest("sort, filter, search and page live in the address: a reload or a shared
       assert.equal(await rows.count(), 10 - SAVINGS);
     };
     await found(page);
-    // A colleague opening the same link sees the same rows.
-    const colleague = await (await browser.newContext()).newPage();
+    // A colleague opening the same link, on a phone, sees the same rows.
+    const colleague = await (await browser.newContext({ viewport: PHONE })).newPage();
     await signIn(colleague, server.baseUrl);
     await colleague.goto(page.url());
     assert.equal(await colleague.getByLabel("Search institutions").inputValue(), "Reload Bank 00");
