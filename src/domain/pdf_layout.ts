@@ -17,6 +17,21 @@ export function pdfTimestamp(value: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : value;
 }
 
+const LOCAL_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}:\d{2}):\d{2} \((UTC[+-]\d{2}:\d{2})\)$/;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A local clock reading ("2026-11-28 13:09:15 (UTC+01:00)", system_settings.ts localTimestamp) reads
+ * "13:09 on Nov 28, 2026 (UTC+01:00)": the PDF writes every instant as a date with "HH:MM UTC", so a
+ * reading on another clock must not look like one.
+ */
+export function pdfLocalTimestamp(value: string): string {
+  const match = LOCAL_TIMESTAMP.exec(value);
+  if (!match) return value;
+  const [, year, month, day, minute, offset] = match;
+  return `${minute} on ${MONTHS[Number(month) - 1]} ${Number(day)}, ${year} (${offset})`;
+}
+
 /**
  * Splits `total` between columns by weight, but gives each at least its minimum (the width of its
  * header's longest word plus padding), taking what the minimums need from the columns that have

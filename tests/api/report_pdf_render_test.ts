@@ -484,6 +484,11 @@ Deno.test({
           /Generated at: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/,
           `${type}: the generation time`,
         );
+        assert.match(
+          layout,
+          /Generated at \(UTC\): \d{2}:\d{2} on [A-Z][a-z]{2} \d{1,2}, \d{4} \(UTC\+00:00\)/,
+          `${type}: the generation time on the System Settings' clock`,
+        );
         let timestamps = 0;
         for (const words of pages) {
           for (const [i, word] of words.entries()) {

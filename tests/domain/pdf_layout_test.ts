@@ -7,6 +7,7 @@ import {
   headerWords,
   narrowestWidth,
   pdfCellText,
+  pdfLocalTimestamp,
   pdfTimestamp,
   spacedJson,
   summaryEntries,
@@ -173,4 +174,10 @@ Deno.test("titleCase() is the label the screens and the PDF share", () => {
   assert.equal(titleCase("credit_union"), "Credit Union");
   assert.equal(titleCase("status_change"), "Status Change");
   assert.equal(titleCase("active"), "Active");
+});
+
+Deno.test("pdfLocalTimestamp(): a reading on another clock does not look like the PDF's UTC instants", () => {
+  assert.equal(pdfLocalTimestamp("2026-11-28 13:09:15 (UTC+01:00)"), "13:09 on Nov 28, 2026 (UTC+01:00)");
+  assert.equal(pdfLocalTimestamp("2026-07-01 20:00:00 (UTC-04:00)"), "20:00 on Jul 1, 2026 (UTC-04:00)");
+  assert.equal(pdfLocalTimestamp("not a reading"), "not a reading");
 });

@@ -20,6 +20,7 @@ import {
   narrowestWidth,
   type PageOrientation,
   pdfCellText,
+  pdfLocalTimestamp,
   pdfTimestamp,
   summaryEntries,
   tableLayout,
@@ -92,6 +93,12 @@ export function writeReport(
     case "xlsx":
       return xlsxStream(meta, data, progress);
   }
+}
+
+/** A header line's value as the PDF prints instants: UTC minutes, and the local clock unlike them. */
+function pdfHeaderValue(entry: { label: string; value: string }): string {
+  if (entry.label === "Generated at") return pdfTimestamp(entry.value);
+  return entry.label.startsWith("Generated at (") ? pdfLocalTimestamp(entry.value) : entry.value;
 }
 
 function headerLines(meta: ReportMeta): { label: string; value: string }[] {
@@ -626,7 +633,7 @@ class PdfReport {
     this.line(meta.title, PDF_TITLE_SIZE_PT, BOLD_FONT);
     for (const entry of headerLines(meta).slice(1)) {
       this.line(
-        `${entry.label}: ${entry.label === "Generated at" ? pdfTimestamp(entry.value) : entry.value}`,
+        `${entry.label}: ${pdfHeaderValue(entry)}`,
         PDF_META_SIZE_PT,
       );
     }
