@@ -5,27 +5,16 @@
  * a rolled-back change notifies no one. Readers follow `seq` (monotonic on the primary, replicated as is).
  */
 import type { Role } from "../../domain/access.ts";
+import { NOTIFICATION_KINDS } from "../../domain/notifications.ts";
+import { WEBHOOK_EVENT_KINDS } from "../../domain/webhooks.ts";
 import { statementsOf, type Writer } from "../db/database.ts";
 
-/** Every kind a feature may publish; consumers decide which they deliver (the feed, e-mail, webhooks). */
-export const EVENT_KINDS = [
-  /** A request that the recipients (by role) may decide; the requester is excluded. */
-  "approval_requested",
-  /** The requester's request was approved (`data.decision` "approved") or rejected ("rejected"). */
-  "approval_decided",
-  /** The requester's request expired undecided. */
-  "approval_expired",
-  "connection_test_failed",
-  "reconciliation_difference",
-  /** A regional node could not reach headquarters, so changes were paused there. */
-  "changes_paused",
-  "directory_edition_published",
-  /** Sign-in attempts against the recipient's account were throttled. */
-  "account_under_attack",
-  "backup_failed",
-  "institution_status_changed",
-  "participant_suspended",
-] as const;
+/**
+ * Every kind a feature may publish; consumers decide which they deliver: the kinds people receive
+ * (src/domain/notifications.ts), those downstream systems subscribe to (src/domain/webhooks.ts), and
+ * the directory's editions, which nothing publishes before the directory exists.
+ */
+export const EVENT_KINDS = [...NOTIFICATION_KINDS, ...WEBHOOK_EVENT_KINDS, "directory_edition_published"] as const;
 export type EventKind = typeof EVENT_KINDS[number];
 
 export const EVENT_SUMMARY_MAX_LENGTH = 500;
