@@ -564,3 +564,22 @@ export const complianceFilings = sqliteTable("compliance_filings", {
   updatedBy: text("updated_by").references(() => users.id),
   updatedAt: text("updated_at"),
 });
+
+export const REGISTRY_ENTITY_TYPES = ["institution", "routing_code", "swift_code", "national_routing_entry"] as const;
+
+/** Every version of a registry record, in force from valid_from (db/migrations/1470_registry_versions.sql). */
+export const registryVersions = sqliteTable("registry_versions", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  entityType: text("entity_type", { enum: REGISTRY_ENTITY_TYPES }).notNull(),
+  entityId: text("entity_id").notNull(),
+  validFrom: text("valid_from").notNull(),
+  validTo: text("valid_to"),
+  data: text("data", { mode: "json" }).notNull(),
+  changes: text("changes", { mode: "json" }).notNull(),
+  summary: text("summary").notNull(),
+  requestedBy: text("requested_by").references(() => users.id),
+  approvedBy: text("approved_by").references(() => users.id),
+  approvalRequestId: text("approval_request_id"),
+  appliedAt: text("applied_at"),
+  createdAt: text("created_at").notNull(),
+});

@@ -208,6 +208,7 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
   generate: verb("generated"),
   generate_failed: (facts) => [text("could not generate "), ...theEntity(facts)],
   redeliver: verb("redelivered"),
+  scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   status_change: (facts) => [text("changed the status of "), ...named(facts), ...fromTo(facts, "status")],
   prune: pruned,
   login: fixed("signed in"),

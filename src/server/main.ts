@@ -12,6 +12,7 @@ import { startReconciliationWatch } from "./features/ledger/reconciliation_watch
 import { startEmailSender } from "./features/notifications/email_sender.ts";
 import { startReportRetention } from "./features/reports/service.ts";
 import { startBackupScheduler } from "./backup/runs.ts";
+import { startScheduledChanges } from "./registry_history/scheduler.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -39,6 +40,7 @@ const backgroundTasks = config.role === "regional" ? [] : [
   startExpiryNotices(deps.db),
   startReconciliationWatch(deps.db),
   startEmailSender(deps),
+  startScheduledChanges(deps),
 ];
 // Both at headquarters and on a standalone node only (they answer null on a regional one).
 const stopBackups = startBackupScheduler(deps, (line) => console.error(line));

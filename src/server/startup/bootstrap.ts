@@ -17,6 +17,7 @@ import { narrowReportModes, removeStaleReportParts } from "../features/reports/s
 import { withDeadline } from "../topology/deadline.ts";
 import { recordLostChanges } from "../features/system/lost_changes.ts";
 import { runSeeds } from "./seed.ts";
+import { recordMissingInitialVersions } from "../registry_history/initial_versions.ts";
 import type { StartCredential } from "./seeder.ts";
 import { type FirstAdministrator, firstAdministratorBlock, oneTimePasswordsBlock } from "./first_sign_in_notes.ts";
 
@@ -84,6 +85,7 @@ export async function bootstrap(
         firstAdmin = await ensureFirstAdmin(db, config);
         await logRoleConflicts(db, log);
         await runSeeds(deps, log, (credential) => credentials.push(credential));
+        await recordMissingInitialVersions(db);
         return key;
       });
     }

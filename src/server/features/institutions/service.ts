@@ -11,6 +11,7 @@ import {
   type InstitutionStatus,
 } from "../../../domain/institution.ts";
 import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
+import { recordVersion } from "../../registry_history/versions.ts";
 import { publishEvent } from "../../events/outbox.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
@@ -457,7 +458,17 @@ export async function insertInstitution(
     updatedAt: at,
     createdBy: actor.userId,
   });
-  const created = toInstitution((await tx.select().from(institutions).where(eq(institutions.id, id)).get())!);
+  const row = (await tx.select().from(institutions).where(eq(institutions.id, id)).get())!;
+  const created = toInstitution(row);
+  await recordVersion(tx, {
+    entityType: "institution",
+    entityId: id,
+    validFrom: at,
+    changes: row,
+    summary: "Registered",
+    requestedBy: actor.userId,
+    approvedBy: null,
+  }, Date.parse(at), { alreadyApplied: true });
   await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, id, created);
   return created;
 }

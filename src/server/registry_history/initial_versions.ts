@@ -1,0 +1,49 @@
+/**
+ * Every registry record has at least one version: the one it was registered with. Rows written before
+ * versions existed, or by a seeder in bulk, get theirs here at start, in one statement per table
+ * built from the Drizzle schema so that a new column is carried without a second list of columns.
+ */
+import { getTableConfig, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type Database, statementsOf } from "../db/database.ts";
+import { REGISTRY_TABLES, type RegistryEntityType } from "./versions.ts";
+
+/** The instant a record was registered with, per table. */
+const REGISTERED_AT: Readonly<Record<RegistryEntityType, string>> = {
+  institution: "created_at",
+  routing_code: "created_at",
+  swift_code: "created_at",
+  national_routing_entry: "registration_date",
+};
+
+function jsonValue(column: SQLiteColumn): string {
+  if (column.columnType === "SQLiteBoolean") return `json(CASE WHEN t.${column.name} THEN 'true' ELSE 'false' END)`;
+  if (column.columnType === "SQLiteTextJson") return `json(t.${column.name})`;
+  return `t.${column.name}`;
+}
+
+function backfillStatement(entityType: RegistryEntityType): string {
+  const table = REGISTRY_TABLES[entityType];
+  const config = getTableConfig(table);
+  const properties = Object.entries(table as unknown as Record<string, unknown>);
+  const pairs = config.columns.map((column) => {
+    const property = properties.find(([, value]) => value === column)![0];
+    return `'${property}', ${jsonValue(column)}`;
+  });
+  const at = `t.${REGISTERED_AT[entityType]}`;
+  return `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
+      applied_at, created_at)
+    SELECT '${entityType}', t.id, ${at}, json_object(${pairs.join(", ")}), '{}', 'Registered', NULL, ${at}, ${at}
+    FROM ${config.name} t
+    WHERE NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
+}
+
+/** Headquarters and standalone nodes, after migrations and seeds; answers how many versions it added. */
+export async function recordMissingInitialVersions(db: Database): Promise<number> {
+  let added = 0;
+  await db.transaction(async (tx) => {
+    for (const entityType of Object.keys(REGISTRY_TABLES) as RegistryEntityType[]) {
+      added += await statementsOf(tx).run(backfillStatement(entityType), []);
+    }
+  });
+  return added;
+}
