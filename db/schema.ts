@@ -116,6 +116,10 @@ export const institutions = sqliteTable("institutions", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   createdBy: text("created_by").references(() => users.id),
+  lei: text("lei"),
+  successorId: text("successor_id"),
+  terminatedAt: text("terminated_at"),
+  deletionAnnouncedAt: text("deletion_announced_at"),
 });
 
 export const CODE_STATUSES = ["active", "inactive", "suspended"] as const;
@@ -131,6 +135,9 @@ export const routingCodes = sqliteTable("routing_codes", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   createdBy: text("created_by").references(() => users.id),
+  successorCode: text("successor_code"),
+  terminatedAt: text("terminated_at"),
+  deletionAnnouncedAt: text("deletion_announced_at"),
 });
 
 export const swiftCodes = sqliteTable("swift_codes", {
@@ -148,6 +155,9 @@ export const swiftCodes = sqliteTable("swift_codes", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   createdBy: text("created_by").references(() => users.id),
+  successorBic: text("successor_bic"),
+  terminatedAt: text("terminated_at"),
+  deletionAnnouncedAt: text("deletion_announced_at"),
 });
 
 export const ibanConfigs = sqliteTable("iban_configs", {

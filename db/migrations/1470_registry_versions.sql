@@ -22,6 +22,8 @@ CREATE TABLE registry_versions (
 );
 CREATE INDEX registry_versions_entity_idx ON registry_versions(entity_type, entity_id, valid_from, seq);
 CREATE INDEX registry_versions_in_force_idx ON registry_versions(entity_type, valid_from, valid_to);
+CREATE INDEX registry_versions_requested_by_idx ON registry_versions(requested_by);
+CREATE INDEX registry_versions_approved_by_idx ON registry_versions(approved_by);
 CREATE INDEX registry_versions_due_idx ON registry_versions(valid_from) WHERE applied_at IS NULL;
 CREATE TRIGGER registry_versions_no_delete BEFORE DELETE ON registry_versions
 BEGIN

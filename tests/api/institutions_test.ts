@@ -783,17 +783,12 @@ Deno.test("migration 0102 re-keys existing institutions newest first and keeps b
     const base = Date.UTC(2024, 0, 1);
     await db.transaction(async (tx) => {
       // Inserted out of date order: the keys must follow created_at, not insertion.
+      // Plain SQL: the Drizzle model names columns that later migrations add.
       for (const i of [2, 0, 1]) {
-        await tx.insert(institutions).values({
-          id: `inst-${i}`,
-          name: `Legacy Bank ${i}`,
-          type: "commercial",
-          registrationNumber: `LEG-${i}`,
-          address: "1 Old Street",
-          phoneNumber: "+1 202 555 0100",
-          emailAddress: `legacy${i}@old.example`,
-          createdAt: new Date(base + i * 86_400_000).toISOString(),
-        });
+        await tx.run(sql`INSERT INTO institutions (id, name, type, registration_number, address, phone_number,
+          email_address, created_at) VALUES (${`inst-${i}`}, ${`Legacy Bank ${i}`}, 'commercial', ${`LEG-${i}`},
+          '1 Old Street', '+1 202 555 0100', ${`legacy${i}@old.example`},
+          ${new Date(base + i * 86_400_000).toISOString()})`);
       }
     });
     assert.ok((await migrate(db)).some((name) => name.startsWith("0102")));

@@ -26,6 +26,8 @@ const VARIABLE_ACTIONS: Record<string, string[]> = {
   ],
   "features/central_bank_connections/service.ts": ["create", "establish"],
   "features/iban/service.ts": ["create", "seed"],
+  // The entity type of a scheduled version taking effect: every kind of registry record.
+  "registry_history/scheduler.ts": ["institution", "routing_code", "swift_code", "national_routing_entry"],
 };
 
 async function serverSources(dir = SERVER, base = ""): Promise<Map<string, string>> {
