@@ -118,7 +118,7 @@ export const createInstitutionSchema = z.object({
   swiftMembershipType: z.enum(SWIFT_MEMBERSHIP_TYPES).nullish().transform((value) => value ?? null),
   status: z.literal(INITIAL_INSTITUTION_STATUS, { error: "New institutions always start as pending" })
     .optional(),
-  lei: leiField.transform((lei) => lei ?? null),
+  lei: leiField.optional(),
 }).superRefine((body, ctx) => {
   if (body.swiftMembershipType !== null && !body.swiftParticipant) {
     ctx.addIssue({
