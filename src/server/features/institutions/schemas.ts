@@ -21,15 +21,13 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { validateLei } from "../../../domain/lei.ts";
+import { MAX_LEI_INPUT_LENGTH, validateLei } from "../../../domain/lei.ts";
 import { parseInstant } from "../../../domain/effective_dating.ts";
 import { optionalText, paginationQuery, requiredEnum, requiredText, resultValue } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
 
 /** Routing codes and BICs are at most 11 characters; the bound only limits what is read. */
 const MAX_CODE_LENGTH = 34;
-/** A LEI is 20 characters; pasted ones carry spaces between groups. */
-const MAX_LEI_INPUT_LENGTH = 40;
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
 /** Queries shorter than this cannot use the trigram index and match by prefix instead. */

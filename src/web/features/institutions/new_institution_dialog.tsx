@@ -33,6 +33,7 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
+import { MAX_LEI_INPUT_LENGTH } from "../../../domain/lei.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { fieldErrors, requiredEmail, requiredText } from "../../lib/form_validation.ts";
@@ -55,6 +56,7 @@ interface FormState {
   numberOfBranches: string;
   swiftParticipant: boolean;
   swiftMembershipType: string;
+  lei: string;
 }
 
 const EMPTY_FORM: FormState = {
@@ -68,6 +70,7 @@ const EMPTY_FORM: FormState = {
   numberOfBranches: String(DEFAULT_NUMBER_OF_BRANCHES),
   swiftParticipant: false,
   swiftMembershipType: "",
+  lei: "",
 };
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -87,6 +90,8 @@ const institutionForm = object({
   numberOfBranches: int().check(gte(MIN_NUMBER_OF_BRANCHES), lte(MAX_NUMBER_OF_BRANCHES)),
   swiftParticipant: boolean(),
   swiftMembershipType: nullable(choice(SWIFT_MEMBERSHIP_TYPES)),
+  // Checked by the server (ISO 17442 check digits); blank means none.
+  lei: pipe(string().check(trim(), maxLength(MAX_LEI_INPUT_LENGTH)), transform((value: string) => value || null)),
 });
 type InstitutionInput = output<typeof institutionForm>;
 
@@ -132,6 +137,13 @@ function IdentityFields({ bind }: Pick<Fields, "bind">) {
         autoComplete="off"
         hint="Optional"
         {...bind("licenseNumber")}
+      />
+      <TextField
+        label="LEI"
+        maxLength={MAX_LEI_INPUT_LENGTH}
+        autoComplete="off"
+        hint="Optional: Legal Entity Identifier, 20 characters (ISO 17442)"
+        {...bind("lei")}
       />
     </div>
     <TextAreaField
