@@ -11,7 +11,6 @@ import {
   MAX_LICENSE_NUMBER_LENGTH,
   MAX_PHONE_NUMBER_LENGTH,
   MAX_STATUS_CHANGE_REASON_LENGTH,
-  MIN_NUMBER_OF_BRANCHES,
 } from "../../../domain/institution.ts";
 import { MAX_LEI_INPUT_LENGTH } from "../../../domain/lei.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
@@ -21,6 +20,7 @@ import { useMayCall } from "../../lib/auth.ts";
 import { serverFieldErrors } from "../../lib/form_input.ts";
 import { useDialogForm } from "../../lib/form_state.ts";
 import { useEditInstitution } from "./api.ts";
+import { BranchesField } from "./branches_field.tsx";
 import type { Institution } from "./types.ts";
 
 interface DetailsForm {
@@ -99,14 +99,7 @@ export function EditDetailsAction({ institution }: { institution: Institution })
           <TextField label="Phone Number" type="tel" maxLength={MAX_PHONE_NUMBER_LENGTH} {...bind("phoneNumber")} />
           <TextField label="Email Address" type="email" maxLength={MAX_EMAIL_ADDRESS_LENGTH} {...bind("emailAddress")} />
           <TextField label="License Number" maxLength={MAX_LICENSE_NUMBER_LENGTH} hint="Optional" {...bind("licenseNumber")} />
-          <TextField
-            label="Number of Branches"
-            type="number"
-            min={MIN_NUMBER_OF_BRANCHES}
-            step={1}
-            inputMode="numeric"
-            {...bind("numberOfBranches")}
-          />
+          <BranchesField {...bind("numberOfBranches")} />
         </div>
         <TextAreaField label="Address" rows={2} maxLength={MAX_ADDRESS_LENGTH} {...bind("address")} />
         <TextField label="Effective From" type="date" hint="Blank: at once" {...bind("effectiveFrom")} />

@@ -42,6 +42,7 @@ import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { useRegisterInstitution } from "./api.ts";
+import { BranchesField } from "./branches_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 
@@ -178,14 +179,7 @@ function ContactFields({ form, bind, set }: Pick<Fields, "form" | "bind" | "set"
         autoComplete="email"
         {...bind("emailAddress")}
       />
-      <TextField
-        label="Number of Branches"
-        type="number"
-        min={MIN_NUMBER_OF_BRANCHES}
-        step={1}
-        inputMode="numeric"
-        {...bind("numberOfBranches")}
-      />
+      <BranchesField {...bind("numberOfBranches")} />
     </div>
     <SwitchField
       label="SWIFT Participant"

@@ -53,6 +53,11 @@ function OperatingStatusAction({ institution, status }: { institution: Instituti
     const when = { effectiveFrom: dates.effectiveFrom || undefined, until: dates.until || undefined };
     if (!change.isPending) change.mutate({ status: action.to, reason: reason.trim(), ...when });
   };
+  const dateField = (name: keyof typeof dates) => ({
+    value: dates[name],
+    error: errors[name],
+    onChange: (event: { target: { value: string } }) => setDates({ ...dates, [name]: event.target.value }),
+  });
   if (!mayChangeStatus) return null;
   if (pending) return <span className="text-xs font-medium text-amber-800">Approval pending</span>;
   return (
@@ -88,23 +93,9 @@ function OperatingStatusAction({ institution, status }: { institution: Instituti
             }}
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              label="Effective From"
-              type="date"
-              hint="Blank: at once"
-              value={dates.effectiveFrom}
-              error={errors.effectiveFrom}
-              onChange={(event) => setDates({ ...dates, effectiveFrom: event.target.value })}
-            />
+            <TextField label="Effective From" type="date" hint="Blank: at once" {...dateField("effectiveFrom")} />
             {action.to === "suspended" && (
-              <TextField
-                label="Until"
-                type="date"
-                hint="Blank: until reactivated"
-                value={dates.until}
-                error={errors.until}
-                onChange={(event) => setDates({ ...dates, until: event.target.value })}
-              />
+              <TextField label="Until" type="date" hint="Blank: until reactivated" {...dateField("until")} />
             )}
           </div>
           <DialogActions
