@@ -102,12 +102,11 @@ export function institutionsRoutes(
 /** One institution as in force at an instant, its history, and edits from a date. */
 function overTimeRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   const { db } = deps;
-  const nowIso = () => nowOf(deps);
   /** Every version of the institution with its dates and who requested and approved it, newest first. */
   app.get("/institutions/:id/history", validate("param", institutionIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
     const history = await historyOf(db.read, "institution", id);
-    if (history.length === 0 && !await institutionAsOf(db.read, id, nowIso())) throw notFound("Institution");
+    if (history.length === 0 && !await institutionAsOf(db.read, id, nowOf(deps))) throw notFound("Institution");
     return c.json(history);
   });
 
@@ -116,7 +115,7 @@ function overTimeRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     validate("param", institutionIdParamSchema),
     validate("query", asOfQuerySchema),
     async (c) => {
-      const institution = await institutionAsOf(db.read, c.req.valid("param").id, c.req.valid("query").asOf ?? nowIso());
+      const institution = await institutionAsOf(db.read, c.req.valid("param").id, c.req.valid("query").asOf ?? nowOf(deps));
       if (!institution) throw notFound("Institution");
       return c.json(institution);
     },
