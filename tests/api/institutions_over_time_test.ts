@@ -287,6 +287,10 @@ Deno.test("termination with a successor ends the institution and its codes at th
     const [stored] = await t.deps.db.read.all<Record<string, string | null>>(sql`SELECT successor_id AS successorId,
       terminated_at AS terminatedAt FROM institutions WHERE id = ${bank.id}`);
     assert.deepEqual(stored, { successorId: heir.id, terminatedAt: `${date}T00:00:00.000Z` });
+    const ids = async (query: string) =>
+      (await expectJson(await req("GET", `/api/institutions?${query}`), 200)).map((row: { id: string }) => row.id);
+    assert.deepEqual(await ids("status=terminated"), [bank.id]);
+    assert.ok(!(await ids("status=pending")).includes(bank.id));
     const [routing] = await t.deps.db.read.all<Record<string, string | null>>(sql`SELECT successor_code AS successor,
       terminated_at AS terminatedAt, deletion_announced_at AS announced FROM routing_codes WHERE code = ${codes.routing}`);
     assert.equal(routing.successor, codes.heirRouting);

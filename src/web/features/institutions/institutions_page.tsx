@@ -5,7 +5,7 @@
  */
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useState } from "react";
-import { branchLabel, INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
+import { branchLabel, INSTITUTION_LIFECYCLE_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
@@ -30,7 +30,7 @@ const FILTERS: FilterDef[] = [
     columnId: "status",
     label: "Filter by status",
     allLabel: "All statuses",
-    options: INSTITUTION_STATUSES.map((status) => ({ value: status, label: titleCase(status) })),
+    options: INSTITUTION_LIFECYCLE_STATUSES.map((status) => ({ value: status, label: titleCase(status) })),
   },
   {
     columnId: "type",
