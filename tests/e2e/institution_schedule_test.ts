@@ -63,3 +63,43 @@ e2eTest("a scheduled change shows on the institution page beside the current sta
     assert.match(await versions.innerText(), /Approved by/);
     await expectAccessible(page, "/institutions/:id with a change to come");
   }));
+
+e2eTest("a termination with a successor is requested in its dialog and shows as a change to come", () =>
+  withBrowser(async ({ page, server }) => {
+    const operator = await apiSession(server.baseUrl, await e2eOperator(server.baseUrl), E2E_OPERATOR_PASSWORD);
+    const register = async (name: string, registrationNumber: string) => {
+      const created = await operator("POST", "/api/institutions", {
+        name,
+        type: "savings",
+        registrationNumber,
+        address: "2 Closing Lane",
+        phoneNumber: "+1 202 555 0160",
+        emailAddress: `ops@${registrationNumber.toLowerCase()}.example`,
+      });
+      assert.equal(created.status, 201);
+      return created.json.id as string;
+    };
+    const id = await register("Closing Savings Bank", "CLOSE-001");
+    await register("Heir Savings Bank", "HEIR-001");
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+    await signInAsOperator(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/institutions/${id}`);
+    await page.getByRole("button", { name: "Terminate Closing Savings Bank" }).click();
+    const dialog = page.getByRole("dialog", { name: "Terminate Closing Savings Bank?" });
+    await dialog.getByLabel("Effective From").fill(inAWeek);
+    await dialog.getByLabel("Successor").selectOption({ label: "Heir Savings Bank" });
+    await dialog.getByLabel("Reason").fill("Merged into Heir Savings Bank");
+    await dialog.getByRole("button", { name: "Submit for approval" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    const approver = await e2eApprover(server.baseUrl);
+    const [request] = (await approver("GET", "/api/approvals?status=pending&kind=institution_status")).json;
+    assert.equal((await approver("POST", `/api/approvals/${request.id}/approve`, { reason: "Checked" })).status, 200);
+
+    await page.reload();
+    const toCome = page.getByRole("list", { name: "Changes to come, soonest first" });
+    await toCome.getByText(`From ${inAWeek}:`).waitFor();
+    assert.match(await toCome.innerText(), /terminated; successor Heir Savings Bank/);
+    await page.getByText("Deletion announced", { exact: true }).waitFor();
+  }));
