@@ -1,6 +1,7 @@
 /**
  * The institution registry: listing and search (served by the FTS5 indexes of migrations 0100 and
- * 0101), registration, status changes, and the routing/SWIFT code lookup of GET /api/search.
+ * 0101; a whole LEI by its unique index), registration, and the routing/SWIFT code lookup of
+ * GET /api/search. Changes over time and the lifecycle are in lifecycle.ts and status_changes.ts.
  */
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
