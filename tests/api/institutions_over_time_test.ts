@@ -291,6 +291,8 @@ Deno.test("termination with a successor ends the institution and its codes at th
       (await expectJson(await req("GET", `/api/institutions?${query}`), 200)).map((row: { id: string }) => row.id);
     assert.deepEqual(await ids("status=terminated"), [bank.id]);
     assert.ok(!(await ids("status=pending")).includes(bank.id));
+    const recent = await expectJson(await req("GET", "/api/dashboard/recent-registrations"), 200);
+    assert.equal(recent.find((row: { id: string }) => row.id === bank.id).status, "terminated");
     const [routing] = await t.deps.db.read.all<Record<string, string | null>>(sql`SELECT successor_code AS successor,
       terminated_at AS terminatedAt, deletion_announced_at AS announced FROM routing_codes WHERE code = ${codes.routing}`);
     assert.equal(routing.successor, codes.heirRouting);

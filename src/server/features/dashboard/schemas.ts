@@ -1,6 +1,6 @@
 /** Response shapes of the dashboard calls (spec 3 "Dashboard stats" and "Recent registration", spec 7). */
 import { z } from "zod";
-import { INSTITUTION_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
+import { INSTITUTION_LIFECYCLE_STATUSES, INSTITUTION_TYPES } from "../../../domain/institution.ts";
 
 export const dashboardStatsSchema = z.object({
   totalInstitutions: z.number().int(),
@@ -20,7 +20,7 @@ export const recentRegistrationSchema = z.object({
   name: z.string(),
   type: z.enum(INSTITUTION_TYPES),
   registrationNumber: z.string(),
-  status: z.enum(INSTITUTION_STATUSES),
+  status: z.enum(INSTITUTION_LIFECYCLE_STATUSES),
   numberOfBranches: z.number().int(),
   createdAt: z.string(),
 });

@@ -54,7 +54,9 @@ export function recentRegistrations(db: Queryable): Promise<RecentRegistration[]
     name: institutions.name,
     type: institutions.type,
     registrationNumber: institutions.registrationNumber,
-    status: institutions.status,
+    // The status column keeps the last operating status of a terminated institution.
+    status: sql<RecentRegistration["status"]>`CASE WHEN ${institutions.terminatedAt} IS NULL THEN ${institutions.status}
+      ELSE 'terminated' END`,
     numberOfBranches: institutions.numberOfBranches,
     createdAt: institutions.createdAt,
   }).from(institutions).orderBy(desc(institutions.createdAt), desc(sql`${institutions}.rowid`))
@@ -115,7 +117,7 @@ export async function systemAlerts(
     apiRequestsLastHour: number;
     apiServerErrorsLastHour: number;
   }>(sql`SELECT
-    (SELECT count(*) FROM institutions WHERE status = 'pending') AS pendingInstitutions,
+    (SELECT count(*) FROM institutions WHERE status = 'pending' AND terminated_at IS NULL) AS pendingInstitutions,
     (SELECT count(*) FROM api_logs WHERE created_at >= ${since}) AS apiRequestsLastHour,
     (SELECT count(*) FROM api_logs WHERE response_status >= 500 AND created_at >= ${since}) AS apiServerErrorsLastHour`);
   const accountsAttacked = forAdministrator ? await accountsUnderAttack(db, now.getTime()) : [];
