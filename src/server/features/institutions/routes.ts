@@ -25,6 +25,7 @@ import { type InstitutionSearchState, institutionSearchState } from "./search_so
 import { type CachedPage, PageCache } from "./page_cache.ts";
 import type { InstitutionListQuery } from "./schemas.ts";
 import { institutionOverview } from "./overview.ts";
+import { codesAsOf } from "../../registry_history/code_changes.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -81,13 +82,14 @@ export function institutionsRoutes(
   );
 
   app.get("/search", validate("query", searchQuerySchema), async (c) => {
-    const { type, query, limit, offset } = c.req.valid("query");
+    const { type, query, limit, offset, asOf } = c.req.valid("query");
     if (type === "institution") return sendPage(c, await listPage({ search: query, limit, offset }));
     const page = type === "routing"
-      ? await searchRoutingCodes(db.read, query, limit, offset)
-      : await searchSwiftCodes(db.read, query, limit, offset);
+      ? await searchRoutingCodes(db.read, query, limit, offset, asOf)
+      : await searchSwiftCodes(db.read, query, limit, offset, asOf);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
-    return c.json(page.items);
+    const entityType = type === "routing" ? "routing_code" : "swift_code";
+    return c.json(await codesAsOf(db.read, entityType, page.items, asOf, new Date(deps.clock.now()).toISOString()));
   });
 
   return app;

@@ -23,6 +23,7 @@ import {
 } from "../../../domain/institution.ts";
 import { optionalText, paginationQuery, requiredEnum, requiredText } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
+import { instantField } from "../../registry_history/code_changes.ts";
 
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
@@ -106,6 +107,8 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 export const searchQuerySchema = paginationQuery.extend({
   type: requiredEnum(SEARCH_TYPES),
   query: requiredText(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE),
+  /** The records in force at this instant (docs/api.md); absent means now. */
+  asOf: instantField,
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
