@@ -365,3 +365,20 @@ Deno.test("a national routing participant suspended from a date: four-eyes, list
     await t.close();
   }
 });
+
+Deno.test("the OpenAPI document gives the code lookups asOf and the successor in their answers", async () => {
+  const t = await createTestApp();
+  try {
+    const doc = await expectJson(await t.request("GET", "/api/openapi.json", { cookie: await t.login() }), 200);
+    for (const [path, successorKey] of [["/api/routing-codes/{code}", "code"], ["/api/swift-codes/{bic}", "bic"]]) {
+      const operation = doc.paths[path].get;
+      assert.ok(operation.parameters.some((parameter: { name: string; in: string }) => parameter.name === "asOf" && parameter.in === "query"), path);
+      const data = operation.responses["200"].content["application/json"].schema.properties.data;
+      assert.ok(data.properties.successor.properties[successorKey], path);
+      assert.ok(data.properties.deletionAnnounced, path);
+      assert.ok(data.properties.status.enum.includes("terminated"), path);
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -35,7 +35,9 @@ export const instantField = z.string().trim().nullish().transform((text, ctx) =>
 });
 
 /** `?asOf=…` on the reads: the state in force then; absent means now. */
-export const asOfQuery = z.object({ asOf: instantField });
+export const asOfQuery = z.object({
+  asOf: instantField.describe("The instant to answer as of: a date (2027-03-01, 00:00 UTC) or an ISO date-time; absent means now"),
+});
 
 /** A code's status change request, besides its successor field (successorCode, successorBic). */
 export const codeStatusChangeFields = {
