@@ -5,25 +5,12 @@ import { CONSOLE_CENTRAL_BANK_CODE } from "../../src/domain/national_routing.ts"
 import { EFFECTIVE_TOO_FAR, MAX_EFFECTIVE_AHEAD_DAYS } from "../../src/domain/effective_dating.ts";
 import { applyDueVersions, SCHEDULED_CHANGE_ACTION } from "../../src/server/registry_history/scheduler.ts";
 import { INSTANT_FORMAT_MESSAGE } from "../../src/server/registry_history/code_changes.ts";
-import type { Clock } from "../../src/server/topology/clock.ts";
 import { approvedBySecondPerson, secondPerson } from "../helpers/staff.ts";
 import { createTestApp, type Desk, expectJson, type TestApp } from "../helpers/test_app.ts";
+import { handClock } from "../helpers/hand_clock.ts";
 import { insertInstitution } from "./codes_helpers.ts";
 
 const DAY_MS = 86_400_000;
-
-/** A clock the test moves by hand: "tomorrow" comes when the test says so. */
-function handClock(startMs = Date.now()) {
-  let nowMs = startMs;
-  const clock: Clock = {
-    now: () => nowMs,
-    preciseNow: () => nowMs,
-    offsetMs: () => null,
-    status: () => ({ offsetMs: null, warning: null }),
-    stop: () => {},
-  };
-  return { clock, advance: (ms: number) => void (nowMs += ms) };
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -117,6 +117,13 @@ export interface CodeLifecycleView {
   deletionAnnounced: boolean;
 }
 
+/** A code's answer from its whole record as read at `at`: the answer's fields (absent ones null) and its lifecycle then. */
+export function codeAnswerAt<Answer>(fields: readonly string[], data: RecordData, at: string): Answer {
+  const answer: RecordData = {};
+  for (const field of fields) answer[field] = data[field] ?? null;
+  return { ...answer, ...lifecycleAt(data, at) } as Answer;
+}
+
 export function lifecycleAt(data: RecordData, at: string): CodeLifecycleView {
   const terminatedAt = (data.terminatedAt as string | null | undefined) ?? null;
   const deletionAnnouncedAt = (data.deletionAnnouncedAt as string | null | undefined) ?? null;

@@ -18,12 +18,13 @@ import { DialogActions } from "./dialog_actions.tsx";
 import { Button } from "./ui/button.tsx";
 import { IfAllowed } from "./if_allowed.tsx";
 import { Spinner } from "./ui/spinner.tsx";
+import type { ColumnDef } from "./ui/data_table.tsx";
 
 const MAX_REASON_LENGTH = 1000;
 export const EFFECTIVE_DATE_HINT = "Leave empty for at once; a date takes effect at 00:00 UTC that day";
 
 /** "from 2027-03-01: Status active → suspended", one line per change still to come. */
-export function PendingChanges({ changes }: { changes: readonly PendingChange[] }) {
+function PendingChanges({ changes }: { changes: readonly PendingChange[] }) {
   if (changes.length === 0) return <span className="text-slate-600">—</span>;
   return (
     <ul className="space-y-1 text-xs text-amber-900" aria-label="Changes to come">
@@ -32,6 +33,29 @@ export function PendingChanges({ changes }: { changes: readonly PendingChange[] 
       ))}
     </ul>
   );
+}
+
+/** The "Changes to Come" column of a list whose rows carry their pending changes. */
+export function pendingChangesColumn<T extends { pendingChanges: readonly PendingChange[] }>(): ColumnDef<T> {
+  return {
+    id: "pendingChanges",
+    header: "Changes to Come",
+    enableSorting: false,
+    cell: ({ row }) => <PendingChanges changes={row.original.pendingChanges} />,
+  };
+}
+
+/** The "Successor" column of a code list: the successor, else whether the deletion is announced. */
+export function successorColumn<T extends { deletionAnnounced: boolean }>(
+  successorOf: (row: T) => string | null,
+): ColumnDef<T> {
+  return {
+    id: "successor",
+    header: "Successor",
+    accessorFn: (row) => successorOf(row) ?? "",
+    meta: { cellClassName: "font-mono" },
+    cell: ({ row }) => successorOf(row.original) ?? (row.original.deletionAnnounced ? "Deletion announced" : "—"),
+  };
 }
 
 function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {

@@ -14,13 +14,19 @@ import type { Database, Queryable } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
 import { fromDomainError } from "../../http/errors.ts";
 import {
+  codeAnswerAt,
   effectiveFromOrNow,
-  lifecycleAt,
   pendingChangesOf,
   recordCreationVersions,
 } from "../../registry_history/code_changes.ts";
 import { inForceAt, type RecordData } from "../../registry_history/versions.ts";
-import type { AssignRoutingCodeInput, RoutingCode, RoutingCodeListItem, RoutingCodeLookupAnswer } from "./schemas.ts";
+import {
+  type AssignRoutingCodeInput,
+  type RoutingCode,
+  type RoutingCodeListItem,
+  type RoutingCodeLookupAnswer,
+  routingCodeSchema,
+} from "./schemas.ts";
 
 /** Attempts before a lost race on the UNIQUE code gives up (each attempt recomputes the serial). */
 export const MAX_ASSIGN_ATTEMPTS = 5;
@@ -59,24 +65,11 @@ const VERSION_AT_SQL = `SELECT r.created_at AS createdAt, v.data AS data, v.vali
     ORDER BY valid_from DESC, seq DESC LIMIT 1)
   WHERE r.code = ?`;
 
+const ROUTING_CODE_FIELDS = Object.keys(routingCodeSchema.shape);
+
 /** A code's answer from its whole record (a version's data or the current row) as read at `at`. */
 export function routingCodeView(data: RecordData, at: string): RoutingCode {
-  const record = data as RoutingCode & RecordData;
-  const lifecycle = lifecycleAt(data, at);
-  return {
-    id: record.id,
-    institutionId: record.institutionId,
-    code: record.code,
-    prefix: record.prefix,
-    branchCode: record.branchCode ?? null,
-    description: record.description ?? null,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    createdBy: record.createdBy ?? null,
-    successorCode: record.successorCode ?? null,
-    ...lifecycle,
-    status: lifecycle.status as RoutingCode["status"],
-  };
+  return codeAnswerAt<RoutingCode>(ROUTING_CODE_FIELDS, data, at);
 }
 
 interface ResolvedCode {

@@ -17,13 +17,19 @@ import { requireInstitution } from "../institutions/service.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import {
+  codeAnswerAt,
   effectiveFromOrNow,
-  lifecycleAt,
   pendingChangesOf,
   recordCreationVersions,
 } from "../../registry_history/code_changes.ts";
 import { type RecordData, recordsAsOf, versionAsOf } from "../../registry_history/versions.ts";
-import type { RegisterSwiftCodeInput, SwiftCode, SwiftCodeListItem, SwiftCodeLookupAnswer } from "./schemas.ts";
+import {
+  type RegisterSwiftCodeInput,
+  type SwiftCode,
+  type SwiftCodeListItem,
+  type SwiftCodeLookupAnswer,
+  swiftCodeSchema,
+} from "./schemas.ts";
 
 /** The BIC itself and its primary-office twin (ABCDGB2L ⇄ ABCDGB2LXXX). */
 export function equivalentBics(bic: string): string[] {
@@ -36,28 +42,11 @@ export function equivalentBics(bic: string): string[] {
 
 type SwiftCodeRow = typeof swiftCodes.$inferSelect;
 
+const SWIFT_CODE_FIELDS = Object.keys(swiftCodeSchema.shape);
+
 /** A BIC's answer from its whole record (a version's data or the current row) as read at `at`. */
 export function swiftCodeView(data: RecordData, at: string): SwiftCode {
-  const record = data as SwiftCodeRow & RecordData;
-  const lifecycle = lifecycleAt(data, at);
-  return {
-    id: record.id,
-    institutionId: record.institutionId,
-    bicCode: record.bicCode,
-    bankCode: record.bankCode,
-    countryCode: record.countryCode,
-    locationCode: record.locationCode,
-    branchCode: record.branchCode ?? null,
-    membershipType: record.membershipType ?? null,
-    validFrom: record.validFrom,
-    validUntil: record.validUntil ?? null,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    createdBy: record.createdBy ?? null,
-    successorBic: record.successorBic ?? null,
-    ...lifecycle,
-    status: lifecycle.status as SwiftCode["status"],
-  };
+  return codeAnswerAt<SwiftCode>(SWIFT_CODE_FIELDS, data, at);
 }
 
 /** Every BIC as in force at `asOf` (now when null), newest first, with its changes still to come. */

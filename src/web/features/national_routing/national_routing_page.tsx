@@ -20,7 +20,7 @@ import { IfAllowed } from "../../components/if_allowed.tsx";
 import { RegistryCard } from "../../components/registry_card.tsx";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
-import { LifecycleActions, PendingChanges } from "../../components/code_lifecycle.tsx";
+import { LifecycleActions, pendingChangesColumn } from "../../components/code_lifecycle.tsx";
 import { PARTICIPANT_STATUSES } from "../../../domain/code_lifecycle.ts";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
@@ -59,12 +59,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
       accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
     },
     statusColumn("participantStatus", true),
-    {
-      id: "pendingChanges",
-      header: "Changes to Come",
-      enableSorting: false,
-      cell: ({ row }) => <PendingChanges changes={row.original.pendingChanges} />,
-    },
+    pendingChangesColumn(),
     actionsColumn((entry) => (
       <div className="flex justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={() => onDetails(entry)} aria-label={`View details of ${entry.institutionName}`}>

@@ -13,7 +13,7 @@ import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
-import { LifecycleActions, PendingChanges } from "../../components/code_lifecycle.tsx";
+import { LifecycleActions, pendingChangesColumn, successorColumn } from "../../components/code_lifecycle.tsx";
 import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
@@ -33,18 +33,8 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
   },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
   statusColumn("status", true),
-  {
-    accessorKey: "successorCode",
-    header: "Successor",
-    meta: { cellClassName: "font-mono" },
-    cell: ({ row }) => row.original.successorCode ?? (row.original.deletionAnnounced ? "Deletion announced" : "—"),
-  },
-  {
-    id: "pendingChanges",
-    header: "Changes to Come",
-    enableSorting: false,
-    cell: ({ row }) => <PendingChanges changes={row.original.pendingChanges} />,
-  },
+  successorColumn((code) => code.successorCode),
+  pendingChangesColumn(),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
   {
     accessorKey: "description",

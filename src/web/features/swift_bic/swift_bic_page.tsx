@@ -12,7 +12,7 @@ import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
-import { LifecycleActions, PendingChanges } from "../../components/code_lifecycle.tsx";
+import { LifecycleActions, pendingChangesColumn, successorColumn } from "../../components/code_lifecycle.tsx";
 import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
@@ -48,18 +48,8 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
     accessorFn: (code) => code.validUntil ?? "9999",
     cell: ({ row }) => (row.original.validUntil ? formatCalendarDate(row.original.validUntil) : "Indefinite"),
   },
-  {
-    accessorKey: "successorBic",
-    header: "Successor",
-    meta: { cellClassName: "font-mono" },
-    cell: ({ row }) => row.original.successorBic ?? (row.original.deletionAnnounced ? "Deletion announced" : "—"),
-  },
-  {
-    id: "pendingChanges",
-    header: "Changes to Come",
-    enableSorting: false,
-    cell: ({ row }) => <PendingChanges changes={row.original.pendingChanges} />,
-  },
+  successorColumn((code) => code.successorBic),
+  pendingChangesColumn(),
   actionsColumn((code) => (
     <LifecycleActions
       label={code.bicCode}
