@@ -53,7 +53,9 @@ function checkChange(state: CodeState, change: CodeStatusChange): Result<null> {
   if (state.terminatedAt !== null) {
     return err(
       "invalid_transition",
-      `${state.key} is terminated from ${instantLabel(state.terminatedAt)}; a terminated code does not change`,
+      `${state.key} is terminated from ${
+        instantLabel(state.terminatedAt)
+      }; a terminated code does not change`,
       "status",
     );
   }
@@ -99,12 +101,20 @@ export function planCodeStatusChange(
       }]);
     }
     return ok([
-      { validFrom: nowIso, changes: { deletionAnnouncedAt: nowIso }, summary: `Deletion announced for ${instantLabel(from)}` },
+      {
+        validFrom: nowIso,
+        changes: { deletionAnnouncedAt: nowIso },
+        summary: `Deletion announced for ${instantLabel(from)}`,
+      },
       { validFrom: from, changes: termination, summary: `Terminated${successorText}` },
     ]);
   }
   const versions: PlannedVersion[] = [
-    { validFrom: from, changes: { status: change.status }, summary: `Status ${state.status} → ${change.status}` },
+    {
+      validFrom: from,
+      changes: { status: change.status },
+      summary: `Status ${state.status} → ${change.status}`,
+    },
   ];
   if (change.until !== null) {
     versions.push({
@@ -136,6 +146,14 @@ export function planParticipantStatusChange(
  * A record registered to take effect later is stored inactive now and becomes `status` at its
  * date, so that it is not in force before: the version that switches it on.
  */
-export function activationVersion(field: "status" | "participantStatus", status: string, at: string): PlannedVersion {
-  return { validFrom: at, changes: { [field]: status }, summary: `In force from ${instantLabel(at)}: ${status}` };
+export function activationVersion(
+  field: "status" | "participantStatus",
+  status: string,
+  at: string,
+): PlannedVersion {
+  return {
+    validFrom: at,
+    changes: { [field]: status },
+    summary: `In force from ${instantLabel(at)}: ${status}`,
+  };
 }

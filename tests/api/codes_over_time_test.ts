@@ -14,15 +14,28 @@ const DAY_MS = 86_400_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function assignCode(req: Desk, institutionId: string, prefix = "CBR", extra: Record<string, unknown> = {}) {
+async function assignCode(
+  req: Desk,
+  institutionId: string,
+  prefix = "CBR",
+  extra: Record<string, unknown> = {},
+) {
   return await expectJson(
     await req("POST", "/api/routing-codes", { body: { institutionId, prefix, branchCode: "001", ...extra } }),
     201,
   );
 }
 
-async function registerBic(req: Desk, institutionId: string, bicCode: string, extra: Record<string, unknown> = {}) {
-  return await expectJson(await req("POST", "/api/swift-codes", { body: { institutionId, bicCode, ...extra } }), 201);
+async function registerBic(
+  req: Desk,
+  institutionId: string,
+  bicCode: string,
+  extra: Record<string, unknown> = {},
+) {
+  return await expectJson(
+    await req("POST", "/api/swift-codes", { body: { institutionId, bicCode, ...extra } }),
+    201,
+  );
 }
 
 /** Files a status change as the desk's operator and has a second person approve it. */
@@ -58,16 +71,25 @@ Deno.test("a routing code suspended from tomorrow: invisible today, visible asOf
 
     const today = await expectJson(await req("GET", `/api/routing-codes/${code}`), 200);
     assert.equal(today.status, "active");
-    const justBefore = await expectJson(await req("GET", `/api/routing-codes/${code}?asOf=${iso(Date.parse(tomorrow) - 1)}`), 200);
+    const justBefore = await expectJson(
+      await req("GET", `/api/routing-codes/${code}?asOf=${iso(Date.parse(tomorrow) - 1)}`),
+      200,
+    );
     assert.equal(justBefore.status, "active");
-    const asOfTomorrow = await expectJson(await req("GET", `/api/routing-codes/${code}?asOf=${tomorrow}`), 200);
+    const asOfTomorrow = await expectJson(
+      await req("GET", `/api/routing-codes/${code}?asOf=${tomorrow}`),
+      200,
+    );
     assert.equal(asOfTomorrow.status, "suspended");
     const [listed] = await expectJson(await req("GET", "/api/routing-codes"), 200);
     assert.equal(listed.status, "active");
     assert.deepEqual(listed.pendingChanges, [{ validFrom: tomorrow, summary: "Status active → suspended" }]);
     const [listedTomorrow] = await expectJson(await req("GET", `/api/routing-codes?asOf=${tomorrow}`), 200);
     assert.equal(listedTomorrow.status, "suspended");
-    const [found] = await expectJson(await req("GET", `/api/search?type=routing&query=${code}&asOf=${tomorrow}`), 200);
+    const [found] = await expectJson(
+      await req("GET", `/api/search?type=routing&query=${code}&asOf=${tomorrow}`),
+      200,
+    );
     assert.equal(found.status, "suspended");
     const [foundToday] = await expectJson(await req("GET", `/api/search?type=routing&query=${code}`), 200);
     assert.equal(foundToday.status, "active");
@@ -76,16 +98,23 @@ Deno.test("a routing code suspended from tomorrow: invisible today, visible asOf
     // A day later the desk's sessions have lapsed: reading needs only a fresh one.
     const reader = t.as(await t.login());
     // Read from the versions: in force at its instant although headquarters' scheduler has not written it yet.
-    assert.equal((await expectJson(await reader("GET", `/api/routing-codes/${code}`), 200)).status, "suspended");
+    assert.equal(
+      (await expectJson(await reader("GET", `/api/routing-codes/${code}`), 200)).status,
+      "suspended",
+    );
     const stored = () => t.deps.db.read.select().from(routingCodes).where(eq(routingCodes.code, code)).get();
     assert.equal((await stored())!.status, "active");
     assert.equal(await applyDueVersions(t.deps.db, clock.now()), 1);
     assert.equal(await applyDueVersions(t.deps.db, clock.now()), 0, "applied once");
     assert.equal((await stored())!.status, "suspended");
     const applied = await t.deps.db.read.select().from(auditTrail)
-      .where(and(eq(auditTrail.entityType, "routing_code"), eq(auditTrail.action, SCHEDULED_CHANGE_ACTION))).all();
+      .where(and(eq(auditTrail.entityType, "routing_code"), eq(auditTrail.action, SCHEDULED_CHANGE_ACTION)))
+      .all();
     assert.equal(applied.length, 1);
-    assert.deepEqual((await expectJson(await reader("GET", "/api/routing-codes"), 200))[0].pendingChanges, []);
+    assert.deepEqual(
+      (await expectJson(await reader("GET", "/api/routing-codes"), 200))[0].pendingChanges,
+      [],
+    );
   } finally {
     await t.close();
   }
@@ -107,7 +136,11 @@ Deno.test("a suspension with an end returns to the status before it at its end",
     });
     const at = async (instant: string) =>
       (await expectJson(await req("GET", `/api/routing-codes/${code}?asOf=${instant}`), 200)).status;
-    assert.deepEqual([await at(iso(clock.now())), await at(from), await at(until)], ["active", "suspended", "active"]);
+    assert.deepEqual([await at(iso(clock.now())), await at(from), await at(until)], [
+      "active",
+      "suspended",
+      "active",
+    ]);
     const refused = await expectJson(
       await req("PATCH", `/api/routing-codes/${code}/status`, {
         body: { status: "inactive", until, reason: "An end without a suspension" },
@@ -115,6 +148,17 @@ Deno.test("a suspension with an end returns to the status before it at its end",
       400,
     );
     assert.ok(refused.fields.until);
+    const tooLong = await expectJson(
+      await req("PATCH", `/api/routing-codes/${code}/status`, {
+        body: {
+          status: "suspended",
+          until: iso(clock.now() + (MAX_EFFECTIVE_AHEAD_DAYS + 1) * DAY_MS),
+          reason: "An end beyond the bound",
+        },
+      }),
+      400,
+    );
+    assert.equal(tooLong.fields.until, EFFECTIVE_TOO_FAR);
   } finally {
     await t.close();
   }
@@ -135,7 +179,9 @@ Deno.test("a terminated routing code answers its successor to a session and to a
     assert.equal(itself.fields.successorCode, "A code cannot succeed itself");
     const unknownCode = next.code.replace("NEW", "XYZ");
     const unknown = await expectJson(
-      await req("PATCH", path, { body: { status: "terminated", successorCode: unknownCode, reason: "Merger" } }),
+      await req("PATCH", path, {
+        body: { status: "terminated", successorCode: unknownCode, reason: "Merger" },
+      }),
       400,
     );
     assert.ok(unknown.fields.successorCode);
@@ -145,7 +191,11 @@ Deno.test("a terminated routing code answers its successor to a session and to a
     );
     assert.equal(notTerminating.fields.successorCode, "Only a terminated code has a successor");
 
-    const decided = await changeApproved(req, path, { status: "terminated", successorCode: next.code, reason: "Merger" });
+    const decided = await changeApproved(req, path, {
+      status: "terminated",
+      successorCode: next.code,
+      reason: "Merger",
+    });
     const answer = await expectJson(await req("GET", `/api/routing-codes/${old.code}`), 200);
     assert.equal(answer.status, "terminated");
     assert.equal(answer.successorCode, next.code);
@@ -155,14 +205,19 @@ Deno.test("a terminated routing code answers its successor to a session and to a
 
     const key = await apiKeyOf(t, req);
     const viaKey = await expectJson(
-      await t.request("GET", `/api/routing-codes/${old.code}`, { headers: { authorization: `Bearer ${key}` } }),
+      await t.request("GET", `/api/routing-codes/${old.code}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
       200,
     );
     assert.equal(viaKey.success, true);
     assert.equal(viaKey.data.status, "terminated");
     assert.deepEqual(viaKey.data.successor, answer.successor);
 
-    const again = await expectJson(await req("PATCH", path, { body: { status: "active", reason: "Undo" } }), 409);
+    const again = await expectJson(
+      await req("PATCH", path, { body: { status: "active", reason: "Undo" } }),
+      409,
+    );
     assert.equal(again.reason, "invalid_transition");
 
     const history = await expectJson(await req("GET", `/api/routing-codes/${old.code}/history`), 200);
@@ -208,7 +263,10 @@ Deno.test("a BIC terminated from tomorrow is announced today and answers its suc
     assert.equal(then.status, "terminated");
     assert.equal(then.successorBic, "DEUTDEFF");
     assert.deepEqual(then.successor, { bic: "DEUTDEFF", institutionId, status: "active" });
-    const [found] = await expectJson(await req("GET", `/api/search?type=swift&query=NWBKGB2L&asOf=${tomorrow}`), 200);
+    const [found] = await expectJson(
+      await req("GET", `/api/search?type=swift&query=NWBKGB2L&asOf=${tomorrow}`),
+      200,
+    );
     assert.equal(found.status, "terminated");
 
     const key = await apiKeyOf(t, req);
@@ -220,7 +278,8 @@ Deno.test("a BIC terminated from tomorrow is announced today and answers its suc
     assert.equal(viaKey.data.status, "terminated");
     assert.equal(viaKey.data.successor.bic, "DEUTDEFF");
     assert.equal(await applyDueVersions(t.deps.db, clock.now()), 1);
-    const row = await t.deps.db.read.select().from(swiftCodes).where(eq(swiftCodes.bicCode, "NWBKGB2L")).get();
+    const row = await t.deps.db.read.select().from(swiftCodes).where(eq(swiftCodes.bicCode, "NWBKGB2L"))
+      .get();
     assert.equal(row!.terminatedAt, tomorrow);
     const reader = t.as(await t.login());
     const history = await expectJson(await reader("GET", "/api/swift-codes/NWBKGB2L/history"), 200);
@@ -244,7 +303,10 @@ Deno.test("a code registered effective later is inactive until then and active f
     const bic = await registerBic(req, institutionId, "BNPAFRPP", { effectiveFrom: later });
     assert.equal(bic.status, "inactive");
     assert.equal(bic.validFrom, later);
-    assert.equal((await expectJson(await req("GET", `/api/swift-codes/BNPAFRPP?asOf=${later}`), 200)).status, "active");
+    assert.equal(
+      (await expectJson(await req("GET", `/api/swift-codes/BNPAFRPP?asOf=${later}`), 200)).status,
+      "active",
+    );
     const before = iso(clock.now() - DAY_MS);
     await expectJson(await req("GET", `/api/swift-codes/BNPAFRPP?asOf=${before}`), 404);
     const code = await assignCode(req, institutionId, "LAT", { effectiveFrom: later.slice(0, 10) });
@@ -253,7 +315,9 @@ Deno.test("a code registered effective later is inactive until then and active f
     assert.deepEqual(history.map((entry: { inForce: boolean }) => entry.inForce), [false, true]);
     const tooFar = iso(clock.now() + (MAX_EFFECTIVE_AHEAD_DAYS + 1) * DAY_MS);
     const refused = await expectJson(
-      await req("POST", "/api/routing-codes", { body: { institutionId, prefix: "FAR", effectiveFrom: tooFar } }),
+      await req("POST", "/api/routing-codes", {
+        body: { institutionId, prefix: "FAR", effectiveFrom: tooFar },
+      }),
       400,
     );
     assert.equal(refused.fields.effectiveFrom, EFFECTIVE_TOO_FAR);
@@ -356,10 +420,20 @@ Deno.test("a national routing participant suspended from a date: four-eyes, list
 Deno.test("the OpenAPI document gives the code lookups asOf and the successor in their answers", async () => {
   const t = await createTestApp();
   try {
-    const doc = await expectJson(await t.request("GET", "/api/openapi.json", { cookie: await t.login() }), 200);
-    for (const [path, successorKey] of [["/api/routing-codes/{code}", "code"], ["/api/swift-codes/{bic}", "bic"]]) {
+    const doc = await expectJson(
+      await t.request("GET", "/api/openapi.json", { cookie: await t.login() }),
+      200,
+    );
+    for (
+      const [path, successorKey] of [["/api/routing-codes/{code}", "code"], ["/api/swift-codes/{bic}", "bic"]]
+    ) {
       const operation = doc.paths[path].get;
-      assert.ok(operation.parameters.some((parameter: { name: string; in: string }) => parameter.name === "asOf" && parameter.in === "query"), path);
+      assert.ok(
+        operation.parameters.some((parameter: { name: string; in: string }) =>
+          parameter.name === "asOf" && parameter.in === "query"
+        ),
+        path,
+      );
       const data = operation.responses["200"].content["application/json"].schema.properties.data;
       assert.ok(data.properties.successor.properties[successorKey], path);
       assert.ok(data.properties.deletionAnnounced, path);

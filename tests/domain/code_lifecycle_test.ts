@@ -26,7 +26,12 @@ Deno.test("a code reads terminated from its terminatedAt on, and its stored stat
 });
 
 Deno.test("a termination at once is one version with its successor and the deletion announced now", () => {
-  const plan = planCodeStatusChange(active, change("terminated", { successor: "CBR00000250" }), "successorCode", NOW);
+  const plan = planCodeStatusChange(
+    active,
+    change("terminated", { successor: "CBR00000250" }),
+    "successorCode",
+    NOW,
+  );
   assert(plan.ok);
   assert.deepEqual(plan.value, [{
     validFrom: NOW,
@@ -36,7 +41,12 @@ Deno.test("a termination at once is one version with its successor and the delet
 });
 
 Deno.test("a termination on a later date announces the deletion now and terminates at its date", () => {
-  const plan = planCodeStatusChange(active, change("terminated", { effectiveFrom: LATER }), "successorBic", NOW);
+  const plan = planCodeStatusChange(
+    active,
+    change("terminated", { effectiveFrom: LATER }),
+    "successorBic",
+    NOW,
+  );
   assert(plan.ok);
   assert.deepEqual(plan.value.map((version) => [version.validFrom, version.changes]), [
     [NOW, { deletionAnnouncedAt: NOW }],
@@ -60,14 +70,23 @@ Deno.test("a suspension with an end returns to the status held before it", () =>
 });
 
 Deno.test("refused changes name their field: no change, terminated, end without suspension, misplaced or own successor", () => {
-  const refusal = (state: typeof active | { key: string; status: string; terminatedAt: string }, request: ReturnType<typeof change>) => {
+  const refusal = (
+    state: typeof active | { key: string; status: string; terminatedAt: string },
+    request: ReturnType<typeof change>,
+  ) => {
     const plan = planCodeStatusChange(state, request, "successorCode", NOW);
     assert(!plan.ok);
     return [plan.error.code, plan.error.field];
   };
   assert.deepEqual(refusal(active, change("active")), ["invalid_transition", "status"]);
-  assert.deepEqual(refusal({ ...active, terminatedAt: NOW }, change("active")), ["invalid_transition", "status"]);
-  assert.deepEqual(refusal(active, change("inactive", { until: END })), ["until_without_suspension", "until"]);
+  assert.deepEqual(refusal({ ...active, terminatedAt: NOW }, change("active")), [
+    "invalid_transition",
+    "status",
+  ]);
+  assert.deepEqual(refusal(active, change("inactive", { until: END })), [
+    "until_without_suspension",
+    "until",
+  ]);
   assert.deepEqual(
     refusal(active, change("suspended", { effectiveFrom: END, until: LATER })),
     ["until_not_after_start", "until"],
@@ -76,7 +95,10 @@ Deno.test("refused changes name their field: no change, terminated, end without 
     refusal(active, change("suspended", { successor: "CBR00000250" })),
     ["successor_without_termination", "successor"],
   );
-  assert.deepEqual(refusal(active, change("terminated", { successor: active.key })), ["successor_is_itself", "successor"]);
+  assert.deepEqual(refusal(active, change("terminated", { successor: active.key })), [
+    "successor_is_itself",
+    "successor",
+  ]);
 });
 
 Deno.test("a participant's status change is one dated version, refused when nothing changes", () => {

@@ -3,13 +3,16 @@
  * and `effectiveFrom` fields, the dated versions a creation or a status change records, and how a
  * code's lifecycle reads at an instant. Each feature keeps its own table and rules beside this.
  */
+import { and, asc, eq, isNull, lte, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { registryVersions } from "../../../db/schema.ts";
 import { MAX_REASON_LENGTH } from "../../domain/approval.ts";
 import {
   CODE_LIFECYCLE_STATUSES,
   type CodeLifecycleStatus,
-  codeStatusAt,
   type CodeState,
+  codeStatusAt,
   instantLabel,
   planCodeStatusChange,
   type PlannedVersion,
@@ -18,13 +21,11 @@ import { EFFECTIVE_TOO_FAR, effectiveInstant, parseInstant } from "../../domain/
 import { type Actor, recordAudit } from "../audit/trail.ts";
 import { AppError, fromDomainError } from "../http/errors.ts";
 import { requiredEnum, requiredText } from "../http/validation.ts";
-import { and, asc, eq, isNull, lte, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { registryVersions } from "../../../db/schema.ts";
 import type { Queryable, Tx } from "../db/database.ts";
 import { type RecordData, recordVersion, type RegistryEntityType, versionAsOf } from "./versions.ts";
 
-export const INSTANT_FORMAT_MESSAGE = "Must be a date (2027-03-01) or an ISO date-time (2027-03-01T09:00:00Z)";
+export const INSTANT_FORMAT_MESSAGE =
+  "Must be a date (2027-03-01) or an ISO date-time (2027-03-01T09:00:00Z)";
 
 /** A date or a date-time, as an ISO instant; blank or absent is none. */
 export const instantField = z.string().trim().nullish().transform((text, ctx) => {
@@ -36,7 +37,9 @@ export const instantField = z.string().trim().nullish().transform((text, ctx) =>
 
 /** `?asOf=…` on the reads: the state in force then; absent means now. */
 export const asOfQuery = z.object({
-  asOf: instantField.describe("The instant to answer as of: a date (2027-03-01, 00:00 UTC) or an ISO date-time; absent means now"),
+  asOf: instantField.describe(
+    "The instant to answer as of: a date (2027-03-01, 00:00 UTC) or an ISO date-time; absent means now",
+  ),
 });
 
 /** A code's status change request, besides its successor field (successorCode, successorBic). */
@@ -52,13 +55,17 @@ export const codeStatusChangeFields = {
 export const pendingChangeSchema = z.object({ validFrom: z.string(), summary: z.string() });
 export type PendingChange = z.infer<typeof pendingChangeSchema>;
 
-/** The instant a change requested for `requested` takes effect; 400 on effectiveFrom when too far ahead. */
-export function effectiveFromOrNow(requested: string | null | undefined, nowMs: number): string {
+/** The instant a change requested for `requested` takes effect; 400 on `field` when too far ahead. */
+export function effectiveFromOrNow(
+  requested: string | null | undefined,
+  nowMs: number,
+  field = "effectiveFrom",
+): string {
   const at = effectiveInstant(requested, nowMs);
   if (at === null) {
-    throw new AppError("validation", `effectiveFrom: ${EFFECTIVE_TOO_FAR}`, {
-      field: "effectiveFrom",
-      fields: { effectiveFrom: EFFECTIVE_TOO_FAR },
+    throw new AppError("validation", `${field}: ${EFFECTIVE_TOO_FAR}`, {
+      field,
+      fields: { [field]: EFFECTIVE_TOO_FAR },
     });
   }
   return at;
@@ -98,14 +105,19 @@ export async function recordCreationVersions(
   nowMs: number,
 ): Promise<void> {
   const validFrom = new Date(nowMs).toISOString();
-  await recordVersion(tx, {
-    entityType,
-    entityId: row.id,
-    validFrom,
-    changes: row,
-    summary: activation === null ? "Registered" : "Registered, not yet in force",
-    ...people,
-  }, nowMs, { alreadyApplied: true });
+  await recordVersion(
+    tx,
+    {
+      entityType,
+      entityId: row.id,
+      validFrom,
+      changes: row,
+      summary: activation === null ? "Registered" : "Registered, not yet in force",
+      ...people,
+    },
+    nowMs,
+    { alreadyApplied: true },
+  );
   if (activation !== null) await recordPlanned(tx, entityType, row.id, [activation], people, nowMs);
 }
 
@@ -136,7 +148,10 @@ export function lifecycleAt(data: RecordData, at: string): CodeLifecycleView {
 }
 
 /** The changes of every record of a kind still to come, soonest first, by record id. */
-export async function pendingChangesOf(db: Queryable, entityType: RegistryEntityType): Promise<Map<string, PendingChange[]>> {
+export async function pendingChangesOf(
+  db: Queryable,
+  entityType: RegistryEntityType,
+): Promise<Map<string, PendingChange[]>> {
   const rows = await db.select({
     entityId: registryVersions.entityId,
     validFrom: registryVersions.validFrom,
@@ -183,7 +198,14 @@ export async function recordCodeStatusChange(
   people: VersionPeople,
   nowMs: number,
 ): Promise<void> {
-  const plan = planCodeStatusChange(target.state, request, target.successorField, new Date(nowMs).toISOString());
+  // A suspension's end is bounded like any instant a change takes effect at.
+  if (request.until !== null) effectiveFromOrNow(request.until, nowMs, "until");
+  const plan = planCodeStatusChange(
+    target.state,
+    request,
+    target.successorField,
+    new Date(nowMs).toISOString(),
+  );
   if (!plan.ok) {
     const field = plan.error.field === "successor" ? target.successorField : plan.error.field;
     throw fromDomainError({ ...plan.error, field });
@@ -206,18 +228,35 @@ export async function recordCodeStatusChange(
 }
 
 /** What the approval queue shows of a code's status change: one sentence and its parts. */
-export function codeChangeSummary(noun: string, key: string, statusBefore: string, request: CodeStatusRequest) {
+export function codeChangeSummary(
+  noun: string,
+  key: string,
+  statusBefore: string,
+  request: CodeStatusRequest,
+) {
   const when = request.effectiveFrom === null ? "at once" : `from ${instantLabel(request.effectiveFrom)}`;
   const until = request.until === null ? "" : ` until ${instantLabel(request.until)}`;
   const successor = request.successor === null ? "" : `, succeeded by ${request.successor}`;
   return {
-    description: `Change the status of ${noun} ${key} from ${statusBefore} to ${request.status} ${when}${until}${successor}: ${request.reason}`,
-    code: { key, statusBefore, statusAfter: request.status, effectiveFrom: request.effectiveFrom, until: request.until, successor: request.successor },
+    description:
+      `Change the status of ${noun} ${key} from ${statusBefore} to ${request.status} ${when}${until}${successor}: ${request.reason}`,
+    code: {
+      key,
+      statusBefore,
+      statusAfter: request.status,
+      effectiveFrom: request.effectiveFrom,
+      until: request.until,
+      successor: request.successor,
+    },
   };
 }
 
 /** "Registered by `asOf`" on a code table's id column, for searches as of an instant; none without one. */
-export function registeredBy(idColumn: SQLiteColumn, entityType: RegistryEntityType, asOf: string | null): SQL | undefined {
+export function registeredBy(
+  idColumn: SQLiteColumn,
+  entityType: RegistryEntityType,
+  asOf: string | null,
+): SQL | undefined {
   if (asOf === null) return undefined;
   return sql`EXISTS (SELECT 1 FROM ${registryVersions} WHERE ${
     and(eq(registryVersions.entityType, entityType), lte(registryVersions.validFrom, asOf))

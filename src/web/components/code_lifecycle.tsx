@@ -29,7 +29,9 @@ function PendingChanges({ changes }: { changes: readonly PendingChange[] }) {
   return (
     <ul className="space-y-1 text-xs text-amber-900" aria-label="Changes to come">
       {changes.map((change) => (
-        <li key={`${change.validFrom}${change.summary}`}>from {instantLabel(change.validFrom)}: {change.summary}</li>
+        <li key={`${change.validFrom}${change.summary}`}>
+          from {instantLabel(change.validFrom)}: {change.summary}
+        </li>
       ))}
     </ul>
   );
@@ -54,7 +56,8 @@ export function successorColumn<T extends { deletionAnnounced: boolean }>(
     header: "Successor",
     accessorFn: (row) => successorOf(row) ?? "",
     meta: { cellClassName: "font-mono" },
-    cell: ({ row }) => successorOf(row.original) ?? (row.original.deletionAnnounced ? "Deletion announced" : "—"),
+    cell: ({ row }) =>
+      successorOf(row.original) ?? (row.original.deletionAnnounced ? "Deletion announced" : "—"),
   };
 }
 
@@ -97,7 +100,13 @@ export function HistoryDialog({ open, onClose, title, path }: {
 }) {
   const history = useQuery<HistoryEntry[]>({ queryKey: [path], enabled: open });
   return (
-    <Dialog open={open} onClose={onClose} title={title} description="Every version with its dates and people." wide>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      description="Every version with its dates and people."
+      wide
+    >
       {history.isLoading && <Spinner />}
       {history.isError && <p className="text-sm text-red-700">The history could not be loaded.</p>}
       {history.data && <HistoryTable entries={history.data} />}
@@ -155,7 +164,12 @@ function StatusChangeFields({ target, form, set, reasonError }: {
     .map((status) => ({ value: status, label: titleCase(status) }));
   return (
     <>
-      <SelectField label="New status" options={options} value={form.status} onChange={(e) => set("status", e.target.value)} />
+      <SelectField
+        label="New status"
+        options={options}
+        value={form.status}
+        onChange={(e) => set("status", e.target.value)}
+      />
       <TextField
         label="Effective date"
         type="date"
@@ -164,7 +178,13 @@ function StatusChangeFields({ target, form, set, reasonError }: {
         onChange={(e) => set("effectiveFrom", e.target.value)}
       />
       {target.successorField && form.status === "suspended" && (
-        <TextField label="Suspended until" type="date" value={form.until} hint="Optional: the day the suspension ends" onChange={(e) => set("until", e.target.value)} />
+        <TextField
+          label="Suspended until"
+          type="date"
+          value={form.until}
+          hint="Optional: the day the suspension ends"
+          onChange={(e) => set("until", e.target.value)}
+        />
       )}
       {target.successorField && form.status === "terminated" && (
         <TextField
@@ -190,7 +210,9 @@ function StatusChangeFields({ target, form, set, reasonError }: {
 }
 
 /** The status change dialog: a request for a second person, effective at once or from a date. */
-export function StatusChangeDialog({ target, open, onClose }: { target: StatusChangeTarget; open: boolean; onClose: () => void }) {
+export function StatusChangeDialog(
+  { target, open, onClose }: { target: StatusChangeTarget; open: boolean; onClose: () => void },
+) {
   const first = target.statuses.find((status) => status !== target.current) ?? "";
   const empty: StatusForm = { status: first, effectiveFrom: "", until: "", successor: "", reason: "" };
   const [form, setForm] = useState<StatusForm>(empty);
@@ -201,7 +223,8 @@ export function StatusChangeDialog({ target, open, onClose }: { target: StatusCh
     onClose();
   };
   const change = useApprovableMutation({
-    mutationFn: (body: Record<string, string | null>) => apiJson<unknown | PendingApproval>("PATCH", target.path, body),
+    mutationFn: (body: Record<string, string | null>) =>
+      apiJson<unknown | PendingApproval>("PATCH", target.path, body),
     errorTitle: "Failed to request the status change",
     onDone: close,
     refresh: (queryClient) => invalidateAll(queryClient, target.refreshes),
@@ -241,18 +264,41 @@ export function LifecycleActions({ target, historyPath, label }: {
   const [statusOpen, setStatusOpen] = useState(false);
   return (
     <div className="flex justify-end gap-2">
-      <Button size="sm" variant="outline" changes={false} aria-label={`History of ${label}`} onClick={() => setHistoryOpen(true)}>
+      <Button
+        size="sm"
+        variant="outline"
+        changes={false}
+        aria-label={`History of ${label}`}
+        onClick={() => setHistoryOpen(true)}
+      >
         History
       </Button>
       {target.current !== "terminated" && (
         <IfAllowed method="PATCH" path={target.rulePath}>
-          <Button size="sm" variant="outline" changes aria-label={`Change the status of ${label}`} onClick={() => setStatusOpen(true)}>
+          <Button
+            size="sm"
+            variant="outline"
+            changes
+            aria-label={`Change the status of ${label}`}
+            onClick={() => setStatusOpen(true)}
+          >
             Change status
           </Button>
         </IfAllowed>
       )}
-      <HistoryDialog open={historyOpen} onClose={() => setHistoryOpen(false)} title={`History of ${label}`} path={historyPath} />
-      {statusOpen && <StatusChangeDialog target={target} open={statusOpen} onClose={() => setStatusOpen(false)} />}
+      <HistoryDialog
+        open={historyOpen}
+        onClose={() => setHistoryOpen(false)}
+        title={`History of ${label}`}
+        path={historyPath}
+      />
+      {statusOpen && (
+        <StatusChangeDialog
+          target={target}
+          open={statusOpen}
+          onClose={() => setStatusOpen(false)}
+        />
+      )}
     </div>
   );
 }

@@ -14,7 +14,7 @@ import {
   recordCodeStatusChange,
   type VersionPeople,
 } from "../../registry_history/code_changes.ts";
-import { historyOf, type HistoryEntry } from "../../registry_history/versions.ts";
+import { type HistoryEntry, historyOf } from "../../registry_history/versions.ts";
 import type { RoutingCodeLookupAnswer, RoutingCodeStatusChange } from "./schemas.ts";
 import { lookupRoutingCodeAt } from "./service.ts";
 
@@ -50,12 +50,19 @@ export async function changeRoutingCodeStatus(
     if (then === undefined) throw notFound("Routing code");
     await requireSuccessor(statements, change.successorCode, effectiveFrom);
     const { answer } = then;
-    await recordCodeStatusChange(tx, actor, {
-      entityType: "routing_code",
-      id: answer.id,
-      state: { key: code, status: answer.status, terminatedAt: answer.terminatedAt },
-      successorField: "successorCode",
-    }, { ...change, effectiveFrom, successor: change.successorCode }, people, nowMs);
+    await recordCodeStatusChange(
+      tx,
+      actor,
+      {
+        entityType: "routing_code",
+        id: answer.id,
+        state: { key: code, status: answer.status, terminatedAt: answer.terminatedAt },
+        successorField: "successorCode",
+      },
+      { ...change, effectiveFrom, successor: change.successorCode },
+      people,
+      nowMs,
+    );
     const now = await lookupRoutingCodeAt(statements, code, new Date(nowMs).toISOString());
     return now!.answer;
   });
@@ -63,6 +70,7 @@ export async function changeRoutingCodeStatus(
 
 /** Every version of a code with who requested and approved it, newest first; undefined when no such code. */
 export async function routingCodeHistory(db: Queryable, code: string): Promise<HistoryEntry[] | undefined> {
-  const row = await db.select({ id: routingCodes.id }).from(routingCodes).where(eq(routingCodes.code, code)).get();
+  const row = await db.select({ id: routingCodes.id }).from(routingCodes).where(eq(routingCodes.code, code))
+    .get();
   return row && await historyOf(db, "routing_code", row.id);
 }

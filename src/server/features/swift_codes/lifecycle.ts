@@ -11,7 +11,7 @@ import {
   recordCodeStatusChange,
   type VersionPeople,
 } from "../../registry_history/code_changes.ts";
-import { historyOf, type HistoryEntry } from "../../registry_history/versions.ts";
+import { type HistoryEntry, historyOf } from "../../registry_history/versions.ts";
 import type { SwiftCodeLookupAnswer, SwiftCodeStatusChange } from "./schemas.ts";
 import { findSwiftCode, lookupSwiftCodeAt } from "./service.ts";
 
@@ -19,11 +19,18 @@ import { findSwiftCode, lookupSwiftCodeAt } from "./service.ts";
  * A successor must be another BIC (not the same registration under its primary-office twin) that
  * exists and is not itself terminated when the change takes effect.
  */
-async function requireSuccessor(db: Queryable, successor: string | null, at: string, ownId: string): Promise<void> {
+async function requireSuccessor(
+  db: Queryable,
+  successor: string | null,
+  at: string,
+  ownId: string,
+): Promise<void> {
   if (successor === null) return;
   const found = await lookupSwiftCodeAt(db, successor, at);
   if (found === undefined || found.id === ownId) {
-    const message = found === undefined ? `No BIC ${successor} is registered` : "A code cannot succeed itself";
+    const message = found === undefined
+      ? `No BIC ${successor} is registered`
+      : "A code cannot succeed itself";
     throw new AppError("validation", `successorBic: ${message}`, {
       field: "successorBic",
       fields: { successorBic: message },
@@ -46,12 +53,19 @@ export async function changeSwiftCodeStatus(
     const then = await lookupSwiftCodeAt(tx, bic, effectiveFrom);
     if (then === undefined) throw notFound("BIC");
     await requireSuccessor(tx, change.successorBic, effectiveFrom, then.id);
-    await recordCodeStatusChange(tx, actor, {
-      entityType: "swift_code",
-      id: then.id,
-      state: { key: then.bicCode, status: then.status, terminatedAt: then.terminatedAt },
-      successorField: "successorBic",
-    }, { ...change, effectiveFrom, successor: change.successorBic }, people, nowMs);
+    await recordCodeStatusChange(
+      tx,
+      actor,
+      {
+        entityType: "swift_code",
+        id: then.id,
+        state: { key: then.bicCode, status: then.status, terminatedAt: then.terminatedAt },
+        successorField: "successorBic",
+      },
+      { ...change, effectiveFrom, successor: change.successorBic },
+      people,
+      nowMs,
+    );
     return (await lookupSwiftCodeAt(tx, bic, new Date(nowMs).toISOString()))!;
   });
 }
