@@ -218,15 +218,16 @@ function settingsExecutors(
   };
 }
 
-/**
- * A routing code's, BIC's or national routing entry's status from a date: the versions carry the
- * maker as requester and the approver as approver.
- */
+/** Which record a code_change request is about: its entity type and its code, BIC or id. */
 const codeChangeTarget = z.object({
   entity: z.enum(["routing_code", "swift_code", "national_routing_entry"]),
   key: z.string(),
 });
 
+/**
+ * A routing code's, BIC's or national routing entry's status from a date: the versions carry the
+ * maker as requester and the approver as approver.
+ */
 function codeChangeExecutor(deps: AppDeps): Pick<ApprovalExecutors, "code_change"> {
   return {
     async code_change(context, payload) {
@@ -236,17 +237,20 @@ function codeChangeExecutor(deps: AppDeps): Pick<ApprovalExecutors, "code_change
       const people = { requestedBy: context.requestedBy, approvedBy: context.approver.userId };
       const nowMs = deps.clock.now();
       if (entity === "routing_code") {
-        const code = revalidated(routingCodeParam, { code: key }).code;
-        const result = await changeRoutingCodeStatus(db, context.actor, code, revalidated(routingCodeStatusBody, body), people, nowMs);
+        const { code } = revalidated(routingCodeParam, { code: key });
+        const change = revalidated(routingCodeStatusBody, body);
+        const result = await changeRoutingCodeStatus(db, context.actor, code, change, people, nowMs);
         return { entityType: entity, entityId: result.id, result };
       }
       if (entity === "swift_code") {
         const { bic } = revalidated(bicParam, { bic: key });
-        const result = await changeSwiftCodeStatus(db, context.actor, bic, revalidated(swiftCodeStatusBody, body), people, nowMs);
+        const change = revalidated(swiftCodeStatusBody, body);
+        const result = await changeSwiftCodeStatus(db, context.actor, bic, change, people, nowMs);
         return { entityType: entity, entityId: result.id, result };
       }
       const { id } = revalidated(nationalRoutingIdParam, { id: key });
-      const result = await changeParticipantStatus(db, context.actor, id, revalidated(participantStatusBody, body), people, nowMs);
+      const change = revalidated(participantStatusBody, body);
+      const result = await changeParticipantStatus(db, context.actor, id, change, people, nowMs);
       return { entityType: entity, entityId: id, result };
     },
   };
