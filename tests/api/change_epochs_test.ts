@@ -5,6 +5,7 @@ import { routingCodes, sessions, users } from "../../db/schema.ts";
 import { KeyUsageStore, usageBucket } from "../../src/server/api_access/usage_store.ts";
 import { ChangeEpochs, EpochCache } from "../../src/server/db/change_epochs.ts";
 import type { Statements } from "../../src/server/db/statements.ts";
+import { recordVersion } from "../../src/server/registry_history/versions.ts";
 import { ADMIN_EMAIL, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { createKey, seedLookupData, withKey } from "./api_access_helpers.ts";
 
@@ -111,9 +112,20 @@ Deno.test("GET /api/routing-codes/{code} answered from memory shows another proc
     const { institutionId, routingCode } = await seedLookupData(first, cookie);
     const lookup = (code: string) => first.request("GET", `/api/routing-codes/${code}`, { cookie });
     assert.equal((await expectJson(await lookup(routingCode), 200)).status, "active");
-    await second.deps.db.transaction((tx) =>
-      tx.update(routingCodes).set({ status: "inactive" }).where(eq(routingCodes.code, routingCode))
-    );
+    // Every change to a code is a version (registry_history/versions.ts), which the lookup resolves.
+    await second.deps.db.transaction(async (tx) => {
+      const row = await tx.select({ id: routingCodes.id }).from(routingCodes).where(eq(routingCodes.code, routingCode))
+        .get();
+      await recordVersion(tx, {
+        entityType: "routing_code",
+        entityId: row!.id,
+        validFrom: new Date().toISOString(),
+        changes: { status: "inactive" },
+        summary: "Status active → inactive",
+        requestedBy: null,
+        approvedBy: null,
+      }, Date.now());
+    });
     assert.equal((await expectJson(await lookup(routingCode), 200)).status, "inactive");
 
     const created = await expectJson(

@@ -100,6 +100,10 @@ Deno.test("POST /api/routing-codes assigns the next code with MOD 97-10 check di
       branchCode: "001",
       description: "Head office clearing",
       status: "active",
+      successorCode: null,
+      terminatedAt: null,
+      deletionAnnouncedAt: null,
+      deletionAnnounced: false,
     });
     assert.match(first.code, /^CBR000001\d{2}$/);
     const second = await expectJson(
@@ -204,7 +208,11 @@ Deno.test("GET /api/routing-codes lists codes newest first", async () => {
     }
     const list = await expectJson(await req("GET", "/api/routing-codes"), 200);
     // Issue 23: each list row also names its institution.
-    assert.deepEqual(list, assigned.reverse().map((code) => ({ ...code, institutionName: "Meridian Commercial Bank" })));
+    assert.deepEqual(list, assigned.reverse().map((code) => ({
+      ...code,
+      institutionName: "Meridian Commercial Bank",
+      pendingChanges: [],
+    })));
   } finally {
     await t.close();
   }
@@ -219,7 +227,10 @@ Deno.test("GET /api/routing-codes/{code}: 200 when assigned, 404 when unknown, 4
       await req("POST", "/api/routing-codes", { body: assignBody(institutionId) }),
       201,
     );
-    assert.deepEqual(await expectJson(await req("GET", `/api/routing-codes/${record.code}`), 200), record);
+    assert.deepEqual(await expectJson(await req("GET", `/api/routing-codes/${record.code}`), 200), {
+      ...record,
+      successor: null,
+    });
 
     const unknown = await expectJson(
       await req("GET", `/api/routing-codes/${formatRoutingCode("ABC", 99)}`),

@@ -70,11 +70,15 @@ Deno.test("GET /api/search?type=routing finds routing codes by whole code, leadi
       "code",
       "createdAt",
       "createdBy",
+      "deletionAnnounced",
+      "deletionAnnouncedAt",
       "description",
       "id",
       "institutionId",
       "prefix",
       "status",
+      "successorCode",
+      "terminatedAt",
       "updatedAt",
     ]);
     assert.equal(record.institutionId, institutionId);

@@ -9,10 +9,10 @@ import { sql } from "drizzle-orm";
 import { lastBackupRun, runBackup, runDueBackup } from "../../src/server/backup/runs.ts";
 import { BACKUP_FILE, digestFile, readManifest } from "../../src/server/backup/manifest.ts";
 import { pruneReports, reportsDir } from "../../src/server/features/reports/service.ts";
-import type { Clock } from "../../src/server/topology/clock.ts";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
 import { createStaff, firstSignIn } from "../helpers/staff.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
+import { handClock } from "../helpers/hand_clock.ts";
 import { createKey, withKey } from "./api_access_helpers.ts";
 
 const DAY_MS = 86_400_000;
@@ -31,19 +31,6 @@ async function auditRows(t: TestApp, entityType: string, entityId?: string) {
       AND (${entityId ?? null} IS NULL OR entity_id = ${entityId ?? null}) ORDER BY seq`,
   );
   return rows.map((row) => ({ ...row, changes: JSON.parse(row.changes ?? "null") }));
-}
-
-/** A clock the test moves by hand. */
-function handClock(startMs = Date.now()) {
-  let nowMs = startMs;
-  const clock: Clock = {
-    now: () => nowMs,
-    preciseNow: () => nowMs,
-    offsetMs: () => null,
-    status: () => ({ offsetMs: null, warning: null }),
-    stop: () => {},
-  };
-  return { clock, advance: (ms: number) => void (nowMs += ms) };
 }
 
 Deno.test("settings: section 9's defaults from the server, a tab's change saved with its audit row, shown to every role", async () => {

@@ -28,6 +28,8 @@ const VARIABLE_ACTIONS: Record<string, string[]> = {
   "features/iban/service.ts": ["create", "seed"],
   // The entity type of a scheduled version taking effect: every kind of registry record.
   "registry_history/scheduler.ts": ["institution", "routing_code", "swift_code", "national_routing_entry"],
+  // The entity type of a code's status change: a routing code or a BIC.
+  "registry_history/code_changes.ts": ["routing_code", "swift_code"],
 };
 
 async function serverSources(dir = SERVER, base = ""): Promise<Map<string, string>> {

@@ -238,9 +238,9 @@ type Openers = Record<string, Opener[]>;
 const OPERATOR_OPENERS: Openers = {
   "/institutions": ["New Institution"],
   "/institutions/:id": [/^Suspend /],
-  "/routing-codes": ["Assign New Code"],
-  "/swift-bic": ["Register BIC Code"],
-  "/national-routing": ["Register Institution", /^View details of /],
+  "/routing-codes": ["Assign New Code", /^History of /, /^Change the status of /],
+  "/swift-bic": ["Register BIC Code", /^History of /, /^Change the status of /],
+  "/national-routing": ["Register Institution", /^View details of /, /^History of /, /^Change the status of /],
   "/balance-sweep": ["Auto Sweep", "Manual Sweep", "Add Account"],
   "/card-management": [{ tab: /^Issue (New )?Card$/ }, { tab: "Distribute Card" }, { tab: "Load Funds" }],
   "/partnership-expediter": [{ tab: "Visa" }, { tab: "Executive Escalation" }],

@@ -4,6 +4,7 @@ import { institutions } from "../../db/schema.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { openDatabase } from "../../src/server/db/database.ts";
 import {
+  e2eApprover,
   e2eTest,
   expectAccessible,
   signIn,
@@ -197,7 +198,20 @@ e2eTest(
       const row = page.getByRole("table", { name: "BIC codes" }).getByRole("row", { name: /NWBKGB2L/ });
       await row.waitFor();
       const cells = await row.getByRole("cell").allInnerTexts();
-      assert.deepEqual(cells, ["NWBKGB2L", "NWBK", "GB", "2L", "XXX", "Full", "active", "Indefinite"]);
+      // Successor and changes to come are empty; the row's buttons close it.
+      assert.deepEqual(cells, [
+        "NWBKGB2L",
+        "NWBK",
+        "GB",
+        "2L",
+        "XXX",
+        "Full",
+        "active",
+        "Indefinite",
+        "—",
+        "—",
+        "History\nChange status",
+      ]);
       assert.equal(await statValue(page, "Total BIC Codes"), "1");
       assert.equal(await statValue(page, "Full Members"), "1");
       const search = page.getByLabel("Search BIC codes");
@@ -216,5 +230,52 @@ e2eTest(
       const result = page.getByTestId("iban-result");
       await result.getByText("Westminster Clearing Bank").waitFor();
       assert.match(await result.innerText(), /Institution[\s\S]*Westminster Clearing Bank \(NWBKGB2L\)/i);
+    }),
+);
+
+e2eTest(
+  "Routing Codes screen: a suspension requested from a date shows as a change to come once approved, and in the code's history",
+  () =>
+    withBrowser(async ({ page, server }) => {
+      await insertInstitution(server, "Lakeside Clearing Bank");
+      await signInAsOperator(page, server.baseUrl);
+      await page.goto(`${server.baseUrl}/routing-codes`);
+      await page.getByRole("button", { name: "Assign New Code" }).click();
+      const assign = page.getByRole("dialog", { name: "Assign New Code" });
+      await assign.getByLabel("Institution").selectOption({ label: "Lakeside Clearing Bank" });
+      await assign.getByLabel("Prefix").pressSequentially("LKS");
+      const code = formatRoutingCode("LKS", 1);
+      await assign.getByTestId("routing-code-preview").getByText(code).waitFor();
+      await assign.getByRole("button", { name: "Assign Code" }).click();
+      await readAndDismissToast(page);
+      await assign.waitFor({ state: "detached" });
+
+      const row = page.getByRole("table", { name: "Routing codes" }).getByRole("row", { name: new RegExp(code) });
+      await row.getByRole("button", { name: `Change the status of ${code}` }).click();
+      const dialog = page.getByRole("dialog", { name: `Change the status of routing code ${code}` });
+      await dialog.getByLabel("New status").selectOption("suspended");
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      await dialog.getByLabel("Effective date").fill(tomorrow);
+      await dialog.getByLabel("Suspended until").waitFor();
+      await dialog.getByLabel("Reason").fill("Clearing membership paused");
+      await expectAccessible(page, "routing code status change dialog");
+      await dialog.getByRole("button", { name: "Submit for approval" }).click();
+      assert.match(await readAndDismissToast(page), /Submitted for approval/);
+      await dialog.waitFor({ state: "detached" });
+
+      const checker = await e2eApprover(server.baseUrl);
+      const queue = await checker("GET", "/api/approvals?status=pending&kind=code_change");
+      assert.equal(queue.json.length, 1);
+      assert.equal((await checker("POST", `/api/approvals/${queue.json[0].id}/approve`, { reason: "Agreed" })).status, 200);
+      await page.reload();
+      await row.getByText(`from ${tomorrow}: Status active → suspended`).waitFor();
+      await row.getByText("active", { exact: true }).waitFor();
+
+      await row.getByRole("button", { name: `History of ${code}` }).click();
+      const history = page.getByRole("dialog", { name: `History of ${code}` });
+      await history.getByText("Status active → suspended").waitFor();
+      await history.getByText("To come").waitFor();
+      await history.getByText("Registered").waitFor();
+      await expectAccessible(page, "routing code history dialog");
     }),
 );

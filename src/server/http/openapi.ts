@@ -24,8 +24,9 @@ import {
   searchResultSchema,
 } from "../features/institutions/schemas.ts";
 import { ibanValidationResponseSchema, validateIbanBody } from "../features/iban/schemas.ts";
-import { routingCodeParam, routingCodeSchema } from "../features/routing_codes/schemas.ts";
-import { bicParam, swiftCodeSchema } from "../features/swift_codes/schemas.ts";
+import { routingCodeLookupSchema, routingCodeParam } from "../features/routing_codes/schemas.ts";
+import { bicParam, swiftCodeLookupSchema } from "../features/swift_codes/schemas.ts";
+import { asOfQuery } from "../registry_history/code_changes.ts";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 export const API_TITLE = "Central Bank Registry public API";
@@ -37,6 +38,10 @@ type RequestParts = {
   query?: z.ZodObject;
   body?: z.ZodType;
 };
+
+const AS_OF_ANSWER = "`asOf` (a date such as 2027-03-01, read as 00:00 UTC, or an ISO date-time) answers the " +
+  "code as in force at that instant (404 before it was registered); without it, as in force now. " +
+  "`deletionAnnounced` is true once the code's coming deletion has been announced.";
 
 /** Request and success shapes of each documented endpoint, keyed by endpointId(). */
 const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; description: string }> = {
@@ -54,14 +59,18 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
       "status `terminated` and its successor.",
   },
   "GET /api/routing-codes/{code}": {
-    request: { params: routingCodeParam },
-    data: routingCodeSchema,
-    description: "A national routing code exactly as assigned; a code with wrong check digits is a 400.",
+    request: { params: routingCodeParam, query: asOfQuery },
+    data: routingCodeLookupSchema,
+    description: "A national routing code exactly as assigned; a code with wrong check digits is a 400. " +
+      AS_OF_ANSWER + " A terminated code answers 200 with status `terminated`, its `successorCode` and " +
+      "`successor` (the successor's code, institution and status as of the same instant).",
   },
   "GET /api/swift-codes/{bic}": {
-    request: { params: bicParam },
-    data: swiftCodeSchema,
-    description: "A registered BIC (8 or 11 characters, ISO 9362).",
+    request: { params: bicParam, query: asOfQuery },
+    data: swiftCodeLookupSchema,
+    description: "A registered BIC (8 or 11 characters, ISO 9362). " + AS_OF_ANSWER +
+      " A terminated BIC answers 200 with status `terminated`, its `successorBic` and `successor` " +
+      "(the successor's BIC, institution and status as of the same instant).",
   },
   "POST /api/iban/validate": {
     request: { body: validateIbanBody },
@@ -73,7 +82,8 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
   "GET /api/search": {
     request: { query: searchQuerySchema },
     data: searchResultSchema,
-    description: "Records of the given type (routing, swift or institution) matching the query text.",
+    description: "Records of the given type (routing, swift or institution) matching the query text. " +
+      "For routing codes and BICs, `asOf` answers the records registered by then, as in force then.",
   },
 };
 

@@ -4,6 +4,13 @@
  */
 import { z } from "zod";
 
+/** A code's lifecycle as of the instant answered (docs/codes.md): "terminated" from terminatedAt on. */
+const lifecycleFields = {
+  terminatedAt: z.string().nullable(),
+  deletionAnnouncedAt: z.string().nullable(),
+  deletionAnnounced: z.boolean(),
+};
+
 export const routingCodeRecordSchema = z.object({
   id: z.string(),
   institutionId: z.string(),
@@ -15,6 +22,8 @@ export const routingCodeRecordSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.string().nullable(),
+  successorCode: z.string().nullable(),
+  ...lifecycleFields,
 });
 
 export const swiftCodeRecordSchema = z.object({
@@ -32,4 +41,6 @@ export const swiftCodeRecordSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.string().nullable(),
+  successorBic: z.string().nullable(),
+  ...lifecycleFields,
 });

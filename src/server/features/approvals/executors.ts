@@ -3,7 +3,7 @@
  * function, run inside the approval's transaction (db/database.ts `databaseInTransaction`) on the
  * request body stored at submission, validated again by the feature's own schema. Composed here, so that the approvals feature and the features it executes never import each other.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { AppDeps } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
 import { databaseInTransaction } from "../../db/database.ts";
@@ -27,6 +27,12 @@ import { identityBody } from "../identities/schemas.ts";
 import { linkProviderIdentity } from "../identities/service.ts";
 import { updateSettings } from "./service.ts";
 import { securitySettingsSchema, updateSystemSettings } from "../../settings/system_settings.ts";
+import { routingCodeParam, routingCodeStatusBody } from "../routing_codes/schemas.ts";
+import { changeRoutingCodeStatus } from "../routing_codes/lifecycle.ts";
+import { bicParam, swiftCodeStatusBody } from "../swift_codes/schemas.ts";
+import { changeSwiftCodeStatus } from "../swift_codes/lifecycle.ts";
+import { nationalRoutingIdParam, participantStatusBody } from "../national_routing/schemas.ts";
+import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -220,12 +226,51 @@ function settingsExecutors(
   };
 }
 
+/** Which record a code_change request is about: its entity type and its code, BIC or id. */
+const codeChangeTarget = z.object({
+  entity: z.enum(["routing_code", "swift_code", "national_routing_entry"]),
+  key: z.string(),
+});
+
+/**
+ * A routing code's, BIC's or national routing entry's status from a date: the versions carry the
+ * maker as requester and the approver as approver.
+ */
+function codeChangeExecutor(deps: AppDeps): Pick<ApprovalExecutors, "code_change"> {
+  return {
+    async code_change(context, payload) {
+      const { entity, key } = revalidated(codeChangeTarget, payload);
+      const { entity: _entity, key: _key, ...body } = payload as Record<string, unknown>;
+      const db = databaseInTransaction(deps.db, context.tx);
+      const people = { requestedBy: context.requestedBy, approvedBy: context.approver.userId };
+      const nowMs = deps.clock.now();
+      if (entity === "routing_code") {
+        const { code } = revalidated(routingCodeParam, { code: key });
+        const change = revalidated(routingCodeStatusBody, body);
+        const result = await changeRoutingCodeStatus(db, context.actor, code, change, people, nowMs);
+        return { entityType: entity, entityId: result.id, result };
+      }
+      if (entity === "swift_code") {
+        const { bic } = revalidated(bicParam, { bic: key });
+        const change = revalidated(swiftCodeStatusBody, body);
+        const result = await changeSwiftCodeStatus(db, context.actor, bic, change, people, nowMs);
+        return { entityType: entity, entityId: result.id, result };
+      }
+      const { id } = revalidated(nationalRoutingIdParam, { id: key });
+      const change = revalidated(participantStatusBody, body);
+      const result = await changeParticipantStatus(db, context.actor, id, change, people, nowMs);
+      return { entityType: entity, entityId: id, result };
+    },
+  };
+}
+
 export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
   return {
     ...sweepExecutors(deps),
     ...cardExecutors(deps),
     ...userExecutors(deps),
     ...settingsExecutors(deps),
+    ...codeChangeExecutor(deps),
 
     async opening_balance(context, payload) {
       const account = await createAccount(

@@ -25,6 +25,7 @@ import { type InstitutionSearchState, institutionSearchState } from "./search_so
 import { type CachedPage, PageCache } from "./page_cache.ts";
 import type { InstitutionListQuery } from "./schemas.ts";
 import { institutionOverview } from "./overview.ts";
+import { codesAsOf } from "../../registry_history/code_changes.ts";
 
 /** Lists answer a plain JSON array; the total for paging travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -90,10 +91,11 @@ export function institutionsRoutes(
     }
     if (type === "institution") return sendPage(c, await listPage({ search: query, limit, offset }));
     const page = type === "routing"
-      ? await searchRoutingCodes(db.read, query, limit, offset)
-      : await searchSwiftCodes(db.read, query, limit, offset);
+      ? await searchRoutingCodes(db.read, query, limit, offset, asOf ?? null)
+      : await searchSwiftCodes(db.read, query, limit, offset, asOf ?? null);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
-    return c.json(page.items);
+    const entityType = type === "routing" ? "routing_code" : "swift_code";
+    return c.json(await codesAsOf(db.read, entityType, page.items, asOf ?? null, new Date(deps.clock.now()).toISOString()));
   });
 
   return app;

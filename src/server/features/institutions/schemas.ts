@@ -22,9 +22,9 @@ import {
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
 import { MAX_LEI_INPUT_LENGTH, validateLei } from "../../../domain/lei.ts";
-import { parseInstant } from "../../../domain/effective_dating.ts";
 import { optionalText, paginationQuery, requiredEnum, requiredText, resultValue } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
+import { requiredInstant as instantField } from "../../registry_history/code_changes.ts";
 
 /** Routing codes and BICs are at most 11 characters; the bound only limits what is read. */
 const MAX_CODE_LENGTH = 34;
@@ -67,17 +67,6 @@ export type Institution = z.infer<typeof institutionSchema>;
 /** The columns the registry list can be ordered by (the sortable table). */
 export const INSTITUTION_SORT_KEYS = ["name", "type", "registrationNumber", "status", "createdAt"] as const;
 export type InstitutionSortKey = (typeof INSTITUTION_SORT_KEYS)[number];
-
-/** Longer than any ISO date-time; the text is parsed, this only bounds what is read. */
-const MAX_INSTANT_LENGTH = 40;
-const INSTANT_MESSAGE = "Give a date (2027-03-01) or an ISO date-time (2027-03-01T09:00:00Z)";
-
-/** An instant as "2027-03-01" (its start, UTC) or an ISO date-time, as an ISO instant. */
-export const instantField = z.string().trim().max(MAX_INSTANT_LENGTH).transform((text, ctx) => {
-  const instant = parseInstant(text);
-  if (instant === null) ctx.addIssue({ code: "custom", message: INSTANT_MESSAGE });
-  return instant ?? z.NEVER;
-});
 
 /** The state in force at this instant instead of now. */
 export const asOfQuerySchema = z.object({ asOf: instantField.optional() });

@@ -18,6 +18,7 @@ import { orderBySql } from "../../http/list_sorting.ts";
 import { ftsPhrase, narrowingPiece, type TrigramShares } from "./narrowed_search.ts";
 import type { SearchTexts } from "./search_texts.ts";
 import { type SearchableText, TextMatcher } from "./text_matcher.ts";
+import { registeredBy } from "../../registry_history/code_changes.ts";
 import {
   type CreateInstitutionInput,
   type Institution,
@@ -547,9 +548,12 @@ function codePrefixRange(column: typeof routingCodes.code | typeof swiftCodes.bi
 }
 
 /** Routing codes whose code starts with the query (a whole code, or any leading part), or whose prefix is it. */
-export async function searchRoutingCodes(db: Queryable, text: string, limit: number, offset: number) {
+export async function searchRoutingCodes(db: Queryable, text: string, limit: number, offset: number, asOf: string | null = null) {
   const q = normalizeCode(text);
-  const where = or(codePrefixRange(routingCodes.code, q), eq(routingCodes.prefix, q));
+  const where = and(
+    or(codePrefixRange(routingCodes.code, q), eq(routingCodes.prefix, q)),
+    registeredBy(routingCodes.id, "routing_code", asOf),
+  );
   const [items, [count]] = await Promise.all([
     db.select().from(routingCodes).where(where).orderBy(desc(routingCodes.createdAt), desc(routingCodes.code))
       .limit(limit).offset(offset),
@@ -567,14 +571,15 @@ const BIC8_LENGTH = 8;
  * SWIFT codes whose BIC starts with the query: a whole BIC, or its bank code (the BIC's first four
  * characters, so every BIC of that bank), or any other leading part. "…XXX" also finds the BIC8.
  */
-export async function searchSwiftCodes(db: Queryable, text: string, limit: number, offset: number) {
+export async function searchSwiftCodes(db: Queryable, text: string, limit: number, offset: number, asOf: string | null = null) {
   const q = normalizeCode(text);
   const primaryOffice = q.length === BIC11_LENGTH && q.endsWith(PRIMARY_OFFICE_SUFFIX)
     ? eq(swiftCodes.bicCode, q.slice(0, BIC8_LENGTH))
     : undefined;
-  const where = primaryOffice
-    ? or(codePrefixRange(swiftCodes.bicCode, q), primaryOffice)
-    : codePrefixRange(swiftCodes.bicCode, q);
+  const where = and(
+    primaryOffice ? or(codePrefixRange(swiftCodes.bicCode, q), primaryOffice) : codePrefixRange(swiftCodes.bicCode, q),
+    registeredBy(swiftCodes.id, "swift_code", asOf),
+  );
   const [items, [count]] = await Promise.all([
     db.select().from(swiftCodes).where(where).orderBy(desc(swiftCodes.createdAt), desc(swiftCodes.bicCode))
       .limit(limit).offset(offset),

@@ -9,7 +9,10 @@ import {
 import { validateBic } from "../../../domain/bic.ts";
 import { CENTRAL_BANK_CODE_LENGTH, issuerPrefixOf } from "../../../domain/national_routing.ts";
 import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts";
-import { optionalText, requiredText } from "../../http/validation.ts";
+import { MAX_REASON_LENGTH } from "../../../domain/approval.ts";
+import { PARTICIPANT_STATUSES } from "../../../domain/code_lifecycle.ts";
+import { optionalText, requiredEnum, requiredText } from "../../http/validation.ts";
+import { instantField, pendingChangeSchema } from "../../registry_history/code_changes.ts";
 
 export const MAX_REGISTRY_NUMBER_LENGTH = 20;
 export const MAX_INSTITUTION_NAME_LENGTH = 255;
@@ -19,7 +22,6 @@ export const MAX_SETTLEMENT_ACCOUNT_LENGTH = 34;
 /** Connection details are a small descriptive document, not a payload store. */
 export const MAX_CONNECTION_DETAILS_BYTES = 16 * 1024;
 export const MAX_JSON_DEPTH = 8;
-export const PARTICIPANT_STATUSES = ["active", "inactive", "suspended"] as const;
 
 /** Country code (2 letters) optionally followed by the 2 IBAN check digits: "DE", "DE89". */
 const IBAN_PREFIX = /^[A-Z]{2}(\d{2})?$/;
@@ -73,6 +75,8 @@ export const createNationalRoutingBody = z.object({
   settlementAccount: optionalText(MAX_SETTLEMENT_ACCOUNT_LENGTH),
   /** Absent or null: the default of spec 5, derived from the BIC and IBAN prefix. */
   connectionDetails: connectionDetailsSchema.nullish(),
+  /** Absent: in force at once; later: stored inactive and `participantStatus` from then (docs/national_routing.md). */
+  effectiveFrom: instantField,
 });
 export type CreateNationalRoutingInput = z.infer<typeof createNationalRoutingBody>;
 
@@ -95,3 +99,20 @@ export const nationalRoutingEntrySchema = z.object({
   connectionDetails: z.unknown(),
 });
 export type NationalRoutingEntry = z.infer<typeof nationalRoutingEntrySchema>;
+
+/** A list row also carries its changes still to come. */
+export const nationalRoutingListItemSchema = nationalRoutingEntrySchema.extend({
+  pendingChanges: z.array(pendingChangeSchema),
+});
+export type NationalRoutingListItem = z.infer<typeof nationalRoutingListItemSchema>;
+
+export const MAX_ENTRY_ID_LENGTH = 255;
+export const nationalRoutingIdParam = z.object({ id: requiredText(MAX_ENTRY_ID_LENGTH) });
+
+/** A participant's status from a date, four-eyes (docs/national_routing.md). */
+export const participantStatusBody = z.object({
+  participantStatus: requiredEnum(PARTICIPANT_STATUSES),
+  effectiveFrom: instantField,
+  reason: requiredText(MAX_REASON_LENGTH),
+});
+export type ParticipantStatusChange = z.infer<typeof participantStatusBody>;

@@ -9,7 +9,7 @@ import { createNationalRoutingEntry } from "./service.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 
-const DEMO_ENTRIES: Omit<CreateNationalRoutingInput, "centralBankCode">[] = [
+const DEMO_ENTRIES: Omit<CreateNationalRoutingInput, "centralBankCode" | "effectiveFrom">[] = [
   {
     institutionType: "central_bank",
     registryNumber: "NRR-0001",
@@ -67,7 +67,8 @@ export const nationalRoutingDemoSeeder: Seeder = async (deps, log) => {
       ...entry,
       centralBankCode: CONSOLE_CENTRAL_BANK_CODE,
       ibanPrefix: country === undefined ? null : entry.ibanPrefix,
-    });
+      effectiveFrom: null,
+    }, deps.clock.now());
     added++;
   }
   if (added > 0) log(`seed: ${added} national routing registry entries (demo)`);

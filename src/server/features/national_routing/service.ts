@@ -14,14 +14,23 @@ import {
 import { type Actor, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
-import type { CreateNationalRoutingInput, NationalRoutingEntry } from "./schemas.ts";
+import { activationVersion } from "../../../domain/code_lifecycle.ts";
+import { effectiveFromOrNow, pendingChangesOf, recordCreationVersions } from "../../registry_history/code_changes.ts";
+import { recordsAsOf } from "../../registry_history/versions.ts";
+import type { CreateNationalRoutingInput, NationalRoutingEntry, NationalRoutingListItem } from "./schemas.ts";
 
-export const AUDIT_ENTITY_TYPE = "national_routing_entry";
+export const AUDIT_ENTITY_TYPE = "national_routing_entry" as const;
 
-export function listNationalRouting(db: Queryable): Promise<NationalRoutingEntry[]> {
-  // rowid breaks ties between entries registered within the same millisecond.
-  return db.select().from(nationalRoutingRegistry)
-    .orderBy(desc(nationalRoutingRegistry.registrationDate), sql`rowid DESC`).all();
+/** Every entry as in force at `asOf` (now when null), newest first, with its changes still to come. */
+export async function listNationalRouting(db: Queryable, asOf: string | null): Promise<NationalRoutingListItem[]> {
+  const entries = asOf === null
+    // rowid breaks ties between entries registered within the same millisecond.
+    ? await db.select().from(nationalRoutingRegistry)
+      .orderBy(desc(nationalRoutingRegistry.registrationDate), sql`rowid DESC`).all()
+    : (await recordsAsOf(db, AUDIT_ENTITY_TYPE, asOf) as NationalRoutingEntry[])
+      .sort((a, b) => b.registrationDate.localeCompare(a.registrationDate));
+  const pending = await pendingChangesOf(db, AUDIT_ENTITY_TYPE);
+  return entries.map((entry) => ({ ...entry, pendingChanges: pending.get(entry.id) ?? [] }));
 }
 
 function issuerPrefixFor(submittedCode: string | undefined, defaultPrefix: string): string {
@@ -78,8 +87,15 @@ export async function createNationalRoutingEntry(
   actor: Actor,
   defaultPrefix: string,
   input: CreateNationalRoutingInput,
+  nowMs: number,
 ): Promise<NationalRoutingEntry> {
   const prefix = issuerPrefixFor(input.centralBankCode, defaultPrefix);
+  const now = new Date(nowMs).toISOString();
+  const effectiveFrom = effectiveFromOrNow(input.effectiveFrom, nowMs);
+  // Registered for later: inactive until its date, then the status asked for (docs/national_routing.md).
+  const activation = effectiveFrom > now && input.participantStatus !== "inactive"
+    ? activationVersion("participantStatus", input.participantStatus, effectiveFrom)
+    : null;
   return await db.transaction(async (tx) => {
     if (input.ibanPrefix !== null) await assertIbanCountryKnown(tx, input.ibanPrefix);
     const sameRegistryNumber = await tx.select({ id: nationalRoutingRegistry.id }).from(
@@ -94,7 +110,6 @@ export async function createNationalRoutingEntry(
     if (sameBankCode !== undefined) {
       throw conflict("nationalBankCode", `nationalBankCode ${input.nationalBankCode} is already registered`);
     }
-    const now = new Date().toISOString();
     const entry: NationalRoutingEntry = {
       id: crypto.randomUUID(),
       centralBankCode: await assignCentralBankCode(tx, prefix),
@@ -105,7 +120,7 @@ export async function createNationalRoutingEntry(
       accountNumberFormat: input.accountNumberFormat,
       ibanPrefix: input.ibanPrefix,
       swiftBicCode: input.swiftBicCode,
-      participantStatus: input.participantStatus,
+      participantStatus: activation === null ? input.participantStatus : "inactive",
       connectionProtocol: input.connectionProtocol,
       settlementAccount: input.settlementAccount,
       lastRegistryUpdate: now,
@@ -114,6 +129,8 @@ export async function createNationalRoutingEntry(
       connectionDetails: input.connectionDetails ?? defaultConnectionDetails(input),
     };
     await tx.insert(nationalRoutingRegistry).values(entry);
+    const people = { requestedBy: actor.userId, approvedBy: null };
+    await recordCreationVersions(tx, AUDIT_ENTITY_TYPE, entry, activation, people, nowMs);
     await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, entry.id, entry);
     return entry;
   });

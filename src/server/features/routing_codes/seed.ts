@@ -43,7 +43,12 @@ export const routingCodesDemoSeeder: Seeder = async (deps, log) => {
   for (const [index, owner] of owners.entries()) {
     const { prefix, codes } = DEMO_ASSIGNMENTS[index];
     for (const code of codes) {
-      await assignRoutingCode(deps.db, SYSTEM_ACTOR, { institutionId: owner.id, prefix, ...code });
+      await assignRoutingCode(
+        deps.db,
+        SYSTEM_ACTOR,
+        { institutionId: owner.id, prefix, ...code, effectiveFrom: null },
+        deps.clock.now(),
+      );
       assigned++;
     }
   }

@@ -47,7 +47,8 @@ export const swiftCodesDemoSeeder: Seeder = async (deps, log) => {
       membershipType: participant.membershipType,
       validFrom: null,
       validUntil: null,
-    });
+      effectiveFrom: null,
+    }, deps.clock.now());
     registered++;
   }
   log(`SWIFT/BIC demo: registered ${registered} BICs`);

@@ -2,9 +2,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
-import { NATIONAL_ROUTING_KEY, type NationalRoutingEntry } from "./types.ts";
+import { NATIONAL_ROUTING_KEY, type NationalRoutingEntry, type NationalRoutingListItem } from "./types.ts";
 
-export const useNationalRoutingEntries = () => useQuery<NationalRoutingEntry[]>({ queryKey: [NATIONAL_ROUTING_KEY] });
+export const useNationalRoutingEntries = () =>
+  useQuery<NationalRoutingListItem[]>({ queryKey: [NATIONAL_ROUTING_KEY] });
 
 export const useRegisterNationalEntry = (onRegistered: (entry: NationalRoutingEntry) => void) =>
   useApiMutation({

@@ -12,13 +12,16 @@ import {
   CONNECTION_PROTOCOL_OPTIONS,
   INSTITUTION_TYPE_OPTIONS,
   labelOf,
-  type NationalRoutingEntry,
+  NATIONAL_ROUTING_KEY,
+  type NationalRoutingListItem as NationalRoutingEntry,
 } from "./types.ts";
 import { useNationalRoutingEntries } from "./api.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { RegistryCard } from "../../components/registry_card.tsx";
 import { actionsColumn, statusColumn } from "../../components/columns.tsx";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
+import { LifecycleActions, pendingChangesColumn } from "../../components/code_lifecycle.tsx";
+import { PARTICIPANT_STATUSES } from "../../../domain/code_lifecycle.ts";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
@@ -56,10 +59,26 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
       accessorFn: (entry) => labelOf(CONNECTION_PROTOCOL_OPTIONS, entry.connectionProtocol),
     },
     statusColumn("participantStatus", true),
+    pendingChangesColumn(),
     actionsColumn((entry) => (
-      <Button variant="ghost" size="sm" onClick={() => onDetails(entry)} aria-label={`View details of ${entry.institutionName}`}>
-        Details
-      </Button>
+      <div className="flex justify-end gap-2">
+        <Button variant="ghost" size="sm" onClick={() => onDetails(entry)} aria-label={`View details of ${entry.institutionName}`}>
+          Details
+        </Button>
+        <LifecycleActions
+          label={entry.institutionName}
+          historyPath={`${NATIONAL_ROUTING_KEY}/${entry.id}/history`}
+          target={{
+            subject: `${entry.institutionName} (${entry.centralBankCode})`,
+            path: `${NATIONAL_ROUTING_KEY}/${entry.id}/status`,
+            rulePath: "/api/national-routing/:id/status",
+            current: entry.participantStatus,
+            statuses: PARTICIPANT_STATUSES,
+            statusField: "participantStatus",
+            refreshes: [NATIONAL_ROUTING_KEY],
+          }}
+        />
+      </div>
     )),
   ];
 }

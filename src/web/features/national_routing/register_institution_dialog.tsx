@@ -18,6 +18,7 @@ import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { parseJsonObject } from "../../lib/form_input.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { EFFECTIVE_DATE_HINT } from "../../components/code_lifecycle.tsx";
 
 const MAX_REGISTRY_NUMBER_LENGTH = 20;
 const MAX_INSTITUTION_NAME_LENGTH = 255;
@@ -36,6 +37,8 @@ interface RegisterForm {
   swiftBicCode: string;
   settlementAccount: string;
   connectionDetails: string;
+  /** Empty: in force at once; a date: registered inactive and active from then. */
+  effectiveFrom: string;
 }
 
 const EMPTY: RegisterForm = {
@@ -49,6 +52,7 @@ const EMPTY: RegisterForm = {
   swiftBicCode: "",
   settlementAccount: "",
   connectionDetails: "",
+  effectiveFrom: "",
 };
 
 function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
@@ -84,6 +88,7 @@ function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
         autoComplete="off"
         {...bind("settlementAccount")}
       />
+      <TextField label="Effective date" type="date" {...bind("effectiveFrom")} hint={EFFECTIVE_DATE_HINT} />
     </div>
   );
 }
@@ -104,6 +109,7 @@ function entryBody(form: RegisterForm, details: Record<string, unknown> | null):
     swiftBicCode,
     settlementAccount: form.settlementAccount.trim() || null,
     connectionDetails: details ?? defaultConnectionDetails({ swiftBicCode, ibanPrefix }),
+    effectiveFrom: form.effectiveFrom || null,
   };
 }
 

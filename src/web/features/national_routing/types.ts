@@ -2,7 +2,10 @@
 
 export const NATIONAL_ROUTING_KEY = "/api/national-routing";
 
-export type { NationalRoutingEntry } from "../../../server/features/national_routing/schemas.ts";
+export type {
+  NationalRoutingEntry,
+  NationalRoutingListItem,
+} from "../../../server/features/national_routing/schemas.ts";
 
 export const INSTITUTION_TYPE_OPTIONS = [
   { value: "central_bank", label: "Central Bank" },

@@ -12,7 +12,9 @@ export const useRoutingCodes = () => useQuery<RoutingCodeListItem[]>({ queryKey:
 
 export const useAssignRoutingCode = (onAssigned: (record: RoutingCode) => void) =>
   useApiMutation({
-    mutationFn: (input: { institutionId: string; prefix: string; branchCode: string; description: string }) =>
+    mutationFn: (
+      input: { institutionId: string; prefix: string; branchCode: string; description: string; effectiveFrom: string | null },
+    ) =>
       apiJson<RoutingCode>("POST", ROUTING_CODES_KEY, input),
     invalidates: [ROUTING_CODES_KEY],
     errorTitle: "Failed to assign routing code",

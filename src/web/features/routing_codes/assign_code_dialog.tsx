@@ -6,6 +6,7 @@ import { useToast } from "../../lib/toast.ts";
 import { PREFIX_LENGTH, useAssignRoutingCode, usePrefixPreview } from "./api.ts";
 import { useDialogForm } from "../../lib/form_state.ts";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { EFFECTIVE_DATE_HINT } from "../../components/code_lifecycle.tsx";
 
 const MAX_BRANCH_CODE_LENGTH = 10;
 const MAX_DESCRIPTION_LENGTH = 1000;
@@ -15,9 +16,11 @@ interface AssignInput {
   prefix: string;
   branchCode: string;
   description: string;
+  /** Empty: in force at once; a date: registered inactive and in force from then. */
+  effectiveFrom: string;
 }
 
-const EMPTY: AssignInput = { institutionId: "", prefix: "", branchCode: "", description: "" };
+const EMPTY: AssignInput = { institutionId: "", prefix: "", branchCode: "", description: "", effectiveFrom: "" };
 
 function PrefixField({ prefix, preview, onValue }: { prefix: string; preview: string | null; onValue: (value: string) => void }) {
   return (
@@ -55,7 +58,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
   });
 
   const canSubmit = form.institutionId !== "" && form.prefix.length === PREFIX_LENGTH && !assign.isPending;
-  const submit = () => assign.mutate(form);
+  const submit = () => assign.mutate({ ...form, effectiveFrom: form.effectiveFrom || null });
 
   return (
     <FormDialog
@@ -83,6 +86,7 @@ export function AssignCodeDialog({ open, onClose }: { open: boolean; onClose: ()
         maxLength={MAX_DESCRIPTION_LENGTH}
         {...bind("description")}
       />
+      <TextField label="Effective date" type="date" hint={EFFECTIVE_DATE_HINT} {...bind("effectiveFrom")} />
     </FormDialog>
   );
 }

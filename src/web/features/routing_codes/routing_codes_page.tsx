@@ -8,11 +8,13 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";
 import { AssignCodeDialog } from "./assign_code_dialog.tsx";
 import { useRoutingCodes } from "./api.ts";
-import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
+import { ROUTING_CODES_KEY, type RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
-import { statusColumn } from "../../components/columns.tsx";
+import { actionsColumn, statusColumn } from "../../components/columns.tsx";
+import { LifecycleActions, pendingChangesColumn, successorColumn } from "../../components/code_lifecycle.tsx";
+import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const COLUMNS: ColumnDef<RoutingCode>[] = [
@@ -31,6 +33,8 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
   },
   { accessorKey: "branchCode", header: "Branch Code", cell: ({ row }) => row.original.branchCode ?? "—" },
   statusColumn("status", true),
+  successorColumn((code) => code.successorCode),
+  pendingChangesColumn(),
   { accessorKey: "createdAt", header: "Created", cell: ({ row }) => formatDate(row.original.createdAt) },
   {
     accessorKey: "description",
@@ -39,13 +43,29 @@ const COLUMNS: ColumnDef<RoutingCode>[] = [
     meta: { cellClassName: "max-w-xs truncate" },
     cell: ({ row }) => row.original.description ?? "",
   },
+  actionsColumn((code) => (
+    <LifecycleActions
+      label={code.code}
+      historyPath={`${ROUTING_CODES_KEY}/${code.code}/history`}
+      target={{
+        subject: `routing code ${code.code}`,
+        path: `${ROUTING_CODES_KEY}/${code.code}/status`,
+        rulePath: "/api/routing-codes/:code/status",
+        current: code.status,
+        statuses: CODE_LIFECYCLE_STATUSES,
+        statusField: "status",
+        successorField: "successorCode",
+        refreshes: [ROUTING_CODES_KEY],
+      }}
+    />
+  )),
 ];
 
 const FILTERS: FilterDef[] = [{
   columnId: "status",
   label: "Filter by status",
   allLabel: "All statuses",
-  options: ["active", "inactive", "suspended"].map((status) => ({ value: status, label: titleCase(status) })),
+  options: CODE_LIFECYCLE_STATUSES.map((status) => ({ value: status, label: titleCase(status) })),
 }];
 
 

@@ -2,9 +2,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "../../lib/api.ts";
 import { useApiMutation } from "../../lib/mutation.ts";
-import { SWIFT_CODES_KEY, type SwiftCode } from "./types.ts";
+import { SWIFT_CODES_KEY, type SwiftCode, type SwiftCodeListItem } from "./types.ts";
 
-export const useSwiftCodes = () => useQuery<SwiftCode[]>({ queryKey: [SWIFT_CODES_KEY] });
+export const useSwiftCodes = () => useQuery<SwiftCodeListItem[]>({ queryKey: [SWIFT_CODES_KEY] });
 
 export const useRegisterBic = (onRegistered: (record: SwiftCode) => void) =>
   useApiMutation({

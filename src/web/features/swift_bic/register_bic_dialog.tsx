@@ -9,6 +9,7 @@ import { MEMBERSHIP_TYPES } from "./types.ts";
 import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 import { BicField } from "../../components/bic_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
+import { EFFECTIVE_DATE_HINT } from "../../components/code_lifecycle.tsx";
 
 interface RegisterInput {
   institutionId: string;
@@ -16,6 +17,8 @@ interface RegisterInput {
   membershipType: string;
   validFrom: string;
   validUntil: string;
+  /** Empty: in force at once; a date: registered inactive and in force from then. */
+  effectiveFrom: string;
 }
 
 const EMPTY: RegisterInput = {
@@ -24,6 +27,7 @@ const EMPTY: RegisterInput = {
   membershipType: "",
   validFrom: "",
   validUntil: "",
+  effectiveFrom: "",
 };
 
 const MEMBERSHIP_OPTIONS = MEMBERSHIP_TYPES.map((type) => ({ value: type, label: titleCase(type) }));
@@ -46,6 +50,7 @@ function ValidityFields({ bind }: Pick<FormBinding<RegisterInput>, "bind">) {
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField label="Valid From" type="date" {...bind("validFrom")} hint="Blank: from now" />
       <TextField label="Valid Until" type="date" {...bind("validUntil")} hint="Blank: indefinite" />
+      <TextField label="Effective date" type="date" {...bind("effectiveFrom")} hint={EFFECTIVE_DATE_HINT} />
     </div>
   );
 }
@@ -62,7 +67,12 @@ export function RegisterBicDialog({ open, onClose }: { open: boolean; onClose: (
   const bic = form.bicCode.length > 0 ? validateBic(form.bicCode) : null;
   const canSubmit = form.institutionId !== "" && bic !== null && bic.ok && !register.isPending;
   const submit = () =>
-    register.mutate({ ...form, validFrom: form.validFrom || null, validUntil: form.validUntil || null });
+    register.mutate({
+      ...form,
+      validFrom: form.validFrom || null,
+      validUntil: form.validUntil || null,
+      effectiveFrom: form.effectiveFrom || null,
+    });
 
   return (
     <FormDialog

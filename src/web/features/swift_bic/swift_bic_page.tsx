@@ -7,11 +7,13 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { titleCase } from "../../lib/format.ts";
 import { RegisterBicDialog } from "./register_bic_dialog.tsx";
 import { useSwiftCodes } from "./api.ts";
-import type { SwiftCode } from "./types.ts";
+import { SWIFT_CODES_KEY, type SwiftCodeListItem as SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
 import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
-import { statusColumn } from "../../components/columns.tsx";
+import { actionsColumn, statusColumn } from "../../components/columns.tsx";
+import { LifecycleActions, pendingChangesColumn, successorColumn } from "../../components/code_lifecycle.tsx";
+import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const FULL_MEMBERSHIP = "full";
@@ -46,6 +48,24 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
     accessorFn: (code) => code.validUntil ?? "9999",
     cell: ({ row }) => (row.original.validUntil ? formatCalendarDate(row.original.validUntil) : "Indefinite"),
   },
+  successorColumn((code) => code.successorBic),
+  pendingChangesColumn(),
+  actionsColumn((code) => (
+    <LifecycleActions
+      label={code.bicCode}
+      historyPath={`${SWIFT_CODES_KEY}/${code.bicCode}/history`}
+      target={{
+        subject: `BIC ${code.bicCode}`,
+        path: `${SWIFT_CODES_KEY}/${code.bicCode}/status`,
+        rulePath: "/api/swift-codes/:bic/status",
+        current: code.status,
+        statuses: CODE_LIFECYCLE_STATUSES,
+        statusField: "status",
+        successorField: "successorBic",
+        refreshes: [SWIFT_CODES_KEY],
+      }}
+    />
+  )),
 ];
 
 const matches = (code: SwiftCode, search: string) =>
