@@ -26,6 +26,8 @@ import { identityBody } from "../identities/schemas.ts";
 import { linkProviderIdentity } from "../identities/service.ts";
 import { updateSettings } from "./service.ts";
 import { securitySettingsSchema, updateSystemSettings } from "../../settings/system_settings.ts";
+import { registryImportPayload } from "../registry_import/schemas.ts";
+import { applyRegistryImport } from "../registry_import/apply.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -239,6 +241,13 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
         reason,
       );
       return { entityType: "institution", entityId: id, result: institution };
+    },
+
+    async registry_import(context, payload) {
+      const { importId } = revalidated(registryImportPayload, payload);
+      const people = { actor: context.actor, requestedBy: context.requestedBy, approvedBy: context.approver.userId };
+      const applied = await applyRegistryImport(context.tx, importId, people, deps.clock.now());
+      return { entityType: "registry_import", entityId: importId, result: applied };
     },
   };
 }
