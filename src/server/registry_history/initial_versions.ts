@@ -16,9 +16,7 @@ const REGISTERED_AT: Readonly<Record<RegistryEntityType, string>> = {
 };
 
 function jsonValue(column: SQLiteColumn): string {
-  if (column.columnType === "SQLiteBoolean") {
-    return `json(CASE WHEN t.${column.name} THEN 'true' ELSE 'false' END)`;
-  }
+  if (column.columnType === "SQLiteBoolean") return `json(CASE WHEN t.${column.name} THEN 'true' ELSE 'false' END)`;
   if (column.columnType === "SQLiteTextJson") return `json(t.${column.name})`;
   return `t.${column.name}`;
 }
