@@ -19,7 +19,7 @@ export const NAV_ITEMS = [
     path: "/directory/import",
     label: "Registry Import",
     group: "Registry",
-    api: ["POST", "/api/directory/imports/dry-run"],
+    api: ["GET", "/api/directory/imports"],
   },
   { path: "/central-bank-connections", label: "Central Bank Connections", group: "Integrations" },
   { path: "/balance-sweep", label: "Balance Sweep Management", group: "Payments" },

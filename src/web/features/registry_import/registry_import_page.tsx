@@ -6,6 +6,7 @@
 import { type ChangeEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ApprovalReasonField } from "../../components/approval_reason_field.tsx";
+import { IfAllowed } from "../../components/if_allowed.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -225,53 +226,55 @@ export default function RegistryImportPage() {
         title="Registry Import"
         subtitle="Load institutions, routing codes and BICs from a directory file in the console's CSV layout"
       />
-      <TitledCard
-        title="Directory file"
-        description="Each file is checked first (a dry run): nothing changes until it is approved"
-      >
-        <label className="block text-sm font-medium text-slate-900" htmlFor="directory-file">
-          Directory file (CSV)
-        </label>
-        <input
-          id="directory-file"
-          type="file"
-          accept=".csv,text/csv"
-          disabled={flow.busy}
-          onChange={onFile}
-          className="mt-1 block text-sm"
-        />
-      </TitledCard>
-      {flow.report && (
-        <section aria-label="Dry-run report" className="space-y-6">
-          <TitledCard
-            title="Dry-run report"
-            description={`${flow.file?.name ?? "The file"}: ${flow.report.rows} records, ${
-              flow.report.valid ? "no errors" : `${flow.report.errorCount} errors`
-            }`}
-          >
-            <CountsTable report={flow.report} />
-          </TitledCard>
-          <ErrorsTable report={flow.report} />
-          <ChangesTable report={flow.report} />
-          {flow.report.valid && (
-            <TitledCard title="Submit for approval" description={SUBMIT_HINT}>
-              <ApprovalReasonField
-                value={reason}
-                onChange={setReason}
-                required
-                hint="Why the registry is loaded from this file"
-              />
-              <Button
-                className="mt-3"
-                disabled={flow.busy || reason.trim() === ""}
-                onClick={() => flow.submit(reason.trim())}
-              >
-                Submit for approval
-              </Button>
+      <IfAllowed method="POST" path="/api/directory/imports/dry-run">
+        <TitledCard
+          title="Directory file"
+          description="Each file is checked first (a dry run): nothing changes until it is approved"
+        >
+          <label className="block text-sm font-medium text-slate-900" htmlFor="directory-file">
+            Directory file (CSV)
+          </label>
+          <input
+            id="directory-file"
+            type="file"
+            accept=".csv,text/csv"
+            disabled={flow.busy}
+            onChange={onFile}
+            className="mt-1 block text-sm"
+          />
+        </TitledCard>
+        {flow.report && (
+          <section aria-label="Dry-run report" className="space-y-6">
+            <TitledCard
+              title="Dry-run report"
+              description={`${flow.file?.name ?? "The file"}: ${flow.report.rows} records, ${
+                flow.report.valid ? "no errors" : `${flow.report.errorCount} errors`
+              }`}
+            >
+              <CountsTable report={flow.report} />
             </TitledCard>
-          )}
-        </section>
-      )}
+            <ErrorsTable report={flow.report} />
+            <ChangesTable report={flow.report} />
+            {flow.report.valid && (
+              <TitledCard title="Submit for approval" description={SUBMIT_HINT}>
+                <ApprovalReasonField
+                  value={reason}
+                  onChange={setReason}
+                  required
+                  hint="Why the registry is loaded from this file"
+                />
+                <Button
+                  className="mt-3"
+                  disabled={flow.busy || reason.trim() === ""}
+                  onClick={() => flow.submit(reason.trim())}
+                >
+                  Submit for approval
+                </Button>
+              </TitledCard>
+            )}
+          </section>
+        )}
+      </IfAllowed>
       <ImportsTable />
     </div>
   );
