@@ -41,20 +41,10 @@ export interface ImportDto {
 
 export type ImportDetail = ImportDto & { report: ImportReport };
 
-interface ImportRow {
+/** A stored import as read back: the DTO's fields, with the report as stored and its request's state. */
+interface ImportRow extends Omit<ImportDto, "state" | "counts"> {
   [column: string]: unknown;
-  id: string;
-  sha256: string;
-  fileName: string | null;
-  byteSize: number;
-  rows: number;
   report: string;
-  approvalRequestId: string | null;
-  submittedBy: string;
-  submittedByName: string;
-  submittedAt: string;
-  appliedAt: string | null;
-  appliedByName: string | null;
   requestStatus: StoredApprovalStatus | null;
   requestExpiresAt: string | null;
 }

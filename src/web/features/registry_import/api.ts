@@ -1,17 +1,10 @@
 /** The registry import screen's data: dry runs, submissions and the imports so far. */
 import { useQuery } from "@tanstack/react-query";
+import type { LineError, TypeCounts } from "../../../domain/registry_import.ts";
 import { ApiError } from "../../lib/api.ts";
 
 export const IMPORTS_PATH = "/api/directory/imports";
 const DRY_RUN_PATH = "/api/directory/imports/dry-run";
-
-export interface TypeCounts {
-  valid: number;
-  invalid: number;
-  add: number;
-  modify: number;
-  unchanged: number;
-}
 
 export interface ImportReport {
   sha256: string;
@@ -19,7 +12,7 @@ export interface ImportReport {
   valid: boolean;
   counts: { institutions: TypeCounts; routingCodes: TypeCounts; bics: TypeCounts };
   errorCount: number;
-  errors: { line: number; field: string; message: string }[];
+  errors: LineError[];
   changeCount: number;
   changes: {
     line: number;
