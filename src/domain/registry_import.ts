@@ -64,6 +64,7 @@ export interface ExistingInstitution {
   phoneNumber: string;
   emailAddress: string;
   status: string;
+  terminatedAt: string | null;
 }
 
 export interface ExistingCode {
@@ -72,6 +73,7 @@ export interface ExistingCode {
   institutionId: string;
   branchCode: string | null;
   status: string;
+  terminatedAt: string | null;
 }
 
 export interface ExistingBic {
@@ -79,10 +81,13 @@ export interface ExistingBic {
   bicCode: string;
   institutionId: string;
   status: string;
+  terminatedAt: string | null;
 }
 
 /** The registry as in force now, keyed as the import looks records up. */
 export interface RegistrySnapshot {
+  /** The instant it is as of (ISO): a record terminated by then is not imported over. */
+  at: string;
   /** By registration number in lower case (registration numbers are unique case-insensitively). */
   institutions: ReadonlyMap<string, ExistingInstitution>;
   /** Registration number by institution id. */
@@ -248,25 +253,33 @@ export function importedFields({ record }: ImportLine): ImportedFields {
   };
 }
 
+function existingRecord(
+  recordType: DirectoryRecordType,
+  key: string,
+  registry: RegistrySnapshot,
+): ExistingInstitution | ExistingCode | ExistingBic | undefined {
+  if (recordType === "INST") return registry.institutions.get(key.toLowerCase());
+  return recordType === "RTC" ? registry.codes.get(key) : registry.bics.get(bicIdentity(key));
+}
+
 /** The record in the registry now, in the same shape as importedFields, or null when it is new. */
 function existingFields(
   recordType: DirectoryRecordType,
   key: string,
   registry: RegistrySnapshot,
 ): { id: string; fields: ImportedFields } | null {
+  const found = existingRecord(recordType, key, registry);
+  if (!found) return null;
   if (recordType === "INST") {
-    const found = registry.institutions.get(key.toLowerCase());
-    if (!found) return null;
-    const { id, name, type, lei, address, phoneNumber, emailAddress, status } = found;
+    const { id, name, type, lei, address, phoneNumber, emailAddress, status } = found as ExistingInstitution;
     return { id, fields: { name, type, lei, address, phoneNumber, emailAddress, status } };
   }
-  const found = recordType === "RTC" ? registry.codes.get(key) : registry.bics.get(bicIdentity(key));
-  if (!found) return null;
-  const institutionKey = registry.registrationNumbers.get(found.institutionId) ?? null;
-  if (recordType === "BIC") return { id: found.id, fields: { institutionKey, status: found.status } };
+  const code = found as ExistingCode | ExistingBic;
+  const institutionKey = registry.registrationNumbers.get(code.institutionId) ?? null;
+  if (recordType === "BIC") return { id: code.id, fields: { institutionKey, status: code.status } };
   return {
-    id: found.id,
-    fields: { institutionKey, branchCode: (found as ExistingCode).branchCode, status: found.status },
+    id: code.id,
+    fields: { institutionKey, branchCode: (code as ExistingCode).branchCode, status: code.status },
   };
 }
 
@@ -323,6 +336,14 @@ function contextErrors(
   const errors: LineError[] = [];
   const first = file.firstLineOf.get(identityOf(recordType, record.key))!;
   if (first !== line) errors.push({ line, field: "key", message: `Duplicate of line ${first}` });
+  const terminatedAt = existingRecord(recordType, record.key, registry)?.terminatedAt ?? null;
+  if (terminatedAt !== null && terminatedAt <= registry.at) {
+    errors.push({
+      line,
+      field: "key",
+      message: `Terminated on ${terminatedAt}: an import does not change a terminated record`,
+    });
+  }
   if (recordType !== "INST") {
     const key = record.institution_key.toLowerCase();
     if (!file.firstLineOf.has(`INST|${key}`) && !registry.institutions.has(key)) {

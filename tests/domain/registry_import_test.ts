@@ -23,10 +23,12 @@ const BANK: ExistingInstitution = {
   phoneNumber: "+1 202 555 0199",
   emailAddress: "ops@reg-1.example",
   status: "pending",
+  terminatedAt: null,
 };
 
 function registry(): RegistrySnapshot {
   return {
+    at: "2027-01-01T00:00:00.000Z",
     institutions: new Map([["reg-1", BANK]]),
     registrationNumbers: new Map([["inst-1", "REG-1"]]),
     codes: new Map(),
@@ -35,6 +37,7 @@ function registry(): RegistrySnapshot {
       bicCode: "ABCDDEFFXXX",
       institutionId: "inst-1",
       status: "active",
+      terminatedAt: null,
     }]]),
   };
 }
@@ -53,11 +56,11 @@ Deno.test("import plan: unchanged, modified and added records against the regist
   const plan = planImport(
     lines(
       institutionRecord("reg-1", {
-      status: "pending",
-      name: BANK.name,
-      address: BANK.address,
-      email_address: BANK.emailAddress,
-    }),
+        status: "pending",
+        name: BANK.name,
+        address: BANK.address,
+        email_address: BANK.emailAddress,
+      }),
       institutionRecord("REG-2"),
       codeRecord("RTC", formatRoutingCode("ABC", 7), "REG-2"),
       codeRecord("BIC", "ABCDDEFF", "REG-2"),
@@ -99,4 +102,20 @@ Deno.test("import plan: duplicates (a BIC and its XXX twin), lifecycle moves and
   ]);
   assert.equal(plan.counts.bics.invalid, 1);
   assert.equal(plan.counts.institutions.invalid, 2);
+});
+
+Deno.test("import plan: a record terminated by now is not imported over; one terminated later still is", () => {
+  const terminated = registry();
+  const bank = { ...BANK, terminatedAt: "2026-12-31T00:00:00.000Z" };
+  terminated.institutions = new Map([["reg-1", bank]]);
+  const plan = planImport(lines(institutionRecord("REG-1", { status: "active" })), terminated);
+  assert.deepEqual(plan.errors.map(({ line, field, message }) => [line, field, message]), [
+    [2, "key", "Terminated on 2026-12-31T00:00:00.000Z: an import does not change a terminated record"],
+  ]);
+  const later = planImport(
+    lines(institutionRecord("REG-1", { status: "active" })),
+    { ...terminated, at: "2026-06-01T00:00:00.000Z" },
+  );
+  assert.deepEqual(later.errors, []);
+  assert.equal(later.records[0].action, "modify");
 });

@@ -196,7 +196,9 @@ export async function applyRegistryImport(
   if (!stored) throw notFound("Import");
   if (stored.appliedAt !== null) throw new AppError("conflict", "This import has already been applied");
   const submitted = stored.report as ImportReport;
-  const { plan, report } = await judgeFile(tx, stored.content, stored.sha256, stored.byteSize);
+  const at = new Date(nowMs).toISOString();
+  const file = { text: stored.content, sha256: stored.sha256, byteSize: stored.byteSize };
+  const { plan, report } = await judgeFile(tx, file, at);
   if (!report.valid) {
     throw registryChanged(
       `The registry changed since the dry run: ${report.errorCount} lines no longer apply`,
@@ -208,7 +210,6 @@ export async function applyRegistryImport(
   if (report.planDigest !== submitted.planDigest) {
     throw registryChanged("The registry changed since the dry run: the file would now change other records");
   }
-  const at = new Date(nowMs).toISOString();
   const stamp: CreationStamp = {
     at,
     summary: "Imported",

@@ -25,35 +25,38 @@ import {
 import type { Queryable } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
 
-/** The registry as in force now, read in three statements. */
-export async function loadSnapshot(db: Queryable): Promise<RegistrySnapshot> {
-  const [institutionRows, codeRows, bicRows] = await Promise.all([
-    db.select({
-      id: institutions.id,
-      registrationNumber: institutions.registrationNumber,
-      name: institutions.name,
-      type: institutions.type,
-      lei: institutions.lei,
-      address: institutions.address,
-      phoneNumber: institutions.phoneNumber,
-      emailAddress: institutions.emailAddress,
-      status: institutions.status,
-    }).from(institutions).all(),
-    db.select({
-      id: routingCodes.id,
-      code: routingCodes.code,
-      institutionId: routingCodes.institutionId,
-      branchCode: routingCodes.branchCode,
-      status: routingCodes.status,
-    }).from(routingCodes).all(),
-    db.select({
-      id: swiftCodes.id,
-      bicCode: swiftCodes.bicCode,
-      institutionId: swiftCodes.institutionId,
-      status: swiftCodes.status,
-    }).from(swiftCodes).all(),
-  ]);
+/** The registry as in force at `at` (now), read in three statements. */
+export async function loadSnapshot(db: Queryable, at: string): Promise<RegistrySnapshot> {
+  // One statement after the other: inside a transaction on a remote primary they share one stream.
+  const institutionRows = await db.select({
+    id: institutions.id,
+    registrationNumber: institutions.registrationNumber,
+    name: institutions.name,
+    type: institutions.type,
+    lei: institutions.lei,
+    address: institutions.address,
+    phoneNumber: institutions.phoneNumber,
+    emailAddress: institutions.emailAddress,
+    status: institutions.status,
+    terminatedAt: institutions.terminatedAt,
+  }).from(institutions).all();
+  const codeRows = await db.select({
+    id: routingCodes.id,
+    code: routingCodes.code,
+    institutionId: routingCodes.institutionId,
+    branchCode: routingCodes.branchCode,
+    status: routingCodes.status,
+    terminatedAt: routingCodes.terminatedAt,
+  }).from(routingCodes).all();
+  const bicRows = await db.select({
+    id: swiftCodes.id,
+    bicCode: swiftCodes.bicCode,
+    institutionId: swiftCodes.institutionId,
+    status: swiftCodes.status,
+    terminatedAt: swiftCodes.terminatedAt,
+  }).from(swiftCodes).all();
   return {
+    at,
     institutions: new Map(
       institutionRows.map((row: ExistingInstitution) => [row.registrationNumber.toLowerCase(), row]),
     ),
@@ -147,12 +150,18 @@ function planDigest(records: readonly PlannedRecord[]): string {
   return hash.digest("hex");
 }
 
-/** Parses and judges a file's text against the registry `db` holds now. */
+/** A file as uploaded: its text, its SHA-256 (hex) and its size in bytes. */
+export interface UploadedFile {
+  text: string;
+  sha256: string;
+  byteSize: number;
+}
+
+/** Parses and judges a file against the registry `db` holds at `at` (now, ISO). */
 export async function judgeFile(
   db: Queryable,
-  text: string,
-  sha256: string,
-  byteSize: number,
+  { text, sha256, byteSize }: UploadedFile,
+  at: string,
 ): Promise<JudgedFile> {
   const parsed = parseDirectoryCsv(text);
   const rows = parsed.rows.length + parsed.errors.length;
@@ -162,7 +171,7 @@ export async function judgeFile(
       `The file holds ${rows} records; an import holds at most ${MAX_IMPORT_ROWS}`,
     );
   }
-  const plan = planImport(parsed.rows, await loadSnapshot(db));
+  const plan = planImport(parsed.rows, await loadSnapshot(db, at));
   const errors = [...parsed.errors.map(asLineError), ...plan.errors].sort((a, b) => a.line - b.line);
   if (rows === 0 && errors.length === 0) {
     errors.push({ line: 1, field: "file", message: "The file holds no records" });

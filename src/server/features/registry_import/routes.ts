@@ -28,7 +28,7 @@ export function registryImportRoutes(deps: AppDeps): Hono<AppEnv> {
   const now = () => new Date(deps.clock.now());
 
   app.post("/directory/imports/dry-run", async (c) => {
-    return c.json(await dryRun(db.read, await uploadedFile(c)));
+    return c.json(await dryRun(db.read, await uploadedFile(c), now()));
   });
 
   app.post("/directory/imports", validate("query", submitQuery), async (c) => {

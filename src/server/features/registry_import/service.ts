@@ -104,8 +104,9 @@ function decodeFile(bytes: Uint8Array): string {
 }
 
 /** Judges the file against the registry now; writes nothing. */
-export async function dryRun(db: Queryable, bytes: Uint8Array): Promise<ImportReport> {
-  return (await judgeFile(db, decodeFile(bytes), sha256Hex(bytes), bytes.length)).report;
+export async function dryRun(db: Queryable, bytes: Uint8Array, now: Date): Promise<ImportReport> {
+  const file = { text: decodeFile(bytes), sha256: sha256Hex(bytes), byteSize: bytes.length };
+  return (await judgeFile(db, file, now.toISOString())).report;
 }
 
 export type SubmitOutcome =
@@ -169,7 +170,7 @@ export async function submitImport(
     return { kind: "existing", import: toDto(known, now) };
   }
   const text = decodeFile(bytes);
-  const { report } = await judgeFile(db.read, text, sha256, bytes.length);
+  const { report } = await judgeFile(db.read, { text, sha256, byteSize: bytes.length }, now.toISOString());
   if (!report.valid) throw new AppError("validation", FILE_HAS_ERRORS, { field: "file", extra: { report } });
   return await db.transaction(async (tx) => {
     const statements = statementsOf(tx);
