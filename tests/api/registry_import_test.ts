@@ -298,7 +298,7 @@ Deno.test("import: applying is all or nothing: a registration number taken after
   }
 });
 
-Deno.test("import: the upload is text/csv within its own size limit, for operators", async () => {
+Deno.test("import: the upload is text/csv within its own size limit, with the maker's reason, for operators", async () => {
   const t = await createTestApp();
   try {
     const operator = await operatorOf(t);
@@ -321,6 +321,16 @@ Deno.test("import: the upload is text/csv within its own size limit, for operato
     const large = await upload(t, operator.cookie, "/api/directory/imports/dry-run", aboveJsonLimit);
     assert.equal(large.status, 200, "a file above the JSON body limit is still read");
     await large.body?.cancel();
+    const unexplained = await expectJson<{ field: string }>(
+      await upload(t, operator.cookie, "/api/directory/imports?fileName=one.csv", text),
+      400,
+    );
+    assert.equal(unexplained.field, "requestReason", "the maker says why, as for every four-eyes request");
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM registry_imports"),
+      0,
+      "nothing is kept of a refused submission",
+    );
     const forbidden = await upload(t, adminCookie, "/api/directory/imports/dry-run", text);
     assert.equal(forbidden.status, 403);
     await forbidden.body?.cancel();
