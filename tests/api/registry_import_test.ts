@@ -338,3 +338,38 @@ Deno.test("import: the upload is text/csv within its own size limit, with the ma
     await t.close();
   }
 });
+
+Deno.test("import: after its request is rejected, the same file is judged again and files a new request for the same import", async () => {
+  const t = await createTestApp();
+  try {
+    const operator = await operatorOf(t);
+    const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
+    const text = directoryFile(generatedRecords(2));
+    const first = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
+      await upload(t, operator.cookie, SUBMIT, text),
+      202,
+    );
+    await expectJson(
+      await t.request("POST", `/api/approvals/${first.approvalRequest.id}/reject`, {
+        cookie: approver.cookie,
+        body: { reason: "Not this week" },
+      }),
+      200,
+    );
+    const rejected = await expectJson<ImportAnswer>(
+      await t.request("GET", `/api/directory/imports/${first.import.id}`, { cookie: operator.cookie }),
+      200,
+    );
+    assert.equal(rejected.state, "rejected");
+    const again = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
+      await upload(t, operator.cookie, SUBMIT, text),
+      202,
+    );
+    assert.equal(again.import.id, first.import.id);
+    assert.notEqual(again.approvalRequest.id, first.approvalRequest.id);
+    assert.equal(again.import.state, "pending_approval");
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_imports"), 1);
+  } finally {
+    await t.close();
+  }
+});
