@@ -75,7 +75,10 @@ export const limitBody = (): MiddlewareHandler => {
     throw new AppError("payload_too_large", `Request body exceeds ${limit} bytes`);
   };
   const counted = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge(MAX_BODY_BYTES) });
-  const countedUpload = bodyLimit({ maxSize: MAX_IMPORT_FILE_BYTES, onError: tooLarge(MAX_IMPORT_FILE_BYTES) });
+  const countedUpload = bodyLimit({
+    maxSize: MAX_IMPORT_FILE_BYTES,
+    onError: tooLarge(MAX_IMPORT_FILE_BYTES),
+  });
   return (c, next) => {
     if (BODYLESS_METHODS.has(c.req.method)) return next();
     const upload = CSV_UPLOAD_PATHS.has(c.req.path);
