@@ -593,3 +593,19 @@ export const registryVersions = sqliteTable("registry_versions", {
   appliedAt: text("applied_at"),
   createdAt: text("created_at").notNull(),
 });
+
+/** Bulk imports of the registry, one per distinct file (db/migrations/1510_registry_imports.sql). */
+export const registryImports = sqliteTable("registry_imports", {
+  id: text("id").primaryKey(),
+  sha256: text("sha256").notNull().unique(),
+  fileName: text("file_name"),
+  byteSize: integer("byte_size").notNull(),
+  rowCount: integer("row_count").notNull(),
+  content: text("content").notNull(),
+  report: text("report", { mode: "json" }).notNull(),
+  approvalRequestId: text("approval_request_id"),
+  submittedBy: text("submitted_by").notNull().references(() => users.id),
+  submittedAt: text("submitted_at").notNull(),
+  appliedAt: text("applied_at"),
+  appliedBy: text("applied_by").references(() => users.id),
+});

@@ -16,6 +16,7 @@ const MONEY_KINDS = [
   "institution_status",
   "institution_change",
   "code_change",
+  "registry_import",
 ] as const;
 
 /** Requests about people and controls, decided by a second administrator rather than an approver. */
@@ -47,6 +48,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   institution_status: "Institution status change",
   institution_change: "Institution details change",
   code_change: "Code or routing entry status change",
+  registry_import: "Registry import",
   user_create: "New user",
   user_update: "Role grant or re-enabling",
   user_reset_password: "Password reset",

@@ -68,6 +68,7 @@ export const ENTITY_NOUNS: Readonly<Record<string, string>> = {
   ledger_entry: "ledger entry",
   ledger_reconciliation: "ledger reconciliation",
   national_routing_entry: "national routing entry",
+  registry_import: "registry import",
   node: "node",
   report: "report",
   routing_code: "routing code",
@@ -208,6 +209,10 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
   generate: verb("generated"),
   generate_failed: (facts) => [text("could not generate "), ...theEntity(facts)],
   redeliver: verb("redelivered"),
+  apply: (facts) => {
+    const file = changedValue(facts.changes, "after", "fileName");
+    return [text("applied "), ...theEntity(facts), ...(file === null ? [] : [text(` of the file ${file}`)])];
+  },
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   schedule_change: (facts) => {
     const from = recordOf(facts.changes)?.effectiveFrom;

@@ -42,6 +42,7 @@ import { reportsRoutes } from "../features/reports/routes.ts";
 import { complianceScheduleRoutes } from "../features/reports/compliance_schedule_routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { webhooksRoutes } from "../features/webhooks/routes.ts";
+import { registryImportRoutes } from "../features/registry_import/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
 import { pauseReportRoutes, reportPauses } from "../topology/pause_reports.ts";
@@ -135,6 +136,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", approvalsRoutes(deps, approvalExecutors(deps)));
   app.route("/api", auditTrailRoutes(deps));
   app.route("/api", webhooksRoutes(deps));
+  app.route("/api", registryImportRoutes(deps));
   app.route("/api", notificationsRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 

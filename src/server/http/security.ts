@@ -6,8 +6,12 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "./errors.ts";
+import { MAX_IMPORT_FILE_BYTES } from "../../domain/registry_import.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Paths whose body is a directory file in CSV (the registry import): larger, and text/csv. */
+const CSV_UPLOAD_PATHS = new Set(["/api/directory/imports", "/api/directory/imports/dry-run"]);
 
 const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -61,22 +65,29 @@ export const API_CACHE_CONTROL = "no-store";
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
 /**
- * Refuses bodies over MAX_BODY_BYTES. A declared Content-Length is judged from the header alone;
- * only a body without one (chunked) is counted as it is read. Nothing reads a GET's or HEAD's body,
- * and asking a request for its body stream is itself a cost on every request.
+ * Refuses bodies over MAX_BODY_BYTES (a directory file upload: MAX_IMPORT_FILE_BYTES). A declared
+ * Content-Length is judged from the header alone; only a body without one (chunked) is counted as
+ * it is read. Nothing reads a GET's or HEAD's body, and asking a request for its body stream is
+ * itself a cost on every request.
  */
 export const limitBody = (): MiddlewareHandler => {
-  const tooLarge = () => {
-    throw new AppError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const tooLarge = (limit: number) => () => {
+    throw new AppError("payload_too_large", `Request body exceeds ${limit} bytes`);
   };
-  const counted = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const counted = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge(MAX_BODY_BYTES) });
+  const countedUpload = bodyLimit({
+    maxSize: MAX_IMPORT_FILE_BYTES,
+    onError: tooLarge(MAX_IMPORT_FILE_BYTES),
+  });
   return (c, next) => {
     if (BODYLESS_METHODS.has(c.req.method)) return next();
+    const upload = CSV_UPLOAD_PATHS.has(c.req.path);
+    const limit = upload ? MAX_IMPORT_FILE_BYTES : MAX_BODY_BYTES;
     const declared = c.req.header("content-length");
     if (declared !== undefined && c.req.header("transfer-encoding") === undefined) {
-      return Number(declared) > MAX_BODY_BYTES ? tooLarge() : next();
+      return Number(declared) > limit ? tooLarge(limit)() : next();
     }
-    return counted(c, next);
+    return (upload ? countedUpload : counted)(c, next);
   };
 };
 
@@ -101,6 +112,8 @@ export const refuseCrossSite = (): MiddlewareHandler => (c, next) => {
   }
   if (FORM_PATHS.has(c.req.path)) return next();
   const contentType = c.req.header("content-type")?.split(";")[0].trim().toLowerCase();
+  // text/csv is no CORS-safelisted type either: a cross-site page cannot send it without a preflight.
+  if (contentType === "text/csv" && CSV_UPLOAD_PATHS.has(c.req.path)) return next();
   if (contentType !== undefined && contentType !== "application/json") {
     throw new AppError("unsupported_media_type", "Request body must be application/json");
   }

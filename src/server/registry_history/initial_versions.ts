@@ -4,7 +4,7 @@
  * built from the Drizzle schema so that a new column is carried without a second list of columns.
  */
 import { getTableConfig, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type Database, statementsOf } from "../db/database.ts";
+import { type Database, statementsOf, type Tx } from "../db/database.ts";
 import { REGISTRY_TABLES, type RegistryEntityType } from "./versions.ts";
 
 /** The instant a record was registered with, per table. */
@@ -21,20 +21,66 @@ function jsonValue(column: SQLiteColumn): string {
   return `t.${column.name}`;
 }
 
-function backfillStatement(entityType: RegistryEntityType): string {
+/** `json_object(...)` of a row `t` of the table, keyed by Drizzle property name (the versions' shape). */
+function rowJson(entityType: RegistryEntityType): string {
   const table = REGISTRY_TABLES[entityType];
-  const config = getTableConfig(table);
   const properties = Object.entries(table as unknown as Record<string, unknown>);
-  const pairs = config.columns.map((column) => {
+  const pairs = getTableConfig(table).columns.map((column) => {
     const property = properties.find(([, value]) => value === column)![0];
     return `'${property}', ${jsonValue(column)}`;
   });
+  return `json_object(${pairs.join(", ")})`;
+}
+
+function backfillStatement(entityType: RegistryEntityType): string {
   const at = `t.${REGISTERED_AT[entityType]}`;
   return `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
       applied_at, created_at)
-    SELECT '${entityType}', t.id, ${at}, json_object(${pairs.join(", ")}), '{}', 'Registered', NULL, ${at}, ${at}
-    FROM ${config.name} t
+    SELECT '${entityType}', t.id, ${at}, ${rowJson(entityType)}, '{}', 'Registered', NULL, ${at}, ${at}
+    FROM ${getTableConfig(REGISTRY_TABLES[entityType]).name} t
     WHERE NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
+}
+
+/** Who and what a bulk writer's creation versions name. */
+export interface CreationStamp {
+  /** The instant the rows were written, in force at once. */
+  at: string;
+  summary: string;
+  requestedBy: string | null;
+  approvedBy: string | null;
+  approvalRequestId: string | null;
+}
+
+/**
+ * The first version of rows a bulk writer (the registry import) has just inserted in `tx`, in one
+ * statement: the whole row as data and as changes, as recordVersion records a creation, without a
+ * read per row. Answers how many versions it wrote.
+ */
+export function recordCreationVersions(
+  tx: Tx,
+  entityType: RegistryEntityType,
+  ids: readonly string[],
+  stamp: CreationStamp,
+): Promise<number> {
+  const row = rowJson(entityType);
+  return statementsOf(tx).run(
+    `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
+        approved_by, approval_request_id, applied_at, created_at)
+      SELECT '${entityType}', t.id, ?, ${row}, ${row}, ?, ?, ?, ?, ?, ?
+      FROM ${
+      getTableConfig(REGISTRY_TABLES[entityType]).name
+    } t WHERE t.id IN (SELECT value FROM json_each(?))`,
+    [
+      stamp.at,
+      stamp.summary,
+      stamp.requestedBy,
+      stamp.approvedBy,
+      stamp.approvalRequestId,
+      stamp.at,
+      stamp.at,
+      JSON.stringify(ids),
+    ],
+  );
 }
 
 /** Headquarters and standalone nodes, after migrations and seeds; answers how many versions it added. */

@@ -33,6 +33,8 @@ import { bicParam, swiftCodeStatusBody } from "../swift_codes/schemas.ts";
 import { changeSwiftCodeStatus } from "../swift_codes/lifecycle.ts";
 import { nationalRoutingIdParam, participantStatusBody } from "../national_routing/schemas.ts";
 import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
+import { registryImportPayload } from "../registry_import/schemas.ts";
+import { applyRegistryImport } from "../registry_import/apply.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -306,6 +308,13 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
         deps.clock.now(),
       );
       return { entityType: "institution", entityId: id, result: institution };
+    },
+
+    async registry_import(context, payload) {
+      const { importId } = revalidated(registryImportPayload, payload);
+      const people = { actor: context.actor, requestedBy: context.requestedBy, approvedBy: context.approver.userId };
+      const applied = await applyRegistryImport(context.tx, importId, people, deps.clock.now());
+      return { entityType: "registry_import", entityId: importId, result: applied };
     },
   };
 }

@@ -121,7 +121,7 @@ export interface ApprovalRequestRow extends Omit<ApprovalRequestDto, "status" | 
 }
 
 /** A person's name for lists: first and last name, or else the e-mail. */
-const displayName = (alias: string) =>
+export const displayName = (alias: string) =>
   `coalesce(nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '')), ''), ${alias}.email)`;
 
 export const APPROVAL_REQUEST_SELECT = `SELECT a.id, a.kind, a.status, a.payload, a.summary,

@@ -19,7 +19,10 @@ import { CARD_CURRENCY, DEFAULT_FUNDING_SOURCE, FUNDING_SOURCE_ACCOUNTS } from "
 import { thresholdMinorFor } from "./four_eyes.ts";
 
 /** The actions a preview answers for: every kind a maker submits (the automatic sweep has its own plan). */
-const PREVIEW_ACTIONS = APPROVAL_KINDS.filter((kind) => kind !== "auto_sweep") as Exclude<ApprovalKind, "auto_sweep">[];
+const PREVIEW_ACTIONS = APPROVAL_KINDS.filter((kind) => kind !== "auto_sweep") as Exclude<
+  ApprovalKind,
+  "auto_sweep"
+>[];
 type PreviewAction = typeof PREVIEW_ACTIONS[number];
 const MOVEMENT_ACTIONS: readonly PreviewAction[] = ["sweep", "card_issue", "card_distribute", "card_load"];
 
@@ -36,7 +39,11 @@ export const previewQuery = z.object({
     if (query.amount === undefined) ctx.addIssue({ code: "custom", path: ["amount"], message: "Required" });
   }
   if (query.action === "sweep" && query.accountId === undefined) {
-    ctx.addIssue({ code: "custom", path: ["accountId"], message: "Required for a sweep: its source account" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["accountId"],
+      message: "Required for a sweep: its source account",
+    });
   }
 });
 export type PreviewQuery = z.output<typeof previewQuery>;
@@ -55,7 +62,9 @@ export interface ApprovalPreview {
   reasons: string[];
 }
 
-const ALWAYS_CONTROLLED = "An institution's status change always needs a second person with the approver role";
+const ALWAYS_CONTROLLED =
+  "An institution's status change always needs a second person with the approver role";
+const IMPORT_CONTROLLED = "A registry import always needs a second person with the approver role";
 const OPENING_BALANCE = "An account opened with a balance other than 0.00 needs a second person's approval";
 const DUAL_CONTROL = "Dual control is in force: a second administrator must approve this change";
 
@@ -90,7 +99,11 @@ async function sourceAccount(deps: AppDeps, query: PreviewQuery): Promise<{ id: 
   return { id: row.id, currency: CARD_CURRENCY };
 }
 
-async function previewOfMovement(deps: AppDeps, makerId: string, query: PreviewQuery): Promise<ApprovalPreview> {
+async function previewOfMovement(
+  deps: AppDeps,
+  makerId: string,
+  query: PreviewQuery,
+): Promise<ApprovalPreview> {
   const account = await sourceAccount(deps, query);
   const movement: AloneMovement = {
     makerId,
@@ -126,12 +139,20 @@ async function previewOfOpeningBalance(deps: AppDeps, query: PreviewQuery): Prom
 }
 
 /** What the action would meet if the caller submitted it now. */
-export async function approvalPreview(deps: AppDeps, makerId: string, query: PreviewQuery): Promise<ApprovalPreview> {
+export async function approvalPreview(
+  deps: AppDeps,
+  makerId: string,
+  query: PreviewQuery,
+): Promise<ApprovalPreview> {
   if (MOVEMENT_ACTIONS.includes(query.action)) return await previewOfMovement(deps, makerId, query);
   if (query.action === "opening_balance") return await previewOfOpeningBalance(deps, query);
-  if (query.action === "institution_status" || query.action === "institution_change") {
+  if (
+    query.action === "institution_status" || query.action === "institution_change" ||
+    query.action === "code_change"
+  ) {
     return plain("approval", ALWAYS_CONTROLLED);
   }
+  if (query.action === "registry_import") return plain("approval", IMPORT_CONTROLLED);
   // What remains is administration: a request for a second administrator once dual control holds.
   const { inForce } = await dualControlState(deps.db.read);
   return plain(inForce ? "approval" : "execute", inForce ? DUAL_CONTROL : null);

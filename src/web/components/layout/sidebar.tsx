@@ -15,6 +15,7 @@ import {
   type LucideIcon,
   Settings,
   ShieldCheck,
+  Upload,
   Users,
   Wallet,
 } from "lucide-react";
@@ -31,6 +32,7 @@ const ICONS: Record<NavItem["path"], LucideIcon> = {
   "/swift-bic": Globe,
   "/iban-validation": ShieldCheck,
   "/national-routing": BookOpen,
+  "/directory/import": Upload,
   "/central-bank-connections": Cable,
   "/balance-sweep": ArrowLeftRight,
   "/fintech-operations": Wallet,
