@@ -7,6 +7,7 @@
  * @module
  */
 import { validateBic } from "./bic.ts";
+import { validateLei } from "./lei.ts";
 import type { ParsedDirectoryRow } from "./directory_csv.ts";
 import type { DirectoryRecordType } from "./directory_layout.ts";
 import {
@@ -140,15 +141,9 @@ export function bicIdentity(bic: string): string {
   return bic.length === 11 && bic.endsWith("XXX") ? bic.slice(0, 8) : bic;
 }
 
-/** ISO 17442: 18 alphanumeric characters and two check digits, ISO 7064 MOD 97-10 over the whole. */
+/** ISO 17442 in its canonical form: a file carries the LEI as published, upper case without spaces. */
 export function isValidLei(lei: string): boolean {
-  if (!LEI_PATTERN.test(lei)) return false;
-  let remainder = 0;
-  for (const character of lei) {
-    const value = parseInt(character, 36);
-    remainder = value < 10 ? (remainder * 10 + value) % 97 : (remainder * 100 + value) % 97;
-  }
-  return remainder === 1;
+  return LEI_PATTERN.test(lei) && validateLei(lei).ok;
 }
 
 const oneOf = (values: readonly string[]) => values.join(", ");

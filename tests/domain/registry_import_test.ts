@@ -91,7 +91,7 @@ Deno.test("import plan: duplicates (a BIC and its XXX twin), lifecycle moves and
     {
       line: 2,
       field: "status",
-      message: "An institution that is pending cannot become suspended; allowed: active",
+      message: "An institution that is pending cannot become suspended; allowed: active, terminated",
     },
     { line: 4, field: "key", message: "Duplicate of line 3" },
     {
