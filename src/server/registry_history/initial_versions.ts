@@ -56,7 +56,7 @@ export interface CreationStamp {
  * statement: the whole row as data and as changes, as recordVersion records a creation, without a
  * read per row. Answers how many versions it wrote.
  */
-export function recordCreationVersions(
+export function recordBulkCreationVersions(
   tx: Tx,
   entityType: RegistryEntityType,
   ids: readonly string[],

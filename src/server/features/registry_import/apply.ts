@@ -15,7 +15,7 @@ import { ROUTING_PREFIX_LENGTH } from "../../../domain/routing_code.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
-import { type CreationStamp, recordCreationVersions } from "../../registry_history/initial_versions.ts";
+import { type CreationStamp, recordBulkCreationVersions } from "../../registry_history/initial_versions.ts";
 import { recordVersion, type RegistryEntityType } from "../../registry_history/versions.ts";
 import { type ImportReport, judgeFile } from "./plan.ts";
 
@@ -61,7 +61,7 @@ async function insertBatched<Row extends { id: string }>(
 ): Promise<void> {
   for (const batch of batches(rows)) {
     await insert(batch);
-    await recordCreationVersions(tx, entityType, batch.map((row) => row.id), stamp);
+    await recordBulkCreationVersions(tx, entityType, batch.map((row) => row.id), stamp);
   }
 }
 
