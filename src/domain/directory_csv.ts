@@ -34,9 +34,17 @@ function csvLine(fields: readonly string[]): string {
 
 /** The whole CSV text of a file: header, then one row per record in the given order. */
 export function writeDirectoryCsv(rows: readonly FlaggedRecord[]): string {
-  const parts = [csvLine(DIRECTORY_COLUMNS)];
-  for (const row of rows) parts.push(csvLine(directoryRowFields(row)));
-  return parts.join("");
+  return directoryCsvHeader() + directoryCsvRows(rows);
+}
+
+/** The header line (with its CRLF), for writers that produce a file in parts. */
+export function directoryCsvHeader(): string {
+  return csvLine(DIRECTORY_COLUMNS);
+}
+
+/** Record lines only (each with its CRLF). */
+export function directoryCsvRows(rows: readonly FlaggedRecord[]): string {
+  return rows.map((row) => csvLine(directoryRowFields(row))).join("");
 }
 
 /** A flagged record's fields in DIRECTORY_COLUMNS order. */
