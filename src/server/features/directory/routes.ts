@@ -42,18 +42,17 @@ function notModified(c: Context, etag: string): boolean {
  */
 function download(
   c: Context,
-  body: BodyInit | (() => BodyInit),
+  body: string | Uint8Array<ArrayBuffer> | (() => ReadableStream<Uint8Array>),
   meta: { etag: string; contentType: string; fileName: string; cacheControl: string; size?: number },
 ): Response {
-  const headers = new Headers({
-    "ETag": meta.etag,
-    "Cache-Control": meta.cacheControl,
-    "Content-Disposition": `attachment; filename="${meta.fileName}"`,
-  });
-  if (notModified(c, meta.etag)) return new Response(null, { status: 304, headers });
-  headers.set("Content-Type", meta.contentType);
-  if (meta.size !== undefined) headers.set("Content-Length", String(meta.size));
-  return new Response(typeof body === "function" ? body() : body, { status: 200, headers });
+  // Through the context, so that the headers set before (the hourly limit's) are kept.
+  c.header("ETag", meta.etag);
+  c.header("Cache-Control", meta.cacheControl);
+  c.header("Content-Disposition", `attachment; filename="${meta.fileName}"`);
+  if (notModified(c, meta.etag)) return c.body(null, 304);
+  c.header("Content-Type", meta.contentType);
+  if (meta.size !== undefined) c.header("Content-Length", String(meta.size));
+  return c.body(typeof body === "function" ? body() : body, 200);
 }
 
 function strongTag(bytes: string | Uint8Array): string {
