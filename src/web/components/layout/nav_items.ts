@@ -15,6 +15,7 @@ export const NAV_ITEMS = [
   { path: "/swift-bic", label: "SWIFT/BIC Management", group: "Registry" },
   { path: "/iban-validation", label: "IBAN Validation", group: "Registry" },
   { path: "/national-routing", label: "National Routing Registry", group: "Registry" },
+  { path: "/directory", label: "Directory", group: "Registry" },
   { path: "/central-bank-connections", label: "Central Bank Connections", group: "Integrations" },
   { path: "/balance-sweep", label: "Balance Sweep Management", group: "Payments" },
   { path: "/fintech-operations", label: "Fintech Operations", group: "Payments" },
