@@ -52,7 +52,8 @@ export const useNextEdition = (effectiveDate: string) =>
 
 export const usePrepareEdition = (onDone: () => void) =>
   useApprovableMutation({
-    mutationFn: (body: { effectiveDate: string; reason: string }) => apiJson<unknown>("POST", EDITIONS_KEY, body),
+    mutationFn: (body: { effectiveDate: string; reason: string }) =>
+      apiJson<unknown>("POST", EDITIONS_KEY, body),
     errorTitle: "The edition could not be prepared",
     onDone,
     refresh: () => {},

@@ -25,7 +25,9 @@ function tomorrow(): string {
   return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 }
 
-function CountsTable({ counts, label }: { counts: { full: EditionCounts; delta: EditionCounts }; label: string }) {
+function CountsTable(
+  { counts, label }: { counts: { full: EditionCounts; delta: EditionCounts }; label: string },
+) {
   return (
     <Table label={label}>
       <THead>
@@ -61,7 +63,9 @@ function NextEditionCard() {
     <Card className="mb-6">
       <CardHeader>
         <CardTitle>Next edition</CardTitle>
-        <CardDescription>What an edition effective on the chosen date would publish, against the last edition.</CardDescription>
+        <CardDescription>
+          What an edition effective on the chosen date would publish, against the last edition.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="max-w-xs">
@@ -85,44 +89,54 @@ function NextEditionDetails({ next }: { next: NonNullable<ReturnType<typeof useN
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
         Edition {next.number}
-        {next.previous ? ` compared with edition ${next.previous.number} (${formatDate(next.previous.effectiveDate)})` : ", the first edition"}:{" "}
-        {total(next.counts.delta, "A")} added, {total(next.counts.delta, "M")} modified, {total(next.counts.delta, "D")} deleted.
+        {next.previous
+          ? ` compared with edition ${next.previous.number} (${formatDate(next.previous.effectiveDate)})`
+          : ", the first edition"}: {total(next.counts.delta, "A")} added, {total(next.counts.delta, "M")}
+        {" "}
+        modified, {total(next.counts.delta, "D")} deleted.
       </p>
       <CountsTable counts={next.counts} label="Next edition counts" />
       {next.overlong.length > 0 && (
-        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-          <p className="font-medium">These records do not fit the fixed-width layout; correct them before publishing:</p>
+        <div
+          role="alert"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          <p className="font-medium">
+            These records do not fit the fixed-width layout; correct them before publishing:
+          </p>
           <ul className="mt-1 list-disc pl-5">{next.overlong.map((line) => <li key={line}>{line}</li>)}</ul>
         </div>
       )}
-      {next.changes.length === 0 ? <p className="text-sm text-slate-600">No changes since the last edition.</p> : (
-        <Table label="Next edition changes">
-          <THead>
-            <Tr>
-              <Th>Flag</Th>
-              <Th>Type</Th>
-              <Th>Key</Th>
-              <Th>Name</Th>
-              <Th>Status</Th>
-              <Th>Successor</Th>
-              <Th>Deletion announced</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {next.changes.map((row) => (
-              <Tr key={`${row.record_type}|${row.key}`}>
-                <Td className="font-mono">{row.changeFlag}</Td>
-                <Td>{row.record_type}</Td>
-                <Td className="font-mono">{row.key}</Td>
-                <Td>{row.name}</Td>
-                <Td>{row.status}</Td>
-                <Td className="font-mono">{row.successor_key || "—"}</Td>
-                <Td>{row.deletion_announced === "Y" ? "Yes" : "No"}</Td>
+      {next.changes.length === 0
+        ? <p className="text-sm text-slate-600">No changes since the last edition.</p>
+        : (
+          <Table label="Next edition changes">
+            <THead>
+              <Tr>
+                <Th>Flag</Th>
+                <Th>Type</Th>
+                <Th>Key</Th>
+                <Th>Name</Th>
+                <Th>Status</Th>
+                <Th>Successor</Th>
+                <Th>Deletion announced</Th>
               </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
+            </THead>
+            <TBody>
+              {next.changes.map((row) => (
+                <Tr key={`${row.record_type}|${row.key}`}>
+                  <Td className="font-mono">{row.changeFlag}</Td>
+                  <Td>{row.record_type}</Td>
+                  <Td className="font-mono">{row.key}</Td>
+                  <Td>{row.name}</Td>
+                  <Td>{row.status}</Td>
+                  <Td className="font-mono">{row.successor_key || "—"}</Td>
+                  <Td>{row.deletion_announced === "Y" ? "Yes" : "No"}</Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
     </div>
   );
 }
@@ -136,13 +150,21 @@ function EditionsCard() {
         <CardTitle>Published editions</CardTitle>
         <CardDescription>
           Each edition is signed with the directory key:{" "}
-          <a className="text-blue-800 underline" href="/api/directory/public-key.pem">public key (PEM)</a>,{" "}
+          <a className="text-blue-800 underline" href="/api/directory/public-key.pem">public key (PEM)</a>,
+          {" "}
           <a className="text-blue-800 underline" href="/api/directory/public-key.jwk">JWK</a>.
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {query.isLoading ? <p className="text-sm text-slate-600">Loading…</p> : editions.length === 0
-          ? <EmptyState title="No edition published yet" text="Prepare the first edition; an approver publishes it." />
+        {query.isLoading
+          ? <p className="text-sm text-slate-600">Loading…</p>
+          : editions.length === 0
+          ? (
+            <EmptyState
+              title="No edition published yet"
+              text="Prepare the first edition; an approver publishes it."
+            />
+          )
           : (
             <Table label="Published editions">
               <THead>
@@ -206,7 +228,11 @@ export default function DirectoryPage() {
       />
       <NextEditionCard />
       <EditionsCard />
-      <PrepareEditionDialog open={prepareOpen} onClose={() => setPrepareOpen(false)} defaultDate={tomorrow()} />
+      <PrepareEditionDialog
+        open={prepareOpen}
+        onClose={() => setPrepareOpen(false)}
+        defaultDate={tomorrow()}
+      />
     </>
   );
 }

@@ -6,7 +6,9 @@ import { usePrepareEdition } from "./api.ts";
 
 const MAX_REASON_LENGTH = 1000;
 
-export function PrepareEditionDialog({ open, onClose, defaultDate }: { open: boolean; onClose: () => void; defaultDate: string }) {
+export function PrepareEditionDialog(
+  { open, onClose, defaultDate }: { open: boolean; onClose: () => void; defaultDate: string },
+) {
   const [effectiveDate, setEffectiveDate] = useState(defaultDate);
   const [reason, setReason] = useState("");
   useEffect(() => {
