@@ -164,7 +164,6 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/directory/editions/:n/full.csv": read("download directory editions"),
   "GET /api/directory/editions/:n/delta.csv": read("download directory editions"),
   "GET /api/directory/editions/:n/full.txt": read("download directory editions"),
-  "GET /api/directory/editions/:n/delta.txt": read("download directory editions"),
   "GET /api/directory/public-key.pem": read("download the directory key"),
   "GET /api/directory/public-key.jwk": read("download the directory key"),
 
@@ -219,7 +218,10 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   // Approvers decide money, administrators administration: the service checks which one a request needs.
   "POST /api/approvals/:id/approve": { roles: ["approver", "administrator"], action: "approve requests" },
   "POST /api/approvals/:id/reject": { roles: ["approver", "administrator"], action: "reject requests" },
-  "POST /api/approvals/:id/cancel": { roles: ["operator", "administrator"], action: "withdraw their requests" },
+  "POST /api/approvals/:id/cancel": {
+    roles: ["operator", "administrator"],
+    action: "withdraw their requests",
+  },
   "GET /api/approval-settings": read("read approval settings"),
   "PUT /api/approval-settings": administer("change approval settings"),
 

@@ -254,7 +254,10 @@ function characters(value: string): number {
 export function overlongColumn(record: DirectoryRecord): { column: DirectoryColumn; length: number } | null {
   for (const column of DIRECTORY_COLUMNS) {
     if (column === "change_flag") continue;
-    const length = characters(oneLine(record[column]));
+    const value = record[column];
+    // A value no longer in UTF-16 units than its width fits: code points are never more.
+    if (value.length <= FIXED_WIDTHS[column]) continue;
+    const length = characters(value);
     if (length > FIXED_WIDTHS[column]) return { column, length };
   }
   return null;
@@ -268,17 +271,28 @@ export function overlongMessage(record: DirectoryRecord): string | null {
     `the fixed-width layout holds ${FIXED_WIDTHS[overlong.column]}`;
 }
 
+/** Characters that make a value take the slow path: line breaks and tabs, and surrogate pairs. */
+const NOT_PLAIN = /[\r\n\t\uD800-\uDFFF]/;
+
 /** One record as a fixed-width line (without its CRLF); throws when a value does not fit. */
 export function fixedWidthLine(row: FlaggedRecord): string {
-  let line = "";
-  for (const column of DIRECTORY_COLUMNS) {
-    const value = oneLine(column === "change_flag" ? row.flag : row.record[column]);
-    const length = characters(value);
+  // The flag is one character, the change_flag column's width.
+  let line = row.flag;
+  for (const column of FIXED_COLUMNS) {
+    let value = row.record[column];
+    let length = value.length;
+    if (NOT_PLAIN.test(value)) {
+      value = oneLine(value);
+      length = [...value].length;
+    }
     if (length > FIXED_WIDTHS[column]) throw new RangeError(overlongMessage(row.record) ?? column);
-    line += value + " ".repeat(FIXED_WIDTHS[column] - length);
+    line += value + SPACES.slice(0, FIXED_WIDTHS[column] - length);
   }
   return line;
 }
+
+const FIXED_COLUMNS = DIRECTORY_COLUMNS.filter((column) => column !== "change_flag");
+const SPACES = " ".repeat(Math.max(...Object.values(FIXED_WIDTHS)));
 
 /** The whole fixed-width file: no header (the layout is in docs/directory.md), one CRLF-ended line per record. */
 export function writeFixedWidth(rows: readonly FlaggedRecord[]): string {

@@ -63,12 +63,6 @@ export const DOCUMENTED_ENDPOINTS: readonly DocumentedEndpoint[] = [
   directoryFile("full.csv", 24, "Download an edition's full file (CSV)", "text/csv; charset=utf-8"),
   directoryFile("delta.csv", 100, "Download an edition's delta file (CSV)", "text/csv; charset=utf-8"),
   directoryFile("full.txt", 24, "Download an edition's full file (fixed width)", "text/plain; charset=utf-8"),
-  directoryFile(
-    "delta.txt",
-    100,
-    "Download an edition's delta file (fixed width)",
-    "text/plain; charset=utf-8",
-  ),
   {
     method: "GET",
     path: "/api/directory/public-key.pem",

@@ -14,7 +14,7 @@ import { createKey, withKey } from "./api_access_helpers.ts";
 import { insertInstitution } from "./codes_helpers.ts";
 
 const DAY_MS = 86_400_000;
-const FILES = ["full.csv", "delta.csv", "full.txt", "delta.txt"];
+const FILES = ["full.csv", "delta.csv", "full.txt"];
 
 /** A day ahead of the app's clock, as a date: editions must follow each other in time. */
 function dayAhead(t: TestApp, days: number): string {

@@ -33,7 +33,6 @@ Deno.test("DOCUMENTED_ENDPOINTS are spec 7's six endpoints with their hourly lim
       ["GET /api/directory/editions/{n}/full.csv", 24, "text/csv; charset=utf-8"],
       ["GET /api/directory/editions/{n}/delta.csv", 100, "text/csv; charset=utf-8"],
       ["GET /api/directory/editions/{n}/full.txt", 24, "text/plain; charset=utf-8"],
-      ["GET /api/directory/editions/{n}/delta.txt", 100, "text/plain; charset=utf-8"],
       ["GET /api/directory/public-key.pem", 100, "application/x-pem-file"],
       ["GET /api/directory/public-key.jwk", 100, "application/jwk+json"],
     ],

@@ -61,7 +61,12 @@ function rowFromSql(values: unknown[], columns: string[]): Row {
   return row as unknown as Row;
 }
 
-function resultSet(columns: string[], rows: Row[], rowsAffected: number, lastInsertRowid?: bigint): ResultSet {
+function resultSet(
+  columns: string[],
+  rows: Row[],
+  rowsAffected: number,
+  lastInsertRowid?: bigint,
+): ResultSet {
   const columnTypes = columns.map(() => "");
   return {
     columns,
@@ -69,7 +74,13 @@ function resultSet(columns: string[], rows: Row[], rowsAffected: number, lastIns
     rows,
     rowsAffected,
     lastInsertRowid,
-    toJSON: () => ({ columns, columnTypes, rows, rowsAffected, lastInsertRowid: lastInsertRowid?.toString() }),
+    toJSON: () => ({
+      columns,
+      columnTypes,
+      rows,
+      rowsAffected,
+      lastInsertRowid: lastInsertRowid?.toString(),
+    }),
   };
 }
 
@@ -101,7 +112,13 @@ function libsqlError(error: unknown): unknown {
   const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
   if (!(error instanceof Error) || typeof code !== "string" || !code.startsWith("SQLITE_")) return error;
   const baseCode = code.split("_").slice(0, 2).join("_");
-  return new LibsqlError(error.message, baseCode, code, typeof rawCode === "number" ? rawCode : undefined, error);
+  return new LibsqlError(
+    error.message,
+    baseCode,
+    code,
+    typeof rawCode === "number" ? rawCode : undefined,
+    error,
+  );
 }
 
 function executor(connection: NativeConnection): (stmt: InStatement) => ResultSet {

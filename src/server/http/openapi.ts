@@ -107,7 +107,6 @@ function directoryFileOperations(): typeof OPERATIONS {
     "full.csv": "Every record in force at the effective date (RFC 4180), flagged A, M or U.",
     "delta.csv": "The changes since the previous edition (RFC 4180), flagged A, M or D.",
     "full.txt": "The full file in the fixed-width layout.",
-    "delta.txt": "The delta file in the fixed-width layout.",
   };
   const operations: typeof OPERATIONS = {};
   for (const [name, description] of Object.entries(descriptions)) {

@@ -57,7 +57,9 @@ export function toAccountDto(row: AccountRow): AccountDto {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
-    dailyOutflowLimit: row.dailyOutflowLimitMinor === null ? null : formatMoney(BigInt(row.dailyOutflowLimitMinor)),
+    dailyOutflowLimit: row.dailyOutflowLimitMinor === null
+      ? null
+      : formatMoney(BigInt(row.dailyOutflowLimitMinor)),
   };
 }
 
@@ -217,7 +219,12 @@ export async function outflowLimitDraft(
     actor,
     {
       payload: { id: accountId, dailyOutflowLimit },
-      summary: { accountId, accountNumber: account.accountNumber, currency: account.currency, dailyOutflowLimit },
+      summary: {
+        accountId,
+        accountNumber: account.accountNumber,
+        currency: account.currency,
+        dailyOutflowLimit,
+      },
     },
     (inner, origin) => setDailyOutflowLimit(inner, actor, accountId, limitMinor, origin),
   );
