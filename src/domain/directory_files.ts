@@ -149,34 +149,28 @@ export function buildEdition(
   candidates: readonly CandidateRecord[],
 ): EditionFiles {
   const before = new Map(previous.map((record) => [recordIdentity(record), record]));
-  const seen = new Set<string>();
-  const published: DirectoryRecord[] = [];
-  const deleted: DirectoryRecord[] = [];
+  const full: FlaggedRecord[] = [];
+  const deleted: FlaggedRecord[] = [];
   for (const { record, terminated } of candidates) {
     const identity = recordIdentity(record);
-    seen.add(identity);
     const earlier = before.get(identity);
-    if (!terminated) published.push(record);
-    else if (!earlier) continue;
-    else if (earlier.deletion_announced === "Y") deleted.push(earlier);
-    else published.push(record);
+    // What is left in `before` afterwards is gone from the registry.
+    before.delete(identity);
+    if (!terminated || (earlier && earlier.deletion_announced !== "Y")) {
+      full.push({ record, flag: flagAgainst(earlier, record) });
+    } else if (earlier) deleted.push({ record: earlier, flag: "D" });
   }
-  for (const [identity, earlier] of before) {
-    if (seen.has(identity)) continue;
-    if (earlier.deletion_announced === "Y") deleted.push(earlier);
-    else published.push({ ...earlier, deletion_announced: "Y" });
+  for (const earlier of before.values()) {
+    if (earlier.deletion_announced === "Y") deleted.push({ record: earlier, flag: "D" });
+    else full.push({ record: { ...earlier, deletion_announced: "Y" }, flag: "M" });
   }
-  published.sort(compareRecords);
-  const full = published.map((record) => ({
-    record,
-    flag: flagAgainst(before.get(recordIdentity(record)), record),
-  }));
-  const changes: FlaggedRecord[] = [
-    ...full.filter((row) => row.flag !== "U"),
-    ...deleted.map((record): FlaggedRecord => ({ record, flag: "D" })),
-  ];
-  return { full, delta: changes.sort((a, b) => compareRecords(a.record, b.record)) };
+  // Candidates come in file order (candidateRecords): the sorts only place what was appended.
+  full.sort(byRecord);
+  const delta = [...full.filter((row) => row.flag !== "U"), ...deleted].sort(byRecord);
+  return { full, delta };
 }
+
+const byRecord = (a: FlaggedRecord, b: FlaggedRecord) => compareRecords(a.record, b.record);
 
 function flagAgainst(earlier: DirectoryRecord | undefined, record: DirectoryRecord): "A" | "M" | "U" {
   if (!earlier) return "A";

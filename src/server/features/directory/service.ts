@@ -242,25 +242,41 @@ export function previewOf(plan: EditionPlan) {
   };
 }
 
+/**
+ * Writes rows in batches. A delta's rows are mostly the full file's own row objects: their CSV lines
+ * are remembered from the full file rather than written twice.
+ */
 async function writeRows(
   builder: FileBuilder,
   rows: readonly FlaggedRecord[],
   format: "csv" | "txt",
+  csvLines: Map<FlaggedRecord, string>,
 ): Promise<void> {
   if (format === "csv") await builder.write(directoryCsvHeader());
   for (let start = 0; start < rows.length; start += WRITE_BATCH_ROWS) {
     const batch = rows.slice(start, start + WRITE_BATCH_ROWS);
-    await builder.write(format === "csv" ? directoryCsvRows(batch) : writeFixedWidth(batch));
+    if (format === "txt") {
+      await builder.write(writeFixedWidth(batch));
+      continue;
+    }
+    let text = "";
+    for (const row of batch) {
+      let line = csvLines.get(row);
+      if (line === undefined) csvLines.set(row, line = directoryCsvRows([row]));
+      text += line;
+    }
+    await builder.write(text);
   }
 }
 
 /** Writes the four files of an edition into the transaction; their facts in manifest order. */
 async function writeFiles(tx: Tx, number: number, files: EditionFiles): Promise<StoredFileFacts[]> {
   const facts: StoredFileFacts[] = [];
+  const csvLines = new Map<FlaggedRecord, string>();
   for (const [name, contentType] of Object.entries(EDITION_FILES)) {
     const [part, format] = name.split(".") as ["full" | "delta", "csv" | "txt"];
     const builder = new FileBuilder(name, contentType);
-    await writeRows(builder, files[part], format);
+    await writeRows(builder, files[part], format, csvLines);
     const finished = await builder.finish();
     await storeFile(tx, number, finished);
     facts.push(finished.facts);
