@@ -70,6 +70,27 @@ async function publish(req: Desk, approverCookie: string, effectiveDate: string)
   return Number(approved.resultEntityId);
 }
 
+interface Published {
+  t: TestApp;
+  req: Desk;
+  approverCookie: string;
+  registry: Registry;
+}
+
+/** A fresh app with the seeded registry and its first edition published (effective tomorrow). */
+async function withFirstEdition(fn: (published: Published) => Promise<void>): Promise<void> {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const approver = await secondPerson(t);
+    const registry = await seedRegistry(t);
+    assert.equal(await publish(req, approver.cookie, dayAhead(t, 1)), 1);
+    await fn({ t, req, approverCookie: approver.cookie, registry });
+  } finally {
+    await t.close();
+  }
+}
+
 async function download(req: Desk, number: number, name: string): Promise<Response> {
   const res = await req("GET", `/api/directory/editions/${number}/${name}`);
   assert.equal(res.status, 200, `${name}: ${res.status}`);
@@ -165,13 +186,8 @@ async function opensslVerifies(folder: string): Promise<boolean> {
   return output.success;
 }
 
-Deno.test("a published edition never changes: the database refuses, and the next publication is edition n+1", async () => {
-  const t = await createTestApp();
-  try {
-    const req = await t.desk();
-    const approver = await secondPerson(t);
-    await seedRegistry(t);
-    await publish(req, approver.cookie, dayAhead(t, 1));
+Deno.test("a published edition never changes: the database refuses, and the next publication is edition n+1", () =>
+  withFirstEdition(async ({ t, req, approverCookie }) => {
     const manifestBefore = await (await download(req, 1, "manifest.json")).text();
     const db = t.deps.db;
     const refusals = [
@@ -182,7 +198,7 @@ Deno.test("a published edition never changes: the database refuses, and the next
       sql`UPDATE directory_file_chunks SET data = x'00' WHERE edition_number = 1`,
       sql`DELETE FROM directory_file_chunks WHERE edition_number = 1`,
       sql`INSERT INTO directory_edition_files (edition_number, name, content_type, size_bytes, sha256)
-        VALUES (1, 'extra.csv', 'text/csv', 0, ${"0".repeat(64)})`,
+      VALUES (1, 'extra.csv', 'text/csv', 0, ${"0".repeat(64)})`,
       sql`INSERT INTO directory_file_chunks (edition_number, name, seq, data) VALUES (1, 'full.csv', 99, x'00')`,
     ];
     for (const statement of refusals) {
@@ -198,25 +214,17 @@ Deno.test("a published edition never changes: the database refuses, and the next
       409,
     );
     assert.equal(again.field, "effectiveDate");
-    assert.equal(await publish(req, approver.cookie, dayAhead(t, 2)), 2);
+    assert.equal(await publish(req, approverCookie, dayAhead(t, 2)), 2);
     assert.equal(await (await download(req, 1, "manifest.json")).text(), manifestBefore);
     const manifest2 = JSON.parse(await (await download(req, 2, "manifest.json")).text());
     assert.equal(manifest2.previousEdition, 1);
     assert.deepEqual(manifest2.counts.delta.INST, { total: 0, A: 0, M: 0, D: 0, U: 0 });
     const list = await expectJson(await req("GET", "/api/directory/editions"), 200);
     assert.deepEqual(list.map((edition: { number: number }) => edition.number), [2, 1]);
-  } finally {
-    await t.close();
-  }
-});
+  }));
 
-Deno.test("a terminated code is flagged in one edition and deleted in the next; each delta is the diff of the full files", async () => {
-  const t = await createTestApp();
-  try {
-    const req = await t.desk();
-    const approver = await secondPerson(t);
-    const registry = await seedRegistry(t);
-    await publish(req, approver.cookie, dayAhead(t, 1));
+Deno.test("a terminated code is flagged in one edition and deleted in the next; each delta is the diff of the full files", () =>
+  withFirstEdition(async ({ t, req, approverCookie, registry }) => {
     const [code] = await t.deps.db.read.select().from(routingCodes).where(sql`code = ${registry.closingCode}`)
       .all();
     const terminatedAt = `${dayAhead(t, 1)}T12:00:00.000Z`;
@@ -242,8 +250,8 @@ Deno.test("a terminated code is flagged in one edition and deleted in the next; 
         ["M", registry.closingCode],
       ],
     );
-    await publish(req, approver.cookie, dayAhead(t, 2));
-    await publish(req, approver.cookie, dayAhead(t, 3));
+    await publish(req, approverCookie, dayAhead(t, 2));
+    await publish(req, approverCookie, dayAhead(t, 3));
     const fulls = [await fullRecords(req, 1), await fullRecords(req, 2), await fullRecords(req, 3)];
     const flagged = fulls[1].find((row) => row.record.key === registry.closingCode)!;
     assert.deepEqual([flagged.flag, flagged.record.status, flagged.record.deletion_announced], [
@@ -266,18 +274,10 @@ Deno.test("a terminated code is flagged in one edition and deleted in the next; 
     }
     const deleted = parseDirectoryCsv(await (await download(req, 3, "delta.csv")).text()).rows;
     assert.deepEqual(deleted.map((row) => [row.flag, row.record.key]), [["D", registry.closingCode]]);
-  } finally {
-    await t.close();
-  }
-});
+  }));
 
-Deno.test("downloads carry a strong ETag and answer If-None-Match with 304", async () => {
-  const t = await createTestApp();
-  try {
-    const req = await t.desk();
-    const approver = await secondPerson(t);
-    await seedRegistry(t);
-    await publish(req, approver.cookie, dayAhead(t, 1));
+Deno.test("downloads carry a strong ETag and answer If-None-Match with 304", () =>
+  withFirstEdition(async ({ req }) => {
     const manifest = JSON.parse(await (await download(req, 1, "manifest.json")).text());
     const first = await download(req, 1, "full.csv");
     assert.equal(first.headers.get("content-type"), "text/csv; charset=utf-8");
@@ -298,18 +298,10 @@ Deno.test("downloads carry a strong ETag and answer If-None-Match with 304", asy
       await expectJson(await req("GET", path), 404);
     }
     await expectJson(await req("GET", "/api/directory/editions/x/full.csv"), 400);
-  } finally {
-    await t.close();
-  }
-});
+  }));
 
-Deno.test("an API key downloads the files as they are, the list in the envelope, within its own hourly limit", async () => {
-  const t = await createTestApp();
-  try {
-    const req = await t.desk();
-    const approver = await secondPerson(t);
-    await seedRegistry(t);
-    await publish(req, approver.cookie, dayAhead(t, 1));
+Deno.test("an API key downloads the files as they are, the list in the envelope, within its own hourly limit", () =>
+  withFirstEdition(async ({ t, req }) => {
     const { key } = await createKey(t, req.adminCookie);
     const asKey = withKey(t, key);
     const list = await expectJson(await asKey("GET", "/api/directory/editions"), 200);
@@ -341,10 +333,7 @@ Deno.test("an API key downloads the files as they are, the list in the envelope,
       }),
       403,
     );
-  } finally {
-    await t.close();
-  }
-});
+  }));
 
 Deno.test("only operators prepare an edition, and its date and reason are checked per field", async () => {
   const t = await createTestApp();
