@@ -65,9 +65,9 @@ e2eTest(
       const body = await download.body();
       assert.equal(createHash("sha256").update(body).digest("hex"), manifest.files[0].sha256);
       assert.match(body.toString("utf8"), /REG-DIR-0001/);
-      // The same date again is refused with the reason: editions follow each other in time.
-      await page.getByRole("alert").filter({ hasText: /Must be after the effective date of edition 1/ })
-        .waitFor();
+      // The preview moves on to the day after edition 1: nothing has changed since.
+      await page.getByText(/Edition 2 compared with edition 1 .*: 0 added, 0 modified, 0 deleted/).waitFor();
+      await page.getByText("No changes since the last edition.").waitFor();
       await expectAccessible(page, "directory with an edition");
     }),
 );

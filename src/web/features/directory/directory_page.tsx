@@ -10,7 +10,7 @@ import { TextField } from "../../components/ui/form.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { formatDate, formatDateTime } from "../../lib/format.ts";
-import { type EditionCounts, useEditions, useNextEdition } from "./api.ts";
+import { type Edition, type EditionCounts, useEditions, useNextEdition } from "./api.ts";
 import { PrepareEditionDialog } from "./prepare_edition_dialog.tsx";
 import { ApiError } from "../../lib/api.ts";
 
@@ -21,8 +21,12 @@ function total(counts: EditionCounts, flag: string): number {
   return RECORD_TYPES.reduce((sum, type) => sum + (counts[type]?.[flag] ?? 0), 0);
 }
 
-function tomorrow(): string {
-  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** The first date the next edition may take: tomorrow, or the day after the last edition's date if later. */
+function nextEditionDate(editions: readonly Edition[] | undefined): string {
+  const latest = editions?.[0] ? Date.parse(editions[0].effectiveDate) + DAY_MS : 0;
+  return new Date(Math.max(Date.now() + DAY_MS, latest)).toISOString().slice(0, 10);
 }
 
 function CountsTable(
@@ -54,8 +58,8 @@ function CountsTable(
   );
 }
 
-function NextEditionCard() {
-  const [effectiveDate, setEffectiveDate] = useState(tomorrow);
+function NextEditionCard({ defaultDate }: { defaultDate: string }) {
+  const [effectiveDate, setEffectiveDate] = useState(defaultDate);
   const query = useNextEdition(effectiveDate);
   const next = query.data;
   const error = query.error instanceof ApiError ? query.error.serverMessage : query.error?.message;
@@ -215,6 +219,8 @@ function EditionsCard() {
 
 export default function DirectoryPage() {
   const [prepareOpen, setPrepareOpen] = useState(false);
+  const editions = useEditions();
+  const defaultDate = nextEditionDate(editions.data);
   return (
     <>
       <PageHeader
@@ -226,12 +232,13 @@ export default function DirectoryPage() {
           </IfAllowed>
         }
       />
-      <NextEditionCard />
+      {/* Keyed by the default: a newly published edition moves the preview to the next free date. */}
+      {!editions.isLoading && <NextEditionCard key={defaultDate} defaultDate={defaultDate} />}
       <EditionsCard />
       <PrepareEditionDialog
         open={prepareOpen}
         onClose={() => setPrepareOpen(false)}
-        defaultDate={tomorrow()}
+        defaultDate={defaultDate}
       />
     </>
   );
