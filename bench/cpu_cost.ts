@@ -72,9 +72,7 @@ function consoleTablesSql(path: string, tables: string[]): string[] {
   const db = new NativeDatabase(path, { readonly: true });
   try {
     const rows = db.prepare(
-      `SELECT sql FROM sqlite_master WHERE tbl_name IN (${
-        tables.map(() => "?").join(", ")
-      }) AND sql IS NOT NULL
+      `SELECT sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => "?").join(", ")}) AND sql IS NOT NULL
        ORDER BY type = 'index', name`,
     ).all(tables) as { sql: string }[];
     return rows.map((row) => row.sql);
@@ -220,10 +218,7 @@ export async function cpuCostBench(log: (line: string) => void): Promise<BenchRo
     const mandatoryKeyed = keyedRequest(`${mandatoryBase}${routingPath}`);
     const freshMandatoryKeys = async () => {
       const tokens = keyed.rotateHeader.values.map(() => `bench_${crypto.randomUUID()}`);
-      const res = await fetch(`${mandatoryBase}/__bench/keys`, {
-        method: "POST",
-        body: JSON.stringify(tokens),
-      });
+      const res = await fetch(`${mandatoryBase}/__bench/keys`, { method: "POST", body: JSON.stringify(tokens) });
       if (!res.ok) throw new Error(`mandatory floor: registering keys: HTTP ${res.status}`);
       await res.body?.cancel();
       mandatoryKeyed.rotateHeader.values = tokens.map(bearer);

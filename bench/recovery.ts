@@ -26,18 +26,13 @@ async function fillPrimary(cluster: Cluster): Promise<void> {
   const token = (await Deno.readTextFile(`${cluster.dir}/keys/headquarters.token`)).trim();
   const client = createClient({ url: cluster.primary.url, authToken: token });
   try {
-    await client.execute(
-      "CREATE TABLE IF NOT EXISTS bench_filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)",
-    );
+    await client.execute("CREATE TABLE IF NOT EXISTS bench_filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
     const batches = Math.ceil((FILL_MB * 1024 * 1024) / (FILL_ROW_BYTES * FILL_ROWS_PER_BATCH));
     for (let b = 0; b < batches; b++) {
-      await client.batch(
-        Array.from({ length: FILL_ROWS_PER_BATCH }, () => ({
-          sql: "INSERT INTO bench_filler (body) VALUES (randomblob(?))",
-          args: [FILL_ROW_BYTES],
-        })),
-        "write",
-      );
+      await client.batch(Array.from({ length: FILL_ROWS_PER_BATCH }, () => ({
+        sql: "INSERT INTO bench_filler (body) VALUES (randomblob(?))",
+        args: [FILL_ROW_BYTES],
+      })), "write");
     }
   } finally {
     client.close();
@@ -63,10 +58,7 @@ async function watchRecovery(desks: Desk[], source: string, expected: string, st
         resyncLast = performance.now();
       }
       if (read.status === 200 && read.balance === expected) {
-        return {
-          servedMs: now - startMs,
-          rebuildMs: resyncFirst === null ? null : resyncLast! - resyncFirst,
-        };
+        return { servedMs: now - startMs, rebuildMs: resyncFirst === null ? null : resyncLast! - resyncFirst };
       }
       if (now - startMs > RESTORE_TIMEOUT_MS) throw new Error(`${desk.baseUrl} did not recover`);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -80,9 +72,7 @@ async function restoreFigures(cluster: Cluster, desks: Desk[], pair: SweepPair) 
   await cluster.stopPrimary();
   await new Deno.Command("cp", { args: ["-a", cluster.primaryDbPath, copy] }).output();
   await cluster.restartPrimary();
-  for (let n = 0; n < LOST_SWEEPS; n++) {
-    await within(10_000, async () => (await sweep(desks[0], pair, "1.00")).status === 201);
-  }
+  for (let n = 0; n < LOST_SWEEPS; n++) await within(10_000, async () => (await sweep(desks[0], pair, "1.00")).status === 201);
   await cluster.killPrimary();
   await Deno.rename(cluster.primaryDbPath, `${cluster.dir}/bench-killed.sqld`);
   await new Deno.Command("cp", { args: ["-a", copy, cluster.primaryDbPath] }).output();
@@ -135,9 +125,7 @@ export async function recoveryBench(log: (line: string) => void): Promise<BenchR
         ratio: null,
         target: "informational",
         pass: null,
-        note: `per node: ${
-          recovered.map((node) => formatMs(node.servedMs)).join(", ")
-        }; sync interval ${DEFAULT_SYNC_INTERVAL_MS} ms`,
+        note: `per node: ${recovered.map((node) => formatMs(node.servedMs)).join(", ")}; sync interval ${DEFAULT_SYNC_INTERVAL_MS} ms`,
       },
       {
         what: "replica rebuild from the primary",
@@ -146,9 +134,7 @@ export async function recoveryBench(log: (line: string) => void): Promise<BenchR
         ratio: null,
         target: "informational",
         pass: null,
-        note: `${formatMbOf(mb)} replica; slowest node answered "re-synchronising" for ${
-          rebuildMs === null ? "—" : formatMs(rebuildMs)
-        }`,
+        note: `${formatMbOf(mb)} replica; slowest node answered "re-synchronising" for ${rebuildMs === null ? "—" : formatMs(rebuildMs)}`,
       },
       {
         what: "longest change answer while headquarters is unreachable",

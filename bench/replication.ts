@@ -60,13 +60,8 @@ async function seed(baseUrl: string, cookie: string): Promise<string> {
     if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${JSON.stringify(res.body)}`);
     firstId ||= res.body.id;
   }
-  const code = await call(baseUrl, "POST", "/api/routing-codes", cookie, {
-    institutionId: firstId,
-    prefix: "BEN",
-  });
-  if (code.status !== 201) {
-    throw new Error(`routing code failed: ${code.status} ${JSON.stringify(code.body)}`);
-  }
+  const code = await call(baseUrl, "POST", "/api/routing-codes", cookie, { institutionId: firstId, prefix: "BEN" });
+  if (code.status !== 201) throw new Error(`routing code failed: ${code.status} ${JSON.stringify(code.body)}`);
   return code.body.code;
 }
 
@@ -80,10 +75,7 @@ function readPaths(baseUrl: string, cookie: string, code: string): [string, WrkR
       body: JSON.stringify({ iban: "DE89 3704 0044 0532 0130 00" }),
     }],
     [`GET /api/routing-codes/{code}`, { url: `${baseUrl}/api/routing-codes/${code}`, headers }],
-    ["GET /api/institutions?search=", {
-      url: `${baseUrl}/api/institutions?search=harbour&limit=20`,
-      headers,
-    }],
+    ["GET /api/institutions?search=", { url: `${baseUrl}/api/institutions?search=harbour&limit=20`, headers }],
   ];
 }
 
@@ -137,16 +129,10 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
         }
         ratios.push(a.usPerRequest / b.usPerRequest);
         lastStandalone = { requestsPerSec: a.result.requestsPerSec, usPerRequest: a.usPerRequest };
-        lastRegional = {
-          requestsPerSec: b.result.requestsPerSec,
-          usPerRequest: b.usPerRequest,
-          p99Ms: b.result.p99Ms,
-        };
+        lastRegional = { requestsPerSec: b.result.requestsPerSec, usPerRequest: b.usPerRequest, p99Ms: b.result.p99Ms };
       }
       const ratio = median(ratios);
-      log(
-        `${what}: requests per CPU second, regional/standalone ${ratios.map((r) => r.toFixed(2)).join(", ")}`,
-      );
+      log(`${what}: requests per CPU second, regional/standalone ${ratios.map((r) => r.toFixed(2)).join(", ")}`);
       rows.push({
         what: `regional node's local read: ${what} (requests per second of the node's own CPU)`,
         reference: `standalone ${formatNumber(lastStandalone.usPerRequest, 1)} µs/req, ${
@@ -158,8 +144,7 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
         ratio,
         target: `≥ ${READ_RATIO_TARGET}×`,
         pass: ratio >= READ_RATIO_TARGET,
-        note:
-          `median of ${ROUNDS} alternating runs; each node's CPU time (all threads, /proc) includes its request log`,
+        note: `median of ${ROUNDS} alternating runs; each node's CPU time (all threads, /proc) includes its request log`,
       });
     }
 
@@ -202,19 +187,10 @@ export async function replicationBench(log: (line: string) => void): Promise<Ben
     const southCookie = await signIn(south.server.baseUrl);
     const propagationMs: number[] = [];
     for (let i = 0; i < PROPAGATIONS; i++) {
-      const created = await call(
-        north.server.baseUrl,
-        "POST",
-        "/api/institutions",
-        northCookie,
-        institution(10_000 + i),
-      );
+      const created = await call(north.server.baseUrl, "POST", "/api/institutions", northCookie, institution(10_000 + i));
       const started = performance.now() - created.ms / 2;
       for (;;) {
-        if (
-          (await call(south.server.baseUrl, "GET", `/api/institutions/${created.body.id}`, southCookie))
-            .status === 200
-        ) break;
+        if ((await call(south.server.baseUrl, "GET", `/api/institutions/${created.body.id}`, southCookie)).status === 200) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       propagationMs.push(performance.now() - started);

@@ -35,12 +35,7 @@ const PRAGMAS = [
 ];
 
 const ACTOR = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "bench" };
-const EXECUTOR = {
-  userId: SYSTEM_USER_ID,
-  firstName: "System",
-  lastName: null,
-  email: "system@console.invalid",
-};
+const EXECUTOR = { userId: SYSTEM_USER_ID, firstName: "System", lastName: null, email: "system@console.invalid" };
 
 async function migratedFile(dir: string, name: string): Promise<string> {
   const url = `file:${dir}/${name}.db`;

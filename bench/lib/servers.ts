@@ -107,9 +107,7 @@ export async function bootstrapDataDir(): Promise<string> {
       currentPassword: created.json.initialPassword,
       newPassword: BENCH_OPERATOR_PASSWORD,
     });
-    if (changed.status !== 204) {
-      throw new Error(`the bench operator's password change: HTTP ${changed.status}`);
-    }
+    if (changed.status !== 204) throw new Error(`the bench operator's password change: HTTP ${changed.status}`);
   } finally {
     await server.stop();
   }

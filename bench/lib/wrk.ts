@@ -56,7 +56,7 @@ export function luaScript(request: WrkRequest): string {
     if (runLength !== undefined) {
       // setup() runs in wrk's main state once per thread; init() then runs in that thread's own.
       lines.push("local threads = 0");
-      lines.push('function setup(thread) threads = threads + 1; thread:set("thread_number", threads) end');
+      lines.push("function setup(thread) threads = threads + 1; thread:set(\"thread_number\", threads) end");
       lines.push("local sent = 0");
       lines.push(`function init(args) counter = thread_number; sent = 0 end`);
       lines.push("local function advance()");

@@ -218,10 +218,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   // Approvers decide money, administrators administration: the service checks which one a request needs.
   "POST /api/approvals/:id/approve": { roles: ["approver", "administrator"], action: "approve requests" },
   "POST /api/approvals/:id/reject": { roles: ["approver", "administrator"], action: "reject requests" },
-  "POST /api/approvals/:id/cancel": {
-    roles: ["operator", "administrator"],
-    action: "withdraw their requests",
-  },
+  "POST /api/approvals/:id/cancel": { roles: ["operator", "administrator"], action: "withdraw their requests" },
   "GET /api/approval-settings": read("read approval settings"),
   "PUT /api/approval-settings": administer("change approval settings"),
 

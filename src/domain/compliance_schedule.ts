@@ -35,14 +35,9 @@ export function filingStatus(filing: FilingFacts, today: string): { state: Filin
 }
 
 /** Both days real dates, and the filing open on or before its due date. */
-export function validateFilingDates(
-  opensOn: string,
-  dueDate: string,
-): Result<{ opensOn: string; dueDate: string }> {
+export function validateFilingDates(opensOn: string, dueDate: string): Result<{ opensOn: string; dueDate: string }> {
   if (parseIsoDate(opensOn) === null) return err("invalid_date", "Must be a date like 2026-12-01", "opensOn");
   if (parseIsoDate(dueDate) === null) return err("invalid_date", "Must be a date like 2026-12-31", "dueDate");
-  if (opensOn > dueDate) {
-    return err("range_reversed", "Must not be before the day the filing opens", "dueDate");
-  }
+  if (opensOn > dueDate) return err("range_reversed", "Must not be before the day the filing opens", "dueDate");
   return ok({ opensOn, dueDate });
 }

@@ -66,9 +66,7 @@ function maskLeaf(value: unknown): unknown {
   if (value === null || value === undefined) return value;
   if (typeof value === "string") {
     // Empty, or masked already (re-masking a stored masked copy changes nothing).
-    if (value === "" || (value.startsWith(MASK) && value.length <= MASK.length + VISIBLE_TAIL_LENGTH)) {
-      return value;
-    }
+    if (value === "" || (value.startsWith(MASK) && value.length <= MASK.length + VISIBLE_TAIL_LENGTH)) return value;
     return value.length >= MIN_LENGTH_FOR_VISIBLE_TAIL ? `${MASK}${value.slice(-VISIBLE_TAIL_LENGTH)}` : MASK;
   }
   return MASK;

@@ -16,14 +16,7 @@ import type { Role } from "./access.ts";
  * - seed: the demo database's staff, made as if under dual control;
  * - legacy: held before grants were recorded.
  */
-export const GRANT_SOURCES = [
-  "bootstrap",
-  "sole_administrator",
-  "dual_control",
-  "provider",
-  "seed",
-  "legacy",
-] as const;
+export const GRANT_SOURCES = ["bootstrap", "sole_administrator", "dual_control", "provider", "seed", "legacy"] as const;
 export type GrantSource = typeof GRANT_SOURCES[number];
 
 export interface RoleGrant {
@@ -42,9 +35,7 @@ export function roleConflict(roles: readonly Role[]): string | null {
   }
   if (roles.includes("administrator")) {
     const clash = roles.find((role) => role === "operator" || role === "approver");
-    if (clash) {
-      return `An administrator cannot also be an ${clash}: whoever grants the powers does not use them`;
-    }
+    if (clash) return `An administrator cannot also be an ${clash}: whoever grants the powers does not use them`;
   }
   return null;
 }
@@ -68,18 +59,14 @@ function isFounding(grant: RoleGrant): boolean {
 
 /** A grant that gives authority to decide: controlled at the source, or confirmed since. */
 export function grantDecides(grant: RoleGrant): boolean {
-  if (grant.source === "bootstrap" || grant.source === "dual_control" || grant.source === "provider") {
-    return true;
-  }
+  if (grant.source === "bootstrap" || grant.source === "dual_control" || grant.source === "provider") return true;
   if (grant.source === "seed" || isFounding(grant)) return true;
   return grant.confirmedBy !== null;
 }
 
 /** The people who chose to give these grants, founding administrators' grants left out. */
 function grantorsOf(grants: readonly RoleGrant[]): Set<string> {
-  return new Set(
-    grants.filter((grant) => !isFounding(grant) && grant.grantedBy !== null).map((g) => g.grantedBy!),
-  );
+  return new Set(grants.filter((grant) => !isFounding(grant) && grant.grantedBy !== null).map((g) => g.grantedBy!));
 }
 
 export interface DecisionParties {
@@ -117,13 +104,10 @@ export function decisionRefusal(parties: DecisionParties): DecisionRefusal | nul
 
 export const DECISION_REFUSAL_MESSAGES: Readonly<Record<DecisionRefusal, string>> = {
   own_request: "You cannot decide your own request: four-eyes control needs a second person",
-  missing_role:
-    "Only approvers decide requests about money, and only administrators requests about administration",
-  role_conflict:
-    "Your roles conflict (an administrator who also operates or approves): an administrator must resolve " +
+  missing_role: "Only approvers decide requests about money, and only administrators requests about administration",
+  role_conflict: "Your roles conflict (an administrator who also operates or approves): an administrator must resolve " +
     "this before you can decide",
-  unconfirmed_grant:
-    "Your role was granted by one administrator alone: a second administrator must confirm it " +
+  unconfirmed_grant: "Your role was granted by one administrator alone: a second administrator must confirm it " +
     "before you can decide",
   granted_requester: "You granted the requester's role: a decision needs someone outside that grant",
   granted_by_requester: "The requester granted your role: a decision needs someone outside that grant",

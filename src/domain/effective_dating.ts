@@ -9,7 +9,8 @@
 export const MAX_EFFECTIVE_AHEAD_DAYS = 731;
 const DAY_MS = 86_400_000;
 
-export const EFFECTIVE_TOO_FAR = `The effective date may be at most ${MAX_EFFECTIVE_AHEAD_DAYS} days ahead`;
+export const EFFECTIVE_TOO_FAR =
+  `The effective date may be at most ${MAX_EFFECTIVE_AHEAD_DAYS} days ahead`;
 
 /** The instant a change takes effect: now when none is given or it lies in the past; null when too far ahead. */
 export function effectiveInstant(requested: string | null | undefined, nowMs: number): string | null {
@@ -30,10 +31,7 @@ export function versionInForce<V extends TimedVersion>(versions: readonly V[], a
   let best: V | undefined;
   for (const version of versions) {
     if (version.validFrom > at) continue;
-    if (
-      !best || version.validFrom > best.validFrom ||
-      (version.validFrom === best.validFrom && version.seq > best.seq)
-    ) {
+    if (!best || version.validFrom > best.validFrom || (version.validFrom === best.validFrom && version.seq > best.seq)) {
       best = version;
     }
   }

@@ -88,12 +88,7 @@ export const STATUS_ACTIONS: Readonly<
   Record<InstitutionStatus, { label: string; naming: string; to: InstitutionStatus; done: string }>
 > = {
   // Nobody approves alone: the action files a request that a second person approves.
-  pending: {
-    label: "Request approval",
-    naming: "Request approval of",
-    to: "active",
-    done: "Institution approved",
-  },
+  pending: { label: "Request approval", naming: "Request approval of", to: "active", done: "Institution approved" },
   active: { label: "Suspend", naming: "Suspend", to: "suspended", done: "Institution suspended" },
   suspended: { label: "Reactivate", naming: "Reactivate", to: "active", done: "Institution reactivated" },
 };

@@ -83,14 +83,7 @@ export interface AccountOutflow {
 export function accountOutflowGround(account: AccountOutflow, amountMinor: Minor): ApprovalGround | null {
   const { accountNumber, currency, outflowTodayMinor, limitMinor } = account;
   if (limitMinor === null || !outflowNeedsApproval(outflowTodayMinor, amountMinor, limitMinor)) return null;
-  return {
-    rule: "account_daily_outflow",
-    accountNumber,
-    currency,
-    outflowTodayMinor,
-    amountMinor,
-    limitMinor,
-  };
+  return { rule: "account_daily_outflow", accountNumber, currency, outflowTodayMinor, amountMinor, limitMinor };
 }
 
 /** "1200000.00" as "1,200,000.00": figures people compare at a glance. */
@@ -107,9 +100,7 @@ export function approvalGroundMessage(ground: ApprovalGround): string {
     if (ground.movedTodayMinor === 0n) {
       return `${money(total)} is over the ${threshold} threshold`;
     }
-    return `Your manual movements in ${ground.currency} today would total ${
-      money(total)
-    }, over the ${threshold} threshold`;
+    return `Your manual movements in ${ground.currency} today would total ${money(total)}, over the ${threshold} threshold`;
   }
   return `Account ${ground.accountNumber}'s outflow today would total ${
     money(ground.outflowTodayMinor + ground.amountMinor)

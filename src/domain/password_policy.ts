@@ -106,9 +106,7 @@ export function passwordRuleProblems(
   owner: PasswordOwner,
   minLength: number = MIN_PASSWORD_LENGTH,
 ): string[] {
-  if (password.length > MAX_PASSWORD_LENGTH * 4) {
-    return [`Password must be at most ${MAX_PASSWORD_LENGTH} characters`];
-  }
+  if (password.length > MAX_PASSWORD_LENGTH * 4) return [`Password must be at most ${MAX_PASSWORD_LENGTH} characters`];
   const normalized = password.normalize("NFKC");
   const problems = characterProblems(normalized, Math.max(MIN_PASSWORD_LENGTH, minLength));
   const words = ownerWords(owner);

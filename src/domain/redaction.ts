@@ -356,7 +356,8 @@ export function loggedPayloadJson(text: string, maxChars = MAX_LOGGED_PAYLOAD_CH
  * runs pass the Luhn check now and then (a SHA-256 holds 13 digits in a row in about one case in
  * ten), and masking them would break the hash chain's and the reports' checks.
  */
-const GENERATED_IDENTIFIER = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,}/gi;
+const GENERATED_IDENTIFIER =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,}/gi;
 const HEX_LETTER = /[a-f]/i;
 
 /**

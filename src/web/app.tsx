@@ -11,9 +11,7 @@ import { takeReturnPath } from "./lib/return_to.ts";
 import { LandingPage, NotFoundPage, ROUTES } from "./routes.tsx";
 
 const ForcedPasswordChange = lazy(() =>
-  import("./components/layout/change_password.tsx").then((module) => ({
-    default: module.ForcedPasswordChange,
-  }))
+  import("./components/layout/change_password.tsx").then((module) => ({ default: module.ForcedPasswordChange }))
 );
 
 function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
@@ -23,27 +21,11 @@ function SignedInApp({ user }: { user: ReturnType<typeof useAuth>["user"] }) {
     if (path) navigate(path, { replace: true });
   }, []);
   return (
-    <Shell
-      user={user}
-      dialogs={
-        <>
-          <NewInstitutionDialogHost />
-          <StaySignedIn />
-        </>
-      }
-    >
+    <Shell user={user} dialogs={<><NewInstitutionDialogHost /><StaySignedIn /></>}>
       <Suspense fallback={<Spinner />}>
         <Routes>
           {ROUTES.map(({ path, Screen }) => (
-            <Route
-              key={path}
-              path={path}
-              element={
-                <RoleGate path={path}>
-                  <Screen />
-                </RoleGate>
-              }
-            />
+            <Route key={path} path={path} element={<RoleGate path={path}><Screen /></RoleGate>} />
           ))}
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
@@ -57,11 +39,7 @@ export function App() {
   return (
     <>
       {isLoading
-        ? (
-          <div className="flex min-h-screen items-center justify-center">
-            <Spinner label="Checking your session" />
-          </div>
-        )
+        ? <div className="flex min-h-screen items-center justify-center"><Spinner label="Checking your session" /></div>
         : isAuthenticated && user?.mustChangePassword
         ? (
           <Suspense fallback={<Spinner />}>

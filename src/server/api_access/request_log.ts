@@ -287,8 +287,7 @@ export class RequestLog {
     // Headquarters prunes for every node: a regional node's pruning would hold the primary's write
     // lock across the WAN.
     if (
-      this.#config.role !== "regional" &&
-      this.#clock.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs
+      this.#config.role !== "regional" && this.#clock.now() - this.#lastPruneMs >= this.#settings.pruneIntervalMs
     ) {
       try {
         await this.prune();

@@ -163,30 +163,16 @@ export async function writeAuditCheckpoint(
  * line alone (an extra line never fails verification) rather than refusing to start or stopping its
  * writer: the next checkpoint after the link returns is recorded.
  */
-async function recordCheckpoint(
-  db: Database,
-  target: CheckpointTarget,
-  checkpoint: AuditCheckpoint,
-  now: Date,
-) {
+async function recordCheckpoint(db: Database, target: CheckpointTarget, checkpoint: AuditCheckpoint, now: Date) {
   try {
     await writeCheckpointRow(db, target, checkpoint, now);
   } catch (error) {
-    if (!(error instanceof AppError && error.code === "unavailable") && !isUnreachableError(error)) {
-      throw error;
-    }
-    console.warn(
-      `Audit checkpoint at seq ${checkpoint.seq} kept in the file only: the primary cannot be reached.`,
-    );
+    if (!(error instanceof AppError && error.code === "unavailable") && !isUnreachableError(error)) throw error;
+    console.warn(`Audit checkpoint at seq ${checkpoint.seq} kept in the file only: the primary cannot be reached.`);
   }
 }
 
-async function writeCheckpointRow(
-  db: Database,
-  target: CheckpointTarget,
-  checkpoint: AuditCheckpoint,
-  now: Date,
-) {
+async function writeCheckpointRow(db: Database, target: CheckpointTarget, checkpoint: AuditCheckpoint, now: Date) {
   await db.transaction((tx) =>
     recordAudit(tx, { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null }, {
       entityType: CHECKPOINT_ENTITY_TYPE,

@@ -277,9 +277,7 @@ export async function verifyAuditChain(db: Queryable, key?: Uint8Array): Promise
       });
       if (row.seq !== expectedSeq) return broken(`sequence gap: expected ${expectedSeq}`);
       if (row.prevHash !== previousHash) return broken("prev_hash does not match the previous row");
-      if (computeAuditHash(row, chainKey) !== row.hash) {
-        return broken("hash does not match the row's content");
-      }
+      if (computeAuditHash(row, chainKey) !== row.hash) return broken("hash does not match the row's content");
       previousHash = row.hash;
       expectedSeq += 1;
       checked += 1;

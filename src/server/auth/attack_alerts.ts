@@ -40,8 +40,7 @@ export async function reportUnderAttack(
     kind: "account_under_attack",
     subjectType: "user",
     subjectId: userId,
-    summary:
-      `Your account is under attack: ${details.failures} ${what} were tried and sign-in is throttled; ` +
+    summary: `Your account is under attack: ${details.failures} ${what} were tried and sign-in is throttled; ` +
       "if it was not you, tell an administrator",
     link: "/settings",
     data: { factor: details.factor, failures: details.failures },

@@ -58,8 +58,7 @@ export async function newAccountSkeleton(tx: Tx, email: string): Promise<string>
  */
 export async function fillEmailSkeletons(db: Database, log: (line: string) => void): Promise<void> {
   // Most starts find none: they take no write lock.
-  const any = await db.read.select({ id: users.id }).from(users).where(isNull(users.emailSkeleton)).limit(1)
-    .get();
+  const any = await db.read.select({ id: users.id }).from(users).where(isNull(users.emailSkeleton)).limit(1).get();
   if (!any) return;
   await db.transaction(async (tx) => {
     const missing = await tx.select({ id: users.id, email: users.email }).from(users)

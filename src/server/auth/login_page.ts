@@ -49,18 +49,14 @@ function stepIndicator(position: StepPosition | undefined): string {
   const items = position.steps.map((step, index) => {
     const state = index < currentIndex ? "done" : index === currentIndex ? "current" : "next";
     const mark = state === "done" ? "✓" : String(index + 1);
-    return `<li class="flex items-baseline gap-2${
-      state === "current" ? " font-semibold text-slate-900" : ""
-    }"${
+    return `<li class="flex items-baseline gap-2${state === "current" ? " font-semibold text-slate-900" : ""}"${
       state === "current" ? ' aria-current="step"' : ""
-    }><span aria-hidden="true" class="w-4 shrink-0 text-center">${mark}</span><span>${
-      escapeHtml(step.label)
-    }${state === "done" ? '<span class="sr-only"> (done)</span>' : ""}</span></li>`;
+    }><span aria-hidden="true" class="w-4 shrink-0 text-center">${mark}</span><span>${escapeHtml(step.label)}${
+      state === "done" ? '<span class="sr-only"> (done)</span>' : ""
+    }</span></li>`;
   }).join("");
   return `<nav aria-label="Sign-in steps" class="mt-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2" data-testid="sign-in-steps">
-        <p class="text-sm font-semibold text-blue-900" data-testid="sign-in-step-heading">${
-    escapeHtml(heading)
-  }</p>
+        <p class="text-sm font-semibold text-blue-900" data-testid="sign-in-step-heading">${escapeHtml(heading)}</p>
         <ol class="mt-1 space-y-0.5 text-xs text-slate-700">${items}</ol>
       </nav>`;
 }
@@ -94,9 +90,7 @@ interface Frame {
 function layout(options: PageOptions, frame: Frame): string {
   const { title, intro, body } = frame;
   const stylesheet = options.cssHref ? `<link rel="stylesheet" href="${escapeHtml(options.cssHref)}">` : "";
-  const script = frame.scripted && options.scriptSrc
-    ? `<script type="module" src="${escapeHtml(options.scriptSrc)}"></script>`
-    : "";
+  const script = frame.scripted && options.scriptSrc ? `<script type="module" src="${escapeHtml(options.scriptSrc)}"></script>` : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -136,7 +130,8 @@ const AUTHENTICATOR_NOTICES = {
   some:
     "Administrators and approvers also need an authenticator app (any TOTP app, RFC 6238, on a phone or computer): " +
     "the first sign-in sets it up with a QR code.",
-  all: "You also need an authenticator app (any TOTP app, RFC 6238, on a phone or computer): " +
+  all:
+    "You also need an authenticator app (any TOTP app, RFC 6238, on a phone or computer): " +
     "the first sign-in sets it up with a QR code.",
 } as const;
 
@@ -203,8 +198,7 @@ const copyButton = (targetId: string, label: string) =>
     escapeHtml(label)
   }</button>`;
 
-const copyStatus =
-  `<p role="status" aria-live="polite" class="mt-1 min-h-5 text-xs text-slate-700" data-copy-status></p>`;
+const copyStatus = `<p role="status" aria-live="polite" class="mt-1 min-h-5 text-xs text-slate-700" data-copy-status></p>`;
 
 export function renderVerifyPage(options: PageOptions & { steps?: StepPosition }): string {
   return layout(options, {
@@ -225,9 +219,7 @@ function keyGroups(secret: string): string {
   ).join(" ");
 }
 
-export function renderEnrolPage(
-  options: PageOptions & { qrCode: string; secret: string; steps?: StepPosition },
-): string {
+export function renderEnrolPage(options: PageOptions & { qrCode: string; secret: string; steps?: StepPosition }): string {
   const key = `<div class="min-w-0 flex-1">
           <p class="text-sm text-slate-800">Or type this key into the app (letters and digits; the spaces only help reading):</p>
           <p id="totp-secret" class="mt-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-base leading-relaxed tracking-wide text-slate-900" data-testid="totp-secret">${
@@ -241,11 +233,10 @@ export function renderEnrolPage(
     title: "Set up a second factor",
     intro:
       "Your account needs a second factor. Scan this QR code with an authenticator app (any TOTP app, RFC 6238), then enter the code it shows.",
-    body:
-      `<div class="mt-6 flex flex-col items-center gap-6 sm:flex-row sm:items-start" data-testid="enrolment">
+    body: `<div class="mt-6 flex flex-col items-center gap-6 sm:flex-row sm:items-start" data-testid="enrolment">
         <img src="${
-        escapeHtml(options.qrCode)
-      }" alt="QR code for your authenticator app" width="220" height="220" class="shrink-0" data-testid="totp-qr">
+      escapeHtml(options.qrCode)
+    }" alt="QR code for your authenticator app" width="220" height="220" class="shrink-0" data-testid="totp-qr">
         ${key}
       </div>` + codeForm("Code from the app", "Six digits; the code changes every 30 seconds.") + signOutForm,
     steps: options.steps,
@@ -286,28 +277,21 @@ const recoveryCodesFileName = (file: RecoveryCodesFile) =>
 export function renderRecoveryCodesPage(
   options: PageOptions & { codes: string[]; file: RecoveryCodesFile; steps?: StepPosition },
 ): string {
-  const download = `data:text/plain;charset=utf-8,${
-    encodeURIComponent(recoveryCodesText(options.codes, options.file))
-  }`;
+  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(recoveryCodesText(options.codes, options.file))}`;
   return layout(options, {
     title: "Recovery codes",
     intro:
       "Your authenticator is set up. Keep these recovery codes somewhere safe: each one signs you in once if you lose the app. They are shown only now.",
-    body:
-      `<ul id="recovery-codes" class="mt-6 grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-2 font-mono text-sm text-slate-900" data-testid="recovery-codes">
+    body: `<ul id="recovery-codes" class="mt-6 grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-2 font-mono text-sm text-slate-900" data-testid="recovery-codes">
         ${
-        options.codes.map((code) =>
-          `<li class="whitespace-nowrap rounded-md bg-slate-100 px-3 py-1 text-center">${
-            escapeHtml(code)
-          }</li>`
-        ).join("\n        ")
-      }
+      options.codes.map((code) =>
+        `<li class="whitespace-nowrap rounded-md bg-slate-100 px-3 py-1 text-center">${escapeHtml(code)}</li>`
+      ).join("\n        ")
+    }
       </ul>
       <div class="mt-4 flex flex-wrap gap-2">
         ${copyButton("recovery-codes", "Copy all codes")}
-        <a href="${download}" download="${
-        escapeHtml(recoveryCodesFileName(options.file))
-      }" class="${SECONDARY_BUTTON_CLASS}">Download as a text file</a>
+        <a href="${download}" download="${escapeHtml(recoveryCodesFileName(options.file))}" class="${SECONDARY_BUTTON_CLASS}">Download as a text file</a>
       </div>
       ${copyStatus}
       <form method="get" action="/" class="mt-4 space-y-4" data-saved-confirmation>

@@ -82,10 +82,7 @@ function providerProfile(claims: Record<string, unknown>) {
       `refused provider ${claim} for ${String(claims.sub)}: ${checked.error.message}`,
     );
   };
-  return {
-    email,
-    names: { firstName: name("given_name", "firstName"), lastName: name("family_name", "lastName") },
-  };
+  return { email, names: { firstName: name("given_name", "firstName"), lastName: name("family_name", "lastName") } };
 }
 
 /** An address that looks like an existing account's is refused at sign-in with the reason, not a 409. */

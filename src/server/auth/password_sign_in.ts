@@ -51,12 +51,7 @@ export function passwordSignInRoutes(app: Hono<AppEnv>, kit: SignInKit) {
       throw new AppError("forbidden", `Sign in with ${kit.config.oidc!.providerName}`);
     }
     const known = throttle.device !== null;
-    const refusal = await admitAttempt(
-      kit.db,
-      throttle.all,
-      known ? null : kit.waitTicket(c, email),
-      kit.clock.now,
-    );
+    const refusal = await admitAttempt(kit.db, throttle.all, known ? null : kit.waitTicket(c, email), kit.clock.now);
     if (refusal) return kit.refused(c, known ? null : email, refusal, isForm);
 
     const { db } = kit;
@@ -127,9 +122,8 @@ async function acceptPassword(
 ) {
   const { db, config } = kit;
   const { user, email, throttle, isForm } = attempt;
-  const roles =
-    (await db.read.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, user.id))
-      .all()).map((row) => row.role);
+  const roles = (await db.read.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, user.id))
+    .all()).map((row) => row.role);
   const stage: SecondFactorStage | undefined = await hasConfirmedTotp(db.read, user.id)
     ? "verify"
     : await mustUseSecondFactor(db.read, config, roles)
@@ -140,14 +134,7 @@ async function acceptPassword(
     // A sign-in replaces whatever session this browser held, so it cannot be revived later.
     if (previous) await destroySession(tx, hashToken(previous));
     const nowMs = kit.clock.now();
-    const session = await createSession(
-      tx,
-      user.id,
-      await kit.lifetime(),
-      nowMs,
-      kit.actor(c, user.id),
-      stage,
-    );
+    const session = await createSession(tx, user.id, await kit.lifetime(), nowMs, kit.actor(c, user.id), stage);
     await handBackFailure(tx, throttle.all, nowMs);
     // The account's failures are forgiven only once the whole sign-in succeeds.
     if (!stage) await clearFailures(tx, throttle.personal);

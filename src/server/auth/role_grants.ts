@@ -91,11 +91,9 @@ interface GrantRow {
 }
 
 export async function grantsOf(db: Queryable, userId: string): Promise<RoleGrant[]> {
-  return await db.all<GrantRow>(
-    sql`SELECT g.role, g.source, g.granted_by AS grantedBy, g.confirmed_by AS confirmedBy
+  return await db.all<GrantRow>(sql`SELECT g.role, g.source, g.granted_by AS grantedBy, g.confirmed_by AS confirmedBy
     FROM role_grants g JOIN user_roles r ON r.user_id = g.user_id AND r.role = g.role
-    WHERE g.user_id = ${userId} ORDER BY g.role`,
-  );
+    WHERE g.user_id = ${userId} ORDER BY g.role`);
 }
 
 const ACTIVE_ADMINISTRATORS = sql`(SELECT count(*) FROM user_roles r JOIN users u ON u.id = r.user_id

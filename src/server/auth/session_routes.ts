@@ -67,8 +67,7 @@ export function sessionRoutes(deps: AppDeps) {
     const user = c.get("user");
     const { sid } = c.req.valid("param");
     await db.transaction(async (tx) => {
-      const session = await tx.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.sid, sid))
-        .get();
+      const session = await tx.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.sid, sid)).get();
       if (!session) throw notFound("Session");
       if (session.userId !== user.id && !user.roles.includes("administrator")) {
         throw new AppError("forbidden", "Only an administrator can end another user's session");

@@ -43,11 +43,7 @@ export type SessionLimits = { sessionIdleMinutes: number; sessionAbsoluteHours: 
  * SESSION_IDLE_MINUTES (effectiveIdleMinutes), and the host's absolute lifetime. A caller that has
  * just read the epochs passes them.
  */
-export async function sessionLifetime(
-  db: Database,
-  limits: SessionLimits,
-  epochs?: Epochs,
-): Promise<SessionLifetime> {
+export async function sessionLifetime(db: Database, limits: SessionLimits, epochs?: Epochs): Promise<SessionLifetime> {
   const settings = await readSystemSettings(db, epochs);
   return {
     idleMs: effectiveIdleMinutes(settings.sessionTimeout, limits.sessionIdleMinutes) * 60_000,
@@ -237,10 +233,7 @@ export class SessionResolver {
   async #touch(live: LiveSession, nowMs: number, lifetime: SessionLifetime): Promise<void> {
     const sess: SessionData = { ...live.sess, lastSeenAt: isoOf(nowMs) };
     const expireMs = expiryAfter(lifetime, Date.parse(live.sess.createdAt), nowMs);
-    await this.#db.writeBatch([{
-      sql: TOUCH_SESSION_SQL,
-      args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid],
-    }]);
+    await this.#db.writeBatch([{ sql: TOUCH_SESSION_SQL, args: [JSON.stringify(sess), isoOf(expireMs), live.resolved.sid] }]);
     live.sess = sess;
     live.lastSeenMs = nowMs;
     live.expireMs = expireMs;

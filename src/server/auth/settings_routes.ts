@@ -19,9 +19,7 @@ import { secondFactorPolicy } from "./second_factor.ts";
 
 const settingsBody = z.object({ mfaRequired: z.boolean() }).strict();
 /** The route's body: under dual control it also carries the maker's reason (read by requestReasonOf). */
-const settingsRequestBody = settingsBody.extend({
-  requestReason: z.string().max(MAX_REASON_LENGTH).optional(),
-});
+const settingsRequestBody = settingsBody.extend({ requestReason: z.string().max(MAX_REASON_LENGTH).optional() });
 
 export function signInSettingsRoutes(deps: AppDeps) {
   const { db, config } = deps;
@@ -60,12 +58,7 @@ export interface SignInSettings {
 
 export const signInSettingsSchema = settingsBody;
 
-export async function updateSignInSettings(
-  db: Database,
-  actor: Actor,
-  mfaRequired: boolean,
-  origin: GrantOrigin,
-) {
+export async function updateSignInSettings(db: Database, actor: Actor, mfaRequired: boolean, origin: GrantOrigin) {
   await db.transaction(async (tx) => {
     await assertMayActAlone(tx, origin);
     const before = await tx.select({ mfaRequired: signInSettings.mfaRequiredForAll }).from(signInSettings)
@@ -79,11 +72,7 @@ export async function updateSignInSettings(
       entityType: "sign_in_settings",
       entityId: "1",
       action: "update",
-      changes: {
-        before: { mfaRequired: before?.mfaRequired ?? true },
-        after: { mfaRequired },
-        control: grantNote(origin),
-      },
+      changes: { before: { mfaRequired: before?.mfaRequired ?? true }, after: { mfaRequired }, control: grantNote(origin) },
     });
   });
 }

@@ -214,10 +214,7 @@ export class SignInKit {
       email: user.email,
       date: new Date(this.clock.now()).toISOString().slice(0, 10),
     };
-    return this.page(
-      c,
-      (options) =>
-        renderRecoveryCodesPage({ ...options, codes, file, steps: { steps, current: "recovery_codes" } }),
-    );
+    return this.page(c, (options) =>
+      renderRecoveryCodesPage({ ...options, codes, file, steps: { steps, current: "recovery_codes" } }));
   }
 }

@@ -57,12 +57,7 @@ export function ssoRoutes(app: Hono<AppEnv>, kit: SignInKit) {
           changes: { method: "oidc", reason: error.message },
         })
       );
-      return kit.page(
-        c,
-        await kit.loginPage(),
-        { message: `Single sign-on failed. ${error.userMessage}` },
-        401,
-      );
+      return kit.page(c, await kit.loginPage(), { message: `Single sign-on failed. ${error.userMessage}` }, 401);
     }
   });
 }

@@ -12,7 +12,7 @@ import { AppError, conflict } from "../http/errors.ts";
 import { checkStaffEmail, newAccountSkeleton } from "./identity.ts";
 import { generatePassword, hashPassword, passwordProblem } from "./passwords.ts";
 import { passwordMinimumLength } from "../settings/system_settings.ts";
-import { BOOTSTRAP_GRANT, grantNote, type GrantOrigin, replaceRoles } from "./role_grants.ts";
+import { BOOTSTRAP_GRANT, type GrantOrigin, grantNote, replaceRoles } from "./role_grants.ts";
 
 export { grantNote };
 
@@ -56,25 +56,15 @@ export async function createUser(
   const email = valueOrRefuse(checkStaffEmail(input.email), "email");
   const firstName = valueOrRefuse(personName(input.firstName, "firstName"), "firstName");
   const lastName = valueOrRefuse(personName(input.lastName, "lastName"), "lastName");
-  const problem = await passwordProblem(
-    input.password,
-    { email, firstName, lastName },
-    await passwordMinimumLength(db),
-  );
+  const problem = await passwordProblem(input.password, { email, firstName, lastName }, await passwordMinimumLength(db));
   if (problem) throw new AppError("validation", problem, { fields: { password: problem } });
-  const roles: readonly Role[] = input.roles && input.roles.length > 0
-    ? [...new Set(input.roles)]
-    : ["operator"];
+  const roles: readonly Role[] = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : ["operator"];
   assertRolesSeparate(roles);
   const mustChangePassword = input.mustChangePassword ?? false;
   const passwordHash = await hashPassword(input.password, config.passwordHashCost);
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
-    await insertUser(
-      tx,
-      { id, email, firstName, lastName, roles, passwordHash, mustChangePassword, origin },
-      actor,
-    );
+    await insertUser(tx, { id, email, firstName, lastName, roles, passwordHash, mustChangePassword, origin }, actor);
   });
   return { id, email };
 }
@@ -119,12 +109,7 @@ export async function ensureFirstAdmin(
   if (anyUser) return null;
   const email = config.adminEmail ?? "admin@centralbank.local";
   const password = config.adminPassword ?? generatePassword();
-  await createUser(
-    db,
-    config,
-    { email, password, firstName: null, lastName: null, roles: ["administrator"] },
-    BOOTSTRAP_GRANT,
-  );
+  await createUser(db, config, { email, password, firstName: null, lastName: null, roles: ["administrator"] }, BOOTSTRAP_GRANT);
   return { email, generatedPassword: config.adminPassword ? null : password };
 }
 
@@ -139,10 +124,8 @@ export async function logRoleConflicts(db: Database, log: (line: string) => void
   for (const row of rows) {
     const problem = roleConflict(row.roles.split(",") as Role[]);
     if (problem) {
-      log(
-        `Role conflict: ${row.email} holds ${row.roles.split(",").join(" and ")}. ${problem}; ` +
-          "it cannot request or approve until an administrator changes its roles (Users screen).",
-      );
+      log(`Role conflict: ${row.email} holds ${row.roles.split(",").join(" and ")}. ${problem}; ` +
+        "it cannot request or approve until an administrator changes its roles (Users screen).");
     }
   }
 }

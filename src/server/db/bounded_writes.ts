@@ -24,9 +24,7 @@ const MIN_REQUEST_MS = 50;
 
 function remainingMs(): number {
   const deadline = currentDeadline();
-  return deadline === undefined
-    ? PRIMARY_REQUEST_TIMEOUT_MS
-    : Math.max(MIN_REQUEST_MS, deadline - Date.now());
+  return deadline === undefined ? PRIMARY_REQUEST_TIMEOUT_MS : Math.max(MIN_REQUEST_MS, deadline - Date.now());
 }
 
 /** Aborted at its transaction's deadline: one timer per transaction, not one per request. */

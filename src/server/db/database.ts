@@ -240,12 +240,9 @@ export async function openDatabase(url: string): Promise<Database> {
   const nativeRead = file ? openNative(url) : null;
   const nativeWrite = file ? openNative(url) : null;
   const writeClient = nativeWrite === null ? await openClient(url) : null;
-  const write = drizzle(
-    nativeWrite === null ? writeClient! : nativeWriteClient(nativeWrite) as unknown as Client,
-    {
-      schema,
-    },
-  );
+  const write = drizzle(nativeWrite === null ? writeClient! : nativeWriteClient(nativeWrite) as unknown as Client, {
+    schema,
+  });
   const local = nativeWrite === null ? null : localBatchWriters(url, nativeWrite, mutex);
   const inTransaction = nativeWrite === null ? null : checkedStatements(preparedStatements(nativeWrite));
   const clientBatch = writeClient === null ? null : clientBatchWriter(writeClient);

@@ -6,7 +6,7 @@
  */
 import { type Client, createClient } from "@libsql/client";
 import { dirname } from "node:path";
-import { type ReplicaSync, resynchronisingError } from "../topology/replication.ts";
+import { resynchronisingError, type ReplicaSync } from "../topology/replication.ts";
 import { openNative, REPLICA_READ_PRAGMAS } from "./native.ts";
 import { advanceReplicaGeneration } from "./replica_generation.ts";
 import { type NativeConnection, preparedStatements, type Statements } from "./statements.ts";

@@ -61,12 +61,7 @@ function rowFromSql(values: unknown[], columns: string[]): Row {
   return row as unknown as Row;
 }
 
-function resultSet(
-  columns: string[],
-  rows: Row[],
-  rowsAffected: number,
-  lastInsertRowid?: bigint,
-): ResultSet {
+function resultSet(columns: string[], rows: Row[], rowsAffected: number, lastInsertRowid?: bigint): ResultSet {
   const columnTypes = columns.map(() => "");
   return {
     columns,
@@ -74,13 +69,7 @@ function resultSet(
     rows,
     rowsAffected,
     lastInsertRowid,
-    toJSON: () => ({
-      columns,
-      columnTypes,
-      rows,
-      rowsAffected,
-      lastInsertRowid: lastInsertRowid?.toString(),
-    }),
+    toJSON: () => ({ columns, columnTypes, rows, rowsAffected, lastInsertRowid: lastInsertRowid?.toString() }),
   };
 }
 
@@ -112,13 +101,7 @@ function libsqlError(error: unknown): unknown {
   const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
   if (!(error instanceof Error) || typeof code !== "string" || !code.startsWith("SQLITE_")) return error;
   const baseCode = code.split("_").slice(0, 2).join("_");
-  return new LibsqlError(
-    error.message,
-    baseCode,
-    code,
-    typeof rawCode === "number" ? rawCode : undefined,
-    error,
-  );
+  return new LibsqlError(error.message, baseCode, code, typeof rawCode === "number" ? rawCode : undefined, error);
 }
 
 function executor(connection: NativeConnection): (stmt: InStatement) => ResultSet {

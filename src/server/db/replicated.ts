@@ -169,10 +169,7 @@ export async function openReplicatedDatabase(url: string, primary: PrimaryOption
     readClient: local.client,
     statements: local.statements,
     epochs: new ChangeEpochs(local.statements),
-    transaction: (fn) =>
-      onPrimary(() =>
-        boundedTransaction({ mutex, write, marks, notDone: () => replica.pausedError(), diverged }, fn)
-      ),
+    transaction: (fn) => onPrimary(() => boundedTransaction({ mutex, write, marks, notDone: () => replica.pausedError(), diverged }, fn)),
     writeBatch: async (statements) => {
       const head = marks.statements();
       const results = await onPrimary(() => batch([...head, ...statements]), { syncAfter: false });

@@ -5,13 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import {
-  blockedByRoleConflict,
-  forbiddenMessage,
-  mayCall,
-  type RouteRule,
-  ruleFor,
-} from "../../domain/access.ts";
+import { blockedByRoleConflict, forbiddenMessage, mayCall, type RouteRule, ruleFor } from "../../domain/access.ts";
 import { roleConflict } from "../../domain/dual_control.ts";
 import type { AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";

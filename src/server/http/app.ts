@@ -5,7 +5,7 @@
  * files beside it.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { authRoutes, currentUserRoutes } from "../auth/routes.ts";
+import { currentUserRoutes, authRoutes } from "../auth/routes.ts";
 import { requireSession } from "../auth/middleware.ts";
 import { enforceRoles } from "./access.ts";
 import { createApiAccess, type RequestLog } from "../api_access/mod.ts";
@@ -117,14 +117,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   const institutionSearch = institutionSearchState(deps.db);
   app.route("/api", institutionsRoutes(deps, institutionSearch));
   // Search everywhere: each feature's own search, composed here so that no feature imports another.
-  app.route(
-    "/api",
-    searchRoutes([
-      ...institutionSearchSources(deps, institutionSearch),
-      accountSearchSource(deps),
-      userSearchSource(deps),
-    ]),
-  );
+  app.route("/api", searchRoutes([
+    ...institutionSearchSources(deps, institutionSearch),
+    accountSearchSource(deps),
+    userSearchSource(deps),
+  ]));
   app.route("/api", dashboardRoutes(deps));
   app.route("/api", routingCodesRoutes(deps));
   app.route("/api", swiftCodesRoutes(deps));

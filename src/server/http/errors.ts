@@ -48,8 +48,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { fields?: Record<string, string>; field?: string; extra?: Record<string, unknown> } =
-      {},
+    readonly details: { fields?: Record<string, string>; field?: string; extra?: Record<string, unknown> } = {},
   ) {
     super(message);
   }

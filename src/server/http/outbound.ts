@@ -198,11 +198,7 @@ export function rejectOnAbort(signal: AbortSignal): Promise<never> {
 }
 
 /** The addresses to connect to: the host itself when allow-listed, else its public addresses only. */
-export async function approvedAddresses(
-  url: URL,
-  policy: OutboundPolicy,
-  signal: AbortSignal,
-): Promise<string[]> {
+export async function approvedAddresses(url: URL, policy: OutboundPolicy, signal: AbortSignal): Promise<string[]> {
   const hostname = bareHostname(url);
   if (isAllowListed(url, policy.allowedHosts)) return [hostname];
   const hint = `unless ${policy.allowListSetting} lists ${url.host}`;
@@ -371,14 +367,11 @@ export function describeOutboundFailure(error: unknown, url: URL, context: Failu
   if (context.aborted || error instanceof Deno.errors.TimedOut) {
     return `No response from ${url.host} within ${context.timeoutMs} ms`;
   }
-  if (error instanceof NoHttpAnswer) {
-    return context.allowListed ? error.message : noHttpAnswerMessage(url.host);
-  }
+  if (error instanceof NoHttpAnswer) return context.allowListed ? error.message : noHttpAnswerMessage(url.host);
   if (error instanceof OutboundFailure) return error.message;
   const code = (error as { code?: unknown })?.code;
   if (
-    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
-    code === "EPERM"
+    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied || code === "EPERM"
   ) {
     return context.permissionMessage;
   }

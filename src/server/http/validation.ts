@@ -11,9 +11,7 @@ import { AppError } from "./errors.ts";
 
 // The spec asks for the generic library's default messages, "Required" for a missing field.
 z.config({
-  customError: (
-    issue,
-  ) => (issue.input === undefined && issue.code === "invalid_type" ? "Required" : undefined),
+  customError: (issue) => (issue.input === undefined && issue.code === "invalid_type" ? "Required" : undefined),
 });
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<string, string> {

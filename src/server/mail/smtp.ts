@@ -81,8 +81,7 @@ export async function sendMail(settings: SmtpSettings, message: MailMessage): Pr
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<MailOutcome>((resolve) => {
     timer = setTimeout(
-      () =>
-        resolve({ sent: false, detail: `The mail server did not answer within ${SMTP_SEND_TIMEOUT_MS} ms` }),
+      () => resolve({ sent: false, detail: `The mail server did not answer within ${SMTP_SEND_TIMEOUT_MS} ms` }),
       SMTP_SEND_TIMEOUT_MS,
     );
   });

@@ -16,9 +16,7 @@ const REGISTERED_AT: Readonly<Record<RegistryEntityType, string>> = {
 };
 
 function jsonValue(column: SQLiteColumn): string {
-  if (column.columnType === "SQLiteBoolean") {
-    return `json(CASE WHEN t.${column.name} THEN 'true' ELSE 'false' END)`;
-  }
+  if (column.columnType === "SQLiteBoolean") return `json(CASE WHEN t.${column.name} THEN 'true' ELSE 'false' END)`;
   if (column.columnType === "SQLiteTextJson") return `json(t.${column.name})`;
   return `t.${column.name}`;
 }
@@ -34,9 +32,7 @@ function backfillStatement(entityType: RegistryEntityType): string {
   const at = `t.${REGISTERED_AT[entityType]}`;
   return `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
       applied_at, created_at)
-    SELECT '${entityType}', t.id, ${at}, json_object(${
-    pairs.join(", ")
-  }), '{}', 'Registered', NULL, ${at}, ${at}
+    SELECT '${entityType}', t.id, ${at}, json_object(${pairs.join(", ")}), '{}', 'Registered', NULL, ${at}, ${at}
     FROM ${config.name} t
     WHERE NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
 }

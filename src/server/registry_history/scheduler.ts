@@ -20,11 +20,7 @@ export const SCHEDULED_CHANGE_BATCH = 500;
 export const SCHEDULED_CHANGE_ACTION = "scheduled_change_applied";
 
 /** What a feature does besides the write when one of its versions takes effect (events, caches). */
-export type AppliedHook = (
-  tx: Tx,
-  version: RegistryVersion,
-  before: Record<string, unknown>,
-) => Promise<void>;
+export type AppliedHook = (tx: Tx, version: RegistryVersion, before: Record<string, unknown>) => Promise<void>;
 const hooks = new Map<RegistryEntityType, AppliedHook[]>();
 
 /** A feature's hook, run inside the applying transaction. Registering the same function twice is one hook. */

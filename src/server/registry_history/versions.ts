@@ -98,9 +98,7 @@ export async function recordVersion(
   const version = inserted as RegistryVersion;
   await closePrevious(tx, existing, version);
   await refoldLater(tx, existing, version);
-  if (due && !options.alreadyApplied) {
-    await writeCurrent(tx, input.entityType, input.entityId, input.changes, input.validFrom);
-  }
+  if (due && !options.alreadyApplied) await writeCurrent(tx, input.entityType, input.entityId, input.changes, input.validFrom);
   return version;
 }
 
@@ -184,11 +182,7 @@ export function inForceAt(entityType: RegistryEntityType, at: string) {
 }
 
 /** Every record of a kind as in force at `at`, as whole records (editions read the registry this way). */
-export async function recordsAsOf(
-  db: Queryable,
-  entityType: RegistryEntityType,
-  at: string,
-): Promise<RecordData[]> {
+export async function recordsAsOf(db: Queryable, entityType: RegistryEntityType, at: string): Promise<RecordData[]> {
   const rows = await db.select({ data: registryVersions.data }).from(registryVersions)
     .where(inForceAt(entityType, at)).all();
   return rows.map((row) => row.data as RecordData);
@@ -231,9 +225,7 @@ export async function historyOf(
   entityId: string,
 ): Promise<HistoryEntry[]> {
   const versions = await versionsOf(db, entityType, entityId);
-  const ids = [
-    ...new Set(versions.flatMap((v) => [v.requestedBy, v.approvedBy]).filter((id) => id !== null)),
-  ];
+  const ids = [...new Set(versions.flatMap((v) => [v.requestedBy, v.approvedBy]).filter((id) => id !== null))];
   const people = ids.length === 0 ? [] : await db.select({
     id: users.id,
     firstName: users.firstName,

@@ -20,11 +20,7 @@ import { runSeeds } from "./seed.ts";
 import { recordMissingInitialVersions } from "../registry_history/initial_versions.ts";
 import type { StartCredential } from "./seeder.ts";
 import { ensureDirectoryKey } from "../features/directory/signing_key.ts";
-import {
-  type FirstAdministrator,
-  firstAdministratorBlock,
-  oneTimePasswordsBlock,
-} from "./first_sign_in_notes.ts";
+import { type FirstAdministrator, firstAdministratorBlock, oneTimePasswordsBlock } from "./first_sign_in_notes.ts";
 
 /** How long headquarters' start may take to migrate and seed the primary. */
 const STARTUP_WRITES_DEADLINE_MS = 300_000;
@@ -51,9 +47,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
 async function awaitSchema(db: Database, config: Config, log: (line: string) => void): Promise<void> {
   const deadlineMs = Date.now() + SCHEMA_WAIT_MS;
   let missing = await missingMigrations(db);
-  if (missing.length > 0) {
-    log(`Waiting for headquarters to apply ${missing.length} migration(s) to the primary…`);
-  }
+  if (missing.length > 0) log(`Waiting for headquarters to apply ${missing.length} migration(s) to the primary…`);
   while (missing.length > 0) {
     if (Date.now() >= deadlineMs) {
       throw new Error(

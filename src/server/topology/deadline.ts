@@ -28,8 +28,7 @@ export function currentDeadline(): number | undefined {
   return deadlines.getStore();
 }
 
-const RETRY_ADVICE =
-  "Retry with the same Idempotency-Key: it answers the first outcome and never acts twice.";
+const RETRY_ADVICE = "Retry with the same Idempotency-Key: it answers the first outcome and never acts twice.";
 
 /** The change may have been executed: its client must not be told it was not. */
 export function outcomeUnknownError(): AppError {

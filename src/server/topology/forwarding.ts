@@ -120,10 +120,7 @@ export function forwardToHeadquarters(
       redirect: "manual",
     }, link);
     if (!(answer instanceof Response)) {
-      return answerError(
-        c,
-        safe || answer.refused ? changesPausedError(replica.status().lastSyncAt) : outcomeUnknownError(),
-      );
+      return answerError(c, safe || answer.refused ? changesPausedError(replica.status().lastSyncAt) : outcomeUnknownError());
     }
     link.succeeded();
     // Only an answer that may carry a change needs a sync before its session reads again.
@@ -152,11 +149,7 @@ export function forwardToHeadquarters(
  * carried nothing; anything else may have reached headquarters, where the change may run until its
  * deadline: its client must then not be told it was not done.
  */
-async function send(
-  url: string,
-  init: RequestInit,
-  link: HeadquartersLink,
-): Promise<Response | { refused: boolean }> {
+async function send(url: string, init: RequestInit, link: HeadquartersLink): Promise<Response | { refused: boolean }> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(CHANGE_DEADLINE_MS - FORWARD_MARGIN_MS) });
   } catch (error) {

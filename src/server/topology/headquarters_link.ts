@@ -73,9 +73,7 @@ export class HeadquartersLink {
     if (this.#asking) return;
     this.#asking = true;
     try {
-      const answer = await fetch(`${this.#url}${HEALTH_PATH}`, {
-        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
-      });
+      const answer = await fetch(`${this.#url}${HEALTH_PATH}`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
       if (!answer.ok) throw new Error(`headquarters answered ${answer.status}`);
       this.succeeded(((await answer.json()) as HealthAnswer).changesAccepted);
     } catch (error) {

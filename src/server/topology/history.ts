@@ -144,10 +144,7 @@ export async function compareHistory(
     };
   }
   if (row.mark === null && row.oldest !== null && head.seq < row.oldest) {
-    return {
-      diverged: true,
-      reason: `this replica is older than the primary's kept history (write ${head.seq})`,
-    };
+    return { diverged: true, reason: `this replica is older than the primary's kept history (write ${head.seq})` };
   }
   return {
     diverged: true,

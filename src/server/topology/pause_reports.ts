@@ -44,10 +44,7 @@ export function reportPauses(
             [NODE_TOKEN_HEADER]: node.authToken,
             [REGION_HEADER]: node.region,
           },
-          body: JSON.stringify({
-            from: new Date(span.fromMs).toISOString(),
-            to: new Date(span.toMs).toISOString(),
-          }),
+          body: JSON.stringify({ from: new Date(span.fromMs).toISOString(), to: new Date(span.toMs).toISOString() }),
           signal: AbortSignal.timeout(PAUSE_REPORT_TIMEOUT_MS),
         });
         await answer.body?.cancel();
@@ -55,9 +52,7 @@ export function reportPauses(
         pending.shift();
       }
     } catch (error) {
-      console.error(
-        `Reporting paused changes to headquarters failed, sent again later: ${(error as Error).message}`,
-      );
+      console.error(`Reporting paused changes to headquarters failed, sent again later: ${(error as Error).message}`);
     }
   };
   // One send at a time; a caller that asks while one runs waits for that one.
@@ -113,10 +108,7 @@ export function pauseReportRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const requireNode: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (c.get("forwardedClient") === undefined) {
-      throw new AppError(
-        "unauthorized",
-        "Only a regional node with a verified node token may report paused changes",
-      );
+      throw new AppError("unauthorized", "Only a regional node with a verified node token may report paused changes");
     }
     await next();
   };

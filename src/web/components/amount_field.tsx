@@ -27,8 +27,8 @@ function caretAfter(grouped: string, kept: number): number {
   return grouped.length;
 }
 
-export function AmountField(
-  { label, error, hint, id, value, onChange, currency, placeholder = "0.00", required }: FieldProps & {
+export function AmountField({ label, error, hint, id, value, onChange, currency, placeholder = "0.00", required }:
+  FieldProps & {
     id?: string;
     /** The exact decimal string, without separators. */
     value: string;
@@ -37,8 +37,7 @@ export function AmountField(
     currency?: string;
     placeholder?: string;
     required?: boolean;
-  },
-) {
+  }) {
   const { fieldId, aria } = useControl(id, error, hint);
   const input = useRef<HTMLInputElement>(null);
   const caret = useRef<number | null>(null);

@@ -19,9 +19,9 @@ function figures(preview: ApprovalPreview): string {
   }
   if (preview.account?.dailyOutflowLimit) {
     parts.push(
-      `Account ${preview.account.accountNumber}: ${
-        formatCurrency(preview.account.outflowToday, currency)
-      } out today of a ${formatCurrency(preview.account.dailyOutflowLimit, currency)} daily limit.`,
+      `Account ${preview.account.accountNumber}: ${formatCurrency(preview.account.outflowToday, currency)} out today of a ${
+        formatCurrency(preview.account.dailyOutflowLimit, currency)
+      } daily limit.`,
     );
   }
   return parts.join(" ");
@@ -37,9 +37,7 @@ export function ApprovalPreviewNote({ preview }: { preview: ApprovalPreview | nu
       data-testid="approval-preview"
       data-outcome={preview.outcome}
       className={`rounded-md border p-3 text-sm ${
-        approval
-          ? "border-amber-300 bg-amber-50 text-amber-950"
-          : "border-slate-200 bg-slate-50 text-slate-800"
+        approval ? "border-amber-300 bg-amber-50 text-amber-950" : "border-slate-200 bg-slate-50 text-slate-800"
       }`}
     >
       <p className="font-medium">

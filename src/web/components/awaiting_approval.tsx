@@ -45,9 +45,7 @@ export function AwaitingApproval({ kinds, className = "mb-6" }: {
           </li>
         ))}
       </ul>
-      {total > items.length && (
-        <p className="mt-1 text-xs">and {total - items.length} more on the Approvals screen</p>
-      )}
+      {total > items.length && <p className="mt-1 text-xs">and {total - items.length} more on the Approvals screen</p>}
     </section>
   );
 }

@@ -6,16 +6,7 @@ import type { ReactNode } from "react";
 import { Button, type ButtonProps } from "./ui/button.tsx";
 
 export function DialogActions(
-  {
-    onCancel,
-    label,
-    pendingLabel,
-    isPending,
-    disabled,
-    variant,
-    onConfirm,
-    className = "flex justify-end gap-2",
-  }: {
+  { onCancel, label, pendingLabel, isPending, disabled, variant, onConfirm, className = "flex justify-end gap-2" }: {
     onCancel: () => void;
     label: ReactNode;
     /** Shown while the work runs; without it the label stays. */

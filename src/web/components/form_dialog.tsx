@@ -9,34 +9,22 @@ import { useChangesPaused } from "../lib/changes_paused.ts";
 import { Dialog } from "./ui/dialog.tsx";
 
 export function FormDialog(
-  {
-    open,
-    onClose,
-    title,
-    description,
-    wide,
-    onSubmit,
-    submitLabel,
-    pendingLabel,
-    isPending,
-    canSubmit,
-    footerClassName,
-    children,
-  }: {
-    open: boolean;
-    onClose: () => void;
-    title: string;
-    description?: string;
-    wide?: boolean;
-    onSubmit: () => void;
-    submitLabel: string;
-    pendingLabel: string;
-    isPending: boolean;
-    /** Without it, the button waits only for a submission under way. */
-    canSubmit?: boolean;
-    footerClassName?: string;
-    children: ReactNode;
-  },
+  { open, onClose, title, description, wide, onSubmit, submitLabel, pendingLabel, isPending, canSubmit, footerClassName, children }:
+    {
+      open: boolean;
+      onClose: () => void;
+      title: string;
+      description?: string;
+      wide?: boolean;
+      onSubmit: () => void;
+      submitLabel: string;
+      pendingLabel: string;
+      isPending: boolean;
+      /** Without it, the button waits only for a submission under way. */
+      canSubmit?: boolean;
+      footerClassName?: string;
+      children: ReactNode;
+    },
 ) {
   const paused = useChangesPaused() !== null;
   const enabled = !paused && (canSubmit ?? !isPending);

@@ -15,10 +15,7 @@ export function InstitutionSelectField({ open, value, onChange }: {
       value={value}
       onChange={(event) => onChange(event.target.value)}
       placeholder={institutions.isLoading ? "Loading institutions…" : "Select an institution"}
-      options={(institutions.data ?? []).map((institution) => ({
-        value: institution.id,
-        label: institution.name,
-      }))}
+      options={(institutions.data ?? []).map((institution) => ({ value: institution.id, label: institution.name }))}
       error={institutions.isError ? "Could not load institutions" : null}
     />
   );

@@ -22,9 +22,7 @@ export function matchesSearch(values: readonly (string | null | undefined)[], se
 }
 
 /** Four counters, each "…" while the rows load. */
-export function CountCards(
-  { isLoading, counts }: { isLoading: boolean; counts: [label: string, value: number][] },
-) {
+export function CountCards({ isLoading, counts }: { isLoading: boolean; counts: [label: string, value: number][] }) {
   return (
     <StatGrid className="mb-6">
       {counts.map(([label, value]) => <StatCard key={label} label={label} value={isLoading ? "…" : value} />)}

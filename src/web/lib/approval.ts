@@ -57,18 +57,11 @@ export interface ApprovalRequest extends Omit<ApprovalRequestDto, "summary"> {
     source?: ApprovalFigures | null;
     target?: ApprovalFigures;
     account?: ApprovalFigures;
-    institution?: {
-      id: string;
-      name: string;
-      statusBefore: string;
-      statusAfter: string;
-      reason?: string | null;
-    };
+    institution?: { id: string; name: string; statusBefore: string; statusAfter: string; reason?: string | null };
   };
 }
 
-const roleList = (roles: readonly string[] | undefined) =>
-  roles && roles.length > 0 ? roles.join(", ") : "no role";
+const roleList = (roles: readonly string[] | undefined) => roles && roles.length > 0 ? roles.join(", ") : "no role";
 
 function describeUserUpdate({ email, rolesBefore, rolesAfter, reEnable }: AdministrationSummary): string {
   const rolesChange = roleList(rolesBefore) !== roleList(rolesAfter);
@@ -81,9 +74,7 @@ export function describeRequest(request: Pick<ApprovalRequest, "kind" | "summary
   const summary = request.summary;
   switch (request.kind) {
     case "user_create":
-      return `New user ${summary.email}${summary.name ? ` (${summary.name})` : ""}: ${
-        roleList(summary.roles)
-      }`;
+      return `New user ${summary.email}${summary.name ? ` (${summary.name})` : ""}: ${roleList(summary.roles)}`;
     case "user_update":
       return describeUserUpdate(summary);
     case "user_reset_password":
@@ -121,9 +112,7 @@ export function administrationDetails(request: Pick<ApprovalRequest, "kind" | "s
   for (const [currency, amount] of Object.entries(summary.thresholds ?? {})) {
     lines.push(`Threshold ${currency}: ${formatCurrency(amount, currency)}`);
   }
-  if (summary.expiryMinutes !== undefined) {
-    lines.push(`Requests expire after ${summary.expiryMinutes} minutes`);
-  }
+  if (summary.expiryMinutes !== undefined) lines.push(`Requests expire after ${summary.expiryMinutes} minutes`);
   if (summary.mfaRequired !== undefined) {
     lines.push(`Second factor for every user: ${summary.mfaRequired ? "required" : "not required"}`);
   }
@@ -146,25 +135,18 @@ export function isPendingApproval(body: unknown): body is PendingApproval {
 export function pendingToast(pending: PendingApproval): ToastInput {
   const request = pending.approvalRequest;
   if (scopeOfKind(request.kind) === "administration") {
-    return {
-      title: "Submitted for approval",
-      description: `${describeRequest(request)}. ${pending.message}.`,
-    };
+    return { title: "Submitted for approval", description: `${describeRequest(request)}. ${pending.message}.` };
   }
   const why = (pending.reasons ?? []).map((reason) => `${reason}. `).join("");
   return {
     title: "Submitted for approval",
-    description: `${
-      describeRequest(request)
-    }. ${why}A second person with the approver role must approve it; nothing has moved yet.`,
+    description:
+      `${describeRequest(request)}. ${why}A second person with the approver role must approve it; nothing has moved yet.`,
   };
 }
 
 /** The maker's reason of a four-eyes request travels only when one is given. */
-export function withRequestReason(
-  body: Record<string, unknown>,
-  requestReason: string,
-): Record<string, unknown> {
+export function withRequestReason(body: Record<string, unknown>, requestReason: string): Record<string, unknown> {
   return { ...body, ...(requestReason.trim() ? { requestReason: requestReason.trim() } : {}) };
 }
 
@@ -228,9 +210,7 @@ export function useApprovalPreview(ask: PreviewAsk | null): ApprovalPreview | nu
 function previewUrl(ask: PreviewAsk): string | null {
   if (ask.amount !== undefined && !parseMoney(ask.amount).ok) return null;
   const query = new URLSearchParams(
-    Object.entries(ask).filter((entry): entry is [string, string] =>
-      typeof entry[1] === "string" && entry[1] !== ""
-    ),
+    Object.entries(ask).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""),
   );
   return `${APPROVALS_KEY}/preview?${query}`;
 }

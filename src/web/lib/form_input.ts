@@ -20,11 +20,7 @@ export function serverFieldErrors(error: unknown): FieldErrors {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** Blank: null, so the server's default applies. Otherwise the text must parse to a JSON object. */
-export function parseJsonObject(
-  text: string,
-  subject: string,
-  example: string,
-): Parsed<Record<string, unknown> | null> {
+export function parseJsonObject(text: string, subject: string, example: string): Parsed<Record<string, unknown> | null> {
   if (text.trim() === "") return { ok: true, value: null };
   try {
     const value = JSON.parse(text);

@@ -4,24 +4,15 @@
  * field in one style. Forms set noValidate, so the browser's own bubbles never mix in. Built on
  * zod/mini, whose functions tree-shake, so a screen with a small form stays small.
  */
-import {
-  type core,
-  email,
-  maxLength,
-  minLength,
-  pipe,
-  safeParse,
-  string,
-  trim,
-  type ZodMiniType,
-} from "zod/mini";
+import { type core, email, maxLength, minLength, pipe, safeParse, string, trim, type ZodMiniType } from "zod/mini";
 import type { FieldErrors } from "./form_input.ts";
 
 export const REQUIRED = "Required";
 export const INVALID_EMAIL = "Enter a valid e-mail address";
 
 export const requiredText = (max: number) => string().check(trim(), minLength(1, REQUIRED), maxLength(max));
-export const requiredEmail = (max: number) => pipe(requiredText(max), email(INVALID_EMAIL));
+export const requiredEmail = (max: number) =>
+  pipe(requiredText(max), email(INVALID_EMAIL));
 
 export type { FieldErrors };
 

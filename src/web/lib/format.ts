@@ -10,18 +10,13 @@ export { titleCase } from "../../domain/labels.ts";
  * (or minor units summed in the browser) is formatted exactly, never through a float; a JPY fraction is shown rather
  * than rounded away. Numbers come only from charts' scales, which draw floats anyway.
  */
-export function formatCurrency(
-  amount: string | bigint | number | null | undefined,
-  currency = "USD",
-): string {
+export function formatCurrency(amount: string | bigint | number | null | undefined, currency = "USD"): string {
   const value = amount ?? "0.00";
   if (typeof value === "bigint") return formatCurrencyEnUs(value, currency);
   const parsed = typeof value === "string" ? parseMoney(value) : null;
   if (parsed?.ok) return formatCurrencyEnUs(parsed.value, currency);
   // Intl formats decimal strings exactly too; only a chart's number goes through a float.
-  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(
-    value as Intl.StringNumericLiteral,
-  );
+  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(value as Intl.StringNumericLiteral);
 }
 
 export function formatDate(iso: string | null | undefined): string {

@@ -57,11 +57,8 @@ export function useApiMutation<TInput = void, TResult = unknown>(
   });
 }
 
-export interface ApprovableMutationOptions<TInput, TResult> extends
-  Omit<
-    ApiMutationOptions<TInput, TResult | PendingApproval>,
-    "onSuccess" | "invalidates" | "invalidatesPrefixes" | "storesAs"
-  > {
+export interface ApprovableMutationOptions<TInput, TResult>
+  extends Omit<ApiMutationOptions<TInput, TResult | PendingApproval>, "onSuccess" | "invalidates" | "invalidatesPrefixes" | "storesAs"> {
   /** Called with the result, or with null when the action waits for a second person's approval. */
   onDone: (result: TResult | null) => void;
   /** Refreshes what the executed action changed; not called while it waits. */

@@ -17,8 +17,7 @@ export const BELL_PAGE = 20;
 export const NOTIFICATIONS_KEY = `${NOTIFICATIONS_PATH}?limit=${BELL_PAGE}`;
 
 /** Refetched on focus too: entries read in another tab are read here as well. */
-export const useNotifications = () =>
-  useQuery<Feed>({ queryKey: [NOTIFICATIONS_KEY], refetchOnWindowFocus: true });
+export const useNotifications = () => useQuery<Feed>({ queryKey: [NOTIFICATIONS_KEY], refetchOnWindowFocus: true });
 
 /** Refetches the feed whenever the stream says something changed; the browser reconnects by itself. */
 export function useLiveNotifications(): void {

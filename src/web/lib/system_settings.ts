@@ -18,3 +18,4 @@ export const useSystemSettings = () =>
     refetchInterval: (query) =>
       query.state.data?.backup.lastRun?.status === "running" ? BACKUP_POLL_MS : false,
   });
+

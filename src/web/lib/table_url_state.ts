@@ -48,16 +48,10 @@ function columnId(column: ColumnDef<any, any>): string | undefined {
 /** The ids of the columns that sort; undefined (any id) when the list did not say. */
 function sortableIds(columns: readonly ColumnDef<any, any>[] | undefined): Set<string> | undefined {
   if (!columns) return undefined;
-  return new Set(
-    columns.filter((column) => column.enableSorting !== false).map(columnId).filter((id) => id !== undefined),
-  );
+  return new Set(columns.filter((column) => column.enableSorting !== false).map(columnId).filter((id) => id !== undefined));
 }
 
-function readSorting(
-  params: URLSearchParams,
-  name: (param: string) => string,
-  allowed: Set<string> | undefined,
-) {
+function readSorting(params: URLSearchParams, name: (param: string) => string, allowed: Set<string> | undefined) {
   const id = params.get(name("sort"));
   if (!id || (allowed && !allowed.has(id))) return [];
   return [{ id, desc: params.get(name("order")) === "desc" }];

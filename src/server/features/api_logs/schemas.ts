@@ -58,8 +58,6 @@ export const apiLogChartsSchema = z.object({
   /** "YYYY-MM-DDTHH" (UTC), oldest first. */
   hours: z.array(z.string()),
   /** Per key: requests and error answers (4xx/5xx) per hour. */
-  keys: z.array(
-    z.object({ name: z.string(), requests: z.array(z.number().int()), errors: z.array(z.number().int()) }),
-  ),
+  keys: z.array(z.object({ name: z.string(), requests: z.array(z.number().int()), errors: z.array(z.number().int()) })),
 });
 export type ApiLogCharts = z.infer<typeof apiLogChartsSchema>;

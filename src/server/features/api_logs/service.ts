@@ -89,9 +89,7 @@ export const OTHER_KEYS_LABEL = "Other keys";
  */
 export async function apiLogCharts(db: Queryable, now = new Date()): Promise<ApiLogCharts> {
   const hours = lastHours(now, API_CHART_HOURS);
-  const rows = await db.all<
-    { keyId: string | null; name: string | null; hour: string; requests: number; errors: number }
-  >(
+  const rows = await db.all<{ keyId: string | null; name: string | null; hour: string; requests: number; errors: number }>(
     sql`SELECT l.api_key_id AS keyId, k.name AS name, substr(l.created_at, 1, 13) AS hour,
       count(*) AS requests, coalesce(sum(l.response_status >= 400), 0) AS errors
     FROM api_logs l LEFT JOIN api_keys k ON k.id = l.api_key_id
@@ -101,19 +99,13 @@ export async function apiLogCharts(db: Queryable, now = new Date()): Promise<Api
   const hourIndex = new Map(hours.map((hour, index) => [hour, index]));
   const totals = new Map<string, number>();
   for (const row of rows) if (row.keyId) totals.set(row.keyId, (totals.get(row.keyId) ?? 0) + row.requests);
-  const charted = new Set(
-    [...totals].sort((a, b) => b[1] - a[1]).slice(0, MAX_CHARTED_KEYS).map(([id]) => id),
-  );
+  const charted = new Set([...totals].sort((a, b) => b[1] - a[1]).slice(0, MAX_CHARTED_KEYS).map(([id]) => id));
   const series = new Map<string, { name: string; requests: number[]; errors: number[] }>();
   for (const row of rows) {
     const index = hourIndex.get(row.hour);
     if (index === undefined) continue;
     const id = row.keyId === null ? "none" : charted.has(row.keyId) ? row.keyId : "other";
-    const name = row.keyId === null
-      ? NO_KEY_LABEL
-      : charted.has(row.keyId)
-      ? row.name ?? row.keyId
-      : OTHER_KEYS_LABEL;
+    const name = row.keyId === null ? NO_KEY_LABEL : charted.has(row.keyId) ? row.name ?? row.keyId : OTHER_KEYS_LABEL;
     let entry = series.get(id);
     if (!entry) {
       entry = { name, requests: hours.map(() => 0), errors: hours.map(() => 0) };
@@ -125,10 +117,8 @@ export async function apiLogCharts(db: Queryable, now = new Date()): Promise<Api
   const order = (id: string) => (id === "none" ? 2 : id === "other" ? 1 : 0);
   return {
     hours,
-    keys: [...series].sort(([a, x], [b, y]) =>
-      order(a) - order(b) || (totals.get(b) ?? 0) - (totals.get(a) ?? 0) ||
-      x.name.localeCompare(y.name)
-    )
+    keys: [...series].sort(([a, x], [b, y]) => order(a) - order(b) || (totals.get(b) ?? 0) - (totals.get(a) ?? 0) ||
+      x.name.localeCompare(y.name))
       .map(([, entry]) => entry),
   };
 }

@@ -40,9 +40,9 @@ export async function publishExpiryNotices(db: Database, now = new Date()): Prom
         kind: "approval_expired",
         subjectType: APPROVAL_AUDIT_ENTITY,
         subjectId: row.id,
-        summary: `Your request (${
-          requestTitle(row.kind, row.amountMinor, row.currency)
-        }) expired at ${row.expiresAt} without a decision`,
+        summary: `Your request (${requestTitle(row.kind, row.amountMinor, row.currency)}) expired at ${
+          row.expiresAt
+        } without a decision`,
         link: APPROVALS_LINK,
         data: { approvalKind: row.kind, expiresAt: row.expiresAt },
         audience: { userId: row.requestedBy },

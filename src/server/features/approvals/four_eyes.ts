@@ -262,17 +262,11 @@ export async function fileApprovalRequest(
 export const APPROVALS_LINK = "/approvals";
 
 /** "Manual sweep of $1,250.00", "New user": what a request is, in a notification's words. */
-export function requestTitle(
-  kind: ApprovalKind,
-  amountMinor: bigint | number | null,
-  currency: string | null,
-): string {
+export function requestTitle(kind: ApprovalKind, amountMinor: bigint | number | null, currency: string | null): string {
   const label = APPROVAL_KIND_LABELS[kind];
   if (amountMinor === null) return label;
   // A run over several currencies has no one currency: its total is a bare figure.
-  const amount = currency === null
-    ? formatMoney(BigInt(amountMinor))
-    : formatCurrencyEnUs(BigInt(amountMinor), currency);
+  const amount = currency === null ? formatMoney(BigInt(amountMinor)) : formatCurrencyEnUs(BigInt(amountMinor), currency);
   return `${label} of ${amount}`;
 }
 
@@ -296,8 +290,7 @@ async function announceRequest(tx: Tx, id: string, draft: RequestDraft, requeste
 
 const PENDING_MESSAGES: Readonly<Record<"money" | "administration", string>> = {
   money: "Submitted for approval: a second person with the approver role must approve it",
-  administration:
-    "Submitted for approval: dual control is in force, so a second administrator must approve it",
+  administration: "Submitted for approval: dual control is in force, so a second administrator must approve it",
 };
 
 /** The body of a 202: nothing happened yet, the request waits for a second person. */
@@ -332,9 +325,7 @@ export async function administer(
   request: () => RequestDraft | Promise<RequestDraft>,
   alone: (origin: GrantOrigin) => Promise<Response>,
 ): Promise<Response> {
-  if ((await dualControlState(deps.db.read)).inForce) {
-    return await submitForApproval(c, deps, await request());
-  }
+  if ((await dualControlState(deps.db.read)).inForce) return await submitForApproval(c, deps, await request());
   return await alone(soleGrant(c.get("user").id));
 }
 

@@ -19,10 +19,7 @@ import { CARD_CURRENCY, DEFAULT_FUNDING_SOURCE, FUNDING_SOURCE_ACCOUNTS } from "
 import { thresholdMinorFor } from "./four_eyes.ts";
 
 /** The actions a preview answers for: every kind a maker submits (the automatic sweep has its own plan). */
-const PREVIEW_ACTIONS = APPROVAL_KINDS.filter((kind) => kind !== "auto_sweep") as Exclude<
-  ApprovalKind,
-  "auto_sweep"
->[];
+const PREVIEW_ACTIONS = APPROVAL_KINDS.filter((kind) => kind !== "auto_sweep") as Exclude<ApprovalKind, "auto_sweep">[];
 type PreviewAction = typeof PREVIEW_ACTIONS[number];
 const MOVEMENT_ACTIONS: readonly PreviewAction[] = ["sweep", "card_issue", "card_distribute", "card_load"];
 
@@ -39,11 +36,7 @@ export const previewQuery = z.object({
     if (query.amount === undefined) ctx.addIssue({ code: "custom", path: ["amount"], message: "Required" });
   }
   if (query.action === "sweep" && query.accountId === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["accountId"],
-      message: "Required for a sweep: its source account",
-    });
+    ctx.addIssue({ code: "custom", path: ["accountId"], message: "Required for a sweep: its source account" });
   }
 });
 export type PreviewQuery = z.output<typeof previewQuery>;
@@ -62,10 +55,8 @@ export interface ApprovalPreview {
   reasons: string[];
 }
 
-const ALWAYS_CONTROLLED =
-  "An institution's status change always needs a second person with the approver role";
-const EDITION_CONTROLLED =
-  "Publishing a directory edition always needs a second person with the approver role";
+const ALWAYS_CONTROLLED = "An institution's status change always needs a second person with the approver role";
+const EDITION_CONTROLLED = "Publishing a directory edition always needs a second person with the approver role";
 const OPENING_BALANCE = "An account opened with a balance other than 0.00 needs a second person's approval";
 const DUAL_CONTROL = "Dual control is in force: a second administrator must approve this change";
 
@@ -100,11 +91,7 @@ async function sourceAccount(deps: AppDeps, query: PreviewQuery): Promise<{ id: 
   return { id: row.id, currency: CARD_CURRENCY };
 }
 
-async function previewOfMovement(
-  deps: AppDeps,
-  makerId: string,
-  query: PreviewQuery,
-): Promise<ApprovalPreview> {
+async function previewOfMovement(deps: AppDeps, makerId: string, query: PreviewQuery): Promise<ApprovalPreview> {
   const account = await sourceAccount(deps, query);
   const movement: AloneMovement = {
     makerId,
@@ -140,11 +127,7 @@ async function previewOfOpeningBalance(deps: AppDeps, query: PreviewQuery): Prom
 }
 
 /** What the action would meet if the caller submitted it now. */
-export async function approvalPreview(
-  deps: AppDeps,
-  makerId: string,
-  query: PreviewQuery,
-): Promise<ApprovalPreview> {
+export async function approvalPreview(deps: AppDeps, makerId: string, query: PreviewQuery): Promise<ApprovalPreview> {
   if (MOVEMENT_ACTIONS.includes(query.action)) return await previewOfMovement(deps, makerId, query);
   if (query.action === "opening_balance") return await previewOfOpeningBalance(deps, query);
   if (query.action === "institution_status") return plain("approval", ALWAYS_CONTROLLED);

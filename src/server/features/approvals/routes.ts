@@ -6,15 +6,7 @@ import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/i
 import { validate } from "../../http/validation.ts";
 import { approvalIdParam, decisionSchema, listApprovalsQuery, updateSettingsSchema } from "./schemas.ts";
 import { approvalPreview, previewQuery } from "./preview.ts";
-import {
-  cancel,
-  decide,
-  getApproval,
-  getSettings,
-  listApprovals,
-  settingsDraft,
-  updateSettings,
-} from "./service.ts";
+import { cancel, decide, getApproval, getSettings, listApprovals, settingsDraft, updateSettings } from "./service.ts";
 
 /** Lists answer a plain JSON array; the total for paging and the badge travels in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
@@ -47,10 +39,7 @@ export function approvalsRoutes(deps: AppDeps, executors: ApprovalExecutors): Ho
       idempotencyKey(),
       async (c) => {
         const { id } = c.req.valid("param");
-        return sendKeyedAnswer(
-          c,
-          await decided(c, id, c.req.valid("json").reason, keyOf(c.req.valid("header"))),
-        );
+        return sendKeyedAnswer(c, await decided(c, id, c.req.valid("json").reason, keyOf(c.req.valid("header"))));
       },
     );
   }
@@ -93,15 +82,7 @@ function decisionAnswer(deps: AppDeps, executors: ApprovalExecutors, decision: "
     };
     const keyed = { userId: user.id, route: `approval_${decision}`, key, request: [id, reason] };
     return await answerOnce(deps.db, keyed, async (inner) => {
-      const { initialPassword, ...body } = await decide(
-        inner,
-        executors,
-        actor,
-        decider,
-        id,
-        decision,
-        reason,
-      );
+      const { initialPassword, ...body } = await decide(inner, executors, actor, decider, id, decision, reason);
       return { status: 200, body, ...(initialPassword === undefined ? {} : { secret: { initialPassword } }) };
     });
   };

@@ -17,15 +17,15 @@ import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { publishEvent } from "../../events/outbox.ts";
 import {
-  administrationDraft,
   APPROVAL_AUDIT_ENTITY,
   APPROVAL_REQUEST_SELECT,
+  APPROVALS_LINK,
   type ApprovalExecutors,
   type ApprovalRequestDto,
   type ApprovalRequestRow,
-  APPROVALS_LINK,
   awaitingDecision,
   type ExecutionResult,
+  administrationDraft,
   type RequestDraft,
   requestTitle,
   toApprovalDto,
@@ -103,10 +103,7 @@ function notPending(row: ApprovalRequestRow, now: Date): AppError {
  * request's scope needs through a grant that decides, and neither gave the other their role.
  */
 async function assertMayDecide(tx: Tx, row: ApprovalRequestRow, decider: Decider): Promise<void> {
-  const [requesterGrants, deciderGrants] = await Promise.all([
-    grantsOf(tx, row.requestedBy),
-    grantsOf(tx, decider.userId),
-  ]);
+  const [requesterGrants, deciderGrants] = await Promise.all([grantsOf(tx, row.requestedBy), grantsOf(tx, decider.userId)]);
   const refusal = decisionRefusal({
     scope: scopeOfKind(row.kind),
     requesterId: row.requestedBy,
@@ -114,9 +111,7 @@ async function assertMayDecide(tx: Tx, row: ApprovalRequestRow, decider: Decider
     deciderId: decider.userId,
     deciderGrants,
   });
-  if (refusal) {
-    throw new AppError("forbidden", DECISION_REFUSAL_MESSAGES[refusal], { extra: { reason: refusal } });
-  }
+  if (refusal) throw new AppError("forbidden", DECISION_REFUSAL_MESSAGES[refusal], { extra: { reason: refusal } });
 }
 
 /** The decided request, with what the approval hands out once (a new user's one-time password). */
@@ -178,9 +173,7 @@ async function announceDecision(
     kind: "approval_decided",
     subjectType: APPROVAL_AUDIT_ENTITY,
     subjectId: row.id,
-    summary: `Your request (${
-      requestTitle(row.kind, row.amountMinor, row.currency)
-    }) was ${status} by ${name}`,
+    summary: `Your request (${requestTitle(row.kind, row.amountMinor, row.currency)}) was ${status} by ${name}`,
     link: APPROVALS_LINK,
     data: { decision: status, approvalKind: row.kind },
     audience: { userId: row.requestedBy },
@@ -197,12 +190,7 @@ async function execute(
   const outcome = await executors[row.kind]({
     tx,
     actor,
-    approver: {
-      userId: decider.userId,
-      firstName: decider.firstName,
-      lastName: decider.lastName,
-      email: decider.email,
-    },
+    approver: { userId: decider.userId, firstName: decider.firstName, lastName: decider.lastName, email: decider.email },
     requestedBy: row.requestedBy,
   }, JSON.parse(row.payload));
   await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},
@@ -255,14 +243,9 @@ export async function getSettings(db: Queryable): Promise<ApprovalSettings> {
 /** JSON-safe as stored in a request: thresholds back to decimal strings. */
 function settingsPayload(input: UpdateSettingsInput) {
   const thresholds = input.thresholds === undefined ? undefined : Object.fromEntries(
-    Object.entries(input.thresholds).map((
-      [currency, minor],
-    ) => [currency, formatMoney(BigInt(minor as bigint))]),
+    Object.entries(input.thresholds).map(([currency, minor]) => [currency, formatMoney(BigInt(minor as bigint))]),
   );
-  return {
-    ...(thresholds ? { thresholds } : {}),
-    ...(input.expiryMinutes !== undefined ? { expiryMinutes: input.expiryMinutes } : {}),
-  };
+  return { ...(thresholds ? { thresholds } : {}), ...(input.expiryMinutes !== undefined ? { expiryMinutes: input.expiryMinutes } : {}) };
 }
 
 export function settingsDraft(actor: Actor, input: UpdateSettingsInput): RequestDraft {

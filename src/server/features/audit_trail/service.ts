@@ -68,10 +68,8 @@ export async function listAuditEvents(
   if (query.search) {
     // The stored changes hold names, numbers and reasons as recorded (card numbers masked).
     const pattern = containing(query.search);
-    conditions.push(
-      sql`(lower(a.entity_id) LIKE ${pattern} ESCAPE '\\' OR lower(a.action) LIKE ${pattern} ESCAPE '\\'
-      OR lower(coalesce(a.changes, '')) LIKE ${pattern} ESCAPE '\\')`,
-    );
+    conditions.push(sql`(lower(a.entity_id) LIKE ${pattern} ESCAPE '\\' OR lower(a.action) LIKE ${pattern} ESCAPE '\\'
+      OR lower(coalesce(a.changes, '')) LIKE ${pattern} ESCAPE '\\')`);
   }
   const where = sql.join(conditions, sql` AND `);
   const rows = await db.all<AuditRow>(
@@ -81,17 +79,12 @@ export async function listAuditEvents(
       u.email AS performedByEmail,
       a.performed_at AS performedAt, a.ip_address AS ipAddress, a.user_agent AS userAgent
     FROM audit_trail a JOIN users u ON u.id = a.performed_by
-    WHERE ${where} ORDER BY ${
-      orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)
-    } LIMIT ${query.limit} OFFSET ${query.offset}`,
+    WHERE ${where} ORDER BY ${orderBySql(SORT_COLUMNS, query, sql`a.seq DESC`)} LIMIT ${query.limit} OFFSET ${query.offset}`,
   );
   const [count] = await db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM audit_trail a JOIN users u ON u.id = a.performed_by WHERE ${where}`,
   );
-  const parsed = rows.map((row) => ({
-    ...row,
-    changes: row.changes === null ? null : JSON.parse(row.changes),
-  }));
+  const parsed = rows.map((row) => ({ ...row, changes: row.changes === null ? null : JSON.parse(row.changes) }));
   const facts = await auditFactsOf(db, parsed);
   const items = parsed.map((row, i) => ({
     ...row,
@@ -140,9 +133,7 @@ async function checkpointState(db: Queryable, target: CheckpointTarget): Promise
 export async function chainState(db: Queryable, target: CheckpointTarget): Promise<ChainState> {
   const result: ChainVerification = await verifyAuditChain(db);
   const checkpoints = await checkpointState(db, target);
-  if (result.ok) {
-    return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked, checkpoints };
-  }
+  if (result.ok) return { verified: true, verifiedUpToSeq: result.checked, checked: result.checked, checkpoints };
   return {
     verified: false,
     verifiedUpToSeq: result.firstBroken.seq - 1,

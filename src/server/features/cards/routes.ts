@@ -2,7 +2,7 @@
 import { type Context, Hono } from "hono";
 import { formatCurrencyEnUs, formatMoney, parseMoney } from "../../../domain/money.ts";
 import type { Actor } from "../../audit/trail.ts";
-import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
 import { answerOnce, idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import type { ApprovalKind } from "../../../domain/approval.ts";
 import type { ApprovalGround } from "../../../domain/movement_limits.ts";
@@ -11,12 +11,7 @@ import { fileOverLimit, type MovementControl, moveOrFile } from "../ledger/movem
 import { CARD_CURRENCY, type FundingSource } from "./funding_sources.ts";
 import { paginationQuery, validate } from "../../http/validation.ts";
 import { cardIdParam, distributeCardSchema, issueCardSchema, loadCardSchema } from "./schemas.ts";
-import {
-  type CardService,
-  type CardServiceOptions,
-  createCardService,
-  secureRandomDigits,
-} from "./service.ts";
+import { type CardService, type CardServiceOptions, createCardService, secureRandomDigits } from "./service.ts";
 
 const amountText = (amountMinor: number) => formatMoney(BigInt(amountMinor));
 
@@ -43,10 +38,9 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
     return funded(c, keyOf(c.req.valid("header")), {
       kind: "card_issue",
       payload: { ...input, initialBalance: amountText(input.initialBalance) },
-      description:
-        `Issue a ${input.cardBrand} ${input.cardType} card to ${input.cardholderName} funded with ${
-          formatCurrencyEnUs(BigInt(input.initialBalance), CARD_CURRENCY)
-        }`,
+      description: `Issue a ${input.cardBrand} ${input.cardType} card to ${input.cardholderName} funded with ${
+        formatCurrencyEnUs(BigInt(input.initialBalance), CARD_CURRENCY)
+      }`,
       fundingSource: "central_bank_treasury",
       amountMinor: input.initialBalance,
       status: 201,
@@ -59,10 +53,9 @@ export function cardsRoutes(deps: AppDeps, options?: Partial<CardServiceOptions>
     return funded(c, keyOf(c.req.valid("header")), {
       kind: "card_distribute",
       payload: { ...input, loadAmount: amountText(input.loadAmount) },
-      description:
-        `Distribute a ${input.cardBrand} ${input.cardType} card to ${input.recipientInfo.name} loaded with ${
-          formatCurrencyEnUs(BigInt(input.loadAmount), CARD_CURRENCY)
-        }`,
+      description: `Distribute a ${input.cardBrand} ${input.cardType} card to ${input.recipientInfo.name} loaded with ${
+        formatCurrencyEnUs(BigInt(input.loadAmount), CARD_CURRENCY)
+      }`,
       fundingSource: "central_bank_treasury",
       amountMinor: input.loadAmount,
       status: 201,
@@ -114,9 +107,7 @@ interface FundedMutation {
 function fundedMutation(deps: AppDeps, serviceOn: (db: AppDeps["db"]) => CardService) {
   /** What funding `amountMinor` from a source would do to its balance, for the approval queue. */
   const fundingFigures = async (service: CardService, fundingSource: FundingSource, amountMinor: number) => {
-    const source = (await service.fundingSources()).find((candidate) =>
-      candidate.fundingSource === fundingSource
-    );
+    const source = (await service.fundingSources()).find((candidate) => candidate.fundingSource === fundingSource);
     if (!source) return null;
     const before = parseMoney(source.currentBalance);
     return {
@@ -130,29 +121,18 @@ function fundedMutation(deps: AppDeps, serviceOn: (db: AppDeps["db"]) => CardSer
     const actor = actorOf(c, deps.config);
     const requestReason = await requestReasonOf(c);
     const file = async (inner: AppDeps["db"], grounds: readonly ApprovalGround[]) =>
-      await fileOverLimit(
-        inner,
-        actor,
-        {
-          kind: mutation.kind,
-          payload: mutation.payload,
-          summary: {
-            description: mutation.description,
-            source: await fundingFigures(serviceOn(inner), mutation.fundingSource, mutation.amountMinor),
-          },
-          amountMinor: BigInt(mutation.amountMinor),
-          currency: CARD_CURRENCY,
-          rehearse: (db) => mutation.run(serviceOn(db), actor, "second_person"),
+      await fileOverLimit(inner, actor, {
+        kind: mutation.kind,
+        payload: mutation.payload,
+        summary: {
+          description: mutation.description,
+          source: await fundingFigures(serviceOn(inner), mutation.fundingSource, mutation.amountMinor),
         },
-        requestReason,
-        grounds,
-      );
-    const keyed = {
-      userId: actor.userId,
-      route: mutation.kind,
-      key,
-      request: [mutation.payload, requestReason],
-    };
+        amountMinor: BigInt(mutation.amountMinor),
+        currency: CARD_CURRENCY,
+        rehearse: (db) => mutation.run(serviceOn(db), actor, "second_person"),
+      }, requestReason, grounds);
+    const keyed = { userId: actor.userId, route: mutation.kind, key, request: [mutation.payload, requestReason] };
     const alone = async (inner: AppDeps["db"]) => await mutation.run(serviceOn(inner), actor, "alone");
     return sendKeyedAnswer(
       c,

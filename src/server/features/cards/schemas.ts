@@ -11,10 +11,7 @@ export const MAX_EMAIL_LENGTH = 255;
 export const MAX_CARD_LIMIT = 2_147_483_647;
 export const DEFAULT_SPENDING_LIMIT = 10_000;
 export const DEFAULT_DAILY_LIMIT = 1_000;
-export const DISTRIBUTION_CARD_TYPES = [
-  "prepaid",
-  "debit",
-] as const satisfies readonly (typeof CARD_TYPES)[number][];
+export const DISTRIBUTION_CARD_TYPES = ["prepaid", "debit"] as const satisfies readonly (typeof CARD_TYPES)[number][];
 export const MAX_CARD_ID_LENGTH = 64;
 
 const isBlank = (value: unknown) => value === null || value === "";
@@ -37,10 +34,7 @@ function money(rule: MoneyRule, label: string) {
 
 /** An optional funding amount: missing or blank means no funding. */
 const optionalFunding = (label: string) =>
-  z.preprocess(
-    (value) => (isBlank(value) ? undefined : value),
-    money(parseNonNegativeMoney, label).optional(),
-  )
+  z.preprocess((value) => (isBlank(value) ? undefined : value), money(parseNonNegativeMoney, label).optional())
     .transform((minor) => minor ?? 0);
 
 export const issueCardSchema = z.object({

@@ -7,14 +7,18 @@
  */
 import { desc, eq, sql } from "drizzle-orm";
 import { cards, ledgerAccounts } from "../../../../db/schema.ts";
-import { type CardBrand, generateCardNumber, maskCardNumber } from "../../../domain/card.ts";
+import {
+  type CardBrand,
+  generateCardNumber,
+  maskCardNumber,
+} from "../../../domain/card.ts";
 import { formatMoney } from "../../../domain/money.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { FUNDING_SOURCE_ACCOUNTS, type FundingSource } from "./funding_sources.ts";
-import { fundCard, type FundingConfirmation, money } from "./card_funding.ts";
+import { type FundingConfirmation, fundCard, money } from "./card_funding.ts";
 import type { MovementControl } from "../ledger/movement_limits.ts";
 import {
   DEFAULT_DAILY_LIMIT,
@@ -137,9 +141,7 @@ async function uniqueCardNumber(ctx: CardContext, tx: Tx, brand: CardBrand) {
     const fingerprint = ctx.secrets.fingerprint(cardNumber);
     // The write transaction is exclusive, so nothing can take this number between check and insert;
     // the UNIQUE column stays the guarantee.
-    const taken = await tx.select({ id: cards.id }).from(cards).where(
-      eq(cards.cardNumberFingerprint, fingerprint),
-    )
+    const taken = await tx.select({ id: cards.id }).from(cards).where(eq(cards.cardNumberFingerprint, fingerprint))
       .get();
     if (!taken) return { cardNumber, fingerprint };
   }
@@ -209,10 +211,7 @@ async function listCards(db: AppDeps["db"], limit: number, offset: number): Prom
 async function fundingSources(db: AppDeps["db"]): Promise<FundingSourceDto[]> {
   const rows = await db.read.select().from(ledgerAccounts);
   const byNumber = new Map(rows.map((row) => [row.accountNumber, row]));
-  return (Object.entries(FUNDING_SOURCE_ACCOUNTS) as [
-    FundingSource,
-    typeof FUNDING_SOURCE_ACCOUNTS[FundingSource],
-  ][])
+  return (Object.entries(FUNDING_SOURCE_ACCOUNTS) as [FundingSource, typeof FUNDING_SOURCE_ACCOUNTS[FundingSource]][])
     .flatMap(([fundingSource, source]) => {
       const account = byNumber.get(source.accountNumber);
       if (!account) return [];
@@ -282,42 +281,28 @@ export function createCardService(deps: AppDeps, options: CardServiceOptions) {
      * (or rehearses that): alone, it may throw `ApprovalRequired` and change nothing.
      */
     issue(actor: Actor, input: IssueCardInput, control: MovementControl = "alone") {
-      return createFundedCard(
-        ctx,
-        actor,
-        {
-          cardholderName: input.cardholderName,
-          cardholderEmail: null,
-          cardType: input.cardType,
-          cardBrand: input.cardBrand,
-          distributionMethod: null,
-          spendingLimit: input.spendingLimit,
-          dailyLimit: input.dailyLimit,
-        },
-        input.initialBalance,
-        "issue",
-        control,
-      );
+      return createFundedCard(ctx, actor, {
+        cardholderName: input.cardholderName,
+        cardholderEmail: null,
+        cardType: input.cardType,
+        cardBrand: input.cardBrand,
+        distributionMethod: null,
+        spendingLimit: input.spendingLimit,
+        dailyLimit: input.dailyLimit,
+      }, input.initialBalance, "issue", control);
     },
 
     /** A distributed card gets the issue form's default limits (spec 9); the distribute form sets none. */
     distribute(actor: Actor, input: DistributeCardInput, control: MovementControl = "alone") {
-      return createFundedCard(
-        ctx,
-        actor,
-        {
-          cardholderName: input.recipientInfo.name,
-          cardholderEmail: input.recipientInfo.email,
-          cardType: input.cardType,
-          cardBrand: input.cardBrand,
-          distributionMethod: input.distributionMethod,
-          spendingLimit: DEFAULT_SPENDING_LIMIT,
-          dailyLimit: DEFAULT_DAILY_LIMIT,
-        },
-        input.loadAmount,
-        "distribute",
-        control,
-      );
+      return createFundedCard(ctx, actor, {
+        cardholderName: input.recipientInfo.name,
+        cardholderEmail: input.recipientInfo.email,
+        cardType: input.cardType,
+        cardBrand: input.cardBrand,
+        distributionMethod: input.distributionMethod,
+        spendingLimit: DEFAULT_SPENDING_LIMIT,
+        dailyLimit: DEFAULT_DAILY_LIMIT,
+      }, input.loadAmount, "distribute", control);
     },
 
     load: (actor: Actor, cardId: string, input: LoadCardInput, control: MovementControl = "alone") =>

@@ -112,11 +112,7 @@ function permissionMessage(url: URL): string {
 }
 
 async function requestHead(url: URL, allowedHosts: ReadonlySet<string>, signal: AbortSignal) {
-  const policy: OutboundPolicy = {
-    allowedHosts,
-    purpose: "connection tests",
-    allowListSetting: ALLOWED_HOSTS_ENV,
-  };
+  const policy: OutboundPolicy = { allowedHosts, purpose: "connection tests", allowListSetting: ALLOWED_HOSTS_ENV };
   return await withPinnedConnection(url, policy, signal, async (conn) => {
     const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
       `User-Agent: ${USER_AGENT}\r\nAccept: */*\r\nConnection: close\r\n\r\n`;

@@ -87,11 +87,7 @@ export const connectionSchema = z.object({
   establishedDate: z.string(),
   lastConnectedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
-  createdByUser: z.object({
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable(),
-    email: z.string(),
-  })
+  createdByUser: z.object({ firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
     .nullable(),
 });
 export type Connection = z.infer<typeof connectionSchema>;

@@ -128,11 +128,7 @@ async function insertConnection(
       }
     }
     await tx.insert(centralBankConnections).values(row);
-    const creator = await tx.select({
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
+    const creator = await tx.select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users).where(eq(users.id, actor.userId)).get();
     const connection = await present(row, creator ?? null, secrets);
     await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, row.id, connection, options.action);

@@ -1,13 +1,7 @@
 /** Dashboard calls (spec 7), mounted under /api. */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../http/context.ts";
-import {
-  dashboardCharts,
-  dashboardStats,
-  dashboardTrends,
-  recentRegistrations,
-  systemAlerts,
-} from "./service.ts";
+import { dashboardCharts, dashboardStats, dashboardTrends, recentRegistrations, systemAlerts } from "./service.ts";
 
 export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

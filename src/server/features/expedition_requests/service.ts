@@ -54,9 +54,7 @@ function present(row: Row): ExpeditionRequest {
 
 async function selectRequests(db: Queryable, where: ReturnType<typeof sql>, limit: number) {
   const rows = await db.all<Row>(sql`SELECT e.id, e.partner, e.method, e.justification, e.status,
-      e.requested_by AS requestedById, ${
-    personNameSql("rq")
-  } AS requestedByName, e.requested_at AS requestedAt,
+      e.requested_by AS requestedById, ${personNameSql("rq")} AS requestedByName, e.requested_at AS requestedAt,
       e.status_changed_by AS statusChangedById, ${personNameSql("sc")} AS statusChangedByName,
       e.status_changed_at AS statusChangedAt, e.status_note AS statusNote
     FROM expedition_requests e

@@ -76,18 +76,13 @@ const balanceResponse = z.object({
 
 /** Maps a transport failure or an error status to a failure; null when the status is a success. */
 function failureOf(outcome: HttpOutcome, timeoutMs: number): ProviderOutcome<never> | null {
-  if (outcome.kind === "timeout") {
-    return unavailable("provider_timeout", `Plaid did not answer within ${timeoutMs} ms`);
-  }
+  if (outcome.kind === "timeout") return unavailable("provider_timeout", `Plaid did not answer within ${timeoutMs} ms`);
   if (outcome.kind === "network") return unavailable("provider_unreachable", "Plaid could not be reached");
   if (outcome.status >= 200 && outcome.status < 300) return null;
   const error = plaidError.safeParse(outcome.body);
   if (!error.success) return unavailable("provider_error", `Plaid answered HTTP ${outcome.status}`);
   const { error_type: type, error_code: code } = error.data;
-  const message = (error.data.display_message || error.data.error_message || code).slice(
-    0,
-    MAX_ERROR_MESSAGE_LENGTH,
-  );
+  const message = (error.data.display_message || error.data.error_message || code).slice(0, MAX_ERROR_MESSAGE_LENGTH);
   if (CREDENTIAL_ERROR_CODES.has(code) || outcome.status === 401 || outcome.status === 403) {
     return unavailable("provider_auth_failed", "Plaid refused the configured credentials");
   }
@@ -109,19 +104,12 @@ function toMinor(value: number | null | undefined): { ok: true; value: bigint | 
 export function createPlaidHttp(config: PlaidHttpConfig): AccountDataProvider {
   const credentials = { client_id: config.clientId, secret: config.secret };
   const post = (path: string, body: Record<string, unknown>) =>
-    postJson(joinUrl(config.baseUrl, path), {
-      headers: {},
-      body: { ...credentials, ...body },
-      timeoutMs: config.timeoutMs,
-    });
+    postJson(joinUrl(config.baseUrl, path), { headers: {}, body: { ...credentials, ...body }, timeoutMs: config.timeoutMs });
 
   return {
     mode: "live",
     async verifyAccount({ accountNumber, routingNumber }): Promise<ProviderOutcome<AccountVerification>> {
-      const outcome = await post(PLAID_AUTH_PATH, {
-        account_number: accountNumber,
-        routing_number: routingNumber,
-      });
+      const outcome = await post(PLAID_AUTH_PATH, { account_number: accountNumber, routing_number: routingNumber });
       const failure = failureOf(outcome, config.timeoutMs);
       if (failure) return failure;
       const parsed = authResponse.safeParse(outcome.kind === "response" ? outcome.body : null);
@@ -149,9 +137,7 @@ export function createPlaidHttp(config: PlaidHttpConfig): AccountDataProvider {
       const parsed = balanceResponse.safeParse(outcome.kind === "response" ? outcome.body : null);
       if (!parsed.success) return badResponse();
       const account = parsed.data.accounts.find((candidate) => candidate.account_id === accountId);
-      if (!account) {
-        return rejected("invalid_account_id", "The account ID is not known to the account-data provider");
-      }
+      if (!account) return rejected("invalid_account_id", "The account ID is not known to the account-data provider");
       const available = toMinor(account.balances.available);
       const current = toMinor(account.balances.current);
       if (!available.ok || !current.ok) return badResponse();

@@ -5,20 +5,13 @@
  * unknown account_id (INVALID_ACCOUNT_ID). Balances are derived from the id, so repeated checks agree.
  */
 import { createHash } from "node:crypto";
-import type {
-  AccountBalance,
-  AccountDataProvider,
-  AccountVerification,
-  ProviderOutcome,
-} from "./providers.ts";
+import type { AccountBalance, AccountDataProvider, AccountVerification, ProviderOutcome } from "./providers.ts";
 import { rejected } from "./providers.ts";
 
 export const SANDBOX_ACCOUNT_ID_PREFIX = "sbx_";
 const ACCOUNT_BODY_HEX = 20;
 const ACCOUNT_CHECK_HEX = 4;
-const SANDBOX_ACCOUNT_ID = new RegExp(
-  `^${SANDBOX_ACCOUNT_ID_PREFIX}[0-9a-f]{${ACCOUNT_BODY_HEX + ACCOUNT_CHECK_HEX}}$`,
-);
+const SANDBOX_ACCOUNT_ID = new RegExp(`^${SANDBOX_ACCOUNT_ID_PREFIX}[0-9a-f]{${ACCOUNT_BODY_HEX + ACCOUNT_CHECK_HEX}}$`);
 export const SANDBOX_VERIFICATION_METHOD = "instant_auth";
 export const SANDBOX_CURRENCY = "USD";
 /** Sandbox balances fall between 100.00 and 50,100.00, with up to 10% of it pending. */
@@ -34,19 +27,13 @@ function checkSuffix(body: string): string {
 
 /** The id the sandbox gives the account with these numbers; the same numbers always get the same id. */
 export function sandboxAccountId(routingNumber: string, accountNumber: string): string {
-  const body = sha256Hex(`plaid-sandbox-account|${routingNumber}|${accountNumber}`).slice(
-    0,
-    ACCOUNT_BODY_HEX,
-  );
+  const body = sha256Hex(`plaid-sandbox-account|${routingNumber}|${accountNumber}`).slice(0, ACCOUNT_BODY_HEX);
   return `${SANDBOX_ACCOUNT_ID_PREFIX}${body}${checkSuffix(body)}`;
 }
 
 export function isSandboxAccountId(accountId: string): boolean {
   if (!SANDBOX_ACCOUNT_ID.test(accountId)) return false;
-  const body = accountId.slice(
-    SANDBOX_ACCOUNT_ID_PREFIX.length,
-    SANDBOX_ACCOUNT_ID_PREFIX.length + ACCOUNT_BODY_HEX,
-  );
+  const body = accountId.slice(SANDBOX_ACCOUNT_ID_PREFIX.length, SANDBOX_ACCOUNT_ID_PREFIX.length + ACCOUNT_BODY_HEX);
   return accountId.endsWith(checkSuffix(body));
 }
 

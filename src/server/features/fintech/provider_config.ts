@@ -23,9 +23,7 @@ function visaClient(visa: VisaSettings): Deno.HttpClient | undefined {
 }
 
 /** Each provider live when its credentials are configured, otherwise its sandbox. */
-export function providersFrom(
-  { plaid, visa }: { plaid: PlaidSettings | null; visa: VisaSettings | null },
-): FintechProviders {
+export function providersFrom({ plaid, visa }: { plaid: PlaidSettings | null; visa: VisaSettings | null }): FintechProviders {
   return {
     plaid: plaid ? createPlaidHttp(plaid) : createPlaidSandbox(),
     visa: visa ? createVisaHttp({ ...visa, client: visaClient(visa) }) : createVisaSandbox(),

@@ -42,11 +42,7 @@ function credentials<Names extends readonly string[]>(env: Env, provider: string
   if (present.length === 0) return null;
   if (present.length < names.length) {
     const missing = names.filter((name) => !present.includes(name));
-    throw new Error(
-      `${provider} is partly configured: also set ${missing.join(", ")} (or unset all of ${
-        names.join(", ")
-      })`,
-    );
+    throw new Error(`${provider} is partly configured: also set ${missing.join(", ")} (or unset all of ${names.join(", ")})`);
   }
   return Object.fromEntries(names.map((name) => [name, value(env, name)!])) as Record<Names[number], string>;
 }
@@ -92,9 +88,7 @@ export function visaSettings(env: Env): VisaSettings | null {
   const url = baseUrl("VISA_BASE_URL", set.VISA_BASE_URL);
   const certFile = value(env, "VISA_CERT_FILE");
   const keyFile = value(env, "VISA_KEY_FILE");
-  if ((certFile === null) !== (keyFile === null)) {
-    throw new Error("Set VISA_CERT_FILE and VISA_KEY_FILE together");
-  }
+  if ((certFile === null) !== (keyFile === null)) throw new Error("Set VISA_CERT_FILE and VISA_KEY_FILE together");
   // Visa Direct authenticates the client certificate on every call; only a local double may skip it.
   if (certFile === null && !LOOPBACK_HOSTS.has(url.hostname)) {
     throw new Error("Visa needs mutual TLS: set VISA_CERT_FILE and VISA_KEY_FILE");
@@ -128,7 +122,5 @@ export function providerNetHosts(env: Env): string[] {
 /** Certificate and key files the live card network needs, for the server's --allow-read. */
 export function providerReadFiles(env: Env): string[] {
   const visa = visaSettings(env);
-  return visa
-    ? [visa.certFile, visa.keyFile, visa.caFile].filter((file): file is string => file !== null)
-    : [];
+  return visa ? [visa.certFile, visa.keyFile, visa.caFile].filter((file): file is string => file !== null) : [];
 }

@@ -49,9 +49,7 @@ export interface AccountBalance {
 
 export interface AccountDataProvider {
   readonly mode: ProviderMode;
-  verifyAccount(
-    input: { accountNumber: string; routingNumber: string },
-  ): Promise<ProviderOutcome<AccountVerification>>;
+  verifyAccount(input: { accountNumber: string; routingNumber: string }): Promise<ProviderOutcome<AccountVerification>>;
   checkBalance(accountId: string): Promise<ProviderOutcome<AccountBalance>>;
 }
 

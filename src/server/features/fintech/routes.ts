@@ -3,16 +3,11 @@
  * takes an Idempotency-Key, so a retry never calls the provider twice.
  */
 import { Hono } from "hono";
-import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
+import { type AppDeps, type AppEnv, actorOf } from "../../http/context.ts";
 import { idempotencyKey, keyOf, sendKeyedAnswer } from "../../http/idempotency.ts";
 import { validate } from "../../http/validation.ts";
 import { type FintechProviders, providersFrom } from "./provider_config.ts";
-import {
-  checkBalanceSchema,
-  directTransferSchema,
-  pushPaymentSchema,
-  verifyAccountSchema,
-} from "./schemas.ts";
+import { checkBalanceSchema, directTransferSchema, pushPaymentSchema, verifyAccountSchema } from "./schemas.ts";
 import { createFintechService } from "./service.ts";
 
 export function fintechRoutes(deps: AppDeps, providers?: FintechProviders): Hono<AppEnv> {
@@ -34,10 +29,7 @@ export function fintechRoutes(deps: AppDeps, providers?: FintechProviders): Hono
 
   app.post("/visa/direct-transfer", validate("json", directTransferSchema), idempotencyKey(), async (c) => {
     const key = keyOf(c.req.valid("header"));
-    return sendKeyedAnswer(
-      c,
-      await service.directTransfer(actorOf(c, deps.config), key, c.req.valid("json")),
-    );
+    return sendKeyedAnswer(c, await service.directTransfer(actorOf(c, deps.config), key, c.req.valid("json")));
   });
 
   app.post("/visa/push-payment", validate("json", pushPaymentSchema), idempotencyKey(), async (c) => {

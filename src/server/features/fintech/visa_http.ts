@@ -59,11 +59,7 @@ const pushResponse = z.object({
 });
 
 const visaError = z.object({
-  responseStatus: z.object({
-    status: z.number().optional(),
-    code: z.string(),
-    message: z.string().nullish(),
-  }),
+  responseStatus: z.object({ status: z.number().optional(), code: z.string(), message: z.string().nullish() }),
 });
 
 const pad = (value: number, length: number) => String(value).padStart(length, "0");
@@ -135,14 +131,9 @@ export function createVisaHttp(config: VisaHttpConfig): CardNetworkProvider {
       if (!parsed.success) return unavailable("provider_bad_response", "Visa's answer could not be read");
       const { transactionIdentifier, actionCode, approvalCode } = parsed.data;
       if (actionCode !== APPROVED_ACTION_CODE) {
-        return rejected(
-          `declined_${actionCode}`,
-          `Visa declined the transaction (action code ${actionCode})`,
-        );
+        return rejected(`declined_${actionCode}`, `Visa declined the transaction (action code ${actionCode})`);
       }
-      if (!approvalCode) {
-        return unavailable("provider_bad_response", "Visa approved without an approval code");
-      }
+      if (!approvalCode) return unavailable("provider_bad_response", "Visa approved without an approval code");
       return { ok: true, value: { transactionId: String(transactionIdentifier), approvalCode, actionCode } };
     },
   };

@@ -6,7 +6,7 @@
  */
 import { isVisaCardNumber } from "../../../domain/fintech.ts";
 import { formatMoney } from "../../../domain/money.ts";
-import type { CardNetworkProvider, ProviderOutcome, PushFundsResult } from "./providers.ts";
+import type { CardNetworkProvider, PushFundsResult, ProviderOutcome } from "./providers.ts";
 import { rejected } from "./providers.ts";
 import { APPROVED_ACTION_CODE } from "./visa_http.ts";
 

@@ -4,12 +4,7 @@ import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { validate } from "../../http/validation.ts";
 import { userIdParam } from "../users/schemas.ts";
 import { identityBody } from "./schemas.ts";
-import {
-  identityLinkDraft,
-  linkProviderIdentity,
-  listProviderIdentities,
-  unlinkProviderIdentity,
-} from "./service.ts";
+import { identityLinkDraft, linkProviderIdentity, listProviderIdentities, unlinkProviderIdentity } from "./service.ts";
 import { administer } from "../approvals/four_eyes.ts";
 
 export function identitiesRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -167,9 +167,7 @@ function statusChange(row: HistoryRow): StatusHistoryEntry {
     to: changes?.after?.status ?? "",
     by: row.by,
     reason: requested ? row.requestReason : reason,
-    request: requested
-      ? { by: row.requestedBy!, at: row.requestedAt!, reason: row.requestReason ?? "" }
-      : null,
+    request: requested ? { by: row.requestedBy!, at: row.requestedAt!, reason: row.requestReason ?? "" } : null,
     decisionReason: requested ? row.decisionReason : null,
   };
 }

@@ -460,20 +460,15 @@ export async function insertInstitution(
   });
   const row = (await tx.select().from(institutions).where(eq(institutions.id, id)).get())!;
   const created = toInstitution(row);
-  await recordVersion(
-    tx,
-    {
-      entityType: "institution",
-      entityId: id,
-      validFrom: at,
-      changes: row,
-      summary: "Registered",
-      requestedBy: actor.userId,
-      approvedBy: null,
-    },
-    Date.parse(at),
-    { alreadyApplied: true },
-  );
+  await recordVersion(tx, {
+    entityType: "institution",
+    entityId: id,
+    validFrom: at,
+    changes: row,
+    summary: "Registered",
+    requestedBy: actor.userId,
+    approvedBy: null,
+  }, Date.parse(at), { alreadyApplied: true });
   await recordCreation(tx, actor, AUDIT_ENTITY_TYPE, id, created);
   return created;
 }

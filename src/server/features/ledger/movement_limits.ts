@@ -153,30 +153,16 @@ async function accountFigures(
 }
 
 /** The maker's refusal explained from the figures as they stand in the transaction. */
-async function makerGround(
-  statements: Statements,
-  movement: AloneMovement,
-  day: string,
-): Promise<ApprovalGround> {
-  const { movedTodayMinor, thresholdMinor } = await makerFigures(
-    statements,
-    movement.makerId,
-    movement.currency,
-    day,
-  );
+async function makerGround(statements: Statements, movement: AloneMovement, day: string): Promise<ApprovalGround> {
+  const { movedTodayMinor, thresholdMinor } = await makerFigures(statements, movement.makerId, movement.currency, day);
   const ground = makerDayGround(movement.currency, movedTodayMinor, movement.amountMinor, thresholdMinor);
   if (!ground) throw new Error("The maker's day total was refused in SQL but is within the threshold");
   return ground;
 }
 
-async function accountGround(
-  statements: Statements,
-  movement: AloneMovement,
-  day: string,
-): Promise<ApprovalGround> {
+async function accountGround(statements: Statements, movement: AloneMovement, day: string): Promise<ApprovalGround> {
   const account = await accountFigures(statements, movement.sourceAccountId, day);
-  const ground = account &&
-    accountOutflowGround({ ...account, currency: movement.currency }, movement.amountMinor);
+  const ground = account && accountOutflowGround({ ...account, currency: movement.currency }, movement.amountMinor);
   if (!ground) throw new Error("The account's day outflow was refused in SQL but is within its limit");
   return ground;
 }
@@ -194,17 +180,9 @@ export interface MovementPreview {
  * figures and the same domain rules that explain the movement's own refusal, so a preview and the
  * movement agree unless another movement lands in between (the movement still decides for itself).
  */
-export async function previewMovement(
-  statements: Statements,
-  movement: AloneMovement,
-): Promise<MovementPreview> {
+export async function previewMovement(statements: Statements, movement: AloneMovement): Promise<MovementPreview> {
   const day = utcDayKey(new Date(movement.atMs));
-  const { movedTodayMinor, thresholdMinor } = await makerFigures(
-    statements,
-    movement.makerId,
-    movement.currency,
-    day,
-  );
+  const { movedTodayMinor, thresholdMinor } = await makerFigures(statements, movement.makerId, movement.currency, day);
   const account = await accountFigures(statements, movement.sourceAccountId, day);
   const grounds = [
     makerDayGround(movement.currency, movedTodayMinor, movement.amountMinor, thresholdMinor),

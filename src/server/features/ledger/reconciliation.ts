@@ -228,8 +228,7 @@ function checkSweeps(sweeps: Row[], entriesBySweep: Map<string, SweepJournalEntr
     if (!completedSweepIds.has(sweepId)) {
       log.report({
         code: "orphan_sweep_entry",
-        message:
-          `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
+        message: `${entries.length} journal entries reference sweep ${sweepId}, which is not a completed sweep`,
         sweepId,
         entryId: entries[0].id,
       });

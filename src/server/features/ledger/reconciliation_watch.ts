@@ -36,8 +36,7 @@ export async function watchReconciliation(db: Database): Promise<boolean> {
       AS fingerprint FROM events WHERE kind = 'reconciliation_difference' ORDER BY seq DESC LIMIT 1`);
     if (last?.fingerprint === fingerprint) return false;
     const first = report.problems[0];
-    const summary =
-      `Reconciliation found ${report.problemCount} difference${report.problemCount === 1 ? "" : "s"}` +
+    const summary = `Reconciliation found ${report.problemCount} difference${report.problemCount === 1 ? "" : "s"}` +
       ` between balances and the journal, first: ${first?.message ?? "see the reconciliation"}`;
     await recordAudit(tx, WATCH_ACTOR, {
       entityType: "ledger_reconciliation",

@@ -57,9 +57,7 @@ export function toAccountDto(row: AccountRow): AccountDto {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
-    dailyOutflowLimit: row.dailyOutflowLimitMinor === null
-      ? null
-      : formatMoney(BigInt(row.dailyOutflowLimitMinor)),
+    dailyOutflowLimit: row.dailyOutflowLimitMinor === null ? null : formatMoney(BigInt(row.dailyOutflowLimitMinor)),
   };
 }
 
@@ -219,12 +217,7 @@ export async function outflowLimitDraft(
     actor,
     {
       payload: { id: accountId, dailyOutflowLimit },
-      summary: {
-        accountId,
-        accountNumber: account.accountNumber,
-        currency: account.currency,
-        dailyOutflowLimit,
-      },
+      summary: { accountId, accountNumber: account.accountNumber, currency: account.currency, dailyOutflowLimit },
     },
     (inner, origin) => setDailyOutflowLimit(inner, actor, accountId, limitMinor, origin),
   );

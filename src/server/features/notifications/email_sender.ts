@@ -91,15 +91,12 @@ async function deliver(db: Database, settings: SmtpSettings | null, event: Outbo
     const outcome: MailOutcome = settings === null
       ? { sent: false, detail: NO_MAIL_SERVER_DETAIL }
       : await sendMail(settings, { to: recipient.email, ...messageOf(event) });
-    if (!outcome.sent) {
-      console.error(`E-mail of event ${event.seq} to ${recipient.email} failed: ${outcome.detail}`);
-    }
+    if (!outcome.sent) console.error(`E-mail of event ${event.seq} to ${recipient.email} failed: ${outcome.detail}`);
     outcomes.push({ recipient, outcome });
   }
   const now = new Date().toISOString();
   await db.writeBatch(outcomes.map(({ recipient, outcome }) => ({
-    sql:
-      `INSERT INTO notification_email_deliveries (event_seq, user_id, recipient, outcome, detail, attempted_at)
+    sql: `INSERT INTO notification_email_deliveries (event_seq, user_id, recipient, outcome, detail, attempted_at)
       VALUES (?, ?, ?, ?, ?, ?)`,
     args: [event.seq, recipient.id, recipient.email, outcome.sent ? "sent" : "failed", outcome.detail, now],
   })));

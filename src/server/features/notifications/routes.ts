@@ -8,13 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import { validate } from "../../http/validation.ts";
 import { feedQuery, notificationIdParam, preferencesSchema, smtpSettingsSchema } from "./schemas.ts";
 import { feedOf, markAllRead, markRead, type Reader } from "./service.ts";
-import {
-  preferencesOf,
-  sendTestMail,
-  smtpSettingsView,
-  updatePreferences,
-  updateSmtpSettings,
-} from "./settings.ts";
+import { preferencesOf, sendTestMail, smtpSettingsView, updatePreferences, updateSmtpSettings } from "./settings.ts";
 import { notificationStream, StreamCounter } from "./stream.ts";
 
 const readerOf = (user: AppEnv["Variables"]["user"]): Reader => ({ id: user.id, roles: user.roles });

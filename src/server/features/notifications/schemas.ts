@@ -42,8 +42,7 @@ export type PreferencesInput = z.infer<typeof preferencesSchema>;
 export const SMTP_TLS_MODES = ["none", "starttls", "tls"] as const;
 
 /** A host name or an IPv4 address; no scheme, no port, no path. */
-const HOST_PATTERN =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOST_PATTERN = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 export const smtpSettingsSchema = z.object({
   host: z.string().trim().regex(HOST_PATTERN, "A host name or IP address, without scheme or port"),

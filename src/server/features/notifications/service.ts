@@ -49,9 +49,7 @@ export async function unreadCount(db: Queryable, reader: Reader): Promise<number
 
 /** Events for the reader with seq above `afterSeq`, oldest first (the live stream's catch-up). */
 export async function notificationsAfter(db: Queryable, reader: Reader, afterSeq: number, limit: number) {
-  const rows = await db.all<FeedRow>(
-    sql`${feedSelect(reader)} AND e.seq > ${afterSeq} ORDER BY e.seq LIMIT ${limit}`,
-  );
+  const rows = await db.all<FeedRow>(sql`${feedSelect(reader)} AND e.seq > ${afterSeq} ORDER BY e.seq LIMIT ${limit}`);
   return rows.map(toNotification);
 }
 
@@ -99,9 +97,7 @@ export async function markAllRead(db: Database, reader: Reader): Promise<void> {
       VALUES (${reader.id}, ${through}, ${new Date().toISOString()})
       ON CONFLICT (user_id) DO UPDATE SET read_through_seq = max(read_through_seq, excluded.read_through_seq),
         updated_at = excluded.updated_at`);
-    await tx.run(
-      sql`DELETE FROM notification_reads WHERE user_id = ${reader.id} AND event_seq <= ${through}`,
-    );
+    await tx.run(sql`DELETE FROM notification_reads WHERE user_id = ${reader.id} AND event_seq <= ${through}`);
   });
 }
 

@@ -4,11 +4,7 @@
  * audited: they decide where the console's messages go.
  */
 import { sql } from "drizzle-orm";
-import {
-  NOTIFICATION_KIND_LABELS,
-  NOTIFICATION_KINDS,
-  type NotificationKind,
-} from "../../../domain/notifications.ts";
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind } from "../../../domain/notifications.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError } from "../../http/errors.ts";
@@ -64,33 +60,21 @@ export async function updateSmtpSettings(
     const password = input.password === undefined ? stored?.passwordCiphertext ?? null : ciphertext;
     const username = input.username || null;
     const now = new Date().toISOString();
-    await tx.run(
-      sql`INSERT INTO smtp_settings (id, host, port, tls, username, password_ciphertext, from_address,
+    await tx.run(sql`INSERT INTO smtp_settings (id, host, port, tls, username, password_ciphertext, from_address,
         updated_at, updated_by)
       VALUES (1, ${input.host}, ${input.port}, ${input.tls}, ${username}, ${password}, ${input.fromAddress},
         ${now}, ${actor.userId})
       ON CONFLICT (id) DO UPDATE SET host = excluded.host, port = excluded.port, tls = excluded.tls,
         username = excluded.username, password_ciphertext = excluded.password_ciphertext,
-        from_address = excluded.from_address, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-    );
-    const passwordChange = input.password === undefined
-      ? "unchanged"
-      : input.password === null
-      ? "cleared"
-      : "set";
+        from_address = excluded.from_address, updated_at = excluded.updated_at, updated_by = excluded.updated_by`);
+    const passwordChange = input.password === undefined ? "unchanged" : input.password === null ? "cleared" : "set";
     await recordAudit(tx, actor, {
       entityType: SMTP_AUDIT_ENTITY,
       entityId: "1",
       action: before.configured ? "update" : "create",
       changes: {
         before: before.configured ? { ...before, updatedAt: undefined } : null,
-        after: {
-          host: input.host,
-          port: input.port,
-          tls: input.tls,
-          username,
-          fromAddress: input.fromAddress,
-        },
+        after: { host: input.host, port: input.port, tls: input.tls, username, fromAddress: input.fromAddress },
         password: passwordChange,
       },
     });
@@ -99,17 +83,10 @@ export async function updateSmtpSettings(
 }
 
 /** Sends the test message to `to` and records the attempt; answers the mail server's outcome. */
-export async function sendTestMail(
-  db: Database,
-  secrets: Secrets,
-  actor: Actor,
-  to: string,
-): Promise<MailOutcome> {
+export async function sendTestMail(db: Database, secrets: Secrets, actor: Actor, to: string): Promise<MailOutcome> {
   const settings = await readSmtpSettings(db.read, secrets);
   if (settings === null) {
-    throw new AppError("conflict", "No mail server is configured: save the SMTP settings first", {
-      field: "host",
-    });
+    throw new AppError("conflict", "No mail server is configured: save the SMTP settings first", { field: "host" });
   }
   const outcome = await sendMail(settings, {
     to,
@@ -139,18 +116,10 @@ export async function preferencesOf(db: Queryable, userId: string): Promise<Pref
     sql`SELECT kind FROM notification_email_preferences WHERE user_id = ${userId}`,
   );
   const chosen = new Set(rows.map((row) => row.kind));
-  return NOTIFICATION_KINDS.map((kind) => ({
-    kind,
-    label: NOTIFICATION_KIND_LABELS[kind],
-    email: chosen.has(kind),
-  }));
+  return NOTIFICATION_KINDS.map((kind) => ({ kind, label: NOTIFICATION_KIND_LABELS[kind], email: chosen.has(kind) }));
 }
 
-export async function updatePreferences(
-  db: Database,
-  actor: Actor,
-  input: PreferencesInput,
-): Promise<Preference[]> {
+export async function updatePreferences(db: Database, actor: Actor, input: PreferencesInput): Promise<Preference[]> {
   const kinds = [...new Set(input.emailKinds)].sort();
   await db.transaction(async (tx) => {
     const before = (await preferencesOf(tx, actor.userId)).filter((p) => p.email).map((p) => p.kind);

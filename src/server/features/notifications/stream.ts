@@ -72,12 +72,7 @@ async function sessionHolds(deps: AppDeps, token: string, state: StreamState): P
   return true;
 }
 
-async function follow(
-  deps: AppDeps,
-  stream: SSEStreamingApi,
-  token: string,
-  state: StreamState,
-): Promise<void> {
+async function follow(deps: AppDeps, stream: SSEStreamingApi, token: string, state: StreamState): Promise<void> {
   await stream.writeSSE({
     event: "unread",
     retry: STREAM_RETRY_MS,
@@ -106,30 +101,21 @@ export function notificationStream(deps: AppDeps, counter: StreamCounter) {
   return async (c: Context<AppEnv>) => {
     // Only an EventSource (or a client that asks the same) gets a stream that never ends by itself.
     if (!/text\/event-stream/.test(c.req.header("accept") ?? "")) {
-      throw new AppError(
-        "validation",
-        "Open the live feed as server-sent events: Accept: text/event-stream",
-        {
-          field: "accept",
-        },
-      );
+      throw new AppError("validation", "Open the live feed as server-sent events: Accept: text/event-stream", {
+        field: "accept",
+      });
     }
     const token = readSessionToken(c, deps.config);
     if (token === undefined) throw new AppError("unauthorized", "The live feed needs a signed-in session");
     const user = c.get("user");
     if (!counter.acquire(user.id)) {
-      throw new AppError(
-        "rate_limited",
-        `At most ${MAX_STREAMS_PER_USER} live notification streams per user`,
-      );
+      throw new AppError("rate_limited", `At most ${MAX_STREAMS_PER_USER} live notification streams per user`);
     }
     // Resuming (the browser sends the last id it saw): nothing between is lost; else from now on.
     const resumeFrom = Number(c.req.header("last-event-id"));
     const state: StreamState = {
       reader: { id: user.id, roles: user.roles },
-      lastSeq: Number.isSafeInteger(resumeFrom) && resumeFrom > 0
-        ? resumeFrom
-        : await latestSeq(deps.db.read),
+      lastSeq: Number.isSafeInteger(resumeFrom) && resumeFrom > 0 ? resumeFrom : await latestSeq(deps.db.read),
       lastSessionCheckMs: Date.now(),
       lastWriteMs: Date.now(),
     };

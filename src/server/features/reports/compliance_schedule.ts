@@ -81,11 +81,7 @@ const settings = (filing: ComplianceFiling) => ({
   dueDate: filing.dueDate,
 });
 
-export async function createFiling(
-  db: Database,
-  actor: Actor,
-  input: CreateFilingInput,
-): Promise<ComplianceFiling> {
+export async function createFiling(db: Database, actor: Actor, input: CreateFilingInput): Promise<ComplianceFiling> {
   const { opensOn, dueDate } = checkedDates(input.opensOn, input.dueDate);
   const id = crypto.randomUUID();
   return await db.transaction(async (tx) => {
@@ -112,10 +108,7 @@ export async function updateFiling(
 ): Promise<ComplianceFiling> {
   return await db.transaction(async (tx) => {
     const before = await findFiling(tx, id);
-    const next = {
-      ...settings(before),
-      ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
-    };
+    const next = { ...settings(before), ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     const { opensOn, dueDate } = checkedDates(next.opensOn, next.dueDate);
     await tx.update(complianceFilings).set({
       name: next.name,

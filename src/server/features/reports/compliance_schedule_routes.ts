@@ -16,20 +16,10 @@ export function complianceScheduleRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await createFiling(deps.db, actorOf(c, deps.config), c.req.valid("json")), 201);
   });
 
-  app.patch(
-    `${PATH}/:id`,
-    validate("param", filingIdParamSchema),
-    validate("json", updateFilingSchema),
-    async (c) => {
-      const filing = await updateFiling(
-        deps.db,
-        actorOf(c, deps.config),
-        c.req.valid("param").id,
-        c.req.valid("json"),
-      );
-      return c.json(filing);
-    },
-  );
+  app.patch(`${PATH}/:id`, validate("param", filingIdParamSchema), validate("json", updateFilingSchema), async (c) => {
+    const filing = await updateFiling(deps.db, actorOf(c, deps.config), c.req.valid("param").id, c.req.valid("json"));
+    return c.json(filing);
+  });
 
   app.delete(`${PATH}/:id`, validate("param", filingIdParamSchema), async (c) => {
     await removeFiling(deps.db, actorOf(c, deps.config), c.req.valid("param").id);

@@ -648,9 +648,7 @@ class PdfReport {
         PDF_META_SIZE_PT,
       );
     }
-    for (const note of this.data.notes) {
-      this.line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
-    }
+    for (const note of this.data.notes) this.line(`${note.label}: ${note.value}`, PDF_META_SIZE_PT, BOLD_FONT);
     this.y += PDF_META_SIZE_PT;
   }
 

@@ -159,10 +159,7 @@ async function requestManualSweep(
     c,
     await answerOnce(deps.db, keyed, (inner) =>
       moveOrFile(
-        async () => ({
-          status: 201,
-          body: await executeManualSweep(inner, actor, executor, input, deps.clock.now()),
-        }),
+        async () => ({ status: 201, body: await executeManualSweep(inner, actor, executor, input, deps.clock.now()) }),
         (grounds) => file(inner, grounds),
       )),
   );

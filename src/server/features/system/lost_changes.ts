@@ -59,13 +59,7 @@ export interface LostChangeReport {
   sweeps: LostSweep[];
 }
 
-const REGISTRATION_TYPES = new Set([
-  "institution",
-  "routing_code",
-  "swift_code",
-  "iban_config",
-  "ledger_account",
-]);
+const REGISTRATION_TYPES = new Set(["institution", "routing_code", "swift_code", "iban_config", "ledger_account"]);
 
 export function categoryOf(entityType: string): LostCategory {
   if (entityType === "balance_sweep" || entityType === "sweep_schedule_run") return "sweeps";
@@ -106,13 +100,11 @@ async function lostAuditRows(copy: NativeDatabase.Database, primary: Statements)
   }
 }
 
-const SWEEP_SQL =
-  `SELECT s.id, s.sweep_amount_minor AS amountMinor, a.currency, s.source_account_id AS sourceAccountId,
+const SWEEP_SQL = `SELECT s.id, s.sweep_amount_minor AS amountMinor, a.currency, s.source_account_id AS sourceAccountId,
   s.target_account_id AS targetAccountId, s.executed_at AS executedAt, s.executed_by AS executedBy
   FROM balance_sweeps s JOIN ledger_accounts a ON a.id = s.source_account_id WHERE s.id = ?`;
 /** The keys of the sweeps answered since `?`: each kept answer names its sweep. */
-const SWEEP_KEYS_SQL =
-  `SELECT json_extract(response_body, '$.id') AS sweepId, idempotency_key AS idempotencyKey
+const SWEEP_KEYS_SQL = `SELECT json_extract(response_body, '$.id') AS sweepId, idempotency_key AS idempotencyKey
   FROM idempotency_keys WHERE route = 'balance_sweep' AND created_at >= ? AND response_status = 201`;
 
 type SweepRow = Omit<LostSweep, "amount" | "idempotencyKey"> & { amountMinor: number };
@@ -145,17 +137,8 @@ export async function buildLostChangeReport(
   const copy = new NativeDatabase(rebuilt.setAsidePath, { readonly: true });
   try {
     const { lost, more, lastShared } = await lostAuditRows(copy, primary);
-    const auditRows = lost.map(({ hash: _hash, ...row }) => ({
-      ...row,
-      category: categoryOf(row.entityType),
-    }));
-    const counts: Record<LostCategory, number> = {
-      sweeps: 0,
-      cardMovements: 0,
-      approvals: 0,
-      registrations: 0,
-      other: 0,
-    };
+    const auditRows = lost.map(({ hash: _hash, ...row }) => ({ ...row, category: categoryOf(row.entityType) }));
+    const counts: Record<LostCategory, number> = { sweeps: 0, cardMovements: 0, approvals: 0, registrations: 0, other: 0 };
     for (const row of auditRows) counts[row.category]++;
     const sweeps = lostSweeps(copy, auditRows);
     return {
@@ -175,11 +158,7 @@ export async function buildLostChangeReport(
 }
 
 /** Builds the report and records it on the restored primary: one audit event and one report row. */
-export async function recordLostChanges(
-  db: Database,
-  config: Config,
-  rebuilt: RebuiltReplica,
-): Promise<void> {
+export async function recordLostChanges(db: Database, config: Config, rebuilt: RebuiltReplica): Promise<void> {
   const node = nodeName(config);
   await db.transaction(async (tx) => {
     const statements = statementsOf(tx);

@@ -63,9 +63,7 @@ export function replicationState(deps: AppDeps, headquarters: HeadquartersView |
   const { config, db } = deps;
   const clock = deps.clock.status();
   const clockFields = { clockOffsetMs: clock.offsetMs, clockWarning: clock.warning };
-  if (config.replication === null || db.replica === null) {
-    return { role: config.role, ...STANDALONE, ...clockFields };
-  }
+  if (config.replication === null || db.replica === null) return { role: config.role, ...STANDALONE, ...clockFields };
   const status = db.replica.status();
   const view = headquarters ?? { reachable: true, changesAccepted: true };
   const pausedMessage = pausedMessageOf(status, view);
@@ -103,9 +101,7 @@ export async function divergenceReports(deps: AppDeps): Promise<DivergenceReport
   for (const row of rows) {
     const report = JSON.parse(row.report) as LostChangeReport;
     const sweeps: ReportedSweep[] = [];
-    for (const sweep of report.sweeps) {
-      sweeps.push({ ...sweep, reExecutedAs: await reExecution(deps, sweep) });
-    }
+    for (const sweep of report.sweeps) sweeps.push({ ...sweep, reExecutedAs: await reExecution(deps, sweep) });
     reports.push({ ...report, id: row.id, sweeps });
   }
   return reports;

@@ -7,17 +7,9 @@ import { ROLE_LABELS } from "../../../domain/access.ts";
 import type { Actor } from "../../audit/trail.ts";
 import type { Config } from "../../config.ts";
 import { administrationDraft, type RequestDraft } from "../approvals/four_eyes.ts";
-import {
-  createStaffUser,
-  type NewStaffUser,
-  resetPassword,
-  updateStaffUser,
-  type UserChange,
-  type UserView,
-} from "./service.ts";
+import { createStaffUser, type NewStaffUser, resetPassword, updateStaffUser, type UserChange, type UserView } from "./service.ts";
 
-const roleNames = (roles: readonly string[]) =>
-  roles.map((role) => ROLE_LABELS[role as keyof typeof ROLE_LABELS]);
+const roleNames = (roles: readonly string[]) => roles.map((role) => ROLE_LABELS[role as keyof typeof ROLE_LABELS]);
 
 export function userCreateDraft(config: Config, actor: Actor, input: NewStaffUser): RequestDraft {
   const summary = {

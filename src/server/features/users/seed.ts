@@ -15,20 +15,13 @@ import { createStaffUser } from "./service.ts";
 const SEED_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "demo-seed" };
 
 const DEMO_STAFF: readonly { email: string; firstName: string; lastName: string; roles: Role[] }[] = [
-  {
-    email: "admin2@centralbank.local",
-    firstName: "Second",
-    lastName: "Administrator",
-    roles: ["administrator"],
-  },
+  { email: "admin2@centralbank.local", firstName: "Second", lastName: "Administrator", roles: ["administrator"] },
   { email: "operator@centralbank.local", firstName: "Demo", lastName: "Operator", roles: ["operator"] },
   { email: "approver@centralbank.local", firstName: "Demo", lastName: "Approver", roles: ["approver"] },
 ];
 
 export const staffDemoSeeder: Seeder = async ({ db, config }, log, credentials) => {
-  const [row] = await db.read.all<{ n: number }>(
-    sql`SELECT count(*) AS n FROM users WHERE id <> ${SYSTEM_USER_ID}`,
-  );
+  const [row] = await db.read.all<{ n: number }>(sql`SELECT count(*) AS n FROM users WHERE id <> ${SYSTEM_USER_ID}`);
   // Only beside the first administrator of a fresh database: never into one that has staff of its own.
   if ((row?.n ?? 0) !== 1) return;
   for (const person of DEMO_STAFF) {

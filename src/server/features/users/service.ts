@@ -6,12 +6,7 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { sessions, SYSTEM_USER_ID, userCredentials, userRoles, users } from "../../../../db/schema.ts";
 import type { Role } from "../../../domain/access.ts";
-import {
-  DECISION_REFUSAL_MESSAGES,
-  grantDecides,
-  grantsPower,
-  roleConflict,
-} from "../../../domain/dual_control.ts";
+import { DECISION_REFUSAL_MESSAGES, grantDecides, grantsPower, roleConflict } from "../../../domain/dual_control.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { generatePassword, hashPassword, passwordProblem, verifyPassword } from "../../auth/passwords.ts";
 import {
@@ -113,17 +108,11 @@ export async function createStaffUser(
   origin: GrantOrigin,
 ): Promise<{ user: UserView; initialPassword: string }> {
   const initialPassword = generatePassword();
-  const { id } = await createUser(
-    db,
-    config,
-    {
-      ...input,
-      password: initialPassword,
-      mustChangePassword: true,
-    },
-    origin,
-    actor,
-  );
+  const { id } = await createUser(db, config, {
+    ...input,
+    password: initialPassword,
+    mustChangePassword: true,
+  }, origin, actor);
   return { user: await findUser(db.read, id), initialPassword };
 }
 
@@ -176,13 +165,7 @@ export async function updateStaffUser(
   return await findUser(db.read, id);
 }
 
-async function applyUserChange(
-  tx: Tx,
-  id: string,
-  change: UserChange,
-  wasDisabled: boolean,
-  origin: GrantOrigin,
-) {
+async function applyUserChange(tx: Tx, id: string, change: UserChange, wasDisabled: boolean, origin: GrantOrigin) {
   const now = new Date().toISOString();
   if (change.roles !== undefined) {
     await replaceRoles(tx, id, change.roles, origin);
@@ -234,12 +217,8 @@ export async function resetPassword(
 export async function confirmRoles(db: Database, actor: Actor, id: string): Promise<UserView> {
   await db.transaction(async (tx) => {
     const user = await findUser(tx, id);
-    if (user.unconfirmedRoles.length === 0) {
-      throw conflict("roles", "No role of this user awaits confirmation");
-    }
-    if (id === actor.userId) {
-      throw conflict("roles", "Nobody confirms their own roles: another administrator must");
-    }
+    if (user.unconfirmedRoles.length === 0) throw conflict("roles", "No role of this user awaits confirmation");
+    if (id === actor.userId) throw conflict("roles", "Nobody confirms their own roles: another administrator must");
     const own = (await grantsOf(tx, actor.userId)).find((grant) => grant.role === "administrator");
     if (!own || !grantDecides(own)) {
       throw new AppError("forbidden", DECISION_REFUSAL_MESSAGES.unconfirmed_grant);
@@ -279,11 +258,7 @@ export async function changeOwnPassword(
       fields: { currentPassword: "The current password is not correct" },
     });
   }
-  const owner = await db.read.select({
-    email: users.email,
-    firstName: users.firstName,
-    lastName: users.lastName,
-  })
+  const owner = await db.read.select({ email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users).where(eq(users.id, actor.userId)).get();
   const problem = input.newPassword === input.currentPassword
     ? "The new password must differ from the current one"

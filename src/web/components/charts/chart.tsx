@@ -87,12 +87,10 @@ function useChart(
 }
 
 /** The chart's figures as a table, the alternative to the image. */
-function FiguresTable(
-  { id, summary, labels, series, labelHeading, show }: Omit<ChartProps, "kind" | "format"> & {
-    id: string;
-    show: (value: number) => string;
-  },
-) {
+function FiguresTable({ id, summary, labels, series, labelHeading, show }: Omit<ChartProps, "kind" | "format"> & {
+  id: string;
+  show: (value: number) => string;
+}) {
   return (
     <table id={id} className="w-full text-xs">
       <caption className="sr-only">{summary}</caption>

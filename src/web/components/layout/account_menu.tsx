@@ -59,16 +59,12 @@ export function AccountMenu({ user }: { user: AuthUser | undefined }) {
             </button>
           </MenuItem>
           <MenuItem>
-            <button type="button" className={MENU_ITEM} onClick={() => signOutForm.current?.submit()}>
-              Sign Out
-            </button>
+            <button type="button" className={MENU_ITEM} onClick={() => signOutForm.current?.submit()}>Sign Out</button>
           </MenuItem>
         </MenuItems>
       </Menu>
-      {
-        /* A POST from this origin: a link elsewhere cannot sign the user out. Outside the menu, which
-          closes (and leaves the page) as the entry is clicked. */
-      }
+      {/* A POST from this origin: a link elsewhere cannot sign the user out. Outside the menu, which
+          closes (and leaves the page) as the entry is clicked. */}
       <form ref={signOutForm} method="post" action="/api/logout" noValidate hidden />
       {passwordWanted && (
         <Suspense fallback={null}>

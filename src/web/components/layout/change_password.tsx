@@ -33,9 +33,7 @@ function PasswordField(props: {
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   // A message stays until the next submission answers it.
-  const { form, setForm, setErrors, bind } = useFormState(NO_PASSWORDS, {
-    recheck: (_field, _value, shown) => shown,
-  });
+  const { form, setForm, setErrors, bind } = useFormState(NO_PASSWORDS, { recheck: (_field, _value, shown) => shown });
   const { currentPassword, newPassword, repeat } = form;
   const { toast } = useToast();
   const change = useChangePassword(() => {

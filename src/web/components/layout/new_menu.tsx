@@ -28,16 +28,8 @@ const CREATE_ACTIONS: readonly CreateAction[] = [
     api: ["POST", "/api/central-bank-connections"],
     target: { path: "/central-bank-connections", create: "connection" },
   },
-  {
-    label: "Manual Sweep",
-    api: ["POST", "/api/balance-sweeps"],
-    target: { path: "/balance-sweep", create: "manual-sweep" },
-  },
-  {
-    label: "Add Account",
-    api: ["POST", "/api/ledger-accounts"],
-    target: { path: "/balance-sweep", create: "account" },
-  },
+  { label: "Manual Sweep", api: ["POST", "/api/balance-sweeps"], target: { path: "/balance-sweep", create: "manual-sweep" } },
+  { label: "Add Account", api: ["POST", "/api/ledger-accounts"], target: { path: "/balance-sweep", create: "account" } },
   { label: "Issue Card", api: ["POST", "/api/cards/issue"], target: { path: "/card-management#issue" } },
   { label: "New API Key", api: ["POST", "/api/api-keys"], target: { path: "/api-management#keys" } },
 ];

@@ -32,31 +32,27 @@ function NotificationEntry({ entry }: { entry: Notification }) {
         className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${entry.read ? "bg-transparent" : "bg-blue-700"}`}
       />
       <div className="min-w-0 flex-1">
-        <time dateTime={entry.occurredAt} className="block text-xs text-slate-600">
-          {formatDateTime(entry.occurredAt)}
-        </time>
+        <time dateTime={entry.occurredAt} className="block text-xs text-slate-600">{formatDateTime(entry.occurredAt)}</time>
         {entry.link
           ? (
-            <CloseButton
-              as={Link}
-              to={entry.link}
-              className="underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-            >
+            <CloseButton as={Link} to={entry.link} className="underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700">
               {summary}
             </CloseButton>
           )
           : summary}
-        {entry.read ? <span className="sr-only">Read</span> : (
-          <button
-            type="button"
-            className="mt-1 text-xs font-medium text-blue-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
-            disabled={markRead.isPending || paused !== null}
-            title={paused ?? undefined}
-            onClick={() => markRead.mutate(entry.id)}
-          >
-            Mark read<span className="sr-only">: {entry.summary}</span>
-          </button>
-        )}
+        {entry.read
+          ? <span className="sr-only">Read</span>
+          : (
+            <button
+              type="button"
+              className="mt-1 text-xs font-medium text-blue-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+              disabled={markRead.isPending || paused !== null}
+              title={paused ?? undefined}
+              onClick={() => markRead.mutate(entry.id)}
+            >
+              Mark read<span className="sr-only">: {entry.summary}</span>
+            </button>
+          )}
       </div>
     </li>
   );
@@ -71,14 +67,7 @@ export function NotificationBell() {
   const label = unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`;
   return (
     <Popover className="relative">
-      <PopoverButton
-        as={Button}
-        variant="ghost"
-        size="icon"
-        aria-label={label}
-        className="relative"
-        data-testid="notification-bell"
-      >
+      <PopoverButton as={Button} variant="ghost" size="icon" aria-label={label} className="relative" data-testid="notification-bell">
         <Bell aria-hidden="true" className="h-5 w-5" />
         {unread > 0 && (
           <span
@@ -96,13 +85,7 @@ export function NotificationBell() {
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
           <h2 className="text-sm font-semibold text-slate-900">Notifications</h2>
-          <Button
-            variant="ghost"
-            size="sm"
-            changes
-            disabled={unread === 0 || markAll.isPending}
-            onClick={() => markAll.mutate()}
-          >
+          <Button variant="ghost" size="sm" changes disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
             Mark all read
           </Button>
         </div>

@@ -1,9 +1,7 @@
 import type { ReactNode } from "react";
 
 /** Each screen's own heading (the page's h1) with an optional subtitle and actions. */
-export function PageHeader(
-  { title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode },
-) {
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>

@@ -38,9 +38,7 @@ export function NodeBadge() {
     );
   }
   if (data.region === null) return null;
-  const tone = data.primaryReachable
-    ? "border-slate-300 text-slate-700"
-    : "border-amber-400 bg-amber-50 text-amber-900";
+  const tone = data.primaryReachable ? "border-slate-300 text-slate-700" : "border-amber-400 bg-amber-50 text-amber-900";
   return (
     <span
       className={`${BADGE} ${tone}`}

@@ -14,9 +14,7 @@ export function RoleGate({ path, children }: { path: string; children: ReactNode
   return <Gated label={item.label} api={item.api}>{children}</Gated>;
 }
 
-function Gated(
-  { label, api, children }: { label: string; api: readonly [string, string]; children: ReactNode },
-) {
+function Gated({ label, api, children }: { label: string; api: readonly [string, string]; children: ReactNode }) {
   const [method, route] = api;
   if (useMayCall(method, route)) return <>{children}</>;
   return <NotAllowedPage title={label} method={method} path={route} />;

@@ -46,9 +46,7 @@ const ICONS: Record<NavItem["path"], LucideIcon> = {
   "/audit-trail": History,
 };
 
-function NavEntry(
-  { item, pending, onNavigate }: { item: NavItem; pending: number; onNavigate?: () => void },
-) {
+function NavEntry({ item, pending, onNavigate }: { item: NavItem; pending: number; onNavigate?: () => void }) {
   const Icon = ICONS[item.path];
   return (
     <li>
@@ -81,9 +79,7 @@ function NavEntry(
  * The grouped navigation, the same in the sidebar and the slide-over. It scrolls on its own when the
  * window is too short for every entry; the signed-in user is the header's account menu.
  */
-export function SidebarContent(
-  { user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void },
-) {
+export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefined; onNavigate?: () => void }) {
   const pending = usePendingApprovalCount();
   const roles = user?.roles ?? [];
   const items = reachableNavItems(roles);
@@ -96,10 +92,7 @@ export function SidebarContent(
       </ul>
       {NAV_GROUPS.map((group) => (
         <div key={group} className="mt-4">
-          <h2
-            id={`nav-group-${group}`}
-            className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600"
-          >
+          <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
             {group}
           </h2>
           <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
@@ -121,11 +114,7 @@ export function Brand() {
       <p className="text-base font-semibold text-slate-900" data-testid="system-name">
         {settings?.systemName ?? "Central Bank Registry"}
       </p>
-      <p
-        className="truncate text-xs text-slate-600"
-        data-testid="system-description"
-        title={settings?.systemDescription}
-      >
+      <p className="truncate text-xs text-slate-600" data-testid="system-description" title={settings?.systemDescription}>
         {settings?.systemDescription || "Payment Infrastructure Console"}
       </p>
     </>

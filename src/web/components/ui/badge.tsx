@@ -17,12 +17,7 @@ export function Badge({ variant = "default", className = "", title, children }: 
   children: ReactNode;
 }) {
   return (
-    <span
-      title={title}
-      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
-        VARIANTS[variant]
-      } ${className}`}
-    >
+    <span title={title} className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${VARIANTS[variant]} ${className}`}>
       {children}
     </span>
   );
@@ -41,11 +36,7 @@ const STATUS_CLASSES: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span
-      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${
-        STATUS_CLASSES[status] ?? "border-slate-300 text-slate-700"
-      }`}
-    >
+    <span className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${STATUS_CLASSES[status] ?? "border-slate-300 text-slate-700"}`}>
       {status}
     </span>
   );

@@ -21,16 +21,8 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function Button(
-  {
-    variant = "default",
-    size = "default",
-    className = "",
-    type = "button",
-    changes,
-    disabled,
-    title,
-    ...props
-  }: ButtonProps,
+  { variant = "default", size = "default", className = "", type = "button", changes, disabled, title, ...props }:
+    ButtonProps,
 ) {
   const paused = useChangesPaused();
   const blocked = useIsChange(changes) && paused !== null;

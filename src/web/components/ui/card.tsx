@@ -8,9 +8,7 @@ export function CardHeader({ className = "", ...props }: HTMLAttributes<HTMLDivE
   return <div className={`flex flex-col gap-1 p-5 pb-3 ${className}`} {...props} />;
 }
 
-export function CardTitle(
-  { children, className = "", as: Tag = "h2" }: { children: ReactNode; className?: string; as?: "h2" | "h3" },
-) {
+export function CardTitle({ children, className = "", as: Tag = "h2" }: { children: ReactNode; className?: string; as?: "h2" | "h3" }) {
   return <Tag className={`text-base font-semibold text-slate-900 ${className}`}>{children}</Tag>;
 }
 
@@ -24,9 +22,7 @@ export function CardContent({ className = "", ...props }: HTMLAttributes<HTMLDiv
 
 /** A screen's row of counters: two by two on a phone, one row of four from 1024 px up. */
 export function StatGrid({ children, className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
-  return (
-    <div className={`grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4 ${className}`} {...props}>{children}</div>
-  );
+  return <div className={`grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4 ${className}`} {...props}>{children}</div>;
 }
 
 /** A labelled figure, as on every screen's counter row. */
@@ -35,9 +31,7 @@ export function StatCard({ label, value, hint }: { label: string; value: ReactNo
     <Card>
       <div className="p-3 sm:p-5">
         <p className="text-sm font-medium text-slate-600">{label}</p>
-        <p className="mt-1 text-xl font-semibold text-slate-900 [overflow-wrap:anywhere] sm:text-2xl">
-          {value}
-        </p>
+        <p className="mt-1 text-xl font-semibold text-slate-900 [overflow-wrap:anywhere] sm:text-2xl">{value}</p>
         {hint !== undefined && <p className="mt-1 text-xs text-slate-600">{hint}</p>}
       </div>
     </Card>

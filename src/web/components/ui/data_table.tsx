@@ -14,13 +14,13 @@ import {
   type ColumnDef,
   type ColumnFiltersState,
   flexRender,
+  type Header,
+  type Row,
   getCoreRowModel,
   getFilteredRowModel,
   getPaginationRowModel,
   getSortedRowModel,
-  type Header,
   type PaginationState,
-  type Row,
   type SortingState,
   type Table,
   useReactTable,
@@ -98,10 +98,7 @@ export interface DataTableProps<T> {
 function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
   const Icon = direction === "asc" ? ArrowUp : direction === "desc" ? ArrowDown : ChevronsUpDown;
   return (
-    <Icon
-      aria-hidden="true"
-      className={`h-3.5 w-3.5 shrink-0 ${direction ? "text-slate-900" : "text-slate-500"}`}
-    />
+    <Icon aria-hidden="true" className={`h-3.5 w-3.5 shrink-0 ${direction ? "text-slate-900" : "text-slate-500"}`} />
   );
 }
 
@@ -114,11 +111,7 @@ function FilterBar({ filters, toolbar, value, onChange }: {
   const filterId = useId();
   return (
     <div className="flex flex-wrap items-end gap-2">
-      {toolbar && (
-        <div className="flex w-full min-w-0 flex-wrap items-end gap-2 sm:w-auto sm:min-w-80 sm:flex-1">
-          {toolbar}
-        </div>
-      )}
+      {toolbar && <div className="flex w-full min-w-0 flex-wrap items-end gap-2 sm:w-auto sm:min-w-80 sm:flex-1">{toolbar}</div>}
       {filters.map((filter) => (
         <div key={filter.columnId} className="min-w-36 flex-1 sm:flex-none">
           <label htmlFor={`${filterId}-${filter.columnId}`} className="sr-only">{filter.label}</label>
@@ -129,9 +122,7 @@ function FilterBar({ filters, toolbar, value, onChange }: {
             className={inputClassName}
           >
             <option value="">{filter.allLabel}</option>
-            {filter.options.map((option) => (
-              <option key={option.value} value={option.value}>{option.label}</option>
-            ))}
+            {filter.options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
           </select>
         </div>
       ))}
@@ -158,7 +149,9 @@ function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
         header.index === 0 ? `${PINNED_CELL} z-20` : ""
       } ${meta?.headerClassName ?? ""}`}
     >
-      {meta?.srOnlyHeader ? <span className="sr-only">{content}</span> : header.column.getCanSort()
+      {meta?.srOnlyHeader
+        ? <span className="sr-only">{content}</span>
+        : header.column.getCanSort()
         ? (
           <button
             type="button"
@@ -177,14 +170,11 @@ function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
 function LoadingRows({ columnCount }: { columnCount: number }) {
   return Array.from({ length: LOADING_ROWS }, (_, row) => (
     <tr key={row} data-testid="loading-row">
-      {Array.from(
-        { length: columnCount },
-        (_, cell) => (
-          <td key={cell} className={`px-3 py-3 ${cell === 0 ? PINNED_CELL : ""}`}>
-            <Skeleton className="h-4 w-full" />
-          </td>
-        ),
-      )}
+      {Array.from({ length: columnCount }, (_, cell) => (
+        <td key={cell} className={`px-3 py-3 ${cell === 0 ? PINNED_CELL : ""}`}>
+          <Skeleton className="h-4 w-full" />
+        </td>
+      ))}
     </tr>
   ));
 }
@@ -252,7 +242,8 @@ function Pager({ offset, pageSize, total, isFetching, goTo }: {
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2">
       <p className="text-sm text-slate-600" aria-live="polite">
-        Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of{" "}
+        Showing {(offset + 1).toLocaleString()}–{Math.min(offset + pageSize, total).toLocaleString()} of
+        {" "}
         {total.toLocaleString()}
       </p>
       <div className="flex gap-2">
@@ -293,10 +284,7 @@ function useClientState<T>(props: DataTableProps<T>) {
   const columnFilters: ColumnFiltersState = Object.entries(url.filterValues)
     .filter(([, value]) => value !== "")
     .map(([id, value]) => ({ id, value }));
-  const pagination: PaginationState = {
-    pageIndex: url.pageIndex,
-    pageSize: props.pageSize ?? CLIENT_PAGE_SIZE,
-  };
+  const pagination: PaginationState = { pageIndex: url.pageIndex, pageSize: props.pageSize ?? CLIENT_PAGE_SIZE };
   return {
     sorting,
     columnFilters,
@@ -308,8 +296,7 @@ function useClientState<T>(props: DataTableProps<T>) {
       for (const filter of next) values[filter.id] = String(filter.value ?? "");
       url.update({ values });
     },
-    setPagination: (updater: Updater<PaginationState>) =>
-      url.update({ pageIndex: resolve(updater, pagination).pageIndex }),
+    setPagination: (updater: Updater<PaginationState>) => url.update({ pageIndex: resolve(updater, pagination).pageIndex }),
   };
 }
 
@@ -322,9 +309,7 @@ function useTable<T>(props: DataTableProps<T>) {
     data: rows as T[],
     columns,
     getRowId,
-    state: server
-      ? { sorting }
-      : { sorting, columnFilters: client.columnFilters, pagination: client.pagination },
+    state: server ? { sorting } : { sorting, columnFilters: client.columnFilters, pagination: client.pagination },
     onSortingChange: (updater) => {
       const next = resolve(updater, sorting);
       if (server) server.onSortingChange(next);
@@ -404,19 +389,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
         failed={Boolean(failure)}
         columnCount={props.columns.length}
       />
-      {failure
-        ? <LoadFailed failure={failure} />
-        : !isLoading && table.getRowModel().rows.length === 0 && empty}
+      {failure ? <LoadFailed failure={failure} /> : !isLoading && table.getRowModel().rows.length === 0 && empty}
       {!failure && (total > pageSize || (server && total > 0))
-        ? (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            total={total}
-            isFetching={server?.isFetching}
-            goTo={goTo}
-          />
-        )
+        ? <Pager offset={offset} pageSize={pageSize} total={total} isFetching={server?.isFetching} goTo={goTo} />
         : null}
     </div>
   );

@@ -1,14 +1,7 @@
 /** Labelled form controls: every input has a visible label and its error is announced. */
-import {
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-  useId,
-} from "react";
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
 
-const CONTROL =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-700 focus:outline-none focus:ring-2 focus:ring-blue-700 disabled:opacity-60";
+const CONTROL = "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-700 focus:outline-none focus:ring-2 focus:ring-blue-700 disabled:opacity-60";
 
 export interface FieldProps {
   label: string;
@@ -16,9 +9,7 @@ export interface FieldProps {
   hint?: ReactNode;
 }
 
-export function Field(
-  { id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode },
-) {
+export function Field({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">{label}</label>
@@ -34,15 +25,10 @@ export function useControl(id: string | undefined, error: string | null | undefi
   const generated = useId();
   const fieldId = id ?? generated;
   const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
-  return {
-    fieldId,
-    aria: { id: fieldId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy },
-  };
+  return { fieldId, aria: { id: fieldId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } };
 }
 
-export function TextField(
-  { label, error, hint, id, className = "", ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>,
-) {
+export function TextField({ label, error, hint, id, className = "", ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>
@@ -51,11 +37,7 @@ export function TextField(
   );
 }
 
-export function TextAreaField(
-  { label, error, hint, id, className = "", ...props }:
-    & FieldProps
-    & TextareaHTMLAttributes<HTMLTextAreaElement>,
-) {
+export function TextAreaField({ label, error, hint, id, className = "", ...props }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>
@@ -69,12 +51,8 @@ export interface Option {
   label: string;
 }
 
-export function SelectField(
-  { label, error, hint, id, options, placeholder, className = "", ...props }:
-    & FieldProps
-    & SelectHTMLAttributes<HTMLSelectElement>
-    & { options: readonly Option[]; placeholder?: string },
-) {
+export function SelectField({ label, error, hint, id, options, placeholder, className = "", ...props }:
+  FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { options: readonly Option[]; placeholder?: string }) {
   const { fieldId, aria } = useControl(id, error, hint);
   return (
     <Field id={fieldId} label={label} error={error} hint={hint}>

@@ -27,12 +27,7 @@ export function LoadFailed({ failure }: { failure: LoadFailure }) {
     <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
       <p className="text-sm font-medium text-red-700">{failure.message}</p>
       {failure.detail && <p className="text-sm text-slate-600">{failure.detail}</p>}
-      <Button
-        variant="outline"
-        onClick={failure.retry}
-        disabled={failure.retrying}
-        aria-busy={failure.retrying}
-      >
+      <Button variant="outline" onClick={failure.retry} disabled={failure.retrying} aria-busy={failure.retrying}>
         {failure.retrying ? "Retrying…" : "Retry"}
       </Button>
     </div>
@@ -40,9 +35,7 @@ export function LoadFailed({ failure }: { failure: LoadFailure }) {
 }
 
 /** A list drawn without DataTable (a plain table, cards): its failure with Retry, or nothing. */
-export function QueryFailed(
-  { query, message }: { query: Parameters<typeof loadFailure>[0]; message: string },
-) {
+export function QueryFailed({ query, message }: { query: Parameters<typeof loadFailure>[0]; message: string }) {
   const failure = loadFailure(query, message);
   return failure ? <LoadFailed failure={failure} /> : null;
 }

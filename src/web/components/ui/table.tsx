@@ -1,7 +1,6 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
-const PINNED_FIRST_COLUMN =
-  "[&_tr>*:first-child]:sticky [&_tr>*:first-child]:left-0 [&_tr>*:first-child]:z-[1] " +
+const PINNED_FIRST_COLUMN = "[&_tr>*:first-child]:sticky [&_tr>*:first-child]:left-0 [&_tr>*:first-child]:z-[1] " +
   "[&_tr>*:first-child]:bg-white [&_tbody_tr:hover>*:first-child]:bg-slate-50 " +
   "[&_tr>*:first-child]:shadow-[inset_-1px_0_0_var(--color-slate-200)]";
 
@@ -18,27 +17,15 @@ export function Table({ children, label }: { children: ReactNode; label: string 
       tabIndex={0}
       className="relative w-full overflow-x-auto rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
     >
-      <table aria-label={label} className={`w-full caption-bottom text-sm ${PINNED_FIRST_COLUMN}`}>
-        {children}
-      </table>
+      <table aria-label={label} className={`w-full caption-bottom text-sm ${PINNED_FIRST_COLUMN}`}>{children}</table>
     </div>
   );
 }
-export const THead = (props: HTMLAttributes<HTMLTableSectionElement>) => (
-  <thead className="border-b border-slate-200" {...props} />
-);
-export const TBody = (props: HTMLAttributes<HTMLTableSectionElement>) => (
-  <tbody className="divide-y divide-slate-100" {...props} />
-);
-export const Tr = (props: HTMLAttributes<HTMLTableRowElement>) => (
-  <tr className="hover:bg-slate-50" {...props} />
-);
+export const THead = (props: HTMLAttributes<HTMLTableSectionElement>) => <thead className="border-b border-slate-200" {...props} />;
+export const TBody = (props: HTMLAttributes<HTMLTableSectionElement>) => <tbody className="divide-y divide-slate-100" {...props} />;
+export const Tr = (props: HTMLAttributes<HTMLTableRowElement>) => <tr className="hover:bg-slate-50" {...props} />;
 export const Th = ({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) => (
-  <th
-    scope="col"
-    className={`h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
-    {...props}
-  />
+  <th scope="col" className={`h-10 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`} {...props} />
 );
 export const Td = ({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) => (
   <td className={`px-3 py-3 align-middle text-slate-800 ${className}`} {...props} />

@@ -1,12 +1,6 @@
 import { useAtomValue } from "jotai";
 import { useEffect, useRef, useState } from "react";
-import {
-  dismissToast,
-  TOAST_DURATION_MS,
-  TOAST_SWIPE_THRESHOLD_PX,
-  type ToastItem,
-  toastsAtom,
-} from "../../lib/toast.ts";
+import { dismissToast, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, type ToastItem, toastsAtom } from "../../lib/toast.ts";
 
 function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: () => void }) {
   const [offsetX, setOffsetX] = useState(0);
@@ -78,20 +72,9 @@ export function Toaster() {
   }, []);
 
   return (
-    <section
-      ref={region}
-      tabIndex={-1}
-      aria-label="Notifications (F8)"
-      className="pointer-events-none fixed bottom-0 left-0 z-50 flex w-full flex-col p-4 focus:outline-none sm:max-w-sm lg:w-64"
-    >
+    <section ref={region} tabIndex={-1} aria-label="Notifications (F8)" className="pointer-events-none fixed bottom-0 left-0 z-50 flex w-full flex-col p-4 focus:outline-none sm:max-w-sm lg:w-64">
       <ol className="flex flex-col gap-2">
-        {toasts.map((item) => (
-          <ToastView
-            key={item.id}
-            item={item}
-            onDismiss={() => dismissToast(item.id)}
-          />
-        ))}
+        {toasts.map((item) => <ToastView key={item.id} item={item} onDismiss={() => dismissToast(item.id)} />)}
       </ol>
     </section>
   );

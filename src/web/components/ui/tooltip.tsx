@@ -7,12 +7,7 @@ export const TOOLTIP_SKIP_DELAY_MS = 300;
 let lastClosedAt = 0;
 
 /** Shows `content` after 700 ms of hover or on focus; Escape closes it. */
-export function Tooltip(
-  { content, children }: {
-    content: ReactNode;
-    children: (props: { "aria-describedby"?: string }) => ReactElement;
-  },
-) {
+export function Tooltip({ content, children }: { content: ReactNode; children: (props: { "aria-describedby"?: string }) => ReactElement }) {
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const id = useId();
@@ -42,11 +37,7 @@ export function Tooltip(
     >
       {children({ "aria-describedby": open ? id : undefined })}
       {open && (
-        <span
-          role="tooltip"
-          id={id}
-          className="absolute right-0 top-full z-50 mt-2 whitespace-nowrap rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow"
-        >
+        <span role="tooltip" id={id} className="absolute right-0 top-full z-50 mt-2 whitespace-nowrap rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow">
           {content}
         </span>
       )}

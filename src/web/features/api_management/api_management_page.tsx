@@ -60,8 +60,7 @@ export default function ApiManagementPage() {
       </StatGrid>
       {mayReadLogs && <TrafficCharts />}
       <Tabs
-        label="API management sections"
-        urlParam="tab"
+        label="API management sections" urlParam="tab"
         tabs={[
           { id: "endpoints", label: "Endpoints", content: <EndpointsTab /> },
           ...(mayManageKeys ? [{ id: "keys", label: "Keys", content: <KeysTab /> }] : []),

@@ -153,13 +153,7 @@ function keyColumns(onRevoke: (apiKey: ApiKey) => void): ColumnDef<ApiKey>[] {
     },
     actionsColumn((apiKey) =>
       apiKey.status !== "revoked" && (
-        <Button
-          changes
-          variant="outline"
-          size="sm"
-          aria-label={`Revoke ${apiKey.name}`}
-          onClick={() => onRevoke(apiKey)}
-        >
+        <Button changes variant="outline" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={() => onRevoke(apiKey)}>
           Revoke
         </Button>
       )
@@ -186,11 +180,7 @@ export function KeysTab() {
           rows={list}
           isLoading={keys.isLoading}
           loadingRows={LOADING_ROWS}
-          failure={loadFailure(
-            keys,
-            "API keys could not be loaded",
-            "Only administrators can manage API keys.",
-          )}
+          failure={loadFailure(keys, "API keys could not be loaded", "Only administrators can manage API keys.")}
           empty={
             <EmptyState
               title="No API keys yet"

@@ -95,11 +95,7 @@ function logColumns(onDetails: (entry: ApiLogEntry) => void): ColumnDef<ApiLogEn
       meta: { cellClassName: "whitespace-nowrap" },
       cell: ({ row }) => formatDateTime(row.original.createdAt),
     },
-    {
-      accessorKey: "method",
-      header: "Method",
-      cell: ({ row }) => <MethodBadge method={row.original.method} />,
-    },
+    { accessorKey: "method", header: "Method", cell: ({ row }) => <MethodBadge method={row.original.method} /> },
     {
       accessorKey: "endpoint",
       header: "Endpoint",

@@ -29,11 +29,7 @@ export function TrafficCharts() {
     ? <p className="text-sm text-slate-600">No requests in the last 24 hours.</p>
     : undefined;
   /** An hourly line chart of the loaded data, or null while it loads. */
-  const hourly = (
-    series: ChartSeries[],
-    summary: string,
-    format?: (value: number) => string,
-  ): ChartProps | null =>
+  const hourly = (series: ChartSeries[], summary: string, format?: (value: number) => string): ChartProps | null =>
     data ? { kind: "line", labelHeading: "Hour (UTC)", labels, series, summary, format } : null;
   return (
     <div className="mb-6 grid grid-cols-1 gap-6 xl:grid-cols-2">

@@ -88,8 +88,7 @@ function deliveryColumns(onRedeliver: (delivery: Delivery) => void, pending: boo
       cell: ({ row }) => <Attempts delivery={row.original} />,
     },
     actionsColumn((delivery) => (
-      <Button
-        changes
+      <Button changes
         variant="outline"
         size="sm"
         disabled={pending}
@@ -126,12 +125,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
         loadingRows={LOADING_ROWS}
         urlKey="deliveries"
         failure={loadFailure(deliveries, "Deliveries could not be loaded")}
-        empty={
-          <EmptyState
-            title="No deliveries yet"
-            text="Events this webhook subscribes to appear here once sent."
-          />
-        }
+        empty={<EmptyState title="No deliveries yet" text="Events this webhook subscribes to appear here once sent." />}
       />
     </TitledCard>
   );

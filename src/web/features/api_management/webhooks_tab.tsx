@@ -214,8 +214,7 @@ function webhookColumns({ onLog, onToggle, onDelete }: RowActions): ColumnDef<We
         >
           Deliveries
         </Button>
-        <Button
-          changes
+        <Button changes
           variant="outline"
           size="sm"
           aria-label={`${webhook.enabled ? "Disable" : "Enable"} ${webhook.url}`}
@@ -223,8 +222,7 @@ function webhookColumns({ onLog, onToggle, onDelete }: RowActions): ColumnDef<We
         >
           {webhook.enabled ? "Disable" : "Enable"}
         </Button>
-        <Button
-          changes
+        <Button changes
           variant="outline"
           size="sm"
           aria-label={`Remove ${webhook.url}`}
@@ -264,11 +262,7 @@ export function WebhooksTab() {
           rows={list}
           isLoading={webhooks.isLoading}
           loadingRows={LOADING_ROWS}
-          failure={loadFailure(
-            webhooks,
-            "Webhooks could not be loaded",
-            "Only administrators can manage webhooks.",
-          )}
+          failure={loadFailure(webhooks, "Webhooks could not be loaded", "Only administrators can manage webhooks.")}
           empty={
             <EmptyState
               title="No webhooks yet"

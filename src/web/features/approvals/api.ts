@@ -2,12 +2,7 @@
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ApprovalKind } from "../../../domain/approval.ts";
 import { apiFetch, apiJson, apiPage, type Page } from "../../lib/api.ts";
-import {
-  type ApprovalRequest,
-  APPROVALS_KEY,
-  type PendingApproval,
-  withRequestReason,
-} from "../../lib/approval.ts";
+import { type ApprovalRequest, APPROVALS_KEY, type PendingApproval, withRequestReason } from "../../lib/approval.ts";
 import { useSubmission } from "../../lib/idempotency.ts";
 import { invalidateAll, useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
 import type { ApprovalSettings } from "../../../server/features/approvals/service.ts";
@@ -38,8 +33,7 @@ export function useDecide(
   // A decision executes the request: a resubmit after a lost answer must not decide it twice.
   const submission = useSubmission();
   return useApiMutation({
-    mutationFn: (id: string) =>
-      submission.send<DecidedRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
+    mutationFn: (id: string) => submission.send<DecidedRequest>("POST", `${APPROVALS_KEY}/${id}/${decision}`, { reason }),
     submission,
     errorTitle: decision === "approve" ? "Approval failed" : "Rejection failed",
     onError,
@@ -68,11 +62,7 @@ export const useSaveApprovalSettings = (
 ) =>
   useApprovableMutation({
     mutationFn: ({ requestReason, ...body }: ApprovalSettings & { requestReason: string }) =>
-      apiJson<ApprovalSettings | PendingApproval>(
-        "PUT",
-        SETTINGS_KEY,
-        withRequestReason(body, requestReason),
-      ),
+      apiJson<ApprovalSettings | PendingApproval>("PUT", SETTINGS_KEY, withRequestReason(body, requestReason)),
     errorTitle: "Failed to save approval settings",
     onDone,
     onError,

@@ -32,8 +32,7 @@ function DecisionSummary({ request }: { request: ApprovalRequest }) {
         <RequestFigures request={request} />
       </div>
       <p className="mt-1 text-xs text-slate-700">
-        Requested by{" "}
-        {personText(request.requestedByName, request.requestedByEmail)}: “{request.requestReason}”
+        Requested by {personText(request.requestedByName, request.requestedByEmail)}: “{request.requestReason}”
       </p>
     </div>
   );

@@ -52,9 +52,7 @@ function DecisionCell({ request }: { request: ApprovalRequest }) {
           <Person prefix="Executed by " name={request.executedByName} email={request.executedByEmail} />
         </p>
       )}
-      {request.status === "pending" && (
-        <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>
-      )}
+      {request.status === "pending" && <p className="text-slate-600">Expires {formatDateTime(request.expiresAt)}</p>}
     </>
   );
 }

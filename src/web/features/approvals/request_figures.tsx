@@ -43,12 +43,11 @@ export function RequestFigures({ request }: { request: ApprovalRequest }) {
   const currency = request.currency ?? "USD";
   return (
     <div className="space-y-0.5">
-      {administrationDetails(request).map((line) => (
-        <p key={line} className="text-xs text-slate-700">{line}</p>
-      ))}
+      {administrationDetails(request).map((line) => <p key={line} className="text-xs text-slate-700">{line}</p>)}
       <Figures label="From" figures={request.summary.source} currency={currency} />
       <Figures label="To" figures={request.summary.target} currency={currency} />
       <Figures label="Account" figures={request.summary.account} currency={currency} />
     </div>
   );
 }
+

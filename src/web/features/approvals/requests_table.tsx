@@ -17,12 +17,7 @@ import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const PAGE_SIZE = 100;
 
-function pageKey(
-  query: string,
-  offset: number,
-  sorting: SortingState,
-  filterValues: Record<string, string>,
-): string {
+function pageKey(query: string, offset: number, sorting: SortingState, filterValues: Record<string, string>): string {
   const params = new URLSearchParams(query);
   params.set("limit", String(PAGE_SIZE));
   params.set("offset", String(offset));
@@ -67,11 +62,7 @@ export function RequestsTable({ query, urlKey, label, emptyText, filters }: {
     onDecide: (request, decision) => setDeciding({ request, decision }),
     onWithdraw: (request) => withdraw.mutate(request.id),
   });
-  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE, {
-    key: urlKey,
-    columns,
-    filters,
-  });
+  const { offset, sorting, filterValues, paging } = useServerPaging(PAGE_SIZE, { key: urlKey, columns, filters });
   const narrowed = Object.values(filterValues).some(Boolean);
   const page = useApprovalPage(pageKey(query, offset, sorting, filterValues));
   return (
@@ -83,9 +74,7 @@ export function RequestsTable({ query, urlKey, label, emptyText, filters }: {
         isLoading={page.isLoading}
         filters={filters}
         failure={loadFailure(page, "Requests could not be loaded")}
-        empty={
-          <EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />
-        }
+        empty={<EmptyState title="No requests" text={narrowed ? "No request matches these filters." : emptyText} />}
         server={paging(page.data?.total ?? 0, page.isFetching)}
       />
       <DecisionDialog

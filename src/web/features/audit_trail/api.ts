@@ -1,10 +1,7 @@
 /** The audit trail's data: pages of events, the filter choices and the hash chain's state. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiPage, type Page } from "../../lib/api.ts";
-import type {
-  AuditEventDto as AuditEvent,
-  ChainState,
-} from "../../../server/features/audit_trail/service.ts";
+import type { AuditEventDto as AuditEvent, ChainState } from "../../../server/features/audit_trail/service.ts";
 
 export type { AuditEvent, ChainState };
 

@@ -120,12 +120,7 @@ function auditColumns(
         );
       },
     },
-    {
-      accessorKey: "action",
-      header: "Action",
-      meta: NARROW_HIDDEN,
-      cell: ({ row }) => humanise(row.original.action),
-    },
+    { accessorKey: "action", header: "Action", meta: NARROW_HIDDEN, cell: ({ row }) => humanise(row.original.action) },
     {
       id: "event",
       header: "Event",

@@ -98,9 +98,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
   onClose: () => void;
   accounts: readonly LedgerAccount[];
 }) {
-  const { form, errors, setErrors, set, bind, close } = useDialogForm(EMPTY, onClose, {
-    adjust: clearTargetOnCurrency,
-  });
+  const { form, errors, setErrors, set, bind, close } = useDialogForm(EMPTY, onClose, { adjust: clearTargetOnCurrency });
   const { toast } = useToast();
   const liquidTargets = useMemo(
     () =>
@@ -110,11 +108,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
 
   const preview = useApprovalPreview(
     open
-      ? {
-        action: "opening_balance",
-        amount: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE,
-        currency: form.currency,
-      }
+      ? { action: "opening_balance", amount: form.currentBalance.trim() || DEFAULT_INITIAL_BALANCE, currency: form.currency }
       : null,
   );
   const toApproval = preview?.outcome === "approval";
@@ -123,9 +117,7 @@ export function AddAccountDialog({ open, onClose, accounts }: {
     if (account) {
       toast({
         title: createdTitle(account.accountType),
-        description: `${accountLabel(account)} opened with ${
-          formatCurrency(account.currentBalance, account.currency)
-        }`,
+        description: `${accountLabel(account)} opened with ${formatCurrency(account.currentBalance, account.currency)}`,
       });
     }
     close();

@@ -32,8 +32,7 @@ export const useTodaySweepCount = () => useQuery<{ count: number }>({ queryKey: 
 export const useSweepCharts = () => useQuery<SweepCharts>({ queryKey: [SWEEP_CHARTS_KEY] });
 
 /** Fetched only on demand (refetch), since a plan from an earlier visit is no promise. */
-export const useAutoSweepPlan = () =>
-  useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
+export const useAutoSweepPlan = () => useQuery<AutoSweepPlan>({ queryKey: [AUTO_SWEEP_PLAN_KEY], enabled: false });
 
 /** An opening balance moves money once approved: each submission carries an Idempotency-Key. */
 export function useCreateLedgerAccount(

@@ -11,7 +11,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { type ColumnDef, DataTable, type FilterDef } from "../../components/ui/data_table.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
-import { formatCurrency, formatDateTime, titleCase } from "../../lib/format.ts";
+import { formatDateTime, titleCase, formatCurrency } from "../../lib/format.ts";
 import { AddAccountDialog } from "./add_account_dialog.tsx";
 import { AutoSweepDialog } from "./auto_sweep_dialog.tsx";
 import { ManualSweepDialog } from "./manual_sweep_dialog.tsx";
@@ -55,8 +55,7 @@ function outflowLimitColumn(onEdit: ((account: LedgerAccount) => void) | null): 
       return (
         <span className="inline-flex items-center gap-2">
           {shown}
-          <Button
-            changes
+          <Button changes
             variant="outline"
             size="sm"
             onClick={() => onEdit(account)}
@@ -363,11 +362,7 @@ export default function BalanceSweepPage() {
       <AutoSweepDialog open={autoOpen} onClose={() => setAutoOpen(false)} />
       <AddAccountDialog open={addOpen} onClose={() => setAddOpen(false)} accounts={accounts} />
       {limitFor && (
-        <OutflowLimitDialog
-          key={limitFor.id}
-          account={limitFor}
-          onClose={() => setLimitFor(null)}
-        />
+        <OutflowLimitDialog key={limitFor.id} account={limitFor} onClose={() => setLimitFor(null)} />
       )}
     </>
   );

@@ -40,8 +40,7 @@ function useSweepChoices(accounts: readonly LedgerAccount[], sourceAccountId: st
   const targets = useMemo(
     () =>
       accounts.filter((account) =>
-        account.accountType === "liquid" &&
-        (sourceCurrency === undefined || account.currency === sourceCurrency)
+        account.accountType === "liquid" && (sourceCurrency === undefined || account.currency === sourceCurrency)
       ),
     [accounts, sourceCurrency],
   );
@@ -97,9 +96,7 @@ function missingFields(form: SweepForm, toApproval: boolean): FormErrors {
     sourceAccountId: form.sourceAccountId ? undefined : "Required",
     targetAccountId: form.targetAccountId ? undefined : "Required",
     sweepAmount: form.sweepAmount.trim() ? undefined : "Required",
-    sweepReason: toApproval && !form.sweepReason.trim()
-      ? "Give a reason: this sweep needs a second person's approval"
-      : undefined,
+    sweepReason: toApproval && !form.sweepReason.trim() ? "Give a reason: this sweep needs a second person's approval" : undefined,
   };
 }
 

@@ -9,6 +9,7 @@ import { inputClassName } from "../../components/ui/form.tsx";
 import { type SweepCharts as SweepChartData, useSweepCharts } from "./api.ts";
 import { ChartCard } from "../../components/charts/chart_card.tsx";
 
+
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
     month: "short",
@@ -74,9 +75,7 @@ export function SweepCharts() {
           />
         )}
         failed={charts.isError}
-        empty={!selected
-          ? <p className="text-sm text-slate-600">No ledger or liquid accounts yet.</p>
-          : undefined}
+        empty={!selected ? <p className="text-sm text-slate-600">No ledger or liquid accounts yet.</p> : undefined}
         chart={data
           ? {
             kind: "line",
@@ -101,9 +100,7 @@ export function SweepCharts() {
             labelHeading: "Day (UTC)",
             labels,
             series: sweepSeries,
-            summary: `Sweeps per day over the last 30 days: ${totalSweeps} in all, ${
-              data.sweepsPerDay.at(-1)
-            } today.`,
+            summary: `Sweeps per day over the last 30 days: ${totalSweeps} in all, ${data.sweepsPerDay.at(-1)} today.`,
           }
           : null}
       />

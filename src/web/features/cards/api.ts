@@ -6,13 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type PendingApproval, withRequestReason } from "../../lib/approval.ts";
 import { useSubmission } from "../../lib/idempotency.ts";
 import { invalidateAll, useApprovableMutation } from "../../lib/mutation.ts";
-import {
-  type CardItem,
-  CARDS_KEY,
-  FUNDING_SOURCES_KEY,
-  type FundingConfirmation,
-  type FundingSourceItem,
-} from "./types.ts";
+import { type CardItem, CARDS_KEY, type FundingConfirmation, type FundingSourceItem, FUNDING_SOURCES_KEY } from "./types.ts";
 
 export type FundedCard = CardItem & { fundingConfirmation?: FundingConfirmation };
 
@@ -32,11 +26,7 @@ export function useIssueCard(onDone: (card: FundedCard | null) => void) {
   const submission = useSubmission();
   return useApprovableMutation({
     mutationFn: ({ requestReason, ...body }: Record<string, unknown> & { requestReason: string }) =>
-      submission.send<FundedCard | PendingApproval>(
-        "POST",
-        "/api/cards/issue",
-        withRequestReason(body, requestReason),
-      ),
+      submission.send<FundedCard | PendingApproval>("POST", "/api/cards/issue", withRequestReason(body, requestReason)),
     submission,
     errorTitle: "Failed to issue card",
     onDone,
@@ -53,10 +43,7 @@ export interface DistributeInput {
   requestReason: string;
 }
 
-export function useDistributeCard(
-  onDone: (card: FundedCard | null) => void,
-  onError: (error: Error) => void,
-) {
+export function useDistributeCard(onDone: (card: FundedCard | null) => void, onError: (error: Error) => void) {
   const submission = useSubmission();
   return useApprovableMutation({
     mutationFn: (values: DistributeInput) =>

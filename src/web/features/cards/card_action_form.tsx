@@ -28,9 +28,7 @@ export function CardActionForm(
       {children}
       <div className="flex items-end justify-end sm:col-span-2">
         <IfAllowed method="POST" path={path}>
-          <Button type="submit" disabled={disabled ?? isPending}>
-            {isPending ? pendingLabel : submitLabel}
-          </Button>
+          <Button type="submit" disabled={disabled ?? isPending}>{isPending ? pendingLabel : submitLabel}</Button>
         </IfAllowed>
       </div>
     </form>

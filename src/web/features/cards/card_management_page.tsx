@@ -20,53 +20,16 @@ export default function CardManagementPage() {
         <FundingAuthorityPanel />
         <AwaitingApproval kinds={CARD_SCREEN_REQUESTS} className="" />
         <Tabs
-          label="Card management"
-          urlParam="tab"
+          label="Card management" urlParam="tab"
           tabs={[
-            {
-              id: "existing",
-              label: "Existing Cards",
-              content: (
-                <Card>
-                  <CardContent className="pt-5">
-                    <ExistingCardsTable />
-                  </CardContent>
-                </Card>
-              ),
-            },
-            {
-              id: "issue",
-              label: "Issue New Card",
-              content: (
-                <Card>
-                  <CardContent className="pt-5">
-                    <IssueCardForm />
-                  </CardContent>
-                </Card>
-              ),
-            },
+            { id: "existing", label: "Existing Cards", content: <Card><CardContent className="pt-5"><ExistingCardsTable /></CardContent></Card> },
+            { id: "issue", label: "Issue New Card", content: <Card><CardContent className="pt-5"><IssueCardForm /></CardContent></Card> },
             {
               id: "distribute",
               label: "Distribute Card",
-              content: (
-                <Card>
-                  <CardContent className="pt-5">
-                    <DistributeCardForm />
-                  </CardContent>
-                </Card>
-              ),
+              content: <Card><CardContent className="pt-5"><DistributeCardForm /></CardContent></Card>,
             },
-            {
-              id: "load",
-              label: "Load Funds",
-              content: (
-                <Card>
-                  <CardContent className="pt-5">
-                    <LoadFundsForm />
-                  </CardContent>
-                </Card>
-              ),
-            },
+            { id: "load", label: "Load Funds", content: <Card><CardContent className="pt-5"><LoadFundsForm /></CardContent></Card> },
           ]}
         />
       </div>

@@ -103,9 +103,7 @@ export function DistributeCardForm() {
   }, (error) => {
     const server = serverFieldErrors(error);
     setErrors(Object.fromEntries(
-      Object.entries(server).flatMap(([path, message]) =>
-        SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []
-      ),
+      Object.entries(server).flatMap(([path, message]) => SERVER_FIELDS[path] ? [[SERVER_FIELDS[path], message]] : []),
     ));
   });
 

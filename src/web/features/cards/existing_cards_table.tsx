@@ -8,21 +8,14 @@ import { useCards } from "./api.ts";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 const COLUMNS: ColumnDef<CardItem>[] = [
-  {
-    accessorKey: "cardNumber",
-    header: "Card Number",
-    enableSorting: false,
-    meta: { cellClassName: "font-mono" },
-  },
+  { accessorKey: "cardNumber", header: "Card Number", enableSorting: false, meta: { cellClassName: "font-mono" } },
   {
     accessorKey: "cardholderName",
     header: "Cardholder",
     cell: ({ row }) => (
       <>
         <div className="font-medium text-slate-900">{row.original.cardholderName}</div>
-        {row.original.cardholderEmail && (
-          <div className="text-xs text-slate-600">{row.original.cardholderEmail}</div>
-        )}
+        {row.original.cardholderEmail && <div className="text-xs text-slate-600">{row.original.cardholderEmail}</div>}
       </>
     ),
   },
@@ -30,9 +23,7 @@ const COLUMNS: ColumnDef<CardItem>[] = [
     accessorKey: "cardStatus",
     header: "Status",
     cell: ({ row }) => (
-      <Badge variant={row.original.cardStatus === "active" ? "default" : "secondary"}>
-        {row.original.cardStatus}
-      </Badge>
+      <Badge variant={row.original.cardStatus === "active" ? "default" : "secondary"}>{row.original.cardStatus}</Badge>
     ),
   },
   {
@@ -59,9 +50,7 @@ const COLUMNS: ColumnDef<CardItem>[] = [
     header: "Balance",
     enableSorting: false,
     meta: { cellClassName: "text-right font-medium" },
-    cell: ({ row }) => (
-      <span data-testid="card-balance">{formatCurrency(row.original.currentBalance ?? 0)}</span>
-    ),
+    cell: ({ row }) => <span data-testid="card-balance">{formatCurrency(row.original.currentBalance ?? 0)}</span>,
   },
 ];
 

@@ -29,9 +29,7 @@ export function LoadFundsForm() {
     const { loading, card } = result;
     toast({
       title: "Funds Loaded",
-      description: `${
-        formatCurrency(loading.amount)
-      } loaded onto ${card.cardNumber} from ${loading.fundingSourceLabel}. New balance: ${
+      description: `${formatCurrency(loading.amount)} loaded onto ${card.cardNumber} from ${loading.fundingSourceLabel}. New balance: ${
         formatCurrency(card.currentBalance)
       }.`,
     });
@@ -43,9 +41,7 @@ export function LoadFundsForm() {
   }));
   const sourceOptions = FUNDING_SOURCE_OPTIONS.map((option) => {
     const source = sources?.find((candidate) => candidate.fundingSource === option.value);
-    return source
-      ? { ...option, label: `${option.label} (${formatCurrency(source.availableBalance)} available)` }
-      : option;
+    return source ? { ...option, label: `${option.label} (${formatCurrency(source.availableBalance)} available)` } : option;
   });
   // No amount yet, or only zeros: nothing to load.
   const disabled = !mayLoad || !form.cardId || !/[1-9]/.test(form.amount) || load.isPending;

@@ -1,8 +1,5 @@
 /** The shapes this screen reads from /api/cards and /api/cards/funding-sources, and its form options. */
-import type {
-  CardDto as CardItem,
-  FundingSourceDto as FundingSourceItem,
-} from "../../../server/features/cards/service.ts";
+import type { CardDto as CardItem, FundingSourceDto as FundingSourceItem } from "../../../server/features/cards/service.ts";
 export type { CardItem, FundingSourceItem };
 import type { FundingConfirmation } from "../../../server/features/cards/card_funding.ts";
 export type { FundingConfirmation };

@@ -155,12 +155,7 @@ export default function ConnectionsPage() {
           rows={list}
           isLoading={connections.isLoading}
           failure={loadFailure(connections, "Connections could not be loaded")}
-          empty={
-            <EmptyState
-              title="No connections yet"
-              text="Connections to partner central banks will appear here."
-            />
-          }
+          empty={<EmptyState title="No connections yet" text="Connections to partner central banks will appear here." />}
         />
       </TitledCard>
       <NewConnectionDialog open={newOpen} onClose={() => setNewOpen(false)} />

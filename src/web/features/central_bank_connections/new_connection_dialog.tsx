@@ -66,12 +66,7 @@ function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
   const bic = form.partnerSwiftCode.length > 0 ? validateBic(form.partnerSwiftCode) : null;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label="Partner Central Bank"
-        required
-        maxLength={MAX_PARTNER_NAME_LENGTH}
-        {...bind("partnerCentralBank")}
-      />
+      <TextField label="Partner Central Bank" required maxLength={MAX_PARTNER_NAME_LENGTH} {...bind("partnerCentralBank")} />
       <SelectField label="Connection Type" {...bind("connectionType")} options={CONNECTION_TYPE_OPTIONS} />
       <TextField
         label="Partner Bank Code"
@@ -79,12 +74,7 @@ function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
         autoComplete="off"
         {...bind("partnerBankCode")}
       />
-      <BicField
-        label="Partner SWIFT Code"
-        value={form.partnerSwiftCode}
-        onValue={set("partnerSwiftCode")}
-        bic={bic}
-      />
+      <BicField label="Partner SWIFT Code" value={form.partnerSwiftCode} onValue={set("partnerSwiftCode")} bic={bic} />
       <SelectField label="Message Standard" {...bind("messageStandard")} options={MESSAGE_STANDARD_OPTIONS} />
       <SelectField label="Settlement Currency" {...bind("settlementCurrency")} options={CURRENCY_OPTIONS} />
       <AmountField
@@ -94,21 +84,13 @@ function PartnerFields({ form, set, bind }: FormBinding<ConnectionForm>) {
         {...bind("dailySettlementLimit")}
         hint="Blank: no limit"
       />
-      <SelectField
-        label="Authentication Method"
-        {...bind("authenticationMethod")}
-        options={AUTHENTICATION_METHOD_OPTIONS}
-      />
+      <SelectField label="Authentication Method" {...bind("authenticationMethod")} options={AUTHENTICATION_METHOD_OPTIONS} />
     </div>
   );
 }
 
 /** The connection as the server takes it: optional texts as null, blank credentials as the default. */
-function connectionBody(
-  form: ConnectionForm,
-  limit: number | null,
-  credentials: Record<string, unknown> | null,
-) {
+function connectionBody(form: ConnectionForm, limit: number | null, credentials: Record<string, unknown> | null) {
   return {
     partnerCentralBank: form.partnerCentralBank,
     connectionType: form.connectionType,

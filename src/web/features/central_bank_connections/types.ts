@@ -7,10 +7,7 @@ export const ESTABLISH_PARTNER_PATH = "/api/establish-loc-connection";
 import type { Connection } from "../../../server/features/central_bank_connections/schemas.ts";
 import type { PartnerConfig as ServerPartnerConfig } from "../../../server/features/central_bank_connections/partner_config.ts";
 
-export type {
-  Connection,
-  ConnectionTestResult,
-} from "../../../server/features/central_bank_connections/schemas.ts";
+export type { Connection, ConnectionTestResult } from "../../../server/features/central_bank_connections/schemas.ts";
 
 /** What GET /config answers: the partner file without its limit and credentials. */
 export type PartnerConfig = Omit<ServerPartnerConfig, "dailySettlementLimit" | "credentialsTemplate">;

@@ -16,8 +16,7 @@ export const useDashboardTrends = () => useQuery<DashboardTrends>({ queryKey: ["
 
 export const useDashboardCharts = () => useQuery<DashboardCharts>({ queryKey: ["/api/dashboard/charts"] });
 
-export const useDashboardAlerts = () =>
-  useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
+export const useDashboardAlerts = () => useQuery<{ alerts: DashboardAlert[] }>({ queryKey: ["/api/dashboard/alerts"] });
 
 export const useRecentRegistrations = () =>
   useQuery<RecentRegistration[]>({ queryKey: ["/api/dashboard/recent-registrations"] });

@@ -8,15 +8,7 @@ import { InstitutionLink } from "../../components/institution_link.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { StatusBadge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardHeader,
-  CardTitle,
-  StatCard,
-  StatGrid,
-  TitledCard,
-} from "../../components/ui/card.tsx";
+import { Card, CardContent, CardHeader, CardTitle, StatCard, StatGrid, TitledCard } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { EmptyState, Table, TBody, Td, Th, THead, Tr } from "../../components/ui/table.tsx";
 import { formatDate, titleCase } from "../../lib/format.ts";

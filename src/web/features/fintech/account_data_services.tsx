@@ -11,15 +11,9 @@ import { missing, ServiceCard } from "./service_card.tsx";
 const balanceText = (amount: string | null, currency: string | null) =>
   amount === null ? "not reported" : formatCurrency(amount, currency ?? "USD");
 
-function VerificationResult(
-  { verification, onUse }: { verification: AccountVerification; onUse: () => void },
-) {
+function VerificationResult({ verification, onUse }: { verification: AccountVerification; onUse: () => void }) {
   return (
-    <div
-      className="mt-4 rounded-md border border-slate-200 p-3 text-sm"
-      aria-live="polite"
-      data-testid="verification-result"
-    >
+    <div className="mt-4 rounded-md border border-slate-200 p-3 text-sm" aria-live="polite" data-testid="verification-result">
       <p className="font-medium text-slate-900">Account verified via {verification.verificationMethod}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-slate-800">
         <dt className="text-slate-600">Account</dt>
@@ -64,10 +58,7 @@ function AccountVerificationCard({ onUseAccount }: { onUseAccount: (accountId: s
       pendingLabel="Verifying…"
       isPending={verify.isPending}
       result={verification && (
-        <VerificationResult
-          verification={verification}
-          onUse={() => onUseAccount(verification.accountId)}
-        />
+        <VerificationResult verification={verification} onUse={() => onUseAccount(verification.accountId)} />
       )}
     >
       <TextField
@@ -91,29 +82,20 @@ function AccountVerificationCard({ onUseAccount }: { onUseAccount: (accountId: s
 
 function BalanceFigures({ balance }: { balance: AccountBalance }) {
   return (
-    <dl
-      className="mt-4 grid grid-cols-2 gap-3 rounded-md border border-slate-200 p-3 text-sm"
-      aria-live="polite"
-    >
+    <dl className="mt-4 grid grid-cols-2 gap-3 rounded-md border border-slate-200 p-3 text-sm" aria-live="polite">
       <div>
         <dt className="text-slate-600">Available</dt>
-        <dd className="text-lg font-semibold text-slate-900">
-          {balanceText(balance.available, balance.currency)}
-        </dd>
+        <dd className="text-lg font-semibold text-slate-900">{balanceText(balance.available, balance.currency)}</dd>
       </div>
       <div>
         <dt className="text-slate-600">Current</dt>
-        <dd className="text-lg font-semibold text-slate-900">
-          {balanceText(balance.current, balance.currency)}
-        </dd>
+        <dd className="text-lg font-semibold text-slate-900">{balanceText(balance.current, balance.currency)}</dd>
       </div>
     </dl>
   );
 }
 
-function BalanceCheckCard(
-  { accountId, setAccountId }: { accountId: string; setAccountId: (id: string) => void },
-) {
+function BalanceCheckCard({ accountId, setAccountId }: { accountId: string; setAccountId: (id: string) => void }) {
   const { toast } = useToast();
   const [balance, setBalance] = useState<AccountBalance | null>(null);
   // Spec 8: a failed balance check shows no message; only an ended session is acted on.

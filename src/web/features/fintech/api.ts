@@ -56,10 +56,7 @@ export const useDirectTransfer = (onSent: (result: DirectTransfer) => void) =>
   );
 
 export const usePushPayment = (onApproved: (result: PushPayment) => void) =>
-  useProviderCall<
-    { accountId: string; cardNumber: string; amount: string; merchantInfo: string },
-    PushPayment
-  >(
+  useProviderCall<{ accountId: string; cardNumber: string; amount: string; merchantInfo: string }, PushPayment>(
     "/api/visa/push-payment",
     onApproved,
   );

@@ -18,9 +18,7 @@ function DirectTransferCard() {
     setTransfer(TRANSFER_DEFAULTS);
     toast({
       title: "Transfer Completed",
-      description: `Transfer ID: ${result.transferId}, Amount: ${
-        formatCurrency(result.amount, result.currency)
-      }`,
+      description: `Transfer ID: ${result.transferId}, Amount: ${formatCurrency(result.amount, result.currency)}`,
     });
   });
   const submit = () => {
@@ -69,10 +67,7 @@ function PushPaymentCard() {
   // Spec 8: a failed push payment shows no message; only an ended session is acted on.
   const sendPayment = usePushPayment((result) => {
     setPayment(PAYMENT_DEFAULTS);
-    toast({
-      title: "Payment Approved",
-      description: `Payment ID: ${result.paymentId}, Auth Code: ${result.authCode}`,
-    });
+    toast({ title: "Payment Approved", description: `Payment ID: ${result.paymentId}, Auth Code: ${result.authCode}` });
   });
   const submit = () => {
     if (!payment.accountId.trim() || !payment.cardNumber.trim() || !payment.amount.trim()) {
@@ -88,8 +83,7 @@ function PushPaymentCard() {
   };
   const field = (name: keyof typeof PAYMENT_DEFAULTS) => ({
     value: payment[name],
-    onChange: (event: { target: { value: string } }) =>
-      setPayment({ ...payment, [name]: event.target.value }),
+    onChange: (event: { target: { value: string } }) => setPayment({ ...payment, [name]: event.target.value }),
   });
   return (
     <ServiceCard

@@ -12,10 +12,7 @@ import { ProviderStatusCards } from "./provider_status_cards.tsx";
 export default function FintechOperationsPage() {
   return (
     <>
-      <PageHeader
-        title="Fintech Operations"
-        subtitle="Account-data and card payment services for central bank operations"
-      />
+      <PageHeader title="Fintech Operations" subtitle="Account-data and card payment services for central bank operations" />
       <div className="space-y-6">
         <ProviderStatusCards />
         <Tabs

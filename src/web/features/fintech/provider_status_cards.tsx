@@ -26,9 +26,7 @@ function ProviderCard({ provider, testId }: { provider: ProviderStatus; testId: 
       <CardContent>
         <ul className="flex flex-wrap gap-2" aria-label={`${provider.name} capabilities`}>
           {provider.capabilities.map((capability) => (
-            <li key={capability}>
-              <Badge variant="outline">{titleCase(capability)}</Badge>
-            </li>
+            <li key={capability}><Badge variant="outline">{titleCase(capability)}</Badge></li>
           ))}
         </ul>
         {provider.mode === "sandbox"
@@ -54,12 +52,14 @@ export function ProviderStatusCards() {
   if (isError) return <p className="text-sm text-slate-700">Provider status could not be loaded.</p>;
   return (
     <div className="grid gap-4 md:grid-cols-2">
-      {isLoading || !data ? [0, 1].map((index) => <Skeleton key={index} className="h-36 w-full" />) : (
-        <>
-          <ProviderCard provider={data.plaid} testId="provider-plaid" />
-          <ProviderCard provider={data.visa} testId="provider-visa" />
-        </>
-      )}
+      {isLoading || !data
+        ? [0, 1].map((index) => <Skeleton key={index} className="h-36 w-full" />)
+        : (
+          <>
+            <ProviderCard provider={data.plaid} testId="provider-plaid" />
+            <ProviderCard provider={data.visa} testId="provider-visa" />
+          </>
+        )}
     </div>
   );
 }

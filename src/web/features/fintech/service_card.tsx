@@ -5,20 +5,18 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import type { ToastInput } from "../../lib/toast.ts";
 
-export function ServiceCard(
-  { title, description, path, onSubmit, submitLabel, pendingLabel, isPending, result, children }: {
-    title: string;
-    description: ReactNode;
-    /** The POST route the submit button needs. */
-    path: string;
-    onSubmit: () => void;
-    submitLabel: string;
-    pendingLabel: string;
-    isPending: boolean;
-    result?: ReactNode;
-    children: ReactNode;
-  },
-) {
+export function ServiceCard({ title, description, path, onSubmit, submitLabel, pendingLabel, isPending, result, children }: {
+  title: string;
+  description: ReactNode;
+  /** The POST route the submit button needs. */
+  path: string;
+  onSubmit: () => void;
+  submitLabel: string;
+  pendingLabel: string;
+  isPending: boolean;
+  result?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card>
       <CardHeader>

@@ -35,8 +35,7 @@ export const useInstitutionPage = (query: ListQuery) =>
 export const useInstitutionOverview = <T>(id: string) =>
   useQuery<T>({
     queryKey: [INSTITUTIONS_KEY, id, "overview"],
-    queryFn: async () =>
-      (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/overview`)).json(),
+    queryFn: async () => (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/overview`)).json(),
   });
 
 /** Institutions with a status change waiting for a second person's approval (one query for all rows). */
@@ -49,20 +48,13 @@ export function usePendingStatusChanges(): ReadonlySet<string> {
 export const useChangeStatus = (id: string, onChanged: (updated: Institution | null) => void) =>
   useApprovableMutation({
     mutationFn: (body: { status: string; reason: string }) =>
-      apiJson<Institution | PendingApproval>(
-        "PATCH",
-        `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/status`,
-        body,
-      ),
+      apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/status`, body),
     errorTitle: "Failed to update institution status",
     onDone: onChanged,
     refresh: (queryClient) => invalidateAll(queryClient, REGISTRY_KEYS),
   });
 
-export const useRegisterInstitution = <T extends object>(
-  onRegistered: () => void,
-  onFailed: (error: Error) => void,
-) =>
+export const useRegisterInstitution = <T extends object>(onRegistered: () => void, onFailed: (error: Error) => void) =>
   useApiMutation({
     mutationFn: (input: T) => apiJson<Institution>("POST", INSTITUTIONS_KEY, input),
     invalidates: REGISTRY_KEYS,

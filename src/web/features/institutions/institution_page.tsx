@@ -71,18 +71,16 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One of the institution's lists: a table named after the institution, with its own empty state. */
-function ListSection<T extends { id: string }>(
-  { title, urlKey, label, columns, rows, emptyTitle, emptyText }: {
-    title: string;
-    /** Prefix of the address's params for this list's sort and page. */
-    urlKey: string;
-    label: string;
-    columns: ColumnDef<T>[];
-    rows: T[];
-    emptyTitle: string;
-    emptyText: string;
-  },
-) {
+function ListSection<T extends { id: string }>({ title, urlKey, label, columns, rows, emptyTitle, emptyText }: {
+  title: string;
+  /** Prefix of the address's params for this list's sort and page. */
+  urlKey: string;
+  label: string;
+  columns: ColumnDef<T>[];
+  rows: T[];
+  emptyTitle: string;
+  emptyText: string;
+}) {
   return (
     <Section title={title}>
       <DataTable

@@ -109,17 +109,11 @@ function emptyRegistry(
       <EmptyState
         title="No institutions registered yet"
         text="Register the first financial institution to start the registry."
-        action={
-          <IfAllowed method="POST" path="/api/institutions">
-            <Button onClick={openDialog}>Register First Institution</Button>
-          </IfAllowed>
-        }
+        action={<IfAllowed method="POST" path="/api/institutions"><Button onClick={openDialog}>Register First Institution</Button></IfAllowed>}
       />
     );
   }
-  if (search !== "") {
-    return <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />;
-  }
+  if (search !== "") return <EmptyState title="No institutions match your search" text={`Nothing found for "${search}".`} />;
   return <EmptyState title="No institutions match these filters" text="Choose another status or type." />;
 }
 
@@ -172,10 +166,7 @@ export default function InstitutionsPage() {
             toolbar={<SearchForm text={text} setText={setText} onSubmit={submitSearch} />}
             server={paging(total, page.isFetching)}
             empty={emptyRegistry(page, total, search, narrowed, () => openDialog(true))}
-            failure={loadFailure(
-              page,
-              search === "" ? "Failed to load institutions." : "Failed to search institutions.",
-            )}
+            failure={loadFailure(page, search === "" ? "Failed to load institutions." : "Failed to search institutions.")}
           />
         </CardContent>
       </Card>

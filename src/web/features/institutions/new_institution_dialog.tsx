@@ -104,44 +104,44 @@ type Fields = FormBinding<FormState>;
 function IdentityFields({ bind }: Pick<Fields, "bind">) {
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Institution Name"
-          required
-          maxLength={MAX_INSTITUTION_NAME_LENGTH}
-          autoComplete="organization"
-          {...bind("name")}
-        />
-        <SelectField
-          label="Institution Type"
-          required
-          placeholder="Select a type"
-          options={typeOptions}
-          {...bind("type")}
-        />
-        <TextField
-          label="Registration Number"
-          required
-          maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
-          autoComplete="off"
-          {...bind("registrationNumber")}
-        />
-        <TextField
-          label="License Number"
-          maxLength={MAX_LICENSE_NUMBER_LENGTH}
-          autoComplete="off"
-          hint="Optional"
-          {...bind("licenseNumber")}
-        />
-      </div>
-      <TextAreaField
-        label="Address"
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField
+        label="Institution Name"
         required
-        rows={2}
-        maxLength={MAX_ADDRESS_LENGTH}
-        autoComplete="street-address"
-        {...bind("address")}
+        maxLength={MAX_INSTITUTION_NAME_LENGTH}
+        autoComplete="organization"
+        {...bind("name")}
       />
+      <SelectField
+        label="Institution Type"
+        required
+        placeholder="Select a type"
+        options={typeOptions}
+        {...bind("type")}
+      />
+      <TextField
+        label="Registration Number"
+        required
+        maxLength={MAX_REGISTRATION_NUMBER_LENGTH}
+        autoComplete="off"
+        {...bind("registrationNumber")}
+      />
+      <TextField
+        label="License Number"
+        maxLength={MAX_LICENSE_NUMBER_LENGTH}
+        autoComplete="off"
+        hint="Optional"
+        {...bind("licenseNumber")}
+      />
+    </div>
+    <TextAreaField
+      label="Address"
+      required
+      rows={2}
+      maxLength={MAX_ADDRESS_LENGTH}
+      autoComplete="street-address"
+      {...bind("address")}
+    />
     </>
   );
 }
@@ -149,45 +149,45 @@ function IdentityFields({ bind }: Pick<Fields, "bind">) {
 function ContactFields({ form, bind, set }: Pick<Fields, "form" | "bind" | "set">) {
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Phone Number"
-          required
-          type="tel"
-          maxLength={MAX_PHONE_NUMBER_LENGTH}
-          autoComplete="tel"
-          {...bind("phoneNumber")}
-        />
-        <TextField
-          label="Email Address"
-          required
-          type="email"
-          maxLength={MAX_EMAIL_ADDRESS_LENGTH}
-          autoComplete="email"
-          {...bind("emailAddress")}
-        />
-        <TextField
-          label="Number of Branches"
-          type="number"
-          min={MIN_NUMBER_OF_BRANCHES}
-          step={1}
-          inputMode="numeric"
-          {...bind("numberOfBranches")}
-        />
-      </div>
-      <SwitchField
-        label="SWIFT Participant"
-        checked={form.swiftParticipant}
-        onChange={set("swiftParticipant")}
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField
+        label="Phone Number"
+        required
+        type="tel"
+        maxLength={MAX_PHONE_NUMBER_LENGTH}
+        autoComplete="tel"
+        {...bind("phoneNumber")}
       />
-      {form.swiftParticipant && (
-        <SelectField
-          label="SWIFT Membership Type"
-          placeholder="Select a membership type"
-          options={membershipOptions}
-          {...bind("swiftMembershipType")}
-        />
-      )}
+      <TextField
+        label="Email Address"
+        required
+        type="email"
+        maxLength={MAX_EMAIL_ADDRESS_LENGTH}
+        autoComplete="email"
+        {...bind("emailAddress")}
+      />
+      <TextField
+        label="Number of Branches"
+        type="number"
+        min={MIN_NUMBER_OF_BRANCHES}
+        step={1}
+        inputMode="numeric"
+        {...bind("numberOfBranches")}
+      />
+    </div>
+    <SwitchField
+      label="SWIFT Participant"
+      checked={form.swiftParticipant}
+      onChange={set("swiftParticipant")}
+    />
+    {form.swiftParticipant && (
+      <SelectField
+        label="SWIFT Membership Type"
+        placeholder="Select a membership type"
+        options={membershipOptions}
+        {...bind("swiftMembershipType")}
+      />
+    )}
     </>
   );
 }
@@ -197,9 +197,7 @@ function parseInstitution(form: FormState) {
   return safeParse(institutionForm, {
     ...form,
     numberOfBranches: branchesFromInput(form.numberOfBranches),
-    swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== ""
-      ? form.swiftMembershipType
-      : null,
+    swiftMembershipType: form.swiftParticipant && form.swiftMembershipType !== "" ? form.swiftMembershipType : null,
   });
 }
 

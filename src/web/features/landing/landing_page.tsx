@@ -2,10 +2,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { currentPath, rememberReturnPath } from "../../lib/return_to.ts";
 
 const FEATURES = [
-  {
-    title: "Institution Registry",
-    text: "Register, approve and supervise banks, credit unions and other financial institutions.",
-  },
+  { title: "Institution Registry", text: "Register, approve and supervise banks, credit unions and other financial institutions." },
   { title: "Routing Codes", text: "Assign and verify national routing codes with check digits." },
   { title: "SWIFT Integration", text: "Maintain SWIFT/BIC codes and membership data for participants." },
   { title: "ISO 13616 IBAN Validation", text: "Validate IBANs against every registered country format." },
@@ -38,12 +35,9 @@ export default function LandingPage() {
       </header>
       <main className="mx-auto max-w-6xl px-6 py-12">
         <section className="text-center">
-          <h1 className="text-4xl font-bold tracking-tight text-slate-900">
-            National Payment Infrastructure Management
-          </h1>
+          <h1 className="text-4xl font-bold tracking-tight text-slate-900">National Payment Infrastructure Management</h1>
           <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-700">
-            The central bank's registry of financial institutions, routing codes, SWIFT/BIC codes and IBAN
-            formats, in one secure console.
+            The central bank's registry of financial institutions, routing codes, SWIFT/BIC codes and IBAN formats, in one secure console.
           </p>
         </section>
         <section aria-label="Capabilities" className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">

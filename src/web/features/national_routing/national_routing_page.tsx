@@ -22,11 +22,7 @@ import { loadFailure } from "../../components/ui/load_failed.tsx";
 
 function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<NationalRoutingEntry>[] {
   return [
-    {
-      accessorKey: "centralBankCode",
-      header: "Central Bank Code",
-      meta: { cellClassName: "font-mono font-medium" },
-    },
+    { accessorKey: "centralBankCode", header: "Central Bank Code", meta: { cellClassName: "font-mono font-medium" } },
     {
       accessorKey: "institutionName",
       header: "Institution",
@@ -61,12 +57,7 @@ function columns(onDetails: (entry: NationalRoutingEntry) => void): ColumnDef<Na
     },
     statusColumn("participantStatus", true),
     actionsColumn((entry) => (
-      <Button
-        variant="ghost"
-        size="sm"
-        onClick={() => onDetails(entry)}
-        aria-label={`View details of ${entry.institutionName}`}
-      >
+      <Button variant="ghost" size="sm" onClick={() => onDetails(entry)} aria-label={`View details of ${entry.institutionName}`}>
         Details
       </Button>
     )),
@@ -98,11 +89,7 @@ export default function NationalRoutingPage() {
       <PageHeader
         title="National Routing Registry"
         subtitle="Participants with their SWIFT and IBAN integration data"
-        actions={
-          <IfAllowed method="POST" path="/api/national-routing">
-            <Button onClick={() => setRegisterOpen(true)}>Register Institution</Button>
-          </IfAllowed>
-        }
+        actions={<IfAllowed method="POST" path="/api/national-routing"><Button onClick={() => setRegisterOpen(true)}>Register Institution</Button></IfAllowed>}
       />
       <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4">
         <StatCard label="SWIFT Integration" value="Active" hint="ISO 20022 and MT messaging" />
@@ -126,11 +113,7 @@ export default function NationalRoutingPage() {
           <EmptyState
             title="No registry entries yet"
             text="Registered institutions will appear here."
-            action={
-              <Button variant="outline" onClick={() => setRegisterOpen(true)}>
-                Register First Institution
-              </Button>
-            }
+            action={<Button variant="outline" onClick={() => setRegisterOpen(true)}>Register First Institution</Button>}
           />
         }
         noMatch={<EmptyState title="No matching registry entries" text="Choose another status." />}

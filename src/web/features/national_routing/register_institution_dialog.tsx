@@ -55,19 +55,9 @@ function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
   const bic = form.swiftBicCode.length > 0 ? validateBic(form.swiftBicCode) : null;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label="Institution Name"
-        required
-        maxLength={MAX_INSTITUTION_NAME_LENGTH}
-        {...bind("institutionName")}
-      />
+      <TextField label="Institution Name" required maxLength={MAX_INSTITUTION_NAME_LENGTH} {...bind("institutionName")} />
       <SelectField label="Institution Type" {...bind("institutionType")} options={INSTITUTION_TYPE_OPTIONS} />
-      <TextField
-        label="Registry Number"
-        required
-        maxLength={MAX_REGISTRY_NUMBER_LENGTH}
-        {...bind("registryNumber")}
-      />
+      <TextField label="Registry Number" required maxLength={MAX_REGISTRY_NUMBER_LENGTH} {...bind("registryNumber")} />
       <TextField
         label="National Bank Code"
         required
@@ -75,16 +65,8 @@ function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
         {...bind("nationalBankCode")}
         hint={`Up to ${MAX_NATIONAL_BANK_CODE_LENGTH} characters, unique`}
       />
-      <SelectField
-        label="Account Number Format"
-        {...bind("accountNumberFormat")}
-        options={ACCOUNT_NUMBER_FORMAT_OPTIONS}
-      />
-      <SelectField
-        label="Connection Protocol"
-        {...bind("connectionProtocol")}
-        options={CONNECTION_PROTOCOL_OPTIONS}
-      />
+      <SelectField label="Account Number Format" {...bind("accountNumberFormat")} options={ACCOUNT_NUMBER_FORMAT_OPTIONS} />
+      <SelectField label="Connection Protocol" {...bind("connectionProtocol")} options={CONNECTION_PROTOCOL_OPTIONS} />
       <TextField
         label="IBAN Prefix"
         maxLength={MAX_IBAN_PREFIX_LENGTH}
@@ -95,13 +77,7 @@ function RegistryFields({ form, set, bind }: FormBinding<RegisterForm>) {
         className="font-mono"
         hint="Country code, optionally with check digits (max 4)"
       />
-      <BicField
-        label="SWIFT/BIC Code"
-        value={form.swiftBicCode}
-        onValue={set("swiftBicCode")}
-        placeholder="DEUTDEFF"
-        bic={bic}
-      />
+      <BicField label="SWIFT/BIC Code" value={form.swiftBicCode} onValue={set("swiftBicCode")} placeholder="DEUTDEFF" bic={bic} />
       <TextField
         label="Settlement Account"
         maxLength={MAX_SETTLEMENT_ACCOUNT_LENGTH}

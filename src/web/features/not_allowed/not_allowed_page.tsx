@@ -4,9 +4,7 @@ import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 
 /** A screen the user's roles do not open, reached by its address: its name and whom it is for. */
-export default function NotAllowedPage(
-  { title, method, path }: { title: string; method: string; path: string },
-) {
+export default function NotAllowedPage({ title, method, path }: { title: string; method: string; path: string }) {
   const rule = ruleFor(method, path);
   return (
     <>

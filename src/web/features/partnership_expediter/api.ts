@@ -14,8 +14,7 @@ export type { ExpeditionRequest };
 export const EXPEDITION_REQUESTS_KEY = "/api/expedition-requests";
 const FINTECH_STATUS_KEY = "/api/fintech/status";
 
-export const useExpeditionRequests = () =>
-  useQuery<ExpeditionRequest[]>({ queryKey: [EXPEDITION_REQUESTS_KEY] });
+export const useExpeditionRequests = () => useQuery<ExpeditionRequest[]>({ queryKey: [EXPEDITION_REQUESTS_KEY] });
 
 /** The account data services card shows the live state of the account-data provider (Plaid). */
 export const useAccountDataProvider = () =>

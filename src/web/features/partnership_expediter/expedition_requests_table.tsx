@@ -65,9 +65,7 @@ function RequestRow({ request }: { request: ExpeditionRequest }) {
       <Td>{expeditionMethodLabel(request.partner, request.method)}</Td>
       <Td className="max-w-xs whitespace-pre-wrap break-words">{request.justification}</Td>
       <Td>
-        <Badge variant={style.variant} className={style.className}>
-          {EXPEDITION_STATUS_LABELS[request.status]}
-        </Badge>
+        <Badge variant={style.variant} className={style.className}>{EXPEDITION_STATUS_LABELS[request.status]}</Badge>
         {request.statusChangedBy && request.statusChangedAt && (
           <p className="mt-1 text-xs text-slate-600">
             by {request.statusChangedBy.name}, {formatDateTime(request.statusChangedAt)}
@@ -91,10 +89,7 @@ export function ExpeditionRequestsTable() {
       {requests.isLoading && <Skeleton className="h-16 w-full" />}
       <QueryFailed query={requests} message="Failed to load expedition requests." />
       {requests.data && rows.length === 0 && (
-        <EmptyState
-          title="No expedition requests"
-          text="Requests filed from the tabs above will appear here."
-        />
+        <EmptyState title="No expedition requests" text="Requests filed from the tabs above will appear here." />
       )}
       {rows.length > 0 && (
         <Table label="Expedition requests">

@@ -24,14 +24,7 @@ import { ExpeditionRequestsTable } from "./expedition_requests_table.tsx";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Badge, type BadgeVariant } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  TitledCard,
-} from "../../components/ui/card.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "../../components/ui/card.tsx";
 import { SelectField, TextAreaField } from "../../components/ui/form.tsx";
 import { Skeleton } from "../../components/ui/spinner.tsx";
 import { Tabs } from "../../components/ui/tabs.tsx";

@@ -99,8 +99,7 @@ export const useChangeDueDate = (onChanged: () => void) =>
 
 export const useRemoveFiling = () =>
   useApiMutation({
-    mutationFn: (id: string) =>
-      apiJson<void>("DELETE", `${COMPLIANCE_SCHEDULE_KEY}/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => apiJson<void>("DELETE", `${COMPLIANCE_SCHEDULE_KEY}/${encodeURIComponent(id)}`),
     invalidates: [COMPLIANCE_SCHEDULE_KEY],
     errorTitle: "Filing not removed",
   });

@@ -47,12 +47,7 @@ function DueDateEditor({ filing, onDone }: { filing: ComplianceFiling; onDone: (
         change.mutate({ id: filing.id, dueDate });
       }}
     >
-      <TextField
-        label={`New due date of ${filing.name}`}
-        type="date"
-        value={dueDate}
-        onChange={(e) => setDueDate(e.target.value)}
-      />
+      <TextField label={`New due date of ${filing.name}`} type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
       <Button type="submit" size="sm" disabled={change.isPending}>Save</Button>
       <Button size="sm" variant="ghost" onClick={onDone}>Keep</Button>
     </form>
@@ -75,29 +70,22 @@ function FilingItem({ filing }: { filing: ComplianceFiling }) {
         <Badge variant={style.variant} className={style.className}>{filing.label}</Badge>
       </div>
       <IfAllowed method="PATCH" path="/api/reports/compliance-schedule/:id">
-        {editing
-          ? <DueDateEditor filing={filing} onDone={() => setEditing(false)} />
-          : (
-            <div className="mt-2 flex gap-2">
-              <Button
-                size="sm"
-                variant="outline"
-                aria-label={`Change due date of ${filing.name}`}
-                onClick={() => setEditing(true)}
-              >
-                Change Due Date
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Remove ${filing.name}`}
-                disabled={remove.isPending}
-                onClick={() => remove.mutate(filing.id)}
-              >
-                Remove
-              </Button>
-            </div>
-          )}
+        {editing ? <DueDateEditor filing={filing} onDone={() => setEditing(false)} /> : (
+          <div className="mt-2 flex gap-2">
+            <Button size="sm" variant="outline" aria-label={`Change due date of ${filing.name}`} onClick={() => setEditing(true)}>
+              Change Due Date
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={`Remove ${filing.name}`}
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(filing.id)}
+            >
+              Remove
+            </Button>
+          </div>
+        )}
       </IfAllowed>
     </li>
   );
@@ -121,19 +109,9 @@ function AddFiling() {
     add.mutate(form as Parameters<typeof add.mutate>[0]);
   };
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      aria-label="Add filing"
-      className="space-y-3 border-t border-slate-200 pt-4"
-    >
+    <form noValidate onSubmit={submit} aria-label="Add filing" className="space-y-3 border-t border-slate-200 pt-4">
       <TextField label="Filing Name" required maxLength={MAX_FILING_NAME_LENGTH} {...bind("name")} />
-      <SelectField
-        label="Fulfilled By"
-        placeholder="Select report type"
-        options={TYPE_OPTIONS}
-        {...bind("reportType")}
-      />
+      <SelectField label="Fulfilled By" placeholder="Select report type" options={TYPE_OPTIONS} {...bind("reportType")} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField label="Opens On" type="date" {...bind("opensOn")} />
         <TextField label="Due Date" type="date" required {...bind("dueDate")} />
@@ -155,10 +133,7 @@ export function ComplianceSchedule() {
       {schedule.isLoading && <Skeleton className="h-16 w-full" />}
       <QueryFailed query={schedule} message="Failed to load the compliance schedule." />
       {schedule.data && filings.length === 0 && (
-        <EmptyState
-          title="No filings scheduled"
-          text="Administrators schedule filings and their due dates here."
-        />
+        <EmptyState title="No filings scheduled" text="Administrators schedule filings and their due dates here." />
       )}
       {filings.length > 0 && (
         <ul className="space-y-3" aria-label="Scheduled filings">

@@ -165,18 +165,11 @@ function DayButton({ day, value, today, tabStop, onPick, onKeyDown }: DayProps &
 function MonthGrid({ first, ...dayProps }: DayProps & { first: string }) {
   return (
     <table className="w-full border-collapse text-center text-sm">
-      <caption className="pb-2 text-sm font-semibold text-slate-900">
-        {monthTitle.format(toMs(first))}
-      </caption>
+      <caption className="pb-2 text-sm font-semibold text-slate-900">{monthTitle.format(toMs(first))}</caption>
       <thead>
         <tr>
           {WEEKDAYS.map((day) => (
-            <th
-              key={day.long}
-              scope="col"
-              abbr={day.long}
-              className="pb-1 text-xs font-medium text-slate-600"
-            >
+            <th key={day.long} scope="col" abbr={day.long} className="pb-1 text-xs font-medium text-slate-600">
               {day.short.slice(0, 2)}
             </th>
           ))}
@@ -214,9 +207,7 @@ function MonthNav({ value, pickingEnd, statusId, onShift }: {
         <span aria-hidden="true">‹</span>
       </button>
       <p id={statusId} role="status" className="text-sm text-slate-700">
-        {value.from === value.to
-          ? formatDay(value.from)
-          : `${formatDay(value.from)} – ${formatDay(value.to)}`}
+        {value.from === value.to ? formatDay(value.from) : `${formatDay(value.from)} – ${formatDay(value.to)}`}
         {pickingEnd ? " (pick the end date)" : ""}
       </p>
       <button type="button" onClick={() => onShift(1)} aria-label="Next month" className={NAV_BUTTON}>
@@ -262,9 +253,7 @@ function useMonthFocus(from: string) {
     setFocused(addMonths(focused, months));
   };
   // The roving tab stop must sit on a day that is shown.
-  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1))
-    ? focused
-    : firstMonth;
+  const tabStop = focused >= firstMonth && focused < monthStart(addMonths(lastMonth, 1)) ? focused : firstMonth;
   return { firstMonth, container, focusDay, setFocused, shiftMonths, tabStop };
 }
 

@@ -19,9 +19,7 @@ interface AssignInput {
 
 const EMPTY: AssignInput = { institutionId: "", prefix: "", branchCode: "", description: "" };
 
-function PrefixField(
-  { prefix, preview, onValue }: { prefix: string; preview: string | null; onValue: (value: string) => void },
-) {
+function PrefixField({ prefix, preview, onValue }: { prefix: string; preview: string | null; onValue: (value: string) => void }) {
   return (
     <div>
       <TextField

@@ -11,7 +11,7 @@ import { useRoutingCodes } from "./api.ts";
 import type { RoutingCodeListItem as RoutingCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
-import { CountCards, isInMonthOf, matchesSearch, RegistryCard } from "../../components/registry_card.tsx";
+import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { statusColumn } from "../../components/columns.tsx";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
@@ -48,15 +48,9 @@ const FILTERS: FilterDef[] = [{
   options: ["active", "inactive", "suspended"].map((status) => ({ value: status, label: titleCase(status) })),
 }];
 
+
 const matches = (code: RoutingCode, search: string) =>
-  matchesSearch([
-    code.code,
-    code.prefix,
-    code.institutionName,
-    code.branchCode,
-    code.description,
-    code.status,
-  ], search);
+  matchesSearch([code.code, code.prefix, code.institutionName, code.branchCode, code.description, code.status], search);
 
 export default function RoutingCodesPage() {
   const query = useRoutingCodes();

@@ -4,12 +4,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 
 export default function StaySignedInDialog(
-  { expiry, now, extending, onStay }: {
-    expiry: SessionExpiry;
-    now: number;
-    extending: boolean;
-    onStay: () => void;
-  },
+  { expiry, now, extending, onStay }: { expiry: SessionExpiry; now: number; extending: boolean; onStay: () => void },
 ) {
   return (
     <Dialog

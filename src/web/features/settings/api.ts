@@ -35,9 +35,6 @@ export const useSaveSignInSettings = (
 
 /** What each node found a primary restore lost (GET /api/system/divergence-reports), newest first. */
 export const useDivergenceReports = () =>
-  useQuery<DivergenceReport[]>({
-    queryKey: ["/api/system/divergence-reports"],
-    refetchInterval: REPORTS_REFRESH_MS,
-  });
+  useQuery<DivergenceReport[]>({ queryKey: ["/api/system/divergence-reports"], refetchInterval: REPORTS_REFRESH_MS });
 
 const REPORTS_REFRESH_MS = 30_000;

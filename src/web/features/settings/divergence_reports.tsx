@@ -25,8 +25,7 @@ function Report({ report }: { report: DivergenceReport }) {
   return (
     <li className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
       <p className="font-medium">
-        {report.node} · {report.detectedAt.slice(0, 19).replace("T", " ")} UTC: lost{" "}
-        {countsText(report.counts)}
+        {report.node} · {report.detectedAt.slice(0, 19).replace("T", " ")} UTC: lost {countsText(report.counts)}
         {report.moreAuditRows > 0 ? ` (and ${report.moreAuditRows} more audit rows)` : ""}
       </p>
       <p className="mt-1 break-words">{report.reason}. The diverged copy is kept at {report.setAsidePath}.</p>

@@ -57,9 +57,7 @@ function SmtpSettingsForm({ view }: { view: SmtpSettingsView | undefined }) {
     },
     (error) => setErrors(serverFieldErrors(error)),
   );
-  const sendTest = useSendTestMail((result) =>
-    toast({ title: "Test e-mail sent", description: `To ${result.to}` })
-  );
+  const sendTest = useSendTestMail((result) => toast({ title: "Test e-mail sent", description: `To ${result.to}` }));
   const bind = (field: keyof SmtpForm) => ({
     value: form[field],
     onChange: (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value }),
@@ -83,12 +81,7 @@ function SmtpSettingsForm({ view }: { view: SmtpSettingsView | undefined }) {
       <TextField label="Port" inputMode="numeric" {...bind("port")} />
       <SelectField label="Encryption" options={TLS_OPTIONS} {...bind("tls")} />
       <TextField label="Sender address" type="email" {...bind("fromAddress")} />
-      <TextField
-        label="User name"
-        autoComplete="off"
-        hint="Blank: the server asks for no login"
-        {...bind("username")}
-      />
+      <TextField label="User name" autoComplete="off" hint="Blank: the server asks for no login" {...bind("username")} />
       <TextField
         label="Password"
         type="password"
@@ -98,12 +91,7 @@ function SmtpSettingsForm({ view }: { view: SmtpSettingsView | undefined }) {
       />
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <Button changes type="submit" disabled={save.isPending}>Save e-mail settings</Button>
-        <Button
-          changes
-          variant="outline"
-          disabled={!view?.configured || sendTest.isPending}
-          onClick={() => sendTest.mutate()}
-        >
+        <Button changes variant="outline" disabled={!view?.configured || sendTest.isPending} onClick={() => sendTest.mutate()}>
           Send test e-mail
         </Button>
       </div>
@@ -112,13 +100,7 @@ function SmtpSettingsForm({ view }: { view: SmtpSettingsView | undefined }) {
 }
 
 function SmtpSettingsSummary({ view }: { view: SmtpSettingsView | undefined }) {
-  if (!view?.configured) {
-    return (
-      <p className="text-sm text-slate-700">
-        No mail server is configured: notifications appear in the bell only.
-      </p>
-    );
-  }
+  if (!view?.configured) return <p className="text-sm text-slate-700">No mail server is configured: notifications appear in the bell only.</p>;
   const rows: [string, string][] = [
     ["SMTP host", `${view.host}:${view.port}`],
     ["Encryption", TLS_OPTIONS.find((option) => option.value === view.tls)?.label ?? String(view.tls)],
@@ -170,13 +152,10 @@ export function NotificationsTab() {
         <CardHeader>
           <CardTitle>E-mail server</CardTitle>
           <CardDescription>
-            The SMTP server the console sends notification e-mails through. The password is stored encrypted
-            and never shown.
+            The SMTP server the console sends notification e-mails through. The password is stored encrypted and never shown.
           </CardDescription>
         </CardHeader>
-        <CardContent>
-          {mayChange ? <SmtpSettingsForm view={view} /> : <SmtpSettingsSummary view={view} />}
-        </CardContent>
+        <CardContent>{mayChange ? <SmtpSettingsForm view={view} /> : <SmtpSettingsSummary view={view} />}</CardContent>
       </Card>
       <Card>
         <CardHeader>
@@ -185,9 +164,7 @@ export function NotificationsTab() {
             Every notification appears in the bell. Choose the kinds you also want by e-mail.
           </CardDescription>
         </CardHeader>
-        <CardContent>
-          <EmailChoices />
-        </CardContent>
+        <CardContent><EmailChoices /></CardContent>
       </Card>
     </div>
   );

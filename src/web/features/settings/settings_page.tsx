@@ -151,9 +151,7 @@ function SettingsForm({ settings }: { settings: SystemSettingsAnswer }) {
         subtitle={readOnly
           ? "Only administrators can change these settings"
           : "Kept and applied by the server"}
-        actions={readOnly
-          ? undefined
-          : <Button changes onClick={save} disabled={saving}>Save Settings</Button>}
+        actions={readOnly ? undefined : <Button changes onClick={save} disabled={saving}>Save Settings</Button>}
       />
       <Tabs
         label="Settings sections"

@@ -279,8 +279,7 @@ export function BackupSection(props: SectionProps & { onBackUpNow: () => void; b
         <Fact term="Next scheduled backup">{settings.backup.nextDueAt ?? "None scheduled"}</Fact>
       </dl>
       {!props.readOnly && (
-        <Button
-          changes
+        <Button changes
           variant="outline"
           onClick={props.onBackUpNow}
           disabled={props.backingUp || settings.backup.lastRun?.status === "running"}

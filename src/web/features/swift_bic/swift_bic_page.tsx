@@ -10,7 +10,7 @@ import { useSwiftCodes } from "./api.ts";
 import type { SwiftCode } from "./types.ts";
 import { IfAllowed } from "../../components/if_allowed.tsx";
 import { useUrlText } from "../../lib/table_url_state.ts";
-import { CountCards, isInMonthOf, matchesSearch, RegistryCard } from "../../components/registry_card.tsx";
+import { CountCards, RegistryCard, isInMonthOf, matchesSearch } from "../../components/registry_card.tsx";
 import { statusColumn } from "../../components/columns.tsx";
 import { loadFailure } from "../../components/ui/load_failed.tsx";
 
@@ -50,22 +50,13 @@ const COLUMNS: ColumnDef<SwiftCode>[] = [
 
 const matches = (code: SwiftCode, search: string) =>
   matchesSearch(
-    [
-      code.bicCode,
-      code.bankCode,
-      code.countryCode,
-      code.locationCode,
-      code.branchCode,
-      code.membershipType,
-      code.status,
-    ],
+    [code.bicCode, code.bankCode, code.countryCode, code.locationCode, code.branchCode, code.membershipType, code.status],
     search,
   );
 
 /** Filter choices are the values present, so no choice ever empties the table by itself. */
 function presentFilters(codes: SwiftCode[]): FilterDef[] {
-  const present = (values: string[]) =>
-    [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
+  const present = (values: string[]) => [...new Set(values)].sort().map((value) => ({ value, label: titleCase(value) }));
   return [
     {
       columnId: "status",
@@ -116,12 +107,7 @@ export default function SwiftBicPage() {
       />
       <RegistryCard
         title="BIC Registry"
-        search={{
-          label: "Search BIC codes",
-          placeholder: "Search BIC, bank, country…",
-          value: search,
-          onChange: setSearch,
-        }}
+        search={{ label: "Search BIC codes", placeholder: "Search BIC, bank, country…", value: search, onChange: setSearch }}
         label="BIC codes"
         columns={COLUMNS}
         rows={visible}

@@ -29,19 +29,11 @@ type Identity = Pick<IdentityView, "issuer" | "subject">;
 /** A link gives the provider the account's sign-in: under dual control it carries the maker's reason. */
 type LinkInput = Identity & { requestReason: string };
 
-function useIdentityMutations(
-  path: string,
-  onLinked: () => void,
-  onFieldErrors: (fields: Record<string, string>) => void,
-) {
+function useIdentityMutations(path: string, onLinked: () => void, onFieldErrors: (fields: Record<string, string>) => void) {
   const { toast } = useToast();
   const link = useApprovableMutation({
     mutationFn: ({ requestReason, ...identity }: LinkInput) =>
-      apiJson<IdentityView | PendingApproval>(
-        "POST",
-        path,
-        withRequestReason({ ...identity }, requestReason),
-      ),
+      apiJson<IdentityView | PendingApproval>("POST", path, withRequestReason({ ...identity }, requestReason)),
     refresh: (queryClient) => queryClient.invalidateQueries({ queryKey: [path] }),
     onDone: (linked) => {
       if (linked) toast({ title: "Identity linked", description: `${linked.subject} at ${linked.issuer}` });
@@ -52,8 +44,9 @@ function useIdentityMutations(
         ? JSON.parse(error.bodyText)
         : null;
       // A refusal about the issuer or subject shows at its field; one about the user (break-glass) as a toast.
-      const fields = body?.fields ??
-        (body?.field === "issuer" || body?.field === "subject" ? { [body.field]: body.message } : null);
+      const fields = body?.fields ?? (body?.field === "issuer" || body?.field === "subject"
+        ? { [body.field]: body.message }
+        : null);
       if (fields) onFieldErrors(fields);
       else handleMutationError(error, toast, "Failed to link the identity");
     },
@@ -93,18 +86,14 @@ function IdentitiesForm({ user, onClose }: { user: StaffUser; onClose: () => voi
         : (
           <ul className="space-y-2" aria-label="Linked identities">
             {identities.map((identity) => (
-              <li
-                key={`${identity.issuer} ${identity.subject}`}
-                className="flex items-start justify-between gap-2 text-sm"
-              >
+              <li key={`${identity.issuer} ${identity.subject}`} className="flex items-start justify-between gap-2 text-sm">
                 <span className="break-all">
                   <span className="font-mono text-slate-900">{identity.subject}</span>
                   <span className="block text-xs text-slate-600">
                     {identity.issuer} · last sign-in {formatDate(identity.lastSignInAt)}
                   </span>
                 </span>
-                <Button
-                  changes
+                <Button changes
                   size="sm"
                   variant="destructive"
                   disabled={unlink.isPending}
@@ -117,35 +106,14 @@ function IdentitiesForm({ user, onClose }: { user: StaffUser; onClose: () => voi
           </ul>
         )}
       <form onSubmit={submit} className="space-y-4">
-        <TextField
-          label="Issuer"
-          required
-          maxLength={2048}
-          value={shownIssuer}
-          error={errors.issuer}
-          onChange={(event) => setIssuer(event.target.value)}
-        />
-        <TextField
-          label="Subject"
-          required
-          maxLength={255}
-          value={subject}
-          error={errors.subject}
+        <TextField label="Issuer" required maxLength={2048} value={shownIssuer} error={errors.issuer}
+          onChange={(event) => setIssuer(event.target.value)} />
+        <TextField label="Subject" required maxLength={255} value={subject} error={errors.subject}
           hint="The provider's subject (sub) for this person; a refused sign-in page shows it."
-          onChange={(event) => setSubject(event.target.value)}
-        />
-        <AdministrationReasonField
-          value={requestReason}
-          onChange={setRequestReason}
-          error={errors.requestReason}
-          asked={inForce}
-        />
-        <DialogActions
-          onCancel={onClose}
-          isPending={link.isPending}
-          label="Link identity"
-          pendingLabel="Linking…"
-        />
+          onChange={(event) => setSubject(event.target.value)} />
+        <AdministrationReasonField value={requestReason} onChange={setRequestReason} error={errors.requestReason}
+          asked={inForce} />
+        <DialogActions onCancel={onClose} isPending={link.isPending} label="Link identity" pendingLabel="Linking…" />
       </form>
     </div>
   );

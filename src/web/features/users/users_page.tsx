@@ -63,34 +63,15 @@ function UserActionsCell({ user, actions }: { user: StaffUser; actions: UserActi
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {user.unconfirmedRoles.length > 0 && !own && (
-        <Button
-          changes
-          size="sm"
-          onClick={() => confirm.mutate(user)}
-          disabled={confirm.isPending}
-        >
-          Confirm roles
-        </Button>
+        <Button changes size="sm" onClick={() => confirm.mutate(user)} disabled={confirm.isPending}>Confirm roles</Button>
       )}
       <Button changes size="sm" variant="outline" onClick={() => onRoles(user)}>Roles</Button>
       <Button size="sm" variant="outline" onClick={() => onIdentities(user)}>Identities</Button>
-      <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "reset" })}>
-        Reset password
-      </Button>
+      <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "reset" })}>Reset password</Button>
       {user.disabled
-        ? (
-          <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "enable" })}>
-            Re-enable
-          </Button>
-        )
+        ? <Button changes size="sm" variant="outline" onClick={() => onChange({ user, action: "enable" })}>Re-enable</Button>
         : (
-          <Button
-            changes
-            size="sm"
-            variant="destructive"
-            onClick={() => disable.mutate(user)}
-            disabled={disable.isPending || own}
-          >
+          <Button changes size="sm" variant="destructive" onClick={() => disable.mutate(user)} disabled={disable.isPending || own}>
             Disable
           </Button>
         )}
@@ -171,8 +152,7 @@ function useUserActions(
   const { toast } = useToast();
   // Disabling only takes power away: it acts at once, under dual control too.
   const toggle = useToggleUser(
-    (updated) =>
-      updated && toast({ title: "User disabled; their sessions ended", description: updated.email }),
+    (updated) => updated && toast({ title: "User disabled; their sessions ended", description: updated.email }),
     (error) => handleMutationError(error, toast, "Failed to change the user"),
   );
   const confirm = useConfirmRoles((confirmed) =>
@@ -182,10 +162,7 @@ function useUserActions(
     onRoles,
     onIdentities,
     onChange,
-    disable: {
-      mutate: (user: StaffUser) => toggle.mutate({ user, requestReason: "" }),
-      isPending: toggle.isPending,
-    },
+    disable: { mutate: (user: StaffUser) => toggle.mutate({ user, requestReason: "" }), isPending: toggle.isPending },
     confirm: { mutate: confirm.mutate, isPending: confirm.isPending },
     myId: me?.id,
   };
