@@ -1,7 +1,7 @@
 /**
  * Directory editions (docs/directory.md): what the next edition would publish, and its publication
  * at approval: the registry as of the effective date, compared with the previous edition, written as
- * CSV and fixed-width full and delta files, described by a manifest signed with the directory key,
+ * full and delta CSV files and a fixed-width full file, described by a manifest signed with the directory key,
  * stored in the database for good, with its audit row and its outbox event.
  */
 import { Buffer } from "node:buffer";
