@@ -167,6 +167,18 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/national-routing/:id/history": read("read the national routing registry"),
   "PATCH /api/national-routing/:id/status": operate("request national routing status changes"),
 
+  "GET /api/directory/editions": read("read directory editions"),
+  "POST /api/directory/editions": operate("prepare directory editions"),
+  "GET /api/directory/next": read("preview the next directory edition"),
+  "GET /api/directory/editions/:n/manifest.json": read("download directory editions"),
+  "GET /api/directory/editions/:n/manifest.json.sig": read("download directory editions"),
+  "GET /api/directory/editions/:n/manifest.json.jws": read("download directory editions"),
+  "GET /api/directory/editions/:n/full.csv": read("download directory editions"),
+  "GET /api/directory/editions/:n/delta.csv": read("download directory editions"),
+  "GET /api/directory/editions/:n/full.txt": read("download directory editions"),
+  "GET /api/directory/public-key.pem": read("download the directory key"),
+  "GET /api/directory/public-key.jwk": read("download the directory key"),
+
   "GET /api/central-bank-connections": read("read central bank connections"),
   "POST /api/central-bank-connections": administer("manage connection credentials"),
   "POST /api/central-bank-connections/:id/test": administer("test central bank connections"),

@@ -17,6 +17,7 @@ const MONEY_KINDS = [
   "institution_change",
   "code_change",
   "registry_import",
+  "directory_edition",
 ] as const;
 
 /** Requests about people and controls, decided by a second administrator rather than an approver. */
@@ -49,6 +50,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   institution_change: "Institution details change",
   code_change: "Code or routing entry status change",
   registry_import: "Registry import",
+  directory_edition: "Directory edition",
   user_create: "New user",
   user_update: "Role grant or re-enabling",
   user_reset_password: "Password reset",

@@ -59,6 +59,7 @@ export const ENTITY_NOUNS: Readonly<Record<string, string>> = {
   card: "card",
   central_bank_connection: "central bank connection",
   compliance_filing: "compliance filing",
+  directory_edition: "directory edition",
   divergence_report: "divergence report",
   expedition_request: "expedition request",
   fintech_operation: "fintech operation",
@@ -213,6 +214,7 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
     const file = changedValue(facts.changes, "after", "fileName");
     return [text("applied "), ...theEntity(facts), ...(file === null ? [] : [text(` of the file ${file}`)])];
   },
+  publish: verb("published"),
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   schedule_change: (facts) => {
     const from = recordOf(facts.changes)?.effectiveFrom;

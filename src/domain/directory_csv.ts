@@ -25,18 +25,33 @@ const CRLF = "\r\n";
 
 /** One CSV field: quoted only when it must be (RFC 4180 section 2, rules 6 and 7). */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+
 function csvLine(fields: readonly string[]): string {
-  return fields.map(csvField).join(",") + CRLF;
+  let line = "";
+  for (let index = 0; index < fields.length; index++) {
+    if (index > 0) line += ",";
+    line += csvField(fields[index]);
+  }
+  return line + CRLF;
 }
 
 /** The whole CSV text of a file: header, then one row per record in the given order. */
 export function writeDirectoryCsv(rows: readonly FlaggedRecord[]): string {
-  const parts = [csvLine(DIRECTORY_COLUMNS)];
-  for (const row of rows) parts.push(csvLine(directoryRowFields(row)));
-  return parts.join("");
+  return directoryCsvHeader() + directoryCsvRows(rows);
+}
+
+/** The header line (with its CRLF), for writers that produce a file in parts. */
+export function directoryCsvHeader(): string {
+  return csvLine(DIRECTORY_COLUMNS);
+}
+
+/** Record lines only (each with its CRLF). */
+export function directoryCsvRows(rows: readonly FlaggedRecord[]): string {
+  return rows.map((row) => csvLine(directoryRowFields(row))).join("");
 }
 
 /** A flagged record's fields in DIRECTORY_COLUMNS order. */

@@ -9,6 +9,7 @@ export const ROUTES = [
   { path: "/swift-bic", Screen: lazy(() => import("./features/swift_bic/swift_bic_page.tsx")) },
   { path: "/iban-validation", Screen: lazy(() => import("./features/iban/iban_validation_page.tsx")) },
   { path: "/national-routing", Screen: lazy(() => import("./features/national_routing/national_routing_page.tsx")) },
+  { path: "/directory", Screen: lazy(() => import("./features/directory/directory_page.tsx")) },
   { path: "/directory/import", Screen: lazy(() => import("./features/registry_import/registry_import_page.tsx")) },
   {
     path: "/central-bank-connections",

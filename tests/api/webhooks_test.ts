@@ -452,7 +452,7 @@ Deno.test("webhook registration: 400 per field, 409 naming url on a duplicate, e
       await req("POST", "/api/webhooks", {
         body: {
           url: "http://127.0.0.1:9/",
-          eventKinds: ["directory_edition_published"],
+          eventKinds: ["registry_exploded"],
           description: "x".repeat(201),
         },
       }),
@@ -460,7 +460,7 @@ Deno.test("webhook registration: 400 per field, 409 naming url on a duplicate, e
     );
     assert.match(
       bad.fields["eventKinds.0"] ?? bad.fields.eventKinds,
-      /Must be one of institution_status_changed, participant_suspended/,
+      /Must be one of institution_status_changed, participant_suspended, directory_edition_published/,
     );
     assert.ok(bad.fields.description);
     const twice = await expectJson(

@@ -43,6 +43,7 @@ import { complianceScheduleRoutes } from "../features/reports/compliance_schedul
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { webhooksRoutes } from "../features/webhooks/routes.ts";
 import { registryImportRoutes } from "../features/registry_import/routes.ts";
+import { directoryRoutes } from "../features/directory/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
 import { pauseReportRoutes, reportPauses } from "../topology/pause_reports.ts";
@@ -138,6 +139,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", webhooksRoutes(deps));
   app.route("/api", registryImportRoutes(deps));
   app.route("/api", notificationsRoutes(deps));
+  app.route("/api", directoryRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));

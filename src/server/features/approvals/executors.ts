@@ -35,6 +35,9 @@ import { nationalRoutingIdParam, participantStatusBody } from "../national_routi
 import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
 import { registryImportPayload } from "../registry_import/schemas.ts";
 import { applyRegistryImport } from "../registry_import/apply.ts";
+import { prepareEditionSchema } from "../directory/schemas.ts";
+import { publishEdition } from "../directory/service.ts";
+import { directorySigningKey } from "../directory/signing_key.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -281,6 +284,19 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
         revalidated(createAccountSchema, payload),
       );
       return { entityType: "ledger_account", entityId: account.id, result: account };
+    },
+
+    async directory_edition(context, payload) {
+      const { effectiveDate, reason } = revalidated(prepareEditionSchema, payload);
+      const key = await directorySigningKey(deps.config.dataDir);
+      const edition = await publishEdition(context.tx, context.actor, key, {
+        effectiveDate,
+        reason,
+        requestedBy: context.requestedBy,
+        approvedBy: context.approver.userId,
+      }, deps.clock.now());
+      const result = { number: edition.number, effectiveDate, publishedAt: edition.publishedAt, counts: edition.counts };
+      return { entityType: "directory_edition", entityId: String(edition.number), result };
     },
 
     async institution_status(context, payload) {

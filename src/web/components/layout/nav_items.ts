@@ -15,6 +15,7 @@ export const NAV_ITEMS = [
   { path: "/swift-bic", label: "SWIFT/BIC Management", group: "Registry" },
   { path: "/iban-validation", label: "IBAN Validation", group: "Registry" },
   { path: "/national-routing", label: "National Routing Registry", group: "Registry" },
+  { path: "/directory", label: "Directory", group: "Registry" },
   {
     path: "/directory/import",
     label: "Registry Import",

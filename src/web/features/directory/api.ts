@@ -1,0 +1,60 @@
+/** The directory's data: the published editions, the next edition's preview, and the request to publish it. */
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "../../lib/api.ts";
+import { useApprovableMutation } from "../../lib/mutation.ts";
+
+export const EDITIONS_KEY = "/api/directory/editions";
+export const NEXT_EDITION_KEY = "/api/directory/next";
+
+/** Per record type (INST, RTC, BIC): the total and each change flag's count. */
+export type EditionCounts = Record<string, Record<string, number>>;
+
+export interface Edition {
+  number: number;
+  effectiveDate: string;
+  previousNumber: number | null;
+  publishedAt: string;
+  reason: string;
+  keyId: string;
+  counts: { full: EditionCounts; delta: EditionCounts };
+  files: { name: string; url: string }[];
+}
+
+export interface ChangedRow {
+  changeFlag: string;
+  record_type: string;
+  key: string;
+  institution_key: string;
+  name: string;
+  status: string;
+  successor_key: string;
+  deletion_announced: string;
+}
+
+export interface NextEdition {
+  number: number;
+  effectiveDate: string;
+  previous: { number: number; effectiveDate: string } | null;
+  counts: { full: EditionCounts; delta: EditionCounts };
+  changes: ChangedRow[];
+  overlong: string[];
+}
+
+export const useEditions = () => useQuery<Edition[]>({ queryKey: [EDITIONS_KEY] });
+
+/** What an edition effective on `effectiveDate` would publish; nothing asked while no date is chosen. */
+export const useNextEdition = (effectiveDate: string) =>
+  useQuery<NextEdition>({
+    queryKey: [`${NEXT_EDITION_KEY}?effectiveDate=${encodeURIComponent(effectiveDate)}`],
+    enabled: effectiveDate !== "",
+    retry: false,
+  });
+
+export const usePrepareEdition = (onDone: () => void) =>
+  useApprovableMutation({
+    mutationFn: (body: { effectiveDate: string; reason: string }) =>
+      apiJson<unknown>("POST", EDITIONS_KEY, body),
+    errorTitle: "The edition could not be prepared",
+    onDone,
+    refresh: () => {},
+  });
