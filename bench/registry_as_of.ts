@@ -7,7 +7,9 @@
  *   versions, now, still to come). Target: p95 < 5 ms.
  * - the same reads through the app: GET /api/institutions/{id}?asOf= via app.request(), signed in.
  * - the start's check that every record has a version (registry_history/initial_versions.ts) when
- *   nothing is missing, as every headquarters and standalone start runs it. Target: ≤ 100 ms.
+ *   nothing is missing, as every headquarters and standalone start runs it. Target: ≤ 100 ms. (It
+ *   was an anti-join over every registry row, 397 ms at this size; since migration 1520 it looks
+ *   only at the rows inserted since the previous start.)
  *
  *   node_modules/.bin/deno run -A bench/registry_as_of.ts   (REGISTRY_BENCH_SCALE=0.1 for a smoke run)
  */
@@ -138,15 +140,21 @@ async function timeHttp(t: TestApp, startMs: number, nowMs: number): Promise<{ t
   return { timings: timings.sort((a, b) => a - b), statuses };
 }
 
-async function timeInitialVersions(t: TestApp): Promise<{ sorted: number[]; added: number }> {
+/**
+ * The seed's rows and versions went in in plain SQL, so the trigger queued every row: the first call
+ * is the start just after such a load (it finds every version there); the timed ones are later starts.
+ */
+async function timeInitialVersions(t: TestApp): Promise<{ sorted: number[]; added: number; afterLoadMs: number }> {
+  const loaded = performance.now();
+  let added = await recordMissingInitialVersions(t.deps.db);
+  const afterLoadMs = performance.now() - loaded;
   const sorted: number[] = [];
-  let added = 0;
   for (let run = 0; run < INITIAL_VERSIONS_RUNS; run++) {
     const started = performance.now();
     added += await recordMissingInitialVersions(t.deps.db);
     sorted.push(performance.now() - started);
   }
-  return { sorted: sorted.sort((a, b) => a - b), added };
+  return { sorted: sorted.sort((a, b) => a - b), added, afterLoadMs };
 }
 
 function latencyRow(what: string, sorted: number[], targetMs: number | null, note: string): BenchRow {
@@ -194,7 +202,8 @@ export async function registryAsOfBench(log: (line: string) => void): Promise<Be
         ratio: null,
         target: `≤ ${formatMs(INITIAL_VERSIONS_TARGET_MS)}`,
         pass: median <= INITIAL_VERSIONS_TARGET_MS && initial.added === 0,
-        note: `${INITIAL_VERSIONS_RUNS} runs: ${initial.sorted.map((ms) => formatMs(ms)).join(", ")}; ${initial.added} added`,
+        note: `${INITIAL_VERSIONS_RUNS} runs: ${initial.sorted.map((ms) => formatMs(ms)).join(", ")}; ${initial.added} added; ` +
+          `the first start after the bulk load (every row queued) ${formatMs(initial.afterLoadMs)}`,
       },
     ];
   } finally {
