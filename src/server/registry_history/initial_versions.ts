@@ -24,6 +24,10 @@ function jsonValue(column: SQLiteColumn): string {
   return `t.${column.name}`;
 }
 
+/**
+ * CROSS JOIN keeps the queue as the outer loop: statistics taken while it was long must not turn the
+ * statement into a scan of the whole table.
+ */
 function backfillStatement(entityType: RegistryEntityType): string {
   const table = REGISTRY_TABLES[entityType];
   const config = getTableConfig(table);
@@ -36,8 +40,8 @@ function backfillStatement(entityType: RegistryEntityType): string {
   return `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
       applied_at, created_at)
     SELECT '${entityType}', t.id, ${at}, json_object(${pairs.join(", ")}), '{}', 'Registered', NULL, ${at}, ${at}
-    FROM registry_unversioned q JOIN ${config.name} t ON t.id = q.entity_id
-    WHERE q.entity_type = '${entityType}'
+    FROM registry_unversioned q CROSS JOIN ${config.name} t
+    WHERE q.entity_type = '${entityType}' AND t.id = q.entity_id
       AND NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
 }
 
