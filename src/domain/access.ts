@@ -137,6 +137,8 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   "GET /api/institutions/:id/overview": read("read institutions"),
   "POST /api/institutions": operate("register institutions"),
   "PATCH /api/institutions/:id/status": operate("request institution status changes"),
+  "PATCH /api/institutions/:id": operate("request institution changes"),
+  "GET /api/institutions/:id/history": read("read institutions"),
   "GET /api/search": read("search the registry"),
   // Every role searches; each kind of record is then found only by those who may list it (users: administrators).
   "GET /api/search/everywhere": read("search the registry"),

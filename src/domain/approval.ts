@@ -14,6 +14,7 @@ const MONEY_KINDS = [
   "card_distribute",
   "card_load",
   "institution_status",
+  "institution_change",
 ] as const;
 
 /** Requests about people and controls, decided by a second administrator rather than an approver. */
@@ -43,6 +44,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   card_distribute: "Card distribution",
   card_load: "Card load",
   institution_status: "Institution status change",
+  institution_change: "Institution details change",
   user_create: "New user",
   user_update: "Role grant or re-enabling",
   user_reset_password: "Password reset",

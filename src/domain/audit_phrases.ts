@@ -209,6 +209,14 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
   generate_failed: (facts) => [text("could not generate "), ...theEntity(facts)],
   redeliver: verb("redelivered"),
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
+  schedule_change: (facts) => {
+    const from = recordOf(facts.changes)?.effectiveFrom;
+    return [
+      text("scheduled a change of "),
+      ...named(facts),
+      ...(typeof from === "string" ? [text(` from ${from.slice(0, 10)}`)] : []),
+    ];
+  },
   status_change: (facts) => [text("changed the status of "), ...named(facts), ...fromTo(facts, "status")],
   prune: pruned,
   login: fixed("signed in"),

@@ -385,8 +385,11 @@ function invalid(details: IbanValidationDetails, error: string): IbanValidationR
   return { valid: false, details };
 }
 
-/** Remainder of the decimal expansion (letters as 10..35) of s[from, to) appended to `r`. */
-function mod97Range(r: number, s: string, from: number, to: number): number {
+/**
+ * Remainder of the decimal expansion (letters as 10..35) of s[from, to) appended to `r`: ISO 7064
+ * MOD 97-10, which the LEI (lei.ts) shares with the IBAN. `s` holds only 0-9 and A-Z.
+ */
+export function mod97Range(r: number, s: string, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const code = s.charCodeAt(i);
     r = code <= CODE_9 ? (r * 10 + code - CODE_0) % 97 : (r * 100 + code - LETTER_VALUE_OFFSET) % 97;

@@ -1,7 +1,8 @@
 /**
  * Financial institutions (spec 3 and 4): the enumerations, the field limits and the status
  * lifecycle. The spec leaves transitions to the server; this module is that decision:
- * pending → active (approval), active → suspended, suspended → active (reactivation).
+ * pending → active (approval), active → suspended, suspended → active (reactivation), and from any
+ * of them → terminated, which is final. Each may take effect from a date (effective_dating.ts).
  * Pure module: no I/O.
  */
 import { ok, type Result } from "./result.ts";
@@ -17,6 +18,22 @@ export type InstitutionType = (typeof INSTITUTION_TYPES)[number];
 
 export const INSTITUTION_STATUSES = ["pending", "active", "suspended"] as const;
 export type InstitutionStatus = (typeof INSTITUTION_STATUSES)[number];
+
+/**
+ * The statuses the API speaks: a stored status, or "terminated" from the institution's terminatedAt
+ * on (the status column keeps the last operating status beside it).
+ */
+export const INSTITUTION_LIFECYCLE_STATUSES = [...INSTITUTION_STATUSES, "terminated"] as const;
+export type InstitutionLifecycleStatus = (typeof INSTITUTION_LIFECYCLE_STATUSES)[number];
+
+/** The status in force at `at` (ISO instant): terminated once its termination instant has come. */
+export function lifecycleStatus(
+  status: InstitutionStatus,
+  terminatedAt: string | null,
+  at: string,
+): InstitutionLifecycleStatus {
+  return terminatedAt !== null && terminatedAt <= at ? "terminated" : status;
+}
 
 export const SWIFT_MEMBERSHIP_TYPES = ["full", "subgroup", "correspondent"] as const;
 export type SwiftMembershipType = (typeof SWIFT_MEMBERSHIP_TYPES)[number];
@@ -36,10 +53,11 @@ export const MIN_NUMBER_OF_BRANCHES = 1;
 export const MAX_NUMBER_OF_BRANCHES = 2_147_483_647;
 export const DEFAULT_NUMBER_OF_BRANCHES = 1;
 
-const TRANSITIONS: Readonly<Record<InstitutionStatus, readonly InstitutionStatus[]>> = {
-  pending: ["active"],
-  active: ["suspended"],
-  suspended: ["active"],
+const TRANSITIONS: Readonly<Record<InstitutionLifecycleStatus, readonly InstitutionLifecycleStatus[]>> = {
+  pending: ["active", "terminated"],
+  active: ["suspended", "terminated"],
+  suspended: ["active", "terminated"],
+  terminated: [],
 };
 
 export function isInstitutionStatus(value: string): value is InstitutionStatus {
@@ -47,7 +65,7 @@ export function isInstitutionStatus(value: string): value is InstitutionStatus {
 }
 
 /** The statuses an institution in `from` may move to next. */
-export function allowedStatusTransitions(from: InstitutionStatus): readonly InstitutionStatus[] {
+export function allowedStatusTransitions(from: InstitutionLifecycleStatus): readonly InstitutionLifecycleStatus[] {
   return TRANSITIONS[from];
 }
 
@@ -55,23 +73,25 @@ export interface TransitionRefusal {
   code: "invalid_transition";
   message: string;
   field: "status";
-  from: InstitutionStatus;
-  to: InstitutionStatus;
-  allowed: readonly InstitutionStatus[];
+  from: InstitutionLifecycleStatus;
+  to: InstitutionLifecycleStatus;
+  allowed: readonly InstitutionLifecycleStatus[];
 }
 
 /** Accepts `from → to` only when the lifecycle allows it; staying in the same status is refused too. */
 export function checkStatusTransition(
-  from: InstitutionStatus,
-  to: InstitutionStatus,
-): Result<{ from: InstitutionStatus; to: InstitutionStatus }, TransitionRefusal> {
+  from: InstitutionLifecycleStatus,
+  to: InstitutionLifecycleStatus,
+): Result<{ from: InstitutionLifecycleStatus; to: InstitutionLifecycleStatus }, TransitionRefusal> {
   const allowed = allowedStatusTransitions(from);
   if (allowed.includes(to)) return ok({ from, to });
   return {
     ok: false,
     error: {
       code: "invalid_transition",
-      message: `An institution that is ${from} cannot become ${to}; allowed: ${allowed.join(", ")}`,
+      message: allowed.length === 0
+        ? `An institution that is ${from} stays ${from}: termination is final`
+        : `An institution that is ${from} cannot become ${to}; allowed: ${allowed.join(", ")}`,
       field: "status",
       from,
       to,

@@ -12,8 +12,9 @@ import { distributeCardSchema, issueCardSchema, loadCardSchema } from "../cards/
 import { createCardService, secureRandomDigits } from "../cards/service.ts";
 import { accountIdParam, createAccountSchema, dailyOutflowLimitSchema } from "../ledger/schemas.ts";
 import { createAccount, setDailyOutflowLimit } from "../ledger/service.ts";
-import { statusChangeSchema } from "../institutions/schemas.ts";
-import { changeInstitutionStatus } from "../institutions/service.ts";
+import { institutionChangeSchema, statusChangeSchema } from "../institutions/schemas.ts";
+import { changeInstitutionStatus } from "../institutions/status_changes.ts";
+import { applyInstitutionChange } from "../institutions/lifecycle.ts";
 import { autoSweepRequestSchema, createSweepSchema } from "../sweeps/schemas.ts";
 import { runApprovedAutoSweep } from "../sweeps/automatic.ts";
 import { executeManualSweep } from "../sweeps/manual.ts";
@@ -41,6 +42,13 @@ function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown)
 const executorOf = (context: ExecutionContext) => ({
   ...context.approver,
   approvedBy: context.approver.userId,
+});
+
+/** A registry version's people: who asked, who approved, and the request that carried it. */
+const registryPeopleOf = (context: ExecutionContext) => ({
+  requestedBy: context.requestedBy,
+  approvedBy: context.approver.userId,
+  approvalRequestId: context.requestId,
 });
 
 function sweepExecutors(deps: AppDeps): Pick<ApprovalExecutors, "sweep" | "auto_sweep"> {
@@ -230,13 +238,27 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async institution_status(context, payload) {
       const { id, ...body } = payload as { id: string };
-      const { status, reason } = revalidated(statusChangeSchema, body);
       const institution = await changeInstitutionStatus(
         databaseInTransaction(deps.db, context.tx),
         context.actor,
         id,
-        status,
-        reason,
+        revalidated(statusChangeSchema, body),
+        registryPeopleOf(context),
+        deps.clock.now(),
+      );
+      return { entityType: "institution", entityId: id, result: institution };
+    },
+
+    async institution_change(context, payload) {
+      const { id, ...body } = payload as { id: string };
+      const change = revalidated(institutionChangeSchema, body);
+      const { institution } = await applyInstitutionChange(
+        context.tx,
+        context.actor,
+        id,
+        change,
+        registryPeopleOf(context),
+        deps.clock.now(),
       );
       return { entityType: "institution", entityId: id, result: institution };
     },

@@ -41,6 +41,8 @@ export interface ExecutionContext {
   actor: Actor;
   approver: { userId: string; firstName: string | null; lastName: string | null; email: string };
   requestedBy: string;
+  /** The request being executed, for records that name the approval they came from. */
+  requestId: string;
 }
 
 export interface ExecutionResult {

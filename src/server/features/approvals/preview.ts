@@ -129,7 +129,9 @@ async function previewOfOpeningBalance(deps: AppDeps, query: PreviewQuery): Prom
 export async function approvalPreview(deps: AppDeps, makerId: string, query: PreviewQuery): Promise<ApprovalPreview> {
   if (MOVEMENT_ACTIONS.includes(query.action)) return await previewOfMovement(deps, makerId, query);
   if (query.action === "opening_balance") return await previewOfOpeningBalance(deps, query);
-  if (query.action === "institution_status") return plain("approval", ALWAYS_CONTROLLED);
+  if (query.action === "institution_status" || query.action === "institution_change") {
+    return plain("approval", ALWAYS_CONTROLLED);
+  }
   // What remains is administration: a request for a second administrator once dual control holds.
   const { inForce } = await dualControlState(deps.db.read);
   return plain(inForce ? "approval" : "execute", inForce ? DUAL_CONTROL : null);

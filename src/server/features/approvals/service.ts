@@ -192,6 +192,7 @@ async function execute(
     actor,
     approver: { userId: decider.userId, firstName: decider.firstName, lastName: decider.lastName, email: decider.email },
     requestedBy: row.requestedBy,
+    requestId: row.id,
   }, JSON.parse(row.payload));
   await tx.run(sql`UPDATE approval_requests SET result_entity_type = ${outcome.entityType},
     result_entity_id = ${outcome.entityId} WHERE id = ${row.id}`);

@@ -9,7 +9,9 @@ import { formatMoney } from "../../../domain/money.ts";
 import type { Queryable } from "../../db/database.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Institution } from "./schemas.ts";
-import { AUDIT_ENTITY_TYPE, getInstitution } from "./service.ts";
+import { AUDIT_ENTITY_TYPE } from "./service.ts";
+import { institutionAsOf } from "./as_of.ts";
+import { scheduledVersionsOf } from "../../registry_history/versions.ts";
 
 export const MAX_OVERVIEW_CODES = 100;
 export const MAX_OVERVIEW_ACCOUNTS = 100;
@@ -59,8 +61,16 @@ const REQUESTER_NAME = sql.raw(
   `coalesce(nullif(trim(coalesce(rq.first_name, '') || ' ' || coalesce(rq.last_name, '')), ''), rq.email)`,
 );
 
+/** A version still to come: "From 2027-03-01: name → New Name". */
+export interface ScheduledChange {
+  validFrom: string;
+  summary: string;
+  changes: Record<string, unknown>;
+}
+
 export interface InstitutionOverview {
   institution: Institution;
+  scheduledChanges: ScheduledChange[];
   statusHistory: StatusHistoryEntry[];
   routingCodes: { id: string; code: string; branchCode: string | null; status: string; createdAt: string }[];
   bicCodes: {
@@ -94,10 +104,12 @@ const ACTOR_NAME = sql.raw(
   `coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email, 'System')`,
 );
 
-export async function institutionOverview(db: Queryable, id: string): Promise<InstitutionOverview> {
-  const institution = await getInstitution(db, id);
+/** The institution as in force at `at` (now), with the changes that come after it. */
+export async function institutionOverview(db: Queryable, id: string, at: string): Promise<InstitutionOverview> {
+  const institution = await institutionAsOf(db, id, at);
   if (!institution) throw notFound("Institution");
-  const [history, routingCodes, bicCodes, accounts, audit] = await Promise.all([
+  const [scheduled, history, routingCodes, bicCodes, accounts, audit] = await Promise.all([
+    scheduledVersionsOf(db, "institution", id),
     db.all<HistoryRow>(
       sql`SELECT a.performed_at AS at,
       a.changes AS changes, a.action AS action, ${ACTOR_NAME} AS by,
@@ -140,6 +152,9 @@ export async function institutionOverview(db: Queryable, id: string): Promise<In
   const entry = await nationalRegistryEntry(db, institution.name, bicCodes.map((bic) => bic.bicCode));
   return {
     institution,
+    // Versions written late by the scheduler are in force already at `at`.
+    scheduledChanges: scheduled.filter((version) => version.validFrom > at)
+      .map(({ validFrom, summary, changes }) => ({ validFrom, summary, changes })),
     statusHistory: history.map(statusChange),
     routingCodes,
     bicCodes,

@@ -8,7 +8,7 @@ import { routingCodeRecordSchema, swiftCodeRecordSchema } from "../../http/recor
 import {
   DEFAULT_NUMBER_OF_BRANCHES,
   INITIAL_INSTITUTION_STATUS,
-  INSTITUTION_STATUSES,
+  INSTITUTION_LIFECYCLE_STATUSES,
   INSTITUTION_TYPES,
   MAX_ADDRESS_LENGTH,
   MAX_EMAIL_ADDRESS_LENGTH,
@@ -21,9 +21,15 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { optionalText, paginationQuery, requiredEnum, requiredText } from "../../http/validation.ts";
+import { validateLei } from "../../../domain/lei.ts";
+import { parseInstant } from "../../../domain/effective_dating.ts";
+import { optionalText, paginationQuery, requiredEnum, requiredText, resultValue } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
 
+/** Routing codes and BICs are at most 11 characters; the bound only limits what is read. */
+const MAX_CODE_LENGTH = 34;
+/** A LEI is 20 characters; pasted ones carry spaces between groups. */
+const MAX_LEI_INPUT_LENGTH = 40;
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
 /** Queries shorter than this cannot use the trigram index and match by prefix instead. */
@@ -44,10 +50,19 @@ export const institutionSchema = z.object({
   numberOfBranches: z.number().int(),
   swiftParticipant: z.boolean(),
   swiftMembershipType: z.enum(SWIFT_MEMBERSHIP_TYPES).nullable(),
-  status: z.enum(INSTITUTION_STATUSES),
+  /** "terminated" from terminatedAt on; the stored status otherwise. */
+  status: z.enum(INSTITUTION_LIFECYCLE_STATUSES),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.string().nullable(),
+  /** Legal Entity Identifier (ISO 17442). */
+  lei: z.string().nullable(),
+  /** When the institution is (or will be) terminated. */
+  terminatedAt: z.string().nullable(),
+  successorId: z.string().nullable(),
+  successor: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** Its deletion from the directory has been announced. */
+  deletionAnnounced: z.boolean(),
 });
 export type Institution = z.infer<typeof institutionSchema>;
 
@@ -55,15 +70,35 @@ export type Institution = z.infer<typeof institutionSchema>;
 export const INSTITUTION_SORT_KEYS = ["name", "type", "registrationNumber", "status", "createdAt"] as const;
 export type InstitutionSortKey = (typeof INSTITUTION_SORT_KEYS)[number];
 
+/** Longer than any ISO date-time; the text is parsed, this only bounds what is read. */
+const MAX_INSTANT_LENGTH = 40;
+const INSTANT_MESSAGE = "Give a date (2027-03-01) or an ISO date-time (2027-03-01T09:00:00Z)";
+
+/** An instant as "2027-03-01" (its start, UTC) or an ISO date-time, as an ISO instant. */
+export const instantField = z.string().trim().max(MAX_INSTANT_LENGTH).transform((text, ctx) => {
+  const instant = parseInstant(text);
+  if (instant === null) ctx.addIssue({ code: "custom", message: INSTANT_MESSAGE });
+  return instant ?? z.NEVER;
+});
+
+/** The state in force at this instant instead of now. */
+export const asOfQuerySchema = z.object({ asOf: instantField.optional() });
+
+/** Blank clears it; otherwise a valid LEI, normalised. */
+const leiField = z.string().trim().max(MAX_LEI_INPUT_LENGTH).nullish()
+  .transform((text, ctx) => text ? resultValue(validateLei(text), ctx) : text === undefined ? undefined : null);
+
 export const institutionListQuerySchema = paginationQuery.extend({
   /** Case-insensitive; blank means the full list. */
   search: z.string().trim().max(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE).optional(),
   /** Only institutions in this status. */
-  status: z.enum(INSTITUTION_STATUSES).optional(),
+  status: z.enum(INSTITUTION_LIFECYCLE_STATUSES).optional(),
   /** Only institutions of this type. */
   type: z.enum(INSTITUTION_TYPES).optional(),
   /** Ties and the unsorted list: newest first. */
   ...sortingFields(INSTITUTION_SORT_KEYS),
+  /** The registry as in force at this instant (search then matches name, registration number or LEI). */
+  asOf: instantField.optional(),
 });
 export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
 
@@ -83,6 +118,7 @@ export const createInstitutionSchema = z.object({
   swiftMembershipType: z.enum(SWIFT_MEMBERSHIP_TYPES).nullish().transform((value) => value ?? null),
   status: z.literal(INITIAL_INSTITUTION_STATUS, { error: "New institutions always start as pending" })
     .optional(),
+  lei: leiField.transform((lei) => lei ?? null),
 }).superRefine((body, ctx) => {
   if (body.swiftMembershipType !== null && !body.swiftParticipant) {
     ctx.addIssue({
@@ -94,11 +130,64 @@ export const createInstitutionSchema = z.object({
 });
 export type CreateInstitutionInput = z.output<typeof createInstitutionSchema>;
 
+const codeMap = z.record(z.string().trim().min(1).max(MAX_CODE_LENGTH), z.string().trim().min(1).max(MAX_CODE_LENGTH));
+
 export const statusChangeSchema = z.object({
-  status: requiredEnum(INSTITUTION_STATUSES),
+  status: requiredEnum(INSTITUTION_LIFECYCLE_STATUSES),
   /** Why the status changes; kept in the audit row. Blank means none given. */
   reason: optionalText(MAX_STATUS_CHANGE_REASON_LENGTH),
+  /** When the change takes effect; omitted means at once. */
+  effectiveFrom: instantField.optional(),
+  /** A suspension's end: the institution is active again from then. */
+  until: instantField.optional(),
+  /** A termination's successor institution. */
+  successorId: z.string().trim().min(1).max(255).optional(),
+  /** A termination's successors of the institution's own routing codes and BICs, by code. */
+  codeSuccessors: z.object({ routingCodes: codeMap.optional(), bics: codeMap.optional() }).optional(),
+}).superRefine((body, ctx) => {
+  if (body.until !== undefined && body.status !== "suspended") {
+    ctx.addIssue({ code: "custom", path: ["until"], message: "Only a suspension has an end" });
+  }
+  if (body.status !== "terminated") {
+    for (const field of ["successorId", "codeSuccessors"] as const) {
+      if (body[field] !== undefined) ctx.addIssue({ code: "custom", path: [field], message: "Only a termination has successors" });
+    }
+  }
 });
+export type StatusChangeInput = z.output<typeof statusChangeSchema>;
+
+/** The details an effective-dated edit may change (PATCH /api/institutions/:id). */
+export const INSTITUTION_EDITABLE_FIELDS = [
+  "name",
+  "address",
+  "phoneNumber",
+  "emailAddress",
+  "licenseNumber",
+  "numberOfBranches",
+  "lei",
+] as const;
+
+export const institutionChangeSchema = z.object({
+  name: requiredText(MAX_INSTITUTION_NAME_LENGTH).optional(),
+  address: requiredText(MAX_ADDRESS_LENGTH).optional(),
+  phoneNumber: requiredText(MAX_PHONE_NUMBER_LENGTH).optional(),
+  emailAddress: requiredText(MAX_EMAIL_ADDRESS_LENGTH).pipe(z.email()).optional(),
+  /** Blank or null clears it. */
+  licenseNumber: z.string().trim().max(MAX_LICENSE_NUMBER_LENGTH).nullish()
+    .transform((text) => text === undefined ? undefined : text || null),
+  numberOfBranches: z.number().int().min(MIN_NUMBER_OF_BRANCHES).max(MAX_NUMBER_OF_BRANCHES).optional(),
+  /** Blank or null clears it. */
+  lei: leiField,
+  /** When the change takes effect; omitted means at once. */
+  effectiveFrom: instantField.optional(),
+  /** Why; kept in the request and the audit row. */
+  reason: optionalText(MAX_STATUS_CHANGE_REASON_LENGTH),
+}).superRefine((body, ctx) => {
+  if (INSTITUTION_EDITABLE_FIELDS.every((field) => body[field] === undefined)) {
+    ctx.addIssue({ code: "custom", path: ["name"], message: `Change at least one of ${INSTITUTION_EDITABLE_FIELDS.join(", ")}` });
+  }
+});
+export type InstitutionChangeInput = z.output<typeof institutionChangeSchema>;
 
 export const SEARCH_TYPES = ["routing", "swift", "institution"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -106,6 +195,8 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 export const searchQuerySchema = paginationQuery.extend({
   type: requiredEnum(SEARCH_TYPES),
   query: requiredText(MAX_SEARCH_LENGTH).refine(withoutNul, SEARCH_NUL_MESSAGE),
+  /** The records as in force at this instant instead of now. */
+  asOf: instantField.optional(),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

@@ -11,18 +11,33 @@ import type { InstitutionStatus, InstitutionType, SwiftMembershipType } from "..
 import type { Actor } from "../../audit/trail.ts";
 import type { Seeder } from "../../startup/seeder.ts";
 import type { Institution } from "./schemas.ts";
-import { applyStatusChange, insertInstitution } from "./service.ts";
+import { insertInstitution } from "./service.ts";
+import { applyStatusChange } from "./status_changes.ts";
 
 const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: null };
 const MS_PER_DAY = 86_400_000;
+/** Demo data is nobody's request and nobody's approval. */
+const SEEDED = { requestedBy: SYSTEM_USER_ID, approvedBy: null, approvalRequestId: null };
 
 /** An institution as the register lists it: its SWIFT membership (or none) and its age stand for the rest. */
 type DemoInstitution =
   & Omit<
     Institution,
-    "id" | "swiftParticipant" | "swiftMembershipType" | "createdAt" | "updatedAt" | "createdBy"
+    | "id"
+    | "swiftParticipant"
+    | "swiftMembershipType"
+    | "createdAt"
+    | "updatedAt"
+    | "createdBy"
+    | "status"
+    | "lei"
+    | "successorId"
+    | "successor"
+    | "terminatedAt"
+    | "deletionAnnounced"
   >
   & {
+    status: InstitutionStatus;
     swift: SwiftMembershipType | null;
     /** Registration date relative to the first start. */
     daysAgo: number;
@@ -127,9 +142,10 @@ export const institutionsDemoSeeder: Seeder = async (deps, log) => {
         numberOfBranches: entry.numberOfBranches,
         swiftParticipant: entry.swift !== null,
         swiftMembershipType: entry.swift,
+        lei: null,
       }, { createdAt: new Date(now - entry.daysAgo * MS_PER_DAY).toISOString() });
       for (const status of PATH_TO[entry.status]) {
-        await applyStatusChange(tx, SYSTEM_ACTOR, institution.id, status);
+        await applyStatusChange(tx, SYSTEM_ACTOR, institution.id, { status, reason: null }, SEEDED, now);
       }
       count++;
     }

@@ -2,21 +2,17 @@
  * The institution registry: listing and search (served by the FTS5 indexes of migrations 0100 and
  * 0101), registration, status changes, and the routing/SWIFT code lookup of GET /api/search.
  */
-import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
-import {
-  checkStatusTransition,
-  INITIAL_INSTITUTION_STATUS,
-  type InstitutionStatus,
-} from "../../../domain/institution.ts";
-import { type Actor, recordAudit, recordCreation } from "../../audit/trail.ts";
+import { INITIAL_INSTITUTION_STATUS, type InstitutionStatus, lifecycleStatus } from "../../../domain/institution.ts";
+import { LEI_TAKEN, validateLei } from "../../../domain/lei.ts";
+import { type Actor, recordCreation } from "../../audit/trail.ts";
 import { recordVersion } from "../../registry_history/versions.ts";
-import { publishEvent } from "../../events/outbox.ts";
 import { BoundedMap } from "../../bounded_map.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { replicaGeneration } from "../../db/replica_generation.ts";
-import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { AppError, conflict } from "../../http/errors.ts";
 import { orderBySql } from "../../http/list_sorting.ts";
 import { ftsPhrase, narrowingPiece, type TrigramShares } from "./narrowed_search.ts";
 import type { SearchTexts } from "./search_texts.ts";
@@ -39,11 +35,25 @@ export interface Page<T> {
   total: number;
 }
 
-/** A stored row: SQLite keeps the SWIFT participation flag as 0 or 1. */
-type InstitutionRow = Omit<Institution, "swiftParticipant"> & { swiftParticipant: number | boolean };
+/** A stored row: SQLite keeps the SWIFT participation flag as 0 or 1; the status column the operating status. */
+export type InstitutionRow = Omit<Institution, "swiftParticipant" | "status" | "successor" | "deletionAnnounced"> & {
+  swiftParticipant: number | boolean;
+  status: InstitutionStatus;
+  deletionAnnouncedAt: string | null;
+};
 
-/** The API shape (spec 3): exactly these fields, whatever columns the table grows later. */
-export function toInstitution(row: InstitutionRow): Institution {
+/**
+ * The API shape (spec 3, with the registry's lifecycle): exactly these fields, whatever columns the
+ * table grows later. `at` is the instant the row is in force at; the current table's row, read
+ * without one, holds a termination only once it is in force.
+ */
+export function toInstitution(
+  row: InstitutionRow,
+  successorName: string | null = null,
+  at: string | null = null,
+): Institution {
+  const terminatedAt = row.terminatedAt ?? null;
+  const successorId = row.successorId ?? null;
   return {
     id: row.id,
     name: row.name,
@@ -56,18 +66,37 @@ export function toInstitution(row: InstitutionRow): Institution {
     numberOfBranches: row.numberOfBranches,
     swiftParticipant: Boolean(row.swiftParticipant),
     swiftMembershipType: row.swiftMembershipType,
-    status: row.status,
+    status: lifecycleStatus(row.status, terminatedAt, at ?? terminatedAt ?? ""),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
+    lei: row.lei ?? null,
+    terminatedAt,
+    successorId,
+    successor: successorId === null ? null : { id: successorId, name: successorName ?? successorId },
+    deletionAnnounced: (row.deletionAnnouncedAt ?? null) !== null,
   };
+}
+
+/** The rows as the API shows them, with their successors' names (one query for the whole page). */
+export async function institutionsOf(
+  db: Queryable,
+  rows: readonly InstitutionRow[],
+  at: string | null = null,
+): Promise<Institution[]> {
+  const ids = [...new Set(rows.map((row) => row.successorId).filter((id) => id !== null && id !== undefined))];
+  const names = ids.length === 0 ? [] : await db.select({ id: institutions.id, name: institutions.name })
+    .from(institutions).where(inArray(institutions.id, ids)).all();
+  const nameOf = new Map(names.map((row) => [row.id, row.name]));
+  return rows.map((row) => toInstitution(row, row.successorId ? nameOf.get(row.successorId) ?? null : null, at));
 }
 
 const COLUMNS = sql.raw(`i.id, i.name, i.type, i.registration_number AS registrationNumber,
   i.license_number AS licenseNumber, i.address, i.phone_number AS phoneNumber,
   i.email_address AS emailAddress, i.number_of_branches AS numberOfBranches,
   i.swift_participant AS swiftParticipant, i.swift_membership_type AS swiftMembershipType, i.status,
-  i.created_at AS createdAt, i.updated_at AS updatedAt, i.created_by AS createdBy`);
+  i.created_at AS createdAt, i.updated_at AS updatedAt, i.created_by AS createdBy, i.lei,
+  i.successor_id AS successorId, i.terminated_at AS terminatedAt, i.deletion_announced_at AS deletionAnnouncedAt`);
 
 /**
  * The smallest string greater than every string starting with `prefix`, in code-point order
@@ -146,7 +175,7 @@ async function searchIndex(
         (from, to) => countChange(db, index, match, from, to),
       )
       : await count());
-  return { items: rows.map(toInstitution), total };
+  return { items: await institutionsOf(db, rows), total };
 }
 
 /** Past this many changes since a count, counting again is cheaper than checking each change. */
@@ -256,7 +285,7 @@ async function narrowedSearch(
     texts,
   );
   const matches = rows.filter((_, position) => matching.has(position));
-  return { items: matches.slice(offset, offset + limit).map(toInstitution), total: matches.length };
+  return { items: await institutionsOf(db, matches.slice(offset, offset + limit)), total: matches.length };
 }
 
 export const MAX_CACHED_COUNTS = 256;
@@ -344,6 +373,8 @@ export async function listInstitutions(
   const search = query.search?.trim() ?? "";
   const { limit, offset } = query;
   if (query.status || query.type || query.sort) return await filteredList(db, { ...query, search });
+  const byLei = await leiMatch(db, search, limit, offset);
+  if (byLei) return byLei;
   if (search === "") {
     const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i
       ORDER BY i.created_at DESC, i.rowid DESC LIMIT ${limit} OFFSET ${offset}`);
@@ -353,7 +384,7 @@ export async function listInstitutions(
       (await db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions`))[0].total;
     const total = totalFromPage(rows.length, limit, offset) ??
       (counts ? await counts.get(db, WHOLE_REGISTRY_COUNT_KEY, count) : await count());
-    return { items: rows.map(toInstitution), total };
+    return { items: await institutionsOf(db, rows), total };
   }
   if ([...search].length >= TRIGRAM_MIN_QUERY_LENGTH) {
     const narrowed = shares && await narrowedSearch(db, shares, search, limit, offset);
@@ -369,6 +400,15 @@ export async function listInstitutions(
     );
   }
   return await searchIndex(db, "institutions_prefix_fts", wordPrefixQuery(search), limit, offset, counts);
+}
+
+/** A LEI typed in full finds its institution by the unique index; null when the text is no LEI held. */
+async function leiMatch(db: Queryable, search: string, limit: number, offset: number): Promise<Page<Institution> | null> {
+  const lei = validateLei(search);
+  if (!lei.ok) return null;
+  const rows = await db.all<InstitutionRow>(sql`SELECT ${COLUMNS} FROM institutions i WHERE i.lei = ${lei.value}`);
+  if (rows.length === 0) return null;
+  return { items: await institutionsOf(db, rows.slice(offset, offset + limit)), total: rows.length };
 }
 
 const SORT_COLUMNS: Record<InstitutionSortKey, SQL> = {
@@ -389,14 +429,19 @@ async function filteredList(
   query: InstitutionListQuery & { search: string },
 ): Promise<Page<Institution>> {
   const conditions: SQL[] = [];
-  if (query.status) conditions.push(sql`i.status = ${query.status}`);
+  // The current table holds a termination only once it is in force.
+  if (query.status === "terminated") conditions.push(sql`i.terminated_at IS NOT NULL`);
+  else if (query.status) conditions.push(sql`i.status = ${query.status} AND i.terminated_at IS NULL`);
   if (query.type) conditions.push(sql`i.type = ${query.type}`);
   if (query.search !== "") {
     const trigram = [...query.search].length >= TRIGRAM_MIN_QUERY_LENGTH;
     const table = sql.raw(trigram ? "institutions_fts" : "institutions_prefix_fts");
     const match = trigram ? ftsPhrase(query.search) : wordPrefixQuery(query.search);
-    conditions.push(sql`i.id IN (SELECT k.institution_id FROM institution_search_keys k
-      WHERE k.search_key IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ${match}))`);
+    const lei = validateLei(query.search);
+    conditions.push(sql`(i.id IN (SELECT k.institution_id FROM institution_search_keys k
+      WHERE k.search_key IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ${match}))${
+      lei.ok ? sql` OR i.lei = ${lei.value}` : sql``
+    })`);
   }
   const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
   const order = orderBySql(SORT_COLUMNS, query, sql`i.created_at DESC, i.rowid DESC`);
@@ -406,12 +451,12 @@ async function filteredList(
     ),
     db.all<{ total: number }>(sql`SELECT count(*) AS total FROM institutions i ${where}`),
   ]);
-  return { items: rows.map(toInstitution), total: count.total };
+  return { items: await institutionsOf(db, rows), total: count.total };
 }
 
 export async function getInstitution(db: Queryable, id: string): Promise<Institution | null> {
   const row = await db.select().from(institutions).where(eq(institutions.id, id)).get();
-  return row ? toInstitution(row) : null;
+  return row ? (await institutionsOf(db, [row]))[0] : null;
 }
 
 export interface CreateOptions {
@@ -439,6 +484,7 @@ export async function insertInstitution(
   const taken = await tx.select({ id: institutions.id }).from(institutions)
     .where(sql`${institutions.registrationNumber} = ${input.registrationNumber} COLLATE NOCASE`).get();
   if (taken) throw conflict("registrationNumber", REGISTRATION_NUMBER_TAKEN);
+  if (input.lei !== null) await requireLeiFree(tx, input.lei, null);
   const at = options.createdAt ?? new Date().toISOString();
   const id = crypto.randomUUID();
   await tx.insert(institutions).values({
@@ -457,6 +503,7 @@ export async function insertInstitution(
     createdAt: at,
     updatedAt: at,
     createdBy: actor.userId,
+    lei: input.lei,
   });
   const row = (await tx.select().from(institutions).where(eq(institutions.id, id)).get())!;
   const created = toInstitution(row);
@@ -473,84 +520,17 @@ export async function insertInstitution(
   return created;
 }
 
-/** Moves an institution along its lifecycle; a refused move is a 409 listing the allowed ones. */
-export function changeInstitutionStatus(
-  db: Database,
-  actor: Actor,
-  id: string,
-  to: InstitutionStatus,
-  reason: string | null = null,
-): Promise<Institution> {
-  return db.transaction((tx) => applyStatusChange(tx, actor, id, to, reason));
-}
-
-/** The status change itself, inside the caller's transaction. */
-export async function applyStatusChange(
-  tx: Tx,
-  actor: Actor,
-  id: string,
-  to: InstitutionStatus,
-  reason: string | null = null,
-): Promise<Institution> {
-  const current = await tx.select().from(institutions).where(eq(institutions.id, id)).get();
-  if (!current) throw notFound("Institution");
-  const check = checkStatusTransition(current.status, to);
-  if (!check.ok) {
-    const { message, from, allowed } = check.error;
-    throw new AppError("conflict", message, {
-      field: "status",
-      fields: { status: message },
-      extra: { reason: "invalid_transition", from, to, allowed },
-    });
-  }
-  const updatedAt = new Date().toISOString();
-  await tx.update(institutions).set({ status: to, updatedAt }).where(eq(institutions.id, id));
-  await recordAudit(tx, actor, {
-    entityType: AUDIT_ENTITY_TYPE,
-    entityId: id,
-    action: "status_change",
-    changes: { before: { status: current.status }, after: { status: to }, ...(reason ? { reason } : {}) },
-  });
-  await publishStatusEvents(tx, current, to, reason, updatedAt);
-  return toInstitution({ ...current, status: to, updatedAt });
-}
-
 /**
- * Downstream systems hear of the change (webhooks, docs/webhooks.md): every status change, and a
- * suspension once more as participant_suspended. Webhook-only events: no one's feed.
+ * Refuses a LEI that another institution holds now or is scheduled to take (a 409 on `lei`): the
+ * unique index would otherwise refuse the scheduled change only when it falls due.
  */
-async function publishStatusEvents(
-  tx: Tx,
-  institution: Pick<Institution, "id" | "name" | "registrationNumber" | "status">,
-  to: InstitutionStatus,
-  reason: string | null,
-  changedAt: string,
-): Promise<void> {
-  const data = {
-    institutionId: institution.id,
-    name: institution.name,
-    registrationNumber: institution.registrationNumber,
-    previousStatus: institution.status,
-    status: to,
-    reason,
-    changedAt,
-  };
-  const link = `/institutions/${institution.id}`;
-  const subject = { subjectType: AUDIT_ENTITY_TYPE, subjectId: institution.id, link };
-  await publishEvent(tx, {
-    kind: "institution_status_changed",
-    ...subject,
-    summary: `${institution.name} changed from ${institution.status} to ${to}`,
-    data,
-  });
-  if (to === "suspended") {
-    await publishEvent(tx, {
-      kind: "participant_suspended",
-      ...subject,
-      summary: `${institution.name} was suspended`,
-      data,
-    });
-  }
+export async function requireLeiFree(tx: Queryable, lei: string, ownId: string | null): Promise<void> {
+  const [holder] = await tx.all<{ id: string }>(sql`SELECT id FROM institutions WHERE lei = ${lei}
+      AND id IS NOT ${ownId}
+    UNION ALL SELECT entity_id AS id FROM registry_versions WHERE entity_type = 'institution'
+      AND applied_at IS NULL AND entity_id IS NOT ${ownId} AND json_extract(changes, '$.lei') = ${lei}
+    LIMIT 1`);
+  if (holder) throw conflict("lei", LEI_TAKEN);
 }
 
 /** Codes are stored upper-case; people type them any way (a-z only: "ſ" must not find S…). */
