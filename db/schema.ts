@@ -3,7 +3,7 @@
  * constraints (CHECK, triggers, FTS); tests/api/schema_test.ts proves every column here exists there.
  */
 import { sql } from "drizzle-orm";
-import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../src/domain/access.ts";
 import { GRANT_SOURCES } from "../src/domain/dual_control.ts";
 import { EXPEDITION_PARTNERS, EXPEDITION_STATUSES } from "../src/domain/expedition.ts";
@@ -593,3 +593,34 @@ export const registryVersions = sqliteTable("registry_versions", {
   appliedAt: text("applied_at"),
   createdAt: text("created_at").notNull(),
 });
+
+/** Signed directory editions (db/migrations/1500_directory_editions.sql): written once, never changed. */
+export const directorySigningKeys = sqliteTable("directory_signing_keys", {
+  keyId: text("key_id").primaryKey(),
+  publicKeyPem: text("public_key_pem").notNull(),
+  publicKeyJwk: text("public_key_jwk", { mode: "json" }).notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const directoryEditions = sqliteTable("directory_editions", {
+  number: integer("number").primaryKey(),
+  effectiveDate: text("effective_date").notNull(),
+  previousNumber: integer("previous_number"),
+  reason: text("reason").notNull(),
+  publishedAt: text("published_at").notNull(),
+  requestedBy: text("requested_by").references(() => users.id),
+  approvedBy: text("approved_by").references(() => users.id),
+  keyId: text("key_id").notNull(),
+  counts: text("counts", { mode: "json" }).notNull(),
+  manifest: text("manifest").notNull(),
+  signature: blob("signature", { mode: "buffer" }).notNull(),
+  jws: text("jws").notNull(),
+});
+
+export const directoryEditionFiles = sqliteTable("directory_edition_files", {
+  editionNumber: integer("edition_number").notNull(),
+  name: text("name").notNull(),
+  contentType: text("content_type").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  sha256: text("sha256").notNull(),
+}, (table) => [primaryKey({ columns: [table.editionNumber, table.name] })]);

@@ -15,6 +15,7 @@ const MONEY_KINDS = [
   "card_load",
   "institution_status",
   "institution_change",
+  "directory_edition",
 ] as const;
 
 /** Requests about people and controls, decided by a second administrator rather than an approver. */
@@ -45,6 +46,7 @@ export const APPROVAL_KIND_LABELS: Readonly<Record<ApprovalKind, string>> = {
   card_load: "Card load",
   institution_status: "Institution status change",
   institution_change: "Institution details change",
+  directory_edition: "Directory edition",
   user_create: "New user",
   user_update: "Role grant or re-enabling",
   user_reset_password: "Password reset",

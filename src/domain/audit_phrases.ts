@@ -59,6 +59,7 @@ export const ENTITY_NOUNS: Readonly<Record<string, string>> = {
   card: "card",
   central_bank_connection: "central bank connection",
   compliance_filing: "compliance filing",
+  directory_edition: "directory edition",
   divergence_report: "divergence report",
   expedition_request: "expedition request",
   fintech_operation: "fintech operation",
@@ -208,6 +209,7 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
   generate: verb("generated"),
   generate_failed: (facts) => [text("could not generate "), ...theEntity(facts)],
   redeliver: verb("redelivered"),
+  publish: verb("published"),
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   schedule_change: (facts) => {
     const from = recordOf(facts.changes)?.effectiveFrom;

@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   "changes_paused",
   "account_under_attack",
   "backup_failed",
+  "directory_edition_published",
 ] as const;
 export type NotificationKind = typeof NOTIFICATION_KINDS[number];
 
@@ -30,4 +31,5 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   changes_paused: "Changes were paused at a regional node",
   account_under_attack: "My account is under attack",
   backup_failed: "A backup failed",
+  directory_edition_published: "A directory edition was published",
 };

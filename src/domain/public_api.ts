@@ -14,6 +14,8 @@ export interface DocumentedEndpoint {
   path: string;
   limitPerHour: number;
   summary: string;
+  /** A file download's media type: served as is (no envelope), with a strong ETag. Absent: JSON in the envelope. */
+  file?: string;
 }
 
 /** Spec 7, in the order the API Management screen lists them. */
@@ -44,7 +46,54 @@ export const DOCUMENTED_ENDPOINTS: readonly DocumentedEndpoint[] = [
     limitPerHour: 200,
     summary: "Search routing codes, BICs or institutions",
   },
+  {
+    method: "GET",
+    path: "/api/directory/editions",
+    limitPerHour: 100,
+    summary: "List the directory editions",
+  },
+  directoryFile("manifest.json", 200, "Download an edition's manifest", "application/json"),
+  directoryFile(
+    "manifest.json.sig",
+    200,
+    "Download the manifest's Ed25519 signature",
+    "application/octet-stream",
+  ),
+  directoryFile("manifest.json.jws", 200, "Download the manifest's detached JWS", "application/jose"),
+  directoryFile("full.csv", 24, "Download an edition's full file (CSV)", "text/csv; charset=utf-8"),
+  directoryFile("delta.csv", 100, "Download an edition's delta file (CSV)", "text/csv; charset=utf-8"),
+  directoryFile("full.txt", 24, "Download an edition's full file (fixed width)", "text/plain; charset=utf-8"),
+  directoryFile(
+    "delta.txt",
+    100,
+    "Download an edition's delta file (fixed width)",
+    "text/plain; charset=utf-8",
+  ),
+  {
+    method: "GET",
+    path: "/api/directory/public-key.pem",
+    limitPerHour: 100,
+    summary: "Download the directory key (PEM)",
+    file: "application/x-pem-file",
+  },
+  {
+    method: "GET",
+    path: "/api/directory/public-key.jwk",
+    limitPerHour: 100,
+    summary: "Download the directory key (JWK)",
+    file: "application/jwk+json",
+  },
 ];
+
+/** One file of every directory edition; a full file is large, so its hourly limit is low. */
+function directoryFile(
+  name: string,
+  limitPerHour: number,
+  summary: string,
+  file: string,
+): DocumentedEndpoint {
+  return { method: "GET", path: `/api/directory/editions/{n}/${name}`, limitPerHour, summary, file };
+}
 
 /** "GET /api/routing-codes/{code}": the endpoint's identity in counters, logs and the OpenAPI document. */
 export function endpointId(endpoint: Pick<DocumentedEndpoint, "method" | "path">): string {

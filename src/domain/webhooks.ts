@@ -3,11 +3,12 @@
  * delivery is tried again. Pure module: no I/O (docs/webhooks.md).
  */
 
-/**
- * The event kinds a webhook may subscribe to. directory_edition_published joins them with the
- * directory editions, which do not exist yet.
- */
-export const WEBHOOK_EVENT_KINDS = ["institution_status_changed", "participant_suspended"] as const;
+/** The event kinds a webhook may subscribe to. */
+export const WEBHOOK_EVENT_KINDS = [
+  "institution_status_changed",
+  "participant_suspended",
+  "directory_edition_published",
+] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 
 export function isWebhookEventKind(kind: string): kind is WebhookEventKind {

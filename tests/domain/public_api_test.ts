@@ -14,8 +14,8 @@ import {
   visibleKeyPrefix,
 } from "../../src/domain/public_api.ts";
 
-Deno.test("DOCUMENTED_ENDPOINTS are spec 7's six endpoints with their hourly limits", () => {
-  assert.deepEqual(DOCUMENTED_ENDPOINTS.map((e) => [endpointId(e), e.limitPerHour]), [
+Deno.test("DOCUMENTED_ENDPOINTS are spec 7's six endpoints with their hourly limits, then the directory's downloads", () => {
+  assert.deepEqual(DOCUMENTED_ENDPOINTS.slice(0, 6).map((e) => [endpointId(e), e.limitPerHour]), [
     ["GET /api/institutions", 100],
     ["GET /api/institutions/{id}", 200],
     ["GET /api/routing-codes/{code}", 500],
@@ -23,6 +23,21 @@ Deno.test("DOCUMENTED_ENDPOINTS are spec 7's six endpoints with their hourly lim
     ["POST /api/iban/validate", 1000],
     ["GET /api/search", 200],
   ]);
+  assert.deepEqual(
+    DOCUMENTED_ENDPOINTS.slice(6).map((e) => [endpointId(e), e.limitPerHour, e.file ?? null]),
+    [
+      ["GET /api/directory/editions", 100, null],
+      ["GET /api/directory/editions/{n}/manifest.json", 200, "application/json"],
+      ["GET /api/directory/editions/{n}/manifest.json.sig", 200, "application/octet-stream"],
+      ["GET /api/directory/editions/{n}/manifest.json.jws", 200, "application/jose"],
+      ["GET /api/directory/editions/{n}/full.csv", 24, "text/csv; charset=utf-8"],
+      ["GET /api/directory/editions/{n}/delta.csv", 100, "text/csv; charset=utf-8"],
+      ["GET /api/directory/editions/{n}/full.txt", 24, "text/plain; charset=utf-8"],
+      ["GET /api/directory/editions/{n}/delta.txt", 100, "text/plain; charset=utf-8"],
+      ["GET /api/directory/public-key.pem", 100, "application/x-pem-file"],
+      ["GET /api/directory/public-key.jwk", 100, "application/jwk+json"],
+    ],
+  );
 });
 
 Deno.test("findDocumentedEndpoint() matches Hono route patterns whatever the parameter is called", () => {

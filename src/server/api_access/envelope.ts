@@ -36,6 +36,8 @@ export const envelopeKeyResponses: MiddlewareHandler<ApiAccessEnv> = async (c, n
   if (NULL_BODY_STATUSES.has(res.status) || !JSON_CONTENT_TYPE.test(res.headers.get("content-type") ?? "")) {
     return;
   }
+  // A file download (a directory edition's signed manifest) is served byte for byte: its hash and signature cover them.
+  if (res.ok && res.headers.has("content-disposition")) return;
   const text = await res.text();
   const timestamp = new Date().toISOString();
   // The handler's JSON is embedded as is: no parse and re-serialise on the hot path.

@@ -11,10 +11,13 @@ import { statementsOf, type Writer } from "../db/database.ts";
 
 /**
  * Every kind a feature may publish; consumers decide which they deliver: the kinds people receive
- * (src/domain/notifications.ts), those downstream systems subscribe to (src/domain/webhooks.ts), and
- * the directory's editions, which nothing publishes before the directory exists.
+ * (src/domain/notifications.ts) and those downstream systems subscribe to (src/domain/webhooks.ts).
+ * A kind in both lists (a directory edition's publication) is listed once.
  */
-export const EVENT_KINDS = [...NOTIFICATION_KINDS, ...WEBHOOK_EVENT_KINDS, "directory_edition_published"] as const;
+export const EVENT_KINDS = [...new Set([...NOTIFICATION_KINDS, ...WEBHOOK_EVENT_KINDS])] as (
+  | typeof NOTIFICATION_KINDS[number]
+  | typeof WEBHOOK_EVENT_KINDS[number]
+)[];
 export type EventKind = typeof EVENT_KINDS[number];
 
 export const EVENT_SUMMARY_MAX_LENGTH = 500;

@@ -42,6 +42,7 @@ import { reportsRoutes } from "../features/reports/routes.ts";
 import { complianceScheduleRoutes } from "../features/reports/compliance_schedule_routes.ts";
 import { systemHealthRoutes, systemRoutes } from "../features/system/routes.ts";
 import { webhooksRoutes } from "../features/webhooks/routes.ts";
+import { directoryRoutes } from "../features/directory/routes.ts";
 import { changeDeadlines, forwardToHeadquarters, type trustForwardingNodes } from "../topology/forwarding.ts";
 import { HeadquartersLink } from "../topology/headquarters_link.ts";
 import { pauseReportRoutes, reportPauses } from "../topology/pause_reports.ts";
@@ -136,6 +137,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): ConsoleApp {
   app.route("/api", auditTrailRoutes(deps));
   app.route("/api", webhooksRoutes(deps));
   app.route("/api", notificationsRoutes(deps));
+  app.route("/api", directoryRoutes(deps));
   app.route("/api", systemRoutes(deps, link));
 
   app.all("/api/*", (c) => c.json({ message: "Not Found", code: "not_found" }, 404));

@@ -25,6 +25,7 @@ import {
 import { ibanValidationResponseSchema, validateIbanBody } from "../features/iban/schemas.ts";
 import { routingCodeParam, routingCodeSchema } from "../features/routing_codes/schemas.ts";
 import { bicParam, swiftCodeSchema } from "../features/swift_codes/schemas.ts";
+import { editionParamSchema } from "../features/directory/schemas.ts";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 export const API_TITLE = "Central Bank Registry public API";
@@ -72,7 +73,61 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
     data: searchResultSchema,
     description: "Records of the given type (routing, swift or institution) matching the query text.",
   },
+  "GET /api/directory/editions": {
+    request: {},
+    data: z.array(editionListItemSchema()),
+    description:
+      "Every published directory edition, newest first, with its record counts and its files' paths.",
+  },
+  ...directoryFileOperations(),
 };
+
+function editionListItemSchema() {
+  const counts = z.record(z.string(), z.record(z.string(), z.number().int()))
+    .describe("Per record type (INST, RTC, BIC): total and per change flag (A, M, D, U)");
+  return z.object({
+    number: z.number().int(),
+    effectiveDate: z.string().describe("ISO-8601 UTC instant the edition is in force from"),
+    previousNumber: z.number().int().nullable(),
+    publishedAt: z.string(),
+    reason: z.string(),
+    keyId: z.string().describe("JWK thumbprint of the key that signed the manifest"),
+    counts: z.object({ full: counts, delta: counts }),
+    files: z.array(z.object({ name: z.string(), url: z.string() })),
+  });
+}
+
+/** The download endpoints: a file, not the envelope (docs/directory.md). */
+function directoryFileOperations(): typeof OPERATIONS {
+  const descriptions: Record<string, string> = {
+    "manifest.json": "The edition's manifest: number, dates, counts, and each file's name, size and SHA-256.",
+    "manifest.json.sig": "The raw 64-byte Ed25519 signature of the manifest's bytes " +
+      "(`openssl pkeyutl -verify -pubin -inkey directory-key.pem -rawin -in manifest.json -sigfile manifest.json.sig`).",
+    "manifest.json.jws": "The manifest's JWS with detached content (RFC 7515 appendix F), alg EdDSA.",
+    "full.csv": "Every record in force at the effective date (RFC 4180), flagged A, M or U.",
+    "delta.csv": "The changes since the previous edition (RFC 4180), flagged A, M or D.",
+    "full.txt": "The full file in the fixed-width layout.",
+    "delta.txt": "The delta file in the fixed-width layout.",
+  };
+  const operations: typeof OPERATIONS = {};
+  for (const [name, description] of Object.entries(descriptions)) {
+    operations[`GET /api/directory/editions/{n}/${name}`] = {
+      request: { params: editionParamSchema },
+      data: z.string(),
+      description: `${description} Immutable: a strong ETag (the SHA-256) answers If-None-Match with 304.`,
+    };
+  }
+  for (const format of ["pem", "jwk"]) {
+    operations[`GET /api/directory/public-key.${format}`] = {
+      request: {},
+      data: z.string(),
+      description: `The console's Ed25519 directory key (${
+        format === "pem" ? "SPKI PEM" : "JWK"
+      }), with an ETag.`,
+    };
+  }
+  return operations;
+}
 
 const errorSchema = z.object({
   success: z.literal(false),
@@ -105,6 +160,40 @@ function errorResponse(description: string, headers?: typeof REFUSAL_HEADERS) {
   };
 }
 
+function envelopeResponse(data: z.ZodType) {
+  return {
+    200: {
+      description: "Success, in the envelope",
+      headers: RATE_LIMIT_HEADERS,
+      content: {
+        "application/json": {
+          schema: z.object({
+            data,
+            success: z.literal(true),
+            timestamp: z.string().describe("ISO-8601 UTC time of the response"),
+          }),
+        },
+      },
+    },
+  };
+}
+
+const FILE_HEADERS = RATE_LIMIT_HEADERS.extend({
+  ETag: z.string().describe("Strong validator: the file's SHA-256 in quotes"),
+});
+
+/** A download: its bytes as they are (no envelope), and 304 for a client that holds them already. */
+function fileResponses(contentType: string) {
+  return {
+    200: {
+      description: "The file, byte for byte (not in the envelope)",
+      headers: FILE_HEADERS,
+      content: { [contentType]: { schema: z.string().describe("The file") } },
+    },
+    304: { description: "Not modified: If-None-Match named the current ETag", headers: FILE_HEADERS },
+  };
+}
+
 function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void {
   const operation = OPERATIONS[endpointId(endpoint)];
   if (!operation) throw new Error(`no OpenAPI operation for ${endpointId(endpoint)}`);
@@ -123,19 +212,7 @@ function registerEndpoint(app: OpenAPIHono, endpoint: DocumentedEndpoint): void 
       ...(body ? { body: { required: true, content: { "application/json": { schema: body } } } } : {}),
     },
     responses: {
-      200: {
-        description: "Success, in the envelope",
-        headers: RATE_LIMIT_HEADERS,
-        content: {
-          "application/json": {
-            schema: z.object({
-              data: operation.data,
-              success: z.literal(true),
-              timestamp: z.string().describe("ISO-8601 UTC time of the response"),
-            }),
-          },
-        },
-      },
+      ...(endpoint.file ? fileResponses(endpoint.file) : envelopeResponse(operation.data)),
       400: errorResponse("Invalid input: `fields` names each offending parameter"),
       401: errorResponse('Missing, unknown, revoked or expired API key (error: "Unauthorized")'),
       403: errorResponse("The key may not call this route (keys reach the documented endpoints only)"),

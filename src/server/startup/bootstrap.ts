@@ -19,6 +19,7 @@ import { recordLostChanges } from "../features/system/lost_changes.ts";
 import { runSeeds } from "./seed.ts";
 import { recordMissingInitialVersions } from "../registry_history/initial_versions.ts";
 import type { StartCredential } from "./seeder.ts";
+import { ensureDirectoryKey } from "../features/directory/signing_key.ts";
 import { type FirstAdministrator, firstAdministratorBlock, oneTimePasswordsBlock } from "./first_sign_in_notes.ts";
 
 /** How long headquarters' start may take to migrate and seed the primary. */
@@ -86,6 +87,7 @@ export async function bootstrap(
         await logRoleConflicts(db, log);
         await runSeeds(deps, log, (credential) => credentials.push(credential));
         await recordMissingInitialVersions(db);
+        await ensureDirectoryKey(db, config.dataDir, new Date(clock.now()).toISOString());
         return key;
       });
     }

@@ -27,6 +27,9 @@ import { identityBody } from "../identities/schemas.ts";
 import { linkProviderIdentity } from "../identities/service.ts";
 import { updateSettings } from "./service.ts";
 import { securitySettingsSchema, updateSystemSettings } from "../../settings/system_settings.ts";
+import { prepareEditionSchema } from "../directory/schemas.ts";
+import { publishEdition } from "../directory/service.ts";
+import { directorySigningKey } from "../directory/signing_key.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -234,6 +237,19 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
         revalidated(createAccountSchema, payload),
       );
       return { entityType: "ledger_account", entityId: account.id, result: account };
+    },
+
+    async directory_edition(context, payload) {
+      const { effectiveDate, reason } = revalidated(prepareEditionSchema, payload);
+      const key = await directorySigningKey(deps.config.dataDir);
+      const edition = await publishEdition(context.tx, context.actor, key, {
+        effectiveDate,
+        reason,
+        requestedBy: context.requestedBy,
+        approvedBy: context.approver.userId,
+      }, deps.clock.now());
+      const result = { number: edition.number, effectiveDate, publishedAt: edition.publishedAt, counts: edition.counts };
+      return { entityType: "directory_edition", entityId: String(edition.number), result };
     },
 
     async institution_status(context, payload) {

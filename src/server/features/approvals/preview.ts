@@ -56,6 +56,7 @@ export interface ApprovalPreview {
 }
 
 const ALWAYS_CONTROLLED = "An institution's status change always needs a second person with the approver role";
+const EDITION_CONTROLLED = "Publishing a directory edition always needs a second person with the approver role";
 const OPENING_BALANCE = "An account opened with a balance other than 0.00 needs a second person's approval";
 const DUAL_CONTROL = "Dual control is in force: a second administrator must approve this change";
 
@@ -132,6 +133,7 @@ export async function approvalPreview(deps: AppDeps, makerId: string, query: Pre
   if (query.action === "institution_status" || query.action === "institution_change") {
     return plain("approval", ALWAYS_CONTROLLED);
   }
+  if (query.action === "directory_edition") return plain("approval", EDITION_CONTROLLED);
   // What remains is administration: a request for a second administrator once dual control holds.
   const { inForce } = await dualControlState(deps.db.read);
   return plain(inForce ? "approval" : "execute", inForce ? DUAL_CONTROL : null);

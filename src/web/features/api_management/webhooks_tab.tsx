@@ -38,6 +38,7 @@ const LOADING_ROWS = 2;
 export const EVENT_KIND_LABELS: Record<string, string> = {
   institution_status_changed: "Institution status changed",
   participant_suspended: "Participant suspended",
+  directory_edition_published: "Directory edition published",
 };
 
 function EventKindChoices({ chosen, onChange, error }: {
