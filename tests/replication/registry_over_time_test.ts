@@ -3,7 +3,8 @@
  * at a regional node and approved to take effect a few seconds ahead (four-eyes, institution_change)
  * takes effect at its time without anyone acting, applied once by headquarters
  * (one scheduled_change_applied audit row), and a regional node cut off from the primary and from
- * headquarters answers the new state at its time and any as-of read from its own replica.
+ * headquarters answers the new state at its time and any as-of read from its own replica. The same
+ * node serves the published directory editions and their files with headquarters' bytes and ETags.
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
@@ -68,6 +69,24 @@ async function countOnPrimary(cluster: Cluster, sql: string, args: string[]): Pr
   }
 }
 
+interface Download {
+  status: number;
+  etag: string | null;
+  sha256: string;
+}
+
+/** A file as a node serves it: status, ETag and a digest of its bytes. */
+async function download(baseUrl: string, cookie: string, path: string, headers: Record<string, string> = {}): Promise<Download> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers } });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return {
+    status: res.status,
+    etag: res.headers.get("etag"),
+    sha256: Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join(""),
+  };
+}
+
 const nameAt = async (baseUrl: string, cookie: string, id: string, asOf?: string) => {
   const res = await call(baseUrl, "GET", `/api/institutions/${id}${asOf ? `?asOf=${encodeURIComponent(asOf)}` : ""}`, cookie);
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -75,7 +94,8 @@ const nameAt = async (baseUrl: string, cookie: string, id: string, asOf?: string
 };
 
 Deno.test({
-  name: "registry over time: a scheduled change takes effect once at headquarters and at its time on a cut-off regional node",
+  name:
+    "registry over time: a scheduled change takes effect once at headquarters and at its time on a cut-off regional node, which serves as-of reads and directory editions locally",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
@@ -158,6 +178,48 @@ Deno.test({
           (await call(northUrl, "GET", `/api/institutions?search=REG-TIME-1`, northCookie)).body
             .some((row: { name: string }) => row.name === "Timekeeper Bank AG")
         );
+      });
+
+      await t.step("cut off, north serves the directory's editions and files with headquarters' bytes and ETags", async () => {
+        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        const filed = await call(hq, "POST", "/api/directory/editions", crew.operator, {
+          effectiveDate: tomorrow,
+          reason: "Edition for the regional drill",
+        });
+        assert.equal(filed.status, 202, JSON.stringify(filed.body));
+        const approved = await approveFiled(hq, crew.approver, filed.body);
+        assert.equal(approved.status, 200, JSON.stringify(approved.json));
+        const editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
+        assert.equal(editions.status, 200);
+        const paths: string[] = [
+          ...editions.body[0].files.map((file: { url: string }) => file.url),
+          "/api/directory/public-key.pem",
+          "/api/directory/public-key.jwk",
+        ];
+        const atHq = await Promise.all(paths.map((path) => download(hq, crew.operator, path)));
+        assert.deepEqual(atHq.filter((file) => file.status !== 200 || !file.etag), []);
+        await within(REPLICATION_WAIT_MS, async () =>
+          (await call(northUrl, "GET", "/api/directory/editions", northCookie)).body.length === editions.body.length
+        );
+
+        north.primaryLink.down();
+        north.headquartersLink.down();
+        try {
+          const listed = await call(northUrl, "GET", "/api/directory/editions", northCookie);
+          assert.deepEqual(listed.body, editions.body);
+          for (const [n, path] of paths.entries()) {
+            assert.deepEqual(await download(northUrl, northCookie, path), atHq[n], path);
+            const revalidated = await download(northUrl, northCookie, path, { "if-none-match": atHq[n].etag! });
+            assert.equal(revalidated.status, 304, path);
+          }
+          await within(REPLICATION_WAIT_MS, async () =>
+            (await call(northUrl, "GET", "/api/system/replication", northCookie)).body.primaryReachable === false
+          );
+          assert.deepEqual(await download(northUrl, northCookie, paths[0]), atHq[0], "served once north knows it is cut off");
+        } finally {
+          north.primaryLink.up();
+          north.headquartersLink.up();
+        }
       });
     } finally {
       await cluster.stop();
