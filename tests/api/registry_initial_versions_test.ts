@@ -14,10 +14,12 @@ const REGISTERED_AT = "2024-05-01T09:00:00.000Z";
 
 async function insertPlainRow(t: TestApp, id: string, registrationNumber: string): Promise<void> {
   await t.deps.db.transaction((tx) =>
-    tx.run(sql`INSERT INTO institutions (id, name, type, registration_number, address, phone_number, email_address,
+    tx.run(
+      sql`INSERT INTO institutions (id, name, type, registration_number, address, phone_number, email_address,
       number_of_branches, swift_participant, status, created_at, updated_at, created_by)
       VALUES (${id}, 'Plain Row Bank', 'commercial', ${registrationNumber}, '1 Seed Street', '+1 202 555 0102',
-        'desk@plainrow.example', 2, 0, 'active', ${REGISTERED_AT}, ${REGISTERED_AT}, ${SYSTEM_USER_ID})`)
+        'desk@plainrow.example', 2, 0, 'active', ${REGISTERED_AT}, ${REGISTERED_AT}, ${SYSTEM_USER_ID})`,
+    )
   );
 }
 

@@ -57,8 +57,10 @@ async function waitUntilApplied(db: Database, ids: string[]): Promise<void> {
 /** Every version applied once: one audit row per institution, the new name written, none pending. */
 async function assertAppliedOnce(db: Database, round: string, ids: string[]): Promise<void> {
   await waitUntilApplied(db, ids);
-  const audit = await db.read.all<{ entityId: string; n: number }>(sql`SELECT entity_id AS entityId, count(*) AS n
-    FROM audit_trail WHERE action = ${SCHEDULED_CHANGE_ACTION} AND entity_id IN ${ids} GROUP BY entity_id`);
+  const audit = await db.read.all<{ entityId: string; n: number }>(
+    sql`SELECT entity_id AS entityId, count(*) AS n
+    FROM audit_trail WHERE action = ${SCHEDULED_CHANGE_ACTION} AND entity_id IN ${ids} GROUP BY entity_id`,
+  );
   assert.equal(audit.length, ids.length, "every scheduled change has its audit row");
   assert.deepEqual(audit.filter((row) => row.n !== 1), [], "no scheduled change applied twice");
   const renamed = await db.read.get<{ n: number }>(sql`SELECT count(*) AS n FROM institutions
@@ -67,7 +69,8 @@ async function assertAppliedOnce(db: Database, round: string, ids: string[]): Pr
 }
 
 Deno.test({
-  name: "scheduled changes: two processes applying the same due versions, one SIGKILLed mid-batch, apply each exactly once",
+  name:
+    "scheduled changes: two processes applying the same due versions, one SIGKILLed mid-batch, apply each exactly once",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {

@@ -76,7 +76,12 @@ interface Download {
 }
 
 /** A file as a node serves it: status, ETag and a digest of its bytes. */
-async function download(baseUrl: string, cookie: string, path: string, headers: Record<string, string> = {}): Promise<Download> {
+async function download(
+  baseUrl: string,
+  cookie: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Download> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers } });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -88,7 +93,12 @@ async function download(baseUrl: string, cookie: string, path: string, headers: 
 }
 
 const nameAt = async (baseUrl: string, cookie: string, id: string, asOf?: string) => {
-  const res = await call(baseUrl, "GET", `/api/institutions/${id}${asOf ? `?asOf=${encodeURIComponent(asOf)}` : ""}`, cookie);
+  const res = await call(
+    baseUrl,
+    "GET",
+    `/api/institutions/${id}${asOf ? `?asOf=${encodeURIComponent(asOf)}` : ""}`,
+    cookie,
+  );
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.name as string;
 };
@@ -110,117 +120,178 @@ Deno.test({
       const id = created.body.id as string;
       const registeredAt = new Date().toISOString();
       const northCookie = await signIn(northUrl);
-      await within(REPLICATION_WAIT_MS, async () =>
-        (await call(northUrl, "GET", `/api/institutions/${id}`, northCookie)).status === 200
+      await within(
+        REPLICATION_WAIT_MS,
+        async () => (await call(northUrl, "GET", `/api/institutions/${id}`, northCookie)).status === 200,
       );
 
       const validFrom = new Date(Date.now() + SCHEDULED_AHEAD_MS).toISOString();
       await scheduleRename(northUrl, hq, crew, id, "Timekeeper Bank AG", validFrom);
       // The version reaches north's replica: asked as of its instant, north answers the new name.
-      await within(REPLICATION_WAIT_MS, async () => (await nameAt(northUrl, northCookie, id, validFrom)) === "Timekeeper Bank AG");
-      assert.ok(Date.now() < Date.parse(validFrom), "the version reached north before its time: lengthen SCHEDULED_AHEAD_MS");
+      await within(
+        REPLICATION_WAIT_MS,
+        async () => (await nameAt(northUrl, northCookie, id, validFrom)) === "Timekeeper Bank AG",
+      );
+      assert.ok(
+        Date.now() < Date.parse(validFrom),
+        "the version reached north before its time: lengthen SCHEDULED_AHEAD_MS",
+      );
 
-      await t.step("before its time: every node answers the old name now and the new one as of its time", async () => {
-        assert.equal(await nameAt(hq, crew.operator, id), BANK.name);
-        assert.equal(await nameAt(northUrl, northCookie, id), BANK.name);
-        assert.equal(await nameAt(hq, crew.operator, id, validFrom), "Timekeeper Bank AG");
-      });
+      await t.step(
+        "before its time: every node answers the old name now and the new one as of its time",
+        async () => {
+          assert.equal(await nameAt(hq, crew.operator, id), BANK.name);
+          assert.equal(await nameAt(northUrl, northCookie, id), BANK.name);
+          assert.equal(await nameAt(hq, crew.operator, id, validFrom), "Timekeeper Bank AG");
+        },
+      );
 
-      await t.step("cut off from the primary and headquarters, north answers the new name at its time", async () => {
-        north.primaryLink.down();
-        north.headquartersLink.down();
-        try {
-          await within(SCHEDULED_AHEAD_MS + APPLY_WAIT_MS, async () => (await nameAt(northUrl, northCookie, id)) === "Timekeeper Bank AG");
-          const lateMs = Date.now() - Date.parse(validFrom);
-          assert.ok(lateMs >= 0, "north answered the new name before its time");
-          assert.ok(lateMs < AT_ITS_TIME_MS, `north answered the new name ${lateMs} ms after its time`);
-          // As-of reads resolve from north's replica alone: the past and the future.
-          assert.equal(await nameAt(northUrl, northCookie, id, registeredAt), BANK.name);
-          assert.equal(await nameAt(northUrl, northCookie, id, new Date(Date.parse(validFrom) - 1).toISOString()), BANK.name);
-          assert.equal(await nameAt(northUrl, northCookie, id, validFrom), "Timekeeper Bank AG");
-          const listed = await call(northUrl, "GET", `/api/institutions?search=REG-TIME-1&asOf=${encodeURIComponent(validFrom)}`, northCookie);
-          assert.equal(listed.status, 200, JSON.stringify(listed.body));
-          assert.deepEqual(listed.body.map((row: { name: string }) => row.name), ["Timekeeper Bank AG"]);
-          const before = await call(northUrl, "GET", `/api/institutions/${id}?asOf=2000-01-01`, northCookie);
-          assert.equal(before.status, 404, "before its registration the institution did not exist");
-          const bad = await call(northUrl, "GET", `/api/institutions/${id}?asOf=yesterday`, northCookie);
-          assert.equal(bad.status, 400);
-          // North knows it is cut off, and still answers from its replica.
-          await within(REPLICATION_WAIT_MS, async () =>
-            (await call(northUrl, "GET", "/api/system/replication", northCookie)).body.primaryReachable === false
-          );
-          assert.equal(await nameAt(northUrl, northCookie, id), "Timekeeper Bank AG");
-        } finally {
-          north.primaryLink.up();
-          north.headquartersLink.up();
-        }
-      });
-
-      await t.step("headquarters applies the change once, without anyone acting; north's current row follows", async () => {
-        await within(APPLY_WAIT_MS, async () =>
-          (await countOnPrimary(cluster, "SELECT count(*) FROM institutions WHERE id = ? AND name = ?", [id, "Timekeeper Bank AG"])) === 1
-        );
-        // Several scheduler rounds later, still one application.
-        await new Promise((resolve) => setTimeout(resolve, 3_000));
-        const applied = await countOnPrimary(
-          cluster,
-          "SELECT count(*) FROM audit_trail WHERE action = ? AND entity_id = ?",
-          [SCHEDULED_CHANGE_ACTION, id],
-        );
-        assert.equal(applied, 1, "one scheduled_change_applied audit row");
-        const pending = await countOnPrimary(
-          cluster,
-          "SELECT count(*) FROM registry_versions WHERE entity_id = ? AND applied_at IS NULL",
-          [id],
-        );
-        assert.equal(pending, 0);
-        await within(REPLICATION_WAIT_MS, async () =>
-          (await call(northUrl, "GET", `/api/institutions?search=REG-TIME-1`, northCookie)).body
-            .some((row: { name: string }) => row.name === "Timekeeper Bank AG")
-        );
-      });
-
-      await t.step("cut off, north serves the directory's editions and files with headquarters' bytes and ETags", async () => {
-        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-        const filed = await call(hq, "POST", "/api/directory/editions", crew.operator, {
-          effectiveDate: tomorrow,
-          reason: "Edition for the regional drill",
-        });
-        assert.equal(filed.status, 202, JSON.stringify(filed.body));
-        const approved = await approveFiled(hq, crew.approver, filed.body);
-        assert.equal(approved.status, 200, JSON.stringify(approved.json));
-        const editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
-        assert.equal(editions.status, 200);
-        const paths: string[] = [
-          ...editions.body[0].files.map((file: { url: string }) => file.url),
-          "/api/directory/public-key.pem",
-          "/api/directory/public-key.jwk",
-        ];
-        const atHq = await Promise.all(paths.map((path) => download(hq, crew.operator, path)));
-        assert.deepEqual(atHq.filter((file) => file.status !== 200 || !file.etag), []);
-        await within(REPLICATION_WAIT_MS, async () =>
-          (await call(northUrl, "GET", "/api/directory/editions", northCookie)).body.length === editions.body.length
-        );
-
-        north.primaryLink.down();
-        north.headquartersLink.down();
-        try {
-          const listed = await call(northUrl, "GET", "/api/directory/editions", northCookie);
-          assert.deepEqual(listed.body, editions.body);
-          for (const [n, path] of paths.entries()) {
-            assert.deepEqual(await download(northUrl, northCookie, path), atHq[n], path);
-            const revalidated = await download(northUrl, northCookie, path, { "if-none-match": atHq[n].etag! });
-            assert.equal(revalidated.status, 304, path);
+      await t.step(
+        "cut off from the primary and headquarters, north answers the new name at its time",
+        async () => {
+          north.primaryLink.down();
+          north.headquartersLink.down();
+          try {
+            await within(
+              SCHEDULED_AHEAD_MS + APPLY_WAIT_MS,
+              async () => (await nameAt(northUrl, northCookie, id)) === "Timekeeper Bank AG",
+            );
+            const lateMs = Date.now() - Date.parse(validFrom);
+            assert.ok(lateMs >= 0, "north answered the new name before its time");
+            assert.ok(lateMs < AT_ITS_TIME_MS, `north answered the new name ${lateMs} ms after its time`);
+            // As-of reads resolve from north's replica alone: the past and the future.
+            assert.equal(await nameAt(northUrl, northCookie, id, registeredAt), BANK.name);
+            assert.equal(
+              await nameAt(northUrl, northCookie, id, new Date(Date.parse(validFrom) - 1).toISOString()),
+              BANK.name,
+            );
+            assert.equal(await nameAt(northUrl, northCookie, id, validFrom), "Timekeeper Bank AG");
+            const listed = await call(
+              northUrl,
+              "GET",
+              `/api/institutions?search=REG-TIME-1&asOf=${encodeURIComponent(validFrom)}`,
+              northCookie,
+            );
+            assert.equal(listed.status, 200, JSON.stringify(listed.body));
+            assert.deepEqual(
+              listed.body.map((row: { name: string }) => row.name),
+              ["Timekeeper Bank AG"],
+            );
+            const before = await call(
+              northUrl,
+              "GET",
+              `/api/institutions/${id}?asOf=2000-01-01`,
+              northCookie,
+            );
+            assert.equal(before.status, 404, "before its registration the institution did not exist");
+            const bad = await call(northUrl, "GET", `/api/institutions/${id}?asOf=yesterday`, northCookie);
+            assert.equal(bad.status, 400);
+            // North knows it is cut off, and still answers from its replica.
+            await within(
+              REPLICATION_WAIT_MS,
+              async () =>
+                (await call(northUrl, "GET", "/api/system/replication", northCookie)).body
+                  .primaryReachable ===
+                  false,
+            );
+            assert.equal(await nameAt(northUrl, northCookie, id), "Timekeeper Bank AG");
+          } finally {
+            north.primaryLink.up();
+            north.headquartersLink.up();
           }
-          await within(REPLICATION_WAIT_MS, async () =>
-            (await call(northUrl, "GET", "/api/system/replication", northCookie)).body.primaryReachable === false
+        },
+      );
+
+      await t.step(
+        "headquarters applies the change once, without anyone acting; north's current row follows",
+        async () => {
+          await within(
+            APPLY_WAIT_MS,
+            async () =>
+              (await countOnPrimary(cluster, "SELECT count(*) FROM institutions WHERE id = ? AND name = ?", [
+                id,
+                "Timekeeper Bank AG",
+              ])) === 1,
           );
-          assert.deepEqual(await download(northUrl, northCookie, paths[0]), atHq[0], "served once north knows it is cut off");
-        } finally {
-          north.primaryLink.up();
-          north.headquartersLink.up();
-        }
-      });
+          // Several scheduler rounds later, still one application.
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+          const applied = await countOnPrimary(
+            cluster,
+            "SELECT count(*) FROM audit_trail WHERE action = ? AND entity_id = ?",
+            [SCHEDULED_CHANGE_ACTION, id],
+          );
+          assert.equal(applied, 1, "one scheduled_change_applied audit row");
+          const pending = await countOnPrimary(
+            cluster,
+            "SELECT count(*) FROM registry_versions WHERE entity_id = ? AND applied_at IS NULL",
+            [id],
+          );
+          assert.equal(pending, 0);
+          await within(
+            REPLICATION_WAIT_MS,
+            async () =>
+              (await call(northUrl, "GET", `/api/institutions?search=REG-TIME-1`, northCookie)).body
+                .some((row: { name: string }) => row.name === "Timekeeper Bank AG"),
+          );
+        },
+      );
+
+      await t.step(
+        "cut off, north serves the directory's editions and files with headquarters' bytes and ETags",
+        async () => {
+          const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+          const filed = await call(hq, "POST", "/api/directory/editions", crew.operator, {
+            effectiveDate: tomorrow,
+            reason: "Edition for the regional drill",
+          });
+          assert.equal(filed.status, 202, JSON.stringify(filed.body));
+          const approved = await approveFiled(hq, crew.approver, filed.body);
+          assert.equal(approved.status, 200, JSON.stringify(approved.json));
+          const editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
+          assert.equal(editions.status, 200);
+          const paths: string[] = [
+            ...editions.body[0].files.map((file: { url: string }) => file.url),
+            "/api/directory/public-key.pem",
+            "/api/directory/public-key.jwk",
+          ];
+          const atHq = await Promise.all(paths.map((path) => download(hq, crew.operator, path)));
+          assert.deepEqual(atHq.filter((file) => file.status !== 200 || !file.etag), []);
+          await within(
+            REPLICATION_WAIT_MS,
+            async () =>
+              (await call(northUrl, "GET", "/api/directory/editions", northCookie)).body.length ===
+                editions.body.length,
+          );
+
+          north.primaryLink.down();
+          north.headquartersLink.down();
+          try {
+            const listed = await call(northUrl, "GET", "/api/directory/editions", northCookie);
+            assert.deepEqual(listed.body, editions.body);
+            for (const [n, path] of paths.entries()) {
+              assert.deepEqual(await download(northUrl, northCookie, path), atHq[n], path);
+              const revalidated = await download(northUrl, northCookie, path, {
+                "if-none-match": atHq[n].etag!,
+              });
+              assert.equal(revalidated.status, 304, path);
+            }
+            await within(
+              REPLICATION_WAIT_MS,
+              async () =>
+                (await call(northUrl, "GET", "/api/system/replication", northCookie)).body
+                  .primaryReachable === false,
+            );
+            assert.deepEqual(
+              await download(northUrl, northCookie, paths[0]),
+              atHq[0],
+              "served once north knows it is cut off",
+            );
+          } finally {
+            north.primaryLink.up();
+            north.headquartersLink.up();
+          }
+        },
+      );
     } finally {
       await cluster.stop();
     }
