@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { SYSTEM_USER_ID } from "../../db/schema.ts";
 import { recordMissingInitialVersions } from "../../src/server/registry_history/initial_versions.ts";
-import { versionsOf } from "../../src/server/registry_history/versions.ts";
+import { REGISTRY_TABLES, versionsOf } from "../../src/server/registry_history/versions.ts";
 import { createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
 const REGISTERED_AT = "2024-05-01T09:00:00.000Z";
@@ -82,6 +83,26 @@ Deno.test("initial versions: a registration through the API keeps its own versio
     assert.equal((await versionsOf(t.deps.db.read, "institution", created.id)).length, 1);
     assert.equal((await versionsOf(t.deps.db.read, "institution", plain)).length, 1);
     assert.equal(await queued(t), 0);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("initial versions: every registry table queues its inserts (a table rebuilt by a later migration must keep its trigger)", async () => {
+  const t = await createTestApp();
+  try {
+    for (const table of Object.values(REGISTRY_TABLES)) {
+      const name = getTableConfig(table).name;
+      const triggers = await t.deps.db.read.all<{ sql: string }>(
+        sql`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${name}`,
+      );
+      assert.ok(
+        triggers.some((trigger) =>
+          /AFTER INSERT/i.test(trigger.sql) && trigger.sql.includes("registry_unversioned")
+        ),
+        `${name} has no trigger queueing its inserts in registry_unversioned`,
+      );
+    }
   } finally {
     await t.close();
   }
