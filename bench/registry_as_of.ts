@@ -21,17 +21,17 @@ import { createTestApp, type TestApp } from "../tests/helpers/test_app.ts";
 import { BENCH_QUICK, type BenchRow, formatMs, formatNumber, renderTerminalTable } from "./lib/report.ts";
 
 const SCALE = Number(Deno.env.get("REGISTRY_BENCH_SCALE") ?? 1);
-export const AS_OF_INSTITUTIONS = Math.round(100_000 * SCALE);
-export const AS_OF_CODES = 3 * AS_OF_INSTITUTIONS;
+const AS_OF_INSTITUTIONS = Math.round(100_000 * SCALE);
+const AS_OF_CODES = 3 * AS_OF_INSTITUTIONS;
 const VERSIONS_PER_INSTITUTION = 4;
 const VERSIONS_PER_CODE = 2;
-export const AS_OF_TARGET_P95_MS = 5;
-export const INITIAL_VERSIONS_TARGET_MS = 100;
+const AS_OF_TARGET_P95_MS = 5;
+const INITIAL_VERSIONS_TARGET_MS = 100;
 const LOOKUPS = BENCH_QUICK ? 2_000 : 10_000;
 const HTTP_LOOKUPS = BENCH_QUICK ? 500 : 2_000;
 const WARMUP_LOOKUPS = 200;
 const INITIAL_VERSIONS_RUNS = 5;
-/** Registrations spread over five years; each later version a quarter of the way to now. */
+/** Registrations spread over five years; a record's versions divide the time from its registration to now. */
 const HISTORY_MS = 5 * 365 * 86_400_000;
 /** Instants drawn up to a year past now: a scheduled version may be that far ahead. */
 const FUTURE_MS = 365 * 86_400_000;
