@@ -81,11 +81,11 @@ interface Download {
 /** A file as a node serves it: status, ETag and a digest of its bytes. */
 async function download(
   baseUrl: string,
-  cookie: string,
+  credentials: { cookie: string } | { authorization: string },
   path: string,
   headers: Record<string, string> = {},
 ): Promise<Download> {
-  const res = await fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers } });
+  const res = await fetch(`${baseUrl}${path}`, { headers: { ...credentials, ...headers } });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return {
@@ -240,7 +240,7 @@ Deno.test({
       );
 
       await t.step(
-        "cut off, north serves the directory's editions and files with headquarters' bytes and ETags",
+        "cut off, north serves the directory's editions and files with headquarters' bytes and ETags, to staff and API keys",
         async () => {
           const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
           const filed = await call(hq, "POST", "/api/directory/editions", crew.operator, {
@@ -257,13 +257,23 @@ Deno.test({
             "/api/directory/public-key.pem",
             "/api/directory/public-key.jwk",
           ];
-          const atHq = await Promise.all(paths.map((path) => download(hq, crew.operator, path)));
+          const atHq = await Promise.all(paths.map((path) => download(hq, { cookie: crew.operator }, path)));
           assert.deepEqual(atHq.filter((file) => file.status !== 200 || !file.etag), []);
           await within(
             REPLICATION_WAIT_MS,
             async () =>
               (await call(northUrl, "GET", "/api/directory/editions", northCookie)).body.length ===
                 editions.body.length,
+          );
+          // A bank's API key, made at headquarters; north knows it once its replica has it.
+          const created = await call(hq, "POST", "/api/api-keys", await signIn(hq), {
+            name: "Regional bank download",
+          });
+          assert.equal(created.status, 201, JSON.stringify(created.body));
+          const apiKey = { authorization: `Bearer ${created.body.key}` };
+          await within(
+            REPLICATION_WAIT_MS,
+            async () => (await download(northUrl, apiKey, paths[0])).status === 200,
           );
 
           north.primaryLink.down();
@@ -272,8 +282,8 @@ Deno.test({
             const listed = await call(northUrl, "GET", "/api/directory/editions", northCookie);
             assert.deepEqual(listed.body, editions.body);
             for (const [n, path] of paths.entries()) {
-              assert.deepEqual(await download(northUrl, northCookie, path), atHq[n], path);
-              const revalidated = await download(northUrl, northCookie, path, {
+              assert.deepEqual(await download(northUrl, { cookie: northCookie }, path), atHq[n], path);
+              const revalidated = await download(northUrl, { cookie: northCookie }, path, {
                 "if-none-match": atHq[n].etag!,
               });
               assert.equal(revalidated.status, 304, path);
@@ -285,10 +295,17 @@ Deno.test({
                   .primaryReachable === false,
             );
             assert.deepEqual(
-              await download(northUrl, northCookie, paths[0]),
+              await download(northUrl, { cookie: northCookie }, paths[0]),
               atHq[0],
               "served once north knows it is cut off",
             );
+            // The API key's downloads too: its hourly limit is counted against north's last total.
+            for (const [n, path] of paths.entries()) {
+              assert.deepEqual(await download(northUrl, apiKey, path), atHq[n], `${path} with an API key`);
+            }
+            const enveloped = await fetch(`${northUrl}/api/directory/editions`, { headers: apiKey });
+            assert.equal(enveloped.status, 200);
+            assert.deepEqual((await enveloped.json()).data, editions.body);
           } finally {
             north.primaryLink.up();
             north.headquartersLink.up();
