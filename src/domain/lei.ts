@@ -12,6 +12,8 @@ import { mod97Range } from "./iban.ts";
 import { err, ok, type Result } from "./result.ts";
 
 export const LEI_LENGTH = 20;
+/** What a form or request may carry: a LEI pasted with spaces between its groups. */
+export const MAX_LEI_INPUT_LENGTH = 40;
 /** The first 18 characters; the check digits follow. */
 export const LEI_BASE_LENGTH = 18;
 

@@ -4,6 +4,7 @@ import { auditTrail, institutions, institutionSearchKeys, SYSTEM_USER_ID } from 
 import {
   INSTITUTION_STATUSES,
   INSTITUTION_TYPES,
+  type InstitutionLifecycleStatus,
   type InstitutionStatus,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../src/domain/institution.ts";
@@ -20,20 +21,26 @@ import { listMigrations, migrate, splitStatements } from "../../src/server/db/mi
 import { seededStaff } from "../helpers/staff.ts";
 import { type Desk, createTestApp, expectJson, type TestApp } from "../helpers/test_app.ts";
 
+/** The spec's fields, with the registry's lifecycle and LEI (issue 33). */
 const SPEC_FIELDS = [
   "address",
   "createdAt",
   "createdBy",
+  "deletionAnnounced",
   "emailAddress",
   "id",
+  "lei",
   "licenseNumber",
   "name",
   "numberOfBranches",
   "phoneNumber",
   "registrationNumber",
   "status",
+  "successor",
+  "successorId",
   "swiftMembershipType",
   "swiftParticipant",
+  "terminatedAt",
   "type",
   "updatedAt",
 ];
@@ -593,10 +600,11 @@ Deno.test("the search index follows changes to searched fields made after regist
   });
 });
 
-const EXPECTED_TRANSITIONS: Record<InstitutionStatus, InstitutionStatus[]> = {
-  pending: ["active"],
-  active: ["suspended"],
-  suspended: ["active"],
+/** Termination, possible from every status, has its own tests (institutions_over_time_test.ts). */
+const EXPECTED_TRANSITIONS: Record<InstitutionStatus, InstitutionLifecycleStatus[]> = {
+  pending: ["active", "terminated"],
+  active: ["suspended", "terminated"],
+  suspended: ["active", "terminated"],
 };
 
 Deno.test("PATCH /api/institutions/{id}/status follows the transition matrix; refusals answer 409 with the allowed ones", async () => {

@@ -8,6 +8,8 @@ import {
   allowedStatusTransitions,
   branchLabel,
   checkStatusTransition,
+  INSTITUTION_LIFECYCLE_STATUSES,
+  lifecycleStatus,
   INSTITUTION_STATUSES,
   INSTITUTION_TYPES,
   STATUS_ACTIONS,
@@ -56,4 +58,20 @@ Deno.test("branchLabel() says branch for one and branches otherwise", () => {
   assert.equal(branchLabel(1), "1 branch");
   assert.equal(branchLabel(2), "2 branches");
   assert.equal(branchLabel(142), "142 branches");
+});
+
+Deno.test("termination is possible from every status and final; terminated holds from terminatedAt on", () => {
+  for (const from of INSTITUTION_STATUSES) assert.ok(checkStatusTransition(from, "terminated").ok, from);
+  for (const to of INSTITUTION_LIFECYCLE_STATUSES) {
+    const result = checkStatusTransition("terminated", to);
+    assert.equal(result.ok, false, to);
+    if (!result.ok) {
+      assert.deepEqual(result.error.allowed, []);
+      assert.match(result.error.message, /termination is final/);
+    }
+  }
+  const at = "2027-03-01T00:00:00.000Z";
+  assert.equal(lifecycleStatus("active", at, "2027-02-28T23:59:59.999Z"), "active");
+  assert.equal(lifecycleStatus("active", at, at), "terminated");
+  assert.equal(lifecycleStatus("suspended", null, at), "suspended");
 });

@@ -16,6 +16,7 @@ import {
 } from "../../domain/public_api.ts";
 import type { AppEnv } from "./context.ts";
 import {
+  asOfQuerySchema,
   institutionIdParamSchema,
   institutionListQuerySchema,
   institutionSchema,
@@ -43,13 +44,15 @@ const OPERATIONS: Record<string, { request: RequestParts; data: z.ZodType; descr
   "GET /api/institutions": {
     request: { query: institutionListQuerySchema },
     data: z.array(institutionSchema),
-    description: "Newest first. `search` matches name, registration number, license number or e-mail; " +
-      "the total number of matches is in the X-Total-Count header.",
+    description: "Newest first. `search` matches name, registration number, license number or e-mail, " +
+      "or a whole LEI; the total number of matches is in the X-Total-Count header. With `asOf` the registry " +
+      "as in force at that instant (search then matches name, registration number or LEI).",
   },
   "GET /api/institutions/{id}": {
-    request: { params: institutionIdParamSchema },
+    request: { params: institutionIdParamSchema, query: asOfQuerySchema },
     data: institutionSchema,
-    description: "One institution by its id.",
+    description: "One institution by its id, as in force now or at `asOf`. A terminated institution answers " +
+      "status `terminated` and its successor.",
   },
   "GET /api/routing-codes/{code}": {
     request: { params: routingCodeParam },

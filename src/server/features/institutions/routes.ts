@@ -47,7 +47,6 @@ export function institutionsRoutes(
   const app = new Hono<AppEnv>();
   const { counts, texts, shares } = searchState;
   registerInstitutionHooks();
-  const nowIso = () => new Date(deps.clock.now()).toISOString();
   const pages = new PageCache(db.epochs);
   const listPage = (query: InstitutionListQuery): Promise<CachedPage> =>
     pages.get(query, async () => {
@@ -65,34 +64,10 @@ export function institutionsRoutes(
 
   /** The institution page: details, changes to come, status history, codes, registry entry, accounts, audit events. */
   app.get("/institutions/:id/overview", validate("param", institutionIdParamSchema), async (c) => {
-    return c.json(await institutionOverview(db.read, c.req.valid("param").id, nowIso()));
+    return c.json(await institutionOverview(db.read, c.req.valid("param").id, nowOf(deps)));
   });
 
-  /** Every version of the institution with its dates and who requested and approved it, newest first. */
-  app.get("/institutions/:id/history", validate("param", institutionIdParamSchema), async (c) => {
-    const { id } = c.req.valid("param");
-    const history = await historyOf(db.read, "institution", id);
-    if (history.length === 0 && !await institutionAsOf(db.read, id, nowIso())) throw notFound("Institution");
-    return c.json(history);
-  });
-
-  app.get(
-    "/institutions/:id",
-    validate("param", institutionIdParamSchema),
-    validate("query", asOfQuerySchema),
-    async (c) => {
-      const institution = await institutionAsOf(db.read, c.req.valid("param").id, c.req.valid("query").asOf ?? nowIso());
-      if (!institution) throw notFound("Institution");
-      return c.json(institution);
-    },
-  );
-
-  app.patch(
-    "/institutions/:id",
-    validate("param", institutionIdParamSchema),
-    validate("json", institutionChangeSchema),
-    (c) => requestInstitutionChange(c, deps, c.req.valid("param").id, c.req.valid("json")),
-  );
+  overTimeRoutes(app, deps);
 
   app.post("/institutions", validate("json", createInstitutionSchema), async (c) => {
     const created = await createInstitution(db, actorOf(c, config), c.req.valid("json"));
@@ -124,6 +99,38 @@ export function institutionsRoutes(
   return app;
 }
 
+/** One institution as in force at an instant, its history, and edits from a date. */
+function overTimeRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  const { db } = deps;
+  /** Every version of the institution with its dates and who requested and approved it, newest first. */
+  app.get("/institutions/:id/history", validate("param", institutionIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const history = await historyOf(db.read, "institution", id);
+    if (history.length === 0 && !await institutionAsOf(db.read, id, nowOf(deps))) throw notFound("Institution");
+    return c.json(history);
+  });
+
+  app.get(
+    "/institutions/:id",
+    validate("param", institutionIdParamSchema),
+    validate("query", asOfQuerySchema),
+    async (c) => {
+      const institution = await institutionAsOf(db.read, c.req.valid("param").id, c.req.valid("query").asOf ?? nowOf(deps));
+      if (!institution) throw notFound("Institution");
+      return c.json(institution);
+    },
+  );
+
+  app.patch(
+    "/institutions/:id",
+    validate("param", institutionIdParamSchema),
+    validate("json", institutionChangeSchema),
+    (c) => requestInstitutionChange(c, deps, c.req.valid("param").id, c.req.valid("json")),
+  );
+}
+
+const nowOf = (deps: AppDeps) => new Date(deps.clock.now()).toISOString();
+
 /** The people of a change rehearsed at submission: the requester alone, no approver yet. */
 const rehearsedBy = (c: Context<AppEnv>) => ({ requestedBy: c.get("user").id, approvedBy: null, approvalRequestId: null });
 
@@ -134,7 +141,7 @@ const rehearsedBy = (c: Context<AppEnv>) => ({ requestedBy: c.get("user").id, ap
 async function requestStatusChange(c: Context<AppEnv>, deps: AppDeps, id: string, change: StatusChangeInput) {
   const { db, config } = deps;
   const { status, reason, effectiveFrom } = change;
-  const current = await institutionAsOf(db.read, id, new Date(deps.clock.now()).toISOString());
+  const current = await institutionAsOf(db.read, id, nowOf(deps));
   if (!current) throw notFound("Institution");
   const when = effectiveFrom ? ` from ${effectiveFrom.slice(0, 10)}` : "";
   return await submitForApproval(c, deps, {
@@ -156,7 +163,7 @@ async function requestStatusChange(c: Context<AppEnv>, deps: AppDeps, id: string
 /** An edit of an institution's details, from a date or at once, needs a second person too. */
 async function requestInstitutionChange(c: Context<AppEnv>, deps: AppDeps, id: string, change: InstitutionChangeInput) {
   const { db, config } = deps;
-  const current = await institutionAsOf(db.read, id, new Date(deps.clock.now()).toISOString());
+  const current = await institutionAsOf(db.read, id, nowOf(deps));
   if (!current) throw notFound("Institution");
   const { effectiveFrom, reason, ...fields } = change;
   const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

@@ -21,15 +21,13 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
-import { validateLei } from "../../../domain/lei.ts";
+import { MAX_LEI_INPUT_LENGTH, validateLei } from "../../../domain/lei.ts";
 import { parseInstant } from "../../../domain/effective_dating.ts";
 import { optionalText, paginationQuery, requiredEnum, requiredText, resultValue } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
 
 /** Routing codes and BICs are at most 11 characters; the bound only limits what is read. */
 const MAX_CODE_LENGTH = 34;
-/** A LEI is 20 characters; pasted ones carry spaces between groups. */
-const MAX_LEI_INPUT_LENGTH = 40;
 /** Long enough for any whole field value people paste (names are at most 255 characters). */
 export const MAX_SEARCH_LENGTH = 255;
 /** Queries shorter than this cannot use the trigram index and match by prefix instead. */
@@ -118,7 +116,7 @@ export const createInstitutionSchema = z.object({
   swiftMembershipType: z.enum(SWIFT_MEMBERSHIP_TYPES).nullish().transform((value) => value ?? null),
   status: z.literal(INITIAL_INSTITUTION_STATUS, { error: "New institutions always start as pending" })
     .optional(),
-  lei: leiField.transform((lei) => lei ?? null),
+  lei: leiField.optional(),
 }).superRefine((body, ctx) => {
   if (body.swiftMembershipType !== null && !body.swiftParticipant) {
     ctx.addIssue({

@@ -484,7 +484,9 @@ export async function insertInstitution(
   const taken = await tx.select({ id: institutions.id }).from(institutions)
     .where(sql`${institutions.registrationNumber} = ${input.registrationNumber} COLLATE NOCASE`).get();
   if (taken) throw conflict("registrationNumber", REGISTRATION_NUMBER_TAKEN);
-  if (input.lei !== null) await requireLeiFree(tx, input.lei, null);
+  // Callers inside the server (the demo seed, bulk registration) may leave the LEI out.
+  const lei = input.lei ?? null;
+  if (lei !== null) await requireLeiFree(tx, lei, null);
   const at = options.createdAt ?? new Date().toISOString();
   const id = crypto.randomUUID();
   await tx.insert(institutions).values({
@@ -503,7 +505,7 @@ export async function insertInstitution(
     createdAt: at,
     updatedAt: at,
     createdBy: actor.userId,
-    lei: input.lei,
+    lei,
   });
   const row = (await tx.select().from(institutions).where(eq(institutions.id, id)).get())!;
   const created = toInstitution(row);
@@ -525,10 +527,10 @@ export async function insertInstitution(
  * unique index would otherwise refuse the scheduled change only when it falls due.
  */
 export async function requireLeiFree(tx: Queryable, lei: string, ownId: string | null): Promise<void> {
-  const [holder] = await tx.all<{ id: string }>(sql`SELECT id FROM institutions WHERE lei = ${lei}
-      AND id IS NOT ${ownId}
+  const own = ownId ?? "";
+  const [holder] = await tx.all<{ id: string }>(sql`SELECT id FROM institutions WHERE lei = ${lei} AND id <> ${own}
     UNION ALL SELECT entity_id AS id FROM registry_versions WHERE entity_type = 'institution'
-      AND applied_at IS NULL AND entity_id IS NOT ${ownId} AND json_extract(changes, '$.lei') = ${lei}
+      AND applied_at IS NULL AND entity_id <> ${own} AND json_extract(changes, '$.lei') = ${lei}
     LIMIT 1`);
   if (holder) throw conflict("lei", LEI_TAKEN);
 }

@@ -4,8 +4,8 @@
  * second person. A termination also ends the institution's own routing codes and BICs, each with
  * its successor, and announces their deletion at once, so that the next directory edition flags it.
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { institutions, routingCodes, swiftCodes } from "../../../../db/schema.ts";
+import { eq, sql } from "drizzle-orm";
+import { institutions } from "../../../../db/schema.ts";
 import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
@@ -108,59 +108,66 @@ interface Ending {
   successorLabel: string | null;
 }
 
-/** Successors named for codes, upper-cased, keyed by the code they succeed. */
-function successorMap(given: Record<string, string> | undefined): Map<string, string> {
-  return new Map(Object.entries(given ?? {}).map(([code, next]) => [asciiUpperCase(code), asciiUpperCase(next)]));
-}
+/** The institution's own codes a termination ends, per kind: where they are kept and how their successor is named. */
+const CODE_KINDS = [
+  {
+    entityType: "routing_code",
+    table: "routing_codes",
+    column: "code",
+    given: "routingCodes",
+    field: "codeSuccessors.routingCodes",
+    successorKey: "successorCode",
+  },
+  {
+    entityType: "swift_code",
+    table: "swift_codes",
+    column: "bic_code",
+    given: "bics",
+    field: "codeSuccessors.bics",
+    successorKey: "successorBic",
+  },
+] as const;
 
-/** Every named code must be one of the institution's own, and every successor another code in the registry. */
-async function checkCodeSuccessors(
-  field: string,
-  named: Map<string, string>,
-  own: readonly string[],
-  exists: (codes: string[]) => Promise<string[]>,
-): Promise<void> {
+type CodeKind = typeof CODE_KINDS[number];
+
+/**
+ * One kind of the institution's codes still in use, each with its successor: every named code must
+ * be one of them, and every successor another code of that kind in the registry (400 on the field).
+ */
+async function endingsOfKind(tx: Queryable, id: string, kind: CodeKind, input: StatusChangeInput): Promise<Ending[]> {
+  const table = sql.raw(kind.table);
+  const column = sql.raw(kind.column);
+  const own = await tx.all<{ id: string; code: string; deletionAnnouncedAt: string | null }>(sql`SELECT id,
+    ${column} AS code, deletion_announced_at AS deletionAnnouncedAt FROM ${table}
+    WHERE institution_id = ${id} AND terminated_at IS NULL`);
+  const codes = own.map((row) => row.code);
+  const named = new Map(
+    Object.entries(input.codeSuccessors?.[kind.given] ?? {}).map(([code, next]) => [asciiUpperCase(code), asciiUpperCase(next)]),
+  );
   for (const [code, next] of named) {
-    if (!own.includes(code)) throw fieldError(field, `${code} is not a code of this institution in use`);
-    if (own.includes(next)) throw fieldError(field, `${next} ends with this institution: it cannot succeed ${code}`);
+    if (!codes.includes(code)) throw fieldError(kind.field, `${code} is not a code of this institution in use`);
+    if (codes.includes(next)) throw fieldError(kind.field, `${next} ends with this institution: it cannot succeed ${code}`);
   }
-  const found = await exists([...new Set(named.values())]);
-  const missing = [...named.values()].find((next) => !found.includes(next));
-  if (missing !== undefined) throw fieldError(field, `${missing} is not in the registry`);
+  const wanted = [...new Set(named.values())];
+  const found = wanted.length === 0 ? [] : (await tx.all<{ code: string }>(sql`SELECT ${column} AS code FROM ${table}
+    WHERE ${column} IN (${sql.join(wanted.map((code) => sql`${code}`), sql`, `)})`)).map((row) => row.code);
+  const missing = wanted.find((next) => !found.includes(next));
+  if (missing !== undefined) throw fieldError(kind.field, `${missing} is not in the registry`);
+  return own.map((row) => ({
+    entityType: kind.entityType,
+    entityId: row.id,
+    label: row.code,
+    deletionAnnouncedAt: row.deletionAnnouncedAt,
+    successor: { [kind.successorKey]: named.get(row.code) ?? null },
+    successorLabel: named.get(row.code) ?? null,
+  }));
 }
 
-/** The institution's codes still in use, each with its successor, checked. */
+/** The institution's routing codes and BICs still in use, each with its successor, checked. */
 async function codeEndings(tx: Queryable, id: string, input: StatusChangeInput): Promise<Ending[]> {
-  const [routing, bics] = await Promise.all([
-    tx.select().from(routingCodes).where(and(eq(routingCodes.institutionId, id), isNull(routingCodes.terminatedAt))).all(),
-    tx.select().from(swiftCodes).where(and(eq(swiftCodes.institutionId, id), isNull(swiftCodes.terminatedAt))).all(),
-  ]);
-  const routingNext = successorMap(input.codeSuccessors?.routingCodes);
-  const bicNext = successorMap(input.codeSuccessors?.bics);
-  await checkCodeSuccessors("codeSuccessors.routingCodes", routingNext, routing.map((c) => c.code), async (codes) =>
-    codes.length === 0 ? [] : (await tx.select({ code: routingCodes.code }).from(routingCodes)
-      .where(inArray(routingCodes.code, codes)).all()).map((row) => row.code));
-  await checkCodeSuccessors("codeSuccessors.bics", bicNext, bics.map((c) => c.bicCode), async (codes) =>
-    codes.length === 0 ? [] : (await tx.select({ code: swiftCodes.bicCode }).from(swiftCodes)
-      .where(inArray(swiftCodes.bicCode, codes)).all()).map((row) => row.code));
-  return [
-    ...routing.map((code): Ending => ({
-      entityType: "routing_code",
-      entityId: code.id,
-      label: code.code,
-      deletionAnnouncedAt: code.deletionAnnouncedAt,
-      successor: { successorCode: routingNext.get(code.code) ?? null },
-      successorLabel: routingNext.get(code.code) ?? null,
-    })),
-    ...bics.map((bic): Ending => ({
-      entityType: "swift_code",
-      entityId: bic.id,
-      label: bic.bicCode,
-      deletionAnnouncedAt: bic.deletionAnnouncedAt,
-      successor: { successorBic: bicNext.get(bic.bicCode) ?? null },
-      successorLabel: bicNext.get(bic.bicCode) ?? null,
-    })),
-  ];
+  const endings: Ending[] = [];
+  for (const kind of CODE_KINDS) endings.push(...await endingsOfKind(tx, id, kind, input));
+  return endings;
 }
 
 /**

@@ -5,6 +5,7 @@ import { apiJson, apiPage, apiRequest, type Page, setSortParams } from "../../li
 import type { ApprovalRequest, PendingApproval } from "../../lib/approval.ts";
 import { invalidateAll, useApiMutation, useApprovableMutation } from "../../lib/mutation.ts";
 import { type Institution, INSTITUTIONS_KEY, REGISTRY_QUERY_KEYS } from "./types.ts";
+import type { HistoryEntry } from "../../../server/registry_history/versions.ts";
 
 export const PAGE_SIZE = 100;
 const REGISTRY_KEYS = REGISTRY_QUERY_KEYS.map(([key]) => key);
@@ -44,13 +45,36 @@ export function usePendingStatusChanges(): ReadonlySet<string> {
   return new Set((data ?? []).map((request) => String(request.summary.institution?.id ?? "")));
 }
 
+/** Every version of the institution, newest first, with who requested and approved it. */
+export const useInstitutionHistory = (id: string) =>
+  useQuery<HistoryEntry[]>({
+    queryKey: [INSTITUTIONS_KEY, id, "history"],
+    queryFn: async () => (await apiRequest("GET", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/history`)).json(),
+  });
+
 /** Answers the changed institution, or null when the change waits for approval. */
-export const useChangeStatus = (id: string, onChanged: (updated: Institution | null) => void) =>
+export const useChangeStatus = (
+  id: string,
+  onChanged: (updated: Institution | null) => void,
+  onFailed?: (error: Error) => void,
+) =>
   useApprovableMutation({
-    mutationFn: (body: { status: string; reason: string }) =>
+    mutationFn: (body: Record<string, unknown>) =>
       apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}/status`, body),
     errorTitle: "Failed to update institution status",
     onDone: onChanged,
+    onError: onFailed,
+    refresh: (queryClient) => invalidateAll(queryClient, REGISTRY_KEYS),
+  });
+
+/** An edit of the institution's details, at once or from a date: always a request for a second person. */
+export const useEditInstitution = (id: string, onDone: () => void, onFailed: (error: Error) => void) =>
+  useApprovableMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      apiJson<Institution | PendingApproval>("PATCH", `${INSTITUTIONS_KEY}/${encodeURIComponent(id)}`, body),
+    errorTitle: "Failed to request the change",
+    onDone,
+    onError: onFailed,
     refresh: (queryClient) => invalidateAll(queryClient, REGISTRY_KEYS),
   });
 

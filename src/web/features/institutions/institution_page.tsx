@@ -1,5 +1,6 @@
 /**
- * The institution page (/institutions/:id): details, status history with reasons,
+ * The institution page (/institutions/:id): details (LEI, termination and successor included), the
+ * changes still to come, the history of its versions, status history with reasons,
  * routing codes, BICs, the national routing registry entry, ledger accounts and recent audit
  * events, from one call (GET /api/institutions/:id/overview).
  */
@@ -13,6 +14,9 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { EmptyState } from "../../components/ui/table.tsx";
 import { formatCurrency, formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { StatusAction } from "./status_action.tsx";
+import { EditDetailsAction } from "./edit_details_dialog.tsx";
+import { TerminateAction } from "./terminate_action.tsx";
+import { RegistryHistory, ScheduledChanges } from "./over_time.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
 import type { Institution } from "./types.ts";
@@ -103,6 +107,27 @@ function Details({ institution }: { institution: Institution }) {
           <StatusBadge status={institution.status} />
         </Fact>
         <Fact label="Licence Number">{institution.licenseNumber ?? "—"}</Fact>
+        <Fact label="LEI">
+          {institution.lei ? <span className="font-mono">{institution.lei}</span> : "—"}
+        </Fact>
+        {institution.terminatedAt && (
+          <Fact label={institution.status === "terminated" ? "Terminated" : "Terminates"}>
+            {formatDateTime(institution.terminatedAt)}
+          </Fact>
+        )}
+        {institution.successor && (
+          <Fact label="Successor">
+            <Link
+              to={`/institutions/${encodeURIComponent(institution.successor.id)}`}
+              className="text-blue-900 underline underline-offset-2"
+            >
+              {institution.successor.name}
+            </Link>
+          </Fact>
+        )}
+        {institution.deletionAnnounced && (
+          <Fact label="Directory">Deletion announced</Fact>
+        )}
         <Fact label="Address">{institution.address}</Fact>
         <Fact label="Contact">{institution.emailAddress} · {institution.phoneNumber}</Fact>
         <Fact label="Branches">{branchLabel(institution.numberOfBranches)}</Fact>
@@ -267,15 +292,23 @@ export default function InstitutionPage() {
       <PageHeader
         title={institution.name}
         subtitle={`${titleCase(institution.type)} · ${institution.registrationNumber}`}
-        actions={<StatusAction institution={institution} />}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            <EditDetailsAction institution={institution} />
+            <TerminateAction institution={institution} />
+            <StatusAction institution={institution} />
+          </div>
+        }
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="min-w-0 space-y-6 xl:col-span-2">
           <Details institution={institution} />
+          <ScheduledChanges changes={overview.data.scheduledChanges} />
           <Lists overview={overview.data} />
         </div>
         <div className="min-w-0 space-y-6">
           <RegistryEntry entry={overview.data.nationalRegistryEntry} />
+          <RegistryHistory id={institution.id} />
           <History {...overview.data} />
         </div>
       </div>

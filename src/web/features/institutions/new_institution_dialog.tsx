@@ -33,6 +33,7 @@ import {
   MIN_NUMBER_OF_BRANCHES,
   SWIFT_MEMBERSHIP_TYPES,
 } from "../../../domain/institution.ts";
+import { MAX_LEI_INPUT_LENGTH } from "../../../domain/lei.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/ui/form.tsx";
 import { SwitchField } from "../../components/ui/switch.tsx";
 import { fieldErrors, requiredEmail, requiredText } from "../../lib/form_validation.ts";
@@ -41,6 +42,7 @@ import { titleCase } from "../../lib/format.ts";
 import { useToast } from "../../lib/toast.ts";
 import { newInstitutionDialogOpenAtom } from "../../lib/ui_state.ts";
 import { useRegisterInstitution } from "./api.ts";
+import { BranchesField } from "./branches_field.tsx";
 import { FormDialog } from "../../components/form_dialog.tsx";
 import { type FormBinding, useDialogForm } from "../../lib/form_state.ts";
 
@@ -55,6 +57,7 @@ interface FormState {
   numberOfBranches: string;
   swiftParticipant: boolean;
   swiftMembershipType: string;
+  lei: string;
 }
 
 const EMPTY_FORM: FormState = {
@@ -68,6 +71,7 @@ const EMPTY_FORM: FormState = {
   numberOfBranches: String(DEFAULT_NUMBER_OF_BRANCHES),
   swiftParticipant: false,
   swiftMembershipType: "",
+  lei: "",
 };
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -87,6 +91,8 @@ const institutionForm = object({
   numberOfBranches: int().check(gte(MIN_NUMBER_OF_BRANCHES), lte(MAX_NUMBER_OF_BRANCHES)),
   swiftParticipant: boolean(),
   swiftMembershipType: nullable(choice(SWIFT_MEMBERSHIP_TYPES)),
+  // Checked by the server (ISO 17442 check digits); blank means none.
+  lei: pipe(string().check(trim(), maxLength(MAX_LEI_INPUT_LENGTH)), transform((value: string) => value || null)),
 });
 type InstitutionInput = output<typeof institutionForm>;
 
@@ -133,6 +139,13 @@ function IdentityFields({ bind }: Pick<Fields, "bind">) {
         hint="Optional"
         {...bind("licenseNumber")}
       />
+      <TextField
+        label="LEI"
+        maxLength={MAX_LEI_INPUT_LENGTH}
+        autoComplete="off"
+        hint="Optional: Legal Entity Identifier, 20 characters (ISO 17442)"
+        {...bind("lei")}
+      />
     </div>
     <TextAreaField
       label="Address"
@@ -166,14 +179,7 @@ function ContactFields({ form, bind, set }: Pick<Fields, "form" | "bind" | "set"
         autoComplete="email"
         {...bind("emailAddress")}
       />
-      <TextField
-        label="Number of Branches"
-        type="number"
-        min={MIN_NUMBER_OF_BRANCHES}
-        step={1}
-        inputMode="numeric"
-        {...bind("numberOfBranches")}
-      />
+      <BranchesField {...bind("numberOfBranches")} />
     </div>
     <SwitchField
       label="SWIFT Participant"
