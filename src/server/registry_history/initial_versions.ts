@@ -2,6 +2,9 @@
  * Every registry record has at least one version: the one it was registered with. Rows written before
  * versions existed, or by a seeder in bulk, get theirs here at start, in one statement per table
  * built from the Drizzle schema so that a new column is carried without a second list of columns.
+ * Only the rows queued in registry_unversioned (a trigger queues every insert, migration 1520) are
+ * looked at, so that a start costs what was inserted since the previous one, not a pass over the
+ * whole registry.
  */
 import { getTableConfig, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Database, statementsOf, type Tx } from "../db/database.ts";
@@ -32,13 +35,18 @@ function rowJson(entityType: RegistryEntityType): string {
   return `json_object(${pairs.join(", ")})`;
 }
 
+/**
+ * CROSS JOIN keeps the queue as the outer loop: statistics taken while it was long must not turn the
+ * statement into a scan of the whole table.
+ */
 function backfillStatement(entityType: RegistryEntityType): string {
   const at = `t.${REGISTERED_AT[entityType]}`;
   return `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
       applied_at, created_at)
     SELECT '${entityType}', t.id, ${at}, ${rowJson(entityType)}, '{}', 'Registered', NULL, ${at}, ${at}
-    FROM ${getTableConfig(REGISTRY_TABLES[entityType]).name} t
-    WHERE NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
+    FROM registry_unversioned q CROSS JOIN ${getTableConfig(REGISTRY_TABLES[entityType]).name} t
+    WHERE q.entity_type = '${entityType}' AND t.id = q.entity_id
+      AND NOT EXISTS (SELECT 1 FROM registry_versions v WHERE v.entity_type = '${entityType}' AND v.entity_id = t.id)`;
 }
 
 /** Who and what a bulk writer's creation versions name. */
@@ -83,13 +91,18 @@ export function recordBulkCreationVersions(
   );
 }
 
-/** Headquarters and standalone nodes, after migrations and seeds; answers how many versions it added. */
+/**
+ * Headquarters and standalone nodes, after migrations and seeds; answers how many versions it added.
+ * Every queued row has a version once this commits, so the queue is emptied in the same transaction.
+ */
 export async function recordMissingInitialVersions(db: Database): Promise<number> {
   let added = 0;
   await db.transaction(async (tx) => {
+    const statements = statementsOf(tx);
     for (const entityType of Object.keys(REGISTRY_TABLES) as RegistryEntityType[]) {
-      added += await statementsOf(tx).run(backfillStatement(entityType), []);
+      added += await statements.run(backfillStatement(entityType), []);
     }
+    await statements.run("DELETE FROM registry_unversioned", []);
   });
   return added;
 }
