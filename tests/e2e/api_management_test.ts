@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { DOCUMENTED_ENDPOINTS } from "../../src/domain/public_api.ts";
 import { e2eTest, expectAccessible, signIn, withBrowser } from "./helpers.ts";
 
 const KEY_NAME = "Clearing house integration";
@@ -48,7 +49,8 @@ e2eTest(
       // Endpoints: every documented endpoint, each with a copy-path button.
       const endpoints = page.getByRole("table", { name: "Documented endpoints" });
       await endpoints.getByText("/api/routing-codes/{code}").waitFor();
-      assert.equal(await endpoints.getByRole("row").count(), 1 + 6);
+      assert.equal(await endpoints.getByRole("row").count(), 1 + DOCUMENTED_ENDPOINTS.length);
+      await endpoints.getByText("/api/directory/editions/{n}/full.csv").waitFor();
       await page.getByRole("button", { name: "Copy path /api/search" }).click();
       await page.getByRole("button", { name: "Copied!" }).waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "/api/search");

@@ -16,12 +16,6 @@ export const NAV_ITEMS = [
   { path: "/iban-validation", label: "IBAN Validation", group: "Registry" },
   { path: "/national-routing", label: "National Routing Registry", group: "Registry" },
   { path: "/directory", label: "Directory", group: "Registry" },
-  {
-    path: "/directory/import",
-    label: "Registry Import",
-    group: "Registry",
-    api: ["GET", "/api/directory/imports"],
-  },
   { path: "/central-bank-connections", label: "Central Bank Connections", group: "Integrations" },
   { path: "/balance-sweep", label: "Balance Sweep Management", group: "Payments" },
   { path: "/fintech-operations", label: "Fintech Operations", group: "Payments" },

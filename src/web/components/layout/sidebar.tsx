@@ -16,7 +16,6 @@ import {
   type LucideIcon,
   Settings,
   ShieldCheck,
-  Upload,
   Users,
   Wallet,
 } from "lucide-react";
@@ -34,7 +33,6 @@ const ICONS: Record<NavItem["path"], LucideIcon> = {
   "/iban-validation": ShieldCheck,
   "/national-routing": BookOpen,
   "/directory": FileSignature,
-  "/directory/import": Upload,
   "/central-bank-connections": Cable,
   "/balance-sweep": ArrowLeftRight,
   "/fintech-operations": Wallet,
@@ -87,17 +85,17 @@ export function SidebarContent({ user, onNavigate }: { user: AuthUser | undefine
   const items = reachableNavItems(roles);
   return (
     <nav aria-label="Main" className="min-h-0 flex-1 overflow-y-auto px-3 py-4">
-      <ul className="space-y-1">
+      <ul className="space-y-0.5">
         {items.filter((item) => item.group === null).map((item) => (
           <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
         ))}
       </ul>
       {NAV_GROUPS.map((group) => (
-        <div key={group} className="mt-4">
+        <div key={group} className="mt-3">
           <h2 id={`nav-group-${group}`} className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
             {group}
           </h2>
-          <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-1">
+          <ul aria-labelledby={`nav-group-${group}`} className="mt-1 space-y-0.5">
             {items.filter((item) => item.group === group).map((item) => (
               <NavEntry key={item.path} item={item} pending={pending} onNavigate={onNavigate} />
             ))}

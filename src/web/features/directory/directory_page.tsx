@@ -3,6 +3,7 @@
  * the next edition would change at a chosen date, and the request to publish it (an approver decides).
  */
 import { useState } from "react";
+import { Link } from "react-router";
 import { PageHeader } from "../../components/layout/page_header.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
@@ -227,9 +228,17 @@ export default function DirectoryPage() {
         title="Directory"
         subtitle="Signed directory editions: full and delta files for banks to download"
         actions={
-          <IfAllowed method="POST" path="/api/directory/editions">
-            <Button onClick={() => setPrepareOpen(true)}>Prepare edition</Button>
-          </IfAllowed>
+          <>
+            <Link
+              to="/directory/import"
+              className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-4 h-9 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-offset-2"
+            >
+              Registry Import
+            </Link>
+            <IfAllowed method="POST" path="/api/directory/editions">
+              <Button onClick={() => setPrepareOpen(true)}>Prepare edition</Button>
+            </IfAllowed>
+          </>
         }
       />
       {/* Keyed by the default: a newly published edition moves the preview to the next free date. */}
