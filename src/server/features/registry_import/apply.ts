@@ -1,13 +1,14 @@
 /**
- * Applying an approved import inside the approval's transaction: the stored file is judged again
- * against the registry as it is at approval, and applied only when that makes exactly the changes
- * the approver saw (the plan's digest); otherwise nothing is written. New records are inserted in
- * bounded batches with their first versions written in one statement per batch; modifications are
- * versions in force at once (registry_history/versions.ts). The same rules as the registry's own
- * forms hold: registration numbers unique without case, codes and BICs unique (the plan checks them,
- * the UNIQUE indexes guard them).
+ * Applying an approved import: the approval only queues it (queueRegistryImport, in the approval's
+ * transaction); the applier (applier.ts) applies it in one transaction of its own. The stored file
+ * is judged again against the registry as it is then, and applied only when that makes exactly the
+ * changes the approver saw (the plan's digest); otherwise nothing is written. New records are
+ * inserted in bounded batches with their first versions written in one statement per batch;
+ * modifications are versions in force at once (registry_history/versions.ts). The same rules as the
+ * registry's own forms hold: registration numbers unique without case, codes and BICs unique (the
+ * plan checks them, the UNIQUE indexes guard them).
  */
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { institutions, registryImports, routingCodes, swiftCodes } from "../../../../db/schema.ts";
 import { validateBic } from "../../../domain/bic.ts";
 import type { ImportedFields, PlannedRecord } from "../../../domain/registry_import.ts";
@@ -22,7 +23,7 @@ import { type ImportReport, judgeFile } from "./plan.ts";
 /** Rows per INSERT: about 20 columns each stays far below SQLite's bound on bound parameters. */
 export const IMPORT_BATCH_ROWS = 500;
 /** How many of the lines that no longer apply an apply's refusal names. */
-const MAX_REFUSAL_ERRORS = 20;
+export const MAX_REFUSAL_ERRORS = 20;
 /** registry_versions.summary holds at most this many characters. */
 const MAX_VERSION_SUMMARY_LENGTH = 2000;
 export const IMPORT_AUDIT_ENTITY = "registry_import";
@@ -180,9 +181,38 @@ async function institutionIds(tx: Tx): Promise<InstitutionIds> {
 function registryChanged(message: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError(
     "conflict",
-    `${message}: nothing was applied. Reject this request and submit the file again for a new dry run`,
-    { extra: { reason: "registry_changed", ...extra } },
+    `${message}: nothing was applied. Submit the file again for a new dry run`,
+    { extra: { reason: REGISTRY_CHANGED, ...extra } },
   );
+}
+
+/** The reason an apply's refusal carries when the registry no longer takes the file as approved. */
+export const REGISTRY_CHANGED = "registry_changed";
+
+/**
+ * The approval's part: the import, stored and neither applied nor already queued, is queued for the
+ * applier with who approved it. Answers its id and state.
+ */
+export async function queueRegistryImport(
+  tx: Tx,
+  id: string,
+  approvedBy: string,
+  nowMs: number,
+): Promise<{ id: string; state: "approved"; approvedAt: string }> {
+  const approvedAt = new Date(nowMs).toISOString();
+  const queued = await tx.update(registryImports).set({
+    applyState: "approved",
+    approvedBy,
+    approvedAt,
+    applyAttempts: 0,
+    failure: null,
+  }).where(and(eq(registryImports.id, id), isNull(registryImports.appliedAt), isNull(registryImports.applyState)))
+    .returning({ id: registryImports.id });
+  if (queued.length === 1) return { id, state: "approved", approvedAt };
+  const stored = await tx.select({ id: registryImports.id }).from(registryImports).where(eq(registryImports.id, id))
+    .get();
+  if (!stored) throw notFound("Import");
+  throw new AppError("conflict", "This import has already been approved");
 }
 
 /** Applies the stored import `id` as approved; all of it or, on any refusal, none of it. */
@@ -222,7 +252,7 @@ export async function applyRegistryImport(
   const modified = plan.records.filter((record) => record.action === "modify");
   await insertAdditions(tx, added, ids, stamp);
   await applyModifications(tx, modified, ids, stamp);
-  await tx.update(registryImports).set({ appliedAt: at, appliedBy: people.approvedBy })
+  await tx.update(registryImports).set({ appliedAt: at, appliedBy: people.approvedBy, applyState: "applied" })
     .where(eq(registryImports.id, id));
   await recordAudit(tx, people.actor, {
     entityType: IMPORT_AUDIT_ENTITY,

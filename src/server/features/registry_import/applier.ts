@@ -1,0 +1,197 @@
+/**
+ * The applier of approved registry imports, at headquarters and on a standalone node (never on a
+ * regional one): an approval only queues its import, because a large import outlasts the deadline
+ * every change has on the replicated topology (topology/deadline.ts). Each queued import is claimed
+ * ("applying") and applied in ONE transaction under a deadline of its own, sized to the largest
+ * import: all of it commits or none. A refusal (the registry changed since the dry run) marks it
+ * failed with the reason; any other failure leaves it "applying", and the next poll (or the next
+ * start, after a crash) applies it again, up to MAX_IMPORT_APPLY_ATTEMPTS times. The requester and
+ * the approver hear the outcome (event registry_import_finished).
+ */
+import { SYSTEM_USER_ID } from "../../../../db/schema.ts";
+import { MAX_IMPORT_ROWS } from "../../../domain/registry_import.ts";
+import { type Actor, recordAudit } from "../../audit/trail.ts";
+import { type Database, statementsOf, type Tx } from "../../db/database.ts";
+import { publishEvent } from "../../events/outbox.ts";
+import { AppError } from "../../http/errors.ts";
+import { startPeriodic, type PeriodicTask } from "../../periodic.ts";
+import { CHANGE_DEADLINE_MS, withDeadline } from "../../topology/deadline.ts";
+import { applyRegistryImport, IMPORT_AUDIT_ENTITY, MAX_REFUSAL_ERRORS, REGISTRY_CHANGED } from "./apply.ts";
+
+/** How often the applier looks for an approved import (a read of the local copy when there is none). */
+export const IMPORT_APPLY_POLL_MS = 1_000;
+/**
+ * The apply's allowance per record: 100,000 records commit in about 11 s on the replicated stack
+ * (docs/bench.md); twice that, with room for a slower disk.
+ */
+export const IMPORT_APPLY_MS_PER_ROW = 0.25;
+/** The one transaction's deadline: the change deadline plus the allowance for the largest import. */
+export const IMPORT_APPLY_DEADLINE_MS = CHANGE_DEADLINE_MS + MAX_IMPORT_ROWS * IMPORT_APPLY_MS_PER_ROW;
+/** Tries before an import that keeps failing for another reason than a refusal is marked failed. */
+export const MAX_IMPORT_APPLY_ATTEMPTS = 3;
+const MAX_FAILURE_MESSAGE_LENGTH = 1000;
+const APPLY_FAILED_ACTION = "apply_failed";
+const ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+const FINISHED_EVENT = "registry_import_finished";
+const APPLIER_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "registry-import-applier" };
+
+/** Why an import failed, as people read it on the import's page. */
+export interface ImportFailure {
+  /** registry_changed: the file no longer applies as approved; attempts_exhausted: it kept failing. */
+  reason: typeof REGISTRY_CHANGED | typeof ATTEMPTS_EXHAUSTED;
+  message: string;
+  errors?: { line: number; field: string; message: string }[];
+}
+
+interface QueuedImport {
+  [column: string]: unknown;
+  id: string;
+  fileName: string | null;
+  rows: number;
+  submittedBy: string;
+  approvedBy: string;
+  approvalRequestId: string | null;
+  applyAttempts: number;
+  failure: string | null;
+}
+
+const QUEUED_SELECT = `SELECT id, file_name AS fileName, row_count AS rows, submitted_by AS submittedBy,
+  approved_by AS approvedBy, approval_request_id AS approvalRequestId, apply_attempts AS applyAttempts, failure
+  FROM registry_imports WHERE apply_state IN ('approved', 'applying') ORDER BY approved_at, id LIMIT 1`;
+
+/** Claims the oldest approved import (or one a stopped process left "applying"), counting the attempt. */
+async function claimNext(db: Database): Promise<QueuedImport | null> {
+  // The local copy answers "nothing queued" without a write on the primary at every poll.
+  if (!await db.statements.get(QUEUED_SELECT, [])) return null;
+  return await db.transaction(async (tx) => {
+    const statements = statementsOf(tx);
+    const next = await statements.get<QueuedImport>(QUEUED_SELECT, []);
+    if (!next) return null;
+    await statements.run(
+      "UPDATE registry_imports SET apply_state = 'applying', apply_attempts = apply_attempts + 1 WHERE id = ?",
+      [next.id],
+    );
+    return { ...next, applyAttempts: next.applyAttempts + 1 };
+  });
+}
+
+/** The requester and the approver each hear how their import ended. */
+async function announce(tx: Tx, queued: QueuedImport, summary: string, data: Record<string, unknown>) {
+  for (const userId of new Set([queued.submittedBy, queued.approvedBy])) {
+    await publishEvent(tx, {
+      kind: FINISHED_EVENT,
+      subjectType: IMPORT_AUDIT_ENTITY,
+      subjectId: queued.id,
+      summary,
+      link: "/directory/import",
+      data: { importId: queued.id, ...data },
+      audience: { userId },
+    });
+  }
+}
+
+const fileOf = (queued: QueuedImport) => queued.fileName ?? "a directory file";
+
+async function applyOne(db: Database, queued: QueuedImport, nowMs: number): Promise<void> {
+  const people = { actor: APPLIER_ACTOR, requestedBy: queued.submittedBy, approvedBy: queued.approvedBy };
+  await withDeadline(Date.now() + IMPORT_APPLY_DEADLINE_MS, () =>
+    db.transaction(async (tx) => {
+      const applied = await applyRegistryImport(tx, queued.id, people, nowMs);
+      await announce(
+        tx,
+        queued,
+        `The registry import of ${fileOf(queued)} was applied: ${queued.rows} records ` +
+          `(${applied.added} added, ${applied.modified} modified)`,
+        { state: "applied", added: applied.added, modified: applied.modified },
+      );
+    }));
+}
+
+/** Marks the import failed with its reason, its audit row and the outcome for both people. */
+async function recordFailure(db: Database, queued: QueuedImport, failure: ImportFailure): Promise<void> {
+  await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () =>
+    db.transaction(async (tx) => {
+      await statementsOf(tx).run(
+        "UPDATE registry_imports SET apply_state = 'failed', failure = ? WHERE id = ? AND applied_at IS NULL",
+        [JSON.stringify(failure), queued.id],
+      );
+      await recordAudit(tx, APPLIER_ACTOR, {
+        entityType: IMPORT_AUDIT_ENTITY,
+        entityId: queued.id,
+        action: APPLY_FAILED_ACTION,
+        changes: { after: { fileName: queued.fileName, reason: failure.reason, message: failure.message } },
+      });
+      await announce(
+        tx,
+        queued,
+        `The registry import of ${fileOf(queued)} failed; nothing was applied: ${failure.message}`,
+        { state: "failed" },
+      );
+    }));
+}
+
+/** The database's own words: a wrapping "Failed query" error would repeat the file's rows. */
+function messageOf(error: unknown): string {
+  let cause = error;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return (cause instanceof Error ? cause.message : String(cause)).slice(0, MAX_FAILURE_MESSAGE_LENGTH);
+}
+
+/** Keeps the last error of an attempt that will be tried again, for the failure that may follow. */
+async function keepError(db: Database, queued: QueuedImport, error: unknown): Promise<void> {
+  await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () =>
+    db.transaction((tx) =>
+      statementsOf(tx).run("UPDATE registry_imports SET failure = ? WHERE id = ? AND apply_state = 'applying'", [
+        JSON.stringify({ reason: ATTEMPTS_EXHAUSTED, message: messageOf(error) }),
+        queued.id,
+      ])
+    ));
+}
+
+function refusalOf(error: unknown): ImportFailure | null {
+  if (!(error instanceof AppError) || error.details.extra?.reason !== REGISTRY_CHANGED) return null;
+  const errors = error.details.extra.errors as ImportFailure["errors"];
+  const failure: ImportFailure = { reason: REGISTRY_CHANGED, message: error.message };
+  return errors === undefined ? failure : { ...failure, errors: errors.slice(0, MAX_REFUSAL_ERRORS) };
+}
+
+/**
+ * Applies every queued import, oldest first; answers how many it settled (applied or failed). An
+ * attempt that fails for another reason than a refusal stops the round: the next one tries again.
+ */
+export async function applyQueuedImports(db: Database, nowMs: () => number): Promise<number> {
+  let settled = 0;
+  for (;;) {
+    const queued = await claimNext(db);
+    if (!queued) return settled;
+    if (queued.applyAttempts > MAX_IMPORT_APPLY_ATTEMPTS) {
+      const last = queued.failure === null ? "" : `: ${(JSON.parse(queued.failure) as ImportFailure).message}`;
+      await recordFailure(db, queued, {
+        reason: ATTEMPTS_EXHAUSTED,
+        message: `Applying failed ${MAX_IMPORT_APPLY_ATTEMPTS} times${last}`.slice(0, MAX_FAILURE_MESSAGE_LENGTH),
+      });
+      settled++;
+      continue;
+    }
+    try {
+      await applyOne(db, queued, nowMs());
+      settled++;
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal === null) {
+        console.error(`Applying the registry import ${queued.id} failed; it is tried again: ${messageOf(error)}`);
+        await keepError(db, queued, error);
+        return settled;
+      }
+      await recordFailure(db, queued, refusal);
+      settled++;
+    }
+  }
+}
+
+/** Headquarters and standalone nodes: applies approved imports as they come. */
+export function startImportApplier(db: Database, nowMs: () => number): PeriodicTask {
+  return startPeriodic("Registry import applier", IMPORT_APPLY_POLL_MS, async () => {
+    await applyQueuedImports(db, nowMs);
+  });
+}
