@@ -464,6 +464,7 @@ Deno.test("import: an apply that throws midway leaves nothing applied, and the n
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"), 1_000);
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"), 4_000);
     assert.equal(await scalar(t, "SELECT apply_attempts AS n FROM registry_imports"), 2);
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_import_staging"), 0, "staging emptied");
   } finally {
     await t.close();
   }

@@ -177,6 +177,24 @@ function importDraft(id: string, fileName: string | null, report: ImportReport):
   };
 }
 
+/**
+ * Characters per stored chunk of a file: at most 768 KiB of UTF-8, well below the largest argument
+ * sqld takes in one request (a 7 MB file in one argument is refused).
+ */
+export const IMPORT_CHUNK_CHARS = 262_144;
+
+/** Stores the file's text as ordered chunks of the import `id`. */
+async function storeChunks(statements: Statements, id: string, text: string): Promise<void> {
+  for (let seq = 0; seq * IMPORT_CHUNK_CHARS < text.length; seq++) {
+    const chunk = text.slice(seq * IMPORT_CHUNK_CHARS, (seq + 1) * IMPORT_CHUNK_CHARS);
+    await statements.run("INSERT INTO registry_import_chunks (import_id, seq, content) VALUES (?, ?, ?)", [
+      id,
+      seq,
+      chunk,
+    ]);
+  }
+}
+
 const FILE_HAS_ERRORS = "The file has errors: correct the lines the report names, then submit it again";
 
 /**
@@ -229,12 +247,13 @@ export async function submitImport(
           fileName,
           bytes.length,
           report.rows,
-          text,
+          "",
           JSON.stringify(report),
           actor.userId,
           now.toISOString(),
         ],
       );
+      await storeChunks(statements, id, text);
     }
     const request = await fileApprovalRequest(
       databaseInTransaction(db, tx),
