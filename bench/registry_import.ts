@@ -90,7 +90,8 @@ export async function registryImportBench(log: (line: string) => void): Promise<
         ratio: null,
         target: `≤ ${TARGET_APPLY_MS / 1000} s`,
         pass: applyMs <= TARGET_APPLY_MS,
-        note: `the approval (${formatMs(approveMs)}, queues it) and the applier: judged again, inserted with ` +
+        note:
+          `the approval (${formatMs(approveMs)}, queues it) and the applier: judged again, inserted with ` +
           `their versions in one transaction; submission took ${formatMs(submitMs)}`,
       },
     ];

@@ -84,7 +84,10 @@ async function approveAndApply(t: TestApp, approverCookie: string, requestId: st
 }
 
 async function importState(t: TestApp, cookie: string, id: string): Promise<ImportAnswer> {
-  return await expectJson<ImportAnswer>(await t.request("GET", `/api/directory/imports/${id}`, { cookie }), 200);
+  return await expectJson<ImportAnswer>(
+    await t.request("GET", `/api/directory/imports/${id}`, { cookie }),
+    200,
+  );
 }
 
 Deno.test("import: a 10,000-row file is dry-run, submitted once for approval and applied with its versions", async () => {
@@ -140,9 +143,17 @@ Deno.test("import: a 10,000-row file is dry-run, submitted once for approval and
     const queued = await importState(t, operator.cookie, pending.import.id);
     assert.equal(queued.state, "approved", "the approval queues the import for the applier");
     assert.equal(queued.approvedByName !== null, true);
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), before, "nothing before the applier");
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM institutions"),
+      before,
+      "nothing before the applier",
+    );
     const queuedAgain = await expectJson<ImportAnswer>(await upload(t, operator.cookie, SUBMIT, text), 200);
-    assert.equal(queuedAgain.state, "approved", "a queued file submitted again is answered, never queued twice");
+    assert.equal(
+      queuedAgain.state,
+      "approved",
+      "a queued file submitted again is answered, never queued twice",
+    );
     assert.equal(await runApplier(t), 1);
     assert.equal(await runApplier(t), 0, "applied once");
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), before + 2_500);
@@ -333,7 +344,10 @@ Deno.test("import: applying is all or nothing: a registration number taken after
       1,
     );
     assert.equal(
-      await scalar(t, "SELECT count(*) AS n FROM events WHERE kind = 'registry_import_finished' AND summary LIKE '%failed%'"),
+      await scalar(
+        t,
+        "SELECT count(*) AS n FROM events WHERE kind = 'registry_import_finished' AND summary LIKE '%failed%'",
+      ),
       2,
       "the requester and the approver hear it failed",
     );
@@ -342,7 +356,11 @@ Deno.test("import: applying is all or nothing: a registration number taken after
       await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(50))),
       202,
     );
-    assert.equal(resubmitted.import.id, pending.import.id, "submitted again, the failed import is judged again");
+    assert.equal(
+      resubmitted.import.id,
+      pending.import.id,
+      "submitted again, the failed import is judged again",
+    );
     assert.equal(resubmitted.import.state, "pending_approval");
     assert.notEqual(resubmitted.approvalRequest.id, pending.approvalRequest.id);
     assert.equal(resubmitted.import.failure, null);
@@ -447,11 +465,21 @@ Deno.test("import: an apply that throws midway leaves nothing applied, and the n
     const midway = await importState(t, operator.cookie, pending.import.id);
     assert.equal(midway.state, "applying", "left to be applied again");
     assert.equal(midway.failure, null);
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), institutionsBefore, "nothing applied");
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 0);
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"), 0);
     assert.equal(
-      await scalar(t, "SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'registry_import' AND action = 'apply'"),
+      await scalar(t, "SELECT count(*) AS n FROM institutions"),
+      institutionsBefore,
+      "nothing applied",
+    );
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 0);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"),
+      0,
+    );
+    assert.equal(
+      await scalar(
+        t,
+        "SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'registry_import' AND action = 'apply'",
+      ),
       0,
     );
 
@@ -461,8 +489,14 @@ Deno.test("import: an apply that throws midway leaves nothing applied, and the n
     assert.equal(applied.state, "applied");
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), institutionsBefore + 1_000);
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 2_000);
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"), 1_000);
-    assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"), 4_000);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"),
+      1_000,
+    );
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"),
+      4_000,
+    );
     assert.equal(await scalar(t, "SELECT apply_attempts AS n FROM registry_imports"), 2);
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_import_staging"), 0, "staging emptied");
   } finally {
@@ -484,7 +518,9 @@ Deno.test("import: an apply that keeps failing ends failed after its attempts, w
         BEGIN SELECT RAISE(ABORT, 'disk gave way midway'); END`)
     );
     await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
-    for (let attempt = 1; attempt <= MAX_IMPORT_APPLY_ATTEMPTS; attempt++) assert.equal(await runApplier(t), 0);
+    for (let attempt = 1; attempt <= MAX_IMPORT_APPLY_ATTEMPTS; attempt++) {
+      assert.equal(await runApplier(t), 0);
+    }
     assert.equal(await runApplier(t), 1, "settled as failed");
     const failed = await importState(t, operator.cookie, pending.import.id);
     assert.equal(failed.state, "failed");

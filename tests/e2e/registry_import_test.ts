@@ -3,7 +3,14 @@ import { Buffer } from "node:buffer";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { codeRecord, directoryFile, institutionRecord } from "../helpers/directory_import.ts";
 import { approveFiled } from "../helpers/http_staff.ts";
-import { e2eCrew, e2eTest, expectAccessible, readAndDismissToast, signInAsOperator, withBrowser } from "./helpers.ts";
+import {
+  e2eCrew,
+  e2eTest,
+  expectAccessible,
+  readAndDismissToast,
+  signInAsOperator,
+  withBrowser,
+} from "./helpers.ts";
 
 const upload = (name: string, text: string) => ({
   name,
@@ -70,7 +77,9 @@ e2eTest(
 
       // A second person approves; the approval queues it, and the server's applier applies it whole.
       const { approver } = await e2eCrew(server.baseUrl);
-      const listed = await fetch(`${server.baseUrl}/api/directory/imports`, { headers: { cookie: approver } });
+      const listed = await fetch(`${server.baseUrl}/api/directory/imports`, {
+        headers: { cookie: approver },
+      });
       const submitted = (await listed.json() as { fileName: string; approvalRequestId: string }[])
         .find((item) => item.fileName === "good.csv")!;
       const approved = await approveFiled(server.baseUrl, approver, {

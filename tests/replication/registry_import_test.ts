@@ -61,16 +61,30 @@ Deno.test({
       await within(APPLY_WAIT_MS, async () => {
         const answer = await call(hq, "GET", `/api/directory/imports/${pending.import.id}`, crew.operator);
         state = answer.body.state;
-        assert.ok(["approved", "applying", "applied"].includes(state), JSON.stringify(answer.body).slice(0, 500));
+        assert.ok(
+          ["approved", "applying", "applied"].includes(state),
+          JSON.stringify(answer.body).slice(0, 500),
+        );
         return state === "applied";
       });
-      console.log(`${RECORDS} records applied ${Math.round(performance.now() - started)} ms after the approval`);
+      console.log(
+        `${RECORDS} records applied ${Math.round(performance.now() - started)} ms after the approval`,
+      );
       assert.equal(
-        await countOnPrimary(cluster, "SELECT count(*) FROM institutions WHERE registration_number LIKE 'IMP-%'"),
+        await countOnPrimary(
+          cluster,
+          "SELECT count(*) FROM institutions WHERE registration_number LIKE 'IMP-%'",
+        ),
         INSTITUTIONS,
       );
-      assert.equal(await countOnPrimary(cluster, "SELECT count(*) FROM routing_codes WHERE code LIKE 'IMP%'"), 2 * INSTITUTIONS);
-      assert.equal(await countOnPrimary(cluster, "SELECT count(*) FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"), INSTITUTIONS);
+      assert.equal(
+        await countOnPrimary(cluster, "SELECT count(*) FROM routing_codes WHERE code LIKE 'IMP%'"),
+        2 * INSTITUTIONS,
+      );
+      assert.equal(
+        await countOnPrimary(cluster, "SELECT count(*) FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"),
+        INSTITUTIONS,
+      );
       assert.equal(
         await countOnPrimary(cluster, "SELECT count(*) FROM registry_versions WHERE summary = 'Imported'"),
         RECORDS,
@@ -87,7 +101,12 @@ Deno.test({
 
       const northCookie = await signIn(northUrl);
       await within(REPLICATION_WAIT_MS, async () => {
-        const answer = await call(northUrl, "GET", `/api/directory/imports/${pending.import.id}`, northCookie);
+        const answer = await call(
+          northUrl,
+          "GET",
+          `/api/directory/imports/${pending.import.id}`,
+          northCookie,
+        );
         return answer.status === 200 && answer.body.state === "applied";
       });
       const found = await call(northUrl, "GET", "/api/institutions?search=IMP-005000", northCookie);

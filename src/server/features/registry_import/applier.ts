@@ -14,7 +14,7 @@ import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { type Database, statementsOf, type Tx } from "../../db/database.ts";
 import { publishEvent } from "../../events/outbox.ts";
 import { AppError } from "../../http/errors.ts";
-import { startPeriodic, type PeriodicTask } from "../../periodic.ts";
+import { type PeriodicTask, startPeriodic } from "../../periodic.ts";
 import { CHANGE_DEADLINE_MS, withDeadline } from "../../topology/deadline.ts";
 import {
   completeRegistryImport,
@@ -40,7 +40,11 @@ const MAX_FAILURE_MESSAGE_LENGTH = 1000;
 const APPLY_FAILED_ACTION = "apply_failed";
 const ATTEMPTS_EXHAUSTED = "attempts_exhausted";
 const FINISHED_EVENT = "registry_import_finished";
-const APPLIER_ACTOR: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "registry-import-applier" };
+const APPLIER_ACTOR: Actor = {
+  userId: SYSTEM_USER_ID,
+  ipAddress: null,
+  userAgent: "registry-import-applier",
+};
 
 /** Why an import failed, as people read it on the import's page. */
 export interface ImportFailure {
@@ -187,13 +191,19 @@ function messageOf(error: unknown): string {
 
 /** Keeps the last error of an attempt that will be tried again, for the failure that may follow. */
 async function keepError(db: Database, queued: QueuedImport, error: unknown): Promise<void> {
-  await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () =>
-    db.transaction((tx) =>
-      statementsOf(tx).run("UPDATE registry_imports SET failure = ? WHERE id = ? AND apply_state = 'applying'", [
-        JSON.stringify({ reason: ATTEMPTS_EXHAUSTED, message: messageOf(error) }),
-        queued.id,
-      ])
-    ));
+  await withDeadline(
+    Date.now() + CHANGE_DEADLINE_MS,
+    () =>
+      db.transaction((tx) =>
+        statementsOf(tx).run(
+          "UPDATE registry_imports SET failure = ? WHERE id = ? AND apply_state = 'applying'",
+          [
+            JSON.stringify({ reason: ATTEMPTS_EXHAUSTED, message: messageOf(error) }),
+            queued.id,
+          ],
+        )
+      ),
+  );
 }
 
 function refusalOf(error: unknown): ImportFailure | null {
@@ -213,10 +223,15 @@ export async function applyQueuedImports(db: Database, nowMs: () => number): Pro
     const queued = await claimNext(db);
     if (!queued) return settled;
     if (queued.applyAttempts > MAX_IMPORT_APPLY_ATTEMPTS) {
-      const last = queued.failure === null ? "" : `: ${(JSON.parse(queued.failure) as ImportFailure).message}`;
+      const last = queued.failure === null
+        ? ""
+        : `: ${(JSON.parse(queued.failure) as ImportFailure).message}`;
       await recordFailure(db, queued, {
         reason: ATTEMPTS_EXHAUSTED,
-        message: `Applying failed ${MAX_IMPORT_APPLY_ATTEMPTS} times${last}`.slice(0, MAX_FAILURE_MESSAGE_LENGTH),
+        message: `Applying failed ${MAX_IMPORT_APPLY_ATTEMPTS} times${last}`.slice(
+          0,
+          MAX_FAILURE_MESSAGE_LENGTH,
+        ),
       });
       settled++;
       continue;
@@ -227,7 +242,9 @@ export async function applyQueuedImports(db: Database, nowMs: () => number): Pro
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal === null) {
-        console.error(`Applying the registry import ${queued.id} failed; it is tried again: ${messageOf(error)}`);
+        console.error(
+          `Applying the registry import ${queued.id} failed; it is tried again: ${messageOf(error)}`,
+        );
         await keepError(db, queued, error);
         return settled;
       }

@@ -27,8 +27,8 @@ const MAX_VERSION_SUMMARY_LENGTH = 2000;
 export const IMPORT_AUDIT_ENTITY = "registry_import";
 const APPLY_ACTION = "apply";
 
+/** The maker and the approver of an import, named by its versions. */
 export interface ImportPeople {
-  actor: Actor;
   requestedBy: string;
   approvedBy: string;
 }
@@ -188,10 +188,14 @@ export async function queueRegistryImport(
     approvedAt,
     applyAttempts: 0,
     failure: null,
-  }).where(and(eq(registryImports.id, id), isNull(registryImports.appliedAt), isNull(registryImports.applyState)))
+  }).where(
+    and(eq(registryImports.id, id), isNull(registryImports.appliedAt), isNull(registryImports.applyState)),
+  )
     .returning({ id: registryImports.id });
   if (queued.length === 1) return { id, state: "approved", approvedAt };
-  const stored = await tx.select({ id: registryImports.id }).from(registryImports).where(eq(registryImports.id, id))
+  const stored = await tx.select({ id: registryImports.id }).from(registryImports).where(
+    eq(registryImports.id, id),
+  )
     .get();
   if (!stored) throw notFound("Import");
   throw new AppError("conflict", "This import has already been approved");
@@ -218,7 +222,7 @@ export interface PreparedImport {
 export async function prepareRegistryImport(
   db: Queryable,
   id: string,
-  people: Omit<ImportPeople, "actor">,
+  people: ImportPeople,
   nowMs: number,
 ): Promise<PreparedImport> {
   const stored = await db.select().from(registryImports).where(eq(registryImports.id, id)).get();
@@ -226,7 +230,11 @@ export async function prepareRegistryImport(
   if (stored.appliedAt !== null) throw new AppError("conflict", "This import has already been applied");
   const submitted = stored.report as ImportReport;
   const at = new Date(nowMs).toISOString();
-  const file = { text: await storedText(db, id, stored.content), sha256: stored.sha256, byteSize: stored.byteSize };
+  const file = {
+    text: await storedText(db, id, stored.content),
+    sha256: stored.sha256,
+    byteSize: stored.byteSize,
+  };
   const { plan, report } = await judgeFile(db, file, at);
   if (!report.valid) {
     throw registryChanged(
@@ -263,17 +271,30 @@ export async function prepareRegistryImport(
  * The last step, in the final transaction once the new rows are in their tables: the modifications
  * as versions, the import marked applied, and its audit row. Answers what was applied.
  */
-export async function completeRegistryImport(tx: Tx, prepared: PreparedImport, actor: Actor): Promise<AppliedImport> {
+export async function completeRegistryImport(
+  tx: Tx,
+  prepared: PreparedImport,
+  actor: Actor,
+): Promise<AppliedImport> {
   const { id, stamp } = prepared;
   await applyModifications(tx, prepared.modified, prepared.ids, stamp);
-  await tx.update(registryImports).set({ appliedAt: stamp.at, appliedBy: stamp.approvedBy, applyState: "applied" })
+  await tx.update(registryImports).set({
+    appliedAt: stamp.at,
+    appliedBy: stamp.approvedBy,
+    applyState: "applied",
+  })
     .where(eq(registryImports.id, id));
   await recordAudit(tx, actor, {
     entityType: IMPORT_AUDIT_ENTITY,
     entityId: id,
     action: APPLY_ACTION,
     changes: {
-      after: { fileName: prepared.fileName, sha256: prepared.sha256, rows: prepared.rows, counts: prepared.counts },
+      after: {
+        fileName: prepared.fileName,
+        sha256: prepared.sha256,
+        rows: prepared.rows,
+        counts: prepared.counts,
+      },
     },
   });
   const { institution, routing_code, swift_code } = prepared.additions;

@@ -74,7 +74,9 @@ const IMPORT_SELECT =
     i.report, i.approval_request_id AS approvalRequestId, i.submitted_by AS submittedBy,
     ${displayName("s")} AS submittedByName, i.submitted_at AS submittedAt, i.approved_at AS approvedAt,
     CASE WHEN i.approved_by IS NULL THEN NULL ELSE ${displayName("v")} END AS approvedByName,
-    i.applied_at AS appliedAt, CASE WHEN i.applied_by IS NULL THEN NULL ELSE ${displayName("p")} END AS appliedByName,
+    i.applied_at AS appliedAt, CASE WHEN i.applied_by IS NULL THEN NULL ELSE ${
+    displayName("p")
+  } END AS appliedByName,
     i.apply_state AS applyState, i.failure, a.status AS requestStatus, a.expires_at AS requestExpiresAt
   FROM registry_imports i
   JOIN users s ON s.id = i.submitted_by
@@ -93,11 +95,18 @@ function stateOf(row: ImportRow, now: Date): ImportState {
 
 function toDetail(row: ImportRow, now: Date): ImportDetail {
   const report = JSON.parse(row.report) as ImportReport;
-  const { requestStatus: _status, requestExpiresAt: _expires, report: _report, applyState: _apply, ...fields } =
-    row;
+  const {
+    requestStatus: _status,
+    requestExpiresAt: _expires,
+    report: _report,
+    applyState: _apply,
+    ...fields
+  } = row;
   const state = stateOf(row, now);
   // A failure noted on an attempt that will be tried again is not the import's outcome.
-  const failure = state === "failed" && row.failure !== null ? JSON.parse(row.failure) as ImportFailure : null;
+  const failure = state === "failed" && row.failure !== null
+    ? JSON.parse(row.failure) as ImportFailure
+    : null;
   return { ...fields, state, failure, counts: report.counts, report };
 }
 

@@ -23,10 +23,12 @@ const STAGED_TYPES: readonly StagedType[] = ["institution", "routing_code", "swi
 function columnNames(entityType: StagedType): Map<string, string> {
   const table = REGISTRY_TABLES[entityType];
   const properties = Object.entries(table as unknown as Record<string, unknown>);
-  return new Map(getTableConfig(table).columns.map((column) => {
-    const property = properties.find(([, value]) => value === column)![0];
-    return [property, column.name];
-  }));
+  return new Map(
+    getTableConfig(table).columns.map((column) => {
+      const property = properties.find(([, value]) => value === column)![0];
+      return [property, column.name];
+    }),
+  );
 }
 
 /** A row keyed by SQL column name, values as SQLite stores them. */
@@ -40,10 +42,13 @@ function stagedJson(row: Record<string, unknown>, columns: Map<string, string>):
 
 /** Removes what an earlier attempt staged; an attempt starts from nothing. */
 export async function discardStaged(db: Database, importId: string): Promise<void> {
-  await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () =>
-    db.transaction((tx) =>
-      statementsOf(tx).run("DELETE FROM registry_import_staging WHERE import_id = ?", [importId])
-    ));
+  await withDeadline(
+    Date.now() + CHANGE_DEADLINE_MS,
+    () =>
+      db.transaction((tx) =>
+        statementsOf(tx).run("DELETE FROM registry_import_staging WHERE import_id = ?", [importId])
+      ),
+  );
 }
 
 /** Writes the new rows into the staging table, one bounded batch per transaction. */
@@ -53,7 +58,10 @@ export async function stageRows(db: Database, importId: string, rows: NewRows): 
     const all = rows[entityType] as Record<string, unknown>[];
     for (let start = 0; start < all.length; start += IMPORT_STAGING_BATCH_ROWS) {
       const batch = all.slice(start, start + IMPORT_STAGING_BATCH_ROWS);
-      const args = batch.flatMap((row, i) => [importId, entityType, start + i, row.id as string, stagedJson(row, columns)]);
+      const args = batch.flatMap((
+        row,
+        i,
+      ) => [importId, entityType, start + i, row.id as string, stagedJson(row, columns)]);
       await withDeadline(Date.now() + CHANGE_DEADLINE_MS, () =>
         db.transaction((tx) =>
           statementsOf(tx).run(
@@ -71,14 +79,21 @@ export async function stageRows(db: Database, importId: string, rows: NewRows): 
 function stagedColumns(rows: NewRows, entityType: StagedType): string[] {
   const [first] = rows[entityType] as Record<string, unknown>[];
   const columns = columnNames(entityType);
-  return Object.entries(first).filter(([, value]) => value !== undefined).map(([property]) => columns.get(property)!);
+  return Object.entries(first).filter(([, value]) => value !== undefined).map(([property]) =>
+    columns.get(property)!
+  );
 }
 
 /**
  * In the final transaction: moves the staged rows into their tables and writes their first versions.
  * Answers how many rows it moved, which the caller compares with what it staged.
  */
-export async function moveStaged(tx: Tx, importId: string, rows: NewRows, stamp: CreationStamp): Promise<number> {
+export async function moveStaged(
+  tx: Tx,
+  importId: string,
+  rows: NewRows,
+  stamp: CreationStamp,
+): Promise<number> {
   const statements = statementsOf(tx);
   let moved = 0;
   for (const entityType of STAGED_TYPES) {

@@ -27,7 +27,15 @@ export interface RegistryImport {
   id: string;
   fileName: string | null;
   rows: number;
-  state: "pending_approval" | "approved" | "applying" | "applied" | "failed" | "rejected" | "cancelled" | "expired";
+  state:
+    | "pending_approval"
+    | "approved"
+    | "applying"
+    | "applied"
+    | "failed"
+    | "rejected"
+    | "cancelled"
+    | "expired";
   submittedByName: string;
   submittedAt: string;
   approvedAt: string | null;
