@@ -116,6 +116,16 @@ async function markIn(tx: Tx): Promise<string> {
   return (await statementsOf(tx).get<{ mark: string }>(REGISTRY_MARK, []))!.mark;
 }
 
+/** Only the latest claim of an import commits it: an older attempt (another process's) gives way. */
+async function stillOurs(tx: Tx, queued: QueuedImport): Promise<void> {
+  const row = await statementsOf(tx).get<{ n: number }>(
+    `SELECT count(*) AS n FROM registry_imports WHERE id = ? AND apply_state = 'applying' AND applied_at IS NULL
+      AND apply_attempts = ?`,
+    [queued.id, queued.applyAttempts],
+  );
+  if (row!.n !== 1) throw new Error("Another attempt took this import over; this one gives way");
+}
+
 /** Thrown in the final transaction when the registry changed while the import was staged: tried again. */
 class ChangedWhileStaging extends Error {
   constructor() {
@@ -141,6 +151,7 @@ async function applyOne(db: Database, queued: QueuedImport, nowMs: number): Prom
   await withDeadline(Date.now() + IMPORT_APPLY_DEADLINE_MS, () =>
     db.transaction(async (tx) => {
       if (await markIn(tx) !== mark) throw new ChangedWhileStaging();
+      await stillOurs(tx, queued);
       await moveStaged(tx, queued.id, prepared.additions, prepared.stamp);
       const applied = await completeRegistryImport(tx, prepared, APPLIER_ACTOR);
       await announce(

@@ -206,6 +206,45 @@ async function storeChunks(statements: Statements, id: string, text: string): Pr
 
 const FILE_HAS_ERRORS = "The file has errors: correct the lines the report names, then submit it again";
 
+/** A failed (or declined) import submitted again starts over: judged now, waiting for a new approval. */
+async function restartImport(statements: Statements, id: string, fileName: string | null, report: ImportReport) {
+  await statements.run(
+    `UPDATE registry_imports SET report = ?, file_name = ?, apply_state = NULL, approved_by = NULL,
+      approved_at = NULL, apply_attempts = 0, failure = NULL WHERE id = ?`,
+    [JSON.stringify(report), fileName, id],
+  );
+}
+
+interface NewImport {
+  id: string;
+  fileName: string | null;
+  text: string;
+  byteSize: number;
+  report: ImportReport;
+  actor: Actor;
+  now: Date;
+}
+
+/** A new import: its row, and the file in chunks. */
+async function storeImport(statements: Statements, file: NewImport): Promise<void> {
+  await statements.run(
+    `INSERT INTO registry_imports (id, sha256, file_name, byte_size, row_count, content, report, submitted_by,
+      submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      file.id,
+      file.report.sha256,
+      file.fileName,
+      file.byteSize,
+      file.report.rows,
+      "",
+      JSON.stringify(file.report),
+      file.actor.userId,
+      file.now.toISOString(),
+    ],
+  );
+  await storeChunks(statements, file.id, file.text);
+}
+
 /**
  * Stores the file and files its four-eyes request, or answers the import the same file already is
  * (waiting or applied). A file whose request was rejected, withdrawn or has lapsed is judged again
@@ -235,35 +274,8 @@ export async function submitImport(
       return { kind: "existing", import: toDto(current, now) };
     }
     const id = current?.id ?? crypto.randomUUID();
-    if (current) {
-      // A failed import submitted again starts over: judged now, waiting for a new approval.
-      await statements.run(
-        `UPDATE registry_imports SET report = ?, file_name = ?, apply_state = NULL, approved_by = NULL,
-          approved_at = NULL, apply_attempts = 0, failure = NULL WHERE id = ?`,
-        [
-          JSON.stringify(report),
-          fileName,
-          id,
-        ],
-      );
-    } else {
-      await statements.run(
-        `INSERT INTO registry_imports (id, sha256, file_name, byte_size, row_count, content, report, submitted_by,
-          submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          sha256,
-          fileName,
-          bytes.length,
-          report.rows,
-          "",
-          JSON.stringify(report),
-          actor.userId,
-          now.toISOString(),
-        ],
-      );
-      await storeChunks(statements, id, text);
-    }
+    if (current) await restartImport(statements, id, fileName, report);
+    else await storeImport(statements, { id, fileName, text, byteSize: bytes.length, report, actor, now });
     const request = await fileApprovalRequest(
       databaseInTransaction(db, tx),
       actor,
