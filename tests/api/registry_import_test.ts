@@ -445,21 +445,30 @@ Deno.test("import: after its request is rejected, the same file is judged again 
   }
 });
 
+/**
+ * An operator's pending import of `institutions` generated institutions, and a database that refuses
+ * every BIC insert: the BICs come last, so institutions and routing codes are written in the final
+ * transaction when it throws.
+ */
+async function brokenApply(t: TestApp, institutions: number) {
+  const operator = await operatorOf(t);
+  const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
+  const pending = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
+    await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(institutions))),
+    202,
+  );
+  await t.deps.db.transaction((tx) =>
+    tx.run(sql`CREATE TRIGGER import_drill BEFORE INSERT ON swift_codes
+      BEGIN SELECT RAISE(ABORT, 'disk gave way midway'); END`)
+  );
+  return { operator, approver, pending };
+}
+
 Deno.test("import: an apply that throws midway leaves nothing applied, and the next round applies it whole", async () => {
   const t = await createTestApp();
   try {
-    const operator = await operatorOf(t);
-    const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
-    const pending = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
-      await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(1_000))),
-      202,
-    );
+    const { operator, approver, pending } = await brokenApply(t, 1_000);
     const institutionsBefore = await scalar(t, "SELECT count(*) AS n FROM institutions");
-    // The BICs come last: institutions and routing codes are written in the transaction when it throws.
-    await t.deps.db.transaction((tx) =>
-      tx.run(sql`CREATE TRIGGER import_drill BEFORE INSERT ON swift_codes
-        BEGIN SELECT RAISE(ABORT, 'disk gave way midway'); END`)
-    );
     await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
     assert.equal(await runApplier(t), 0, "the attempt failed: nothing settled");
     const midway = await importState(t, operator.cookie, pending.import.id);
@@ -507,16 +516,7 @@ Deno.test("import: an apply that throws midway leaves nothing applied, and the n
 Deno.test("import: an apply that keeps failing ends failed after its attempts, with nothing applied", async () => {
   const t = await createTestApp();
   try {
-    const operator = await operatorOf(t);
-    const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
-    const pending = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
-      await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(5))),
-      202,
-    );
-    await t.deps.db.transaction((tx) =>
-      tx.run(sql`CREATE TRIGGER import_drill BEFORE INSERT ON swift_codes
-        BEGIN SELECT RAISE(ABORT, 'disk gave way midway'); END`)
-    );
+    const { operator, approver, pending } = await brokenApply(t, 5);
     await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
     for (let attempt = 1; attempt <= MAX_IMPORT_APPLY_ATTEMPTS; attempt++) {
       assert.equal(await runApplier(t), 0);

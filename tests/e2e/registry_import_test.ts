@@ -87,7 +87,7 @@ e2eTest(
       });
       assert.equal(approved.status, 200, JSON.stringify(approved.json));
       await page.reload();
-      await imports.getByText("Applied", { exact: true }).waitFor();
+      await imports.locator("tbody").getByText("Applied", { exact: true }).waitFor();
       assert.equal(await imports.getByText("Waiting for approval").count(), 0);
     }),
 );
