@@ -1,10 +1,10 @@
 /**
  * Applying an approved import: the approval only queues it (queueRegistryImport, in the approval's
- * transaction); the applier (applier.ts) applies it in one transaction of its own. The stored file
- * is judged again against the registry as it is then, and applied only when that makes exactly the
- * changes the approver saw (the plan's digest); otherwise nothing is written. New records are
- * inserted in bounded batches with their first versions written in one statement per batch;
- * modifications are versions in force at once (registry_history/versions.ts). The same rules as the
+ * transaction); the applier (applier.ts) applies it. prepareRegistryImport judges the stored file
+ * again against the registry as it is then, and refuses unless that makes exactly the changes the
+ * approver saw (the plan's digest); it answers the new rows, which staging.ts stages and moves, and
+ * the modifications, which completeRegistryImport writes as versions in force at once
+ * (registry_history/versions.ts) in the applier's final transaction. The same rules as the
  * registry's own forms hold: registration numbers unique without case, codes and BICs unique (the
  * plan checks them, the UNIQUE indexes guard them).
  */
