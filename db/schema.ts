@@ -608,6 +608,12 @@ export const registryImports = sqliteTable("registry_imports", {
   submittedAt: text("submitted_at").notNull(),
   appliedAt: text("applied_at"),
   appliedBy: text("applied_by").references(() => users.id),
+  /** db/migrations/1540_registry_import_apply.sql: approved (queued), applying, applied or failed. */
+  applyState: text("apply_state", { enum: ["approved", "applying", "applied", "failed"] }),
+  approvedBy: text("approved_by").references(() => users.id),
+  approvedAt: text("approved_at"),
+  applyAttempts: integer("apply_attempts").notNull().default(0),
+  failure: text("failure", { mode: "json" }),
 });
 /** Signed directory editions (db/migrations/1500_directory_editions.sql): written once, never changed. */
 export const directorySigningKeys = sqliteTable("directory_signing_keys", {

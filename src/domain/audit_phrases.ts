@@ -214,6 +214,10 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
     const file = changedValue(facts.changes, "after", "fileName");
     return [text("applied "), ...theEntity(facts), ...(file === null ? [] : [text(` of the file ${file}`)])];
   },
+  apply_failed: (facts) => {
+    const file = changedValue(facts.changes, "after", "fileName");
+    return [text("could not apply "), ...theEntity(facts), ...(file === null ? [] : [text(` of the file ${file}`)])];
+  },
   publish: verb("published"),
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   schedule_change: (facts) => {

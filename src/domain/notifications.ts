@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   "account_under_attack",
   "backup_failed",
   "directory_edition_published",
+  "registry_import_finished",
 ] as const;
 export type NotificationKind = typeof NOTIFICATION_KINDS[number];
 
@@ -32,4 +33,5 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   account_under_attack: "My account is under attack",
   backup_failed: "A backup failed",
   directory_edition_published: "A directory edition was published",
+  registry_import_finished: "A registry import I submitted or approved was applied or failed",
 };

@@ -13,6 +13,7 @@ import { startEmailSender } from "./features/notifications/email_sender.ts";
 import { startReportRetention } from "./features/reports/service.ts";
 import { startBackupScheduler } from "./backup/runs.ts";
 import { startScheduledChanges } from "./registry_history/scheduler.ts";
+import { startImportApplier } from "./features/registry_import/applier.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -41,6 +42,7 @@ const backgroundTasks = config.role === "regional" ? [] : [
   startReconciliationWatch(deps.db),
   startEmailSender(deps),
   startScheduledChanges(deps),
+  startImportApplier(deps.db, () => deps.clock.now()),
 ];
 // Both at headquarters and on a standalone node only (they answer null on a regional one).
 const stopBackups = startBackupScheduler(deps, (line) => console.error(line));

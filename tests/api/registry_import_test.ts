@@ -1,8 +1,15 @@
-/** Bulk import of the registry (docs/directory_import.md): dry run, four-eyes submission, apply. */
+/**
+ * Bulk import of the registry (docs/directory_import.md): dry run, four-eyes submission, the
+ * approval that queues it and the applier that applies it whole or fails it with nothing applied.
+ */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { MAX_IMPORT_FILE_BYTES } from "../../src/domain/registry_import.ts";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
+import {
+  applyQueuedImports,
+  MAX_IMPORT_APPLY_ATTEMPTS,
+} from "../../src/server/features/registry_import/applier.ts";
 import { historyOf } from "../../src/server/registry_history/versions.ts";
 import {
   codeRecord,
@@ -40,6 +47,8 @@ interface ImportAnswer {
   id: string;
   state: string;
   approvalRequestId: string;
+  approvedByName: string | null;
+  failure: { reason: string; message: string; errors?: { line: number; field: string }[] } | null;
 }
 
 const CSV = { "content-type": "text/csv" };
@@ -61,6 +70,24 @@ async function approve(t: TestApp, approverCookie: string, requestId: string): P
     cookie: approverCookie,
     body: { reason: "Checked the dry run" },
   });
+}
+
+/** What headquarters' applier does at its next poll. */
+async function runApplier(t: TestApp): Promise<number> {
+  return await applyQueuedImports(t.deps.db, () => t.deps.clock.now());
+}
+
+/** Approves the request (which queues the import) and lets the applier apply it. */
+async function approveAndApply(t: TestApp, approverCookie: string, requestId: string): Promise<void> {
+  await expectJson(await approve(t, approverCookie, requestId), 200);
+  assert.equal(await runApplier(t), 1);
+}
+
+async function importState(t: TestApp, cookie: string, id: string): Promise<ImportAnswer> {
+  return await expectJson<ImportAnswer>(
+    await t.request("GET", `/api/directory/imports/${id}`, { cookie }),
+    200,
+  );
 }
 
 Deno.test("import: a 10,000-row file is dry-run, submitted once for approval and applied with its versions", async () => {
@@ -113,6 +140,22 @@ Deno.test("import: a 10,000-row file is dry-run, submitted once for approval and
     );
 
     await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
+    const queued = await importState(t, operator.cookie, pending.import.id);
+    assert.equal(queued.state, "approved", "the approval queues the import for the applier");
+    assert.equal(queued.approvedByName !== null, true);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM institutions"),
+      before,
+      "nothing before the applier",
+    );
+    const queuedAgain = await expectJson<ImportAnswer>(await upload(t, operator.cookie, SUBMIT, text), 200);
+    assert.equal(
+      queuedAgain.state,
+      "approved",
+      "a queued file submitted again is answered, never queued twice",
+    );
+    assert.equal(await runApplier(t), 1);
+    assert.equal(await runApplier(t), 0, "applied once");
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), before + 2_500);
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes WHERE code LIKE 'IMP%'"), 5_000);
     assert.equal(
@@ -143,6 +186,10 @@ Deno.test("import: a 10,000-row file is dry-run, submitted once for approval and
       ),
       1,
     );
+    const outcomes = await t.deps.db.read.all<{ recipient: string; summary: string }>(sql`SELECT
+      recipient_user_id AS recipient, summary FROM events WHERE kind = 'registry_import_finished' ORDER BY recipient`);
+    assert.deepEqual(outcomes.map((event) => event.recipient).sort(), [approver.id, operator.id].sort());
+    assert.match(outcomes[0].summary, /^The registry import of registry\.csv was applied: 10000 records/);
   } finally {
     await t.close();
   }
@@ -158,7 +205,7 @@ Deno.test("import: a second file modifies what differs, as versions with the app
       await upload(t, operator.cookie, SUBMIT, directoryFile(records)),
       202,
     );
-    await expectJson(await approve(t, approver.cookie, first.approvalRequest.id), 200);
+    await approveAndApply(t, approver.cookie, first.approvalRequest.id);
 
     // Same institution under another case of its registration number: a modification, not a duplicate.
     records[0] = {
@@ -187,7 +234,7 @@ Deno.test("import: a second file modifies what differs, as versions with the app
       await upload(t, operator.cookie, SUBMIT, directoryFile(records)),
       202,
     );
-    await expectJson(await approve(t, approver.cookie, second.approvalRequest.id), 200);
+    await approveAndApply(t, approver.cookie, second.approvalRequest.id);
     const [bank] = await t.deps.db.read.all<{ id: string; name: string; status: string; key: string }>(
       sql`SELECT id, name, status, registration_number AS key FROM institutions WHERE registration_number = 'IMP-000001'`,
     );
@@ -249,7 +296,7 @@ Deno.test("import: errors are reported by line and field, and a file with errors
   }
 });
 
-Deno.test("import: applying is all or nothing: a registration number taken after the dry run fails the approval", async () => {
+Deno.test("import: applying is all or nothing: a registration number taken after the dry run fails the import", async () => {
   const t = await createTestApp();
   try {
     const operator = await operatorOf(t);
@@ -273,11 +320,12 @@ Deno.test("import: applying is all or nothing: a registration number taken after
       }),
       201,
     );
-    const refused = await expectJson<{ reason: string }>(
-      await approve(t, approver.cookie, pending.approvalRequest.id),
-      409,
-    );
+    await approveAndApply(t, approver.cookie, pending.approvalRequest.id);
+    const failed = await importState(t, operator.cookie, pending.import.id);
+    assert.equal(failed.state, "failed");
+    const refused = failed.failure!;
     assert.equal(refused.reason, "registry_changed");
+    assert.match(refused.message, /^The registry changed since the dry run: .*nothing was applied/);
     assert.equal(
       await scalar(t, "SELECT count(*) AS n FROM institutions"),
       institutionsBefore + 1,
@@ -288,11 +336,34 @@ Deno.test("import: applying is all or nothing: a registration number taken after
       await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"),
       0,
     );
-    const still = await expectJson<ImportAnswer>(
-      await t.request("GET", `/api/directory/imports/${pending.import.id}`, { cookie: operator.cookie }),
-      200,
+    assert.equal(
+      await scalar(
+        t,
+        "SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'registry_import' AND action = 'apply_failed'",
+      ),
+      1,
     );
-    assert.equal(still.state, "pending_approval");
+    assert.equal(
+      await scalar(
+        t,
+        "SELECT count(*) AS n FROM events WHERE kind = 'registry_import_finished' AND summary LIKE '%failed%'",
+      ),
+      2,
+      "the requester and the approver hear it failed",
+    );
+    assert.equal(await runApplier(t), 0, "a failed import is not tried again");
+    const resubmitted = await expectJson<{ import: ImportAnswer; approvalRequest: { id: string } }>(
+      await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(50))),
+      202,
+    );
+    assert.equal(
+      resubmitted.import.id,
+      pending.import.id,
+      "submitted again, the failed import is judged again",
+    );
+    assert.equal(resubmitted.import.state, "pending_approval");
+    assert.notEqual(resubmitted.approvalRequest.id, pending.approvalRequest.id);
+    assert.equal(resubmitted.import.failure, null);
   } finally {
     await t.close();
   }
@@ -369,6 +440,93 @@ Deno.test("import: after its request is rejected, the same file is judged again 
     assert.notEqual(again.approvalRequest.id, first.approvalRequest.id);
     assert.equal(again.import.state, "pending_approval");
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_imports"), 1);
+  } finally {
+    await t.close();
+  }
+});
+
+/**
+ * An operator's pending import of `institutions` generated institutions, and a database that refuses
+ * every BIC insert: the BICs come last, so institutions and routing codes are written in the final
+ * transaction when it throws.
+ */
+async function brokenApply(t: TestApp, institutions: number) {
+  const operator = await operatorOf(t);
+  const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
+  const pending = await expectJson<{ approvalRequest: { id: string }; import: ImportAnswer }>(
+    await upload(t, operator.cookie, SUBMIT, directoryFile(generatedRecords(institutions))),
+    202,
+  );
+  await t.deps.db.transaction((tx) =>
+    tx.run(sql`CREATE TRIGGER import_drill BEFORE INSERT ON swift_codes
+      BEGIN SELECT RAISE(ABORT, 'disk gave way midway'); END`)
+  );
+  return { operator, approver, pending };
+}
+
+Deno.test("import: an apply that throws midway leaves nothing applied, and the next round applies it whole", async () => {
+  const t = await createTestApp();
+  try {
+    const { operator, approver, pending } = await brokenApply(t, 1_000);
+    const institutionsBefore = await scalar(t, "SELECT count(*) AS n FROM institutions");
+    await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
+    assert.equal(await runApplier(t), 0, "the attempt failed: nothing settled");
+    const midway = await importState(t, operator.cookie, pending.import.id);
+    assert.equal(midway.state, "applying", "left to be applied again");
+    assert.equal(midway.failure, null);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM institutions"),
+      institutionsBefore,
+      "nothing applied",
+    );
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 0);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"),
+      0,
+    );
+    assert.equal(
+      await scalar(
+        t,
+        "SELECT count(*) AS n FROM audit_trail WHERE entity_type = 'registry_import' AND action = 'apply'",
+      ),
+      0,
+    );
+
+    await t.deps.db.transaction((tx) => tx.run(sql`DROP TRIGGER import_drill`));
+    assert.equal(await runApplier(t), 1);
+    const applied = await importState(t, operator.cookie, pending.import.id);
+    assert.equal(applied.state, "applied");
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM institutions"), institutionsBefore + 1_000);
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 2_000);
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM swift_codes WHERE bic_code LIKE 'I%DEFF'"),
+      1_000,
+    );
+    assert.equal(
+      await scalar(t, "SELECT count(*) AS n FROM registry_versions WHERE summary = 'Imported'"),
+      4_000,
+    );
+    assert.equal(await scalar(t, "SELECT apply_attempts AS n FROM registry_imports"), 2);
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM registry_import_staging"), 0, "staging emptied");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("import: an apply that keeps failing ends failed after its attempts, with nothing applied", async () => {
+  const t = await createTestApp();
+  try {
+    const { operator, approver, pending } = await brokenApply(t, 5);
+    await expectJson(await approve(t, approver.cookie, pending.approvalRequest.id), 200);
+    for (let attempt = 1; attempt <= MAX_IMPORT_APPLY_ATTEMPTS; attempt++) {
+      assert.equal(await runApplier(t), 0);
+    }
+    assert.equal(await runApplier(t), 1, "settled as failed");
+    const failed = await importState(t, operator.cookie, pending.import.id);
+    assert.equal(failed.state, "failed");
+    assert.equal(failed.failure?.reason, "attempts_exhausted");
+    assert.match(failed.failure!.message, /disk gave way midway/);
+    assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 0);
   } finally {
     await t.close();
   }

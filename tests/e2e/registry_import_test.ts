@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { formatRoutingCode } from "../../src/domain/routing_code.ts";
 import { codeRecord, directoryFile, institutionRecord } from "../helpers/directory_import.ts";
-import { e2eTest, expectAccessible, readAndDismissToast, signInAsOperator, withBrowser } from "./helpers.ts";
+import { approveFiled } from "../helpers/http_staff.ts";
+import {
+  e2eCrew,
+  e2eTest,
+  expectAccessible,
+  readAndDismissToast,
+  signInAsOperator,
+  withBrowser,
+} from "./helpers.ts";
 
 const upload = (name: string, text: string) => ({
   name,
@@ -11,7 +19,7 @@ const upload = (name: string, text: string) => ({
 });
 
 e2eTest(
-  "Registry Import: a small file's dry-run report, its errors by line, then its submission for approval",
+  "Registry Import: a small file's dry-run report, its errors by line, its submission for approval, then applied",
   () =>
     withBrowser(async ({ page, server }) => {
       await signInAsOperator(page, server.baseUrl);
@@ -64,6 +72,22 @@ e2eTest(
       await page.getByLabel("Reason for approval").fill("Load the first institution");
       await page.getByRole("button", { name: "Submit for approval" }).click();
       assert.match(await readAndDismissToast(page), /Submitted for approval/);
-      await page.getByRole("table", { name: "Imports" }).getByText("Waiting for approval").waitFor();
+      const imports = page.getByRole("table", { name: "Imports" });
+      await imports.getByText("Waiting for approval").waitFor();
+
+      // A second person approves; the approval queues it, and the server's applier applies it whole.
+      const { approver } = await e2eCrew(server.baseUrl);
+      const listed = await fetch(`${server.baseUrl}/api/directory/imports`, {
+        headers: { cookie: approver },
+      });
+      const submitted = (await listed.json() as { fileName: string; approvalRequestId: string }[])
+        .find((item) => item.fileName === "good.csv")!;
+      const approved = await approveFiled(server.baseUrl, approver, {
+        approvalRequest: { id: submitted.approvalRequestId },
+      });
+      assert.equal(approved.status, 200, JSON.stringify(approved.json));
+      await page.reload();
+      await imports.locator("tbody").getByText("Applied", { exact: true }).waitFor();
+      assert.equal(await imports.getByText("Waiting for approval").count(), 0);
     }),
 );

@@ -62,12 +62,14 @@ export interface CreationStamp {
 /**
  * The first version of rows a bulk writer (the registry import) has just inserted in `tx`, in one
  * statement: the whole row as data and as changes, as recordVersion records a creation, without a
- * read per row. Answers how many versions it wrote.
+ * read per row. `idsQuery` is a SELECT of the new rows' ids (with `idsArgs`), so that any number of
+ * rows travels as one statement. Answers how many versions it wrote.
  */
 export function recordBulkCreationVersions(
   tx: Tx,
   entityType: RegistryEntityType,
-  ids: readonly string[],
+  idsQuery: string,
+  idsArgs: readonly (string | number)[],
   stamp: CreationStamp,
 ): Promise<number> {
   const row = rowJson(entityType);
@@ -75,9 +77,7 @@ export function recordBulkCreationVersions(
     `INSERT INTO registry_versions (entity_type, entity_id, valid_from, data, changes, summary, requested_by,
         approved_by, approval_request_id, applied_at, created_at)
       SELECT '${entityType}', t.id, ?, ${row}, ${row}, ?, ?, ?, ?, ?, ?
-      FROM ${
-      getTableConfig(REGISTRY_TABLES[entityType]).name
-    } t WHERE t.id IN (SELECT value FROM json_each(?))`,
+      FROM ${getTableConfig(REGISTRY_TABLES[entityType]).name} t WHERE t.id IN (${idsQuery})`,
     [
       stamp.at,
       stamp.summary,
@@ -86,7 +86,7 @@ export function recordBulkCreationVersions(
       stamp.approvalRequestId,
       stamp.at,
       stamp.at,
-      JSON.stringify(ids),
+      ...idsArgs,
     ],
   );
 }

@@ -34,7 +34,7 @@ import { changeSwiftCodeStatus } from "../swift_codes/lifecycle.ts";
 import { nationalRoutingIdParam, participantStatusBody } from "../national_routing/schemas.ts";
 import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
 import { registryImportPayload } from "../registry_import/schemas.ts";
-import { applyRegistryImport } from "../registry_import/apply.ts";
+import { queueRegistryImport } from "../registry_import/apply.ts";
 import { prepareEditionSchema } from "../directory/schemas.ts";
 import { publishEdition } from "../directory/service.ts";
 import { directorySigningKey } from "../directory/signing_key.ts";
@@ -328,9 +328,9 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async registry_import(context, payload) {
       const { importId } = revalidated(registryImportPayload, payload);
-      const people = { actor: context.actor, requestedBy: context.requestedBy, approvedBy: context.approver.userId };
-      const applied = await applyRegistryImport(context.tx, importId, people, deps.clock.now());
-      return { entityType: "registry_import", entityId: importId, result: applied };
+      // Queued here, applied by the applier in a transaction of its own (registry_import/applier.ts).
+      const queued = await queueRegistryImport(context.tx, importId, context.approver.userId, deps.clock.now());
+      return { entityType: "registry_import", entityId: importId, result: queued };
     },
   };
 }

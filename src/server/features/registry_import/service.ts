@@ -1,7 +1,8 @@
 /**
  * Bulk import of the registry (docs/directory_import.md): a dry run judges a file and writes
  * nothing; a submission stores the file, known by its SHA-256, and files one four-eyes request
- * that applies it (apply.ts). The same file again answers the import it already is.
+ * whose approval queues it for the applier (applier.ts, apply.ts). The same file again answers the
+ * import it already is.
  */
 import { statusAt, type StoredApprovalStatus } from "../../../domain/approval.ts";
 import type { Actor } from "../../audit/trail.ts";
@@ -14,14 +15,27 @@ import {
   fileApprovalRequest,
   type RequestDraft,
 } from "../approvals/four_eyes.ts";
+import type { ImportFailure } from "./applier.ts";
 import { type ImportReport, judgeFile, sha256Hex } from "./plan.ts";
 
-/** Where an import stands: waiting for its approver, applied, or its request was declined or lapsed. */
-export const IMPORT_STATES = ["pending_approval", "applied", "rejected", "cancelled", "expired"] as const;
+/**
+ * Where an import stands: waiting for its approver; approved and queued, being applied, applied, or
+ * failed (nothing applied); or its request was declined or lapsed.
+ */
+export const IMPORT_STATES = [
+  "pending_approval",
+  "approved",
+  "applying",
+  "applied",
+  "failed",
+  "rejected",
+  "cancelled",
+  "expired",
+] as const;
 export type ImportState = typeof IMPORT_STATES[number];
 
 /** States in which the same file submitted again answers the import as it is. */
-const SETTLED_OR_WAITING: readonly ImportState[] = ["pending_approval", "applied"];
+const SETTLED_OR_WAITING: readonly ImportState[] = ["pending_approval", "approved", "applying", "applied"];
 
 export interface ImportDto {
   id: string;
@@ -34,17 +48,23 @@ export interface ImportDto {
   submittedBy: string;
   submittedByName: string;
   submittedAt: string;
+  approvedAt: string | null;
+  approvedByName: string | null;
   appliedAt: string | null;
   appliedByName: string | null;
+  /** Why it failed (state "failed"): a message, and the lines that no longer apply when the registry changed. */
+  failure: ImportFailure | null;
   counts: ImportReport["counts"];
 }
 
 export type ImportDetail = ImportDto & { report: ImportReport };
 
 /** A stored import as read back: the DTO's fields, with the report as stored and its request's state. */
-interface ImportRow extends Omit<ImportDto, "state" | "counts"> {
+interface ImportRow extends Omit<ImportDto, "state" | "counts" | "failure"> {
   [column: string]: unknown;
   report: string;
+  applyState: "approved" | "applying" | "applied" | "failed" | null;
+  failure: string | null;
   requestStatus: StoredApprovalStatus | null;
   requestExpiresAt: string | null;
 }
@@ -52,26 +72,42 @@ interface ImportRow extends Omit<ImportDto, "state" | "counts"> {
 const IMPORT_SELECT =
   `SELECT i.id, i.sha256, i.file_name AS fileName, i.byte_size AS byteSize, i.row_count AS rows,
     i.report, i.approval_request_id AS approvalRequestId, i.submitted_by AS submittedBy,
-    ${displayName("s")} AS submittedByName, i.submitted_at AS submittedAt, i.applied_at AS appliedAt,
-    CASE WHEN i.applied_by IS NULL THEN NULL ELSE ${displayName("p")} END AS appliedByName,
-    a.status AS requestStatus, a.expires_at AS requestExpiresAt
+    ${displayName("s")} AS submittedByName, i.submitted_at AS submittedAt, i.approved_at AS approvedAt,
+    CASE WHEN i.approved_by IS NULL THEN NULL ELSE ${displayName("v")} END AS approvedByName,
+    i.applied_at AS appliedAt, CASE WHEN i.applied_by IS NULL THEN NULL ELSE ${
+    displayName("p")
+  } END AS appliedByName,
+    i.apply_state AS applyState, i.failure, a.status AS requestStatus, a.expires_at AS requestExpiresAt
   FROM registry_imports i
   JOIN users s ON s.id = i.submitted_by
+  LEFT JOIN users v ON v.id = i.approved_by
   LEFT JOIN users p ON p.id = i.applied_by
   LEFT JOIN approval_requests a ON a.id = i.approval_request_id`;
 
 function stateOf(row: ImportRow, now: Date): ImportState {
   if (row.appliedAt !== null) return "applied";
+  // The approval queued it (approved), the applier took it (applying) or refused it (failed).
+  if (row.applyState !== null) return row.applyState;
   if (row.requestStatus === null || row.requestExpiresAt === null) return "cancelled";
   const status = statusAt(row.requestStatus, row.requestExpiresAt, now);
-  // An approved request applies its import in the same transaction: approved means applied.
-  return status === "pending" ? "pending_approval" : status === "approved" ? "applied" : status;
+  return status === "pending" ? "pending_approval" : status;
 }
 
 function toDetail(row: ImportRow, now: Date): ImportDetail {
   const report = JSON.parse(row.report) as ImportReport;
-  const { requestStatus: _status, requestExpiresAt: _expires, report: _report, ...fields } = row;
-  return { ...fields, state: stateOf(row, now), counts: report.counts, report };
+  const {
+    requestStatus: _status,
+    requestExpiresAt: _expires,
+    report: _report,
+    applyState: _apply,
+    ...fields
+  } = row;
+  const state = stateOf(row, now);
+  // A failure noted on an attempt that will be tried again is not the import's outcome.
+  const failure = state === "failed" && row.failure !== null
+    ? JSON.parse(row.failure) as ImportFailure
+    : null;
+  return { ...fields, state, failure, counts: report.counts, report };
 }
 
 function toDto(row: ImportRow, now: Date): ImportDto {
@@ -139,17 +175,75 @@ function importDraft(id: string, fileName: string | null, report: ImportReport):
     currency: null,
     // The approver's apply needs the stored file, still unapplied: refused now if that cannot hold.
     rehearse: async (inner) => {
-      const row = await inner.statements.get<{ appliedAt: string | null }>(
-        "SELECT applied_at AS appliedAt FROM registry_imports WHERE id = ?",
+      const row = await inner.statements.get<{ appliedAt: string | null; applyState: string | null }>(
+        "SELECT applied_at AS appliedAt, apply_state AS applyState FROM registry_imports WHERE id = ?",
         [id],
       );
       if (!row) throw notFound("Import");
       if (row.appliedAt !== null) throw new AppError("conflict", "This import has already been applied");
+      if (row.applyState !== null) throw new AppError("conflict", "This import has already been approved");
     },
   };
 }
 
+/**
+ * Characters per stored chunk of a file: at most 768 KiB of UTF-8, well below the largest argument
+ * sqld takes in one request (a 7 MB file in one argument is refused).
+ */
+export const IMPORT_CHUNK_CHARS = 262_144;
+
+/** Stores the file's text as ordered chunks of the import `id`. */
+async function storeChunks(statements: Statements, id: string, text: string): Promise<void> {
+  for (let seq = 0; seq * IMPORT_CHUNK_CHARS < text.length; seq++) {
+    const chunk = text.slice(seq * IMPORT_CHUNK_CHARS, (seq + 1) * IMPORT_CHUNK_CHARS);
+    await statements.run("INSERT INTO registry_import_chunks (import_id, seq, content) VALUES (?, ?, ?)", [
+      id,
+      seq,
+      chunk,
+    ]);
+  }
+}
+
 const FILE_HAS_ERRORS = "The file has errors: correct the lines the report names, then submit it again";
+
+/** A failed (or declined) import submitted again starts over: judged now, waiting for a new approval. */
+async function restartImport(statements: Statements, id: string, fileName: string | null, report: ImportReport) {
+  await statements.run(
+    `UPDATE registry_imports SET report = ?, file_name = ?, apply_state = NULL, approved_by = NULL,
+      approved_at = NULL, apply_attempts = 0, failure = NULL WHERE id = ?`,
+    [JSON.stringify(report), fileName, id],
+  );
+}
+
+interface NewImport {
+  id: string;
+  fileName: string | null;
+  text: string;
+  byteSize: number;
+  report: ImportReport;
+  actor: Actor;
+  now: Date;
+}
+
+/** A new import: its row, and the file in chunks. */
+async function storeImport(statements: Statements, file: NewImport): Promise<void> {
+  await statements.run(
+    `INSERT INTO registry_imports (id, sha256, file_name, byte_size, row_count, content, report, submitted_by,
+      submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      file.id,
+      file.report.sha256,
+      file.fileName,
+      file.byteSize,
+      file.report.rows,
+      "",
+      JSON.stringify(file.report),
+      file.actor.userId,
+      file.now.toISOString(),
+    ],
+  );
+  await storeChunks(statements, file.id, file.text);
+}
 
 /**
  * Stores the file and files its four-eyes request, or answers the import the same file already is
@@ -180,29 +274,8 @@ export async function submitImport(
       return { kind: "existing", import: toDto(current, now) };
     }
     const id = current?.id ?? crypto.randomUUID();
-    if (current) {
-      await statements.run("UPDATE registry_imports SET report = ?, file_name = ? WHERE id = ?", [
-        JSON.stringify(report),
-        fileName,
-        id,
-      ]);
-    } else {
-      await statements.run(
-        `INSERT INTO registry_imports (id, sha256, file_name, byte_size, row_count, content, report, submitted_by,
-          submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          sha256,
-          fileName,
-          bytes.length,
-          report.rows,
-          text,
-          JSON.stringify(report),
-          actor.userId,
-          now.toISOString(),
-        ],
-      );
-    }
+    if (current) await restartImport(statements, id, fileName, report);
+    else await storeImport(statements, { id, fileName, text, byteSize: bytes.length, report, actor, now });
     const request = await fileApprovalRequest(
       databaseInTransaction(db, tx),
       actor,

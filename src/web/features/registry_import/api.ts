@@ -27,11 +27,23 @@ export interface RegistryImport {
   id: string;
   fileName: string | null;
   rows: number;
-  state: "pending_approval" | "applied" | "rejected" | "cancelled" | "expired";
+  state:
+    | "pending_approval"
+    | "approved"
+    | "applying"
+    | "applied"
+    | "failed"
+    | "rejected"
+    | "cancelled"
+    | "expired";
   submittedByName: string;
   submittedAt: string;
+  approvedAt: string | null;
+  approvedByName: string | null;
   appliedAt: string | null;
   appliedByName: string | null;
+  /** Why it failed, nothing applied: the registry changed since the dry run, or applying kept failing. */
+  failure: { reason: string; message: string; errors?: LineError[] } | null;
 }
 
 /** Sends the file itself as the body: the server reads the directory layout's CSV. */
@@ -66,4 +78,12 @@ export async function submitImport(file: File, reason: string): Promise<SubmitAn
   return res.status === 202 ? { kind: "submitted", import: body.import } : { kind: "existing", import: body };
 }
 
-export const useImports = () => useQuery<RegistryImport[]>({ queryKey: [IMPORTS_PATH] });
+/** While headquarters applies an approved import, the list is read again at this interval. */
+const APPLYING_REFRESH_MS = 2_000;
+const inProgress = (item: RegistryImport) => item.state === "approved" || item.state === "applying";
+
+export const useImports = () =>
+  useQuery<RegistryImport[]>({
+    queryKey: [IMPORTS_PATH],
+    refetchInterval: (query) => (query.state.data?.some(inProgress) ? APPLYING_REFRESH_MS : false),
+  });

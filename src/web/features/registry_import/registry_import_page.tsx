@@ -27,12 +27,16 @@ import {
 const TYPE_LABELS = { institutions: "Institutions", routingCodes: "Routing codes", bics: "BICs" } as const;
 const STATE_LABELS: Record<RegistryImport["state"], string> = {
   pending_approval: "Waiting for approval",
+  approved: "Approved, queued to apply",
+  applying: "Applying",
   applied: "Applied",
+  failed: "Failed, nothing applied",
   rejected: "Rejected",
   cancelled: "Withdrawn",
   expired: "Expired",
 };
-const SUBMIT_HINT = "A second person with the approver role applies the whole import, or none of it";
+const SUBMIT_HINT =
+  "A second person with the approver role approves it; headquarters then applies the whole import, or none of it";
 
 function CountsTable({ report }: { report: ImportReport }) {
   return (
@@ -136,6 +140,21 @@ function ChangesTable({ report }: { report: ImportReport }) {
   );
 }
 
+function FailureNote({ failure }: { failure: NonNullable<RegistryImport["failure"]> }) {
+  return (
+    <div className="mt-1 max-w-md text-xs text-red-700">
+      <p>{failure.message}</p>
+      {failure.errors && failure.errors.length > 0 && (
+        <ul className="mt-1 list-disc pl-4">
+          {failure.errors.map((error) => (
+            <li key={`${error.line}-${error.field}`}>Line {error.line}, {error.field}: {error.message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function ImportsTable() {
   const imports = useImports();
   const rows = imports.data ?? [];
@@ -159,6 +178,7 @@ function ImportsTable() {
                 <Td>{item.rows}</Td>
                 <Td>
                   <Badge>{STATE_LABELS[item.state]}</Badge>
+                  {item.failure && <FailureNote failure={item.failure} />}
                 </Td>
                 <Td>{formatDateTime(item.submittedAt)} by {item.submittedByName}</Td>
                 <Td>{item.appliedAt ? `${formatDateTime(item.appliedAt)} by ${item.appliedByName}` : "—"}</Td>
