@@ -59,6 +59,30 @@ export function directoryRowFields(row: FlaggedRecord): string[] {
   return DIRECTORY_COLUMNS.map((column) => column === "change_flag" ? row.flag : row.record[column]);
 }
 
+/**
+ * Where the last whole row of `text` ends (just past its line end), for readers that get a file in
+ * pieces: a line end counts only outside quotes, which an even number of quotes before it tells
+ * (a doubled quote inside a field adds two). 0 when no row is whole yet.
+ */
+export function completeRowsEnd(text: string): number {
+  let end = 0;
+  let quotes = 0;
+  let position = 0;
+  for (;;) {
+    const newline = text.indexOf("\n", position);
+    if (newline === -1) return end;
+    for (
+      let quote = text.indexOf('"', position);
+      quote !== -1 && quote < newline;
+      quote = text.indexOf('"', quote + 1)
+    ) {
+      quotes++;
+    }
+    if (quotes % 2 === 0) end = newline + 1;
+    position = newline + 1;
+  }
+}
+
 /** One parsed CSV row and the file line it starts on (1 = the header). */
 export interface CsvRow {
   line: number;
