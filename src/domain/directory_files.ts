@@ -205,14 +205,23 @@ export function deltaBetween(
 export type EditionCounts = Record<string, Record<string, number>>;
 
 export function countRows(rows: readonly FlaggedRecord[]): EditionCounts {
+  const counts = emptyCounts();
+  for (const row of rows) countRow(counts, row);
+  return counts;
+}
+
+/** Counts with every record type and flag at zero. */
+export function emptyCounts(): EditionCounts {
   const counts: EditionCounts = {};
   for (const type of DIRECTORY_RECORD_TYPES) counts[type] = { total: 0, A: 0, M: 0, D: 0, U: 0 };
-  for (const row of rows) {
-    const perType = counts[row.record.record_type];
-    perType.total++;
-    perType[row.flag]++;
-  }
   return counts;
+}
+
+/** Adds one row to counts being kept as a file is written. */
+export function countRow(counts: EditionCounts, row: FlaggedRecord): void {
+  const perType = counts[row.record.record_type];
+  perType.total++;
+  perType[row.flag]++;
 }
 
 /**

@@ -13,6 +13,7 @@ import { startEmailSender } from "./features/notifications/email_sender.ts";
 import { startReportRetention } from "./features/reports/service.ts";
 import { startBackupScheduler } from "./backup/runs.ts";
 import { startScheduledChanges } from "./registry_history/scheduler.ts";
+import { startDirectoryPublisher } from "./features/directory/publisher.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -34,13 +35,15 @@ const app = createApp(deps, {
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
 // Background writers run next to the primary too: delivering webhooks, announcing expired requests and
-// ledger differences, and e-mailing notifications (a regional node's users get theirs from headquarters').
+// ledger differences, e-mailing notifications (a regional node's users get theirs from headquarters'), and
+// publishing approved directory editions.
 const backgroundTasks = config.role === "regional" ? [] : [
   startWebhookWorker(deps),
   startExpiryNotices(deps.db),
   startReconciliationWatch(deps.db),
   startEmailSender(deps),
   startScheduledChanges(deps),
+  startDirectoryPublisher(deps),
 ];
 // Both at headquarters and on a standalone node only (they answer null on a regional one).
 const stopBackups = startBackupScheduler(deps, (line) => console.error(line));

@@ -36,8 +36,7 @@ import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
 import { registryImportPayload } from "../registry_import/schemas.ts";
 import { applyRegistryImport } from "../registry_import/apply.ts";
 import { prepareEditionSchema } from "../directory/schemas.ts";
-import { publishEdition } from "../directory/service.ts";
-import { directorySigningKey } from "../directory/signing_key.ts";
+import { queueEdition } from "../directory/publisher.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -141,12 +140,20 @@ function cardExecutors(
 /** The grant of an administration request: its maker and its approver, two people. */
 const grantOf = (context: ExecutionContext) => dualControlGrant(context.requestedBy, context.approver.userId);
 
-function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "user_update" | "user_reset_password"> {
+function userExecutors(
+  deps: AppDeps,
+): Pick<ApprovalExecutors, "user_create" | "user_update" | "user_reset_password"> {
   const inTransaction = (context: ExecutionContext) => databaseInTransaction(deps.db, context.tx);
   return {
     async user_create(context, payload) {
       const input = revalidated(createUserSchema, payload);
-      const created = await createStaffUser(inTransaction(context), deps.config, context.actor, input, grantOf(context));
+      const created = await createStaffUser(
+        inTransaction(context),
+        deps.config,
+        context.actor,
+        input,
+        grantOf(context),
+      );
       return {
         entityType: "user",
         entityId: created.user.id,
@@ -169,7 +176,13 @@ function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "
 
     async user_reset_password(context, payload) {
       const { id } = revalidated(userIdParam, payload);
-      const reset = await resetPassword(inTransaction(context), deps.config, context.actor, id, grantOf(context));
+      const reset = await resetPassword(
+        inTransaction(context),
+        deps.config,
+        context.actor,
+        id,
+        grantOf(context),
+      );
       return { entityType: "user", entityId: id, result: null, handout: reset };
     },
   };
@@ -218,7 +231,12 @@ function settingsExecutors(
 
     async sign_in_settings(context, payload) {
       const { mfaRequired } = revalidated(signInSettingsSchema, payload);
-      await updateSignInSettings(databaseInTransaction(deps.db, context.tx), context.actor, mfaRequired, grantOf(context));
+      await updateSignInSettings(
+        databaseInTransaction(deps.db, context.tx),
+        context.actor,
+        mfaRequired,
+        grantOf(context),
+      );
       return { entityType: "sign_in_settings", entityId: "1", result: { mfaRequired } };
     },
 
@@ -288,15 +306,15 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async directory_edition(context, payload) {
       const { effectiveDate, reason } = revalidated(prepareEditionSchema, payload);
-      const key = await directorySigningKey(deps.config.dataDir);
-      const edition = await publishEdition(context.tx, context.actor, key, {
+      // Queued here, in the approval's transaction; the publisher builds it (directory/publisher.ts).
+      const result = await queueEdition(context.tx, context.actor, {
         effectiveDate,
         reason,
         requestedBy: context.requestedBy,
         approvedBy: context.approver.userId,
+        approvalRequestId: context.requestId,
       }, deps.clock.now());
-      const result = { number: edition.number, effectiveDate, publishedAt: edition.publishedAt, counts: edition.counts };
-      return { entityType: "directory_edition", entityId: String(edition.number), result };
+      return { entityType: "directory_edition", entityId: String(result.number), result };
     },
 
     async institution_status(context, payload) {
@@ -328,7 +346,11 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async registry_import(context, payload) {
       const { importId } = revalidated(registryImportPayload, payload);
-      const people = { actor: context.actor, requestedBy: context.requestedBy, approvedBy: context.approver.userId };
+      const people = {
+        actor: context.actor,
+        requestedBy: context.requestedBy,
+        approvedBy: context.approver.userId,
+      };
       const applied = await applyRegistryImport(context.tx, importId, people, deps.clock.now());
       return { entityType: "registry_import", entityId: importId, result: applied };
     },
