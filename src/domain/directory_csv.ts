@@ -67,20 +67,15 @@ export function directoryRowFields(row: FlaggedRecord): string[] {
 export function completeRowsEnd(text: string): number {
   let end = 0;
   let quotes = 0;
-  let position = 0;
-  for (;;) {
-    const newline = text.indexOf("\n", position);
-    if (newline === -1) return end;
-    for (
-      let quote = text.indexOf('"', position);
-      quote !== -1 && quote < newline;
-      quote = text.indexOf('"', quote + 1)
-    ) {
+  let quote = text.indexOf('"');
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
+    while (quote !== -1 && quote < newline) {
       quotes++;
+      quote = text.indexOf('"', quote + 1);
     }
     if (quotes % 2 === 0) end = newline + 1;
-    position = newline + 1;
   }
+  return end;
 }
 
 /** One parsed CSV row and the file line it starts on (1 = the header). */
@@ -102,6 +97,7 @@ export interface CsvSyntaxError {
  */
 export function parseCsvRows(text: string): { rows: CsvRow[]; errors: CsvSyntaxError[] } {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (!HAS_QUOTE_OR_BARE_CR.test(source)) return { rows: plainRows(source), errors: [] };
   const rows: CsvRow[] = [];
   const errors: CsvSyntaxError[] = [];
   let position = 0;
@@ -114,6 +110,18 @@ export function parseCsvRows(text: string): { rows: CsvRow[]; errors: CsvSyntaxE
     position = parsed.end;
   }
   return { rows, errors };
+}
+
+const HAS_QUOTE_OR_BARE_CR = /"|\r(?!\n)/;
+
+/**
+ * Text without quotes or bare carriage returns (most directory files): one row per line, fields
+ * between commas, the same rows the general parser gives, several times faster.
+ */
+function plainRows(source: string): CsvRow[] {
+  const lines = source.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => ({ line: index + 1, fields: line.split(",") }));
 }
 
 type RowResult =

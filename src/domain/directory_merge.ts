@@ -2,7 +2,9 @@
  * The next edition as a sorted merge (docs/directory.md): the previous edition's full records and the
  * candidates at the new effective date, both in file order, walked side by side so that neither side
  * is ever held whole. Gives, row by row, exactly what `buildEdition` gives for whole lists. Pure: it
- * consumes two iterables and yields rows; the server reads and writes around it.
+ * consumes two sequences of pages and yields rows in batches; the server reads and writes around it.
+ * Pages, not single records, cross each `await`: a step of an async iterator costs more than the
+ * comparison it carries.
  *
  * @module
  */
@@ -17,67 +19,87 @@ export interface MergedRow {
   delta: FlaggedRecord | null;
 }
 
+/** Records in file order, a page at a time. */
+export type Pages<T> = AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
+
+/** Rows handed on at a time. */
+export const MERGE_BATCH_ROWS = 1_000;
+
 /**
  * Thrown when a side is not in strictly increasing file order (a duplicate key, or a key whose order
  * differs between the database and the files): merging it would publish a wrong delta.
  */
 export class MergeOrderError extends Error {}
 
-type Side<T> = AsyncIterator<T> | Iterator<T>;
+/** A side of the merge: the current item, read ahead a page at a time, each checked against the one before. */
+class Cursor<T> {
+  #pages: AsyncIterator<readonly T[]> | Iterator<readonly T[]>;
+  #page: readonly T[] = [];
+  #index = 0;
+  #last: DirectoryRecord | null = null;
+  #recordOf: (item: T) => DirectoryRecord;
+  #what: string;
 
-/** An iterator that checks its records come in strictly increasing file order. */
-async function* ordered<T>(
-  source: AsyncIterable<T> | Iterable<T>,
-  recordOf: (item: T) => DirectoryRecord,
-  what: string,
-): AsyncGenerator<T> {
-  let last: DirectoryRecord | null = null;
-  for await (const item of source) {
-    const record = recordOf(item);
-    if (last !== null && compareRecords(last, record) >= 0) {
+  constructor(pages: Pages<T>, recordOf: (item: T) => DirectoryRecord, what: string) {
+    this.#pages = Symbol.asyncIterator in pages ? pages[Symbol.asyncIterator]() : pages[Symbol.iterator]();
+    this.#recordOf = recordOf;
+    this.#what = what;
+  }
+
+  /** The current item, or null at the end; awaits only when its page is used up. */
+  async current(): Promise<T | null> {
+    while (this.#index >= this.#page.length) {
+      const step = await this.#pages.next();
+      if (step.done) return null;
+      this.#page = step.value;
+      this.#index = 0;
+    }
+    return this.#page[this.#index];
+  }
+
+  /** The current item when its page holds it (no await), undefined when a page must be read first. */
+  peek(): T | undefined {
+    return this.#index < this.#page.length ? this.#page[this.#index] : undefined;
+  }
+
+  advance(): void {
+    const record = this.#recordOf(this.#page[this.#index++]);
+    if (this.#last !== null && compareRecords(this.#last, record) >= 0) {
       throw new MergeOrderError(
-        `${what} are not in file order: ${record.record_type} ${record.key} after ${last.record_type} ${last.key}`,
+        `${this.#what} are not in file order: ${record.record_type} ${record.key} after ${this.#last.record_type} ${this.#last.key}`,
       );
     }
-    last = record;
-    yield item;
+    this.#last = record;
   }
-}
-
-async function nextOf<T>(side: Side<T>): Promise<T | null> {
-  const step = await side.next();
-  return step.done ? null : step.value;
 }
 
 /**
- * The rows of the next edition, in file order, from the previous edition's records and the
- * candidates, each in file order. A terminated or vanished record is deleted only when the previous
- * edition announced it; otherwise it stays once more, announced.
+ * The rows of the next edition, in file order and in batches, from the previous edition's records
+ * and the candidates, each in file order. A terminated or vanished record is deleted only when the
+ * previous edition announced it; otherwise it stays once more, announced.
  */
 export async function* mergeEdition(
-  previous: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>,
-  candidates: AsyncIterable<CandidateRecord> | Iterable<CandidateRecord>,
-): AsyncGenerator<MergedRow> {
-  const before = ordered(previous, (record) => record, "the previous edition's records");
-  const after = ordered(candidates, (candidate) => candidate.record, "the registry's records");
-  let earlier = await nextOf(before);
-  let next = await nextOf(after);
-  while (earlier !== null || next !== null) {
+  previous: Pages<DirectoryRecord>,
+  candidates: Pages<CandidateRecord>,
+): AsyncGenerator<MergedRow[]> {
+  const before = new Cursor(previous, (record) => record, "the previous edition's records");
+  const after = new Cursor(candidates, (candidate) => candidate.record, "the registry's records");
+  let batch: MergedRow[] = [];
+  for (;;) {
+    const earlier = before.peek() ?? await before.current();
+    const next = after.peek() ?? await after.current();
+    if (earlier === null && next === null) break;
     const order = earlier === null ? 1 : next === null ? -1 : compareRecords(earlier, next.record);
-    if (order < 0) {
-      yield vanished(earlier!);
-      earlier = await nextOf(before);
-    } else if (order > 0) {
-      const row = outcome(undefined, next!);
-      if (row) yield row;
-      next = await nextOf(after);
-    } else {
-      const row = outcome(earlier!, next!);
-      if (row) yield row;
-      earlier = await nextOf(before);
-      next = await nextOf(after);
+    const row = order < 0 ? vanished(earlier!) : outcome(order === 0 ? earlier! : undefined, next!);
+    if (order <= 0) before.advance();
+    if (order >= 0) after.advance();
+    if (row) batch.push(row);
+    if (batch.length >= MERGE_BATCH_ROWS) {
+      yield batch;
+      batch = [];
     }
   }
+  if (batch.length > 0) yield batch;
 }
 
 /** A record gone from the registry: deleted when announced, else kept once more and announced. */

@@ -35,12 +35,19 @@ function candidatesOf(states: { presence: string; name: string; announced: boole
   });
 }
 
+async function* pagesOf<T>(items: T[], size: number): AsyncGenerator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
 async function collect(previous: DirectoryRecord[], candidates: CandidateRecord[]) {
   const full = [];
   const delta = [];
-  for await (const row of mergeEdition(previous, candidates)) {
-    if (row.full) full.push(row.full);
-    if (row.delta) delta.push(row.delta);
+  // Pages of one, two and three records: the merge must not depend on where pages end.
+  for await (const batch of mergeEdition(pagesOf(previous, 2), pagesOf(candidates, 3))) {
+    for (const row of batch) {
+      if (row.full) full.push(row.full);
+      if (row.delta) delta.push(row.delta);
+    }
   }
   return { full, delta };
 }

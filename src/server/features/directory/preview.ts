@@ -58,8 +58,11 @@ async function computePreview(
   previous: { number: number; effectiveDate: string } | null,
 ): Promise<EditionPreview> {
   const changes: FlaggedRecord[] = [];
-  const totals = await mergePass(db.statements, previous?.number ?? null, effectiveDate, (row) => {
-    if (row.delta && changes.length < PREVIEW_ROWS) changes.push(row.delta);
+  const totals = await mergePass(db.statements, previous?.number ?? null, effectiveDate, (rows) => {
+    for (const row of rows) {
+      if (changes.length >= PREVIEW_ROWS) return;
+      if (row.delta) changes.push(row.delta);
+    }
   });
   return {
     number: (previous?.number ?? 0) + 1,

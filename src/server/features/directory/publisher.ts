@@ -175,15 +175,21 @@ class EditionWriter {
     this.#text = [directoryCsvHeader(), directoryCsvHeader(), ""];
   }
 
-  async add(row: MergedRow): Promise<void> {
-    if (row.full) {
-      const line = directoryCsvRows([row.full]);
-      this.#text[0] += line;
-      this.#text[2] += fixedWidth(row.full) + "\r\n";
-      if (row.delta === row.full) this.#text[1] += line;
+  /** A batch of rows into the three files (the merge hands them on in batches of a thousand or so). */
+  async add(rows: MergedRow[]): Promise<void> {
+    let [fullCsv, deltaCsv, fullTxt] = this.#text;
+    for (const row of rows) {
+      if (row.full) {
+        const line = directoryCsvRows([row.full]);
+        fullCsv += line;
+        fullTxt += fixedWidth(row.full) + "\r\n";
+        if (row.delta === row.full) deltaCsv += line;
+      }
+      if (row.delta && row.delta !== row.full) deltaCsv += directoryCsvRows([row.delta]);
     }
-    if (row.delta && row.delta !== row.full) this.#text[1] += directoryCsvRows([row.delta]);
-    if (++this.#rows >= WRITE_BATCH_ROWS) await this.#flush();
+    this.#text = [fullCsv, deltaCsv, fullTxt];
+    this.#rows += rows.length;
+    if (this.#rows >= WRITE_BATCH_ROWS) await this.#flush();
   }
 
   async #flush(): Promise<void> {
@@ -230,7 +236,7 @@ async function buildEdition(
     db.statements,
     previous?.number ?? null,
     entry.effectiveDate,
-    (row) => writer.add(row),
+    (rows) => writer.add(rows),
   );
   const files = await writer.finish();
   const publishedAt = new Date(deps.clock.now()).toISOString();

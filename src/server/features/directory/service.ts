@@ -140,32 +140,34 @@ export interface PassTotals {
 
 /**
  * One pass over the next edition: the registry in force at `effectiveDate` merged with the previous
- * edition's full file, each read in bounded pieces; `onRow` sees every row in file order and may stop
- * the pass by throwing. Memory stays bounded whatever the registry's size.
+ * edition's full file, each read in bounded pieces; `onRows` sees every row in file order, a batch at
+ * a time, and may stop the pass by throwing. Memory stays bounded whatever the registry's size.
  */
 export async function mergePass(
   statements: Statements,
   previousNumber: number | null,
   effectiveDate: string,
-  onRow: (row: MergedRow) => Promise<void> | void,
+  onRows: (rows: MergedRow[]) => Promise<void> | void,
 ): Promise<PassTotals> {
   const totals: PassTotals = {
     counts: { full: emptyCounts(), delta: emptyCounts() },
     overlong: [],
     overlongCount: 0,
   };
-  const rows = mergeEdition(
+  const batches = mergeEdition(
     publishedRecords(statements, previousNumber),
     registryCandidates(statements, effectiveDate),
   );
-  for await (const row of rows) {
-    if (row.full) {
-      countRow(totals.counts.full, row.full);
-      const message = overlongMessage(row.full.record);
-      if (message !== null && totals.overlongCount++ < PREVIEW_ROWS) totals.overlong.push(message);
+  for await (const rows of batches) {
+    for (const row of rows) {
+      if (row.full) {
+        countRow(totals.counts.full, row.full);
+        const message = overlongMessage(row.full.record);
+        if (message !== null && totals.overlongCount++ < PREVIEW_ROWS) totals.overlong.push(message);
+      }
+      if (row.delta) countRow(totals.counts.delta, row.delta);
     }
-    if (row.delta) countRow(totals.counts.delta, row.delta);
-    await onRow(row);
+    await onRows(rows);
   }
   return totals;
 }
