@@ -13,7 +13,7 @@ import type { Statements } from "../../db/statements.ts";
 /** Pieces of a stored file's gzip stream: small enough for one replication frame each. */
 export const CHUNK_BYTES = 1024 * 1024;
 /** Pieces handed on at a time (one transaction each): what a file holds in memory at most. */
-export const CHUNKS_PER_BATCH = 4;
+export const CHUNKS_PER_BATCH = 1;
 /** Text is encoded and fed to the hash and the compressor in runs of about this many characters. */
 const FLUSH_CHARACTERS = 256 * 1024;
 /**

@@ -51,7 +51,7 @@ import {
 /** How often headquarters looks for an approved edition to publish. */
 export const PUBLISHER_INTERVAL_MS = 1_000;
 /** Rows gathered before they are handed to the files at once. */
-const WRITE_BATCH_ROWS = 2_000;
+const WRITE_BATCH_ROWS = 1_000;
 const PUBLISHER: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "directory publisher" };
 
 type QueuedEdition = NonNullable<Awaited<ReturnType<typeof nextQueuedEdition>>>;
