@@ -57,10 +57,13 @@ export const useEditions = () =>
       query.state.data?.some((edition) => edition.status === "publishing") ? PUBLISHING_POLL_MS : false,
   });
 
-/** What an edition effective on `effectiveDate` would publish; nothing asked while no date is chosen. */
-export const useNextEdition = (effectiveDate: string) =>
+/**
+ * What an edition effective on `effectiveDate` would publish; nothing asked while no date is chosen.
+ * Keyed by the latest published edition too: the preview compares with it, so a publication asks again.
+ */
+export const useNextEdition = (effectiveDate: string, latestPublished: number) =>
   useQuery<NextEdition>({
-    queryKey: [`${NEXT_EDITION_KEY}?effectiveDate=${encodeURIComponent(effectiveDate)}`],
+    queryKey: [`${NEXT_EDITION_KEY}?effectiveDate=${encodeURIComponent(effectiveDate)}`, latestPublished],
     enabled: effectiveDate !== "",
     retry: false,
   });

@@ -59,9 +59,9 @@ function CountsTable(
   );
 }
 
-function NextEditionCard({ defaultDate }: { defaultDate: string }) {
+function NextEditionCard({ defaultDate, latestPublished }: { defaultDate: string; latestPublished: number }) {
   const [effectiveDate, setEffectiveDate] = useState(defaultDate);
-  const query = useNextEdition(effectiveDate);
+  const query = useNextEdition(effectiveDate, latestPublished);
   const next = query.data;
   const error = query.error instanceof ApiError ? query.error.serverMessage : query.error?.message;
   return (
@@ -242,6 +242,7 @@ export default function DirectoryPage() {
   const [prepareOpen, setPrepareOpen] = useState(false);
   const editions = useEditions();
   const defaultDate = nextEditionDate(editions.data);
+  const latestPublished = editions.data?.find((edition) => edition.status === "published")?.number ?? 0;
   return (
     <>
       <PageHeader
@@ -253,8 +254,19 @@ export default function DirectoryPage() {
           </IfAllowed>
         }
       />
-      {/* Keyed by the default: a newly published edition moves the preview to the next free date. */}
-      {!editions.isLoading && <NextEditionCard key={defaultDate} defaultDate={defaultDate} />}
+      {
+        /*
+        Keyed by the default date and the latest published edition: an approved edition moves the
+        preview to the next free date, and its publication (in the background) asks the preview again.
+      */
+      }
+      {!editions.isLoading && (
+        <NextEditionCard
+          key={`${defaultDate}|${latestPublished}`}
+          defaultDate={defaultDate}
+          latestPublished={latestPublished}
+        />
+      )}
       <EditionsCard />
       <PrepareEditionDialog
         open={prepareOpen}
