@@ -7,6 +7,7 @@ import { parseDirectoryCsv } from "../../src/domain/directory_csv.ts";
 import { countRows, deltaBetween } from "../../src/domain/directory_files.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../src/domain/public_api.ts";
 import { publishQueuedEdition } from "../../src/server/features/directory/publisher.ts";
+import { REGISTRY_PAGE_SQL } from "../../src/server/features/directory/records.ts";
 import type { Database } from "../../src/server/db/database.ts";
 import { recordMissingInitialVersions } from "../../src/server/registry_history/initial_versions.ts";
 import { recordVersion } from "../../src/server/registry_history/versions.ts";
@@ -456,6 +457,78 @@ Deno.test("a publisher killed mid-build leaves no visible edition, and its retry
       [],
     );
     assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publish"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the registry is read a page at a time by searching each kind's key index, never by sorting", async () => {
+  const t = await createTestApp();
+  try {
+    for (const [kind, sql] of Object.entries(REGISTRY_PAGE_SQL)) {
+      const at = "2027-01-01T00:00:00.000Z";
+      const plan = await t.deps.db.readClient.execute({
+        sql: `EXPLAIN QUERY PLAN ${sql}`,
+        args: [at, at, at, at, "", "", 0, 10],
+      });
+      const steps = plan.rows.map((row) => String(row.detail));
+      assert.ok(
+        steps.some((step) => step.startsWith(`SEARCH v USING INDEX registry_versions_${kind}_key_idx`)),
+        kind,
+      );
+      assert.ok(steps.every((step) => !step.includes("TEMP B-TREE")), `${kind}: ${steps.join("; ")}`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a record that stops fitting after the approval fails the publication for good, saying why; the preview sees it at once", async () => {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const approver = await secondPerson(t);
+    const registry = await seedRegistry(t);
+    const before = await expectJson(
+      await req("GET", `/api/directory/next?effectiveDate=${dayAhead(t, 1)}`),
+      200,
+    );
+    assert.equal(before.overlongCount, 0);
+    const answer = await req("POST", "/api/directory/editions", {
+      body: { effectiveDate: dayAhead(t, 1), reason: "Quarterly edition" },
+    });
+    await approvePending(t, approver.cookie, answer);
+    const longName = "N".repeat(150);
+    await t.deps.db.transaction((tx) =>
+      recordVersion(tx, {
+        entityType: "institution",
+        entityId: registry.bankA,
+        validFrom: new Date(t.deps.clock.now()).toISOString(),
+        changes: { name: longName },
+        summary: "Renamed",
+        requestedBy: null,
+        approvedBy: null,
+      }, t.deps.clock.now())
+    );
+    // The cached preview is stale as soon as the registry's epoch moves.
+    const after = await expectJson(
+      await req("GET", `/api/directory/next?effectiveDate=${dayAhead(t, 1)}`),
+      200,
+    );
+    assert.ok(after.overlongCount >= 1, JSON.stringify(after.overlong));
+
+    assert.equal(await publishQueuedEdition(t.deps), null);
+    const [failed] = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual([failed.number, failed.status, failed.files], [1, "failed", []]);
+    assert.match(failed.error, /fixed-width layout/);
+    assert.equal((await req("GET", "/api/directory/editions/1/manifest.json")).status, 404);
+    const audit = await t.deps.db.statements.all<{ action: string }>(
+      "SELECT action FROM audit_trail WHERE entity_type = 'directory_edition' ORDER BY seq",
+      [],
+    );
+    assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publication_failed"]);
+    // Nothing waits any more: the publisher has nothing to do, and the number is free again.
+    assert.equal(await publishQueuedEdition(t.deps), null);
   } finally {
     await t.close();
   }

@@ -122,7 +122,7 @@ export async function publishQueuedEdition(
   if (!entry) return null;
   const key = await directorySigningKey(deps.config.dataDir);
   try {
-    return await buildEdition(deps, key, entry);
+    return await buildQueuedEdition(deps, key, entry);
   } catch (error) {
     const lasting = error instanceof AppError || error instanceof MergeOrderError;
     await recordFailure(deps, entry, error, lasting);
@@ -218,7 +218,7 @@ function fixedWidth(row: NonNullable<MergedRow["full"]>): string {
   }
 }
 
-async function buildEdition(
+async function buildQueuedEdition(
   deps: Pick<AppDeps, "db" | "clock">,
   key: DirectorySigningKey,
   entry: QueuedEdition,

@@ -74,7 +74,7 @@ const inForce = (alias: string) =>
  * docs/directory.md): a plan that sorted or scanned every record for each page would be quadratic. SQL text with the instant
  * bound, so that 400,000 records are never parsed as whole JSON.
  */
-const PAGE_SQL = Object.fromEntries((Object.keys(KEY_OF) as Kind[]).map((kind) => {
+export const REGISTRY_PAGE_SQL = Object.fromEntries((Object.keys(KEY_OF) as Kind[]).map((kind) => {
   const related = kind === "institution" ? "$.successorId" : "$.institutionId";
   // One json_extract with every path parses the record once, not once per field.
   const paths = FIELDS[kind].map((field) => `'$.${field}'`).join(", ");
@@ -120,7 +120,7 @@ export async function* registryCandidates(
     // The empty string sorts before every key; NULL keys (none are valid) are never published.
     let after: [string, number] = ["", 0];
     for (;;) {
-      const rows = await statements.all<PageRow>(PAGE_SQL[kind], [
+      const rows = await statements.all<PageRow>(REGISTRY_PAGE_SQL[kind], [
         at,
         at,
         at,
