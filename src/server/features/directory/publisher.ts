@@ -124,11 +124,20 @@ export async function publishQueuedEdition(
   try {
     return await buildQueuedEdition(deps, key, entry);
   } catch (error) {
-    const lasting = error instanceof AppError || error instanceof MergeOrderError;
+    const lasting = isLasting(error);
     await recordFailure(deps, entry, error, lasting);
     if (lasting) return null;
     throw error;
   }
+}
+
+/**
+ * A failure that building again cannot mend: the edition's date or layout refused (409, 400) or the
+ * records out of order. "Unavailable" answers (the primary out of reach, a deadline passed) may pass.
+ */
+function isLasting(error: unknown): boolean {
+  if (error instanceof MergeOrderError) return true;
+  return error instanceof AppError && (error.code === "conflict" || error.code === "validation");
 }
 
 async function recordFailure(
