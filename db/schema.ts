@@ -575,12 +575,7 @@ export const complianceFilings = sqliteTable("compliance_filings", {
   updatedAt: text("updated_at"),
 });
 
-export const REGISTRY_ENTITY_TYPES = [
-  "institution",
-  "routing_code",
-  "swift_code",
-  "national_routing_entry",
-] as const;
+export const REGISTRY_ENTITY_TYPES = ["institution", "routing_code", "swift_code", "national_routing_entry"] as const;
 
 /** Every version of a registry record, in force from valid_from (db/migrations/1470_registry_versions.sql). */
 export const registryVersions = sqliteTable("registry_versions", {

@@ -140,20 +140,12 @@ function cardExecutors(
 /** The grant of an administration request: its maker and its approver, two people. */
 const grantOf = (context: ExecutionContext) => dualControlGrant(context.requestedBy, context.approver.userId);
 
-function userExecutors(
-  deps: AppDeps,
-): Pick<ApprovalExecutors, "user_create" | "user_update" | "user_reset_password"> {
+function userExecutors(deps: AppDeps): Pick<ApprovalExecutors, "user_create" | "user_update" | "user_reset_password"> {
   const inTransaction = (context: ExecutionContext) => databaseInTransaction(deps.db, context.tx);
   return {
     async user_create(context, payload) {
       const input = revalidated(createUserSchema, payload);
-      const created = await createStaffUser(
-        inTransaction(context),
-        deps.config,
-        context.actor,
-        input,
-        grantOf(context),
-      );
+      const created = await createStaffUser(inTransaction(context), deps.config, context.actor, input, grantOf(context));
       return {
         entityType: "user",
         entityId: created.user.id,
@@ -176,13 +168,7 @@ function userExecutors(
 
     async user_reset_password(context, payload) {
       const { id } = revalidated(userIdParam, payload);
-      const reset = await resetPassword(
-        inTransaction(context),
-        deps.config,
-        context.actor,
-        id,
-        grantOf(context),
-      );
+      const reset = await resetPassword(inTransaction(context), deps.config, context.actor, id, grantOf(context));
       return { entityType: "user", entityId: id, result: null, handout: reset };
     },
   };
@@ -231,12 +217,7 @@ function settingsExecutors(
 
     async sign_in_settings(context, payload) {
       const { mfaRequired } = revalidated(signInSettingsSchema, payload);
-      await updateSignInSettings(
-        databaseInTransaction(deps.db, context.tx),
-        context.actor,
-        mfaRequired,
-        grantOf(context),
-      );
+      await updateSignInSettings(databaseInTransaction(deps.db, context.tx), context.actor, mfaRequired, grantOf(context));
       return { entityType: "sign_in_settings", entityId: "1", result: { mfaRequired } };
     },
 
@@ -346,11 +327,7 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async registry_import(context, payload) {
       const { importId } = revalidated(registryImportPayload, payload);
-      const people = {
-        actor: context.actor,
-        requestedBy: context.requestedBy,
-        approvedBy: context.approver.userId,
-      };
+      const people = { actor: context.actor, requestedBy: context.requestedBy, approvedBy: context.approver.userId };
       const applied = await applyRegistryImport(context.tx, importId, people, deps.clock.now());
       return { entityType: "registry_import", entityId: importId, result: applied };
     },
