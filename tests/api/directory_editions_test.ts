@@ -529,6 +529,25 @@ Deno.test("a record that stops fitting after the approval fails the publication 
     assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publication_failed"]);
     // Nothing waits any more: the publisher has nothing to do, and the number is free again.
     assert.equal(await publishQueuedEdition(t.deps), null);
+    await t.deps.db.transaction((tx) =>
+      recordVersion(tx, {
+        entityType: "institution",
+        entityId: registry.bankA,
+        validFrom: new Date(t.deps.clock.now()).toISOString(),
+        changes: { name: "North Bank, Ltd" },
+        summary: "Renamed back",
+        requestedBy: null,
+        approvedBy: null,
+      }, t.deps.clock.now())
+    );
+    assert.equal(await publish(req, approver.cookie, dayAhead(t, 1)), 1);
+    const list = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual(
+      list.map((edition: { number: number; status: string }) => [edition.number, edition.status]),
+      [
+        [1, "published"],
+      ],
+    );
   } finally {
     await t.close();
   }

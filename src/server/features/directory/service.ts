@@ -84,7 +84,9 @@ export async function listEditions(db: Queryable) {
     keyId: directoryEditions.keyId,
     counts: directoryEditions.counts,
   }).from(directoryEditions).orderBy(desc(directoryEditions.number)).all();
-  const queued = await queuedEditions(db, published[0]?.number ?? 0);
+  // A failed number is taken again by the next approval: each number shows its latest entry only.
+  const queued = (await queuedEditions(db, published[0]?.number ?? 0))
+    .filter((entry, index, all) => index === 0 || all[index - 1].number !== entry.number);
   return [
     ...queued.map((entry) => ({
       number: entry.number,
