@@ -645,3 +645,18 @@ export const directoryEditionFiles = sqliteTable("directory_edition_files", {
   sizeBytes: integer("size_bytes").notNull(),
   sha256: text("sha256").notNull(),
 }, (table) => [primaryKey({ columns: [table.editionNumber, table.name] })]);
+
+/** Approved directory editions waiting for, or past, their background build (db/migrations/1530_directory_publication_queue.sql). */
+export const directoryEditionQueue = sqliteTable("directory_edition_queue", {
+  approvalRequestId: text("approval_request_id").primaryKey(),
+  effectiveDate: text("effective_date").notNull(),
+  reason: text("reason").notNull(),
+  requestedBy: text("requested_by").references(() => users.id),
+  approvedBy: text("approved_by").references(() => users.id),
+  approvedAt: text("approved_at").notNull(),
+  state: text("state", { enum: ["publishing", "published", "failed"] }).notNull().default("publishing"),
+  number: integer("number").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  lastError: text("last_error"),
+  updatedAt: text("updated_at").notNull(),
+});

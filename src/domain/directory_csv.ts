@@ -59,6 +59,25 @@ export function directoryRowFields(row: FlaggedRecord): string[] {
   return DIRECTORY_COLUMNS.map((column) => column === "change_flag" ? row.flag : row.record[column]);
 }
 
+/**
+ * Where the last whole row of `text` ends (just past its line end), for readers that get a file in
+ * pieces: a line end counts only outside quotes, which an even number of quotes before it tells
+ * (a doubled quote inside a field adds two). 0 when no row is whole yet.
+ */
+export function completeRowsEnd(text: string): number {
+  let end = 0;
+  let quotes = 0;
+  let quote = text.indexOf('"');
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
+    while (quote !== -1 && quote < newline) {
+      quotes++;
+      quote = text.indexOf('"', quote + 1);
+    }
+    if (quotes % 2 === 0) end = newline + 1;
+  }
+  return end;
+}
+
 /** One parsed CSV row and the file line it starts on (1 = the header). */
 export interface CsvRow {
   line: number;
@@ -78,6 +97,7 @@ export interface CsvSyntaxError {
  */
 export function parseCsvRows(text: string): { rows: CsvRow[]; errors: CsvSyntaxError[] } {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (!HAS_QUOTE_OR_BARE_CR.test(source)) return { rows: plainRows(source), errors: [] };
   const rows: CsvRow[] = [];
   const errors: CsvSyntaxError[] = [];
   let position = 0;
@@ -90,6 +110,18 @@ export function parseCsvRows(text: string): { rows: CsvRow[]; errors: CsvSyntaxE
     position = parsed.end;
   }
   return { rows, errors };
+}
+
+const HAS_QUOTE_OR_BARE_CR = /"|\r(?!\n)/;
+
+/**
+ * Text without quotes or bare carriage returns (most directory files): one row per line, fields
+ * between commas, the same rows the general parser gives, several times faster.
+ */
+function plainRows(source: string): CsvRow[] {
+  const lines = source.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => ({ line: index + 1, fields: line.split(",") }));
 }
 
 type RowResult =

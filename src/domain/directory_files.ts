@@ -65,44 +65,51 @@ const EMPTY_RECORD = Object.fromEntries(
  */
 export function candidateRecords(snapshot: RegistrySnapshot, at: string): CandidateRecord[] {
   const byId = new Map(snapshot.institutions.map((row) => [text(row.id), row]));
-  const ownerOf = (row: RegistryRecord) => byId.get(text(row.institutionId)) ?? {};
-  const candidates: CandidateRecord[] = [];
-  for (const row of snapshot.institutions) {
-    const successor = byId.get(text(row.successorId));
-    candidates.push(candidate(row, at, {
-      record_type: "INST",
-      key: text(row.registrationNumber),
-      name: text(row.name),
-      institution_type: text(row.type),
-      lei: text(row.lei),
-      address: text(row.address),
-      phone_number: text(row.phoneNumber),
-      email_address: text(row.emailAddress),
-      valid_from: dateOf(row.createdAt),
-      successor_key: successor ? text(successor.registrationNumber) : "",
-    }));
-  }
-  for (const row of snapshot.routingCodes) {
-    candidates.push(candidate(row, at, {
-      ...codeFields(ownerOf(row)),
-      record_type: "RTC",
-      key: text(row.code),
-      branch_code: text(row.branchCode),
-      valid_from: dateOf(row.createdAt),
-      successor_key: text(row.successorCode),
-    }));
-  }
-  for (const row of snapshot.swiftCodes) {
-    candidates.push(candidate(row, at, {
-      ...codeFields(ownerOf(row)),
-      record_type: "BIC",
-      key: text(row.bicCode),
-      branch_code: text(row.branchCode),
-      valid_from: dateOf(row.validFrom),
-      successor_key: text(row.successorBic),
-    }));
-  }
+  const ownerOf = (row: RegistryRecord) => byId.get(text(row.institutionId));
+  const candidates: CandidateRecord[] = [
+    ...snapshot.institutions.map((row) => institutionCandidate(row, byId.get(text(row.successorId)), at)),
+    ...snapshot.routingCodes.map((row) => codeCandidate("RTC", row, ownerOf(row), at)),
+    ...snapshot.swiftCodes.map((row) => codeCandidate("BIC", row, ownerOf(row), at)),
+  ];
   return candidates.sort((a, b) => compareRecords(a.record, b.record));
+}
+
+/** An institution's record; `successor` is its successor institution in force at `at`, when any. */
+export function institutionCandidate(
+  row: RegistryRecord,
+  successor: RegistryRecord | undefined,
+  at: string,
+): CandidateRecord {
+  return candidate(row, at, {
+    record_type: "INST",
+    key: text(row.registrationNumber),
+    name: text(row.name),
+    institution_type: text(row.type),
+    lei: text(row.lei),
+    address: text(row.address),
+    phone_number: text(row.phoneNumber),
+    email_address: text(row.emailAddress),
+    valid_from: dateOf(row.createdAt),
+    successor_key: successor ? text(successor.registrationNumber) : "",
+  });
+}
+
+/** A routing code's (RTC) or BIC's record; `owner` is its institution in force at `at`, when any. */
+export function codeCandidate(
+  type: "RTC" | "BIC",
+  row: RegistryRecord,
+  owner: RegistryRecord | undefined,
+  at: string,
+): CandidateRecord {
+  const rtc = type === "RTC";
+  return candidate(row, at, {
+    ...codeFields(owner ?? {}),
+    record_type: type,
+    key: text(rtc ? row.code : row.bicCode),
+    branch_code: text(row.branchCode),
+    valid_from: dateOf(rtc ? row.createdAt : row.validFrom),
+    successor_key: text(rtc ? row.successorCode : row.successorBic),
+  });
 }
 
 function codeFields(owner: RegistryRecord): Partial<DirectoryRecord> {
@@ -172,7 +179,8 @@ export function buildEdition(
 
 const byRecord = (a: FlaggedRecord, b: FlaggedRecord) => compareRecords(a.record, b.record);
 
-function flagAgainst(earlier: DirectoryRecord | undefined, record: DirectoryRecord): "A" | "M" | "U" {
+/** A record's flag in a full file against its row in the previous edition. */
+export function flagAgainst(earlier: DirectoryRecord | undefined, record: DirectoryRecord): "A" | "M" | "U" {
   if (!earlier) return "A";
   return sameRecord(earlier, record) ? "U" : "M";
 }
@@ -197,14 +205,23 @@ export function deltaBetween(
 export type EditionCounts = Record<string, Record<string, number>>;
 
 export function countRows(rows: readonly FlaggedRecord[]): EditionCounts {
+  const counts = emptyCounts();
+  for (const row of rows) countRow(counts, row);
+  return counts;
+}
+
+/** Counts with every record type and flag at zero. */
+export function emptyCounts(): EditionCounts {
   const counts: EditionCounts = {};
   for (const type of DIRECTORY_RECORD_TYPES) counts[type] = { total: 0, A: 0, M: 0, D: 0, U: 0 };
-  for (const row of rows) {
-    const perType = counts[row.record.record_type];
-    perType.total++;
-    perType[row.flag]++;
-  }
   return counts;
+}
+
+/** Adds one row to counts being kept as a file is written. */
+export function countRow(counts: EditionCounts, row: FlaggedRecord): void {
+  const perType = counts[row.record.record_type];
+  perType.total++;
+  perType[row.flag]++;
 }
 
 /**

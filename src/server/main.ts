@@ -14,6 +14,7 @@ import { startReportRetention } from "./features/reports/service.ts";
 import { startBackupScheduler } from "./backup/runs.ts";
 import { startScheduledChanges } from "./registry_history/scheduler.ts";
 import { startImportApplier } from "./features/registry_import/applier.ts";
+import { startDirectoryPublisher } from "./features/directory/publisher.ts";
 import { trustForwardingNodes } from "./topology/forwarding.ts";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -35,7 +36,8 @@ const app = createApp(deps, {
 // Regional nodes never run it: its lease and its money movements belong next to the primary.
 const sweepScheduler = config.role === "regional" ? null : startSweepScheduler(deps);
 // Background writers run next to the primary too: delivering webhooks, announcing expired requests and
-// ledger differences, and e-mailing notifications (a regional node's users get theirs from headquarters').
+// ledger differences, e-mailing notifications (a regional node's users get theirs from headquarters'), and
+// publishing approved directory editions.
 const backgroundTasks = config.role === "regional" ? [] : [
   startWebhookWorker(deps),
   startExpiryNotices(deps.db),
@@ -43,6 +45,7 @@ const backgroundTasks = config.role === "regional" ? [] : [
   startEmailSender(deps),
   startScheduledChanges(deps),
   startImportApplier(deps.db, () => deps.clock.now()),
+  startDirectoryPublisher(deps),
 ];
 // Both at headquarters and on a standalone node only (they answer null on a regional one).
 const stopBackups = startBackupScheduler(deps, (line) => console.error(line));

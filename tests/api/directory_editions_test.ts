@@ -6,6 +6,9 @@ import { routingCodes, swiftCodes } from "../../db/schema.ts";
 import { parseDirectoryCsv } from "../../src/domain/directory_csv.ts";
 import { countRows, deltaBetween } from "../../src/domain/directory_files.ts";
 import { DOCUMENTED_ENDPOINTS } from "../../src/domain/public_api.ts";
+import { publishQueuedEdition } from "../../src/server/features/directory/publisher.ts";
+import { REGISTRY_PAGE_SQL } from "../../src/server/features/directory/records.ts";
+import type { Database } from "../../src/server/db/database.ts";
 import { recordMissingInitialVersions } from "../../src/server/registry_history/initial_versions.ts";
 import { recordVersion } from "../../src/server/registry_history/versions.ts";
 import { approvePending, secondPerson } from "../helpers/staff.ts";
@@ -61,13 +64,22 @@ async function seedRegistry(t: TestApp): Promise<Registry> {
   return { bankA, bankB, closingCode: "ABC00000145" };
 }
 
+/**
+ * Requests an edition, approves it, and runs the publisher as headquarters' background task would:
+ * until then the list shows the edition as publishing, without files.
+ */
 async function publish(req: Desk, approverCookie: string, effectiveDate: string): Promise<number> {
   const answer = await req("POST", "/api/directory/editions", {
     body: { effectiveDate, reason: "Quarterly edition" },
   });
   const approved = await approvePending(req.testApp, approverCookie, answer);
   assert.equal(approved.resultEntityType, "directory_edition");
-  return Number(approved.resultEntityId);
+  const number = Number(approved.resultEntityId);
+  const [queued] = await expectJson(await req("GET", "/api/directory/editions"), 200);
+  assert.deepEqual([queued.number, queued.status, queued.files], [number, "publishing", []]);
+  const edition = await publishQueuedEdition(req.testApp.deps);
+  assert.equal(edition?.number, number);
+  return number;
 }
 
 interface Published {
@@ -361,6 +373,181 @@ Deno.test("only operators prepare an edition, and its date and reason are checke
     );
     assert.ok(far.fields.effectiveDate);
     await expectJson(await req("GET", "/api/directory/next?effectiveDate=nope"), 400);
+  } finally {
+    await t.close();
+  }
+});
+
+/** The app's database, killed (every write refused) from its `killAt`-th transaction on. */
+function killedAt(db: Database, killAt: number): Database {
+  let transactions = 0;
+  return {
+    ...db,
+    transaction: (fn) => {
+      if (++transactions >= killAt) return Promise.reject(new Error("killed mid-build"));
+      return db.transaction(fn);
+    },
+  };
+}
+
+Deno.test("a publisher killed mid-build leaves no visible edition, and its retry publishes the edition whole", async () => {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const approver = await secondPerson(t);
+    await seedRegistry(t);
+    const answer = await req("POST", "/api/directory/editions", {
+      body: { effectiveDate: dayAhead(t, 1), reason: "Quarterly edition" },
+    });
+    const approved = await approvePending(t, approver.cookie, answer);
+    assert.deepEqual([approved.resultEntityType, approved.resultEntityId], ["directory_edition", "1"]);
+    // The orphan sweep, then full.csv's pieces, then the kill while delta.csv's are written.
+    await assert.rejects(publishQueuedEdition({ ...t.deps, db: killedAt(t.deps.db, 3) }), /killed mid-build/);
+    const orphans = await t.deps.db.statements.get<{ n: number }>(
+      "SELECT count(*) AS n FROM directory_file_chunks WHERE edition_number = 1",
+      [],
+    );
+    assert.ok(orphans!.n > 0, "the build had stored pieces before it was killed");
+    const [queued] = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual([queued.number, queued.status, queued.counts, queued.files], [
+      1,
+      "publishing",
+      null,
+      [],
+    ]);
+    for (const name of ["manifest.json", ...FILES]) {
+      assert.equal((await req("GET", `/api/directory/editions/1/${name}`)).status, 404, name);
+    }
+    // A second edition cannot be approved while the first is publishing.
+    const second = await req("POST", "/api/directory/editions", {
+      body: { effectiveDate: dayAhead(t, 2), reason: "Next" },
+    });
+    const pending = await expectJson<{ approvalRequest: { id: string } }>(second, 202);
+    const refused = await expectJson(
+      await t.request("POST", `/api/approvals/${pending.approvalRequest.id}/approve`, {
+        cookie: approver.cookie,
+        body: { reason: "Checked" },
+      }),
+      409,
+    );
+    assert.match(refused.message, /still being published/);
+
+    const edition = await publishQueuedEdition(t.deps);
+    assert.equal(edition?.number, 1);
+    const manifest = JSON.parse(await (await download(req, 1, "manifest.json")).text());
+    for (const file of manifest.files) {
+      const bytes = new Uint8Array(await (await download(req, 1, file.name)).arrayBuffer());
+      assert.equal(createHash("sha256").update(bytes).digest("hex"), file.sha256, file.name);
+    }
+    assert.deepEqual(manifest.counts.full.INST, { total: 2, A: 2, M: 0, D: 0, U: 0 });
+    const pieces = await t.deps.db.statements.all<{ name: string; n: number; last: number }>(
+      "SELECT name, count(*) AS n, max(seq) AS last FROM directory_file_chunks WHERE edition_number = 1 GROUP BY name ORDER BY name",
+      [],
+    );
+    // Every file's pieces numbered from 0 without a gap or a leftover of the killed build.
+    assert.deepEqual(pieces.map((piece) => [piece.name, piece.n - 1 === piece.last]), [
+      ["delta.csv", true],
+      ["full.csv", true],
+      ["full.txt", true],
+    ]);
+    const [published] = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual([published.number, published.status, published.files.length], [1, "published", 6]);
+    const audit = await t.deps.db.statements.all<{ action: string }>(
+      "SELECT action FROM audit_trail WHERE entity_type = 'directory_edition' ORDER BY seq",
+      [],
+    );
+    assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publish"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the registry is read a page at a time by searching each kind's key index, never by sorting", async () => {
+  const t = await createTestApp();
+  try {
+    for (const [kind, sql] of Object.entries(REGISTRY_PAGE_SQL)) {
+      const at = "2027-01-01T00:00:00.000Z";
+      const plan = await t.deps.db.readClient.execute({
+        sql: `EXPLAIN QUERY PLAN ${sql}`,
+        args: [at, at, at, at, "", "", 0, 10],
+      });
+      const steps = plan.rows.map((row) => String(row.detail));
+      assert.ok(
+        steps.some((step) => step.startsWith(`SEARCH v USING INDEX registry_versions_${kind}_key_idx`)),
+        kind,
+      );
+      assert.ok(steps.every((step) => !step.includes("TEMP B-TREE")), `${kind}: ${steps.join("; ")}`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a record that stops fitting after the approval fails the publication for good, saying why; the preview sees it at once", async () => {
+  const t = await createTestApp();
+  try {
+    const req = await t.desk();
+    const approver = await secondPerson(t);
+    const registry = await seedRegistry(t);
+    const before = await expectJson(
+      await req("GET", `/api/directory/next?effectiveDate=${dayAhead(t, 1)}`),
+      200,
+    );
+    assert.equal(before.overlongCount, 0);
+    const answer = await req("POST", "/api/directory/editions", {
+      body: { effectiveDate: dayAhead(t, 1), reason: "Quarterly edition" },
+    });
+    await approvePending(t, approver.cookie, answer);
+    const longName = "N".repeat(150);
+    await t.deps.db.transaction((tx) =>
+      recordVersion(tx, {
+        entityType: "institution",
+        entityId: registry.bankA,
+        validFrom: new Date(t.deps.clock.now()).toISOString(),
+        changes: { name: longName },
+        summary: "Renamed",
+        requestedBy: null,
+        approvedBy: null,
+      }, t.deps.clock.now())
+    );
+    // The cached preview is stale as soon as the registry's epoch moves.
+    const after = await expectJson(
+      await req("GET", `/api/directory/next?effectiveDate=${dayAhead(t, 1)}`),
+      200,
+    );
+    assert.ok(after.overlongCount >= 1, JSON.stringify(after.overlong));
+
+    assert.equal(await publishQueuedEdition(t.deps), null);
+    const [failed] = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual([failed.number, failed.status, failed.files], [1, "failed", []]);
+    assert.match(failed.error, /fixed-width layout/);
+    assert.equal((await req("GET", "/api/directory/editions/1/manifest.json")).status, 404);
+    const audit = await t.deps.db.statements.all<{ action: string }>(
+      "SELECT action FROM audit_trail WHERE entity_type = 'directory_edition' ORDER BY seq",
+      [],
+    );
+    assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publication_failed"]);
+    // Nothing waits any more: the publisher has nothing to do, and the number is free again.
+    assert.equal(await publishQueuedEdition(t.deps), null);
+    await t.deps.db.transaction((tx) =>
+      recordVersion(tx, {
+        entityType: "institution",
+        entityId: registry.bankA,
+        validFrom: new Date(t.deps.clock.now()).toISOString(),
+        changes: { name: "North Bank, Ltd" },
+        summary: "Renamed back",
+        requestedBy: null,
+        approvedBy: null,
+      }, t.deps.clock.now())
+    );
+    assert.equal(await publish(req, approver.cookie, dayAhead(t, 1)), 1);
+    const list = await expectJson(await req("GET", "/api/directory/editions"), 200);
+    assert.deepEqual(
+      list.map((edition: { number: number; status: string }) => [edition.number, edition.status]),
+      [
+        [1, "published"],
+      ],
+    );
   } finally {
     await t.close();
   }

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type FlaggedRecord, parseDirectoryCsv, writeDirectoryCsv } from "../../src/domain/directory_csv.ts";
+import {
+  completeRowsEnd,
+  directoryCsvRows,
+  type FlaggedRecord,
+  parseDirectoryCsv,
+  writeDirectoryCsv,
+} from "../../src/domain/directory_csv.ts";
 import {
   CHANGE_FLAGS,
   DIRECTORY_COLUMNS,
@@ -90,4 +96,28 @@ Deno.test("a file without the exact header is refused on line 1", () => {
   assert.equal(parsed.rows.length, 0);
   assert.deepEqual(parsed.errors.map((error) => error.line), [1]);
   assert.deepEqual(parseDirectoryCsv('"unterminated\r\n').errors[0].line, 1);
+});
+
+Deno.test("completeRowsEnd cuts CSV text just after its last whole row, never inside quotes", () => {
+  fc.assert(fc.property(fc.array(flaggedRecord, { maxLength: 6 }), fc.nat(), (rows, cutAt) => {
+    const text = directoryCsvRows(rows);
+    const prefix = text.slice(0, cutAt % (text.length + 1));
+    const boundaries = [0];
+    for (const row of rows) boundaries.push(boundaries.at(-1)! + directoryCsvRows([row]).length);
+    // The cut is the last row boundary of the whole text that the prefix reaches.
+    assert.equal(completeRowsEnd(prefix), boundaries.filter((boundary) => boundary <= prefix.length).at(-1));
+  }));
+});
+
+Deno.test("text without quotes takes the plain path and parses as the general parser would", () => {
+  const text = HEADER + "A,INST,B-1,,North,,,,,,,,,,N\r\n" + "U,RTC,100,B-1,North,,,,,,01,,,,N\n";
+  const parsed = parseDirectoryCsv(text);
+  assert.deepEqual(parsed.errors, []);
+  assert.deepEqual(parsed.rows.map((row) => [row.line, row.flag, row.record.key]), [[2, "A", "B-1"], [
+    3,
+    "U",
+    "100",
+  ]]);
+  const broken = parseDirectoryCsv(HEADER + "A,INST\r\n");
+  assert.deepEqual(broken.errors.map((error) => error.line), [2]);
 });

@@ -10,6 +10,7 @@ import {
   overlongMessage,
   writeFixedWidth,
 } from "../../src/domain/directory_files.ts";
+import { mergeEdition, MergeOrderError, type Pages } from "../../src/domain/directory_merge.ts";
 import {
   DIRECTORY_COLUMNS,
   type DirectoryRecord,
@@ -161,4 +162,39 @@ Deno.test("the fixed-width file has one line of the documented length per record
   const long = { ...record, name: "x".repeat(FIXED_WIDTHS.name + 1) };
   assert.equal(overlongMessage(long), `INST B-1: name is 141 characters, the fixed-width layout holds 140`);
   assert.throws(() => writeFixedWidth([{ flag: "A", record: long }]), RangeError);
+});
+
+async function* pagesOf<T>(items: T[], size: number): AsyncGenerator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+async function merged(previous: Pages<DirectoryRecord>, candidates: Pages<CandidateRecord>) {
+  const full = [];
+  const delta = [];
+  for await (const batch of mergeEdition(previous, candidates)) {
+    for (const row of batch) {
+      if (row.full) full.push(row.full);
+      if (row.delta) delta.push(row.delta);
+    }
+  }
+  return { full, delta };
+}
+
+Deno.test("for random histories the streaming merge gives exactly the edition's full and delta files", async () => {
+  await fc.assert(fc.asyncProperty(historyArbitrary, async (history) => {
+    let previous: DirectoryRecord[] = [];
+    for (const states of history) {
+      const expected = buildEdition(previous, candidatesOf(states));
+      // Pages of two and three records: the merge must not depend on where pages end.
+      assert.deepEqual(await merged(pagesOf(previous, 2), pagesOf(candidatesOf(states), 3)), expected);
+      previous = expected.full.map((row) => row.record);
+    }
+  }));
+});
+
+Deno.test("the merge refuses a side out of file order or with a key twice", async () => {
+  const record = (type: string, key: string) => ({ ...BLANK, record_type: type, key });
+  await assert.rejects(merged([[record("RTC", "1"), record("INST", "2")]], []), MergeOrderError);
+  const twice = { record: record("INST", "1"), terminated: false };
+  await assert.rejects(merged([], [[twice], [twice]]), MergeOrderError);
 });

@@ -56,7 +56,9 @@ e2eTest(
       await page.reload();
       const editions = page.getByRole("table", { name: "Published editions" });
       await editions.getByRole("cell", { name: "1", exact: true }).first().waitFor();
+      // The server publishes it in the background: the screen shows it publishing, then its files.
       const link = editions.getByRole("link", { name: "Edition 1 full.csv" });
+      await link.waitFor();
       assert.equal(await link.getAttribute("href"), "/api/directory/editions/1/full.csv");
       const download = await page.request.get(`${server.baseUrl}/api/directory/editions/1/full.csv`);
       assert.equal(download.status(), 200);

@@ -18,6 +18,8 @@ const SCHEDULED_AHEAD_MS = 8_000;
 const REPLICATION_WAIT_MS = 15_000;
 /** The scheduler looks every second; headquarters writes the change within a few of its time. */
 const APPLY_WAIT_MS = 10_000;
+/** How long headquarters' publisher may take to build a small edition in the background. */
+const PUBLISH_WAIT_MS = 20_000;
 /**
  * A node answers a change at its instant, within its clock's error and one poll's round trip on a
  * busy machine; cut off, nothing else could bring it the change.
@@ -250,7 +252,12 @@ Deno.test({
           assert.equal(filed.status, 202, JSON.stringify(filed.body));
           const approved = await approveFiled(hq, crew.approver, filed.body);
           assert.equal(approved.status, 200, JSON.stringify(approved.json));
-          const editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
+          // Headquarters' publisher builds the edition in the background, in bounded transactions.
+          let editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
+          await within(PUBLISH_WAIT_MS, async () => {
+            editions = await call(hq, "GET", "/api/directory/editions", crew.operator);
+            return editions.body[0]?.status === "published";
+          });
           assert.equal(editions.status, 200);
           const paths: string[] = [
             ...editions.body[0].files.map((file: { url: string }) => file.url),

@@ -19,7 +19,7 @@ import type { Statements } from "./statements.ts";
 /** Epochs of a rebuilt replica are offset by this per rebuild, so that no cached epoch matches them. */
 const GENERATION_STRIDE = 2 ** 40;
 
-export const EPOCH_TOPICS = ["auth", "routing_codes", "institutions", "settings"] as const;
+export const EPOCH_TOPICS = ["auth", "routing_codes", "institutions", "settings", "registry"] as const;
 export type EpochTopic = typeof EPOCH_TOPICS[number];
 export type Epochs = Readonly<Record<EpochTopic, number>>;
 

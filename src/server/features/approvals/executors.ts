@@ -36,8 +36,7 @@ import { changeParticipantStatus } from "../national_routing/lifecycle.ts";
 import { registryImportPayload } from "../registry_import/schemas.ts";
 import { queueRegistryImport } from "../registry_import/apply.ts";
 import { prepareEditionSchema } from "../directory/schemas.ts";
-import { publishEdition } from "../directory/service.ts";
-import { directorySigningKey } from "../directory/signing_key.ts";
+import { queueEdition } from "../directory/publisher.ts";
 
 function revalidated<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.output<Schema> {
   const parsed = schema.safeParse(payload);
@@ -288,15 +287,15 @@ export function approvalExecutors(deps: AppDeps): ApprovalExecutors {
 
     async directory_edition(context, payload) {
       const { effectiveDate, reason } = revalidated(prepareEditionSchema, payload);
-      const key = await directorySigningKey(deps.config.dataDir);
-      const edition = await publishEdition(context.tx, context.actor, key, {
+      // Queued here, in the approval's transaction; the publisher builds it (directory/publisher.ts).
+      const result = await queueEdition(context.tx, context.actor, {
         effectiveDate,
         reason,
         requestedBy: context.requestedBy,
         approvedBy: context.approver.userId,
+        approvalRequestId: context.requestId,
       }, deps.clock.now());
-      const result = { number: edition.number, effectiveDate, publishedAt: edition.publishedAt, counts: edition.counts };
-      return { entityType: "directory_edition", entityId: String(edition.number), result };
+      return { entityType: "directory_edition", entityId: String(result.number), result };
     },
 
     async institution_status(context, payload) {

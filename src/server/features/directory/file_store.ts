@@ -1,16 +1,19 @@
 /**
  * An edition's files in the database: each file's SHA-256 and size over its plain bytes (what the
  * manifest states and a downloader checks), and its gzip stream cut into pieces of at most
- * CHUNK_BYTES, so that no row is large and a download streams piece by piece on any node.
+ * CHUNK_BYTES, so that no row is large and a download streams piece by piece on any node. A file is
+ * written as it is produced: hashed and compressed as text comes, and its pieces handed on in
+ * batches, so that no file is ever held whole.
  */
 import { createHash, type Hash } from "node:crypto";
 import { createGzip, type Gzip } from "node:zlib";
 import { once } from "node:events";
-import { statementsOf, type Tx } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
 
 /** Pieces of a stored file's gzip stream: small enough for one replication frame each. */
 export const CHUNK_BYTES = 1024 * 1024;
+/** Pieces handed on at a time (one transaction each): what a file holds in memory at most. */
+export const CHUNKS_PER_BATCH = 1;
 /** Text is encoded and fed to the hash and the compressor in runs of about this many characters. */
 const FLUSH_CHARACTERS = 256 * 1024;
 /**
@@ -26,22 +29,32 @@ export interface StoredFileFacts {
   sha256: string;
 }
 
-/** A file being written: text in, hashed and compressed as it comes. */
+/** Where a file's pieces go: `seq` is the first piece's number; the pieces are in order. */
+export type ChunkSink = (name: string, seq: number, chunks: Uint8Array[]) => Promise<void>;
+
+/** A file being written: text in, hashed and compressed as it comes, its pieces out in batches. */
 export class FileBuilder {
   readonly name: string;
   readonly contentType: string;
+  #sink: ChunkSink;
   #hash: Hash = createHash("sha256");
   #size = 0;
   #gzip: Gzip = createGzip({ level: GZIP_LEVEL });
   #compressed: Uint8Array[] = [];
+  #compressedBytes = 0;
+  #seq = 0;
   #pending: string[] = [];
   #pendingLength = 0;
   #encoder = new TextEncoder();
 
-  constructor(name: string, contentType: string) {
+  constructor(name: string, contentType: string, sink: ChunkSink) {
     this.name = name;
     this.contentType = contentType;
-    this.#gzip.on("data", (piece: Uint8Array) => this.#compressed.push(piece));
+    this.#sink = sink;
+    this.#gzip.on("data", (piece: Uint8Array) => {
+      this.#compressed.push(piece);
+      this.#compressedBytes += piece.length;
+    });
   }
 
   async write(text: string): Promise<void> {
@@ -51,64 +64,100 @@ export class FileBuilder {
   }
 
   async #flush(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const bytes = this.#encoder.encode(this.#pending.join(""));
-    this.#pending = [];
-    this.#pendingLength = 0;
-    this.#hash.update(bytes);
-    this.#size += bytes.length;
-    if (!this.#gzip.write(bytes)) await once(this.#gzip, "drain");
+    if (this.#pending.length > 0) {
+      const bytes = this.#encoder.encode(this.#pending.join(""));
+      this.#pending = [];
+      this.#pendingLength = 0;
+      this.#hash.update(bytes);
+      this.#size += bytes.length;
+      if (!this.#gzip.write(bytes)) await once(this.#gzip, "drain");
+    }
+    if (this.#compressedBytes >= CHUNK_BYTES * CHUNKS_PER_BATCH) await this.#handOn(false);
   }
 
-  /** Ends the file: its facts, and its gzip stream in CHUNK_BYTES pieces. */
-  async finish(): Promise<{ facts: StoredFileFacts; chunks: Uint8Array[] }> {
+  /** Hands on the whole pieces compressed so far (and the last, shorter one when `last`). */
+  async #handOn(last: boolean): Promise<void> {
+    const whole = concat(this.#compressed, this.#compressedBytes);
+    const keep = last ? 0 : whole.length % CHUNK_BYTES;
+    const chunks: Uint8Array[] = [];
+    for (let start = 0; start < whole.length - keep; start += CHUNK_BYTES) {
+      chunks.push(whole.subarray(start, Math.min(whole.length - keep, start + CHUNK_BYTES)));
+    }
+    // An empty file still has one (empty) piece, so that a download always finds its first one.
+    if (last && this.#seq === 0 && chunks.length === 0) chunks.push(new Uint8Array(0));
+    this.#compressed = keep > 0 ? [whole.slice(whole.length - keep)] : [];
+    this.#compressedBytes = keep;
+    if (chunks.length === 0) return;
+    await this.#sink(this.name, this.#seq, chunks);
+    this.#seq += chunks.length;
+  }
+
+  /** Ends the file: its last pieces handed on, and its facts. */
+  async finish(): Promise<StoredFileFacts> {
     await this.#flush();
     const ended = once(this.#gzip, "end");
     this.#gzip.end();
     await ended;
-    const facts = {
+    await this.#handOn(true);
+    return {
       name: this.name,
       contentType: this.contentType,
       sizeBytes: this.#size,
       sha256: this.#hash.digest("hex"),
     };
-    return { facts, chunks: cut(this.#compressed) };
   }
 }
 
-function cut(pieces: Uint8Array[]): Uint8Array[] {
-  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+function concat(pieces: Uint8Array[], total: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0];
   const whole = new Uint8Array(total);
   let offset = 0;
   for (const piece of pieces) {
     whole.set(piece, offset);
     offset += piece.length;
   }
-  const chunks: Uint8Array[] = [];
-  for (let start = 0; start < total || chunks.length === 0; start += CHUNK_BYTES) {
-    chunks.push(whole.subarray(start, Math.min(total, start + CHUNK_BYTES)));
-  }
-  return chunks;
+  return whole;
 }
 
-/** Writes a finished file's row and pieces (the edition row comes last: triggers close it then). */
-export async function storeFile(
-  tx: Tx,
+/** Writes pieces of a file of an edition still being built (its edition row comes last). */
+export async function storeChunks(
+  statements: Statements,
   editionNumber: number,
-  file: { facts: StoredFileFacts; chunks: Uint8Array[] },
+  name: string,
+  seq: number,
+  chunks: Uint8Array[],
 ): Promise<void> {
-  const statements = statementsOf(tx);
-  const { facts } = file;
+  for (const [index, chunk] of chunks.entries()) {
+    await statements.run(
+      `INSERT INTO directory_file_chunks (edition_number, name, seq, data) VALUES (?, ?, ?, ?)`,
+      [editionNumber, name, seq + index, chunk],
+    );
+  }
+}
+
+/** Writes a finished file's row: with the edition row, in the publication's last transaction. */
+export async function storeFileFacts(statements: Statements, editionNumber: number, facts: StoredFileFacts) {
   await statements.run(
     `INSERT INTO directory_edition_files (edition_number, name, content_type, size_bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
     [editionNumber, facts.name, facts.contentType, facts.sizeBytes, facts.sha256],
   );
-  for (const [seq, chunk] of file.chunks.entries()) {
-    await statements.run(
-      `INSERT INTO directory_file_chunks (edition_number, name, seq, data) VALUES (?, ?, ?, ?)`,
-      [editionNumber, facts.name, seq, chunk],
-    );
-  }
+}
+
+/** Pieces of builds that never became an edition, removed at most this many per transaction. */
+const ORPHAN_DELETE_BATCH = 16;
+
+/**
+ * Removes, one bounded transaction at a time, the pieces of interrupted builds: those of numbers no
+ * edition has. Answers whether any were left (call again until it answers false).
+ */
+export async function removeOrphanChunks(statements: Statements): Promise<boolean> {
+  const removed = await statements.run(
+    `DELETE FROM directory_file_chunks WHERE rowid IN (
+      SELECT rowid FROM directory_file_chunks
+      WHERE edition_number > (SELECT coalesce(max(number), 0) FROM directory_editions) LIMIT ?)`,
+    [ORPHAN_DELETE_BATCH],
+  );
+  return removed === ORPHAN_DELETE_BATCH;
 }
 
 export async function storedFileFacts(
@@ -118,7 +167,8 @@ export async function storedFileFacts(
 ): Promise<StoredFileFacts | undefined> {
   return await statements.get<StoredFileFacts & Record<string, unknown>>(
     `SELECT name, content_type AS contentType, size_bytes AS sizeBytes, sha256
-      FROM directory_edition_files WHERE edition_number = ? AND name = ?`,
+      FROM directory_edition_files f
+      WHERE edition_number = ? AND name = ? AND EXISTS (SELECT 1 FROM directory_editions e WHERE e.number = f.edition_number)`,
     [editionNumber, name],
   );
 }
@@ -141,13 +191,4 @@ export function storedFileStream(
     },
   });
   return compressed.pipeThrough<Uint8Array>(new DecompressionStream("gzip"));
-}
-
-/** A stored file's whole text (the previous edition's full file, read back to compare with). */
-export async function storedFileText(
-  statements: Statements,
-  editionNumber: number,
-  name: string,
-): Promise<string> {
-  return await new Response(storedFileStream(statements, editionNumber, name)).text();
 }

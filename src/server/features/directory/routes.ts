@@ -11,15 +11,13 @@ import { validate } from "../../http/validation.ts";
 import { submitForApproval } from "../approvals/four_eyes.ts";
 import { editionParamSchema, nextEditionQuerySchema, prepareEditionSchema } from "./schemas.ts";
 import {
-  assertPublishable,
   EDITION_FILES,
   editionByNumber,
   type EditionFileName,
   type EditionRow,
   listEditions,
-  planEdition,
-  previewOf,
 } from "./service.ts";
+import { assertPublishable, previewEdition } from "./preview.ts";
 import { storedFileFacts, storedFileStream } from "./file_store.ts";
 import { publicDirectoryKey } from "./signing_key.ts";
 
@@ -148,7 +146,8 @@ function editionRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     const editions = await listEditions(deps.db.read);
     return c.json(editions.map((edition) => ({
       ...edition,
-      files: [
+      // An edition still publishing has no files yet.
+      files: edition.status !== "published" ? [] : [
         "manifest.json",
         "manifest.json.sig",
         "manifest.json.jws",
@@ -158,19 +157,12 @@ function editionRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   });
   app.get("/directory/next", validate("query", nextEditionQuerySchema), async (c) => {
     const { effectiveDate } = c.req.valid("query");
-    const plan = await planEdition(
-      { query: deps.db.read, statements: deps.db.statements },
-      effectiveDate,
-      deps.clock.now(),
-    );
-    return c.json(previewOf(plan));
+    return c.json(await previewEdition(deps.db, effectiveDate, deps.clock.now()));
   });
   app.post("/directory/editions", validate("json", prepareEditionSchema), async (c) => {
     const input = c.req.valid("json");
-    const reader = { query: deps.db.read, statements: deps.db.statements };
-    const plan = await planEdition(reader, input.effectiveDate, deps.clock.now());
-    assertPublishable(plan);
-    const preview = previewOf(plan);
+    const preview = await previewEdition(deps.db, input.effectiveDate, deps.clock.now());
+    assertPublishable(preview);
     return await submitForApproval(c, deps, {
       kind: "directory_edition",
       payload: input,
@@ -182,8 +174,8 @@ function editionRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
       },
       amountMinor: null,
       currency: null,
-      // The plan above was the rehearsal (date and layout checked); the approval plans again from
-      // the registry as it is then.
+      // The preview above was the rehearsal (date and layout checked); the publisher reads the
+      // registry again as it is when it builds the edition.
       rehearse: () => Promise.resolve(),
     }, input.reason);
   });

@@ -1,36 +1,22 @@
 /**
- * Directory editions (docs/directory.md): what the next edition would publish, and its publication
- * at approval: the registry as of the effective date, compared with the previous edition, written as
- * full and delta CSV files and a fixed-width full file, described by a manifest signed with the directory key,
- * stored in the database for good, with its audit row and its outbox event.
+ * Directory editions (docs/directory.md): the editions as stored, the queue of approved editions
+ * still being published, and the one pass both the preview and the publisher make: the registry as
+ * of the effective date merged, record by record, with the previous edition's full file.
  */
-import { Buffer } from "node:buffer";
-import { desc, eq } from "drizzle-orm";
-import { directoryEditions } from "../../../../db/schema.ts";
+import { and, asc, desc, eq, gt, ne } from "drizzle-orm";
+import { directoryEditionQueue, directoryEditions } from "../../../../db/schema.ts";
 import {
-  directoryCsvHeader,
-  directoryCsvRows,
-  type FlaggedRecord,
-  parseDirectoryCsv,
-} from "../../../domain/directory_csv.ts";
-import {
-  buildEdition,
-  candidateRecords,
-  countRows,
+  countRow,
   type EditionCounts,
-  type EditionFiles,
+  emptyCounts,
   overlongMessage,
-  writeFixedWidth,
 } from "../../../domain/directory_files.ts";
-import { DIRECTORY_COLUMNS, type DirectoryRecord } from "../../../domain/directory_layout.ts";
+import { type MergedRow, mergeEdition } from "../../../domain/directory_merge.ts";
 import { EFFECTIVE_TOO_FAR, MAX_EFFECTIVE_AHEAD_DAYS } from "../../../domain/effective_dating.ts";
-import { type Actor, recordAudit } from "../../audit/trail.ts";
-import { type Queryable, statementsOf, type Tx } from "../../db/database.ts";
+import type { Queryable } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
-import { publishEvent } from "../../events/outbox.ts";
-import { AppError, badRequest, conflict } from "../../http/errors.ts";
-import { FileBuilder, type StoredFileFacts, storedFileText, storeFile } from "./file_store.ts";
-import { type DirectorySigningKey, registerDirectoryKey, signDetachedJws, signRaw } from "./signing_key.ts";
+import { badRequest, conflict } from "../../http/errors.ts";
+import { publishedRecords, registryCandidates } from "./records.ts";
 
 /**
  * The files of every edition, with their media types; the manifest lists them in this order. The
@@ -48,15 +34,7 @@ export const DIRECTORY_LINK = "/directory";
 export const EDITION_AUDIT_ENTITY = "directory_edition";
 /** How many changed rows and refused records the preview shows. */
 export const PREVIEW_ROWS = 50;
-/** Rows handed to a file at a time while it is written. */
-const WRITE_BATCH_ROWS = 2_000;
 const DAY_MS = 86_400_000;
-
-/** Where an edition's inputs are read: the read handle, or the approval's transaction. */
-export interface DirectoryReader {
-  query: Queryable;
-  statements: Statements;
-}
 
 export interface EditionRow {
   number: number;
@@ -85,9 +63,19 @@ export async function editionByNumber(db: Queryable, number: number): Promise<Ed
     | undefined;
 }
 
-/** Every edition, newest first, without the manifest's bytes. */
+/** An approved edition not yet published: waiting for its build, in it, or failed. */
+export async function queuedEditions(db: Queryable, after: number) {
+  return await db.select().from(directoryEditionQueue)
+    .where(and(ne(directoryEditionQueue.state, "published"), gt(directoryEditionQueue.number, after)))
+    .orderBy(desc(directoryEditionQueue.number), desc(directoryEditionQueue.approvedAt)).all();
+}
+
+/**
+ * Every edition, newest first, without the manifest's bytes: the published ones, and above them an
+ * approved edition still publishing (or whose publication failed, until a later one is published).
+ */
 export async function listEditions(db: Queryable) {
-  const rows = await db.select({
+  const published = await db.select({
     number: directoryEditions.number,
     effectiveDate: directoryEditions.effectiveDate,
     previousNumber: directoryEditions.previousNumber,
@@ -96,115 +84,43 @@ export async function listEditions(db: Queryable) {
     keyId: directoryEditions.keyId,
     counts: directoryEditions.counts,
   }).from(directoryEditions).orderBy(desc(directoryEditions.number)).all();
-  return rows;
+  // A failed number is taken again by the next approval: each number shows its latest entry only.
+  const queued = (await queuedEditions(db, published[0]?.number ?? 0))
+    .filter((entry, index, all) => index === 0 || all[index - 1].number !== entry.number);
+  return [
+    ...queued.map((entry) => ({
+      number: entry.number,
+      effectiveDate: entry.effectiveDate,
+      previousNumber: entry.number > 1 ? entry.number - 1 : null,
+      publishedAt: null,
+      reason: entry.reason,
+      keyId: null,
+      counts: null,
+      status: entry.state as "publishing" | "failed",
+      approvedAt: entry.approvedAt,
+      error: entry.state === "failed" ? entry.lastError : null,
+    })),
+    ...published.map((edition) => ({
+      ...edition,
+      status: "published" as const,
+      approvedAt: null,
+      error: null,
+    })),
+  ];
 }
 
-/**
- * The fields of each kind of record that the directory publishes (src/domain/directory_files.ts
- * reads them); the second is the record's key, which SQLite sorts by so that the files' sort finds
- * them in order already.
- */
-const PUBLISHED_FIELDS = {
-  institution: [
-    "id",
-    "registrationNumber",
-    "name",
-    "type",
-    "lei",
-    "address",
-    "phoneNumber",
-    "emailAddress",
-    "createdAt",
-    "successorId",
-    "status",
-    "terminatedAt",
-    "deletionAnnouncedAt",
-  ],
-  routing_code: [
-    "institutionId",
-    "code",
-    "branchCode",
-    "createdAt",
-    "successorCode",
-    "status",
-    "terminatedAt",
-    "deletionAnnouncedAt",
-  ],
-  swift_code: [
-    "institutionId",
-    "bicCode",
-    "branchCode",
-    "validFrom",
-    "successorBic",
-    "status",
-    "terminatedAt",
-    "deletionAnnouncedAt",
-  ],
-} as const;
-
-/**
- * Per kind of record: the published fields of every record in force at an instant, extracted by
- * SQLite. The condition is inForceAt's (registry_history/versions.ts) as prepared SQL text: reading
- * 400,000 records through the query builder, or parsing their whole JSON, would cost most of a
- * publication's time budget.
- */
-const PUBLISHED_FIELDS_SQL = Object.fromEntries(
-  Object.entries(PUBLISHED_FIELDS).map(([entityType, fields]) => [
-    entityType,
-    `SELECT ${fields.map((field) => `json_extract(data, '$.${field}') AS "${field}"`).join(", ")}
-      FROM registry_versions
-      WHERE entity_type = '${entityType}' AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)
-      ORDER BY 2`,
-  ]),
-) as Record<keyof typeof PUBLISHED_FIELDS, string>;
-
-async function publishedFieldsAsOf(
-  statements: Statements,
-  entityType: keyof typeof PUBLISHED_FIELDS,
-  at: string,
-): Promise<Record<string, unknown>[]> {
-  return await statements.all<Record<string, unknown>>(PUBLISHED_FIELDS_SQL[entityType], [at, at]);
+/** The oldest approved edition waiting for its build, if any. */
+export async function nextQueuedEdition(db: Queryable) {
+  return await db.select().from(directoryEditionQueue).where(eq(directoryEditionQueue.state, "publishing"))
+    .orderBy(asc(directoryEditionQueue.number)).limit(1).get();
 }
 
-/** The previous edition's records as it published them (its full CSV, read back). */
-async function publishedRecords(
-  statements: Statements,
-  edition: EditionRow | undefined,
-): Promise<DirectoryRecord[]> {
-  if (!edition) return [];
-  const parsed = parseDirectoryCsv(await storedFileText(statements, edition.number, "full.csv"));
-  if (parsed.errors.length > 0) throw new Error(`edition ${edition.number}'s full.csv does not parse`);
-  return parsed.rows.map((row) => row.record);
-}
-
-export interface EditionPlan {
-  previous: EditionRow | undefined;
-  effectiveDate: string;
-  files: EditionFiles;
-  /** Records the fixed-width layout cannot hold, as messages; the edition cannot be published while any. */
-  overlong: string[];
-}
-
-/** What an edition effective at `effectiveDate` would publish, checked against the previous edition. */
-export async function planEdition(
-  reader: DirectoryReader,
+/** An edition's date: at most MAX_EFFECTIVE_AHEAD_DAYS ahead, and after the previous edition's. */
+export function checkEffectiveDate(
   effectiveDate: string,
+  previous: { number: number; effectiveDate: string } | undefined,
   nowMs: number,
-): Promise<EditionPlan> {
-  const previous = await latestEdition(reader.query);
-  checkEffectiveDate(effectiveDate, previous, nowMs);
-  const [institutions, routingCodes, swiftCodes] = await Promise.all([
-    publishedFieldsAsOf(reader.statements, "institution", effectiveDate),
-    publishedFieldsAsOf(reader.statements, "routing_code", effectiveDate),
-    publishedFieldsAsOf(reader.statements, "swift_code", effectiveDate),
-  ]);
-  const candidates = candidateRecords({ institutions, routingCodes, swiftCodes }, effectiveDate);
-  const files = buildEdition(await publishedRecords(reader.statements, previous), candidates);
-  const overlong = files.full.map((row) => overlongMessage(row.record)).filter((message) => message !== null);
-  return { previous, effectiveDate, files, overlong };
-}
-
-function checkEffectiveDate(effectiveDate: string, previous: EditionRow | undefined, nowMs: number): void {
+): void {
   if (Date.parse(effectiveDate) > nowMs + MAX_EFFECTIVE_AHEAD_DAYS * DAY_MS) {
     throw badRequest(EFFECTIVE_TOO_FAR, { effectiveDate: EFFECTIVE_TOO_FAR });
   }
@@ -216,174 +132,44 @@ function checkEffectiveDate(effectiveDate: string, previous: EditionRow | undefi
   }
 }
 
-/** Refuses a plan the fixed-width layout cannot hold, naming the first records that do not fit. */
-export function assertPublishable(plan: EditionPlan): void {
-  if (plan.overlong.length === 0) return;
-  throw new AppError(
-    "conflict",
-    `${plan.overlong.length} record(s) do not fit the fixed-width layout: ${
-      plan.overlong.slice(0, 3).join("; ")
-    }`,
-    { field: "effectiveDate", extra: { overlong: plan.overlong.slice(0, PREVIEW_ROWS) } },
+/** What one pass over an edition found: its counts, and the records the fixed-width layout cannot hold. */
+export interface PassTotals {
+  counts: { full: EditionCounts; delta: EditionCounts };
+  /** The first PREVIEW_ROWS such records, as messages. */
+  overlong: string[];
+  overlongCount: number;
+}
+
+/**
+ * One pass over the next edition: the registry in force at `effectiveDate` merged with the previous
+ * edition's full file, each read in bounded pieces; `onRows` sees every row in file order, a batch at
+ * a time, and may stop the pass by throwing. Memory stays bounded whatever the registry's size.
+ */
+export async function mergePass(
+  statements: Statements,
+  previousNumber: number | null,
+  effectiveDate: string,
+  onRows: (rows: MergedRow[]) => Promise<void> | void,
+): Promise<PassTotals> {
+  const totals: PassTotals = {
+    counts: { full: emptyCounts(), delta: emptyCounts() },
+    overlong: [],
+    overlongCount: 0,
+  };
+  const batches = mergeEdition(
+    publishedRecords(statements, previousNumber),
+    registryCandidates(statements, effectiveDate),
   );
-}
-
-/** The preview's answer: counts, the first changed rows and what blocks publication. */
-export function previewOf(plan: EditionPlan) {
-  return {
-    number: (plan.previous?.number ?? 0) + 1,
-    effectiveDate: plan.effectiveDate,
-    previous: plan.previous
-      ? { number: plan.previous.number, effectiveDate: plan.previous.effectiveDate }
-      : null,
-    counts: { full: countRows(plan.files.full), delta: countRows(plan.files.delta) },
-    changes: plan.files.delta.slice(0, PREVIEW_ROWS).map((row) => ({ changeFlag: row.flag, ...row.record })),
-    overlong: plan.overlong.slice(0, PREVIEW_ROWS),
-  };
-}
-
-/**
- * Writes rows in batches. A delta's rows are mostly the full file's own row objects: their CSV lines
- * are remembered from the full file rather than written twice.
- */
-async function writeRows(
-  builder: FileBuilder,
-  rows: readonly FlaggedRecord[],
-  format: "csv" | "txt",
-  csvLines: Map<FlaggedRecord, string>,
-): Promise<void> {
-  if (format === "csv") await builder.write(directoryCsvHeader());
-  for (let start = 0; start < rows.length; start += WRITE_BATCH_ROWS) {
-    const batch = rows.slice(start, start + WRITE_BATCH_ROWS);
-    if (format === "txt") {
-      await builder.write(writeFixedWidth(batch));
-      continue;
+  for await (const rows of batches) {
+    for (const row of rows) {
+      if (row.full) {
+        countRow(totals.counts.full, row.full);
+        const message = overlongMessage(row.full.record);
+        if (message !== null && totals.overlongCount++ < PREVIEW_ROWS) totals.overlong.push(message);
+      }
+      if (row.delta) countRow(totals.counts.delta, row.delta);
     }
-    let text = "";
-    for (const row of batch) {
-      let line = csvLines.get(row);
-      if (line === undefined) csvLines.set(row, line = directoryCsvRows([row]));
-      text += line;
-    }
-    await builder.write(text);
+    await onRows(rows);
   }
-}
-
-/** Writes the four files of an edition into the transaction; their facts in manifest order. */
-async function writeFiles(tx: Tx, number: number, files: EditionFiles): Promise<StoredFileFacts[]> {
-  const facts: StoredFileFacts[] = [];
-  const csvLines = new Map<FlaggedRecord, string>();
-  for (const [name, contentType] of Object.entries(EDITION_FILES)) {
-    const [part, format] = name.split(".") as ["full" | "delta", "csv" | "txt"];
-    const builder = new FileBuilder(name, contentType);
-    await writeRows(builder, files[part], format, csvLines);
-    const finished = await builder.finish();
-    await storeFile(tx, number, finished);
-    facts.push(finished.facts);
-  }
-  return facts;
-}
-
-export interface PublishInput {
-  effectiveDate: string;
-  reason: string;
-  requestedBy: string;
-  approvedBy: string;
-}
-
-/** The manifest's exact bytes: what is signed, stored and served. */
-function manifestBytes(fields: Record<string, unknown>): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(JSON.stringify(fields, null, 2) + "\n");
-}
-
-/**
- * Publishes the next edition inside the caller's transaction (the approval's): number = latest + 1,
- * files, signed manifest, then the edition row, which closes the edition for good.
- */
-export async function publishEdition(
-  tx: Tx,
-  actor: Actor,
-  key: DirectorySigningKey,
-  input: PublishInput,
-  nowMs: number,
-): Promise<EditionRow> {
-  const plan = await planEdition({ query: tx, statements: statementsOf(tx) }, input.effectiveDate, nowMs);
-  assertPublishable(plan);
-  const number = (plan.previous?.number ?? 0) + 1;
-  const publishedAt = new Date(nowMs).toISOString();
-  const counts = { full: countRows(plan.files.full), delta: countRows(plan.files.delta) };
-  const files = await writeFiles(tx, number, plan.files);
-  const manifest = manifestBytes({
-    format: "central-bank-registry-directory",
-    formatVersion: 1,
-    edition: number,
-    previousEdition: plan.previous?.number ?? null,
-    effectiveDate: input.effectiveDate,
-    publishedAt,
-    keyId: key.keyId,
-    signatureAlgorithm: "Ed25519",
-    columns: DIRECTORY_COLUMNS,
-    counts,
-    files: files.map((file) => ({
-      name: file.name,
-      contentType: file.contentType,
-      size: file.sizeBytes,
-      sha256: file.sha256,
-    })),
-  });
-  const row: EditionRow = {
-    number,
-    effectiveDate: input.effectiveDate,
-    previousNumber: plan.previous?.number ?? null,
-    reason: input.reason,
-    publishedAt,
-    requestedBy: input.requestedBy,
-    approvedBy: input.approvedBy,
-    keyId: key.keyId,
-    counts,
-    manifest: new TextDecoder().decode(manifest),
-    signature: await signRaw(key, manifest),
-    jws: await signDetachedJws(key, manifest),
-  };
-  await registerDirectoryKey(tx, key, publishedAt);
-  await tx.insert(directoryEditions).values({
-    ...row,
-    signature: Buffer.from(new Uint8Array(row.signature)),
-  });
-  await recordPublication(tx, actor, row);
-  return row;
-}
-
-function totalOf(counts: EditionCounts, flag: string): number {
-  return Object.values(counts).reduce((sum, perType) => sum + (perType[flag] ?? 0), 0);
-}
-
-async function recordPublication(tx: Tx, actor: Actor, row: EditionRow): Promise<void> {
-  const delta = row.counts.delta;
-  const summary = `Directory edition ${row.number} effective ${row.effectiveDate.slice(0, 10)} published: ` +
-    `${totalOf(row.counts.full, "total")} records, ${totalOf(delta, "A")} added, ${
-      totalOf(delta, "M")
-    } modified, ` +
-    `${totalOf(delta, "D")} deleted`;
-  await recordAudit(tx, actor, {
-    entityType: EDITION_AUDIT_ENTITY,
-    entityId: String(row.number),
-    action: "publish",
-    changes: { effectiveDate: row.effectiveDate, reason: row.reason, keyId: row.keyId, counts: row.counts },
-  });
-  await publishEvent(tx, {
-    kind: "directory_edition_published",
-    subjectType: EDITION_AUDIT_ENTITY,
-    subjectId: String(row.number),
-    summary,
-    link: DIRECTORY_LINK,
-    data: {
-      edition: row.number,
-      effectiveDate: row.effectiveDate,
-      publishedAt: row.publishedAt,
-      counts: row.counts,
-      manifest: `/api/directory/editions/${row.number}/manifest.json`,
-    },
-    audience: { roles: ["operator", "approver", "auditor"] },
-  });
+  return totals;
 }

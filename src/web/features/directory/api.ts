@@ -9,15 +9,22 @@ export const NEXT_EDITION_KEY = "/api/directory/next";
 /** Per record type (INST, RTC, BIC): the total and each change flag's count. */
 export type EditionCounts = Record<string, Record<string, number>>;
 
+/**
+ * An edition of the list: published (with counts and files), or approved and still publishing in the
+ * background, or failed to publish (with why), until a later edition is published.
+ */
 export interface Edition {
   number: number;
   effectiveDate: string;
   previousNumber: number | null;
-  publishedAt: string;
+  publishedAt: string | null;
   reason: string;
-  keyId: string;
-  counts: { full: EditionCounts; delta: EditionCounts };
+  keyId: string | null;
+  counts: { full: EditionCounts; delta: EditionCounts } | null;
   files: { name: string; url: string }[];
+  status: "published" | "publishing" | "failed";
+  approvedAt: string | null;
+  error: string | null;
 }
 
 export interface ChangedRow {
@@ -40,12 +47,23 @@ export interface NextEdition {
   overlong: string[];
 }
 
-export const useEditions = () => useQuery<Edition[]>({ queryKey: [EDITIONS_KEY] });
+/** How often the list is asked again while an edition is publishing. */
+const PUBLISHING_POLL_MS = 2_000;
 
-/** What an edition effective on `effectiveDate` would publish; nothing asked while no date is chosen. */
-export const useNextEdition = (effectiveDate: string) =>
+export const useEditions = () =>
+  useQuery<Edition[]>({
+    queryKey: [EDITIONS_KEY],
+    refetchInterval: (query) =>
+      query.state.data?.some((edition) => edition.status === "publishing") ? PUBLISHING_POLL_MS : false,
+  });
+
+/**
+ * What an edition effective on `effectiveDate` would publish; nothing asked while no date is chosen.
+ * Keyed by the latest published edition too: the preview compares with it, so a publication asks again.
+ */
+export const useNextEdition = (effectiveDate: string, latestPublished: number) =>
   useQuery<NextEdition>({
-    queryKey: [`${NEXT_EDITION_KEY}?effectiveDate=${encodeURIComponent(effectiveDate)}`],
+    queryKey: [`${NEXT_EDITION_KEY}?effectiveDate=${encodeURIComponent(effectiveDate)}`, latestPublished],
     enabled: effectiveDate !== "",
     retry: false,
   });

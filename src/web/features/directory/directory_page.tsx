@@ -26,7 +26,8 @@ const DAY_MS = 86_400_000;
 
 /** The first date the next edition may take: tomorrow, or the day after the last edition's date if later. */
 function nextEditionDate(editions: readonly Edition[] | undefined): string {
-  const latest = editions?.[0] ? Date.parse(editions[0].effectiveDate) + DAY_MS : 0;
+  const last = editions?.find((edition) => edition.status !== "failed");
+  const latest = last ? Date.parse(last.effectiveDate) + DAY_MS : 0;
   return new Date(Math.max(Date.now() + DAY_MS, latest)).toISOString().slice(0, 10);
 }
 
@@ -59,9 +60,9 @@ function CountsTable(
   );
 }
 
-function NextEditionCard({ defaultDate }: { defaultDate: string }) {
+function NextEditionCard({ defaultDate, latestPublished }: { defaultDate: string; latestPublished: number }) {
   const [effectiveDate, setEffectiveDate] = useState(defaultDate);
-  const query = useNextEdition(effectiveDate);
+  const query = useNextEdition(effectiveDate, latestPublished);
   const next = query.data;
   const error = query.error instanceof ApiError ? query.error.serverMessage : query.error?.message;
   return (
@@ -146,6 +147,21 @@ function NextEditionDetails({ next }: { next: NonNullable<ReturnType<typeof useN
   );
 }
 
+/** When the edition was published, or that it is still publishing, or why it could not be. */
+function PublicationState({ edition }: { edition: Edition }) {
+  if (edition.status === "published" && edition.publishedAt) {
+    return <>{formatDateTime(edition.publishedAt)}</>;
+  }
+  if (edition.status === "publishing") {
+    return (
+      <span className="font-medium text-amber-800">
+        Publishing… (approved {formatDateTime(edition.approvedAt ?? "")})
+      </span>
+    );
+  }
+  return <span className="font-medium text-red-800">Not published: {edition.error}</span>;
+}
+
 function EditionsCard() {
   const query = useEditions();
   const editions = query.data ?? [];
@@ -189,11 +205,16 @@ function EditionsCard() {
                   <Tr key={edition.number}>
                     <Td className="font-medium">{edition.number}</Td>
                     <Td>{formatDate(edition.effectiveDate)}</Td>
-                    <Td>{formatDateTime(edition.publishedAt)}</Td>
-                    <Td className="text-right tabular-nums">{total(edition.counts.full, "total")}</Td>
-                    <Td className="text-right tabular-nums">{total(edition.counts.delta, "A")}</Td>
-                    <Td className="text-right tabular-nums">{total(edition.counts.delta, "M")}</Td>
-                    <Td className="text-right tabular-nums">{total(edition.counts.delta, "D")}</Td>
+                    <Td>
+                      <PublicationState edition={edition} />
+                    </Td>
+                    {[["full", "total"], ["delta", "A"], ["delta", "M"], ["delta", "D"]].map((
+                      [file, flag],
+                    ) => (
+                      <Td key={flag} className="text-right tabular-nums">
+                        {edition.counts ? total(edition.counts[file as "full" | "delta"], flag) : "—"}
+                      </Td>
+                    ))}
                     <Td>
                       <span className="flex flex-wrap gap-x-2">
                         {edition.files.map((file) => (
@@ -222,6 +243,7 @@ export default function DirectoryPage() {
   const [prepareOpen, setPrepareOpen] = useState(false);
   const editions = useEditions();
   const defaultDate = nextEditionDate(editions.data);
+  const latestPublished = editions.data?.find((edition) => edition.status === "published")?.number ?? 0;
   return (
     <>
       <PageHeader
@@ -241,8 +263,19 @@ export default function DirectoryPage() {
           </>
         }
       />
-      {/* Keyed by the default: a newly published edition moves the preview to the next free date. */}
-      {!editions.isLoading && <NextEditionCard key={defaultDate} defaultDate={defaultDate} />}
+      {
+        /*
+        Keyed by the default date and the latest published edition: an approved edition moves the
+        preview to the next free date, and its publication (in the background) asks the preview again.
+      */
+      }
+      {!editions.isLoading && (
+        <NextEditionCard
+          key={`${defaultDate}|${latestPublished}`}
+          defaultDate={defaultDate}
+          latestPublished={latestPublished}
+        />
+      )}
       <EditionsCard />
       <PrepareEditionDialog
         open={prepareOpen}
