@@ -177,7 +177,10 @@ Deno.test("every mutating route refuses a non-JSON body with 415", () =>
     assert.deepEqual(wrong, []);
   }));
 
-/** Spec 7's documented endpoints, the only ones an API key may call (method and path shape). */
+/**
+ * The documented endpoints, the only ones an API key may call (method and path shape): spec 7's six
+ * lookups, then the directory's editions, their files and the public key (docs/directory.md).
+ */
 const DOCUMENTED_FOR_KEYS = new Set([
   "GET /api/institutions",
   "GET /api/institutions/{}",
@@ -185,6 +188,15 @@ const DOCUMENTED_FOR_KEYS = new Set([
   "GET /api/swift-codes/{}",
   "POST /api/iban/validate",
   "GET /api/search",
+  "GET /api/directory/editions",
+  "GET /api/directory/editions/{}/manifest.json",
+  "GET /api/directory/editions/{}/manifest.json.sig",
+  "GET /api/directory/editions/{}/manifest.json.jws",
+  "GET /api/directory/editions/{}/full.csv",
+  "GET /api/directory/editions/{}/delta.csv",
+  "GET /api/directory/editions/{}/full.txt",
+  "GET /api/directory/public-key.pem",
+  "GET /api/directory/public-key.jwk",
 ]);
 const shapeOf = (method: string, path: string) => `${method} ${fillParams(path, "{}")}`;
 
