@@ -219,6 +219,8 @@ export const ACTION_PHRASES: Readonly<Record<string, Phrase>> = {
     return [text("could not apply "), ...theEntity(facts), ...(file === null ? [] : [text(` of the file ${file}`)])];
   },
   publish: verb("published"),
+  queue_publication: (facts) => [text("queued the publication of "), ...theEntity(facts)],
+  publication_failed: (facts) => [text("could not publish "), ...theEntity(facts)],
   scheduled_change_applied: (facts) => [text("put in force the scheduled change of "), ...named(facts)],
   schedule_change: (facts) => {
     const from = recordOf(facts.changes)?.effectiveFrom;
