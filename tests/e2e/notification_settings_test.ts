@@ -33,7 +33,7 @@ e2eTest(
         await signIn(page, server.baseUrl);
         await openNotificationsTab(page, server.baseUrl);
         await page.getByLabel("SMTP host").fill("127.0.0.1");
-        await page.getByLabel("Port").fill(String(mail.port));
+        await page.getByLabel("Port", { exact: true }).fill(String(mail.port));
         await page.getByLabel("Encryption").selectOption("none");
         await page.getByLabel("Sender address").fill("registry@centralbank.test");
         await page.getByLabel("User name").fill(SMTP_USER);
