@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
-import { EFFECTIVE_TOO_FAR, effectiveInstant } from "../../../domain/effective_dating.ts";
+import { effectiveFromOrNow } from "../../registry_history/code_changes.ts";
 import {
   checkStatusTransition,
   type InstitutionLifecycleStatus,
@@ -39,13 +39,6 @@ export const NOTHING_CHANGES = "The change sets every field to what it already i
 /** A field error of the request. */
 export function fieldError(field: string, message: string): AppError {
   return new AppError("validation", `${field}: ${message}`, { field, fields: { [field]: message } });
-}
-
-/** The instant a change takes effect, or a 400 on `field` when it is too far ahead. */
-export function effectiveOrRefuse(requested: string | undefined, nowMs: number, field = "effectiveFrom"): string {
-  const instant = effectiveInstant(requested, nowMs);
-  if (instant === null) throw fieldError(field, EFFECTIVE_TOO_FAR);
-  return instant;
 }
 
 /** The institution's whole record as in force at `at`: its version then, else its current row; 404 if none. */
@@ -89,7 +82,7 @@ export async function applyInstitutionChange(
   people: ChangePeople,
   nowMs: number,
 ): Promise<{ version: RegistryVersion; institution: Institution }> {
-  const validFrom = effectiveOrRefuse(input.effectiveFrom, nowMs);
+  const validFrom = effectiveFromOrNow(input.effectiveFrom, nowMs);
   const record = await recordAt(tx, id, validFrom);
   if (statusAt(record, validFrom) === "terminated") {
     throw new AppError("conflict", "A terminated institution's details no longer change", { field: "status" });

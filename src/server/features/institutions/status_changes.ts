@@ -12,7 +12,6 @@ import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { type RecordData, recordVersion, type RegistryEntityType } from "../../registry_history/versions.ts";
 import {
   type ChangePeople,
-  effectiveOrRefuse,
   fieldError,
   publishStatusEvents,
   recordAt,
@@ -20,6 +19,7 @@ import {
   SCHEDULE_CHANGE_ACTION,
   statusAt,
 } from "./lifecycle.ts";
+import { effectiveFromOrNow } from "../../registry_history/code_changes.ts";
 import type { Institution, StatusChangeInput } from "./schemas.ts";
 import { AUDIT_ENTITY_TYPE, getInstitution, type InstitutionRow } from "./service.ts";
 
@@ -49,11 +49,11 @@ export async function applyStatusChange(
   people: ChangePeople,
   nowMs: number,
 ): Promise<Institution> {
-  const validFrom = effectiveOrRefuse(input.effectiveFrom, nowMs);
+  const validFrom = effectiveFromOrNow(input.effectiveFrom, nowMs);
   const record = await recordAt(tx, id, validFrom);
   const from = statusAt(record, validFrom);
   refuseTransition(from, input.status);
-  const until = input.until === undefined ? null : effectiveOrRefuse(input.until, nowMs, "until");
+  const until = input.until === undefined ? null : effectiveFromOrNow(input.until, nowMs, "until");
   if (until !== null && until <= validFrom) throw fieldError("until", SUSPENSION_ENDS_BEFORE_START);
   const reason = input.reason ?? null;
   if (input.status === "terminated") {
