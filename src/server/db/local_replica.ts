@@ -13,6 +13,12 @@ import { type NativeConnection, preparedStatements, type Statements } from "./st
 
 /** How often the rebuild asks the primary for a new copy while it cannot be reached. */
 const REBUILD_RETRY_MS = 1_000;
+/**
+ * A lost-change report that could not be recorded (the restarted primary busy or unreachable) is
+ * tried again after this, doubling up to REPORT_RETRY_MAX_MS: the report must not be lost in turn.
+ */
+const REPORT_RETRY_MS = 1_000;
+const REPORT_RETRY_MAX_MS = 30_000;
 /** The files of a libSQL embedded replica beside the database file itself. */
 const REPLICA_FILE_SUFFIXES = ["", "-wal", "-shm", "-client_wal_index", "-info", "-journal"];
 
@@ -23,6 +29,7 @@ export interface RebuiltReplica {
   /** The set-aside database file. */
   setAsidePath: string;
 }
+/** Hears of a rebuild; may be called again for the same one after a failure, so it must be idempotent. */
 export type RebuiltListener = (rebuilt: RebuiltReplica) => Promise<void>;
 
 interface Connections {
@@ -102,10 +109,17 @@ export class LocalReplica {
     })();
   }
 
+  /** Tries until the listener succeeds (listeners are idempotent per rebuild), waiting longer each time. */
   async #tell(listener: RebuiltListener, rebuilt: RebuiltReplica): Promise<void> {
-    await listener(rebuilt).catch((error) =>
-      console.error("Reporting the changes the restored primary lost failed:", error)
-    );
+    for (let waitMs = REPORT_RETRY_MS;; waitMs = Math.min(waitMs * 2, REPORT_RETRY_MAX_MS)) {
+      try {
+        await listener(rebuilt);
+        return;
+      } catch (error) {
+        console.error(`Reporting the changes the restored primary lost failed; tried again in ${waitMs} ms:`, error);
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
   }
 
   /**

@@ -157,11 +157,19 @@ export async function buildLostChangeReport(
   }
 }
 
-/** Builds the report and records it on the restored primary: one audit event and one report row. */
+/**
+ * Builds the report and records it on the restored primary: one audit event and one report row. A
+ * rebuild's report is recorded once: a retry after an answer that was lost finds it and stops.
+ */
 export async function recordLostChanges(db: Database, config: Config, rebuilt: RebuiltReplica): Promise<void> {
   const node = nodeName(config);
   await db.transaction(async (tx) => {
     const statements = statementsOf(tx);
+    const recorded = await statements.get(
+      "SELECT 1 AS found FROM divergence_reports WHERE node = ? AND set_aside_path = ?",
+      [node, rebuilt.setAsidePath],
+    );
+    if (recorded) return;
     const report = await buildLostChangeReport(rebuilt, node, statements);
     const id = crypto.randomUUID();
     await statements.run(
