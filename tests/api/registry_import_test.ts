@@ -10,6 +10,12 @@ import {
   applyQueuedImports,
   MAX_IMPORT_APPLY_ATTEMPTS,
 } from "../../src/server/features/registry_import/applier.ts";
+import {
+  importChangeLimit,
+  judgeFile,
+  MAX_REPLICATED_IMPORT_CHANGES,
+  sha256Hex,
+} from "../../src/server/features/registry_import/plan.ts";
 import { historyOf } from "../../src/server/registry_history/versions.ts";
 import {
   codeRecord,
@@ -527,6 +533,49 @@ Deno.test("import: an apply that keeps failing ends failed after its attempts, w
     assert.equal(failed.failure?.reason, "attempts_exhausted");
     assert.match(failed.failure!.message, /disk gave way midway/);
     assert.equal(await scalar(t, "SELECT count(*) AS n FROM routing_codes"), 0);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("import: on the replicated topology a file may change at most its limit of records; unchanged ones do not count", async () => {
+  const t = await createTestApp();
+  try {
+    assert.equal(importChangeLimit("standalone"), Number.POSITIVE_INFINITY);
+    assert.equal(importChangeLimit("headquarters"), MAX_REPLICATED_IMPORT_CHANGES);
+    assert.equal(importChangeLimit("regional"), MAX_REPLICATED_IMPORT_CHANGES);
+    const operator = await operatorOf(t);
+    const approver = await seededStaff(t, "import-approver@centralbank.test", ["approver"]);
+    const records = generatedRecords(2);
+    const text = directoryFile(records);
+    const judge = async (file: string, maxChanges: number) =>
+      (await judgeFile(
+        t.deps.db.read,
+        { text: file, sha256: sha256Hex(new TextEncoder().encode(file)), byteSize: file.length },
+        new Date().toISOString(),
+        maxChanges,
+      )).report;
+
+    const over = await judge(text, 7);
+    assert.equal(over.valid, false);
+    assert.deepEqual(over.errors[0], {
+      line: 1,
+      field: "file",
+      message:
+        "The file would add or modify 8 records; on the replicated topology an import changes at most 7: split it into files of at most 7 changes",
+    });
+    assert.equal((await judge(text, 8)).valid, true);
+
+    const first = await expectJson<{ approvalRequest: { id: string } }>(
+      await upload(t, operator.cookie, SUBMIT, text),
+      202,
+    );
+    await approveAndApply(t, approver.cookie, first.approvalRequest.id);
+    // The same directory again with one institution renamed: one change, within a limit of one.
+    records[0] = { ...records[0], name: "Renamed Import Bank" };
+    const again = await judge(directoryFile(records), 1);
+    assert.equal(again.valid, true, JSON.stringify(again.errors));
+    assert.equal(again.changeCount, 1);
   } finally {
     await t.close();
   }

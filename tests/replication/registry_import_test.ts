@@ -1,18 +1,20 @@
 /**
- * The registry import on the replicated topology, with real sqld and consoles: an import far larger
- * than one change's deadline allows (20,000 records) is approved at headquarters, which only queues
- * it; headquarters' applier applies it whole in one transaction of its own, and a regional node
- * reads it from its replica. A change made while it waits in the queue is not held up by it.
+ * The registry import on the replicated topology, with real sqld and consoles: a file that would change
+ * more records than the replicated topology's limit is refused at its dry run; an import far larger
+ * than one change's deadline allows (20,000 records, the limit) is approved at headquarters, which
+ * only queues it; headquarters' applier applies it whole in one transaction of its own, and a
+ * regional node reads it from its replica. A change made while it waits in the queue is not held up by it.
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { e2eCrew } from "../e2e/helpers.ts";
+import { MAX_REPLICATED_IMPORT_CHANGES } from "../../src/server/features/registry_import/plan.ts";
 import { directoryFile, generatedRecords } from "../helpers/directory_import.ts";
 import { approveFiled } from "../helpers/http_staff.ts";
 import { call, type Cluster, signIn, startCluster, within } from "./support/cluster.ts";
 
-/** 4 records per institution: the institution, two routing codes and a BIC. */
-const INSTITUTIONS = 5_000;
+/** 4 records per institution: the institution, two routing codes and a BIC; as many as the limit allows. */
+const INSTITUTIONS = MAX_REPLICATED_IMPORT_CHANGES / 4;
 const RECORDS = 4 * INSTITUTIONS;
 /** The applier looks every second; 20,000 records take a few seconds in one transaction. */
 const APPLY_WAIT_MS = 60_000;
@@ -44,7 +46,7 @@ async function submit(hq: string, operator: string, text: string) {
 
 Deno.test({
   name:
-    "registry import: 20,000 records approved at headquarters are applied whole by its applier and read at a regional node",
+    "registry import: a file over the replicated limit is refused at its dry run; 20,000 records approved at headquarters are applied whole by its applier and read at a regional node",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -53,6 +55,17 @@ Deno.test({
     const northUrl = cluster.regions[0].server.baseUrl;
     try {
       const crew = await e2eCrew(hq);
+      // One institution more than the limit allows: refused at its dry run, before anyone approves it.
+      const over = await fetch(`${hq}/api/directory/imports/dry-run`, {
+        method: "POST",
+        headers: { cookie: crew.operator, "content-type": "text/csv" },
+        body: directoryFile(generatedRecords(MAX_REPLICATED_IMPORT_CHANGES / 4 + 1)),
+      });
+      const overReport = await over.json();
+      assert.equal(over.status, 200);
+      assert.equal(overReport.valid, false);
+      assert.equal(overReport.errors[0].field, "file");
+      assert.match(overReport.errors[0].message, /split it into files of at most 20,000 changes/);
       const pending = await submit(hq, crew.operator, directoryFile(generatedRecords(INSTITUTIONS)));
       const approved = await approveFiled(hq, crew.approver, pending);
       assert.equal(approved.status, 200, JSON.stringify(approved.json).slice(0, 500));

@@ -8,6 +8,7 @@ import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { AppError } from "../../http/errors.ts";
 import { validate } from "../../http/validation.ts";
 import { pendingBody } from "../approvals/four_eyes.ts";
+import { importChangeLimit } from "./plan.ts";
 import { IMPORT_CONTENT_TYPE, importIdParam, submitQuery } from "./schemas.ts";
 import { dryRun, getImport, listImports, submitImport } from "./service.ts";
 
@@ -27,14 +28,21 @@ export function registryImportRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const now = () => new Date(deps.clock.now());
 
+  const maxChanges = importChangeLimit(config.role);
+
   app.post("/directory/imports/dry-run", async (c) => {
-    return c.json(await dryRun(db.read, await uploadedFile(c), now()));
+    return c.json(await dryRun(db.read, await uploadedFile(c), now(), maxChanges));
   });
 
   app.post("/directory/imports", validate("query", submitQuery), async (c) => {
     const { fileName, requestReason } = c.req.valid("query");
     const bytes = await uploadedFile(c);
-    const outcome = await submitImport(db, actorOf(c, config), bytes, fileName, requestReason, now());
+    const outcome = await submitImport(db, actorOf(c, config), bytes, {
+      fileName,
+      reason: requestReason,
+      now: now(),
+      maxChanges,
+    });
     if (outcome.kind === "existing") return c.json(outcome.import, 200);
     return c.json({ ...pendingBody(outcome.request), import: outcome.import }, 202);
   });

@@ -139,10 +139,15 @@ function decodeFile(bytes: Uint8Array): string {
   }
 }
 
-/** Judges the file against the registry now; writes nothing. */
-export async function dryRun(db: Queryable, bytes: Uint8Array, now: Date): Promise<ImportReport> {
+/** Judges the file against the registry now, within `maxChanges` (importChangeLimit); writes nothing. */
+export async function dryRun(
+  db: Queryable,
+  bytes: Uint8Array,
+  now: Date,
+  maxChanges: number,
+): Promise<ImportReport> {
   const file = { text: decodeFile(bytes), sha256: sha256Hex(bytes), byteSize: bytes.length };
-  return (await judgeFile(db, file, now.toISOString())).report;
+  return (await judgeFile(db, file, now.toISOString(), maxChanges)).report;
 }
 
 export type SubmitOutcome =
@@ -207,7 +212,12 @@ async function storeChunks(statements: Statements, id: string, text: string): Pr
 const FILE_HAS_ERRORS = "The file has errors: correct the lines the report names, then submit it again";
 
 /** A failed (or declined) import submitted again starts over: judged now, waiting for a new approval. */
-async function restartImport(statements: Statements, id: string, fileName: string | null, report: ImportReport) {
+async function restartImport(
+  statements: Statements,
+  id: string,
+  fileName: string | null,
+  report: ImportReport,
+) {
   await statements.run(
     `UPDATE registry_imports SET report = ?, file_name = ?, apply_state = NULL, approved_by = NULL,
       approved_at = NULL, apply_attempts = 0, failure = NULL WHERE id = ?`,
@@ -245,6 +255,15 @@ async function storeImport(statements: Statements, file: NewImport): Promise<voi
   await storeChunks(statements, file.id, file.text);
 }
 
+/** A submission's particulars: the file's name, the request's reason, now, and the change limit. */
+export interface Submission {
+  fileName: string | null;
+  reason: string | null;
+  now: Date;
+  /** importChangeLimit of this node's role. */
+  maxChanges: number;
+}
+
 /**
  * Stores the file and files its four-eyes request, or answers the import the same file already is
  * (waiting or applied). A file whose request was rejected, withdrawn or has lapsed is judged again
@@ -254,9 +273,7 @@ export async function submitImport(
   db: Database,
   actor: Actor,
   bytes: Uint8Array,
-  fileName: string | null,
-  reason: string | null,
-  now: Date,
+  { fileName, reason, now, maxChanges }: Submission,
 ): Promise<SubmitOutcome> {
   const sha256 = sha256Hex(bytes);
   const known = await db.statements.get<ImportRow>(`${IMPORT_SELECT} WHERE i.sha256 = ?`, [sha256]);
@@ -264,7 +281,12 @@ export async function submitImport(
     return { kind: "existing", import: toDto(known, now) };
   }
   const text = decodeFile(bytes);
-  const { report } = await judgeFile(db.read, { text, sha256, byteSize: bytes.length }, now.toISOString());
+  const { report } = await judgeFile(
+    db.read,
+    { text, sha256, byteSize: bytes.length },
+    now.toISOString(),
+    maxChanges,
+  );
   if (!report.valid) throw new AppError("validation", FILE_HAS_ERRORS, { field: "file", extra: { report } });
   return await db.transaction(async (tx) => {
     const statements = statementsOf(tx);
