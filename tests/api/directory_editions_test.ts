@@ -462,7 +462,7 @@ Deno.test("a publisher killed mid-build leaves no visible edition, and its retry
   }
 });
 
-Deno.test("the registry is read a page at a time by searching each kind's key index, never by sorting", async () => {
+Deno.test("the registry is read a page at a time by searching each kind's key index, never by sorting, with owners from a covering index", async () => {
   const t = await createTestApp();
   try {
     for (const [kind, sql] of Object.entries(REGISTRY_PAGE_SQL)) {
@@ -477,6 +477,13 @@ Deno.test("the registry is read a page at a time by searching each kind's key in
         kind,
       );
       assert.ok(steps.every((step) => !step.includes("TEMP B-TREE")), `${kind}: ${steps.join("; ")}`);
+      // The related institution's number and name come from an index alone, never from its version.
+      assert.ok(
+        steps.some((step) =>
+          step.startsWith("SEARCH r USING COVERING INDEX registry_institution_names_in_force_idx")
+        ),
+        `${kind}: ${steps.join("; ")}`,
+      );
     }
   } finally {
     await t.close();

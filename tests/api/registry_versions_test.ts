@@ -65,6 +65,22 @@ Deno.test("versions: a registration has its first version; a scheduled change wa
     assert.equal(await applyDueVersions(db, now + 7_200_000), 1);
     const moved = await db.read.select().from(institutions).where(eq(institutions.id, created.id)).get();
     assert.equal(moved!.address, "2 Later Street");
+
+    // The owners' projection (migration 1550) follows every insert, end of range and fold.
+    const projection = await db.statements.all<{ validFrom: string; validTo: string | null; name: string }>(
+      `SELECT n.valid_from AS validFrom, n.valid_to AS validTo, n.name FROM registry_institution_names n
+        JOIN registry_versions v ON v.seq = n.seq
+        WHERE n.entity_id = ? AND n.valid_from = v.valid_from AND n.valid_to IS v.valid_to
+          AND n.registration_number = json_extract(v.data, '$.registrationNumber')
+          AND n.name = json_extract(v.data, '$.name')
+        ORDER BY n.valid_from`,
+      [created.id],
+    );
+    assert.deepEqual(projection.map((row) => [row.validTo, row.name]), [
+      [inOneHour, "Versioned Bank"],
+      [inTwoHours, "Renamed Bank"],
+      [null, "Renamed Bank"],
+    ]);
   } finally {
     await t.close();
   }

@@ -69,7 +69,8 @@ const inForce = (alias: string) =>
 /**
  * One page of a kind's records in force at an instant, after the key and seq given, in key order.
  * The related institution (an institution's successor, a code's owner) is the one in force at the
- * same instant, joined through the versions' entity index. The key index is named, and the page
+ * same instant, its number and name read from the covering index of registry_institution_names
+ * (db/migrations/1550_registry_institution_names.sql). The key index is named, and the page
  * starts with a plain range on the key (SQLite's plan is then a SEARCH, not a SCAN, of the key index;
  * docs/directory.md): a plan that sorted or scanned every record for each page would be quadratic. SQL text with the instant
  * bound, so that 400,000 records are never parsed as whole JSON.
@@ -81,10 +82,10 @@ export const REGISTRY_PAGE_SQL = Object.fromEntries((Object.keys(KEY_OF) as Kind
   return [
     kind,
     `SELECT v.seq AS "seq", ${KEY_OF[kind]} AS "sortKey", json_extract(v.data, ${paths}) AS "fields",
-        json_extract(r.data, '$.registrationNumber', '$.name') AS "related"
+        r.entity_id AS "relatedId", r.registration_number AS "relatedNumber", r.name AS "relatedName"
       FROM registry_versions v INDEXED BY registry_versions_${kind}_key_idx
-      LEFT JOIN registry_versions r ON r.entity_type = 'institution'
-        AND r.entity_id = json_extract(v.data, '${related}') AND ${inForce("r")}
+      LEFT JOIN registry_institution_names r INDEXED BY registry_institution_names_in_force_idx
+        ON r.entity_id = json_extract(v.data, '${related}') AND ${inForce("r")}
       WHERE v.entity_type = '${kind}' AND ${inForce("v")}
         AND ${KEY_OF[kind]} >= ? AND (${KEY_OF[kind]} > ? OR v.seq > ?)
       ORDER BY ${KEY_OF[kind]}, v.seq
@@ -97,16 +98,19 @@ interface PageRow extends Record<string, unknown> {
   sortKey: string | null;
   /** The kind's FIELDS, in order, as a JSON array. */
   fields: string;
-  /** The related institution's registration number and name, as a JSON array; null when none. */
-  related: string | null;
+  /** The related institution's id, registration number and name; null when none. */
+  relatedId: string | null;
+  relatedNumber: string | null;
+  relatedName: string | null;
 }
 
 function candidateOf(kind: Kind, row: PageRow, at: string): CandidateRecord {
   const values = JSON.parse(row.fields) as unknown[];
   const record: Record<string, unknown> = {};
   FIELDS[kind].forEach((field, index) => record[field] = values[index]);
-  const [registrationNumber, name] = row.related === null ? [] : JSON.parse(row.related) as unknown[];
-  const related = row.related === null ? undefined : { registrationNumber, name };
+  const related = row.relatedId === null
+    ? undefined
+    : { registrationNumber: row.relatedNumber, name: row.relatedName };
   if (kind === "institution") return institutionCandidate(record, related, at);
   return codeCandidate(kind === "routing_code" ? "RTC" : "BIC", record, related, at);
 }
