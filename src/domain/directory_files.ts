@@ -12,18 +12,10 @@ import {
   DIRECTORY_RECORD_TYPES,
   type DirectoryColumn,
   type DirectoryRecord,
-  recordIdentity,
 } from "./directory_layout.ts";
 
 /** A registry record as the versions keep it: Drizzle property names, whole row. */
 export type RegistryRecord = Readonly<Record<string, unknown>>;
-
-/** The registry in force at an edition's effective date, as whole records of each kind. */
-export interface RegistrySnapshot {
-  institutions: readonly RegistryRecord[];
-  routingCodes: readonly RegistryRecord[];
-  swiftCodes: readonly RegistryRecord[];
-}
 
 /** A record the registry would publish, and whether its subject is terminated at the edition date. */
 export interface CandidateRecord {
@@ -58,21 +50,6 @@ function statusOf(row: RegistryRecord, at: string): string {
 const EMPTY_RECORD = Object.fromEntries(
   DIRECTORY_COLUMNS.filter((column) => column !== "change_flag").map((column) => [column, ""]),
 ) as DirectoryRecord;
-
-/**
- * The directory records of a registry snapshot at `at`, sorted by type then key. Codes carry their
- * owner's registration number and name; a terminated subject carries its successor's key.
- */
-export function candidateRecords(snapshot: RegistrySnapshot, at: string): CandidateRecord[] {
-  const byId = new Map(snapshot.institutions.map((row) => [text(row.id), row]));
-  const ownerOf = (row: RegistryRecord) => byId.get(text(row.institutionId));
-  const candidates: CandidateRecord[] = [
-    ...snapshot.institutions.map((row) => institutionCandidate(row, byId.get(text(row.successorId)), at)),
-    ...snapshot.routingCodes.map((row) => codeCandidate("RTC", row, ownerOf(row), at)),
-    ...snapshot.swiftCodes.map((row) => codeCandidate("BIC", row, ownerOf(row), at)),
-  ];
-  return candidates.sort((a, b) => compareRecords(a.record, b.record));
-}
 
 /** An institution's record; `successor` is its successor institution in force at `at`, when any. */
 export function institutionCandidate(
@@ -136,69 +113,10 @@ export function sameRecord(a: DirectoryRecord, b: DirectoryRecord): boolean {
   return DIRECTORY_COLUMNS.every((column) => column === "change_flag" || a[column] === b[column]);
 }
 
-/** The full and delta files of one edition. */
-export interface EditionFiles {
-  /** Every record published in this edition, flagged A, M or U against the previous edition. */
-  full: FlaggedRecord[];
-  /** The changes since the previous edition: A, M, and D rows (carrying the previous edition's row). */
-  delta: FlaggedRecord[];
-}
-
-/**
- * The next edition from the previous edition's full records (unflagged) and the candidates at the new
- * effective date. A record whose subject is terminated, or that is gone from the registry, is deleted
- * only if the previous edition already showed it with deletion_announced "Y"; otherwise it stays for
- * this edition flagged "Y", so every deletion is announced at least one edition ahead. A terminated
- * record never published before is not published at all.
- */
-export function buildEdition(
-  previous: readonly DirectoryRecord[],
-  candidates: readonly CandidateRecord[],
-): EditionFiles {
-  const before = new Map(previous.map((record) => [recordIdentity(record), record]));
-  const full: FlaggedRecord[] = [];
-  const deleted: FlaggedRecord[] = [];
-  for (const { record, terminated } of candidates) {
-    const identity = recordIdentity(record);
-    const earlier = before.get(identity);
-    // What is left in `before` afterwards is gone from the registry.
-    before.delete(identity);
-    if (!terminated || (earlier && earlier.deletion_announced !== "Y")) {
-      full.push({ record, flag: flagAgainst(earlier, record) });
-    } else if (earlier) deleted.push({ record: earlier, flag: "D" });
-  }
-  for (const earlier of before.values()) {
-    if (earlier.deletion_announced === "Y") deleted.push({ record: earlier, flag: "D" });
-    else full.push({ record: { ...earlier, deletion_announced: "Y" }, flag: "M" });
-  }
-  // Candidates come in file order (candidateRecords): the sorts only place what was appended.
-  full.sort(byRecord);
-  const delta = [...full.filter((row) => row.flag !== "U"), ...deleted].sort(byRecord);
-  return { full, delta };
-}
-
-const byRecord = (a: FlaggedRecord, b: FlaggedRecord) => compareRecords(a.record, b.record);
-
 /** A record's flag in a full file against its row in the previous edition. */
 export function flagAgainst(earlier: DirectoryRecord | undefined, record: DirectoryRecord): "A" | "M" | "U" {
   if (!earlier) return "A";
   return sameRecord(earlier, record) ? "U" : "M";
-}
-
-/** The delta between two full files, by comparison alone: what a downloader can check an edition against. */
-export function deltaBetween(
-  previous: readonly DirectoryRecord[],
-  next: readonly DirectoryRecord[],
-): FlaggedRecord[] {
-  const before = new Map(previous.map((record) => [recordIdentity(record), record]));
-  const after = new Set(next.map(recordIdentity));
-  const rows: FlaggedRecord[] = [];
-  for (const record of next) {
-    const flag = flagAgainst(before.get(recordIdentity(record)), record);
-    if (flag !== "U") rows.push({ record, flag });
-  }
-  for (const record of previous) if (!after.has(recordIdentity(record))) rows.push({ record, flag: "D" });
-  return rows.sort((a, b) => compareRecords(a.record, b.record));
 }
 
 /** Records and flags counted per record type, for the manifest and the screen. */
@@ -304,8 +222,3 @@ export function fixedWidthLine(row: FlaggedRecord): string {
 
 const FIXED_COLUMNS = DIRECTORY_COLUMNS.filter((column) => column !== "change_flag");
 const SPACES = " ".repeat(Math.max(...Object.values(FIXED_WIDTHS)));
-
-/** The whole fixed-width file: no header (the layout is in docs/directory.md), one CRLF-ended line per record. */
-export function writeFixedWidth(rows: readonly FlaggedRecord[]): string {
-  return rows.map((row) => fixedWidthLine(row) + "\r\n").join("");
-}

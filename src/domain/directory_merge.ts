@@ -1,7 +1,8 @@
 /**
  * The next edition as a sorted merge (docs/directory.md): the previous edition's full records and the
  * candidates at the new effective date, both in file order, walked side by side so that neither side
- * is ever held whole. Gives, row by row, exactly what `buildEdition` gives for whole lists. Pure: it
+ * is ever held whole. Gives, row by row, exactly what the whole-list reference model gives
+ * (tests/helpers/directory_reference.ts, checked for random histories). Pure: it
  * consumes two sequences of pages and yields rows in batches; the server reads and writes around it.
  * Pages, not single records, cross each `await`: a step of an async iterator costs more than the
  * comparison it carries.

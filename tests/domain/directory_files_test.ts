@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
-  buildEdition,
   type CandidateRecord,
-  candidateRecords,
-  deltaBetween,
   FIXED_LINE_LENGTH,
   FIXED_WIDTHS,
   overlongMessage,
-  writeFixedWidth,
 } from "../../src/domain/directory_files.ts";
+import { buildEdition, candidateRecords, deltaBetween, writeFixedWidth } from "../helpers/directory_reference.ts";
 import { mergeEdition, MergeOrderError, type Pages } from "../../src/domain/directory_merge.ts";
 import {
   DIRECTORY_COLUMNS,
