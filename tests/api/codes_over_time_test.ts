@@ -4,7 +4,7 @@ import { auditTrail, routingCodes, swiftCodes } from "../../db/schema.ts";
 import { CONSOLE_CENTRAL_BANK_CODE } from "../../src/domain/national_routing.ts";
 import { EFFECTIVE_TOO_FAR, MAX_EFFECTIVE_AHEAD_DAYS } from "../../src/domain/effective_dating.ts";
 import { applyDueVersions, SCHEDULED_CHANGE_ACTION } from "../../src/server/registry_history/scheduler.ts";
-import { INSTANT_FORMAT_MESSAGE } from "../../src/server/registry_history/code_changes.ts";
+import { INSTANT_FORMAT_MESSAGE } from "../../src/server/registry_history/instants.ts";
 import { approvedBySecondPerson, secondPerson } from "../helpers/staff.ts";
 import { createTestApp, type Desk, expectJson, type TestApp } from "../helpers/test_app.ts";
 import { handClock } from "../helpers/hand_clock.ts";

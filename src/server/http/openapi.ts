@@ -26,7 +26,7 @@ import {
 import { ibanValidationResponseSchema, validateIbanBody } from "../features/iban/schemas.ts";
 import { routingCodeLookupSchema, routingCodeParam } from "../features/routing_codes/schemas.ts";
 import { bicParam, swiftCodeLookupSchema } from "../features/swift_codes/schemas.ts";
-import { asOfQuery } from "../registry_history/code_changes.ts";
+import { asOfQuery } from "../registry_history/instants.ts";
 import { editionParamSchema } from "../features/directory/schemas.ts";
 
 export const OPENAPI_PATH = "/api/openapi.json";

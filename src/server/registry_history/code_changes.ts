@@ -1,7 +1,7 @@
 /**
- * What routing codes, BICs and national routing entries share over time (docs/codes.md): the `asOf`
- * and `effectiveFrom` fields, the dated versions a creation or a status change records, and how a
- * code's lifecycle reads at an instant. Each feature keeps its own table and rules beside this.
+ * What routing codes, BICs and national routing entries share over time (docs/codes.md): the dated
+ * versions a creation or a status change records, and how a code's lifecycle reads at an instant (the
+ * instants themselves are instants.ts). Each feature keeps its own table and rules beside this.
  */
 import { and, asc, eq, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -17,39 +17,12 @@ import {
   planCodeStatusChange,
   type PlannedVersion,
 } from "../../domain/code_lifecycle.ts";
-import { EFFECTIVE_TOO_FAR, effectiveInstant, parseInstant } from "../../domain/effective_dating.ts";
 import { type Actor, recordAudit } from "../audit/trail.ts";
-import { AppError, fromDomainError } from "../http/errors.ts";
+import { fromDomainError } from "../http/errors.ts";
 import { requiredEnum, requiredText } from "../http/validation.ts";
 import type { Queryable, Tx } from "../db/database.ts";
+import { effectiveFromOrNow, instantField } from "./instants.ts";
 import { type RecordData, recordVersion, type RegistryEntityType, versionAsOf } from "./versions.ts";
-
-export const INSTANT_FORMAT_MESSAGE =
-  "Must be a date (2027-03-01) or an ISO date-time (2027-03-01T09:00:00Z)";
-
-/** Longer than any ISO date-time; the text is parsed, this only bounds what is read. */
-const MAX_INSTANT_LENGTH = 40;
-
-function toInstant(text: string, ctx: z.RefinementCtx): string {
-  const at = parseInstant(text);
-  if (at === null) ctx.addIssue({ code: "custom", message: INSTANT_FORMAT_MESSAGE });
-  return at ?? z.NEVER;
-}
-
-/** A date or a date-time, required, as an ISO instant. */
-export const requiredInstant = z.string().trim().max(MAX_INSTANT_LENGTH).transform(toInstant);
-
-/** A date or a date-time, as an ISO instant; blank or absent is none. */
-export const instantField = z.string().trim().max(MAX_INSTANT_LENGTH).nullish().transform((text, ctx) =>
-  text ? toInstant(text, ctx) : null
-);
-
-/** `?asOf=…` on the reads: the state in force then; absent means now. */
-export const asOfQuery = z.object({
-  asOf: instantField.describe(
-    "The instant to answer as of: a date (2027-03-01, 00:00 UTC) or an ISO date-time; absent means now",
-  ),
-});
 
 /** A code's status change request, besides its successor field (successorCode, successorBic). */
 export const codeStatusChangeFields = {
@@ -63,22 +36,6 @@ export const codeStatusChangeFields = {
 /** A change still to come, beside the record in lists: "from 2027-03-01: Status active → suspended". */
 export const pendingChangeSchema = z.object({ validFrom: z.string(), summary: z.string() });
 export type PendingChange = z.infer<typeof pendingChangeSchema>;
-
-/** The instant a change requested for `requested` takes effect; 400 on `field` when too far ahead. */
-export function effectiveFromOrNow(
-  requested: string | null | undefined,
-  nowMs: number,
-  field = "effectiveFrom",
-): string {
-  const at = effectiveInstant(requested, nowMs);
-  if (at === null) {
-    throw new AppError("validation", `${field}: ${EFFECTIVE_TOO_FAR}`, {
-      field,
-      fields: { [field]: EFFECTIVE_TOO_FAR },
-    });
-  }
-  return at;
-}
 
 /** Who stands behind a version: the maker, and the second person when four-eyes. */
 export interface VersionPeople {

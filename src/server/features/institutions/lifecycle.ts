@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { institutions } from "../../../../db/schema.ts";
-import { effectiveFromOrNow } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import {
   checkStatusTransition,
   type InstitutionLifecycleStatus,

@@ -24,7 +24,7 @@ import {
 import { MAX_LEI_INPUT_LENGTH, validateLei } from "../../../domain/lei.ts";
 import { optionalText, paginationQuery, requiredEnum, requiredText, resultValue } from "../../http/validation.ts";
 import { sortingFields } from "../../http/list_sorting.ts";
-import { requiredInstant as instantField } from "../../registry_history/code_changes.ts";
+import { requiredInstant as instantField } from "../../registry_history/instants.ts";
 
 /** Routing codes and BICs are at most 11 characters; the bound only limits what is read. */
 const MAX_CODE_LENGTH = 34;

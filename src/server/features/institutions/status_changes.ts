@@ -19,7 +19,7 @@ import {
   SCHEDULE_CHANGE_ACTION,
   statusAt,
 } from "./lifecycle.ts";
-import { effectiveFromOrNow } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import type { Institution, StatusChangeInput } from "./schemas.ts";
 import { AUDIT_ENTITY_TYPE, getInstitution, type InstitutionRow } from "./service.ts";
 

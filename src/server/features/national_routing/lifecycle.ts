@@ -8,11 +8,8 @@ import { planParticipantStatusChange } from "../../../domain/code_lifecycle.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { fromDomainError, notFound } from "../../http/errors.ts";
-import {
-  effectiveFromOrNow,
-  recordPlanned,
-  type VersionPeople,
-} from "../../registry_history/code_changes.ts";
+import { recordPlanned, type VersionPeople } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { type HistoryEntry, historyOf, versionAsOf } from "../../registry_history/versions.ts";
 import type { NationalRoutingEntry, ParticipantStatusChange } from "./schemas.ts";
 import { AUDIT_ENTITY_TYPE } from "./service.ts";

@@ -4,7 +4,7 @@ import { actorOf, type AppDeps, type AppEnv } from "../../http/context.ts";
 import { notFound } from "../../http/errors.ts";
 import { validate } from "../../http/validation.ts";
 import { submitForApproval } from "../approvals/four_eyes.ts";
-import { asOfQuery } from "../../registry_history/code_changes.ts";
+import { asOfQuery } from "../../registry_history/instants.ts";
 import { instantLabel } from "../../../domain/code_lifecycle.ts";
 import { createNationalRoutingBody, nationalRoutingIdParam, participantStatusBody } from "./schemas.ts";
 import { createNationalRoutingEntry, listNationalRouting } from "./service.ts";

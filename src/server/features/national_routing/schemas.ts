@@ -12,7 +12,8 @@ import { exceedsJsonDepth, jsonByteLength } from "../../../domain/json_limits.ts
 import { MAX_REASON_LENGTH } from "../../../domain/approval.ts";
 import { PARTICIPANT_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { optionalText, requiredEnum, requiredText } from "../../http/validation.ts";
-import { instantField, pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { instantField } from "../../registry_history/instants.ts";
 
 export const MAX_REGISTRY_NUMBER_LENGTH = 20;
 export const MAX_INSTITUTION_NAME_LENGTH = 255;

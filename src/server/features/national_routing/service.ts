@@ -15,7 +15,8 @@ import { type Actor, recordCreation } from "../../audit/trail.ts";
 import type { Database, Queryable, Tx } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
 import { activationVersion } from "../../../domain/code_lifecycle.ts";
-import { effectiveFromOrNow, pendingChangesOf, recordCreationVersions } from "../../registry_history/code_changes.ts";
+import { pendingChangesOf, recordCreationVersions } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { recordsAsOf } from "../../registry_history/versions.ts";
 import type { CreateNationalRoutingInput, NationalRoutingEntry, NationalRoutingListItem } from "./schemas.ts";
 

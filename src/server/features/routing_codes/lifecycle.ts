@@ -9,11 +9,8 @@ import type { Actor } from "../../audit/trail.ts";
 import { type Database, type Queryable, statementsOf } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
-import {
-  effectiveFromOrNow,
-  recordCodeStatusChange,
-  type VersionPeople,
-} from "../../registry_history/code_changes.ts";
+import { recordCodeStatusChange, type VersionPeople } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { type HistoryEntry, historyOf } from "../../registry_history/versions.ts";
 import type { RoutingCodeLookupAnswer, RoutingCodeStatusChange } from "./schemas.ts";
 import { lookupRoutingCodeAt } from "./service.ts";

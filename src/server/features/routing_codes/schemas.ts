@@ -5,7 +5,8 @@ import { asciiUpperCase } from "../../../domain/ascii.ts";
 import { ROUTING_PREFIX_LENGTH, validateRoutingCode } from "../../../domain/routing_code.ts";
 import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { optionalText, requiredText } from "../../http/validation.ts";
-import { codeStatusChangeFields, instantField, pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { codeStatusChangeFields, pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { instantField } from "../../registry_history/instants.ts";
 
 export const MAX_BRANCH_CODE_LENGTH = 10;
 export const MAX_DESCRIPTION_LENGTH = 1000;

@@ -13,12 +13,8 @@ import { EpochCache } from "../../db/change_epochs.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
 import { fromDomainError } from "../../http/errors.ts";
-import {
-  codeAnswerAt,
-  effectiveFromOrNow,
-  pendingChangesOf,
-  recordCreationVersions,
-} from "../../registry_history/code_changes.ts";
+import { codeAnswerAt, pendingChangesOf, recordCreationVersions } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { inForceAt, type RecordData } from "../../registry_history/versions.ts";
 import {
   type AssignRoutingCodeInput,

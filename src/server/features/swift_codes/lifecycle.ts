@@ -6,11 +6,8 @@
 import type { Actor } from "../../audit/trail.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
-import {
-  effectiveFromOrNow,
-  recordCodeStatusChange,
-  type VersionPeople,
-} from "../../registry_history/code_changes.ts";
+import { recordCodeStatusChange, type VersionPeople } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { type HistoryEntry, historyOf } from "../../registry_history/versions.ts";
 import type { SwiftCodeLookupAnswer, SwiftCodeStatusChange } from "./schemas.ts";
 import { findSwiftCode, lookupSwiftCodeAt } from "./service.ts";

@@ -5,7 +5,8 @@ import { validateBic } from "../../../domain/bic.ts";
 import { SWIFT_MEMBERSHIP_TYPES } from "../../../../db/schema.ts";
 import { CODE_LIFECYCLE_STATUSES } from "../../../domain/code_lifecycle.ts";
 import { requiredText } from "../../http/validation.ts";
-import { codeStatusChangeFields, instantField, pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { codeStatusChangeFields, pendingChangeSchema } from "../../registry_history/code_changes.ts";
+import { instantField } from "../../registry_history/instants.ts";
 
 export const MAX_INSTITUTION_ID_LENGTH = 255;
 

@@ -16,12 +16,8 @@ import { type Actor, recordCreation } from "../../audit/trail.ts";
 import { requireInstitution } from "../institutions/service.ts";
 import type { Database, Queryable } from "../../db/database.ts";
 import { AppError, conflict, fromDomainError } from "../../http/errors.ts";
-import {
-  codeAnswerAt,
-  effectiveFromOrNow,
-  pendingChangesOf,
-  recordCreationVersions,
-} from "../../registry_history/code_changes.ts";
+import { codeAnswerAt, pendingChangesOf, recordCreationVersions } from "../../registry_history/code_changes.ts";
+import { effectiveFromOrNow } from "../../registry_history/instants.ts";
 import { type RecordData, recordsAsOf, versionAsOf } from "../../registry_history/versions.ts";
 import {
   type RegisterSwiftCodeInput,
