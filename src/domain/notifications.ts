@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   "account_under_attack",
   "backup_failed",
   "directory_edition_published",
+  "directory_edition_failed",
   "registry_import_finished",
 ] as const;
 export type NotificationKind = typeof NOTIFICATION_KINDS[number];
@@ -33,5 +34,6 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   account_under_attack: "My account is under attack",
   backup_failed: "A backup failed",
   directory_edition_published: "A directory edition was published",
+  directory_edition_failed: "A directory edition I requested or approved could not be published",
   registry_import_finished: "A registry import I submitted or approved was applied or failed",
 };

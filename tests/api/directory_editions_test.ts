@@ -535,6 +535,18 @@ Deno.test("a record that stops fitting after the approval fails the publication 
       [],
     );
     assert.deepEqual(audit.map((row) => row.action), ["queue_publication", "publication_failed"]);
+    // The requester and the approver each hear that it failed, and why.
+    for (const cookie of [req.operatorCookie, approver.cookie]) {
+      const feed = await t.request("GET", "/api/notifications", { cookie });
+      const items = (await expectJson(feed, 200)).items as { kind: string; summary: string; link: string }[];
+      const heard = items.filter((item) => item.kind === "directory_edition_failed");
+      assert.equal(heard.length, 1, JSON.stringify(items));
+      assert.match(
+        heard[0].summary,
+        /^Directory edition 1 effective \d{4}-\d{2}-\d{2} was not published: .*fixed-width layout/,
+      );
+      assert.equal(heard[0].link, "/directory");
+    }
     // Nothing waits any more: the publisher has nothing to do, and the number is free again.
     assert.equal(await publishQueuedEdition(t.deps), null);
     await t.deps.db.transaction((tx) =>

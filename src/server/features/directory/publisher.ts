@@ -168,7 +168,25 @@ async function recordFailure(
         error: message,
       },
     });
+    await announceFailure(tx, entry, message);
   });
+}
+
+/** The requester and the approver of an edition that failed for good each hear why. */
+async function announceFailure(tx: Tx, entry: QueuedEdition, message: string): Promise<void> {
+  const people = [entry.requestedBy, entry.approvedBy].filter((id): id is string => id !== null);
+  for (const userId of new Set(people)) {
+    await publishEvent(tx, {
+      kind: "directory_edition_failed",
+      subjectType: EDITION_AUDIT_ENTITY,
+      subjectId: String(entry.number),
+      summary: `Directory edition ${entry.number} effective ${entry.effectiveDate.slice(0, 10)} was not ` +
+        `published: ${message}`,
+      link: DIRECTORY_LINK,
+      data: { edition: entry.number, effectiveDate: entry.effectiveDate, error: message },
+      audience: { userId },
+    });
+  }
 }
 
 /** The three files written side by side as the merge yields rows. */
