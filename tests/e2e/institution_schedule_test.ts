@@ -64,7 +64,7 @@ e2eTest("a scheduled change shows on the institution page beside the current sta
     await expectAccessible(page, "/institutions/:id with a change to come");
   }));
 
-e2eTest("a termination with a successor is requested in its dialog and shows as a change to come", () =>
+e2eTest("a termination with a successor for the institution and for its routing code is requested in its dialog and shows as a change to come", () =>
   withBrowser(async ({ page, server }) => {
     const operator = await apiSession(server.baseUrl, await e2eOperator(server.baseUrl), E2E_OPERATOR_PASSWORD);
     const register = async (name: string, registrationNumber: string) => {
@@ -80,7 +80,19 @@ e2eTest("a termination with a successor is requested in its dialog and shows as 
       return created.json.id as string;
     };
     const id = await register("Closing Savings Bank", "CLOSE-001");
-    await register("Heir Savings Bank", "HEIR-001");
+    const heir = await register("Heir Savings Bank", "HEIR-001");
+    const assign = async (institutionId: string, prefix: string) => {
+      const assigned = await operator("POST", "/api/routing-codes", {
+        institutionId,
+        prefix,
+        branchCode: "001",
+        description: "Head office clearing",
+      });
+      assert.equal(assigned.status, 201, JSON.stringify(assigned.json));
+      return assigned.json.code as string;
+    };
+    const closingCode = await assign(id, "CLO");
+    const heirCode = await assign(heir, "HEI");
     const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
     await signInAsOperator(page, server.baseUrl);
@@ -88,7 +100,8 @@ e2eTest("a termination with a successor is requested in its dialog and shows as 
     await page.getByRole("button", { name: "Terminate Closing Savings Bank" }).click();
     const dialog = page.getByRole("dialog", { name: "Terminate Closing Savings Bank?" });
     await dialog.getByLabel("Effective From").fill(inAWeek);
-    await dialog.getByLabel("Successor").selectOption({ label: "Heir Savings Bank" });
+    await dialog.getByLabel("Successor", { exact: true }).selectOption({ label: "Heir Savings Bank" });
+    await dialog.getByLabel(`Successor of ${closingCode}`).fill(heirCode);
     await dialog.getByLabel("Reason").fill("Merged into Heir Savings Bank");
     await dialog.getByRole("button", { name: "Submit for approval" }).click();
     await dialog.waitFor({ state: "hidden" });
@@ -102,4 +115,8 @@ e2eTest("a termination with a successor is requested in its dialog and shows as 
     await toCome.getByText(`From ${inAWeek}:`).waitFor();
     assert.match(await toCome.innerText(), /terminated; successor Heir Savings Bank/);
     await page.getByText("Deletion announced", { exact: true }).waitFor();
+    // The institution's routing code ends with it, succeeded by the code named in the dialog.
+    const history = await operator("GET", `/api/routing-codes/${encodeURIComponent(closingCode)}/history`);
+    assert.equal(history.status, 200);
+    assert.match(JSON.stringify(history.json), new RegExp(`successor ${heirCode}`));
   }));

@@ -15,7 +15,7 @@ import { EmptyState } from "../../components/ui/table.tsx";
 import { formatCurrency, formatDate, formatDateTime, titleCase } from "../../lib/format.ts";
 import { StatusAction } from "./status_action.tsx";
 import { EditDetailsAction } from "./edit_details_dialog.tsx";
-import { TerminateAction } from "./terminate_action.tsx";
+import { type EndingCodes, TerminateAction } from "./terminate_action.tsx";
 import { RegistryHistory, ScheduledChanges } from "./over_time.tsx";
 import { useInstitutionOverview } from "./api.ts";
 import type { InstitutionOverview as Overview } from "../../../server/features/institutions/overview.ts";
@@ -273,6 +273,15 @@ function NotFound() {
   );
 }
 
+/** The institution's codes a termination ends: those not terminated already. */
+function endingCodes(overview: Overview): EndingCodes {
+  const inUse = (status: string) => status !== "terminated";
+  return {
+    routingCodes: overview.routingCodes.filter((row) => inUse(row.status)).map((row) => row.code),
+    bics: overview.bicCodes.filter((row) => inUse(row.status)).map((row) => row.bicCode),
+  };
+}
+
 export default function InstitutionPage() {
   const { id = "" } = useParams();
   // Keyed under the registry's key, so a status change (which refreshes the registry) refreshes this too.
@@ -295,7 +304,7 @@ export default function InstitutionPage() {
         actions={
           <div className="flex flex-wrap items-center gap-2">
             <EditDetailsAction institution={institution} />
-            <TerminateAction institution={institution} />
+            <TerminateAction institution={institution} codes={endingCodes(overview.data)} />
             <StatusAction institution={institution} />
           </div>
         }
