@@ -124,7 +124,8 @@ export class LocalReplica {
 
   /**
    * Stops serving, sets the diverged files aside, rebuilds the replica from the primary (retrying
-   * while it cannot be reached) and serves again; then the listeners report what was lost.
+   * while it cannot be reached) and serves again; then the listeners report what was lost, in the
+   * background.
    */
   rebuild(reason: string): Promise<void> {
     this.#rebuilding ??= this.#rebuild(reason).finally(() => (this.#rebuilding = null));
@@ -158,7 +159,9 @@ export class LocalReplica {
     console.log(`The replica was rebuilt from the primary; the diverged copy is kept at ${setAsidePath}.`);
     const rebuilt = { reason, detectedAt, setAsidePath };
     if (this.#listeners.length === 0) this.#unheard.push(rebuilt);
-    for (const listener of this.#listeners) await this.#tell(listener, rebuilt);
+    // Told in the background: the node serves at once, and a report still being retried never holds
+    // up the start (whenServing) or the next rebuild.
+    for (const listener of this.#listeners) void this.#tell(listener, rebuilt);
   }
 
   #closeConnections(): void {
