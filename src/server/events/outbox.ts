@@ -69,3 +69,16 @@ export async function publishEvent(writer: Writer, event: EventInput, now = new 
   );
   return id;
 }
+
+/**
+ * The event once for each of the people named (a maker and a checker, say), each in their own feed;
+ * a person named twice, or not at all (null), hears it once or not.
+ */
+export async function publishToEach(
+  writer: Writer,
+  userIds: readonly (string | null)[],
+  event: Omit<EventInput, "audience">,
+): Promise<void> {
+  const people = new Set(userIds.filter((id): id is string => id !== null));
+  for (const userId of people) await publishEvent(writer, { ...event, audience: { userId } });
+}

@@ -17,7 +17,7 @@ import { type MergedRow, MergeOrderError } from "../../../domain/directory_merge
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { type Database, statementsOf, type Tx } from "../../db/database.ts";
 import type { Statements } from "../../db/statements.ts";
-import { publishEvent } from "../../events/outbox.ts";
+import { publishEvent, publishToEach } from "../../events/outbox.ts";
 import { AppError, conflict } from "../../http/errors.ts";
 import type { AppDeps } from "../../http/context.ts";
 import { type PeriodicTask, startPeriodic } from "../../periodic.ts";
@@ -174,19 +174,15 @@ async function recordFailure(
 
 /** The requester and the approver of an edition that failed for good each hear why. */
 async function announceFailure(tx: Tx, entry: QueuedEdition, message: string): Promise<void> {
-  const people = [entry.requestedBy, entry.approvedBy].filter((id): id is string => id !== null);
-  for (const userId of new Set(people)) {
-    await publishEvent(tx, {
-      kind: "directory_edition_failed",
-      subjectType: EDITION_AUDIT_ENTITY,
-      subjectId: String(entry.number),
-      summary: `Directory edition ${entry.number} effective ${entry.effectiveDate.slice(0, 10)} was not ` +
-        `published: ${message}`,
-      link: DIRECTORY_LINK,
-      data: { edition: entry.number, effectiveDate: entry.effectiveDate, error: message },
-      audience: { userId },
-    });
-  }
+  await publishToEach(tx, [entry.requestedBy, entry.approvedBy], {
+    kind: "directory_edition_failed",
+    subjectType: EDITION_AUDIT_ENTITY,
+    subjectId: String(entry.number),
+    summary: `Directory edition ${entry.number} effective ${entry.effectiveDate.slice(0, 10)} was not ` +
+      `published: ${message}`,
+    link: DIRECTORY_LINK,
+    data: { edition: entry.number, effectiveDate: entry.effectiveDate, error: message },
+  });
 }
 
 /** The three files written side by side as the merge yields rows. */

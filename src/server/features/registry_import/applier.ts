@@ -12,7 +12,7 @@ import { SYSTEM_USER_ID } from "../../../../db/schema.ts";
 import { MAX_IMPORT_ROWS } from "../../../domain/registry_import.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
 import { type Database, statementsOf, type Tx } from "../../db/database.ts";
-import { publishEvent } from "../../events/outbox.ts";
+import { publishToEach } from "../../events/outbox.ts";
 import { AppError } from "../../http/errors.ts";
 import { type PeriodicTask, startPeriodic } from "../../periodic.ts";
 import { CHANGE_DEADLINE_MS, withDeadline } from "../../topology/deadline.ts";
@@ -89,17 +89,14 @@ async function claimNext(db: Database): Promise<QueuedImport | null> {
 
 /** The requester and the approver each hear how their import ended. */
 async function announce(tx: Tx, queued: QueuedImport, summary: string, data: Record<string, unknown>) {
-  for (const userId of new Set([queued.submittedBy, queued.approvedBy])) {
-    await publishEvent(tx, {
-      kind: FINISHED_EVENT,
-      subjectType: IMPORT_AUDIT_ENTITY,
-      subjectId: queued.id,
-      summary,
-      link: "/directory/import",
-      data: { importId: queued.id, ...data },
-      audience: { userId },
-    });
-  }
+  await publishToEach(tx, [queued.submittedBy, queued.approvedBy], {
+    kind: FINISHED_EVENT,
+    subjectType: IMPORT_AUDIT_ENTITY,
+    subjectId: queued.id,
+    summary,
+    link: "/directory/import",
+    data: { importId: queued.id, ...data },
+  });
 }
 
 const fileOf = (queued: QueuedImport) => queued.fileName ?? "a directory file";
