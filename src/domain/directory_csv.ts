@@ -54,6 +54,54 @@ export function directoryCsvRows(rows: readonly FlaggedRecord[]): string {
   return rows.map((row) => csvLine(directoryRowFields(row))).join("");
 }
 
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+const encoder = new TextEncoder();
+
+/**
+ * The most UTF-8 bytes a record's CSV line can take: a UTF-16 unit is at most 3 bytes (a doubled
+ * quote 2), each field may be quoted, and the separators and CRLF come on top.
+ */
+export function csvLineMaxBytes(row: FlaggedRecord): number {
+  let bytes = DIRECTORY_COLUMNS.length + 2;
+  for (const column of DIRECTORY_COLUMNS) {
+    if (column !== "change_flag") bytes += row.record[column].length * 3 + 2;
+  }
+  return bytes + row.flag.length;
+}
+
+/**
+ * Writes a record's CSV line (as directoryCsvRows gives it) as UTF-8 into `target` at `offset`, which
+ * has csvLineMaxBytes(row) free; answers the offset after it. Printable ASCII that needs no quotes,
+ * almost every field, is copied byte by byte: an edition's lines are never built as strings.
+ */
+export function writeCsvLine(row: FlaggedRecord, target: Uint8Array, offset: number): number {
+  for (let index = 0; index < DIRECTORY_COLUMNS.length; index++) {
+    if (index > 0) target[offset++] = COMMA;
+    const column = DIRECTORY_COLUMNS[index];
+    const value = column === "change_flag" ? row.flag : row.record[column];
+    const plain = copyPlainAscii(value, target, offset);
+    offset = plain >= 0
+      ? plain
+      : offset + encoder.encodeInto(csvField(value), target.subarray(offset)).written;
+  }
+  target[offset++] = CR;
+  target[offset++] = LF;
+  return offset;
+}
+
+/** Copies a value of printable ASCII without quotes or commas: the offset after it, or -1 when it has others. */
+function copyPlainAscii(value: string, target: Uint8Array, offset: number): number {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code > 0x7e || code === QUOTE || code === COMMA) return -1;
+    target[offset + index] = code;
+  }
+  return offset + value.length;
+}
+
 /** A flagged record's fields in DIRECTORY_COLUMNS order. */
 export function directoryRowFields(row: FlaggedRecord): string[] {
   return DIRECTORY_COLUMNS.map((column) => column === "change_flag" ? row.flag : row.record[column]);

@@ -220,5 +220,51 @@ export function fixedWidthLine(row: FlaggedRecord): string {
   return line;
 }
 
+/**
+ * The most UTF-8 bytes a fixed-width line takes with its CRLF: a character is at most 4 bytes (a
+ * surrogate pair, one character).
+ */
+export const MAX_FIXED_LINE_BYTES = FIXED_LINE_LENGTH * 4 + 2;
+
+const SPACE = 0x20;
+const encoder = new TextEncoder();
+
+/**
+ * Writes a record's fixed-width line and its CRLF (fixedWidthLine's line) as UTF-8 into `target` at
+ * `offset`, which has MAX_FIXED_LINE_BYTES free; answers the offset after it, and throws when a value
+ * does not fit. Plain values are copied byte by byte and the padding filled: an edition's hundreds of
+ * MiB of padded lines are never built as strings.
+ */
+export function writeFixedWidthLine(row: FlaggedRecord, target: Uint8Array, offset: number): number {
+  target[offset++] = row.flag.charCodeAt(0);
+  for (const column of FIXED_COLUMNS) {
+    const value = row.record[column];
+    const width = FIXED_WIDTHS[column];
+    let end = value.length <= width ? copyPrintableAscii(value, target, offset) : -1;
+    let length = value.length;
+    if (end < 0) {
+      const line = NOT_PLAIN.test(value) ? oneLine(value) : value;
+      length = characters(line);
+      if (length > width) throw new RangeError(overlongMessage(row.record) ?? column);
+      end = offset + encoder.encodeInto(line, target.subarray(offset)).written;
+    }
+    offset = end + width - length;
+    target.fill(SPACE, end, offset);
+  }
+  target[offset++] = 0x0d;
+  target[offset++] = 0x0a;
+  return offset;
+}
+
+/** Copies a value of printable ASCII: the offset after it, or -1 when it holds any other character. */
+function copyPrintableAscii(value: string, target: Uint8Array, offset: number): number {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code > 0x7e) return -1;
+    target[offset + index] = code;
+  }
+  return offset + value.length;
+}
+
 const FIXED_COLUMNS = DIRECTORY_COLUMNS.filter((column) => column !== "change_flag");
 const SPACES = " ".repeat(Math.max(...Object.values(FIXED_WIDTHS)));

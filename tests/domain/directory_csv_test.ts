@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   completeRowsEnd,
+  csvLineMaxBytes,
   directoryCsvRows,
   type FlaggedRecord,
   parseDirectoryCsv,
+  writeCsvLine,
   writeDirectoryCsv,
 } from "../../src/domain/directory_csv.ts";
 import {
@@ -18,7 +20,7 @@ const HEADER = DIRECTORY_COLUMNS.join(",") + "\r\n";
 
 /** Text with the characters that need quoting: commas, quotes, CR, LF. */
 const awkwardText = fc.string({
-  unit: fc.constantFrom("a", "Z", "1", " ", ",", '"', "\r", "\n", "é", "-"),
+  unit: fc.constantFrom("a", "Z", "1", " ", ",", '"', "\r", "\n", "é", "-", "\t", "\u0001", "🏦", "~"),
   maxLength: 12,
 });
 
@@ -40,6 +42,16 @@ const flaggedRecord: fc.Arbitrary<FlaggedRecord> = fc.record({
     successor_key: awkwardText,
     deletion_announced: fc.constantFrom("Y", "N"),
   }) as fc.Arbitrary<DirectoryRecord>,
+});
+
+Deno.test("a CSV line written as bytes is the UTF-8 of the text line, within its bound", () => {
+  fc.assert(
+    fc.property(flaggedRecord, fc.nat(7), (row, offset) => {
+      const target = new Uint8Array(offset + csvLineMaxBytes(row));
+      const end = writeCsvLine(row, target, offset);
+      assert.deepEqual(target.subarray(offset, end), new TextEncoder().encode(directoryCsvRows([row])));
+    }),
+  );
 });
 
 Deno.test("writing then parsing a directory CSV gives back the same records and flags", () => {

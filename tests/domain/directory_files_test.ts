@@ -4,7 +4,9 @@ import {
   type CandidateRecord,
   FIXED_LINE_LENGTH,
   FIXED_WIDTHS,
+  MAX_FIXED_LINE_BYTES,
   overlongMessage,
+  writeFixedWidthLine,
 } from "../../src/domain/directory_files.ts";
 import { buildEdition, candidateRecords, deltaBetween, writeFixedWidth } from "../helpers/directory_reference.ts";
 import { mergeEdition, MergeOrderError, type Pages } from "../../src/domain/directory_merge.ts";
@@ -159,6 +161,42 @@ Deno.test("the fixed-width file has one line of the documented length per record
   const long = { ...record, name: "x".repeat(FIXED_WIDTHS.name + 1) };
   assert.equal(overlongMessage(long), `INST B-1: name is 141 characters, the fixed-width layout holds 140`);
   assert.throws(() => writeFixedWidth([{ flag: "A", record: long }]), RangeError);
+});
+
+/** Values of every kind the fixed-width writer treats apart (plain, line breaks and tabs, accents, pairs), up to one over the width. */
+const fixedWidthText = (width: number) =>
+  fc.string({
+    unit: fc.constantFrom("a", "Z", "1", " ", ",", '"', "\r", "\n", "\t", "\u0001", "é", "€", "🏦", "~"),
+    maxLength: width + 1,
+  });
+
+Deno.test("a fixed-width line written as bytes is the UTF-8 of the text line, and refuses the same records", () => {
+  const recordArbitrary = fc.record(
+    Object.fromEntries(
+      DIRECTORY_COLUMNS.slice(1).map((column) => [column, fixedWidthText(FIXED_WIDTHS[column])]),
+    ),
+  ) as fc.Arbitrary<DirectoryRecord>;
+  let fitted = 0;
+  let refused = 0;
+  fc.assert(
+    fc.property(fc.constantFrom("A", "M", "D", "U" as const), recordArbitrary, fc.nat(7), (flag, record, offset) => {
+      const row = { flag, record };
+      const target = new Uint8Array(offset + MAX_FIXED_LINE_BYTES);
+      let text: string;
+      try {
+        text = writeFixedWidth([row]);
+      } catch (error) {
+        assert.throws(() => writeFixedWidthLine(row, target, offset), { message: (error as Error).message });
+        refused++;
+        return;
+      }
+      const end = writeFixedWidthLine(row, target, offset);
+      fitted++;
+      assert.deepEqual(target.subarray(offset, end), new TextEncoder().encode(text));
+    }),
+    { numRuns: 300 },
+  );
+  assert.ok(fitted > 30 && refused > 30, `both outcomes are tried: ${fitted} fitted, ${refused} refused`);
 });
 
 async function* pagesOf<T>(items: T[], size: number): AsyncGenerator<T[]> {

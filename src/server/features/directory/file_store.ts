@@ -2,7 +2,7 @@
  * An edition's files in the database: each file's SHA-256 and size over its plain bytes (what the
  * manifest states and a downloader checks), and its gzip stream cut into pieces of at most
  * CHUNK_BYTES, so that no row is large and a download streams piece by piece on any node. A file is
- * written as it is produced: hashed and compressed as text comes, and its pieces handed on in
+ * written as it is produced: hashed and compressed a buffer at a time, and its pieces handed on in
  * batches, so that no file is ever held whole.
  */
 import { createHash, type Hash } from "node:crypto";
@@ -14,8 +14,8 @@ import type { Statements } from "../../db/statements.ts";
 export const CHUNK_BYTES = 1024 * 1024;
 /** Pieces handed on at a time (one transaction each): what a file holds in memory at most. */
 export const CHUNKS_PER_BATCH = 1;
-/** Text is encoded and fed to the hash and the compressor in runs of about this many characters. */
-const FLUSH_CHARACTERS = 256 * 1024;
+/** A file's bytes are gathered in a buffer of this size, then hashed and compressed at once. */
+export const FILE_BUFFER_BYTES = 256 * 1024;
 /**
  * zlib's fastest level: it compresses at several times the speed of the default, and the padded
  * fixed-width lines, which make most of an edition's bytes, still shrink many times over.
@@ -32,7 +32,11 @@ export interface StoredFileFacts {
 /** Where a file's pieces go: `seq` is the first piece's number; the pieces are in order. */
 export type ChunkSink = (name: string, seq: number, chunks: Uint8Array[]) => Promise<void>;
 
-/** A file being written: text in, hashed and compressed as it comes, its pieces out in batches. */
+/**
+ * A file being written: bytes put straight into its buffer, hashed and compressed a buffer at a time,
+ * its pieces out in batches. A writer checks `fits` before each `put`, and awaits `makeRoom` only
+ * when the buffer is full, so that a line costs no turn of the event loop.
+ */
 export class FileBuilder {
   readonly name: string;
   readonly contentType: string;
@@ -43,9 +47,8 @@ export class FileBuilder {
   #compressed: Uint8Array[] = [];
   #compressedBytes = 0;
   #seq = 0;
-  #pending: string[] = [];
-  #pendingLength = 0;
-  #encoder = new TextEncoder();
+  #buffer = new Uint8Array(FILE_BUFFER_BYTES);
+  #offset = 0;
 
   constructor(name: string, contentType: string, sink: ChunkSink) {
     this.name = name;
@@ -57,20 +60,40 @@ export class FileBuilder {
     });
   }
 
-  async write(text: string): Promise<void> {
-    this.#pending.push(text);
-    this.#pendingLength += text.length;
-    if (this.#pendingLength >= FLUSH_CHARACTERS) await this.#flush();
+  /** Whether `bytes` more fit in the buffer now. */
+  fits(bytes: number): boolean {
+    return this.#buffer.length - this.#offset >= bytes;
+  }
+
+  /** Hands the buffer on, so that `bytes` fit (a line longer than the whole buffer gets a larger one). */
+  async makeRoom(bytes: number): Promise<void> {
+    await this.#flush();
+    if (this.#buffer.length < bytes) this.#buffer = new Uint8Array(bytes);
+  }
+
+  /** `write` puts bytes into the buffer, which has room for them, and answers the offset after them; answers those bytes. */
+  put(write: (target: Uint8Array, offset: number) => number): Uint8Array {
+    const start = this.#offset;
+    this.#offset = write(this.#buffer, start);
+    return this.#buffer.subarray(start, this.#offset);
+  }
+
+  async writeText(text: string): Promise<void> {
+    const bytes = encoder.encode(text);
+    if (!this.fits(bytes.length)) await this.makeRoom(bytes.length);
+    this.put((target, offset) => (target.set(bytes, offset), offset + bytes.length));
   }
 
   async #flush(): Promise<void> {
-    if (this.#pending.length > 0) {
-      const bytes = this.#encoder.encode(this.#pending.join(""));
-      this.#pending = [];
-      this.#pendingLength = 0;
+    if (this.#offset > 0) {
+      const bytes = this.#buffer.subarray(0, this.#offset);
       this.#hash.update(bytes);
       this.#size += bytes.length;
-      if (!this.#gzip.write(bytes)) await once(this.#gzip, "drain");
+      // The buffer is written again only once the compressor has taken these bytes.
+      await new Promise<void>((resolve, reject) =>
+        this.#gzip.write(bytes, (error) => error ? reject(error) : resolve())
+      );
+      this.#offset = 0;
     }
     if (this.#compressedBytes >= CHUNK_BYTES * CHUNKS_PER_BATCH) await this.#handOn(false);
   }
@@ -107,6 +130,8 @@ export class FileBuilder {
     };
   }
 }
+
+const encoder = new TextEncoder();
 
 function concat(pieces: Uint8Array[], total: number): Uint8Array {
   if (pieces.length === 1) return pieces[0];

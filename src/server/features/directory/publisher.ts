@@ -10,8 +10,13 @@
 import { Buffer } from "node:buffer";
 import { and, eq } from "drizzle-orm";
 import { directoryEditionQueue, directoryEditions, SYSTEM_USER_ID } from "../../../../db/schema.ts";
-import { directoryCsvHeader, directoryCsvRows } from "../../../domain/directory_csv.ts";
-import { fixedWidthLine } from "../../../domain/directory_files.ts";
+import {
+  csvLineMaxBytes,
+  directoryCsvHeader,
+  type FlaggedRecord,
+  writeCsvLine,
+} from "../../../domain/directory_csv.ts";
+import { MAX_FIXED_LINE_BYTES, writeFixedWidthLine } from "../../../domain/directory_files.ts";
 import { DIRECTORY_COLUMNS } from "../../../domain/directory_layout.ts";
 import { type MergedRow, MergeOrderError } from "../../../domain/directory_merge.ts";
 import { type Actor, recordAudit } from "../../audit/trail.ts";
@@ -50,8 +55,6 @@ import {
 
 /** How often headquarters looks for an approved edition to publish. */
 export const PUBLISHER_INTERVAL_MS = 1_000;
-/** Rows gathered before they are handed to the files at once. */
-const WRITE_BATCH_ROWS = 1_000;
 const PUBLISHER: Actor = { userId: SYSTEM_USER_ID, ipAddress: null, userAgent: "directory publisher" };
 
 type QueuedEdition = NonNullable<Awaited<ReturnType<typeof nextQueuedEdition>>>;
@@ -185,55 +188,61 @@ async function announceFailure(tx: Tx, entry: QueuedEdition, message: string): P
   });
 }
 
-/** The three files written side by side as the merge yields rows. */
+/** The three files written side by side as the merge yields rows, each line straight into its file's buffer. */
 class EditionWriter {
-  #builders: FileBuilder[];
-  #text = ["", "", ""];
-  #rows = 0;
+  #fullCsv: FileBuilder;
+  #deltaCsv: FileBuilder;
+  #fullTxt: FileBuilder;
 
-  constructor(db: Database, number: number) {
+  private constructor(builders: FileBuilder[]) {
+    [this.#fullCsv, this.#deltaCsv, this.#fullTxt] = builders;
+  }
+
+  static async open(db: Database, number: number): Promise<EditionWriter> {
     const sink = (name: string, seq: number, chunks: Uint8Array[]) =>
       bounded(db, (tx) => storeChunks(statementsOf(tx), number, name, seq, chunks));
-    this.#builders = Object.entries(EDITION_FILES).map(([name, type]) => new FileBuilder(name, type, sink));
-    this.#text = [directoryCsvHeader(), directoryCsvHeader(), ""];
+    const builders = Object.entries(EDITION_FILES).map(([name, type]) => new FileBuilder(name, type, sink));
+    const writer = new EditionWriter(builders);
+    await writer.#fullCsv.writeText(directoryCsvHeader());
+    await writer.#deltaCsv.writeText(directoryCsvHeader());
+    return writer;
   }
 
   /** A batch of rows into the three files (the merge hands them on in batches of a thousand or so). */
   async add(rows: MergedRow[]): Promise<void> {
-    let [fullCsv, deltaCsv, fullTxt] = this.#text;
-    for (const row of rows) {
-      if (row.full) {
-        const line = directoryCsvRows([row.full]);
-        fullCsv += line;
-        fullTxt += fixedWidth(row.full) + "\r\n";
-        if (row.delta === row.full) deltaCsv += line;
+    const [fullCsv, deltaCsv, fullTxt] = [this.#fullCsv, this.#deltaCsv, this.#fullTxt];
+    for (const { full, delta } of rows) {
+      if (full) {
+        const csvBytes = csvLineMaxBytes(full);
+        if (!fullCsv.fits(csvBytes)) await fullCsv.makeRoom(csvBytes);
+        const line = fullCsv.put((target, offset) => writeCsvLine(full, target, offset));
+        if (delta === full) {
+          if (!deltaCsv.fits(line.length)) await deltaCsv.makeRoom(line.length);
+          deltaCsv.put((target, offset) => (target.set(line, offset), offset + line.length));
+        }
+        if (!fullTxt.fits(MAX_FIXED_LINE_BYTES)) await fullTxt.makeRoom(MAX_FIXED_LINE_BYTES);
+        fullTxt.put((target, offset) => fixedWidth(full, target, offset));
       }
-      if (row.delta && row.delta !== row.full) deltaCsv += directoryCsvRows([row.delta]);
+      if (delta && delta !== full) {
+        const csvBytes = csvLineMaxBytes(delta);
+        if (!deltaCsv.fits(csvBytes)) await deltaCsv.makeRoom(csvBytes);
+        deltaCsv.put((target, offset) => writeCsvLine(delta, target, offset));
+      }
     }
-    this.#text = [fullCsv, deltaCsv, fullTxt];
-    this.#rows += rows.length;
-    if (this.#rows >= WRITE_BATCH_ROWS) await this.#flush();
-  }
-
-  async #flush(): Promise<void> {
-    for (const [index, builder] of this.#builders.entries()) await builder.write(this.#text[index]);
-    this.#text = ["", "", ""];
-    this.#rows = 0;
   }
 
   /** The files' facts, in manifest order, once their last pieces are stored. */
   async finish(): Promise<StoredFileFacts[]> {
-    await this.#flush();
     const facts: StoredFileFacts[] = [];
-    for (const builder of this.#builders) facts.push(await builder.finish());
+    for (const builder of [this.#fullCsv, this.#deltaCsv, this.#fullTxt]) facts.push(await builder.finish());
     return facts;
   }
 }
 
 /** A row the fixed-width layout cannot hold stops the build: the preview names every such record. */
-function fixedWidth(row: NonNullable<MergedRow["full"]>): string {
+function fixedWidth(row: FlaggedRecord, target: Uint8Array, offset: number): number {
   try {
-    return fixedWidthLine(row);
+    return writeFixedWidthLine(row, target, offset);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     assertPublishable({ overlong: [error.message], overlongCount: 1 });
@@ -254,7 +263,7 @@ async function buildQueuedEdition(
   }
   checkEffectiveDate(entry.effectiveDate, previous, Date.parse(entry.approvedAt));
   while (await bounded(db, (tx) => removeOrphanChunks(statementsOf(tx))));
-  const writer = new EditionWriter(db, entry.number);
+  const writer = await EditionWriter.open(db, entry.number);
   const totals = await mergePass(
     db.statements,
     previous?.number ?? null,
