@@ -16,6 +16,8 @@ export const CHUNK_BYTES = 1024 * 1024;
 export const CHUNKS_PER_BATCH = 1;
 /** A file's bytes are gathered in a buffer of this size, then hashed and compressed at once. */
 export const FILE_BUFFER_BYTES = 256 * 1024;
+/** Room for the pieces of a batch and what one buffer compresses to beyond it (larger if ever needed). */
+const COMPRESSED_BUFFER_BYTES = CHUNK_BYTES * CHUNKS_PER_BATCH + 2 * FILE_BUFFER_BYTES;
 /**
  * zlib's fastest level: it compresses at several times the speed of the default, and the padded
  * fixed-width lines, which make most of an edition's bytes, still shrink many times over.
@@ -29,7 +31,10 @@ export interface StoredFileFacts {
   sha256: string;
 }
 
-/** Where a file's pieces go: `seq` is the first piece's number; the pieces are in order. */
+/**
+ * Where a file's pieces go: `seq` is the first piece's number; the pieces are in order. They are views
+ * of the builder's buffer, valid until the returned promise resolves.
+ */
 export type ChunkSink = (name: string, seq: number, chunks: Uint8Array[]) => Promise<void>;
 
 /**
@@ -44,7 +49,8 @@ export class FileBuilder {
   #hash: Hash = createHash("sha256");
   #size = 0;
   #gzip: Gzip = createGzip({ level: GZIP_LEVEL });
-  #compressed: Uint8Array[] = [];
+  /** The compressed bytes not yet handed on: pieces are copied in as they come, so that each is garbage at once. */
+  #compressed = new Uint8Array(COMPRESSED_BUFFER_BYTES);
   #compressedBytes = 0;
   #seq = 0;
   #buffer = new Uint8Array(FILE_BUFFER_BYTES);
@@ -54,10 +60,7 @@ export class FileBuilder {
     this.name = name;
     this.contentType = contentType;
     this.#sink = sink;
-    this.#gzip.on("data", (piece: Uint8Array) => {
-      this.#compressed.push(piece);
-      this.#compressedBytes += piece.length;
-    });
+    this.#gzip.on("data", (piece: Uint8Array) => this.#keepCompressed(piece));
   }
 
   /** Whether `bytes` more fit in the buffer now. */
@@ -98,9 +101,23 @@ export class FileBuilder {
     if (this.#compressedBytes >= CHUNK_BYTES * CHUNKS_PER_BATCH) await this.#handOn(false);
   }
 
-  /** Hands on the whole pieces compressed so far (and the last, shorter one when `last`). */
+  #keepCompressed(piece: Uint8Array): void {
+    const needed = this.#compressedBytes + piece.length;
+    if (needed > this.#compressed.length) {
+      const larger = new Uint8Array(Math.max(needed, this.#compressed.length * 2));
+      larger.set(this.#compressed.subarray(0, this.#compressedBytes));
+      this.#compressed = larger;
+    }
+    this.#compressed.set(piece, this.#compressedBytes);
+    this.#compressedBytes = needed;
+  }
+
+  /**
+   * Hands on the whole pieces compressed so far (and the last, shorter one when `last`). The sink
+   * stores them before it resolves; the rest moves to the front of the buffer afterwards.
+   */
   async #handOn(last: boolean): Promise<void> {
-    const whole = concat(this.#compressed, this.#compressedBytes);
+    const whole = this.#compressed.subarray(0, this.#compressedBytes);
     const keep = last ? 0 : whole.length % CHUNK_BYTES;
     const chunks: Uint8Array[] = [];
     for (let start = 0; start < whole.length - keep; start += CHUNK_BYTES) {
@@ -108,11 +125,12 @@ export class FileBuilder {
     }
     // An empty file still has one (empty) piece, so that a download always finds its first one.
     if (last && this.#seq === 0 && chunks.length === 0) chunks.push(new Uint8Array(0));
-    this.#compressed = keep > 0 ? [whole.slice(whole.length - keep)] : [];
+    if (chunks.length > 0) {
+      await this.#sink(this.name, this.#seq, chunks);
+      this.#seq += chunks.length;
+    }
+    this.#compressed.copyWithin(0, whole.length - keep, whole.length);
     this.#compressedBytes = keep;
-    if (chunks.length === 0) return;
-    await this.#sink(this.name, this.#seq, chunks);
-    this.#seq += chunks.length;
   }
 
   /** Ends the file: its last pieces handed on, and its facts. */
@@ -132,17 +150,6 @@ export class FileBuilder {
 }
 
 const encoder = new TextEncoder();
-
-function concat(pieces: Uint8Array[], total: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0];
-  const whole = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    whole.set(piece, offset);
-    offset += piece.length;
-  }
-  return whole;
-}
 
 /** Writes pieces of a file of an edition still being built (its edition row comes last). */
 export async function storeChunks(
