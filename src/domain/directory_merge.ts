@@ -23,8 +23,8 @@ export interface MergedRow {
 /** Records in file order, a page at a time. */
 export type Pages<T> = AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
 
-/** Rows handed on at a time. */
-export const MERGE_BATCH_ROWS = 1_000;
+/** Rows handed on at a time: few enough that a batch dies young, as the registry's pages do. */
+export const MERGE_BATCH_ROWS = 250;
 
 /**
  * Thrown when a side is not in strictly increasing file order (a duplicate key, or a key whose order

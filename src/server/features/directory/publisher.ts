@@ -208,7 +208,7 @@ class EditionWriter {
     return writer;
   }
 
-  /** A batch of rows into the three files (the merge hands them on in batches of a thousand or so). */
+  /** A batch of rows into the three files (the merge hands them on in batches of MERGE_BATCH_ROWS). */
   async add(rows: MergedRow[]): Promise<void> {
     const [fullCsv, deltaCsv, fullTxt] = [this.#fullCsv, this.#deltaCsv, this.#fullTxt];
     for (const { full, delta } of rows) {

@@ -15,8 +15,13 @@ import type { DirectoryRecord } from "../../../domain/directory_layout.ts";
 import type { Statements } from "../../db/statements.ts";
 import { storedFileStream } from "./file_store.ts";
 
-/** Records read per query: the registry side's memory bound. */
-export const REGISTRY_PAGE_ROWS = 2_000;
+/**
+ * Records read per query: the registry side's memory bound. A page's rows and records (about 2 KiB
+ * each) must die in V8's young generation (4 MiB semi-spaces, SERVER_V8_FLAGS): at 2,000 they outlived
+ * it, every page was copied to the old generation, and a 400,000-record pass ran 23 full collections
+ * with the heap swinging between 27 and 55 MiB; at 250, none (docs/bench.md).
+ */
+export const REGISTRY_PAGE_ROWS = 250;
 
 type Kind = "institution" | "routing_code" | "swift_code";
 
