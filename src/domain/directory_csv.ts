@@ -82,7 +82,7 @@ export function writeCsvLine(row: FlaggedRecord, target: Uint8Array, offset: num
     if (index > 0) target[offset++] = COMMA;
     const column = DIRECTORY_COLUMNS[index];
     const value = column === "change_flag" ? row.flag : row.record[column];
-    const plain = copyPlainAscii(value, target, offset);
+    const plain = copyPrintableAscii(value, target, offset, QUOTE, COMMA);
     offset = plain >= 0
       ? plain
       : offset + encoder.encodeInto(csvField(value), target.subarray(offset)).written;
@@ -92,11 +92,20 @@ export function writeCsvLine(row: FlaggedRecord, target: Uint8Array, offset: num
   return offset;
 }
 
-/** Copies a value of printable ASCII without quotes or commas: the offset after it, or -1 when it has others. */
-function copyPlainAscii(value: string, target: Uint8Array, offset: number): number {
+/**
+ * Copies a value of printable ASCII byte by byte (its UTF-8 is the same): the offset after it, or -1
+ * when it holds any other character, or `stop` or `alsoStop` (a character a format treats apart).
+ */
+export function copyPrintableAscii(
+  value: string,
+  target: Uint8Array,
+  offset: number,
+  stop = -1,
+  alsoStop = -1,
+): number {
   for (let index = 0; index < value.length; index++) {
     const code = value.charCodeAt(index);
-    if (code < 0x20 || code > 0x7e || code === QUOTE || code === COMMA) return -1;
+    if (code < 0x20 || code > 0x7e || code === stop || code === alsoStop) return -1;
     target[offset + index] = code;
   }
   return offset + value.length;

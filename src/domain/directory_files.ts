@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FlaggedRecord } from "./directory_csv.ts";
+import { copyPrintableAscii, type FlaggedRecord } from "./directory_csv.ts";
 import {
   DIRECTORY_COLUMNS,
   DIRECTORY_RECORD_TYPES,
@@ -254,16 +254,6 @@ export function writeFixedWidthLine(row: FlaggedRecord, target: Uint8Array, offs
   target[offset++] = 0x0d;
   target[offset++] = 0x0a;
   return offset;
-}
-
-/** Copies a value of printable ASCII: the offset after it, or -1 when it holds any other character. */
-function copyPrintableAscii(value: string, target: Uint8Array, offset: number): number {
-  for (let index = 0; index < value.length; index++) {
-    const code = value.charCodeAt(index);
-    if (code < 0x20 || code > 0x7e) return -1;
-    target[offset + index] = code;
-  }
-  return offset + value.length;
 }
 
 const FIXED_COLUMNS = DIRECTORY_COLUMNS.filter((column) => column !== "change_flag");

@@ -22,6 +22,7 @@ import {
   type Cluster,
   fakeTimeAvailable,
   LIBFAKETIME,
+  replicationState,
   signIn,
   startCluster,
   TEST_SYNC_INTERVAL_MS,
@@ -63,11 +64,9 @@ async function knownAt(baseUrl: string, cookie: string): Promise<void> {
   );
 }
 
-async function replicationState(baseUrl: string, cookie: string) {
+async function knownState(baseUrl: string, cookie: string) {
   await knownAt(baseUrl, cookie);
-  const state = await call(baseUrl, "GET", "/api/system/replication", cookie);
-  assert.equal(state.status, 200, JSON.stringify(state.body));
-  return state.body as { clockOffsetMs: number | null; clockWarning: string | null };
+  return await replicationState(baseUrl, cookie);
 }
 
 /**
@@ -127,7 +126,7 @@ async function hourlyWindowStep(cluster: Cluster, adminCookie: string) {
   const auth = { authorization: `Bearer ${created.body.key}` };
   const aheadSeconds = Math.ceil(toTopMs / 1000) + 30;
   const east = (await cluster.addRegion("east", `+${aheadSeconds}s`)).server.baseUrl;
-  const state = await replicationState(east, adminCookie);
+  const state = await knownState(east, adminCookie);
   assertNear(state.clockOffsetMs!, aheadSeconds * 1000, OFFSET_TOLERANCE_MS, "east's offset");
   assert.notEqual(state.clockWarning, null);
 
@@ -179,11 +178,11 @@ Deno.test({
       await t.step(
         "the fast node reports an offset of about +120 s and a warning; the others neither",
         async () => {
-          const fast = await replicationState(nodes.north, adminCookie);
+          const fast = await knownState(nodes.north, adminCookie);
           assertNear(fast.clockOffsetMs!, FAST_MS, OFFSET_TOLERANCE_MS, "north's offset");
           assert.match(fast.clockWarning!, /^This node's clock is 2 min ahead of the primary's/);
           for (const baseUrl of [nodes.headquarters, nodes.south]) {
-            const state = await replicationState(baseUrl, adminCookie);
+            const state = await knownState(baseUrl, adminCookie);
             assertNear(state.clockOffsetMs!, 0, OFFSET_TOLERANCE_MS, `${baseUrl}'s offset`);
             assert.equal(state.clockWarning, null);
           }

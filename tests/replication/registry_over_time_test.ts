@@ -11,7 +11,7 @@ import { createClient } from "@libsql/client";
 import { SCHEDULED_CHANGE_ACTION } from "../../src/server/registry_history/scheduler.ts";
 import { e2eCrew } from "../e2e/helpers.ts";
 import { approveFiled, type StaffCrew } from "../helpers/http_staff.ts";
-import { call, type Cluster, signIn, startCluster, within } from "./support/cluster.ts";
+import { call, type Cluster, replicationState, signIn, startCluster, within } from "./support/cluster.ts";
 
 /** Far enough ahead for the request, its approval and the version's replication before the cut. */
 const SCHEDULED_AHEAD_MS = 8_000;
@@ -97,13 +97,6 @@ async function download(
   };
 }
 
-/** A regional node's clock minus the primary's (0 until it has measured it). */
-async function northClockOffsetMs(baseUrl: string, cookie: string): Promise<number> {
-  const state = await call(baseUrl, "GET", "/api/system/replication", cookie);
-  assert.equal(state.status, 200, JSON.stringify(state.body));
-  return (state.body as { clockOffsetMs: number | null }).clockOffsetMs ?? 0;
-}
-
 const nameAt = async (baseUrl: string, cookie: string, id: string, asOf?: string) => {
   const res = await call(
     baseUrl,
@@ -171,7 +164,7 @@ Deno.test({
             // North keeps the primary's time (src/server/topology/clock.ts): this process's clock minus
             // north's measured offset, in whole milliseconds (so up to 1 ms rounding), is north's now.
             const answeredMs = Date.now();
-            const offsetMs = await northClockOffsetMs(northUrl, northCookie);
+            const offsetMs = (await replicationState(northUrl, northCookie)).clockOffsetMs ?? 0;
             const lateMs = answeredMs - offsetMs - Date.parse(validFrom);
             assert.ok(lateMs >= -1, `north answered the new name ${-lateMs} ms before its time on its clock`);
             assert.ok(lateMs < AT_ITS_TIME_MS, `north answered the new name ${lateMs} ms after its time`);

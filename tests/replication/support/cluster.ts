@@ -252,6 +252,13 @@ export async function call(
   return { status: res.status, body: parsed, ms: performance.now() - started };
 }
 
+/** A node's answer to GET /api/system/replication (its role, freshness and clock), which must be 200. */
+export async function replicationState(baseUrl: string, cookie: string) {
+  const state = await call(baseUrl, "GET", "/api/system/replication", cookie);
+  if (state.status !== 200) throw new Error(`replication state: ${state.status} ${JSON.stringify(state.body)}`);
+  return state.body as { clockOffsetMs: number | null; clockWarning: string | null; primaryReachable: boolean };
+}
+
 /** Polls `probe` until it returns true or `timeoutMs` passes; resolves to the time it took. */
 export async function within(timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
   const started = performance.now();

@@ -81,10 +81,16 @@ export class FileBuilder {
     return this.#buffer.subarray(start, this.#offset);
   }
 
+  /** Copies bytes into the buffer, which has room for them. */
+  putBytes(bytes: Uint8Array): void {
+    this.#buffer.set(bytes, this.#offset);
+    this.#offset += bytes.length;
+  }
+
   async writeText(text: string): Promise<void> {
     const bytes = encoder.encode(text);
     if (!this.fits(bytes.length)) await this.makeRoom(bytes.length);
-    this.put((target, offset) => (target.set(bytes, offset), offset + bytes.length));
+    this.putBytes(bytes);
   }
 
   async #flush(): Promise<void> {

@@ -218,7 +218,7 @@ class EditionWriter {
         const line = fullCsv.put((target, offset) => writeCsvLine(full, target, offset));
         if (delta === full) {
           if (!deltaCsv.fits(line.length)) await deltaCsv.makeRoom(line.length);
-          deltaCsv.put((target, offset) => (target.set(line, offset), offset + line.length));
+          deltaCsv.putBytes(line);
         }
         if (!fullTxt.fits(MAX_FIXED_LINE_BYTES)) await fullTxt.makeRoom(MAX_FIXED_LINE_BYTES);
         fullTxt.put((target, offset) => fixedWidth(full, target, offset));

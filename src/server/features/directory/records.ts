@@ -17,9 +17,8 @@ import { storedFileStream } from "./file_store.ts";
 
 /**
  * Records read per query: the registry side's memory bound. A page's rows and records (about 2 KiB
- * each) must die in V8's young generation (4 MiB semi-spaces, SERVER_V8_FLAGS): at 2,000 they outlived
- * it, every page was copied to the old generation, and a 400,000-record pass ran 23 full collections
- * with the heap swinging between 27 and 55 MiB; at 250, none (docs/bench.md).
+ * each) must die in V8's young generation (4 MiB semi-spaces, SERVER_V8_FLAGS); a larger page
+ * outlives it and is copied to the old generation whole (docs/bench.md).
  */
 export const REGISTRY_PAGE_ROWS = 250;
 
